@@ -1,0 +1,20 @@
+//! The hash stage, and the content-addressed identities every later stage builds on.
+//!
+//! This crate owns:
+//! - [`canonical`]: RFC 8785 canonical JSON (through `serde_jcs`) and the id recipe
+//!   `prefix + hex(SHA-256(canonical JSON))`;
+//! - [`stream`]: streaming SHA-256 over any reader, 64 KiB at a time, checking cancellation
+//!   per chunk, through `sha2` (which picks the SHA-NI path at run time when the CPU has it);
+//! - [`stage`]: the hash stage proper, which consumes the traverse stage's entry stream in
+//!   parallel on the rayon pool and hashes every regular file.
+//!
+//! Canonical JSON lives here, not in `rea-seal`, because content ids are needed by the graph
+//! stage before anything is sealed. `rea-seal` remains the only crate that writes Evidence.
+
+pub mod canonical;
+pub mod stage;
+pub mod stream;
+
+pub use canonical::{CanonicalError, canonical_bytes, content_id, digest_canonical, sha256_hex};
+pub use stage::{HashOutcome, HashedEntry, hash_input_file, run};
+pub use stream::{StreamDigest, hash_stream};

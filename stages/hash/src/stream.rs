@@ -1,0 +1,117 @@
+//! Streaming SHA-256 with a cancellation check per 64 KiB chunk.
+
+use std::io::Read;
+
+use rea_core::{CHUNK_BYTES, Cancelled};
+use sha2::{Digest, Sha256};
+
+/// What streaming a reader produced.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StreamDigest {
+    /// Lowercase hex SHA-256.
+    pub sha256: String,
+    pub bytes: u64,
+    /// The first (up to) 16 bytes, for format sniffing.
+    pub head: Vec<u8>,
+}
+
+/// Why streaming stopped early.
+#[derive(Debug, thiserror::Error)]
+pub enum StreamError {
+    #[error(transparent)]
+    Cancelled(#[from] Cancelled),
+    #[error("read failed")]
+    Io(#[source] std::io::Error),
+    #[error("more than {cap} bytes")]
+    OverCap { cap: u64 },
+}
+
+/// Hashes everything `reader` yields, up to `cap` bytes.
+///
+/// `check` runs before every chunk; `on_chunk` runs after it with the chunk's length.
+pub fn hash_stream(
+    reader: &mut dyn Read,
+    cap: u64,
+    check: &dyn Fn() -> Result<(), Cancelled>,
+    on_chunk: &dyn Fn(u64),
+) -> Result<StreamDigest, StreamError> {
+    let mut hasher = Sha256::new();
+    let mut buf = vec![0u8; CHUNK_BYTES];
+    let mut bytes: u64 = 0;
+    let mut head = Vec::new();
+    loop {
+        check()?;
+        let n = match read_chunk(reader, &mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(err) => return Err(StreamError::Io(err)),
+        };
+        bytes += n as u64;
+        if bytes > cap {
+            return Err(StreamError::OverCap { cap });
+        }
+        if head.len() < 16 {
+            let take = (16 - head.len()).min(n);
+            head.extend_from_slice(&buf[..take]);
+        }
+        hasher.update(&buf[..n]);
+        on_chunk(n as u64);
+    }
+    Ok(StreamDigest {
+        sha256: hex::encode(hasher.finalize()),
+        bytes,
+        head,
+    })
+}
+
+/// Fills `buf` as far as the reader allows, so that chunks are full 64 KiB except the last.
+fn read_chunk(reader: &mut dyn Read, buf: &mut [u8]) -> std::io::Result<usize> {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match reader.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(err) if err.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(err) => return Err(err),
+        }
+    }
+    Ok(filled)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+
+    use super::*;
+
+    #[test]
+    fn chunks_are_64_kib_and_each_is_checked() {
+        let data = vec![7u8; 3 * CHUNK_BYTES + 5];
+        let checks = Cell::new(0);
+        let chunks = std::sync::Mutex::new(Vec::new());
+        let digest = hash_stream(
+            &mut data.as_slice(),
+            u64::MAX,
+            &|| {
+                checks.set(checks.get() + 1);
+                Ok(())
+            },
+            &|n| chunks.lock().unwrap().push(n),
+        )
+        .unwrap();
+        assert_eq!(digest.bytes, data.len() as u64);
+        assert_eq!(digest.sha256, crate::sha256_hex(&data));
+        assert_eq!(digest.head, vec![7u8; 16]);
+        let chunk = CHUNK_BYTES as u64;
+        assert_eq!(*chunks.lock().unwrap(), vec![chunk, chunk, chunk, 5]);
+        // One check per chunk plus the one that sees end of input.
+        assert_eq!(checks.get(), 5);
+    }
+
+    #[test]
+    fn over_cap_stops() {
+        let data = vec![0u8; 100];
+        let err = hash_stream(&mut data.as_slice(), 99, &|| Ok(()), &|_| {}).unwrap_err();
+        assert!(matches!(err, StreamError::OverCap { cap: 99 }));
+    }
+}
