@@ -1,0 +1,333 @@
+//! Building the inventory graph from hashed entries.
+
+use std::collections::{BTreeMap, HashMap};
+
+use rea_core::Failure;
+use rea_exec::StageCx;
+use rea_hash::{HashOutcome, HashedEntry, StreamDigest};
+use rea_traverse::{EntryKind, WalkNotes};
+
+use super::classify::{Class, classify_directory, classify_file};
+use super::ids;
+use super::types::{ArtifactNode, Edge, HashStatus, InventoryGraph, Manifest, Occurrence, Summary};
+
+/// What the root of the input is.
+#[derive(Debug, Clone)]
+pub enum RootContent {
+    /// A directory whose entries are the hashed entries.
+    Directory,
+    /// A single file, already hashed; there are no entries.
+    File { name: String, digest: StreamDigest },
+}
+
+/// Builds the graph. Output order depends only on content and paths, never on input order.
+pub fn build(
+    cx: &StageCx<'_>,
+    root: RootContent,
+    mut hashed: Vec<HashedEntry>,
+    notes: WalkNotes,
+) -> Result<InventoryGraph, Failure> {
+    hashed.sort_unstable_by(|a, b| a.entry.logical_path.cmp(&b.entry.logical_path));
+    let digests = digest_all(cx, &hashed)?;
+    let (root_sha, root_class, root_size, root_state) = match &root {
+        RootContent::Directory => {
+            let children = children_of(&hashed, "");
+            let lines = child_lines(&hashed, &digests, &children);
+            (
+                ids::directory_sha256(&lines)?,
+                classify_directory(""),
+                None,
+                "virtual",
+            )
+        }
+        RootContent::File { name, digest } => (
+            digest.sha256.clone(),
+            classify_file(name, &digest.head),
+            Some(digest.bytes),
+            "materialized",
+        ),
+    };
+    let root_artifact_id = ids::artifact_id(&root_sha)?;
+    let root_occurrence_id = ids::root_occurrence_id(&root_artifact_id)?;
+
+    let mut nodes: BTreeMap<String, ArtifactNode> = BTreeMap::new();
+    nodes.insert(
+        root_artifact_id.clone(),
+        ArtifactNode {
+            artifact_id: root_artifact_id.clone(),
+            kind: root_class.kind.to_owned(),
+            format: root_class.format.to_owned(),
+            sha256: root_sha.clone(),
+            size: root_size,
+            content_state: root_state.to_owned(),
+            limitations: Vec::new(),
+        },
+    );
+    let mut summary = Summary::default();
+    let mut occurrences = Vec::with_capacity(hashed.len() + 1);
+    let mut root_limitations = Vec::new();
+    if let Some(skipped) = notes.incomplete.get("") {
+        root_limitations.extend(skipped.iter().cloned());
+    }
+    occurrences.push(Occurrence {
+        occurrence_id: root_occurrence_id.clone(),
+        artifact_id: Some(root_artifact_id.clone()),
+        parent_occurrence_id: None,
+        logical_path: ".".to_owned(),
+        entry_kind: match root {
+            RootContent::Directory => "directory",
+            RootContent::File { .. } => "file",
+        }
+        .to_owned(),
+        size: root_size,
+        declared_size: root_size,
+        sha256: Some(root_sha.clone()),
+        unpacked: false,
+        hash_status: match root {
+            RootContent::Directory => HashStatus::Derived,
+            RootContent::File { .. } => HashStatus::Hashed,
+        },
+        executable: false,
+        link_target: None,
+        limitations: root_limitations,
+    });
+    if let RootContent::File { digest, .. } = &root {
+        summary.bytes_hashed = digest.bytes;
+    }
+
+    let mut occurrence_of: HashMap<&str, (String, Option<String>)> = HashMap::new();
+    occurrence_of.insert(
+        "",
+        (root_occurrence_id.clone(), Some(root_artifact_id.clone())),
+    );
+    let mut edges = Vec::new();
+    for (item, digest) in hashed.iter().zip(&digests) {
+        cx.check()?;
+        let entry = &item.entry;
+        let path = entry.logical_path.as_str();
+        let kind = entry.kind.as_str();
+        let occurrence_id = ids::occurrence_id(&root_artifact_id, path, kind)?;
+        let artifact_id = digest.as_ref().map(|d| d.artifact_id.clone());
+        let (parent_occurrence_id, parent_artifact_id) = occurrence_of
+            .get(parent_path(path))
+            .cloned()
+            .unwrap_or_else(|| (root_occurrence_id.clone(), Some(root_artifact_id.clone())));
+        let mut limitations = entry.limitations.clone();
+        if let Some(skipped) = notes.incomplete.get(path) {
+            limitations.extend(skipped.iter().cloned());
+            summary.skipped += skipped.len() as u64;
+        }
+        let (hash_status, size) = match (&item.outcome, entry.kind) {
+            (HashOutcome::Hashed(d), _) => (HashStatus::Hashed, Some(d.bytes)),
+            (_, EntryKind::Directory) => (HashStatus::Derived, None),
+            (HashOutcome::NotHashedLimit, _) => (HashStatus::NotHashedLimit, entry.declared_size),
+            (HashOutcome::Unavailable, _) => (HashStatus::Unavailable, entry.declared_size),
+            (HashOutcome::NotHashed, _) => (HashStatus::NotHashed, None),
+        };
+        match entry.kind {
+            EntryKind::File => summary.files += 1,
+            EntryKind::Directory => summary.directories += 1,
+            EntryKind::Symlink => summary.symlinks += 1,
+        }
+        match hash_status {
+            HashStatus::Hashed => summary.bytes_hashed += size.unwrap_or(0),
+            HashStatus::NotHashedLimit => summary.not_hashed_limit += 1,
+            HashStatus::Unavailable => summary.unavailable += 1,
+            _ => {}
+        }
+        if let Some(digest) = digest {
+            nodes
+                .entry(digest.artifact_id.clone())
+                .or_insert_with(|| ArtifactNode {
+                    artifact_id: digest.artifact_id.clone(),
+                    kind: digest.class.kind.to_owned(),
+                    format: digest.class.format.to_owned(),
+                    sha256: digest.sha256.clone(),
+                    size: digest.size,
+                    content_state: if entry.kind == EntryKind::Directory {
+                        "virtual"
+                    } else {
+                        "materialized"
+                    }
+                    .to_owned(),
+                    limitations: Vec::new(),
+                });
+            if let Some(parent_artifact_id) = &parent_artifact_id {
+                edges.push(Edge {
+                    edge_id: ids::edge_id(
+                        parent_artifact_id,
+                        &digest.artifact_id,
+                        "contains",
+                        &occurrence_id,
+                        path,
+                    )?,
+                    parent_artifact_id: parent_artifact_id.clone(),
+                    child_artifact_id: digest.artifact_id.clone(),
+                    relation: "contains".to_owned(),
+                    occurrence_id: occurrence_id.clone(),
+                    logical_path: path.to_owned(),
+                });
+            }
+        }
+        occurrence_of.insert(path, (occurrence_id.clone(), artifact_id.clone()));
+        occurrences.push(Occurrence {
+            occurrence_id,
+            artifact_id,
+            parent_occurrence_id: Some(parent_occurrence_id),
+            logical_path: path.to_owned(),
+            entry_kind: kind.to_owned(),
+            size,
+            declared_size: entry.declared_size,
+            sha256: digest.as_ref().map(|d| d.sha256.clone()),
+            unpacked: entry.unpacked,
+            hash_status,
+            executable: entry.executable,
+            link_target: entry.link_target.clone(),
+            limitations,
+        });
+    }
+    summary.entries = hashed.len() as u64;
+    summary.skipped += notes.incomplete.get("").map_or(0, |v| v.len() as u64);
+    let nodes: Vec<ArtifactNode> = nodes.into_values().collect();
+    summary.distinct_contents = nodes.len() as u64;
+    edges.sort_unstable_by(|a, b| a.edge_id.cmp(&b.edge_id));
+
+    let contradictions: Vec<super::Contradiction> = Vec::new();
+    let graph_sha256 = ids::graph_sha256(&nodes, &occurrences, &edges, &contradictions)?;
+    let manifest = Manifest {
+        schema_version: 1,
+        manifest_id: ids::manifest_id(&root_artifact_id, &graph_sha256)?,
+        root_artifact_id,
+        root_sha256: root_sha,
+        root_format: root_class.format.to_owned(),
+        graph_sha256,
+        node_count: nodes.len() as u64,
+        occurrence_count: occurrences.len() as u64,
+        edge_count: edges.len() as u64,
+        contradiction_count: 0,
+    };
+    Ok(InventoryGraph {
+        manifest,
+        limitations: top_limitations(&notes, &summary),
+        nodes,
+        occurrences,
+        edges,
+        integrity_contradictions: contradictions,
+        summary,
+    })
+}
+
+/// The digest facts of one entry that has content.
+struct Digested {
+    sha256: String,
+    artifact_id: String,
+    size: Option<u64>,
+    class: Class,
+}
+
+/// Digests every file, then every directory deepest first, so that a directory's children are
+/// known before it.
+fn digest_all(cx: &StageCx<'_>, hashed: &[HashedEntry]) -> Result<Vec<Option<Digested>>, Failure> {
+    let mut digests: Vec<Option<Digested>> = Vec::with_capacity(hashed.len());
+    for item in hashed {
+        cx.check()?;
+        digests.push(match &item.outcome {
+            HashOutcome::Hashed(d) => Some(Digested {
+                artifact_id: ids::artifact_id(&d.sha256)?,
+                sha256: d.sha256.clone(),
+                size: Some(d.bytes),
+                class: classify_file(&item.entry.logical_path, &d.head),
+            }),
+            _ => None,
+        });
+    }
+    let mut dirs: Vec<usize> = (0..hashed.len())
+        .filter(|&i| hashed[i].entry.kind == EntryKind::Directory)
+        .collect();
+    dirs.sort_by_key(|&i| {
+        std::cmp::Reverse(rea_traverse::path::depth(&hashed[i].entry.logical_path))
+    });
+    let index = children_index(hashed);
+    for i in dirs {
+        cx.check()?;
+        let path = hashed[i].entry.logical_path.as_str();
+        let children = index.get(path).map(Vec::as_slice).unwrap_or(&[]);
+        let sha256 = ids::directory_sha256(&child_lines(hashed, &digests, children))?;
+        digests[i] = Some(Digested {
+            artifact_id: ids::artifact_id(&sha256)?,
+            sha256,
+            size: None,
+            class: classify_directory(path),
+        });
+    }
+    Ok(digests)
+}
+
+fn children_index(hashed: &[HashedEntry]) -> HashMap<&str, Vec<usize>> {
+    let mut index: HashMap<&str, Vec<usize>> = HashMap::new();
+    for (i, item) in hashed.iter().enumerate() {
+        index
+            .entry(parent_path(&item.entry.logical_path))
+            .or_default()
+            .push(i);
+    }
+    index
+}
+
+fn children_of(hashed: &[HashedEntry], parent: &str) -> Vec<usize> {
+    (0..hashed.len())
+        .filter(|&i| parent_path(&hashed[i].entry.logical_path) == parent)
+        .collect()
+}
+
+/// Directory digest lines; `children` are in path order, which is name order among siblings.
+fn child_lines<'a>(
+    hashed: &'a [HashedEntry],
+    digests: &'a [Option<Digested>],
+    children: &[usize],
+) -> Vec<ids::DirectoryChild<'a>> {
+    children
+        .iter()
+        .map(|&i| {
+            let entry = &hashed[i].entry;
+            ids::DirectoryChild {
+                name: entry
+                    .logical_path
+                    .rsplit('/')
+                    .next()
+                    .unwrap_or(&entry.logical_path),
+                entry_kind: entry.kind.as_str(),
+                artifact_id: digests[i].as_ref().map(|d| d.artifact_id.as_str()),
+                link_target: entry.link_target.as_deref(),
+            }
+        })
+        .collect()
+}
+
+/// The parent of a logical path; `""` is the root.
+fn parent_path(path: &str) -> &str {
+    path.rfind('/').map_or("", |at| &path[..at])
+}
+
+fn top_limitations(notes: &WalkNotes, summary: &Summary) -> Vec<String> {
+    let mut out = notes.limitations.clone();
+    if summary.skipped > 0 {
+        out.push(format!(
+            "{} entries were skipped; each is noted on its parent directory's occurrence",
+            summary.skipped
+        ));
+    }
+    if summary.unavailable > 0 {
+        out.push(format!(
+            "{} files could not be read; their occurrences have hash_status unavailable",
+            summary.unavailable
+        ));
+    }
+    if summary.not_hashed_limit > 0 {
+        out.push(format!(
+            "{} files were larger than max_entry_bytes and were not hashed",
+            summary.not_hashed_limit
+        ));
+    }
+    out
+}

@@ -1,0 +1,207 @@
+//! What a content is, from its path and its first bytes. Never from executing or parsing it.
+
+/// A node's `kind` and `format`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Class {
+    pub kind: &'static str,
+    pub format: &'static str,
+}
+
+const ZIP_FAMILY: [(&str, &str); 8] = [
+    (".zip", "zip"),
+    (".apk", "apk"),
+    (".aab", "apk"),
+    (".ipa", "ipa"),
+    (".msix", "msix"),
+    (".msixbundle", "msix"),
+    (".appx", "appx"),
+    (".appxbundle", "appx"),
+];
+
+/// Classifies a file by its logical path (case-insensitive) and its first bytes.
+pub fn classify_file(logical_path: &str, head: &[u8]) -> Class {
+    let by_path = classify_path(logical_path);
+    let Some(native) = native_format(head) else {
+        if by_path.format == "file" && is_zip_magic(head) {
+            return Class {
+                kind: "container",
+                format: "zip",
+            };
+        }
+        return by_path;
+    };
+    let kind = match by_path.kind {
+        "native-addon" | "dynamic-library" | "framework" => by_path.kind,
+        _ => "executable",
+    };
+    Class {
+        kind,
+        format: native,
+    }
+}
+
+/// The class a directory's node gets.
+pub fn classify_directory(logical_path: &str) -> Class {
+    if logical_path.to_lowercase().ends_with(".framework") {
+        Class {
+            kind: "framework",
+            format: "directory",
+        }
+    } else {
+        Class {
+            kind: "container",
+            format: "directory",
+        }
+    }
+}
+
+fn classify_path(logical_path: &str) -> Class {
+    let lower = logical_path.to_lowercase();
+    let name = lower.rsplit('/').next().unwrap_or(&lower);
+    let ends = |suffix: &str| name.ends_with(suffix);
+    if ends(".map") {
+        return Class {
+            kind: "source-map",
+            format: "source-map",
+        };
+    }
+    if ends(".js") || ends(".mjs") || ends(".cjs") {
+        return Class {
+            kind: "javascript",
+            format: "javascript",
+        };
+    }
+    if ends(".asar") {
+        return Class {
+            kind: "container",
+            format: "asar",
+        };
+    }
+    if let Some((_, format)) = ZIP_FAMILY.iter().find(|(ext, _)| ends(ext)) {
+        return Class {
+            kind: "container",
+            format,
+        };
+    }
+    if name == "package.json" {
+        return Class {
+            kind: "package-metadata",
+            format: "json",
+        };
+    }
+    if lower.contains(".framework/") {
+        return Class {
+            kind: "framework",
+            format: "file",
+        };
+    }
+    if ends(".node") {
+        return Class {
+            kind: "native-addon",
+            format: "file",
+        };
+    }
+    if ends(".dylib") || ends(".so") || name.contains(".so.") || ends(".dll") {
+        return Class {
+            kind: "dynamic-library",
+            format: "file",
+        };
+    }
+    if ends(".plist") {
+        return Class {
+            kind: "plist",
+            format: "plist",
+        };
+    }
+    if ends(".entitlements") {
+        return Class {
+            kind: "entitlements",
+            format: "entitlements",
+        };
+    }
+    Class {
+        kind: "resource",
+        format: "file",
+    }
+}
+
+fn native_format(head: &[u8]) -> Option<&'static str> {
+    let magic = head.get(..4)?;
+    match magic {
+        [0xCA, 0xFE, 0xBA, 0xBE]
+        | [0xBE, 0xBA, 0xFE, 0xCA]
+        | [0xCA, 0xFE, 0xBA, 0xBF]
+        | [0xBF, 0xBA, 0xFE, 0xCA] => {
+            // CAFEBABE is also a Java class file; a fat Mach-O has a small architecture count.
+            let count = head
+                .get(4..8)
+                .map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]));
+            match count {
+                Some(n) if n > 0 && n < 45 => Some("mach-o-universal"),
+                _ => None,
+            }
+        }
+        [0xFE, 0xED, 0xFA, 0xCE]
+        | [0xFE, 0xED, 0xFA, 0xCF]
+        | [0xCE, 0xFA, 0xED, 0xFE]
+        | [0xCF, 0xFA, 0xED, 0xFE] => Some("mach-o"),
+        [0x7F, b'E', b'L', b'F'] => Some("elf"),
+        [b'M', b'Z', _, _] => Some("pe"),
+        _ => None,
+    }
+}
+
+fn is_zip_magic(head: &[u8]) -> bool {
+    matches!(
+        head.get(..4),
+        Some([b'P', b'K', 3, 4] | [b'P', b'K', 5, 6] | [b'P', b'K', 7, 8])
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn path_rules() {
+        assert_eq!(classify_file("dist/main.JS", b"").kind, "javascript");
+        assert_eq!(classify_file("dist/main.js.MAP", b"").format, "source-map");
+        assert_eq!(classify_file("resources/app.asar", b"").format, "asar");
+        assert_eq!(classify_file("x.msixbundle", b"").format, "msix");
+        assert_eq!(
+            classify_file("node_modules/a/package.json", b"{").kind,
+            "package-metadata"
+        );
+        assert_eq!(classify_file("README", b"hello").kind, "resource");
+        // A directory named like a script does not make its files scripts.
+        assert_eq!(
+            classify_file("node_modules/ipaddr.js/README.md", b"").kind,
+            "resource"
+        );
+    }
+
+    #[test]
+    fn magic_overrides_path_but_keeps_native_roles() {
+        let elf = [0x7F, b'E', b'L', b'F', 2, 1, 1, 0];
+        assert_eq!(
+            classify_file("build/Release/addon.node", &elf),
+            Class {
+                kind: "native-addon",
+                format: "elf"
+            }
+        );
+        assert_eq!(
+            classify_file("bin/tool", &elf),
+            Class {
+                kind: "executable",
+                format: "elf"
+            }
+        );
+        assert_eq!(classify_file("lib/libx.so.1", &elf).kind, "dynamic-library");
+        let fat = [0xCA, 0xFE, 0xBA, 0xBE, 0, 0, 0, 2];
+        assert_eq!(classify_file("MacOS/App", &fat).format, "mach-o-universal");
+        let class_file = [0xCA, 0xFE, 0xBA, 0xBE, 0, 0, 0, 52];
+        assert_eq!(classify_file("A.class", &class_file).format, "file");
+        assert_eq!(classify_file("blob", b"PK\x03\x04rest").format, "zip");
+    }
+}
