@@ -8,10 +8,14 @@ use crate::cancel::{CancelReason, Cancelled};
 ///
 /// This is the reference's set (`cancelled, format, integrity, limit, path, policy, unavailable, io`)
 /// plus `Timeout`, which the contract keeps distinct from `Cancelled`,
+/// `InvalidInput`, for a request whose arguments are out of range,
 /// and `Internal`, for a result that failed its own validation (a bug, never bad input).
+///
+/// Deliberately not `#[non_exhaustive]`: the set is closed, and every mapping to a wire code
+/// is a total `match` that the compiler checks when a reason is added.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-#[non_exhaustive]
 pub enum FailureReason {
+    InvalidInput,
     Cancelled,
     Timeout,
     Format,
@@ -28,6 +32,7 @@ impl FailureReason {
     /// The stable lowercase wire name.
     pub fn as_str(self) -> &'static str {
         match self {
+            FailureReason::InvalidInput => "invalid_input",
             FailureReason::Cancelled => "cancelled",
             FailureReason::Timeout => "timeout",
             FailureReason::Format => "format",

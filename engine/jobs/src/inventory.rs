@@ -1,0 +1,314 @@
+//! `inventory_artifact`: every byte of the input accounted for, content-addressed.
+//!
+//! Plan for a directory: traverse ⇢ hash (streamed: hashing starts on the first entries while
+//! the walk goes on) → graph → seal → validate. For a single file: hash → graph → seal →
+//! validate. `⇢` is a stream edge, `→` an after edge.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use rea_core::{Failure, FailureReason, Limits};
+use rea_exec::{Dep, Placement, Plan, PlanError, StageKind};
+use rea_graph::artifact::{InventoryGraph, RootContent};
+use rea_hash::HashedEntry;
+use rea_seal::{Authority, Confidence, EvidenceDraft, Location, Provider, Sealed, Subject};
+use rea_traverse::{InputKind, ResolvedInput, WalkNotes, WalkTally};
+use rea_validate::Validated;
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+use crate::engine::{Engine, JobControl, Published};
+use crate::page::{PageRequest, page_of};
+use crate::slot::Slot;
+
+/// The operation name, as tools and Evidence spell it.
+pub const OPERATION: &str = "inventory_artifact";
+/// Entries buffered between the walk and the hashers.
+const STREAM_DEPTH: usize = 4096;
+
+/// A request to inventory one input.
+#[derive(Debug, Clone)]
+pub struct InventoryRequest {
+    pub input_path: PathBuf,
+    pub limits: Limits,
+    pub page: PageRequest,
+}
+
+impl Engine {
+    /// Inventories `request.input_path`. Returns only validated Evidence.
+    pub fn inventory_artifact(
+        &self,
+        request: &InventoryRequest,
+        ctl: &JobControl<'_>,
+    ) -> Result<Published, Failure> {
+        check_request(request)?;
+        ctl.cancel.check()?;
+        let input = match rea_traverse::resolve_input(&request.input_path) {
+            Ok(input) => input,
+            Err(failure) => {
+                ctl.progress
+                    .finish("done", 0, None, failure.reason.as_str());
+                return Err(failure);
+            }
+        };
+        let validated: Slot<Validated> = Slot::new();
+        let headline: Slot<Map<String, Value>> = Slot::new();
+        let plan =
+            compile(&input, request, validated.clone(), headline.clone()).map_err(|err| {
+                Failure::new(FailureReason::Internal, "job plan is invalid").with_source(err)
+            })?;
+        let report = self.execute(plan, ctl)?;
+        let headline = headline.take("headline")?;
+        let bytes = headline
+            .get("bytes_hashed")
+            .and_then(Value::as_u64)
+            .unwrap_or(0);
+        let published = Published::new(validated.take("validated evidence")?, headline, &report)?;
+        ctl.progress
+            .finish("done", bytes, Some(bytes), "inventory complete");
+        Ok(published)
+    }
+}
+
+fn check_request(request: &InventoryRequest) -> Result<(), Failure> {
+    if let Err(violation) = request.limits.validate() {
+        return Err(invalid(violation.field, violation.to_string())
+            .with_detail("minimum", violation.minimum)
+            .with_detail("maximum", violation.maximum));
+    }
+    if let Some(field) = request.page.invalid_field() {
+        return Err(invalid(
+            field,
+            format!("{field} must be between 1 and {}", crate::page::MAX_LIMIT),
+        ));
+    }
+    Ok(())
+}
+
+fn invalid(field: &str, message: String) -> Failure {
+    Failure::new(FailureReason::InvalidInput, message).with_detail(
+        "issues",
+        json!([{"path": [field], "reason": "out_of_range"}]),
+    )
+}
+
+fn compile(
+    input: &ResolvedInput,
+    request: &InventoryRequest,
+    validated: Slot<Validated>,
+    headline: Slot<Map<String, Value>>,
+) -> Result<Plan, PlanError> {
+    let mut plan = Plan::new();
+    let limits = request.limits;
+    let graph: Slot<InventoryGraph> = Slot::new();
+    let graph_node = match input.kind {
+        InputKind::Directory => {
+            let (tx, rx) = crossbeam_channel::bounded(STREAM_DEPTH);
+            let tally = Arc::new(WalkTally::default());
+            let notes: Slot<WalkNotes> = Slot::new();
+            let hashed: Slot<Vec<HashedEntry>> = Slot::new();
+            let walk = {
+                let (root, tally, notes) = (input.path.clone(), tally.clone(), notes.clone());
+                plan.add(StageKind::Traverse, Placement::Dedicated, &[], move |cx| {
+                    let walked = rea_traverse::directory::walk(cx, &root, &limits, &tally, &tx)?;
+                    notes.put(walked);
+                    Ok(())
+                })?
+            };
+            let hash = {
+                let hashed = hashed.clone();
+                plan.add(
+                    StageKind::Hash,
+                    Placement::Pool,
+                    &[Dep::Stream(walk)],
+                    move |cx| {
+                        hashed.put(rea_hash::run(cx, rx, &limits, &tally)?);
+                        Ok(())
+                    },
+                )?
+            };
+            let graph = graph.clone();
+            plan.add(
+                StageKind::Graph,
+                Placement::Pool,
+                &[Dep::After(hash)],
+                move |cx| {
+                    let built = rea_graph::artifact::build(
+                        cx,
+                        RootContent::Directory,
+                        hashed.take("hashed entries")?,
+                        notes.take("walk notes")?,
+                    )?;
+                    graph.put(built);
+                    Ok(())
+                },
+            )?
+        }
+        InputKind::File => {
+            let digest = Slot::new();
+            let hash = {
+                let (input, digest) = (input.clone(), digest.clone());
+                plan.add(StageKind::Hash, Placement::Pool, &[], move |cx| {
+                    digest.put(rea_hash::hash_input_file(cx, &input, &limits)?);
+                    Ok(())
+                })?
+            };
+            let (graph, name) = (graph.clone(), file_name(&input.display));
+            plan.add(
+                StageKind::Graph,
+                Placement::Pool,
+                &[Dep::After(hash)],
+                move |cx| {
+                    let root = RootContent::File {
+                        name,
+                        digest: digest.take("input digest")?,
+                    };
+                    graph.put(rea_graph::artifact::build(
+                        cx,
+                        root,
+                        Vec::new(),
+                        WalkNotes::default(),
+                    )?);
+                    Ok(())
+                },
+            )?
+        }
+    };
+    let sealed: Slot<Sealed> = Slot::new();
+    let seal = {
+        let (sealed, display, page) = (sealed.clone(), input.display.clone(), request.page);
+        plan.add(
+            StageKind::Seal,
+            Placement::Pool,
+            &[Dep::After(graph_node)],
+            move |cx| {
+                let graph = graph.take("inventory graph")?;
+                headline.put(headline_of(&graph));
+                let draft = draft(&graph, &display, &limits, page)?;
+                sealed.put(rea_seal::seal(cx, draft)?);
+                Ok(())
+            },
+        )?
+    };
+    plan.add(
+        StageKind::Validate,
+        Placement::Pool,
+        &[Dep::After(seal)],
+        move |cx| {
+            let sealed = sealed.take("sealed evidence")?;
+            validated.put(rea_validate::validate(cx, sealed.bytes())?);
+            Ok(())
+        },
+    )?;
+    Ok(plan)
+}
+
+/// The Evidence draft: the paged result plus provenance.
+fn draft(
+    graph: &InventoryGraph,
+    display: &str,
+    limits: &Limits,
+    page: PageRequest,
+) -> Result<EvidenceDraft, Failure> {
+    let windows = match page {
+        PageRequest::All => [None; 3],
+        PageRequest::Windows {
+            nodes,
+            occurrences,
+            edges,
+        } => [Some(nodes), Some(occurrences), Some(edges)],
+    };
+    let occurrences = page_of(values(&graph.occurrences)?, windows[1]);
+    let locations = occurrences["items"]
+        .as_array()
+        .map(|items| {
+            items
+                .iter()
+                .filter_map(|o| o["logical_path"].as_str())
+                .map(|path| Location::ArtifactPath(path.to_owned()))
+                .collect()
+        })
+        .unwrap_or_default();
+    let limits_json = limits_json(limits);
+    let result = json!({
+        "manifest": to_value(&graph.manifest)?,
+        "nodes": page_of(values(&graph.nodes)?, windows[0]),
+        "occurrences": occurrences,
+        "edges": page_of(values(&graph.edges)?, windows[2]),
+        "integrity_contradictions": to_value(&graph.integrity_contradictions)?,
+        "limitations": graph.limitations,
+        "limits": limits_json,
+        "summary": to_value(&graph.summary)?,
+    });
+    Ok(EvidenceDraft {
+        subject: Some(Subject {
+            name: file_name(display),
+            sha256: graph.manifest.root_sha256.clone(),
+            format: graph.manifest.root_format.clone(),
+            local_path: display.to_owned(),
+        }),
+        provider: Provider {
+            id: "rea-artifact-graph".to_owned(),
+            name: "REA artifact graph".to_owned(),
+            version: crate::REA_VERSION.to_owned(),
+        },
+        predicate_type: "rea.analysis/v2".to_owned(),
+        operation: OPERATION.to_owned(),
+        parameters: json!({"limits": limits_json, "page": page.to_parameters()}),
+        normalized_result: result,
+        confidence: Confidence::Observed,
+        authority: Authority::ShippedArtifact,
+        limitations: graph.limitations.clone(),
+        locations,
+        evidence_links: Vec::new(),
+    })
+}
+
+fn headline_of(graph: &InventoryGraph) -> Map<String, Value> {
+    let mut headline = match serde_json::to_value(graph.summary) {
+        Ok(Value::Object(map)) => map,
+        _ => Map::new(),
+    };
+    headline.insert(
+        "manifest_id".to_owned(),
+        Value::from(graph.manifest.manifest_id.clone()),
+    );
+    headline.insert(
+        "root_format".to_owned(),
+        Value::from(graph.manifest.root_format.clone()),
+    );
+    headline.insert(
+        "limitations".to_owned(),
+        Value::from(graph.limitations.len()),
+    );
+    headline
+}
+
+fn limits_json(limits: &Limits) -> Value {
+    json!({
+        "max_entries": limits.max_entries,
+        "max_total_bytes": limits.max_total_bytes,
+        "max_entry_bytes": limits.max_entry_bytes,
+        "max_compression_ratio": limits.max_compression_ratio,
+        "max_depth": limits.max_depth,
+        "max_path_bytes": limits.max_path_bytes,
+    })
+}
+
+fn file_name(display: &str) -> String {
+    display
+        .rsplit('/')
+        .find(|part| !part.is_empty())
+        .unwrap_or("/")
+        .to_owned()
+}
+
+fn values<T: Serialize>(items: &[T]) -> Result<Vec<Value>, Failure> {
+    items.iter().map(to_value).collect()
+}
+
+fn to_value<T: Serialize + ?Sized>(item: &T) -> Result<Value, Failure> {
+    serde_json::to_value(item).map_err(|err| {
+        Failure::new(FailureReason::Internal, "graph value has no json form").with_source(err)
+    })
+}

@@ -1,0 +1,25 @@
+//! The job façade: the engine's API boundary, which the CLI, the MCP server and the pipeline
+//! call.
+//!
+//! A job (for example [`inventory::InventoryRequest`]) is validated, then compiled into a
+//! [`rea_exec::Plan`] of stage nodes, run on the [`Engine`]'s pool, sealed and validated.
+//! Only a validated record becomes a [`Published`] result; anything else is a
+//! [`rea_core::Failure`], which [`error::ErrorObject`] turns into the wire error shape.
+//! Output files are published atomically by [`publish`]: a cancelled or failed job leaves
+//! nothing behind.
+//!
+//! This crate exposes plain data: no swc, rayon or channel types cross it.
+//! Start with [`Engine::inventory_artifact`].
+
+mod engine;
+pub mod error;
+pub mod inventory;
+mod page;
+pub mod publish;
+mod slot;
+
+pub use engine::{Engine, JobControl, Published, StageTime};
+pub use page::{PageRequest, Window};
+
+/// The version of REA that produces every record.
+pub const REA_VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -1,0 +1,105 @@
+//! The validate stage: the last gate before anything is published.
+//!
+//! [`validate`] takes sealed bytes, not the in-memory value that produced them, and checks:
+//! 1. the bytes parse as JSON and are already in canonical (RFC 8785) form;
+//! 2. the record has exactly the Evidence keys, with the documented types and vocabularies;
+//! 3. `evidence_id` equals the id recomputed from the semantic projection;
+//! 4. the operation's own invariants hold: for `inventory_artifact`, every node, occurrence
+//!    and edge id is recomputed from its fields, orders and page arithmetic are checked, the
+//!    manifest id is recomputed, and when the result holds every item, `graph_sha256` too.
+//!
+//! A failure here is a bug or a tampered record, never bad user input; the job façade maps it
+//! to an internal error and publishes nothing.
+
+mod inventory;
+mod record;
+
+use rea_core::{Failure, FailureReason};
+use rea_exec::StageCx;
+use serde_json::Value;
+
+/// A record that passed every check.
+#[derive(Debug, Clone)]
+pub struct Validated {
+    evidence_id: String,
+    record: Value,
+}
+
+impl Validated {
+    pub fn evidence_id(&self) -> &str {
+        &self.evidence_id
+    }
+
+    pub fn record(&self) -> &Value {
+        &self.record
+    }
+
+    pub fn into_record(self) -> Value {
+        self.record
+    }
+}
+
+/// Why a record was rejected.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("evidence failed validation at {at}: {problem}")]
+pub struct ValidationError {
+    /// A JSON pointer to the offending value.
+    pub at: String,
+    pub problem: String,
+}
+
+impl ValidationError {
+    pub(crate) fn new(at: impl Into<String>, problem: impl Into<String>) -> ValidationError {
+        ValidationError {
+            at: at.into(),
+            problem: problem.into(),
+        }
+    }
+}
+
+impl From<ValidationError> for Failure {
+    fn from(err: ValidationError) -> Failure {
+        Failure::new(
+            FailureReason::Internal,
+            "result failed validation and was not published",
+        )
+        .with_detail("at", err.at.clone())
+        .with_detail("problem", err.problem.clone())
+        .with_source(err)
+    }
+}
+
+/// Validates sealed bytes. Cancellation is checked before and after the work.
+pub fn validate(cx: &StageCx<'_>, bytes: &[u8]) -> Result<Validated, Failure> {
+    cx.check()?;
+    let validated = validate_bytes(bytes)?;
+    cx.check()?;
+    Ok(validated)
+}
+
+/// The checks themselves, without a stage context.
+pub fn validate_bytes(bytes: &[u8]) -> Result<Validated, ValidationError> {
+    let record: Value = serde_json::from_slice(bytes)
+        .map_err(|err| ValidationError::new("", format!("not json: {err}")))?;
+    let canonical = rea_hash::canonical_bytes(&record)
+        .map_err(|_| ValidationError::new("", "no canonical form"))?;
+    if canonical != bytes {
+        return Err(ValidationError::new("", "bytes are not in canonical form"));
+    }
+    let evidence_id = record::check(&record)?;
+    let operation = record["operation"].as_str().unwrap_or_default();
+    let result = &record["normalized_result"];
+    match operation {
+        "inventory_artifact" => inventory::check(&record, result)?,
+        other => {
+            return Err(ValidationError::new(
+                "/operation",
+                format!("no validator for operation {other}"),
+            ));
+        }
+    }
+    Ok(Validated {
+        evidence_id,
+        record,
+    })
+}
