@@ -1,0 +1,72 @@
+//! The command line, as clap parses it. No side effects here.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+/// rea: reverse-engineer shipped applications without running them.
+#[derive(Debug, Parser)]
+#[command(name = "rea", version, about, propagate_version = true)]
+pub struct Cli {
+    /// Worker threads; 0 means one per core.
+    #[arg(long, global = true, env = "REA_THREADS", default_value_t = 0)]
+    pub threads: usize,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Inventory every byte of a directory or file: paths, sizes, SHA-256, content-addressed ids.
+    InventoryArtifact(InventoryArgs),
+}
+
+/// Options every job command shares.
+#[derive(Debug, Args)]
+pub struct JobArgs {
+    /// Print the complete JSON result ({"result", "evidence_id", "evidence"}) instead of a summary.
+    #[arg(long)]
+    pub json: bool,
+    /// Write the JSON result to this file, atomically, instead of stdout.
+    #[arg(long, value_name = "FILE")]
+    pub out: Option<PathBuf>,
+    /// Cancel the job after this many seconds (exit 1, code "timeout").
+    #[arg(long, value_name = "SECONDS")]
+    pub timeout: Option<f64>,
+}
+
+/// Traversal limits; each defaults to a value that admits real desktop applications.
+#[derive(Debug, Args)]
+pub struct LimitArgs {
+    #[arg(long, value_name = "N")]
+    pub max_entries: Option<u64>,
+    #[arg(long, value_name = "BYTES")]
+    pub max_total_bytes: Option<u64>,
+    #[arg(long, value_name = "BYTES")]
+    pub max_entry_bytes: Option<u64>,
+    #[arg(long, value_name = "RATIO")]
+    pub max_compression_ratio: Option<f64>,
+    #[arg(long, value_name = "N")]
+    pub max_depth: Option<u32>,
+    #[arg(long, value_name = "BYTES")]
+    pub max_path_bytes: Option<u32>,
+}
+
+#[derive(Debug, Args)]
+pub struct InventoryArgs {
+    /// The directory or file to inventory (relative paths are resolved).
+    pub input_path: PathBuf,
+    #[command(flatten)]
+    pub job: JobArgs,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    /// List every node, occurrence and edge instead of one page.
+    #[arg(long, conflicts_with_all = ["offset", "limit"])]
+    pub all: bool,
+    /// First item of each page.
+    #[arg(long, default_value_t = 0)]
+    pub offset: u64,
+    /// Items per page, 1 to 500.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=500))]
+    pub limit: u64,
+}

@@ -1,0 +1,120 @@
+//! One function per command: build the job request, run it, render the outcome.
+
+use std::process::ExitCode;
+use std::time::{Duration, Instant};
+
+use rea_core::{CancelToken, Failure, FailureReason, Limits};
+use rea_jobs::inventory::{InventoryRequest, OPERATION as INVENTORY};
+use rea_jobs::{Engine, JobControl, PageRequest, Published};
+
+use crate::args::{Cli, Command, InventoryArgs, JobArgs, LimitArgs};
+use crate::{progress, render};
+
+/// Exit code for a failed job.
+const EXIT_FAILED: u8 = 1;
+/// Exit code for a job cancelled by Ctrl-C (128 + SIGINT).
+const EXIT_CANCELLED: u8 = 130;
+
+pub fn run(cli: Cli, cancel: &CancelToken) -> ExitCode {
+    let engine = match Engine::new(cli.threads) {
+        Ok(engine) => engine,
+        Err(failure) => return fail("engine", &failure, false),
+    };
+    match cli.command {
+        Command::InventoryArtifact(args) => inventory(&engine, args, cancel),
+    }
+}
+
+fn inventory(engine: &Engine, args: InventoryArgs, cancel: &CancelToken) -> ExitCode {
+    let page = if args.all {
+        PageRequest::All
+    } else {
+        PageRequest::uniform(args.offset, args.limit)
+    };
+    let request = InventoryRequest {
+        input_path: args.input_path,
+        limits: limits(&args.limits),
+        page,
+    };
+    let started = Instant::now();
+    let outcome = with_control(cancel, &args.job, |ctl| {
+        engine.inventory_artifact(&request, ctl)
+    });
+    finish(INVENTORY, &args.job, outcome, started, cancel)
+}
+
+/// Runs `job` with a progress reporter that draws a bar only when stderr is a terminal.
+fn with_control(
+    cancel: &CancelToken,
+    job_args: &JobArgs,
+    job: impl FnOnce(&JobControl<'_>) -> Result<Published, Failure>,
+) -> Result<Published, Failure> {
+    let timeout = match job_args.timeout {
+        Some(seconds) if seconds.is_finite() && seconds > 0.0 => {
+            Some(Duration::from_secs_f64(seconds))
+        }
+        Some(_) => {
+            return Err(Failure::new(
+                FailureReason::InvalidInput,
+                "--timeout must be a positive number of seconds",
+            ));
+        }
+        None => None,
+    };
+    let reporter = progress::reporter();
+    let ctl = JobControl {
+        cancel,
+        progress: &reporter,
+        timeout,
+    };
+    job(&ctl)
+}
+
+fn finish(
+    operation: &str,
+    job_args: &JobArgs,
+    outcome: Result<Published, Failure>,
+    started: Instant,
+    cancel: &CancelToken,
+) -> ExitCode {
+    let published = match outcome {
+        Ok(published) => published,
+        Err(failure) => return fail(operation, &failure, job_args.json),
+    };
+    if let Some(out) = &job_args.out {
+        if let Err(failure) =
+            rea_jobs::publish::write_file_atomically(cancel, out, published.envelope())
+        {
+            return fail(operation, &failure, job_args.json);
+        }
+    } else if job_args.json {
+        return render::json_line(published.envelope());
+    }
+    if !job_args.json {
+        render::summary(operation, &published, started.elapsed());
+    }
+    ExitCode::SUCCESS
+}
+
+fn fail(operation: &str, failure: &Failure, json: bool) -> ExitCode {
+    render::failure(operation, failure, json);
+    if failure.reason == FailureReason::Cancelled {
+        ExitCode::from(EXIT_CANCELLED)
+    } else {
+        ExitCode::from(EXIT_FAILED)
+    }
+}
+
+fn limits(args: &LimitArgs) -> Limits {
+    let defaults = Limits::default();
+    Limits {
+        max_entries: args.max_entries.unwrap_or(defaults.max_entries),
+        max_total_bytes: args.max_total_bytes.unwrap_or(defaults.max_total_bytes),
+        max_entry_bytes: args.max_entry_bytes.unwrap_or(defaults.max_entry_bytes),
+        max_compression_ratio: args
+            .max_compression_ratio
+            .unwrap_or(defaults.max_compression_ratio),
+        max_depth: args.max_depth.unwrap_or(defaults.max_depth),
+        max_path_bytes: args.max_path_bytes.unwrap_or(defaults.max_path_bytes),
+    }
+}

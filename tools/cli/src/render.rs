@@ -1,0 +1,104 @@
+//! What the CLI prints: a human summary, canonical JSON, or an error.
+
+use std::io::Write;
+use std::process::ExitCode;
+use std::time::Duration;
+
+use rea_core::{Failure, FailureReason};
+use rea_jobs::Published;
+use rea_jobs::error::ErrorObject;
+use serde_json::{Value, json};
+
+/// Prints canonical JSON and a newline to stdout.
+pub fn json_line(bytes: &[u8]) -> ExitCode {
+    let mut stdout = std::io::stdout().lock();
+    if stdout
+        .write_all(bytes)
+        .and_then(|()| stdout.write_all(b"\n"))
+        .and_then(|()| stdout.flush())
+        .is_err()
+    {
+        return ExitCode::from(1);
+    }
+    ExitCode::SUCCESS
+}
+
+/// A short summary for people.
+pub fn summary(operation: &str, published: &Published, elapsed: Duration) {
+    let h = &published.headline;
+    let n = |key: &str| h.get(key).and_then(Value::as_u64).unwrap_or(0);
+    let s = |key: &str| h.get(key).and_then(Value::as_str).unwrap_or("");
+    println!("{operation}: {} input", s("root_format"));
+    println!(
+        "  entries      {} ({} files, {} directories, {} symlinks){}",
+        n("entries"),
+        n("files"),
+        n("directories"),
+        n("symlinks"),
+        if n("skipped") > 0 {
+            format!(", {} skipped", n("skipped"))
+        } else {
+            String::new()
+        }
+    );
+    println!(
+        "  contents     {} distinct, {} hashed",
+        n("distinct_contents"),
+        bytes(n("bytes_hashed"))
+    );
+    if n("unavailable") + n("not_hashed_limit") > 0 {
+        println!(
+            "  not hashed   {} unreadable, {} over max_entry_bytes",
+            n("unavailable"),
+            n("not_hashed_limit")
+        );
+    }
+    println!("  manifest     {}", s("manifest_id"));
+    println!("  evidence     {}", published.evidence_id());
+    if n("limitations") > 0 {
+        println!("  limitations  {} (see --json)", n("limitations"));
+    }
+    let stages: Vec<String> = published
+        .stages
+        .iter()
+        .map(|t| format!("{} {:.3} s", t.stage, t.elapsed.as_secs_f64()))
+        .collect();
+    println!(
+        "  time         {:.3} s ({})",
+        elapsed.as_secs_f64(),
+        stages.join(", ")
+    );
+}
+
+/// Reports a failure: the error object on stdout with `--json`, one line on stderr always.
+pub fn failure(operation: &str, failure: &Failure, json: bool) {
+    let object = ErrorObject::from_failure(operation, failure);
+    if json {
+        let text = serde_json::to_string(&json!({"error": object.to_json()})).unwrap_or_default();
+        println!("{text}");
+    }
+    if failure.reason == FailureReason::Cancelled {
+        eprintln!("cancelled");
+        return;
+    }
+    let path = failure.details.get("path").and_then(Value::as_str);
+    match path {
+        Some(path) => eprintln!("rea: {}: {path} [{}]", failure.message, object.code),
+        None => eprintln!("rea: {} [{}]", failure.message, object.code),
+    }
+}
+
+fn bytes(n: u64) -> String {
+    const UNITS: [&str; 5] = ["B", "KiB", "MiB", "GiB", "TiB"];
+    let mut value = n as f64;
+    let mut unit = 0;
+    while value >= 1024.0 && unit + 1 < UNITS.len() {
+        value /= 1024.0;
+        unit += 1;
+    }
+    if unit == 0 {
+        format!("{n} B")
+    } else {
+        format!("{value:.1} {}", UNITS[unit])
+    }
+}
