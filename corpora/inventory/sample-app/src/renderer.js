@@ -1,0 +1,1 @@
+window.settings.get().then((s) => { document.body.dataset.theme = s.theme; });
