@@ -190,13 +190,14 @@ fn compile(
             },
         )?
     };
+    let display = input.display.clone();
     plan.add(
         StageKind::Validate,
         Placement::Pool,
         &[Dep::After(seal)],
         move |cx| {
             let sealed = sealed.take("sealed evidence")?;
-            validated.put(rea_validate::validate(cx, sealed.bytes())?);
+            validated.put(rea_validate::validate(cx, sealed.bytes(), &display)?);
             Ok(())
         },
     )?;

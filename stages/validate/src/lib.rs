@@ -69,11 +69,37 @@ impl From<ValidationError> for Failure {
     }
 }
 
-/// Validates sealed bytes. Cancellation is checked before and after the work.
-pub fn validate(cx: &StageCx<'_>, bytes: &[u8]) -> Result<Validated, Failure> {
+/// Validates the bytes a job sealed for the input at `local_path`. Cancellation is checked
+/// before and after the work.
+pub fn validate(cx: &StageCx<'_>, bytes: &[u8], local_path: &str) -> Result<Validated, Failure> {
     cx.check()?;
+    let validated = validate_for_input(bytes, local_path)?;
+    cx.check()?;
+    Ok(validated)
+}
+
+/// [`validate_bytes`], plus the two subject fields the id leaves out on purpose: `local_path`
+/// must be the input the job resolved, and `name` its last component. Together with the id
+/// and the canonical-form check, every byte of the record is then pinned.
+pub fn validate_for_input(bytes: &[u8], local_path: &str) -> Result<Validated, ValidationError> {
     let validated = validate_bytes(bytes)?;
-    cx.check()?;
+    let subject = &validated.record["subject"];
+    if subject["local_path"] != local_path {
+        return Err(ValidationError::new(
+            "/subject/local_path",
+            "is not the input the job read",
+        ));
+    }
+    let name = local_path
+        .rsplit('/')
+        .find(|part| !part.is_empty())
+        .unwrap_or("/");
+    if subject["name"] != name {
+        return Err(ValidationError::new(
+            "/subject/name",
+            "is not the last component of local_path",
+        ));
+    }
     Ok(validated)
 }
 
