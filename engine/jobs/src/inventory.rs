@@ -219,7 +219,7 @@ fn draft(
             edges,
         } => [Some(nodes), Some(occurrences), Some(edges)],
     };
-    let occurrences = page_of(values(&graph.occurrences)?, windows[1]);
+    let occurrences = page_of(&graph.occurrences, windows[1]).map_err(no_json)?;
     let locations = occurrences["items"]
         .as_array()
         .map(|items| {
@@ -233,9 +233,9 @@ fn draft(
     let limits_json = limits_json(limits);
     let result = json!({
         "manifest": to_value(&graph.manifest)?,
-        "nodes": page_of(values(&graph.nodes)?, windows[0]),
+        "nodes": page_of(&graph.nodes, windows[0]).map_err(no_json)?,
         "occurrences": occurrences,
-        "edges": page_of(values(&graph.edges)?, windows[2]),
+        "edges": page_of(&graph.edges, windows[2]).map_err(no_json)?,
         "integrity_contradictions": to_value(&graph.integrity_contradictions)?,
         "limitations": graph.limitations,
         "limits": limits_json,
@@ -304,12 +304,10 @@ fn file_name(display: &str) -> String {
         .to_owned()
 }
 
-fn values<T: Serialize>(items: &[T]) -> Result<Vec<Value>, Failure> {
-    items.iter().map(to_value).collect()
+fn to_value<T: Serialize + ?Sized>(item: &T) -> Result<Value, Failure> {
+    serde_json::to_value(item).map_err(no_json)
 }
 
-fn to_value<T: Serialize + ?Sized>(item: &T) -> Result<Value, Failure> {
-    serde_json::to_value(item).map_err(|err| {
-        Failure::new(FailureReason::Internal, "graph value has no json form").with_source(err)
-    })
+fn no_json(err: serde_json::Error) -> Failure {
+    Failure::new(FailureReason::Internal, "graph value has no json form").with_source(err)
 }

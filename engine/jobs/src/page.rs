@@ -1,5 +1,6 @@
 //! Paging: a result lists a window of each array; the manifest still commits to all of it.
 
+use serde::Serialize;
 use serde_json::{Value, json};
 
 /// Default items per page.
@@ -95,8 +96,12 @@ impl PageRequest {
     }
 }
 
-/// A page of `items`: `{items, offset, limit, total, next_offset}`.
-pub(crate) fn page_of(items: Vec<Value>, window: Option<Window>) -> Value {
+/// A page of `items`: `{items, offset, limit, total, next_offset}`. Only the listed items
+/// are converted to JSON.
+pub(crate) fn page_of<T: Serialize>(
+    items: &[T],
+    window: Option<Window>,
+) -> Result<Value, serde_json::Error> {
     let total = items.len() as u64;
     let window = window.unwrap_or(Window {
         offset: 0,
@@ -104,61 +109,67 @@ pub(crate) fn page_of(items: Vec<Value>, window: Option<Window>) -> Value {
     });
     let start = window.offset.min(total) as usize;
     let end = window.offset.saturating_add(window.limit).min(total) as usize;
-    let listed: Vec<Value> = items.into_iter().skip(start).take(end - start).collect();
+    let listed = items[start..end]
+        .iter()
+        .map(serde_json::to_value)
+        .collect::<Result<Vec<Value>, _>>()?;
     let next = window
         .offset
         .checked_add(window.limit)
         .filter(|&n| n < total);
-    json!({
+    Ok(json!({
         "items": listed,
         "offset": window.offset,
         "limit": window.limit,
         "total": total,
         "next_offset": next,
-    })
+    }))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn numbers(n: u64) -> Vec<Value> {
-        (0..n).map(Value::from).collect()
+    fn numbers(n: u64) -> Vec<u64> {
+        (0..n).collect()
     }
 
     #[test]
     fn windows_follow_the_reference_arithmetic() {
         let page = page_of(
-            numbers(250),
+            &numbers(250),
             Some(Window {
                 offset: 200,
                 limit: 100,
             }),
-        );
+        )
+        .unwrap();
         assert_eq!(page["items"].as_array().unwrap().len(), 50);
         assert_eq!(page["next_offset"], Value::Null);
         let page = page_of(
-            numbers(250),
+            &numbers(250),
             Some(Window {
                 offset: 100,
                 limit: 100,
             }),
-        );
+        )
+        .unwrap();
         assert_eq!(page["next_offset"], 200);
         let page = page_of(
-            numbers(3),
+            &numbers(3),
             Some(Window {
                 offset: 10,
                 limit: 100,
             }),
-        );
+        )
+        .unwrap();
         assert!(page["items"].as_array().unwrap().is_empty());
         assert_eq!(page["total"], 3);
     }
 
     #[test]
     fn all_lists_everything() {
-        let page = page_of(numbers(7), None);
+        let page = page_of(&numbers(7), None).unwrap();
         assert_eq!(page["items"].as_array().unwrap().len(), 7);
         assert_eq!(page["limit"], 7);
         assert_eq!(page["next_offset"], Value::Null);

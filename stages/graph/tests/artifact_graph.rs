@@ -131,6 +131,17 @@ fn shape_follows_the_documented_recipes() {
 }
 
 #[test]
+fn graph_types_serialize_on_the_canonical_fast_path() {
+    let g = graph(sample("x"));
+    assert!(rea_hash::takes_fast_path(&g.nodes));
+    assert!(rea_hash::takes_fast_path(&g.occurrences));
+    assert!(rea_hash::takes_fast_path(&g.edges));
+    assert!(rea_hash::takes_fast_path(&g.manifest));
+    assert!(rea_hash::takes_fast_path(&g.summary));
+    assert!(rea_hash::takes_fast_path(&g));
+}
+
+#[test]
 fn a_symlink_target_change_changes_the_root() {
     let a = graph(sample("app/main.js"));
     let b = graph(sample("/etc/passwd"));

@@ -15,6 +15,8 @@ pub mod canonical;
 pub mod stage;
 pub mod stream;
 
-pub use canonical::{CanonicalError, canonical_bytes, content_id, digest_canonical, sha256_hex};
+pub use canonical::{
+    CanonicalError, canonical_bytes, content_id, digest_canonical, sha256_hex, takes_fast_path,
+};
 pub use stage::{HashOutcome, HashedEntry, hash_input_file, run};
 pub use stream::{StreamDigest, hash_stream};

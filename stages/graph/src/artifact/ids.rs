@@ -19,27 +19,59 @@
 use rea_core::{Failure, FailureReason};
 use rea_hash::{CanonicalError, content_id, digest_canonical};
 use serde::Serialize;
-use serde_json::json;
+
+// Recipe inputs are structs with fields in code-point order: the canonical fast path.
 
 /// One child line of a directory digest.
 #[derive(Debug, Clone, Serialize)]
 pub struct DirectoryChild<'a> {
-    pub name: &'a str,
-    pub entry_kind: &'a str,
     pub artifact_id: Option<&'a str>,
+    pub entry_kind: &'a str,
     pub link_target: Option<&'a str>,
+    pub name: &'a str,
 }
 
 pub fn directory_sha256(children: &[DirectoryChild<'_>]) -> Result<String, Failure> {
-    digest_canonical(&json!({"kind": "directory", "children": children})).map_err(internal)
+    #[derive(Serialize)]
+    struct Directory<'a> {
+        children: &'a [DirectoryChild<'a>],
+        kind: &'static str,
+    }
+    digest_canonical(&Directory {
+        children,
+        kind: "directory",
+    })
+    .map_err(internal)
 }
 
 pub fn artifact_id(sha256: &str) -> Result<String, Failure> {
-    content_id("art_", &json!({"schema_version": 1, "sha256": sha256})).map_err(internal)
+    #[derive(Serialize)]
+    struct Art<'a> {
+        schema_version: u32,
+        sha256: &'a str,
+    }
+    content_id(
+        "art_",
+        &Art {
+            schema_version: 1,
+            sha256,
+        },
+    )
+    .map_err(internal)
 }
 
 pub fn root_occurrence_id(root_artifact_id: &str) -> Result<String, Failure> {
-    content_id("occ_", &json!({"root": root_artifact_id})).map_err(internal)
+    #[derive(Serialize)]
+    struct Root<'a> {
+        root: &'a str,
+    }
+    content_id(
+        "occ_",
+        &Root {
+            root: root_artifact_id,
+        },
+    )
+    .map_err(internal)
 }
 
 pub fn occurrence_id(
@@ -47,9 +79,19 @@ pub fn occurrence_id(
     logical_path: &str,
     entry_kind: &str,
 ) -> Result<String, Failure> {
+    #[derive(Serialize)]
+    struct Occ<'a> {
+        entry_kind: &'a str,
+        logical_path: &'a str,
+        root_artifact_id: &'a str,
+    }
     content_id(
         "occ_",
-        &json!({"root_artifact_id": root_artifact_id, "logical_path": logical_path, "entry_kind": entry_kind}),
+        &Occ {
+            entry_kind,
+            logical_path,
+            root_artifact_id,
+        },
     )
     .map_err(internal)
 }
@@ -61,17 +103,22 @@ pub fn edge_id(
     occurrence_id: &str,
     logical_path: &str,
 ) -> Result<String, Failure> {
-    content_id(
-        "edge_",
-        &json!({
-            "parent_artifact_id": parent_artifact_id,
-            "child_artifact_id": child_artifact_id,
-            "relation": relation,
-            "occurrence_id": occurrence_id,
-            "logical_path": logical_path,
-        }),
-    )
-    .map_err(internal)
+    #[derive(Serialize)]
+    struct EdgeKey<'a> {
+        child_artifact_id: &'a str,
+        logical_path: &'a str,
+        occurrence_id: &'a str,
+        parent_artifact_id: &'a str,
+        relation: &'a str,
+    }
+    let key = EdgeKey {
+        child_artifact_id,
+        logical_path,
+        occurrence_id,
+        parent_artifact_id,
+        relation,
+    };
+    content_id("edge_", &key).map_err(internal)
 }
 
 pub fn contradiction_id(
@@ -80,16 +127,20 @@ pub fn contradiction_id(
     declared_sha256: &str,
     observed_sha256: &str,
 ) -> Result<String, Failure> {
-    content_id(
-        "ic_",
-        &json!({
-            "root_artifact_id": root_artifact_id,
-            "logical_path": logical_path,
-            "declared_sha256": declared_sha256,
-            "observed_sha256": observed_sha256,
-        }),
-    )
-    .map_err(internal)
+    #[derive(Serialize)]
+    struct Ic<'a> {
+        declared_sha256: &'a str,
+        logical_path: &'a str,
+        observed_sha256: &'a str,
+        root_artifact_id: &'a str,
+    }
+    let key = Ic {
+        declared_sha256,
+        logical_path,
+        observed_sha256,
+        root_artifact_id,
+    };
+    content_id("ic_", &key).map_err(internal)
 }
 
 /// `graph_sha256` over the four complete arrays, which may be typed values or JSON values.
@@ -101,24 +152,34 @@ pub fn graph_sha256<N: Serialize, O: Serialize, E: Serialize, C: Serialize>(
 ) -> Result<String, Failure> {
     #[derive(Serialize)]
     struct Graph<'a, N, O, E, C> {
-        nodes: &'a [N],
-        occurrences: &'a [O],
         edges: &'a [E],
         integrity_contradictions: &'a [C],
+        nodes: &'a [N],
+        occurrences: &'a [O],
     }
     digest_canonical(&Graph {
-        nodes,
-        occurrences,
         edges,
         integrity_contradictions: contradictions,
+        nodes,
+        occurrences,
     })
     .map_err(internal)
 }
 
 pub fn manifest_id(root_artifact_id: &str, graph_sha256: &str) -> Result<String, Failure> {
+    #[derive(Serialize)]
+    struct Agm<'a> {
+        graph_sha256: &'a str,
+        root_artifact_id: &'a str,
+        schema_version: u32,
+    }
     content_id(
         "agm_",
-        &json!({"schema_version": 1, "root_artifact_id": root_artifact_id, "graph_sha256": graph_sha256}),
+        &Agm {
+            graph_sha256,
+            root_artifact_id,
+            schema_version: 1,
+        },
     )
     .map_err(internal)
 }

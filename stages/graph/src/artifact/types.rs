@@ -1,48 +1,51 @@
 //! The serialized shape of the inventory graph.
+//!
+//! Fields are declared in code-point order, so that serialization takes the canonical fast
+//! path in `rea_hash::canonical` (a test checks it).
 
 use serde::Serialize;
 
 /// The whole inventory of one input.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct InventoryGraph {
-    pub manifest: Manifest,
-    pub nodes: Vec<ArtifactNode>,
-    pub occurrences: Vec<Occurrence>,
     pub edges: Vec<Edge>,
     pub integrity_contradictions: Vec<Contradiction>,
     pub limitations: Vec<String>,
+    pub manifest: Manifest,
+    pub nodes: Vec<ArtifactNode>,
+    pub occurrences: Vec<Occurrence>,
     pub summary: Summary,
 }
 
 /// Content-derived identity of the whole graph.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Manifest {
-    pub schema_version: u32,
-    /// `agm_` + H({schema_version, root_artifact_id, graph_sha256}).
-    pub manifest_id: String,
-    pub root_artifact_id: String,
-    pub root_sha256: String,
-    pub root_format: String,
+    pub contradiction_count: u64,
+    pub edge_count: u64,
     /// H({nodes, occurrences, edges, integrity_contradictions}) over the complete sorted arrays.
     pub graph_sha256: String,
+    /// `agm_` + H({schema_version, root_artifact_id, graph_sha256}).
+    pub manifest_id: String,
     pub node_count: u64,
     pub occurrence_count: u64,
-    pub edge_count: u64,
-    pub contradiction_count: u64,
+    pub root_artifact_id: String,
+    pub root_format: String,
+    pub root_sha256: String,
+    pub schema_version: u32,
 }
 
 /// One distinct content.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ArtifactNode {
     pub artifact_id: String,
-    pub kind: String,
+    /// `materialized` (bytes on disk), `embedded` (bytes inside a container) or `virtual`.
+    pub content_state: String,
     pub format: String,
+    pub kind: String,
+    pub limitations: Vec<String>,
     pub sha256: String,
     /// Bytes of content; `null` for directories, which are virtual.
     pub size: Option<u64>,
-    /// `materialized` (bytes on disk), `embedded` (bytes inside a container) or `virtual`.
-    pub content_state: String,
-    pub limitations: Vec<String>,
 }
 
 /// How an occurrence's digest was obtained.
@@ -68,62 +71,62 @@ pub enum HashStatus {
 /// One path at which content occurs.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Occurrence {
-    pub occurrence_id: String,
     pub artifact_id: Option<String>,
-    pub parent_occurrence_id: Option<String>,
-    pub logical_path: String,
+    pub declared_size: Option<u64>,
     pub entry_kind: String,
+    pub executable: bool,
+    pub hash_status: HashStatus,
+    pub limitations: Vec<String>,
+    pub link_target: Option<String>,
+    pub logical_path: String,
+    pub occurrence_id: String,
+    pub parent_occurrence_id: Option<String>,
+    pub sha256: Option<String>,
     /// Bytes observed (hashed), or the declared size when the bytes were not read; `null` for
     /// directories and symlinks.
     pub size: Option<u64>,
-    pub declared_size: Option<u64>,
-    pub sha256: Option<String>,
     pub unpacked: bool,
-    pub hash_status: HashStatus,
-    pub executable: bool,
-    pub link_target: Option<String>,
-    pub limitations: Vec<String>,
 }
 
 /// A parent content holding a child content at one occurrence.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Edge {
-    pub edge_id: String,
-    pub parent_artifact_id: String,
     pub child_artifact_id: String,
-    pub relation: String,
-    pub occurrence_id: String,
+    pub edge_id: String,
     pub logical_path: String,
+    pub occurrence_id: String,
+    pub parent_artifact_id: String,
+    pub relation: String,
 }
 
 /// Declared and observed digests that disagree, kept instead of failing.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Contradiction {
     pub contradiction_id: String,
+    pub declared_sha256: String,
+    pub entry_kind: String,
+    pub limitations: Vec<String>,
+    pub logical_path: String,
+    pub observed_sha256: String,
     pub occurrence_id: String,
     pub parent_artifact_id: String,
-    pub logical_path: String,
-    pub declared_sha256: String,
-    pub observed_sha256: String,
-    pub entry_kind: String,
-    pub unpacked: bool,
-    pub trust: String,
     pub provenance: String,
-    pub limitations: Vec<String>,
+    pub trust: String,
+    pub unpacked: bool,
 }
 
 /// Headline counts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 pub struct Summary {
+    pub bytes_hashed: u64,
+    pub directories: u64,
+    pub distinct_contents: u64,
     /// Occurrences below the root.
     pub entries: u64,
     pub files: u64,
-    pub directories: u64,
-    pub symlinks: u64,
-    pub distinct_contents: u64,
-    pub bytes_hashed: u64,
     pub not_hashed_limit: u64,
-    pub unavailable: u64,
     /// Children the walk skipped (odd names, special files, depth), noted on their parents.
     pub skipped: u64,
+    pub symlinks: u64,
+    pub unavailable: u64,
 }
