@@ -181,7 +181,7 @@ impl Executor {
                     let failure =
                         Failure::new(FailureReason::Unavailable, "could not start a stage thread")
                             .with_source(err);
-                    push(&outcomes, idx, Err(failure));
+                    push(outcomes, idx, Err(failure));
                 }
             }
             if !pooled.is_empty() {

@@ -34,7 +34,7 @@ fn streaming_plan(n: u64, log: Arc<Mutex<Vec<&'static str>>>, sum: Arc<Mutex<u64
             &[Dep::Stream(walk)],
             move |cx| {
                 use rayon::prelude::*;
-                let total: u64 = rx.into_iter().par_bridge().map(|i| i * 1).sum();
+                let total: u64 = rx.into_iter().par_bridge().sum();
                 cx.check()?;
                 *sum_in.lock().unwrap() = total;
                 Ok(())
