@@ -2,18 +2,20 @@
 //!
 //! This crate owns the words, not the work: the cancellation token ([`CancelToken`]),
 //! the closed set of failure reasons ([`FailureReason`]) and the [`Failure`] that carries one,
-//! the traversal [`Limits`], and the rate-bounded [`ProgressReporter`].
+//! the traversal [`Limits`], the [`IntegrityPolicy`], and the rate-bounded [`ProgressReporter`].
 //! It does no I/O and knows no stage, scheduler, MCP or CLI.
 //!
 //! Start with [`CancelToken`]: every long loop in REA calls `check()` on one.
 
 mod cancel;
 mod error;
+mod integrity;
 mod limits;
 mod progress;
 
 pub use cancel::{CancelReason, CancelToken, Cancelled};
 pub use error::{Failure, FailureReason};
+pub use integrity::IntegrityPolicy;
 pub use limits::{LimitViolation, Limits};
 pub use progress::{Clock, ProgressReporter, ProgressSink, ProgressUpdate, SystemClock};
 

@@ -41,8 +41,12 @@ pub enum Placement {
 /// An edge into a node.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Dep {
+    /// Start once the named node has finished.
     After(NodeId),
+    /// Run at the same time as the named node, which feeds this one through a channel.
     Stream(NodeId),
+    /// Run at the same time as the named node, with no data between them.
+    Alongside(NodeId),
 }
 
 /// A node's index in its plan.
@@ -103,7 +107,9 @@ impl Plan {
     ) -> Result<NodeId, PlanError> {
         let id = self.nodes.len();
         for dep in deps {
-            let (Dep::After(NodeId(from)) | Dep::Stream(NodeId(from))) = *dep;
+            let (Dep::After(NodeId(from))
+            | Dep::Stream(NodeId(from))
+            | Dep::Alongside(NodeId(from))) = *dep;
             if from >= id {
                 return Err(PlanError::UnknownDep(id));
             }
@@ -130,7 +136,7 @@ impl Plan {
     /// Stream groups in the order they run: each group is a sorted list of node indices.
     pub(crate) fn groups(&self) -> Result<Vec<Vec<usize>>, PlanError> {
         let n = self.nodes.len();
-        // Union-find over stream edges.
+        // Union-find over stream and alongside edges.
         let mut parent: Vec<usize> = (0..n).collect();
         fn find(parent: &mut [usize], mut x: usize) -> usize {
             while parent[x] != x {
@@ -141,7 +147,7 @@ impl Plan {
         }
         for (idx, node) in self.nodes.iter().enumerate() {
             for dep in &node.deps {
-                if let Dep::Stream(NodeId(from)) = *dep {
+                if let Dep::Stream(NodeId(from)) | Dep::Alongside(NodeId(from)) = *dep {
                     let (a, b) = (find(&mut parent, idx), find(&mut parent, from));
                     parent[a.max(b)] = a.min(b);
                 }
@@ -235,6 +241,33 @@ mod tests {
         plan.add(StageKind::Seal, Placement::Pool, &[Dep::After(graph)], noop)
             .unwrap();
         assert_eq!(plan.groups().unwrap(), vec![vec![0, 1], vec![2], vec![3]]);
+    }
+
+    #[test]
+    fn alongside_nodes_share_a_group() {
+        let mut plan = Plan::new();
+        let walk = plan
+            .add(StageKind::Traverse, Placement::Dedicated, &[], noop)
+            .unwrap();
+        let hash = plan
+            .add(StageKind::Hash, Placement::Pool, &[Dep::Stream(walk)], noop)
+            .unwrap();
+        let root = plan
+            .add(
+                StageKind::Hash,
+                Placement::Pool,
+                &[Dep::Alongside(walk)],
+                noop,
+            )
+            .unwrap();
+        plan.add(
+            StageKind::Graph,
+            Placement::Pool,
+            &[Dep::After(hash), Dep::After(root)],
+            noop,
+        )
+        .unwrap();
+        assert_eq!(plan.groups().unwrap(), vec![vec![0, 1, 2], vec![3]]);
     }
 
     #[test]

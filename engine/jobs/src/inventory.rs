@@ -1,18 +1,20 @@
 //! `inventory_artifact`: every byte of the input accounted for, content-addressed.
 //!
 //! Plan for a directory: traverse ⇢ hash (streamed: hashing starts on the first entries while
-//! the walk goes on) → graph → seal → validate. For a single file: hash → graph → seal →
-//! validate. `⇢` is a stream edge, `→` an after edge.
+//! the walk goes on) → graph → seal → validate; `.asar` files met in the walk are expanded in
+//! place. For an ASAR archive: the same, with the archive's own digest hashed alongside.
+//! For any other file: hash → graph → seal → validate. `⇢` is a stream edge, `→` an after edge.
 
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use rea_core::{Failure, FailureReason, Limits};
-use rea_exec::{Dep, Placement, Plan, PlanError, StageKind};
+use crossbeam_channel::Sender;
+use rea_core::{Failure, FailureReason, IntegrityPolicy, Limits};
+use rea_exec::{Dep, NodeId, Placement, Plan, PlanError, StageCx, StageKind};
 use rea_graph::artifact::{InventoryGraph, RootContent};
 use rea_hash::HashedEntry;
 use rea_seal::{Authority, Confidence, EvidenceDraft, Location, Provider, Sealed, Subject};
-use rea_traverse::{InputKind, ResolvedInput, WalkNotes, WalkTally};
+use rea_traverse::{Entry, InputKind, ResolvedInput, WalkNotes, WalkTally};
 use rea_validate::Validated;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
@@ -32,6 +34,7 @@ pub struct InventoryRequest {
     pub input_path: PathBuf,
     pub limits: Limits,
     pub page: PageRequest,
+    pub integrity: IntegrityPolicy,
 }
 
 impl Engine {
@@ -76,6 +79,17 @@ fn check_request(request: &InventoryRequest) -> Result<(), Failure> {
             .with_detail("minimum", violation.minimum)
             .with_detail("maximum", violation.maximum));
     }
+    if let IntegrityPolicy::RecordAndContinue { max_mismatches } = request.integrity
+        && !(1..=IntegrityPolicy::MAX_MISMATCHES).contains(&max_mismatches)
+    {
+        return Err(invalid(
+            "max_integrity_mismatches",
+            format!(
+                "max_integrity_mismatches must be between 1 and {}",
+                IntegrityPolicy::MAX_MISMATCHES
+            ),
+        ));
+    }
     if let Some(field) = request.page.invalid_field() {
         return Err(invalid(
             field,
@@ -92,6 +106,32 @@ fn invalid(field: &str, message: String) -> Failure {
     )
 }
 
+/// What the input is, as far as planning cares.
+enum Shape {
+    Directory,
+    Asar,
+    File,
+}
+
+fn shape_of(input: &ResolvedInput) -> Shape {
+    match input.kind {
+        InputKind::Directory => Shape::Directory,
+        InputKind::File => {
+            let mut head = [0u8; 17];
+            let read = std::fs::File::open(&input.path)
+                .and_then(|file| std::os::unix::fs::FileExt::read_at(&file, &mut head, 0))
+                .unwrap_or(0);
+            if input.display.to_lowercase().ends_with(".asar")
+                || rea_traverse::asar::looks_like_asar(&head[..read])
+            {
+                Shape::Asar
+            } else {
+                Shape::File
+            }
+        }
+    }
+}
+
 fn compile(
     input: &ResolvedInput,
     request: &InventoryRequest,
@@ -99,30 +139,68 @@ fn compile(
     headline: Slot<Map<String, Value>>,
 ) -> Result<Plan, PlanError> {
     let mut plan = Plan::new();
-    let limits = request.limits;
+    let (limits, policy) = (request.limits, request.integrity);
     let graph: Slot<InventoryGraph> = Slot::new();
-    let graph_node = match input.kind {
-        InputKind::Directory => {
-            let (tx, rx) = crossbeam_channel::bounded(STREAM_DEPTH);
-            let tally = Arc::new(WalkTally::default());
-            let notes: Slot<WalkNotes> = Slot::new();
-            let hashed: Slot<Vec<HashedEntry>> = Slot::new();
-            let walk = {
-                let (root, tally, notes) = (input.path.clone(), tally.clone(), notes.clone());
-                plan.add(StageKind::Traverse, Placement::Dedicated, &[], move |cx| {
-                    let walked = rea_traverse::directory::walk(cx, &root, &limits, &tally, &tx)?;
-                    notes.put(walked);
-                    Ok(())
-                })?
+    let name = file_name(&input.display);
+    let graph_node = match shape_of(input) {
+        Shape::Directory => {
+            let root = input.path.clone();
+            let walk = move |cx: &StageCx<'_>, tally: &WalkTally, tx: &Sender<Entry>| {
+                rea_traverse::directory::walk(cx, &root, &limits, tally, tx)
             };
-            let hash = {
-                let hashed = hashed.clone();
+            let (walk_node, hash_node, hashed, notes) =
+                add_entry_stream(&mut plan, limits, policy, walk)?;
+            let _ = walk_node;
+            let graph = graph.clone();
+            plan.add(
+                StageKind::Graph,
+                Placement::Pool,
+                &[Dep::After(hash_node)],
+                move |cx| {
+                    let root = RootContent::Directory;
+                    graph.put(rea_graph::artifact::build(
+                        cx,
+                        root,
+                        hashed.take("hashed entries")?,
+                        notes.take("walk notes")?,
+                    )?);
+                    Ok(())
+                },
+            )?
+        }
+        Shape::Asar => {
+            let path = input.path.clone();
+            let walk = move |cx: &StageCx<'_>, tally: &WalkTally, tx: &Sender<Entry>| {
+                let source = rea_traverse::asar::open(&path)?;
+                let header = rea_traverse::asar::read_header(cx, &source)?;
+                let mut notes = WalkNotes::default();
+                let mut n_entries = 0;
+                rea_traverse::asar::walk(
+                    cx,
+                    &source,
+                    &header,
+                    "",
+                    &limits,
+                    tally,
+                    tx,
+                    &mut notes,
+                    &mut n_entries,
+                )?;
+                tally.finish();
+                Ok(notes)
+            };
+            let (walk_node, hash_node, hashed, notes) =
+                add_entry_stream(&mut plan, limits, policy, walk)?;
+            let digest = Slot::new();
+            // The archive's own digest is computed beside the entry hashing, not after it.
+            let root_hash = {
+                let (input, digest) = (input.clone(), digest.clone());
                 plan.add(
                     StageKind::Hash,
                     Placement::Pool,
-                    &[Dep::Stream(walk)],
+                    &[Dep::Alongside(walk_node)],
                     move |cx| {
-                        hashed.put(rea_hash::run(cx, rx, &limits, &tally)?);
+                        digest.put(rea_hash::hash_input_file(cx, &input, &limits)?);
                         Ok(())
                     },
                 )?
@@ -131,20 +209,23 @@ fn compile(
             plan.add(
                 StageKind::Graph,
                 Placement::Pool,
-                &[Dep::After(hash)],
+                &[Dep::After(hash_node), Dep::After(root_hash)],
                 move |cx| {
-                    let built = rea_graph::artifact::build(
+                    let root = RootContent::File {
+                        name,
+                        digest: digest.take("archive digest")?,
+                    };
+                    graph.put(rea_graph::artifact::build(
                         cx,
-                        RootContent::Directory,
+                        root,
                         hashed.take("hashed entries")?,
                         notes.take("walk notes")?,
-                    )?;
-                    graph.put(built);
+                    )?);
                     Ok(())
                 },
             )?
         }
-        InputKind::File => {
+        Shape::File => {
             let digest = Slot::new();
             let hash = {
                 let (input, digest) = (input.clone(), digest.clone());
@@ -153,7 +234,7 @@ fn compile(
                     Ok(())
                 })?
             };
-            let (graph, name) = (graph.clone(), file_name(&input.display));
+            let graph = graph.clone();
             plan.add(
                 StageKind::Graph,
                 Placement::Pool,
@@ -184,7 +265,7 @@ fn compile(
             move |cx| {
                 let graph = graph.take("inventory graph")?;
                 headline.put(headline_of(&graph));
-                let draft = draft(&graph, &display, &limits, page)?;
+                let draft = draft(&graph, &display, &limits, policy, page)?;
                 sealed.put(rea_seal::seal(cx, draft)?);
                 Ok(())
             },
@@ -204,11 +285,48 @@ fn compile(
     Ok(plan)
 }
 
+/// Adds a walk node (on its own thread) streaming entries into a hash node (on the pool).
+/// Returns both nodes and the slots their results land in.
+fn add_entry_stream(
+    plan: &mut Plan,
+    limits: Limits,
+    policy: IntegrityPolicy,
+    walk: impl FnOnce(&StageCx<'_>, &WalkTally, &Sender<Entry>) -> Result<WalkNotes, Failure>
+    + Send
+    + 'static,
+) -> Result<(NodeId, NodeId, Slot<Vec<HashedEntry>>, Slot<WalkNotes>), PlanError> {
+    let (tx, rx) = crossbeam_channel::bounded(STREAM_DEPTH);
+    let tally = Arc::new(WalkTally::default());
+    let notes: Slot<WalkNotes> = Slot::new();
+    let hashed: Slot<Vec<HashedEntry>> = Slot::new();
+    let walk_node = {
+        let (tally, notes) = (tally.clone(), notes.clone());
+        plan.add(StageKind::Traverse, Placement::Dedicated, &[], move |cx| {
+            notes.put(walk(cx, &tally, &tx)?);
+            Ok(())
+        })?
+    };
+    let hash_node = {
+        let hashed = hashed.clone();
+        plan.add(
+            StageKind::Hash,
+            Placement::Pool,
+            &[Dep::Stream(walk_node)],
+            move |cx| {
+                hashed.put(rea_hash::run(cx, rx, &limits, policy, &tally)?);
+                Ok(())
+            },
+        )?
+    };
+    Ok((walk_node, hash_node, hashed, notes))
+}
+
 /// The Evidence draft: the paged result plus provenance.
 fn draft(
     graph: &InventoryGraph,
     display: &str,
     limits: &Limits,
+    policy: IntegrityPolicy,
     page: PageRequest,
 ) -> Result<EvidenceDraft, Failure> {
     let windows = match page {
@@ -255,7 +373,11 @@ fn draft(
         },
         predicate_type: "rea.analysis/v2".to_owned(),
         operation: OPERATION.to_owned(),
-        parameters: json!({"limits": limits_json, "page": page.to_parameters()}),
+        parameters: json!({
+            "limits": limits_json,
+            "page": page.to_parameters(),
+            "integrity": integrity_json(policy),
+        }),
         normalized_result: result,
         confidence: Confidence::Observed,
         authority: Authority::ShippedArtifact,
@@ -283,6 +405,16 @@ fn headline_of(graph: &InventoryGraph) -> Map<String, Value> {
         Value::from(graph.limitations.len()),
     );
     headline
+}
+
+fn integrity_json(policy: IntegrityPolicy) -> Value {
+    match policy {
+        IntegrityPolicy::Fail => json!({"integrity_policy": "fail"}),
+        IntegrityPolicy::RecordAndContinue { max_mismatches } => json!({
+            "integrity_policy": "record-and-continue",
+            "max_integrity_mismatches": max_mismatches,
+        }),
+    }
 }
 
 fn limits_json(limits: &Limits) -> Value {

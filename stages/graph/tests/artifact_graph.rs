@@ -4,16 +4,20 @@ use proptest::prelude::*;
 use rea_core::{CancelToken, ProgressReporter};
 use rea_exec::{StageCx, StageKind};
 use rea_graph::artifact::{HashStatus, InventoryGraph, RootContent, build, ids};
-use rea_hash::{HashOutcome, HashedEntry, StreamDigest, sha256_hex};
+use rea_hash::{HashOutcome, HashedEntry, StreamDigest, Verdict, sha256_hex};
 use rea_traverse::{Entry, EntryKind, EntrySource, WalkNotes};
 
 fn entry(path: &str, kind: EntryKind, content: Option<&[u8]>, link: Option<&str>) -> HashedEntry {
     let outcome = match content {
-        Some(bytes) => HashOutcome::Hashed(StreamDigest {
-            sha256: sha256_hex(bytes),
-            bytes: bytes.len() as u64,
-            head: bytes[..bytes.len().min(16)].to_vec(),
-        }),
+        Some(bytes) => HashOutcome::Hashed(
+            StreamDigest {
+                sha256: sha256_hex(bytes),
+                bytes: bytes.len() as u64,
+                head: bytes[..bytes.len().min(16)].to_vec(),
+                blocks: Vec::new(),
+            },
+            Verdict::Undeclared,
+        ),
         None => HashOutcome::NotHashed,
     };
     HashedEntry {
@@ -25,6 +29,7 @@ fn entry(path: &str, kind: EntryKind, content: Option<&[u8]>, link: Option<&str>
             link_target: link.map(str::to_owned),
             unpacked: false,
             source: EntrySource::None,
+            declared: None,
             limitations: Vec::new(),
         },
         outcome,

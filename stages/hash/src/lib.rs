@@ -18,5 +18,5 @@ pub mod stream;
 pub use canonical::{
     CanonicalError, canonical_bytes, content_id, digest_canonical, sha256_hex, takes_fast_path,
 };
-pub use stage::{HashOutcome, HashedEntry, hash_input_file, run};
-pub use stream::{StreamDigest, hash_stream};
+pub use stage::{HashOutcome, HashedEntry, Verdict, hash_input_file, run};
+pub use stream::{StreamDigest, hash_stream, hash_stream_blocks};

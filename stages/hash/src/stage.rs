@@ -5,22 +5,36 @@
 //! `NotHashedLimit`. Only cancellation, a lost producer and `max_total_bytes` fail the stage.
 
 use std::fs::{File, OpenOptions};
-use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
+use std::io::Read;
+use std::os::unix::fs::{FileExt, MetadataExt, OpenOptionsExt};
 use std::path::Path;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 use crossbeam_channel::Receiver;
 use rayon::iter::{ParallelBridge, ParallelIterator};
-use rea_core::{Cancelled, Failure, FailureReason, Limits};
+use rea_core::{Cancelled, Failure, FailureReason, IntegrityPolicy, Limits};
 use rea_exec::StageCx;
-use rea_traverse::{Entry, EntryKind, EntrySource, ResolvedInput, WalkTally};
+use rea_traverse::{DeclaredIntegrity, Entry, EntryKind, EntrySource, ResolvedInput, WalkTally};
 
-use crate::stream::{StreamDigest, StreamError, hash_stream};
+use crate::stream::{StreamDigest, StreamError, hash_stream_blocks};
+
+/// How observed bytes compare with what their container declared.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// Nothing was declared.
+    Undeclared,
+    /// The whole-file digest and every block digest match the declaration.
+    Verified,
+    /// A declaration exists but cannot be checked (unknown algorithm, malformed metadata).
+    Unverifiable,
+    /// The bytes contradict the declaration (recorded under record-and-continue only).
+    Mismatched { declared_sha256: String },
+}
 
 /// What hashing did with one entry.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum HashOutcome {
-    Hashed(StreamDigest),
+    Hashed(StreamDigest, Verdict),
     /// Directories and symlinks: nothing to stream.
     NotHashed,
     /// A file larger than `max_entry_bytes`.
@@ -36,23 +50,33 @@ pub struct HashedEntry {
     pub outcome: HashOutcome,
 }
 
-/// Consumes `entries` on the current rayon pool and hashes every file.
+/// Consumes `entries` on the current rayon pool, hashes every file, and checks declared
+/// integrity under `policy`.
 ///
 /// The result is in no particular order; the graph stage sorts.
 pub fn run(
     cx: &StageCx<'_>,
     entries: Receiver<Entry>,
     limits: &Limits,
+    policy: IntegrityPolicy,
     tally: &WalkTally,
 ) -> Result<Vec<HashedEntry>, Failure> {
     let budget = Budget {
         used: AtomicU64::new(0),
         hashed: AtomicU64::new(0),
+        mismatches: AtomicU32::new(0),
+    };
+    let job = Job {
+        cx,
+        limits,
+        policy,
+        tally,
+        budget: &budget,
     };
     let result: Result<Vec<HashedEntry>, Failure> = entries
         .into_iter()
         .par_bridge()
-        .map(|entry| hash_entry(cx, entry, limits, tally, &budget))
+        .map(|entry| job.hash_entry(entry))
         .collect();
     let hashed = result?;
     cx.progress().report(
@@ -82,6 +106,7 @@ pub fn hash_input_file(
         input.dev,
         input.ino,
         limits.max_total_bytes,
+        None,
         &on_chunk,
     ) {
         Ok(digest) => Ok(digest),
@@ -112,6 +137,16 @@ struct Budget {
     used: AtomicU64,
     /// Bytes actually hashed, for progress.
     hashed: AtomicU64,
+    /// Integrity mismatches recorded so far.
+    mismatches: AtomicU32,
+}
+
+struct Job<'a, 'cx> {
+    cx: &'a StageCx<'cx>,
+    limits: &'a Limits,
+    policy: IntegrityPolicy,
+    tally: &'a WalkTally,
+    budget: &'a Budget,
 }
 
 impl Budget {
@@ -130,80 +165,203 @@ impl Budget {
     }
 }
 
-fn hash_entry(
-    cx: &StageCx<'_>,
-    mut entry: Entry,
-    limits: &Limits,
-    tally: &WalkTally,
-    budget: &Budget,
-) -> Result<HashedEntry, Failure> {
-    cx.check()?;
-    if entry.kind != EntryKind::File {
-        return Ok(HashedEntry {
-            entry,
-            outcome: HashOutcome::NotHashed,
-        });
-    }
-    let EntrySource::Fs { path, dev, ino } = entry.source.clone() else {
-        entry
-            .limitations
-            .push("file has no readable source".to_owned());
-        return Ok(HashedEntry {
-            entry,
-            outcome: HashOutcome::Unavailable,
-        });
-    };
-    let declared = entry.declared_size.unwrap_or(0);
-    if declared > limits.max_entry_bytes {
-        entry.limitations.push(format!(
-            "file was not hashed: {declared} bytes is more than max_entry_bytes {}",
-            limits.max_entry_bytes
-        ));
-        return Ok(HashedEntry {
-            entry,
-            outcome: HashOutcome::NotHashedLimit,
-        });
-    }
-    budget.reserve(declared, limits)?;
-    let on_chunk = |n: u64| {
-        let so_far = budget.hashed.fetch_add(n, Ordering::Relaxed) + n;
-        cx.progress()
-            .report("hash", so_far, tally.total_file_bytes(), "hashing files");
-    };
-    let outcome = match hash_fs_file(cx, &path, dev, ino, limits.max_entry_bytes, &on_chunk) {
-        Ok(digest) => {
-            if digest.bytes != declared {
-                entry.limitations.push(format!(
-                    "file size changed during traversal: listed {declared} bytes, read {}",
-                    digest.bytes
-                ));
-                if digest.bytes > declared {
-                    budget.reserve(digest.bytes - declared, limits)?;
-                }
-            }
-            HashOutcome::Hashed(digest)
+impl Job<'_, '_> {
+    fn hash_entry(&self, mut entry: Entry) -> Result<HashedEntry, Failure> {
+        let (cx, limits, budget) = (self.cx, self.limits, self.budget);
+        cx.check()?;
+        if entry.kind != EntryKind::File {
+            return Ok(HashedEntry {
+                entry,
+                outcome: HashOutcome::NotHashed,
+            });
         }
-        Err(FileError::Cancelled(cancelled)) => return Err(cancelled.into()),
-        Err(FileError::OverCap { cap }) => {
+        if entry.source == EntrySource::None {
+            // The reader could not locate the bytes; its limitations say why.
+            return Ok(HashedEntry {
+                entry,
+                outcome: HashOutcome::Unavailable,
+            });
+        }
+        if matches!(entry.source, EntrySource::None) {
+            // The reader could not locate the bytes; its limitations say why. Checked before the
+            // budget, so that a garbage declared size cannot fail the whole job.
+            return Ok(HashedEntry {
+                entry,
+                outcome: HashOutcome::Unavailable,
+            });
+        }
+        let declared = entry.declared_size.unwrap_or(0);
+        if declared > limits.max_entry_bytes {
             entry.limitations.push(format!(
-                "file was not hashed: it grew past max_entry_bytes {cap} while being read"
+                "file was not hashed: {declared} bytes is more than max_entry_bytes {}",
+                limits.max_entry_bytes
             ));
-            HashOutcome::NotHashedLimit
+            return Ok(HashedEntry {
+                entry,
+                outcome: HashOutcome::NotHashedLimit,
+            });
         }
-        Err(FileError::Changed) => {
-            entry
-                .limitations
-                .push("file changed identity between listing and reading".to_owned());
-            HashOutcome::Unavailable
+        budget.reserve(declared, limits)?;
+        let on_chunk = |n: u64| {
+            let so_far = budget.hashed.fetch_add(n, Ordering::Relaxed) + n;
+            cx.progress().report(
+                "hash",
+                so_far,
+                self.tally.total_file_bytes(),
+                "hashing files",
+            );
+        };
+        let block_size = entry.declared.as_ref().and_then(|d| d.block_size);
+        let hashed = match &entry.source {
+            EntrySource::Fs { path, dev, ino } => hash_fs_file(
+                cx,
+                path,
+                *dev,
+                *ino,
+                limits.max_entry_bytes,
+                block_size,
+                &on_chunk,
+            ),
+            EntrySource::Range {
+                archive,
+                offset,
+                len,
+            } => {
+                let mut reader = RangeReader {
+                    file: &archive.file,
+                    pos: *offset,
+                    end: offset + len,
+                };
+                hash_reader(
+                    cx,
+                    &mut reader,
+                    limits.max_entry_bytes,
+                    block_size,
+                    &on_chunk,
+                )
+            }
+            EntrySource::None => {
+                // The reader could not locate the bytes; its limitations say why.
+                return Ok(HashedEntry {
+                    entry,
+                    outcome: HashOutcome::Unavailable,
+                });
+            }
+        };
+        let outcome = match hashed {
+            Ok(digest) => {
+                if digest.bytes != declared {
+                    entry.limitations.push(format!(
+                        "size changed or was misdeclared: listed {declared} bytes, read {}",
+                        digest.bytes
+                    ));
+                    if digest.bytes > declared {
+                        budget.reserve(digest.bytes - declared, limits)?;
+                    }
+                }
+                let verdict = self.verdict(&mut entry, &digest)?;
+                HashOutcome::Hashed(digest, verdict)
+            }
+            Err(FileError::Cancelled(cancelled)) => return Err(cancelled.into()),
+            Err(FileError::OverCap { cap }) => {
+                entry.limitations.push(format!(
+                    "file was not hashed: it grew past max_entry_bytes {cap} while being read"
+                ));
+                HashOutcome::NotHashedLimit
+            }
+            Err(FileError::Changed) => {
+                entry
+                    .limitations
+                    .push("file changed identity between listing and reading".to_owned());
+                HashOutcome::Unavailable
+            }
+            Err(FileError::Io(err)) => {
+                entry
+                    .limitations
+                    .push(format!("file could not be read: {err}"));
+                HashOutcome::Unavailable
+            }
+        };
+        Ok(HashedEntry { entry, outcome })
+    }
+
+    /// Compares observed digests with the declaration, applying the integrity policy.
+    fn verdict(&self, entry: &mut Entry, digest: &StreamDigest) -> Result<Verdict, Failure> {
+        let Some(declared) = &entry.declared else {
+            return Ok(Verdict::Undeclared);
+        };
+        if !declared.algorithm.eq_ignore_ascii_case("sha256") {
+            if declared.algorithm != "malformed" {
+                entry.limitations.push(format!(
+                    "integrity algorithm {:?} is not supported; the entry is unverifiable",
+                    declared.algorithm
+                ));
+            }
+            return Ok(Verdict::Unverifiable);
         }
-        Err(FileError::Io(err)) => {
-            entry
-                .limitations
-                .push(format!("file could not be read: {err}"));
-            HashOutcome::Unavailable
+        if matches_declaration(declared, digest) {
+            return Ok(Verdict::Verified);
         }
-    };
-    Ok(HashedEntry { entry, outcome })
+        let declared_sha256 = declared.hash.clone();
+        match self.policy {
+            IntegrityPolicy::Fail => Err(Failure::new(
+                FailureReason::Integrity,
+                "entry bytes contradict the archive's integrity metadata",
+            )
+            .with_detail("logical_path", entry.logical_path.clone())
+            .with_detail("declared_sha256", declared_sha256)
+            .with_detail("observed_sha256", digest.sha256.clone())
+            .with_detail("unpacked", entry.unpacked)),
+            IntegrityPolicy::RecordAndContinue { max_mismatches } => {
+                let seen = self.budget.mismatches.fetch_add(1, Ordering::Relaxed) + 1;
+                if seen > max_mismatches {
+                    return Err(Failure::new(
+                        FailureReason::Limit,
+                        "more integrity mismatches than max_integrity_mismatches allows",
+                    )
+                    .with_detail("limit", "max_integrity_mismatches")
+                    .with_detail("maximum", max_mismatches)
+                    .with_detail("truncated", true));
+                }
+                entry.limitations.push(
+                    "observed bytes contradict declared integrity metadata and cannot support equivalence"
+                        .to_owned(),
+                );
+                Ok(Verdict::Mismatched { declared_sha256 })
+            }
+        }
+    }
+}
+
+/// The whole digest must match, and every block when blocks are declared.
+fn matches_declaration(declared: &DeclaredIntegrity, digest: &StreamDigest) -> bool {
+    digest.sha256 == declared.hash
+        && (declared.blocks.is_empty() || digest.blocks == declared.blocks)
+}
+
+/// Positioned reads over a byte range of a shared file: no seek, no shared cursor.
+struct RangeReader<'a> {
+    file: &'a File,
+    pos: u64,
+    end: u64,
+}
+
+impl Read for RangeReader<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let want = (self.end - self.pos).min(buf.len() as u64) as usize;
+        if want == 0 {
+            return Ok(0);
+        }
+        let n = self.file.read_at(&mut buf[..want], self.pos)?;
+        if n == 0 {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::UnexpectedEof,
+                "archive ended inside an entry",
+            ));
+        }
+        self.pos += n as u64;
+        Ok(n)
+    }
 }
 
 enum FileError {
@@ -221,6 +379,7 @@ fn hash_fs_file(
     dev: u64,
     ino: u64,
     cap: u64,
+    block_size: Option<u64>,
     on_chunk: &dyn Fn(u64),
 ) -> Result<StreamDigest, FileError> {
     cx.check().map_err(FileError::Cancelled)?;
@@ -239,8 +398,18 @@ fn hash_fs_file(
     if !meta.is_file() || meta.dev() != dev || meta.ino() != ino {
         return Err(FileError::Changed);
     }
+    hash_reader(cx, &mut file, cap, block_size, on_chunk)
+}
+
+fn hash_reader(
+    cx: &StageCx<'_>,
+    reader: &mut dyn Read,
+    cap: u64,
+    block_size: Option<u64>,
+    on_chunk: &dyn Fn(u64),
+) -> Result<StreamDigest, FileError> {
     let check = || cx.check();
-    match hash_stream(&mut file, cap, &check, on_chunk) {
+    match hash_stream_blocks(reader, cap, block_size, &check, on_chunk) {
         Ok(digest) => Ok(digest),
         Err(StreamError::Cancelled(cancelled)) => Err(FileError::Cancelled(cancelled)),
         Err(StreamError::Io(err)) => Err(FileError::Io(err)),

@@ -13,6 +13,8 @@ pub struct StreamDigest {
     pub bytes: u64,
     /// The first (up to) 16 bytes, for format sniffing.
     pub head: Vec<u8>,
+    /// Lowercase hex SHA-256 of each `block_size` block, when blocks were asked for.
+    pub blocks: Vec<String>,
 }
 
 /// Why streaming stopped early.
@@ -35,10 +37,22 @@ pub fn hash_stream(
     check: &dyn Fn() -> Result<(), Cancelled>,
     on_chunk: &dyn Fn(u64),
 ) -> Result<StreamDigest, StreamError> {
+    hash_stream_blocks(reader, cap, None, check, on_chunk)
+}
+
+/// [`hash_stream`], plus the digest of every `block_size` block (the last may be shorter).
+pub fn hash_stream_blocks(
+    reader: &mut dyn Read,
+    cap: u64,
+    block_size: Option<u64>,
+    check: &dyn Fn() -> Result<(), Cancelled>,
+    on_chunk: &dyn Fn(u64),
+) -> Result<StreamDigest, StreamError> {
     let mut hasher = Sha256::new();
     let mut buf = vec![0u8; CHUNK_BYTES];
     let mut bytes: u64 = 0;
     let mut head = Vec::new();
+    let mut blocks = BlockHasher::new(block_size);
     loop {
         check()?;
         let n = match read_chunk(reader, &mut buf) {
@@ -55,13 +69,63 @@ pub fn hash_stream(
             head.extend_from_slice(&buf[..take]);
         }
         hasher.update(&buf[..n]);
+        blocks.update(&buf[..n]);
         on_chunk(n as u64);
     }
     Ok(StreamDigest {
         sha256: hex::encode(hasher.finalize()),
         bytes,
         head,
+        blocks: blocks.finish(bytes),
     })
+}
+
+/// Digests of consecutive fixed-size blocks.
+struct BlockHasher {
+    size: u64,
+    filled: u64,
+    current: Sha256,
+    done: Vec<String>,
+}
+
+impl BlockHasher {
+    fn new(size: Option<u64>) -> BlockHasher {
+        BlockHasher {
+            size: size.unwrap_or(0),
+            filled: 0,
+            current: Sha256::new(),
+            done: Vec::new(),
+        }
+    }
+
+    fn update(&mut self, mut data: &[u8]) {
+        if self.size == 0 {
+            return;
+        }
+        while !data.is_empty() {
+            let room = (self.size - self.filled).min(data.len() as u64) as usize;
+            self.current.update(&data[..room]);
+            self.filled += room as u64;
+            data = &data[room..];
+            if self.filled == self.size {
+                let full = std::mem::replace(&mut self.current, Sha256::new());
+                self.done.push(hex::encode(full.finalize()));
+                self.filled = 0;
+            }
+        }
+    }
+
+    /// The block digests; an empty input has one block, the digest of nothing, as
+    /// `@electron/asar` writes it.
+    fn finish(mut self, total: u64) -> Vec<String> {
+        if self.size == 0 {
+            return Vec::new();
+        }
+        if self.filled > 0 || total == 0 {
+            self.done.push(hex::encode(self.current.finalize()));
+        }
+        self.done
+    }
 }
 
 /// Fills `buf` as far as the reader allows, so that chunks are full 64 KiB except the last.
@@ -106,6 +170,25 @@ mod tests {
         assert_eq!(*chunks.lock().unwrap(), vec![chunk, chunk, chunk, 5]);
         // One check per chunk plus the one that sees end of input.
         assert_eq!(checks.get(), 5);
+    }
+
+    #[test]
+    fn blocks_split_at_block_size_whatever_the_chunking() {
+        let data: Vec<u8> = (0..(2 * CHUNK_BYTES + 10)).map(|i| i as u8).collect();
+        let block = 50_000u64;
+        let digest = hash_stream_blocks(
+            &mut data.as_slice(),
+            u64::MAX,
+            Some(block),
+            &|| Ok(()),
+            &|_| {},
+        )
+        .unwrap();
+        let expected: Vec<String> = data.chunks(block as usize).map(crate::sha256_hex).collect();
+        assert_eq!(digest.blocks, expected);
+        let empty =
+            hash_stream_blocks(&mut [].as_slice(), 1, Some(block), &|| Ok(()), &|_| {}).unwrap();
+        assert_eq!(empty.blocks, vec![crate::sha256_hex(b"")]);
     }
 
     #[test]

@@ -6,6 +6,11 @@
 //! a special file, an `lstat` failure) is skipped and noted on its parent directory.
 //! A directory that cannot be listed is noted the same way. Only cancellation, a lost consumer
 //! and `max_entries` stop the walk.
+//!
+//! A regular file named `*.asar` that holds an ASAR header is expanded in place: its entries
+//! follow it, below its own logical path (`resources/app.asar/main.js`). A directory named
+//! `*.asar` or `*.js` is just a directory. A file that is not a readable ASAR stays a file, with
+//! a limitation saying why it was not expanded.
 
 use std::ffi::OsString;
 use std::fs;
@@ -17,6 +22,7 @@ use crossbeam_channel::Sender;
 use rea_core::{Failure, FailureReason, Limits};
 use rea_exec::StageCx;
 
+use crate::asar;
 use crate::entry::{Entry, EntryKind, EntrySource, WalkNotes, WalkTally};
 use crate::input::special_kind;
 use crate::path;
@@ -81,15 +87,72 @@ pub fn walk(
                     ino: *ino,
                 });
             }
+            let nested = nested_asar(cx, &child);
+            let mut child = child;
+            let nested = match nested {
+                Ok(nested) => nested,
+                Err(note) => {
+                    child.limitations.push(note);
+                    None
+                }
+            };
             tally.add(&child);
+            let prefix = child.logical_path.clone();
             if out.send(child).is_err() {
                 return Err(cx.disconnected());
+            }
+            if let Some((source, header)) = nested {
+                asar::walk(
+                    cx,
+                    &source,
+                    &header,
+                    &prefix,
+                    limits,
+                    tally,
+                    out,
+                    &mut notes,
+                    &mut n_entries,
+                )?;
             }
         }
         stack.extend(subdirs.into_iter().rev());
     }
     tally.finish();
     Ok(notes)
+}
+
+/// Opens `entry` as an ASAR archive when it is a regular file named `*.asar`.
+/// `Ok(None)`: not a candidate. `Err(note)`: a candidate that could not be expanded.
+fn nested_asar(
+    cx: &StageCx<'_>,
+    entry: &Entry,
+) -> Result<Option<(asar::AsarSource, asar::AsarHeader)>, String> {
+    let EntrySource::Fs { path, dev, ino } = &entry.source else {
+        return Ok(None);
+    };
+    if entry.kind != EntryKind::File || !entry.logical_path.to_lowercase().ends_with(".asar") {
+        return Ok(None);
+    }
+    let source =
+        asar::open(path).map_err(|f| format!("not expanded as an ASAR archive: {}", f.message))?;
+    let same = source
+        .archive
+        .file
+        .metadata()
+        .is_ok_and(|m| m.dev() == *dev && m.ino() == *ino);
+    if !same {
+        return Err(
+            "not expanded as an ASAR archive: the file changed during traversal".to_owned(),
+        );
+    }
+    match asar::read_header(cx, &source) {
+        Ok(header) => Ok(Some((source, header))),
+        Err(failure) if failure.is_cancellation() => Err(failure.message),
+        Err(failure) => Err(format!(
+            "not expanded as an ASAR archive: {}",
+            failure.message
+        )),
+    }
 }
 
 struct PendingDir {
@@ -193,6 +256,7 @@ fn child_entry(
         link_target: None,
         unpacked: false,
         source: EntrySource::None,
+        declared: None,
         limitations: Vec::new(),
     };
     if file_type.is_symlink() {

@@ -1,7 +1,9 @@
 //! The reader-neutral entry and what a walk reports besides entries.
 
 use std::collections::BTreeMap;
+use std::fs::File;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// What kind of thing an entry is.
@@ -22,14 +24,49 @@ impl EntryKind {
     }
 }
 
+/// An open container file, shared by every entry read from it with positioned reads.
+#[derive(Debug, Clone)]
+pub struct ArchiveFile {
+    pub path: PathBuf,
+    pub file: Arc<File>,
+}
+
+impl PartialEq for ArchiveFile {
+    fn eq(&self, other: &ArchiveFile) -> bool {
+        Arc::ptr_eq(&self.file, &other.file)
+    }
+}
+
+impl Eq for ArchiveFile {}
+
 /// Where an entry's bytes can be read; private to the reader that made it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EntrySource {
     /// A file on the file system, with the identity `lstat` saw, so that an open can prove it
     /// reads the same file the walk listed.
     Fs { path: PathBuf, dev: u64, ino: u64 },
-    /// Nothing to read (directories and symlinks).
+    /// A byte range of an open container file (an entry packed in an ASAR).
+    Range {
+        archive: ArchiveFile,
+        offset: u64,
+        len: u64,
+    },
+    /// Nothing to read: directories, symlinks, and entries whose bytes cannot be located (their
+    /// limitations say why).
     None,
+}
+
+/// Integrity a container declares for an entry (ASAR `integrity`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeclaredIntegrity {
+    /// As declared, for example `SHA256`.
+    pub algorithm: String,
+    /// Lowercase hex digest of the whole entry.
+    pub hash: String,
+    /// Bytes per block; `None` when the container declares no blocks.
+    pub block_size: Option<u64>,
+    /// Lowercase hex digest of each block, in order.
+    pub blocks: Vec<String>,
 }
 
 /// One entry of a container, as a reader lists it.
@@ -46,6 +83,8 @@ pub struct Entry {
     /// True only for ASAR entries stored in `<archive>.unpacked/`.
     pub unpacked: bool,
     pub source: EntrySource,
+    /// What the container declares about the entry's bytes, if anything.
+    pub declared: Option<DeclaredIntegrity>,
     /// What the reader could not do for this entry.
     pub limitations: Vec<String>,
 }
@@ -86,7 +125,7 @@ impl WalkTally {
         }
     }
 
-    pub(crate) fn finish(&self) {
+    pub fn finish(&self) {
         self.done.store(true, Ordering::Release);
     }
 

@@ -1,16 +1,20 @@
 //! The traverse stage: resolve what the user pointed at, then walk it into [`Entry`] values.
 //!
 //! This crate owns input resolution ([`resolve_input`]), the reader-neutral [`Entry`], and one
-//! module per reader (today: [`directory`]). A reader never follows a symlink, never opens a
+//! module per reader: [`directory`] and [`asar`] (which the directory reader also uses to expand
+//! `.asar` files it meets). A reader never follows a symlink, never opens a
 //! special file, and never decides an output path; it reports odd entries as limitations and
 //! fails the walk only on cancellation or a hard limit.
 //!
 //! It does not hash: `rea-hash` consumes the entry stream. Start with [`directory::walk`].
 
+pub mod asar;
 pub mod directory;
 mod entry;
 mod input;
 pub mod path;
 
-pub use entry::{Entry, EntryKind, EntrySource, WalkNotes, WalkTally};
+pub use entry::{
+    ArchiveFile, DeclaredIntegrity, Entry, EntryKind, EntrySource, WalkNotes, WalkTally,
+};
 pub use input::{InputKind, ResolvedInput, resolve_input};

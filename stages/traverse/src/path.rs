@@ -1,9 +1,11 @@
 //! Logical paths: relative, `/`-separated, UTF-8, no empty, `.` or `..` components.
 
-/// Joins a parent logical path (`""` for the root) and one child name.
+/// Joins a parent logical path (`""` for the root) and a child path (`""` for the parent itself).
 pub fn join(parent: &str, name: &str) -> String {
     if parent.is_empty() {
         name.to_owned()
+    } else if name.is_empty() {
+        parent.to_owned()
     } else {
         let mut joined = String::with_capacity(parent.len() + 1 + name.len());
         joined.push_str(parent);
@@ -47,6 +49,7 @@ mod tests {
     fn join_and_depth() {
         assert_eq!(join("", "a"), "a");
         assert_eq!(join("a/b", "c.js"), "a/b/c.js");
+        assert_eq!(join("resources/app.asar", ""), "resources/app.asar");
         assert_eq!(depth(""), 0);
         assert_eq!(depth("a/b/c.js"), 3);
     }

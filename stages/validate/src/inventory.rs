@@ -9,12 +9,13 @@ use crate::ValidationError;
 use crate::record::is_hex64;
 
 const ENTRY_KINDS: [&str; 3] = ["file", "directory", "symlink"];
-const HASH_STATUSES: [&str; 7] = [
+const HASH_STATUSES: [&str; 8] = [
     "hashed",
     "verified",
     "mismatched",
     "derived",
     "not-hashed",
+    "unverifiable",
     "not-hashed-limit",
     "unavailable",
 ];

@@ -69,4 +69,23 @@ pub struct InventoryArgs {
     /// Items per page, 1 to 500.
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=500))]
     pub limit: u64,
+    #[command(flatten)]
+    pub integrity: IntegrityArgs,
+}
+
+/// What to do when bytes contradict declared integrity.
+#[derive(Debug, Args)]
+pub struct IntegrityArgs {
+    /// `fail` stops at the first mismatch; `record-and-continue` records it as a contradiction.
+    #[arg(long, value_enum, default_value_t = PolicyArg::Fail)]
+    pub integrity_policy: PolicyArg,
+    /// With record-and-continue: fail once more mismatches than this were recorded (1 to 100).
+    #[arg(long, default_value_t = 10, value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub max_integrity_mismatches: u32,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum PolicyArg {
+    Fail,
+    RecordAndContinue,
 }

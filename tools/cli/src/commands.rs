@@ -3,11 +3,11 @@
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use rea_core::{CancelToken, Failure, FailureReason, Limits};
+use rea_core::{CancelToken, Failure, FailureReason, IntegrityPolicy, Limits};
 use rea_jobs::inventory::{InventoryRequest, OPERATION as INVENTORY};
 use rea_jobs::{Engine, JobControl, PageRequest, Published};
 
-use crate::args::{Cli, Command, InventoryArgs, JobArgs, LimitArgs};
+use crate::args::{Cli, Command, IntegrityArgs, InventoryArgs, JobArgs, LimitArgs, PolicyArg};
 use crate::{progress, render};
 
 /// Exit code for a failed job.
@@ -35,6 +35,7 @@ fn inventory(engine: &Engine, args: InventoryArgs, cancel: &CancelToken) -> Exit
         input_path: args.input_path,
         limits: limits(&args.limits),
         page,
+        integrity: integrity(&args.integrity),
     };
     let started = Instant::now();
     let outcome = with_control(cancel, &args.job, |ctl| {
@@ -116,5 +117,14 @@ fn limits(args: &LimitArgs) -> Limits {
             .unwrap_or(defaults.max_compression_ratio),
         max_depth: args.max_depth.unwrap_or(defaults.max_depth),
         max_path_bytes: args.max_path_bytes.unwrap_or(defaults.max_path_bytes),
+    }
+}
+
+fn integrity(args: &IntegrityArgs) -> IntegrityPolicy {
+    match args.integrity_policy {
+        PolicyArg::Fail => IntegrityPolicy::Fail,
+        PolicyArg::RecordAndContinue => IntegrityPolicy::RecordAndContinue {
+            max_mismatches: args.max_integrity_mismatches,
+        },
     }
 }

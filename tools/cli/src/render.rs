@@ -46,6 +46,14 @@ pub fn summary(operation: &str, published: &Published, elapsed: Duration) {
         n("distinct_contents"),
         bytes(n("bytes_hashed"))
     );
+    if n("verified") + n("mismatched") + n("unverifiable") > 0 {
+        println!(
+            "  integrity    {} verified, {} mismatched, {} unverifiable",
+            n("verified"),
+            n("mismatched"),
+            n("unverifiable")
+        );
+    }
     if n("unavailable") + n("not_hashed_limit") > 0 {
         println!(
             "  not hashed   {} unreadable, {} over max_entry_bytes",

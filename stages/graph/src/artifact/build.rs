@@ -4,12 +4,14 @@ use std::collections::{BTreeMap, HashMap};
 
 use rea_core::Failure;
 use rea_exec::StageCx;
-use rea_hash::{HashOutcome, HashedEntry, StreamDigest};
-use rea_traverse::{EntryKind, WalkNotes};
+use rea_hash::{HashOutcome, HashedEntry, StreamDigest, Verdict};
+use rea_traverse::{EntryKind, EntrySource, WalkNotes};
 
 use super::classify::{Class, classify_directory, classify_file};
 use super::ids;
-use super::types::{ArtifactNode, Edge, HashStatus, InventoryGraph, Manifest, Occurrence, Summary};
+use super::types::{
+    ArtifactNode, Contradiction, Edge, HashStatus, InventoryGraph, Manifest, Occurrence, Summary,
+};
 
 /// What the root of the input is.
 #[derive(Debug, Clone)]
@@ -101,6 +103,7 @@ pub fn build(
         (root_occurrence_id.clone(), Some(root_artifact_id.clone())),
     );
     let mut edges = Vec::new();
+    let mut contradictions = Vec::new();
     for (item, digest) in hashed.iter().zip(&digests) {
         cx.check()?;
         let entry = &item.entry;
@@ -118,7 +121,7 @@ pub fn build(
             summary.skipped += skipped.len() as u64;
         }
         let (hash_status, size) = match (&item.outcome, entry.kind) {
-            (HashOutcome::Hashed(d), _) => (HashStatus::Hashed, Some(d.bytes)),
+            (HashOutcome::Hashed(d, verdict), _) => (status_of(verdict), Some(d.bytes)),
             (_, EntryKind::Directory) => (HashStatus::Derived, None),
             (HashOutcome::NotHashedLimit, _) => (HashStatus::NotHashedLimit, entry.declared_size),
             (HashOutcome::Unavailable, _) => (HashStatus::Unavailable, entry.declared_size),
@@ -129,11 +132,40 @@ pub fn build(
             EntryKind::Directory => summary.directories += 1,
             EntryKind::Symlink => summary.symlinks += 1,
         }
+        if let HashOutcome::Hashed(d, _) = &item.outcome {
+            summary.bytes_hashed += d.bytes;
+        }
         match hash_status {
-            HashStatus::Hashed => summary.bytes_hashed += size.unwrap_or(0),
+            HashStatus::Verified => summary.verified += 1,
+            HashStatus::Mismatched => summary.mismatched += 1,
+            HashStatus::Unverifiable => summary.unverifiable += 1,
             HashStatus::NotHashedLimit => summary.not_hashed_limit += 1,
             HashStatus::Unavailable => summary.unavailable += 1,
-            _ => {}
+            HashStatus::Hashed | HashStatus::Derived | HashStatus::NotHashed => {}
+        }
+        if let HashOutcome::Hashed(observed, Verdict::Mismatched { declared_sha256 }) =
+            &item.outcome
+        {
+            contradictions.push(Contradiction {
+                contradiction_id: ids::contradiction_id(
+                    &root_artifact_id,
+                    path,
+                    declared_sha256,
+                    &observed.sha256,
+                )?,
+                declared_sha256: declared_sha256.clone(),
+                entry_kind: kind.to_owned(),
+                limitations: vec![CONTRADICTION_NOTE.to_owned()],
+                logical_path: path.to_owned(),
+                observed_sha256: observed.sha256.clone(),
+                occurrence_id: occurrence_id.clone(),
+                parent_artifact_id: parent_artifact_id
+                    .clone()
+                    .unwrap_or_else(|| root_artifact_id.clone()),
+                provenance: "container-integrity-metadata-versus-observed-bytes".to_owned(),
+                trust: "observed-untrusted".to_owned(),
+                unpacked: entry.unpacked,
+            });
         }
         if let Some(digest) = digest {
             nodes
@@ -144,12 +176,7 @@ pub fn build(
                     format: digest.class.format.to_owned(),
                     sha256: digest.sha256.clone(),
                     size: digest.size,
-                    content_state: if entry.kind == EntryKind::Directory {
-                        "virtual"
-                    } else {
-                        "materialized"
-                    }
-                    .to_owned(),
+                    content_state: content_state(entry.kind, &entry.source).to_owned(),
                     limitations: Vec::new(),
                 });
             if let Some(parent_artifact_id) = &parent_artifact_id {
@@ -192,7 +219,7 @@ pub fn build(
     summary.distinct_contents = nodes.len() as u64;
     edges.sort_unstable_by(|a, b| a.edge_id.cmp(&b.edge_id));
 
-    let contradictions: Vec<super::Contradiction> = Vec::new();
+    contradictions.sort_unstable_by(|a, b| a.contradiction_id.cmp(&b.contradiction_id));
     let graph_sha256 = ids::graph_sha256(&nodes, &occurrences, &edges, &contradictions)?;
     let manifest = Manifest {
         schema_version: 1,
@@ -204,7 +231,7 @@ pub fn build(
         node_count: nodes.len() as u64,
         occurrence_count: occurrences.len() as u64,
         edge_count: edges.len() as u64,
-        contradiction_count: 0,
+        contradiction_count: contradictions.len() as u64,
     };
     Ok(InventoryGraph {
         manifest,
@@ -215,6 +242,27 @@ pub fn build(
         integrity_contradictions: contradictions,
         summary,
     })
+}
+
+/// The fixed note every contradiction carries.
+const CONTRADICTION_NOTE: &str =
+    "Observed bytes contradict declared integrity metadata and cannot support equivalence.";
+
+fn status_of(verdict: &Verdict) -> HashStatus {
+    match verdict {
+        Verdict::Undeclared => HashStatus::Hashed,
+        Verdict::Verified => HashStatus::Verified,
+        Verdict::Unverifiable => HashStatus::Unverifiable,
+        Verdict::Mismatched { .. } => HashStatus::Mismatched,
+    }
+}
+
+fn content_state(kind: EntryKind, source: &EntrySource) -> &'static str {
+    match (kind, source) {
+        (EntryKind::Directory, _) => "virtual",
+        (_, EntrySource::Range { .. }) => "embedded",
+        _ => "materialized",
+    }
 }
 
 /// The digest facts of one entry that has content.
@@ -232,7 +280,7 @@ fn digest_all(cx: &StageCx<'_>, hashed: &[HashedEntry]) -> Result<Vec<Option<Dig
     for item in hashed {
         cx.check()?;
         digests.push(match &item.outcome {
-            HashOutcome::Hashed(d) => Some(Digested {
+            HashOutcome::Hashed(d, _) => Some(Digested {
                 artifact_id: ids::artifact_id(&d.sha256)?,
                 sha256: d.sha256.clone(),
                 size: Some(d.bytes),
@@ -321,6 +369,18 @@ fn top_limitations(notes: &WalkNotes, summary: &Summary) -> Vec<String> {
         out.push(format!(
             "{} files could not be read; their occurrences have hash_status unavailable",
             summary.unavailable
+        ));
+    }
+    if summary.mismatched > 0 {
+        out.push(format!(
+            "{} integrity contradiction(s) were recorded; mismatched content is observed-untrusted",
+            summary.mismatched
+        ));
+    }
+    if summary.unverifiable > 0 {
+        out.push(format!(
+            "{} entries declare integrity that cannot be checked; they are unverifiable",
+            summary.unverifiable
         ));
     }
     if summary.not_hashed_limit > 0 {

@@ -62,6 +62,8 @@ pub enum HashStatus {
     Derived,
     /// A symlink: nothing to hash.
     NotHashed,
+    /// Hashed, but the declared integrity cannot be checked (unknown algorithm, malformed).
+    Unverifiable,
     /// A file over `max_entry_bytes`.
     NotHashedLimit,
     /// Bytes that could not be read; the occurrence's limitations say why.
@@ -127,6 +129,9 @@ pub struct Summary {
     pub not_hashed_limit: u64,
     /// Children the walk skipped (odd names, special files, depth), noted on their parents.
     pub skipped: u64,
+    pub mismatched: u64,
     pub symlinks: u64,
     pub unavailable: u64,
+    pub unverifiable: u64,
+    pub verified: u64,
 }

@@ -1,0 +1,119 @@
+//! Lenient serde types for the ASAR header.
+//!
+//! `files` maps keep their order and their duplicate keys (a derived map would silently keep
+//! one), and any value that has the wrong shape becomes an `Invalid` variant instead of failing
+//! the whole header: one odd entry must not fail a whole run.
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+use serde::Deserialize;
+use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
+use serde_json::Value;
+
+/// The top level: `{"files": {...}}`.
+#[derive(Debug, Deserialize)]
+pub(crate) struct RawRoot {
+    pub(crate) files: RawFiles,
+}
+
+/// A `files` map, in declaration order, duplicates kept.
+#[derive(Debug)]
+pub(crate) enum RawFiles {
+    Map(Vec<(String, RawNode)>),
+    Invalid,
+}
+
+/// One header node.
+#[derive(Debug)]
+pub(crate) enum RawNode {
+    Object {
+        files: Option<RawFiles>,
+        fields: BTreeMap<String, Value>,
+    },
+    Invalid,
+}
+
+impl<'de> Deserialize<'de> for RawFiles {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<RawFiles, D::Error> {
+        deserializer.deserialize_any(FilesVisitor)
+    }
+}
+
+impl<'de> Deserialize<'de> for RawNode {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<RawNode, D::Error> {
+        deserializer.deserialize_any(NodeVisitor)
+    }
+}
+
+struct FilesVisitor;
+struct NodeVisitor;
+
+/// Accepts every non-map JSON value as `$invalid`.
+macro_rules! accept_scalars {
+    ($invalid:expr) => {
+        fn visit_bool<E: de::Error>(self, _v: bool) -> Result<Self::Value, E> {
+            Ok($invalid)
+        }
+        fn visit_i64<E: de::Error>(self, _v: i64) -> Result<Self::Value, E> {
+            Ok($invalid)
+        }
+        fn visit_u64<E: de::Error>(self, _v: u64) -> Result<Self::Value, E> {
+            Ok($invalid)
+        }
+        fn visit_f64<E: de::Error>(self, _v: f64) -> Result<Self::Value, E> {
+            Ok($invalid)
+        }
+        fn visit_str<E: de::Error>(self, _v: &str) -> Result<Self::Value, E> {
+            Ok($invalid)
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok($invalid)
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+            while seq.next_element::<IgnoredAny>()?.is_some() {}
+            Ok($invalid)
+        }
+    };
+}
+
+impl<'de> Visitor<'de> for FilesVisitor {
+    type Value = RawFiles;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an ASAR files map")
+    }
+
+    accept_scalars!(RawFiles::Invalid);
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawFiles, A::Error> {
+        let mut children = Vec::new();
+        while let Some(name) = map.next_key::<String>()? {
+            children.push((name, map.next_value::<RawNode>()?));
+        }
+        Ok(RawFiles::Map(children))
+    }
+}
+
+impl<'de> Visitor<'de> for NodeVisitor {
+    type Value = RawNode;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an ASAR header node")
+    }
+
+    accept_scalars!(RawNode::Invalid);
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawNode, A::Error> {
+        let mut files = None;
+        let mut fields = BTreeMap::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if key == "files" {
+                files = Some(map.next_value::<RawFiles>()?);
+            } else {
+                fields.insert(key, map.next_value::<Value>()?);
+            }
+        }
+        Ok(RawNode::Object { files, fields })
+    }
+}

@@ -1,0 +1,221 @@
+//! The inventory of real ASAR archives, packed by the official `@electron/asar` 3.4.1, equals
+//! what third-party tools say about them: `asar list` (paths), `asar extract` hashed by Python
+//! (bytes), and the raw header read by Python (unpacked flags and integrity digests).
+//! The corpus is built once by `corpora/scripts/asar-corpus.sh` under Cargo's target tmp dir.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+fn scripts() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpora/scripts")
+}
+
+fn corpus() -> PathBuf {
+    let dest = Path::new(env!("CARGO_TARGET_TMPDIR")).join("corpora/asar");
+    let status = Command::new("bash")
+        .arg(scripts().join("asar-corpus.sh"))
+        .arg(&dest)
+        .status()
+        .unwrap();
+    assert!(
+        status.success(),
+        "corpora/scripts/asar-corpus.sh failed: npm and the npm registry are needed"
+    );
+    dest
+}
+
+fn rea_all(input: &Path, extra: &[&str]) -> Value {
+    let output = Command::new(env!("CARGO_BIN_EXE_rea"))
+        .arg("inventory-artifact")
+        .arg(input)
+        .args(["--json", "--all"])
+        .args(extra)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+fn python_lines(script: &str, arg: &Path) -> Vec<Value> {
+    let output = Command::new("python3")
+        .arg(scripts().join(script))
+        .arg(arg)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+/// Occurrences by logical path, with a prefix stripped and the root left out.
+fn occurrences(result: &Value, prefix: &str) -> BTreeMap<String, Value> {
+    result["occurrences"]["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|o| {
+            let path = o["logical_path"].as_str()?;
+            let inner = if prefix.is_empty() {
+                Some(path)
+            } else {
+                path.strip_prefix(prefix)
+            };
+            inner
+                .filter(|p| !p.is_empty() && *p != ".")
+                .map(|p| (p.to_owned(), o.clone()))
+        })
+        .collect()
+}
+
+/// `name` is the corpus archive the listing oracle was made from.
+fn check_against_oracles(
+    archive: &Path,
+    name: &str,
+    ours: &BTreeMap<String, Value>,
+    corpus: &Path,
+) {
+    // 1. `asar list`: every path, nothing more.
+    let listed: Vec<String> = std::fs::read_to_string(corpus.join(format!("{name}.list")))
+        .unwrap()
+        .lines()
+        .map(|l| l.trim_start_matches('/').to_owned())
+        .collect();
+    assert_eq!(ours.keys().cloned().collect::<Vec<_>>(), {
+        let mut sorted = listed.clone();
+        sorted.sort();
+        sorted
+    });
+    // 2. The raw header: kinds, sizes, unpacked flags, integrity digests and verdicts.
+    let header = python_lines("asar_header.py", archive);
+    assert_eq!(header.len(), ours.len());
+    for row in &header {
+        let o = &ours[row["logical_path"].as_str().unwrap()];
+        assert_eq!(o["entry_kind"], row["entry_kind"], "{row}");
+        assert_eq!(o["unpacked"], row["unpacked"], "{row}");
+        if row["entry_kind"] == "file" {
+            assert_eq!(o["size"], row["size"], "{row}");
+            assert_eq!(o["sha256"], row["integrity_hash"], "{row}");
+            assert_eq!(o["hash_status"], "verified", "{row}");
+        }
+        if row["entry_kind"] == "symlink" {
+            assert_eq!(o["link_target"], row["link"], "{row}");
+        }
+    }
+    // 3. `asar extract`, hashed by Python: the bytes.
+    let out = tempfile::tempdir().unwrap();
+    let extracted = out.path().join("x");
+    let asar_bin = corpus.join("tools/node_modules/@electron/asar/bin/asar.js");
+    let status = Command::new("node")
+        .arg(asar_bin)
+        .arg("extract")
+        .arg(archive)
+        .arg(&extracted)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let files = python_lines("list_tree.py", &extracted);
+    let mut n_files = 0;
+    for row in files.iter().filter(|r| r["entry_kind"] == "file") {
+        let o = &ours[row["logical_path"].as_str().unwrap()];
+        assert_eq!(o["sha256"], row["sha256"], "{row}");
+        assert_eq!(o["size"], row["size"], "{row}");
+        n_files += 1;
+    }
+    assert_eq!(
+        n_files,
+        ours.values().filter(|o| o["entry_kind"] == "file").count()
+    );
+}
+
+#[test]
+fn asar_archives_packed_three_ways_match_the_official_tools() {
+    let corpus = corpus();
+    for name in ["plain", "unpack-node", "unpack-dir"] {
+        let archive = corpus.join(format!("{name}.asar"));
+        let value = rea_all(&archive, &[]);
+        let result = &value["result"];
+        assert_eq!(result["manifest"]["root_format"], "asar");
+        let ours = occurrences(result, "");
+        check_against_oracles(&archive, name, &ours, &corpus);
+        let unpacked = ours.values().filter(|o| o["unpacked"] == true).count();
+        match name {
+            "plain" => assert_eq!(unpacked, 0),
+            "unpack-node" => assert_eq!(unpacked, 1),
+            _ => assert!(unpacked > 100, "lodash is unpacked: {unpacked}"),
+        }
+        // The root is the archive file itself.
+        let bytes = std::fs::read(&archive).unwrap();
+        assert_eq!(result["manifest"]["root_sha256"], rea_hash_hex(&bytes));
+    }
+}
+
+#[test]
+fn an_asar_inside_an_application_directory_is_expanded_in_place() {
+    let corpus = corpus();
+    let app = tempfile::tempdir().unwrap();
+    let resources = app.path().join("resources");
+    std::fs::create_dir(&resources).unwrap();
+    std::fs::copy(corpus.join("unpack-node.asar"), resources.join("app.asar")).unwrap();
+    let status = Command::new("cp")
+        .arg("-a")
+        .arg(corpus.join("unpack-node.asar.unpacked"))
+        .arg(resources.join("app.asar.unpacked"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    std::fs::create_dir(app.path().join("not-an-archive.asar")).unwrap();
+    std::fs::write(
+        app.path().join("not-an-archive.asar/readme.txt"),
+        b"a directory",
+    )
+    .unwrap();
+    let value = rea_all(app.path(), &[]);
+    let result = &value["result"];
+    let nested = occurrences(result, "resources/app.asar/");
+    check_against_oracles(&resources.join("app.asar"), "unpack-node", &nested, &corpus);
+    let all = occurrences(result, "");
+    let container = &all["resources/app.asar"];
+    assert_eq!(container["entry_kind"], "file");
+    // Top-level entries of the archive hang from the archive's occurrence.
+    assert_eq!(
+        nested["node_modules"]["parent_occurrence_id"],
+        container["occurrence_id"]
+    );
+    // The companion folder is listed as an ordinary directory too.
+    assert!(all.contains_key("resources/app.asar.unpacked/node_modules/@node-rs/crc32-linux-x64-gnu/crc32.linux-x64-gnu.node"));
+    // A directory named like an archive is a directory.
+    assert_eq!(all["not-an-archive.asar"]["entry_kind"], "directory");
+    assert_eq!(all["not-an-archive.asar/readme.txt"]["entry_kind"], "file");
+}
+
+fn rea_hash_hex(bytes: &[u8]) -> String {
+    let output = Command::new("sha256sum")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    use std::io::Write;
+    let mut child = output;
+    child.stdin.take().unwrap().write_all(bytes).unwrap();
+    let out = child.wait_with_output().unwrap();
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .to_owned()
+}
