@@ -18,6 +18,7 @@ fn inventory(c: &mut Criterion) {
             input_path: dir.path().to_path_buf(),
             limits: Limits::default(),
             page: PageRequest::default(),
+            integrity: Default::default(),
         };
         group.bench_function(format!("threads_{threads}"), |b| {
             b.iter(|| {

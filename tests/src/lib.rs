@@ -27,3 +27,46 @@ pub fn fixture_tree() -> tempfile::TempDir {
     std::os::unix::fs::symlink("app/main.js", root.join("main-link")).expect("symlink");
     dir
 }
+
+/// Writes ASAR archives byte by byte, for tests that need malformed ones.
+pub mod asar_writer {
+    use serde_json::{Value, json};
+    use sha2::{Digest, Sha256};
+
+    /// The pickled archive: header text (any bytes, even invalid JSON) and data.
+    pub fn pack_text(header: &[u8], data: &[u8]) -> Vec<u8> {
+        let json_len = header.len() as u32;
+        let padded = (json_len + 3) & !3;
+        let payload_size = 4 + padded;
+        let pickle_size = 4 + payload_size;
+        let mut out = Vec::new();
+        for word in [4u32, pickle_size, payload_size, json_len] {
+            out.extend_from_slice(&word.to_le_bytes());
+        }
+        out.extend_from_slice(header);
+        out.resize(out.len() + (padded - json_len) as usize, 0);
+        out.extend_from_slice(data);
+        out
+    }
+
+    pub fn pack(header: &Value, data: &[u8]) -> Vec<u8> {
+        pack_text(&serde_json::to_vec(header).expect("json"), data)
+    }
+
+    pub fn sha256(bytes: &[u8]) -> String {
+        hex::encode(Sha256::digest(bytes))
+    }
+
+    /// A packed file node for `bytes` at `offset`, with `@electron/asar`-style integrity.
+    pub fn file(bytes: &[u8], offset: u64) -> Value {
+        json!({
+            "size": bytes.len(),
+            "offset": offset.to_string(),
+            "integrity": integrity(bytes),
+        })
+    }
+
+    pub fn integrity(bytes: &[u8]) -> Value {
+        json!({"algorithm": "SHA256", "hash": sha256(bytes), "blockSize": 4_194_304, "blocks": [sha256(bytes)]})
+    }
+}

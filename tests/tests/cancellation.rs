@@ -23,6 +23,7 @@ fn run(
         input_path: input.to_path_buf(),
         limits: Limits::default(),
         page: PageRequest::All,
+        integrity: Default::default(),
     };
     let published = engine.inventory_artifact(&request, &ctl)?;
     rea_jobs::publish::write_file_atomically(cancel, out, published.envelope())

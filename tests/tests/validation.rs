@@ -37,6 +37,7 @@ fn sealed(page: PageRequest) -> Vec<u8> {
         input_path: tree().to_path_buf(),
         limits: Limits::default(),
         page,
+        integrity: Default::default(),
     };
     let published = Engine::new(2)
         .unwrap()

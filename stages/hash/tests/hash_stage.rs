@@ -20,7 +20,7 @@ fn walk_and_hash(
         .num_threads(2)
         .build()
         .unwrap();
-    let mut hashed = pool.install(|| rea_hash::run(&cx, rx, limits, &tally))?;
+    let mut hashed = pool.install(|| rea_hash::run(&cx, rx, limits, Default::default(), &tally))?;
     hashed.sort_by(|a, b| a.entry.logical_path.cmp(&b.entry.logical_path));
     Ok(hashed)
 }
@@ -46,7 +46,7 @@ fn every_file_gets_its_real_digest() {
     for h in &hashed {
         let abs = dir.path().join(&h.entry.logical_path);
         match &h.outcome {
-            HashOutcome::Hashed(digest) => {
+            HashOutcome::Hashed(digest, _) => {
                 let bytes = std::fs::read(&abs).unwrap();
                 assert_eq!(digest.sha256, sha256_hex(&bytes));
                 assert_eq!(digest.bytes, bytes.len() as u64);

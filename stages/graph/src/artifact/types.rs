@@ -126,10 +126,10 @@ pub struct Summary {
     /// Occurrences below the root.
     pub entries: u64,
     pub files: u64,
+    pub mismatched: u64,
     pub not_hashed_limit: u64,
     /// Children the walk skipped (odd names, special files, depth), noted on their parents.
     pub skipped: u64,
-    pub mismatched: u64,
     pub symlinks: u64,
     pub unavailable: u64,
     pub unverifiable: u64,

@@ -490,7 +490,7 @@ fn is_hex64(text: &str) -> bool {
 }
 
 fn as_safe_u64(value: &Value) -> Option<u64> {
-    value.as_u64().filter(|&n| n <= (1 << 53) - 1)
+    value.as_u64().filter(|&n| n < (1 << 53))
 }
 
 /// A link target leaves the archive when it is absolute or climbs above the root.
