@@ -148,14 +148,13 @@ fn compile(
             let walk = move |cx: &StageCx<'_>, tally: &WalkTally, tx: &Sender<Entry>| {
                 rea_traverse::directory::walk(cx, &root, &limits, tally, tx)
             };
-            let (walk_node, hash_node, hashed, notes) =
-                add_entry_stream(&mut plan, limits, policy, walk)?;
-            let _ = walk_node;
+            let stream = add_entry_stream(&mut plan, limits, policy, walk)?;
+            let (hashed, notes) = (stream.hashed, stream.notes);
             let graph = graph.clone();
             plan.add(
                 StageKind::Graph,
                 Placement::Pool,
-                &[Dep::After(hash_node)],
+                &[Dep::After(stream.hash)],
                 move |cx| {
                     let root = RootContent::Directory;
                     graph.put(rea_graph::artifact::build(
@@ -189,8 +188,8 @@ fn compile(
                 tally.finish();
                 Ok(notes)
             };
-            let (walk_node, hash_node, hashed, notes) =
-                add_entry_stream(&mut plan, limits, policy, walk)?;
+            let stream = add_entry_stream(&mut plan, limits, policy, walk)?;
+            let (hashed, notes) = (stream.hashed, stream.notes);
             let digest = Slot::new();
             // The archive's own digest is computed beside the entry hashing, not after it.
             let root_hash = {
@@ -198,7 +197,7 @@ fn compile(
                 plan.add(
                     StageKind::Hash,
                     Placement::Pool,
-                    &[Dep::Alongside(walk_node)],
+                    &[Dep::Alongside(stream.walk)],
                     move |cx| {
                         digest.put(rea_hash::hash_input_file(cx, &input, &limits)?);
                         Ok(())
@@ -209,7 +208,7 @@ fn compile(
             plan.add(
                 StageKind::Graph,
                 Placement::Pool,
-                &[Dep::After(hash_node), Dep::After(root_hash)],
+                &[Dep::After(stream.hash), Dep::After(root_hash)],
                 move |cx| {
                     let root = RootContent::File {
                         name,
@@ -285,8 +284,15 @@ fn compile(
     Ok(plan)
 }
 
+/// A walk node streaming into a hash node, and the slots their results land in.
+struct EntryStream {
+    walk: NodeId,
+    hash: NodeId,
+    hashed: Slot<Vec<HashedEntry>>,
+    notes: Slot<WalkNotes>,
+}
+
 /// Adds a walk node (on its own thread) streaming entries into a hash node (on the pool).
-/// Returns both nodes and the slots their results land in.
 fn add_entry_stream(
     plan: &mut Plan,
     limits: Limits,
@@ -294,7 +300,7 @@ fn add_entry_stream(
     walk: impl FnOnce(&StageCx<'_>, &WalkTally, &Sender<Entry>) -> Result<WalkNotes, Failure>
     + Send
     + 'static,
-) -> Result<(NodeId, NodeId, Slot<Vec<HashedEntry>>, Slot<WalkNotes>), PlanError> {
+) -> Result<EntryStream, PlanError> {
     let (tx, rx) = crossbeam_channel::bounded(STREAM_DEPTH);
     let tally = Arc::new(WalkTally::default());
     let notes: Slot<WalkNotes> = Slot::new();
@@ -318,7 +324,12 @@ fn add_entry_stream(
             },
         )?
     };
-    Ok((walk_node, hash_node, hashed, notes))
+    Ok(EntryStream {
+        walk: walk_node,
+        hash: hash_node,
+        hashed,
+        notes,
+    })
 }
 
 /// The Evidence draft: the paged result plus provenance.
