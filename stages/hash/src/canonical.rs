@@ -39,9 +39,13 @@ pub fn canonical_bytes<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, Cano
 
 /// Lowercase hex SHA-256 of the canonical bytes of `value`, streamed into the hasher.
 pub fn digest_canonical<T: Serialize + ?Sized>(value: &T) -> Result<String, CanonicalError> {
-    let mut fast = HashWriter(Sha256::new());
+    // Serializers write a token at a time; feed the hasher in 8 KiB runs instead.
+    let mut fast = io::BufWriter::with_capacity(8192, HashWriter(Sha256::new()));
     if try_fast(&mut fast, value)? {
-        return Ok(hex::encode(fast.0.finalize()));
+        let hasher = fast.into_inner().map_err(|err| CanonicalError {
+            source: serde_json::Error::io(err.into_error()),
+        })?;
+        return Ok(hex::encode(hasher.0.finalize()));
     }
     let mut slow = HashWriter(Sha256::new());
     serde_jcs::to_writer(&mut slow, value).map_err(|source| CanonicalError { source })?;

@@ -2,6 +2,8 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use rayon::prelude::*;
+
 use rea_core::Failure;
 use rea_exec::StageCx;
 use rea_hash::{HashOutcome, HashedEntry, StreamDigest, Verdict};
@@ -97,24 +99,64 @@ pub fn build(
         summary.bytes_hashed = digest.bytes;
     }
 
-    let mut occurrence_of: HashMap<&str, (String, Option<String>)> = HashMap::new();
-    occurrence_of.insert(
-        "",
-        (root_occurrence_id.clone(), Some(root_artifact_id.clone())),
-    );
+    // Ids are independent per entry: compute them on the pool, then assemble in order.
+    let index: HashMap<&str, usize> = hashed
+        .iter()
+        .enumerate()
+        .map(|(i, h)| (h.entry.logical_path.as_str(), i))
+        .collect();
+    let parent_of: Vec<Option<usize>> = hashed
+        .iter()
+        .map(|h| index.get(parent_path(&h.entry.logical_path)).copied())
+        .collect();
+    let occurrence_ids: Vec<String> = hashed
+        .par_iter()
+        .map(|h| {
+            cx.check()?;
+            ids::occurrence_id(
+                &root_artifact_id,
+                &h.entry.logical_path,
+                h.entry.kind.as_str(),
+            )
+        })
+        .collect::<Result<_, Failure>>()?;
+    let parent_ids = |i: usize| -> (String, Option<String>) {
+        match parent_of[i] {
+            Some(p) => (
+                occurrence_ids[p].clone(),
+                digests[p].as_ref().map(|d| d.artifact_id.clone()),
+            ),
+            None => (root_occurrence_id.clone(), Some(root_artifact_id.clone())),
+        }
+    };
+    let edge_ids: Vec<Option<String>> = (0..hashed.len())
+        .into_par_iter()
+        .map(|i| {
+            cx.check()?;
+            let (Some(digest), (_, Some(parent))) = (&digests[i], parent_ids(i)) else {
+                return Ok(None);
+            };
+            let path = &hashed[i].entry.logical_path;
+            ids::edge_id(
+                &parent,
+                &digest.artifact_id,
+                "contains",
+                &occurrence_ids[i],
+                path,
+            )
+            .map(Some)
+        })
+        .collect::<Result<_, Failure>>()?;
     let mut edges = Vec::new();
     let mut contradictions = Vec::new();
-    for (item, digest) in hashed.iter().zip(&digests) {
+    for (i, (item, digest)) in hashed.iter().zip(&digests).enumerate() {
         cx.check()?;
         let entry = &item.entry;
         let path = entry.logical_path.as_str();
         let kind = entry.kind.as_str();
-        let occurrence_id = ids::occurrence_id(&root_artifact_id, path, kind)?;
+        let occurrence_id = occurrence_ids[i].clone();
         let artifact_id = digest.as_ref().map(|d| d.artifact_id.clone());
-        let (parent_occurrence_id, parent_artifact_id) = occurrence_of
-            .get(parent_path(path))
-            .cloned()
-            .unwrap_or_else(|| (root_occurrence_id.clone(), Some(root_artifact_id.clone())));
+        let (parent_occurrence_id, parent_artifact_id) = parent_ids(i);
         let mut limitations = entry.limitations.clone();
         if let Some(skipped) = notes.incomplete.get(path) {
             limitations.extend(skipped.iter().cloned());
@@ -179,15 +221,9 @@ pub fn build(
                     content_state: content_state(entry.kind, &entry.source).to_owned(),
                     limitations: Vec::new(),
                 });
-            if let Some(parent_artifact_id) = &parent_artifact_id {
+            if let (Some(parent_artifact_id), Some(edge_id)) = (&parent_artifact_id, &edge_ids[i]) {
                 edges.push(Edge {
-                    edge_id: ids::edge_id(
-                        parent_artifact_id,
-                        &digest.artifact_id,
-                        "contains",
-                        &occurrence_id,
-                        path,
-                    )?,
+                    edge_id: edge_id.clone(),
                     parent_artifact_id: parent_artifact_id.clone(),
                     child_artifact_id: digest.artifact_id.clone(),
                     relation: "contains".to_owned(),
@@ -196,7 +232,6 @@ pub fn build(
                 });
             }
         }
-        occurrence_of.insert(path, (occurrence_id.clone(), artifact_id.clone()));
         occurrences.push(Occurrence {
             occurrence_id,
             artifact_id,
@@ -276,19 +311,21 @@ struct Digested {
 /// Digests every file, then every directory deepest first, so that a directory's children are
 /// known before it.
 fn digest_all(cx: &StageCx<'_>, hashed: &[HashedEntry]) -> Result<Vec<Option<Digested>>, Failure> {
-    let mut digests: Vec<Option<Digested>> = Vec::with_capacity(hashed.len());
-    for item in hashed {
-        cx.check()?;
-        digests.push(match &item.outcome {
-            HashOutcome::Hashed(d, _) => Some(Digested {
-                artifact_id: ids::artifact_id(&d.sha256)?,
-                sha256: d.sha256.clone(),
-                size: Some(d.bytes),
-                class: classify_file(&item.entry.logical_path, &d.head),
-            }),
-            _ => None,
-        });
-    }
+    let mut digests: Vec<Option<Digested>> = hashed
+        .par_iter()
+        .map(|item| {
+            cx.check()?;
+            Ok(match &item.outcome {
+                HashOutcome::Hashed(d, _) => Some(Digested {
+                    artifact_id: ids::artifact_id(&d.sha256)?,
+                    sha256: d.sha256.clone(),
+                    size: Some(d.bytes),
+                    class: classify_file(&item.entry.logical_path, &d.head),
+                }),
+                _ => None,
+            })
+        })
+        .collect::<Result<_, Failure>>()?;
     let mut dirs: Vec<usize> = (0..hashed.len())
         .filter(|&i| hashed[i].entry.kind == EntryKind::Directory)
         .collect();
