@@ -110,6 +110,7 @@ fn invalid(field: &str, message: String) -> Failure {
 enum Shape {
     Directory,
     Asar,
+    Zip,
     File,
 }
 
@@ -125,6 +126,10 @@ fn shape_of(input: &ResolvedInput) -> Shape {
                 || rea_traverse::asar::looks_like_asar(&head[..read])
             {
                 Shape::Asar
+            } else if rea_traverse::zip::is_zip_name(&input.display)
+                || rea_traverse::zip::looks_like_zip(&head[..read])
+            {
+                Shape::Zip
             } else {
                 Shape::File
             }
@@ -167,24 +172,38 @@ fn compile(
                 },
             )?
         }
-        Shape::Asar => {
+        shape @ (Shape::Asar | Shape::Zip) => {
             let path = input.path.clone();
+            let is_asar = matches!(shape, Shape::Asar);
             let walk = move |cx: &StageCx<'_>, tally: &WalkTally, tx: &Sender<Entry>| {
-                let source = rea_traverse::asar::open(&path)?;
-                let header = rea_traverse::asar::read_header(cx, &source)?;
                 let mut notes = WalkNotes::default();
                 let mut n_entries = 0;
-                rea_traverse::asar::walk(
-                    cx,
-                    &source,
-                    &header,
-                    "",
-                    &limits,
-                    tally,
-                    tx,
-                    &mut notes,
-                    &mut n_entries,
-                )?;
+                if is_asar {
+                    let source = rea_traverse::asar::open(&path)?;
+                    let header = rea_traverse::asar::read_header(cx, &source)?;
+                    rea_traverse::asar::walk(
+                        cx,
+                        &source,
+                        &header,
+                        "",
+                        &limits,
+                        tally,
+                        tx,
+                        &mut notes,
+                        &mut n_entries,
+                    )?;
+                } else {
+                    rea_traverse::zip::walk(
+                        cx,
+                        &path,
+                        "",
+                        &limits,
+                        tally,
+                        tx,
+                        &mut notes,
+                        &mut n_entries,
+                    )?;
+                }
                 tally.finish();
                 Ok(notes)
             };

@@ -52,6 +52,88 @@ pub fn digest_canonical<T: Serialize + ?Sized>(value: &T) -> Result<String, Cano
     Ok(hex::encode(slow.0.finalize()))
 }
 
+/// An array whose items' canonical forms can be produced independently, in parallel.
+pub trait CanonicalArray: Sync {
+    fn item_count(&self) -> usize;
+    /// Appends the canonical bytes of item `idx` to `out`.
+    fn write_item(&self, idx: usize, out: &mut Vec<u8>) -> Result<(), CanonicalError>;
+}
+
+impl<T: Serialize + Sync> CanonicalArray for &[T] {
+    fn item_count(&self) -> usize {
+        self.len()
+    }
+
+    fn write_item(&self, idx: usize, out: &mut Vec<u8>) -> Result<(), CanonicalError> {
+        let start = out.len();
+        if try_fast(out, &self[idx])? {
+            return Ok(());
+        }
+        // The fast attempt may have written a prefix before it gave up: start the item again.
+        out.truncate(start);
+        serde_jcs::to_writer(out, &self[idx]).map_err(|source| CanonicalError { source })
+    }
+}
+
+/// Items per chunk, and chunks in flight, when an array is serialized in parallel.
+const ITEMS_PER_CHUNK: usize = 1024;
+const CHUNKS_IN_FLIGHT: usize = 16;
+
+/// Lowercase hex SHA-256 of the canonical JSON of an object whose members are all arrays,
+/// such as `{"edges": [...], "nodes": [...]}`. Chunks of items are serialized on the current
+/// rayon pool and hashed in order, a bounded number at a time. The result equals
+/// [`digest_canonical`] of the same object: a canonical array is `[`, its items' canonical
+/// forms joined by `,`, and `]`; `members` must be given in canonical key order (checked).
+pub fn digest_object_of_arrays(
+    members: &[(&str, &dyn CanonicalArray)],
+) -> Result<String, CanonicalError> {
+    use rayon::prelude::*;
+    let plain_key = |k: &str| k.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    let sorted = members
+        .windows(2)
+        .all(|w| w[0].0.encode_utf16().lt(w[1].0.encode_utf16()));
+    if !sorted || !members.iter().all(|(k, _)| plain_key(k)) {
+        return Err(CanonicalError {
+            source: serde_json::Error::io(io::Error::other("member keys are not canonical")),
+        });
+    }
+    let mut hasher = Sha256::new();
+    hasher.update(b"{");
+    for (idx, (key, array)) in members.iter().enumerate() {
+        if idx > 0 {
+            hasher.update(b",");
+        }
+        hasher.update(format!("\"{key}\":[").as_bytes());
+        let n_chunks = array.item_count().div_ceil(ITEMS_PER_CHUNK);
+        for window in (0..n_chunks).collect::<Vec<_>>().chunks(CHUNKS_IN_FLIGHT) {
+            let parts: Vec<Vec<u8>> = window
+                .par_iter()
+                .map(|&chunk| {
+                    let start = chunk * ITEMS_PER_CHUNK;
+                    let end = (start + ITEMS_PER_CHUNK).min(array.item_count());
+                    let mut out = Vec::with_capacity(256 * (end - start));
+                    for item in start..end {
+                        if item > start {
+                            out.push(b',');
+                        }
+                        array.write_item(item, &mut out)?;
+                    }
+                    Ok(out)
+                })
+                .collect::<Result<_, CanonicalError>>()?;
+            for (pos, part) in parts.iter().enumerate() {
+                if window[pos] > 0 {
+                    hasher.update(b",");
+                }
+                hasher.update(part);
+            }
+        }
+        hasher.update(b"]");
+    }
+    hasher.update(b"}");
+    Ok(hex::encode(hasher.finalize()))
+}
+
 /// True when `value` serializes on the fast path: sorted keys, no floats, safe integers.
 /// Types that are hashed often should make this true; tests assert it.
 pub fn takes_fast_path<T: Serialize + ?Sized>(value: &T) -> bool {
@@ -328,6 +410,28 @@ mod tests {
                     .prop_map(|m| serde_json::Value::Object(m.into_iter().collect())),
             ]
         })
+    }
+
+    #[test]
+    fn object_of_arrays_equals_the_sequential_digest() {
+        let small: Vec<serde_json::Value> =
+            (0..5).map(|i| json!({"b": i, "a": [i, "x"]})).collect();
+        let large: Vec<serde_json::Value> = (0..3000)
+            .map(|i| json!({"id": format!("n{i}"), "z": 1.5}))
+            .collect();
+        let empty: Vec<serde_json::Value> = Vec::new();
+        let expected =
+            digest_canonical(&json!({"edges": large, "nodes": small, "zero": empty})).unwrap();
+        let got = digest_object_of_arrays(&[
+            ("edges", &large.as_slice() as &dyn CanonicalArray),
+            ("nodes", &small.as_slice()),
+            ("zero", &empty.as_slice()),
+        ])
+        .unwrap();
+        assert_eq!(got, expected);
+        let unsorted: [(&str, &dyn CanonicalArray); 2] =
+            [("b", &small.as_slice()), ("a", &small.as_slice())];
+        assert!(digest_object_of_arrays(&unsorted).is_err());
     }
 
     #[test]

@@ -16,7 +16,8 @@ pub mod stage;
 pub mod stream;
 
 pub use canonical::{
-    CanonicalError, canonical_bytes, content_id, digest_canonical, sha256_hex, takes_fast_path,
+    CanonicalArray, CanonicalError, canonical_bytes, content_id, digest_canonical,
+    digest_object_of_arrays, sha256_hex, takes_fast_path,
 };
 pub use stage::{HashOutcome, HashedEntry, Verdict, hash_input_file, run};
 pub use stream::{StreamDigest, hash_stream, hash_stream_blocks};

@@ -14,7 +14,9 @@ use crossbeam_channel::Receiver;
 use rayon::iter::{ParallelBridge, ParallelIterator};
 use rea_core::{Cancelled, Failure, FailureReason, IntegrityPolicy, Limits};
 use rea_exec::StageCx;
-use rea_traverse::{DeclaredIntegrity, Entry, EntryKind, EntrySource, ResolvedInput, WalkTally};
+use rea_traverse::{
+    DeclaredIntegrity, Entry, EntryKind, EntrySource, ResolvedInput, WalkTally, ZipMethod,
+};
 
 use crate::stream::{StreamDigest, StreamError, hash_stream_blocks};
 
@@ -212,7 +214,9 @@ impl Job<'_, '_> {
             );
         };
         let block_size = entry.declared.as_ref().and_then(|d| d.block_size);
-        let hashed = match &entry.source {
+        // A cheap clone (an `Arc` or a path) that leaves `entry` free to record limitations.
+        let source = entry.source.clone();
+        let hashed = match &source {
             EntrySource::Fs { path, dev, ino } => hash_fs_file(
                 cx,
                 path,
@@ -239,6 +243,58 @@ impl Job<'_, '_> {
                     block_size,
                     &on_chunk,
                 )
+            }
+            EntrySource::ZipMember {
+                archive,
+                offset,
+                compressed_len,
+                method,
+                crc32,
+            } => {
+                let raw = RangeReader {
+                    file: &archive.file,
+                    pos: *offset,
+                    end: offset + compressed_len,
+                };
+                // Inflation is bounded by the declared size: a member that inflates to more is cut off.
+                let cap = declared.min(limits.max_entry_bytes);
+                let mut reader = CrcReader {
+                    inner: member_reader(raw, *method),
+                    crc: crc32fast::Hasher::new(),
+                };
+                let hashed = hash_reader(cx, &mut reader, cap, block_size, &on_chunk);
+                let observed = reader.crc.finalize();
+                match hashed {
+                    Ok(_) if observed != *crc32 => {
+                        if self.policy == IntegrityPolicy::Fail {
+                            return Err(Failure::new(
+                                FailureReason::Integrity,
+                                "zip member bytes fail their CRC-32",
+                            )
+                            .with_detail("logical_path", entry.logical_path.clone())
+                            .with_detail("declared_crc32", format!("{crc32:08x}"))
+                            .with_detail("observed_crc32", format!("{observed:08x}"))
+                            .with_detail("unpacked", false));
+                        }
+                        entry.limitations.push(format!(
+                            "CRC-32 mismatch: declared {crc32:08x}, observed {observed:08x}; the bytes are corrupt and were not trusted"
+                        ));
+                        return Ok(HashedEntry {
+                            entry,
+                            outcome: HashOutcome::Unavailable,
+                        });
+                    }
+                    Err(FileError::OverCap { .. }) if cap == declared => {
+                        entry.limitations.push(format!(
+                            "member inflates to more than its declared {declared} bytes; it was not trusted"
+                        ));
+                        return Ok(HashedEntry {
+                            entry,
+                            outcome: HashOutcome::Unavailable,
+                        });
+                    }
+                    other => other,
+                }
             }
             EntrySource::None => {
                 // The reader could not locate the bytes; its limitations say why.
@@ -337,6 +393,29 @@ impl Job<'_, '_> {
 fn matches_declaration(declared: &DeclaredIntegrity, digest: &StreamDigest) -> bool {
     digest.sha256 == declared.hash
         && (declared.blocks.is_empty() || digest.blocks == declared.blocks)
+}
+
+fn member_reader<'a>(raw: RangeReader<'a>, method: ZipMethod) -> Box<dyn Read + 'a> {
+    match method {
+        ZipMethod::Stored => Box::new(raw),
+        ZipMethod::Deflated => Box::new(flate2::read::DeflateDecoder::new(
+            std::io::BufReader::with_capacity(64 * 1024, raw),
+        )),
+    }
+}
+
+/// Computes the CRC-32 of what passes through.
+struct CrcReader<R> {
+    inner: R,
+    crc: crc32fast::Hasher,
+}
+
+impl<R: Read> Read for CrcReader<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.crc.update(&buf[..n]);
+        Ok(n)
+    }
 }
 
 /// Positioned reads over a byte range of a shared file: no seek, no shared cursor.

@@ -48,14 +48,35 @@ pub fn hash_stream_blocks(
     check: &dyn Fn() -> Result<(), Cancelled>,
     on_chunk: &dyn Fn(u64),
 ) -> Result<StreamDigest, StreamError> {
+    CHUNK.with_borrow_mut(|buf| {
+        if buf.len() != CHUNK_BYTES {
+            buf.resize(CHUNK_BYTES, 0);
+        }
+        hash_with_buffer(reader, cap, block_size, check, on_chunk, buf)
+    })
+}
+
+thread_local! {
+    /// One reusable chunk buffer per thread: most entries are a few KiB, and zeroing a fresh
+    /// 64 KiB buffer for each of them cost more than hashing them.
+    static CHUNK: std::cell::RefCell<Vec<u8>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+fn hash_with_buffer(
+    reader: &mut dyn Read,
+    cap: u64,
+    block_size: Option<u64>,
+    check: &dyn Fn() -> Result<(), Cancelled>,
+    on_chunk: &dyn Fn(u64),
+    buf: &mut [u8],
+) -> Result<StreamDigest, StreamError> {
     let mut hasher = Sha256::new();
-    let mut buf = vec![0u8; CHUNK_BYTES];
     let mut bytes: u64 = 0;
     let mut head = Vec::new();
     let mut blocks = BlockHasher::new(block_size);
     loop {
         check()?;
-        let n = match read_chunk(reader, &mut buf) {
+        let n = match read_chunk(reader, buf) {
             Ok(0) => break,
             Ok(n) => n,
             Err(err) => return Err(StreamError::Io(err)),

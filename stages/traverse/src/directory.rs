@@ -98,8 +98,32 @@ pub fn walk(
             };
             tally.add(&child);
             let prefix = child.logical_path.clone();
+            let (child_kind, child_source) = (child.kind, child.source.clone());
             if out.send(child).is_err() {
                 return Err(cx.disconnected());
+            }
+            let is_zip = child_is_zip(&prefix, &child_kind);
+            if is_zip && let EntrySource::Fs { path, .. } = &child_source {
+                let mut zip_notes = WalkNotes::default();
+                match crate::zip::walk(
+                    cx,
+                    path,
+                    &prefix,
+                    limits,
+                    tally,
+                    out,
+                    &mut zip_notes,
+                    &mut n_entries,
+                ) {
+                    Ok(()) => merge_notes(&mut notes, zip_notes),
+                    Err(failure) if failure.reason == FailureReason::Format => {
+                        notes.skip(
+                            &prefix,
+                            format!("not expanded as a ZIP archive: {}", failure.message),
+                        );
+                    }
+                    Err(failure) => return Err(failure),
+                }
             }
             if let Some((source, header)) = nested {
                 asar::walk(
@@ -119,6 +143,18 @@ pub fn walk(
     }
     tally.finish();
     Ok(notes)
+}
+
+/// A regular file whose name is in the zip family is expanded as a ZIP archive.
+fn child_is_zip(logical_path: &str, kind: &EntryKind) -> bool {
+    *kind == EntryKind::File && crate::zip::is_zip_name(logical_path)
+}
+
+fn merge_notes(into: &mut WalkNotes, from: WalkNotes) {
+    into.limitations.extend(from.limitations);
+    for (path, notes) in from.incomplete {
+        into.incomplete.entry(path).or_default().extend(notes);
+    }
 }
 
 /// Opens `entry` as an ASAR archive when it is a regular file named `*.asar`.

@@ -51,9 +51,24 @@ pub enum EntrySource {
         offset: u64,
         len: u64,
     },
+    /// A ZIP member: `compressed_len` bytes at `offset`, stored or deflated, with its CRC-32.
+    ZipMember {
+        archive: ArchiveFile,
+        offset: u64,
+        compressed_len: u64,
+        method: ZipMethod,
+        crc32: u32,
+    },
     /// Nothing to read: directories, symlinks, and entries whose bytes cannot be located (their
     /// limitations say why).
     None,
+}
+
+/// The ZIP compression methods REA reads.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ZipMethod {
+    Stored,
+    Deflated,
 }
 
 /// Integrity a container declares for an entry (ASAR `integrity`).

@@ -1,8 +1,8 @@
 //! The traverse stage: resolve what the user pointed at, then walk it into [`Entry`] values.
 //!
 //! This crate owns input resolution ([`resolve_input`]), the reader-neutral [`Entry`], and one
-//! module per reader: [`directory`] and [`asar`] (which the directory reader also uses to expand
-//! `.asar` files it meets). A reader never follows a symlink, never opens a
+//! module per reader: [`directory`], [`asar`] and [`zip`] (the directory reader also uses the
+//! latter two to expand the archives it meets). A reader never follows a symlink, never opens a
 //! special file, and never decides an output path; it reports odd entries as limitations and
 //! fails the walk only on cancellation or a hard limit.
 //!
@@ -13,8 +13,9 @@ pub mod directory;
 mod entry;
 mod input;
 pub mod path;
+pub mod zip;
 
 pub use entry::{
-    ArchiveFile, DeclaredIntegrity, Entry, EntryKind, EntrySource, WalkNotes, WalkTally,
+    ArchiveFile, DeclaredIntegrity, Entry, EntryKind, EntrySource, WalkNotes, WalkTally, ZipMethod,
 };
 pub use input::{InputKind, ResolvedInput, resolve_input};

@@ -144,25 +144,24 @@ pub fn contradiction_id(
 }
 
 /// `graph_sha256` over the four complete arrays, which may be typed values or JSON values.
-pub fn graph_sha256<N: Serialize, O: Serialize, E: Serialize, C: Serialize>(
+/// The arrays are serialized in parallel chunks; the digest is that of the one canonical object.
+pub fn graph_sha256<
+    N: Serialize + Sync,
+    O: Serialize + Sync,
+    E: Serialize + Sync,
+    C: Serialize + Sync,
+>(
     nodes: &[N],
     occurrences: &[O],
     edges: &[E],
     contradictions: &[C],
 ) -> Result<String, Failure> {
-    #[derive(Serialize)]
-    struct Graph<'a, N, O, E, C> {
-        edges: &'a [E],
-        integrity_contradictions: &'a [C],
-        nodes: &'a [N],
-        occurrences: &'a [O],
-    }
-    digest_canonical(&Graph {
-        edges,
-        integrity_contradictions: contradictions,
-        nodes,
-        occurrences,
-    })
+    rea_hash::digest_object_of_arrays(&[
+        ("edges", &edges),
+        ("integrity_contradictions", &contradictions),
+        ("nodes", &nodes),
+        ("occurrences", &occurrences),
+    ])
     .map_err(internal)
 }
 

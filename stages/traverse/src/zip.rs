@@ -1,0 +1,317 @@
+//! The ZIP-family reader (zip, apk, ipa, msix, appx), through the `zip` crate.
+//!
+//! The central directory is read once; each member becomes an entry whose bytes are located,
+//! not read: `EntrySource::ZipMember` names the compressed byte range, the method and the
+//! CRC-32, so that the hash stage inflates members in parallel with positioned reads.
+//! Directories that members imply but the archive does not list are added, so that every
+//! member has a parent. A duplicate name keeps its last member, as extractors do.
+//!
+//! One odd member never fails the walk: an unsafe name (`..`, absolute, backslash, drive, NUL),
+//! an encrypted member, an unsupported method or a compression ratio over
+//! `max_compression_ratio` is recorded and skipped or left unread. Only an archive whose
+//! central directory cannot be read fails, with reason `format`.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fs::File;
+use std::io::{BufReader, Read};
+use std::path::Path;
+use std::sync::Arc;
+
+use crossbeam_channel::Sender;
+use rea_core::{Failure, FailureReason, Limits};
+use rea_exec::StageCx;
+
+use crate::entry::{ArchiveFile, Entry, EntryKind, EntrySource, WalkNotes, WalkTally, ZipMethod};
+use crate::path;
+
+/// Longest symlink target read from a member.
+const MAX_LINK_BYTES: u64 = 4096;
+
+/// True for names of the zip family.
+pub fn is_zip_name(name: &str) -> bool {
+    let lower = name.to_lowercase();
+    [
+        ".zip",
+        ".apk",
+        ".aab",
+        ".ipa",
+        ".msix",
+        ".msixbundle",
+        ".appx",
+        ".appxbundle",
+        ".jar",
+    ]
+    .iter()
+    .any(|ext| lower.ends_with(ext))
+}
+
+/// True when `head` starts with a ZIP signature.
+pub fn looks_like_zip(head: &[u8]) -> bool {
+    matches!(head.get(..4), Some([b'P', b'K', 3, 4] | [b'P', b'K', 5, 6]))
+}
+
+/// Sends every member of the archive at `path`, below `prefix` (`""` at the root).
+pub fn walk(
+    cx: &StageCx<'_>,
+    path: &Path,
+    prefix: &str,
+    limits: &Limits,
+    tally: &WalkTally,
+    out: &Sender<Entry>,
+    notes: &mut WalkNotes,
+    n_entries: &mut u64,
+) -> Result<(), Failure> {
+    let shown = path.to_string_lossy().into_owned();
+    let file = File::open(path).map_err(|err| {
+        Failure::new(FailureReason::Io, "archive could not be opened")
+            .with_detail("path", shown.clone())
+            .with_source(err)
+    })?;
+    let reader = file.try_clone().map_err(|err| {
+        Failure::new(FailureReason::Io, "archive could not be read").with_source(err)
+    })?;
+    let archive_file = ArchiveFile {
+        path: path.to_path_buf(),
+        file: Arc::new(file),
+    };
+    let mut archive = ::zip::ZipArchive::new(BufReader::new(reader)).map_err(|err| {
+        Failure::new(FailureReason::Format, "not a readable ZIP archive")
+            .with_detail("path", shown.clone())
+            .with_detail("problem", err.to_string())
+    })?;
+    let mut members: BTreeMap<String, Entry> = BTreeMap::new();
+    for idx in 0..archive.len() {
+        cx.check()?;
+        let entry = match member(&mut archive, idx, prefix, limits, &archive_file) {
+            Ok(entry) => entry,
+            Err(note) => {
+                notes.skip(prefix, note);
+                continue;
+            }
+        };
+        if members.contains_key(&entry.logical_path) {
+            notes.skip(
+                prefix,
+                format!(
+                    "member {} appears more than once; the last one is used",
+                    entry.logical_path
+                ),
+            );
+        }
+        members.insert(entry.logical_path.clone(), entry);
+    }
+    // Directories the member paths imply.
+    let mut implied = BTreeSet::new();
+    for logical in members.keys() {
+        let mut parent = logical.as_str();
+        while let Some(at) = parent.rfind('/') {
+            parent = &parent[..at];
+            if parent.len() <= prefix.len() {
+                break;
+            }
+            implied.insert(parent.to_owned());
+        }
+    }
+    for dir in implied {
+        members.entry(dir.clone()).or_insert_with(|| directory(dir));
+    }
+    for (_, entry) in members {
+        cx.check()?;
+        if *n_entries >= limits.max_entries {
+            return Err(Failure::new(
+                FailureReason::Limit,
+                "input has more entries than max_entries allows",
+            )
+            .with_detail("limit", "max_entries")
+            .with_detail("maximum", limits.max_entries)
+            .with_detail("truncated", true));
+        }
+        *n_entries += 1;
+        tally.add(&entry);
+        if out.send(entry).is_err() {
+            return Err(cx.disconnected());
+        }
+    }
+    Ok(())
+}
+
+fn directory(logical_path: String) -> Entry {
+    Entry {
+        logical_path,
+        kind: EntryKind::Directory,
+        declared_size: None,
+        executable: false,
+        link_target: None,
+        unpacked: false,
+        source: EntrySource::None,
+        declared: None,
+        limitations: Vec::new(),
+    }
+}
+
+/// One member as an entry, or a note saying why it was skipped.
+fn member(
+    archive: &mut ::zip::ZipArchive<BufReader<File>>,
+    idx: usize,
+    prefix: &str,
+    limits: &Limits,
+    archive_file: &ArchiveFile,
+) -> Result<Entry, String> {
+    let raw = archive
+        .by_index_raw(idx)
+        .map_err(|err| format!("member {idx} could not be read: {err}"))?;
+    let Ok(name) = std::str::from_utf8(raw.name_raw()).map(str::to_owned) else {
+        return Err(format!(
+            "member {idx} was skipped: its name is not valid UTF-8"
+        ));
+    };
+    let inner =
+        safe_name(&name).map_err(|problem| format!("member {name:?} was skipped: {problem}"))?;
+    let logical_path = path::join(prefix, &inner);
+    if path::depth(&logical_path) > limits.max_depth as usize {
+        return Err(format!(
+            "member {logical_path} was skipped: deeper than max_depth {}",
+            limits.max_depth
+        ));
+    }
+    if logical_path.len() > limits.max_path_bytes as usize {
+        return Err(format!(
+            "member {logical_path} was skipped: path longer than max_path_bytes {}",
+            limits.max_path_bytes
+        ));
+    }
+    if raw.is_dir() {
+        return Ok(directory(logical_path));
+    }
+    let mut entry = directory(logical_path);
+    entry.kind = EntryKind::File;
+    entry.declared_size = Some(raw.size());
+    entry.executable = raw.unix_mode().is_some_and(|mode| mode & 0o111 != 0);
+    let is_symlink = raw.is_symlink();
+    let (size, compressed, crc32, encrypted) = (
+        raw.size(),
+        raw.compressed_size(),
+        raw.crc32(),
+        raw.encrypted(),
+    );
+    let method = match raw.compression() {
+        ::zip::CompressionMethod::Stored => Some(ZipMethod::Stored),
+        ::zip::CompressionMethod::Deflated => Some(ZipMethod::Deflated),
+        _ => None,
+    };
+    let method_name = format!("{:?}", raw.compression());
+    let offset = raw.data_start();
+    drop(raw);
+    if encrypted {
+        entry
+            .limitations
+            .push("encrypted member was not read".to_owned());
+        return Ok(entry);
+    }
+    if is_symlink {
+        entry.kind = EntryKind::Symlink;
+        entry.declared_size = None;
+        entry.executable = false;
+        match archive.by_index(idx) {
+            Ok(link) => {
+                let mut target = String::new();
+                match link.take(MAX_LINK_BYTES).read_to_string(&mut target) {
+                    Ok(_) => entry.link_target = Some(target),
+                    Err(err) => entry
+                        .limitations
+                        .push(format!("symlink target could not be read: {err}")),
+                }
+            }
+            Err(err) => entry
+                .limitations
+                .push(format!("symlink target could not be read: {err}")),
+        }
+        return Ok(entry);
+    }
+    let Some(method) = method else {
+        entry.limitations.push(format!(
+            "compression method {method_name} is not supported; the member was not read"
+        ));
+        return Ok(entry);
+    };
+    if method == ZipMethod::Deflated && size > 0 {
+        let ratio = if compressed == 0 {
+            f64::INFINITY
+        } else {
+            size as f64 / compressed as f64
+        };
+        if ratio > limits.max_compression_ratio {
+            entry.limitations.push(format!(
+                "member was not read: compression ratio {ratio:.0} exceeds max_compression_ratio {}",
+                limits.max_compression_ratio
+            ));
+            return Ok(entry);
+        }
+    }
+    if method == ZipMethod::Stored && compressed != size {
+        entry
+            .limitations
+            .push("stored member's sizes disagree; the member was not read".to_owned());
+        return Ok(entry);
+    }
+    let Some(offset) = offset else {
+        entry
+            .limitations
+            .push("member data could not be located".to_owned());
+        return Ok(entry);
+    };
+    entry.source = EntrySource::ZipMember {
+        archive: archive_file.clone(),
+        offset,
+        compressed_len: compressed,
+        method,
+        crc32,
+    };
+    Ok(entry)
+}
+
+/// The member name as a relative logical path, or why it is unsafe (zip-slip and friends).
+fn safe_name(name: &str) -> Result<String, &'static str> {
+    if name.starts_with('/') {
+        return Err("absolute path");
+    }
+    if name.contains('\\') {
+        return Err("name contains a backslash");
+    }
+    if name.len() >= 2 && name.as_bytes()[1] == b':' {
+        return Err("drive-letter path");
+    }
+    let trimmed = name.trim_end_matches('/');
+    if trimmed.is_empty() {
+        return Err("empty name");
+    }
+    for part in trimmed.split('/') {
+        if let Some(problem) = path::component_problem(part) {
+            return Err(problem);
+        }
+    }
+    Ok(trimmed.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn zip_slip_names_are_refused() {
+        assert_eq!(safe_name("lib/main.js").unwrap(), "lib/main.js");
+        assert_eq!(safe_name("assets/").unwrap(), "assets");
+        for bad in [
+            "../evil",
+            "a/../../b",
+            "/etc/passwd",
+            "C:evil",
+            "a\\b",
+            "a//b",
+            "./x",
+            "nul\0",
+        ] {
+            assert!(safe_name(bad).is_err(), "{bad:?}");
+        }
+    }
+}
