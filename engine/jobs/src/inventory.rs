@@ -73,6 +73,15 @@ impl Engine {
     }
 }
 
+pub(crate) fn check_limits(limits: &Limits, integrity: IntegrityPolicy) -> Result<(), Failure> {
+    check_request(&InventoryRequest {
+        input_path: PathBuf::new(),
+        limits: *limits,
+        page: PageRequest::All,
+        integrity,
+    })
+}
+
 fn check_request(request: &InventoryRequest) -> Result<(), Failure> {
     if let Err(violation) = request.limits.validate() {
         return Err(invalid(violation.field, violation.to_string())
@@ -99,7 +108,7 @@ fn check_request(request: &InventoryRequest) -> Result<(), Failure> {
     Ok(())
 }
 
-fn invalid(field: &str, message: String) -> Failure {
+pub(crate) fn invalid(field: &str, message: String) -> Failure {
     Failure::new(FailureReason::InvalidInput, message).with_detail(
         "issues",
         json!([{"path": [field], "reason": "out_of_range"}]),
@@ -107,14 +116,14 @@ fn invalid(field: &str, message: String) -> Failure {
 }
 
 /// What the input is, as far as planning cares.
-enum Shape {
+pub(crate) enum Shape {
     Directory,
     Asar,
     Zip,
     File,
 }
 
-fn shape_of(input: &ResolvedInput) -> Shape {
+pub(crate) fn shape_of(input: &ResolvedInput) -> Shape {
     match input.kind {
         InputKind::Directory => Shape::Directory,
         InputKind::File => {
@@ -137,14 +146,16 @@ fn shape_of(input: &ResolvedInput) -> Shape {
     }
 }
 
-fn compile(
+/// Adds the nodes that build the inventory graph of `input`: traverse, hash and graph.
+/// With `entries_out`, the hashed entries (sorted by path) are handed on after the graph is
+/// built, for jobs that read entry bytes afterwards.
+pub(crate) fn plan_graph(
+    plan: &mut Plan,
     input: &ResolvedInput,
-    request: &InventoryRequest,
-    validated: Slot<Validated>,
-    headline: Slot<Map<String, Value>>,
-) -> Result<Plan, PlanError> {
-    let mut plan = Plan::new();
-    let (limits, policy) = (request.limits, request.integrity);
+    limits: Limits,
+    policy: IntegrityPolicy,
+    entries_out: Option<Slot<Vec<HashedEntry>>>,
+) -> Result<(NodeId, Slot<InventoryGraph>), PlanError> {
     let graph: Slot<InventoryGraph> = Slot::new();
     let name = file_name(&input.display);
     let graph_node = match shape_of(input) {
@@ -153,21 +164,23 @@ fn compile(
             let walk = move |cx: &StageCx<'_>, tally: &WalkTally, tx: &Sender<Entry>| {
                 rea_traverse::directory::walk(cx, &root, &limits, tally, tx)
             };
-            let stream = add_entry_stream(&mut plan, limits, policy, walk)?;
+            let stream = add_entry_stream(plan, limits, policy, walk)?;
             let (hashed, notes) = (stream.hashed, stream.notes);
-            let graph = graph.clone();
+            let (graph, entries_out) = (graph.clone(), entries_out.clone());
             plan.add(
                 StageKind::Graph,
                 Placement::Pool,
                 &[Dep::After(stream.hash)],
                 move |cx| {
                     let root = RootContent::Directory;
+                    let mut entries = hashed.take("hashed entries")?;
                     graph.put(rea_graph::artifact::build(
                         cx,
                         root,
-                        hashed.take("hashed entries")?,
+                        &mut entries,
                         notes.take("walk notes")?,
                     )?);
+                    hand_on(&entries_out, entries);
                     Ok(())
                 },
             )?
@@ -207,7 +220,7 @@ fn compile(
                 tally.finish();
                 Ok(notes)
             };
-            let stream = add_entry_stream(&mut plan, limits, policy, walk)?;
+            let stream = add_entry_stream(plan, limits, policy, walk)?;
             let (hashed, notes) = (stream.hashed, stream.notes);
             let digest = Slot::new();
             // The archive's own digest is computed beside the entry hashing, not after it.
@@ -223,7 +236,7 @@ fn compile(
                     },
                 )?
             };
-            let graph = graph.clone();
+            let (graph, entries_out) = (graph.clone(), entries_out.clone());
             plan.add(
                 StageKind::Graph,
                 Placement::Pool,
@@ -233,12 +246,14 @@ fn compile(
                         name,
                         digest: digest.take("archive digest")?,
                     };
+                    let mut entries = hashed.take("hashed entries")?;
                     graph.put(rea_graph::artifact::build(
                         cx,
                         root,
-                        hashed.take("hashed entries")?,
+                        &mut entries,
                         notes.take("walk notes")?,
                     )?);
+                    hand_on(&entries_out, entries);
                     Ok(())
                 },
             )?
@@ -252,7 +267,7 @@ fn compile(
                     Ok(())
                 })?
             };
-            let graph = graph.clone();
+            let (graph, entries_out) = (graph.clone(), entries_out.clone());
             plan.add(
                 StageKind::Graph,
                 Placement::Pool,
@@ -265,14 +280,33 @@ fn compile(
                     graph.put(rea_graph::artifact::build(
                         cx,
                         root,
-                        Vec::new(),
+                        &mut [],
                         WalkNotes::default(),
                     )?);
+                    hand_on(&entries_out, Vec::new());
                     Ok(())
                 },
             )?
         }
     };
+    Ok((graph_node, graph))
+}
+
+fn hand_on(out: &Option<Slot<Vec<HashedEntry>>>, entries: Vec<HashedEntry>) {
+    if let Some(out) = out {
+        out.put(entries);
+    }
+}
+
+fn compile(
+    input: &ResolvedInput,
+    request: &InventoryRequest,
+    validated: Slot<Validated>,
+    headline: Slot<Map<String, Value>>,
+) -> Result<Plan, PlanError> {
+    let mut plan = Plan::new();
+    let (limits, policy) = (request.limits, request.integrity);
+    let (graph_node, graph) = plan_graph(&mut plan, input, limits, policy, None)?;
     let sealed: Slot<Sealed> = Slot::new();
     let seal = {
         let (sealed, display, page) = (sealed.clone(), input.display.clone(), request.page);
@@ -437,7 +471,7 @@ fn headline_of(graph: &InventoryGraph) -> Map<String, Value> {
     headline
 }
 
-fn integrity_json(policy: IntegrityPolicy) -> Value {
+pub(crate) fn integrity_json(policy: IntegrityPolicy) -> Value {
     match policy {
         IntegrityPolicy::Fail => json!({"integrity_policy": "fail"}),
         IntegrityPolicy::RecordAndContinue { max_mismatches } => json!({
@@ -447,7 +481,7 @@ fn integrity_json(policy: IntegrityPolicy) -> Value {
     }
 }
 
-fn limits_json(limits: &Limits) -> Value {
+pub(crate) fn limits_json(limits: &Limits) -> Value {
     json!({
         "max_entries": limits.max_entries,
         "max_total_bytes": limits.max_total_bytes,
@@ -458,7 +492,7 @@ fn limits_json(limits: &Limits) -> Value {
     })
 }
 
-fn file_name(display: &str) -> String {
+pub(crate) fn file_name(display: &str) -> String {
     display
         .rsplit('/')
         .find(|part| !part.is_empty())

@@ -13,6 +13,7 @@
 
 mod engine;
 pub mod error;
+pub mod extract;
 pub mod inventory;
 mod page;
 pub mod publish;

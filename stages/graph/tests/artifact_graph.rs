@@ -56,7 +56,13 @@ fn graph(entries: Vec<HashedEntry>) -> InventoryGraph {
     let cancel = CancelToken::new();
     let progress = ProgressReporter::silent();
     let cx = StageCx::detached(StageKind::Graph, &cancel, &progress);
-    build(&cx, RootContent::Directory, entries, WalkNotes::default()).unwrap()
+    build(
+        &cx,
+        RootContent::Directory,
+        &mut entries.clone(),
+        WalkNotes::default(),
+    )
+    .unwrap()
 }
 
 #[test]

@@ -5,7 +5,7 @@
 //! `NotHashedLimit`. Only cancellation, a lost producer and `max_total_bytes` fail the stage.
 
 use std::fs::{File, OpenOptions};
-use std::io::Read;
+use std::io::{Read, Write};
 use std::os::unix::fs::{FileExt, MetadataExt, OpenOptionsExt};
 use std::path::Path;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
@@ -395,6 +395,113 @@ fn matches_declaration(declared: &DeclaredIntegrity, digest: &StreamDigest) -> b
         && (declared.blocks.is_empty() || digest.blocks == declared.blocks)
 }
 
+/// Streams the bytes of `entry` into `sink` while hashing them, 64 KiB at a time with a
+/// cancellation check per chunk, for extraction and for reading small files during analysis.
+/// Reads at most `cap` bytes; the caller compares the digest with what the inventory recorded.
+pub fn copy_entry(
+    cx: &StageCx<'_>,
+    entry: &Entry,
+    cap: u64,
+    sink: &mut dyn Write,
+) -> Result<StreamDigest, Failure> {
+    let shown = entry.logical_path.clone();
+    let unreadable = |message: &str| {
+        Failure::new(FailureReason::Io, message.to_owned())
+            .with_detail("logical_path", shown.clone())
+    };
+    let mut owned_file;
+    let mut range;
+    let mut member;
+    let reader: &mut dyn Read = match &entry.source {
+        EntrySource::Fs { path, dev, ino } => {
+            owned_file = open_checked(path, *dev, *ino)
+                .map_err(|_| unreadable("entry file could not be opened as listed"))?;
+            &mut owned_file
+        }
+        EntrySource::Range {
+            archive,
+            offset,
+            len,
+        } => {
+            range = RangeReader {
+                file: &archive.file,
+                pos: *offset,
+                end: offset + len,
+            };
+            &mut range
+        }
+        EntrySource::ZipMember {
+            archive,
+            offset,
+            compressed_len,
+            method,
+            ..
+        } => {
+            let raw = RangeReader {
+                file: &archive.file,
+                pos: *offset,
+                end: offset + compressed_len,
+            };
+            member = member_reader(raw, *method);
+            &mut member
+        }
+        EntrySource::None => return Err(unreadable("entry has no readable bytes")),
+    };
+    let mut tee = TeeReader {
+        inner: reader,
+        sink,
+    };
+    let check = || cx.check();
+    match hash_stream_blocks(&mut tee, cap, None, &check, &|_| {}) {
+        Ok(digest) => Ok(digest),
+        Err(StreamError::Cancelled(cancelled)) => Err(cancelled.into()),
+        Err(StreamError::OverCap { cap }) => Err(Failure::new(
+            FailureReason::Limit,
+            "entry is larger than allowed",
+        )
+        .with_detail("limit", "max_entry_bytes")
+        .with_detail("maximum", cap)
+        .with_detail("logical_path", entry.logical_path.clone())),
+        Err(StreamError::Io(err)) => {
+            Err(unreadable("entry bytes could not be read or written").with_source(err))
+        }
+    }
+}
+
+/// Writes what it reads to a sink.
+struct TeeReader<'a> {
+    inner: &'a mut dyn Read,
+    sink: &'a mut dyn Write,
+}
+
+impl Read for TeeReader<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.sink.write_all(&buf[..n])?;
+        Ok(n)
+    }
+}
+
+/// Opens a listed file without following a symlink or blocking, and proves it is the same file.
+fn open_checked(path: &Path, dev: u64, ino: u64) -> Result<File, FileError> {
+    let file = OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)
+        .map_err(|err| {
+            if err.raw_os_error() == Some(libc::ELOOP) {
+                FileError::Changed
+            } else {
+                FileError::Io(err)
+            }
+        })?;
+    let meta = file.metadata().map_err(FileError::Io)?;
+    if !meta.is_file() || meta.dev() != dev || meta.ino() != ino {
+        return Err(FileError::Changed);
+    }
+    Ok(file)
+}
+
 fn member_reader<'a>(raw: RangeReader<'a>, method: ZipMethod) -> Box<dyn Read + 'a> {
     match method {
         ZipMethod::Stored => Box::new(raw),
@@ -462,21 +569,7 @@ fn hash_fs_file(
     on_chunk: &dyn Fn(u64),
 ) -> Result<StreamDigest, FileError> {
     cx.check().map_err(FileError::Cancelled)?;
-    let mut file: File = OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-        .open(path)
-        .map_err(|err| {
-            if err.raw_os_error() == Some(libc::ELOOP) {
-                FileError::Changed
-            } else {
-                FileError::Io(err)
-            }
-        })?;
-    let meta = file.metadata().map_err(FileError::Io)?;
-    if !meta.is_file() || meta.dev() != dev || meta.ino() != ino {
-        return Err(FileError::Changed);
-    }
+    let mut file = open_checked(path, dev, ino)?;
     hash_reader(cx, &mut file, cap, block_size, on_chunk)
 }
 

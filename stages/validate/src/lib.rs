@@ -11,6 +11,7 @@
 //! A failure here is a bug or a tampered record, never bad user input; the job façade maps it
 //! to an internal error and publishes nothing.
 
+mod extract;
 mod inventory;
 mod record;
 
@@ -117,6 +118,7 @@ pub fn validate_bytes(bytes: &[u8]) -> Result<Validated, ValidationError> {
     let result = &record["normalized_result"];
     match operation {
         "inventory_artifact" => inventory::check(&record, result)?,
+        "extract_artifact" => extract::check(&record, result)?,
         other => {
             return Err(ValidationError::new(
                 "/operation",

@@ -19,6 +19,26 @@ pub struct Cli {
 pub enum Command {
     /// Inventory every byte of a directory or file: paths, sizes, SHA-256, content-addressed ids.
     InventoryArtifact(InventoryArgs),
+    /// Extract selected regular files into a fresh directory that rea creates and reports.
+    ExtractArtifact(ExtractArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct ExtractArgs {
+    /// The directory, ASAR or ZIP to extract from (relative paths are resolved).
+    pub input_path: PathBuf,
+    /// An occurrence id from an inventory of the same input (repeatable).
+    #[arg(long = "occurrence-id", value_name = "OCC_ID")]
+    pub occurrence_ids: Vec<String>,
+    /// A glob over logical paths, such as '**/package.json' (repeatable).
+    #[arg(long = "glob", value_name = "PATTERN")]
+    pub globs: Vec<String>,
+    #[command(flatten)]
+    pub job: JobArgs,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    #[command(flatten)]
+    pub integrity: IntegrityArgs,
 }
 
 /// Options every job command shares.

@@ -4,10 +4,13 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use rea_core::{CancelToken, Failure, FailureReason, IntegrityPolicy, Limits};
+use rea_jobs::extract::{ExtractRequest, OPERATION as EXTRACT};
 use rea_jobs::inventory::{InventoryRequest, OPERATION as INVENTORY};
 use rea_jobs::{Engine, JobControl, PageRequest, Published};
 
-use crate::args::{Cli, Command, IntegrityArgs, InventoryArgs, JobArgs, LimitArgs, PolicyArg};
+use crate::args::{
+    Cli, Command, ExtractArgs, IntegrityArgs, InventoryArgs, JobArgs, LimitArgs, PolicyArg,
+};
 use crate::{progress, render};
 
 /// Exit code for a failed job.
@@ -22,6 +25,7 @@ pub fn run(cli: Cli, cancel: &CancelToken) -> ExitCode {
     };
     match cli.command {
         Command::InventoryArtifact(args) => inventory(&engine, args, cancel),
+        Command::ExtractArtifact(args) => extract(&engine, args, cancel),
     }
 }
 
@@ -41,7 +45,30 @@ fn inventory(engine: &Engine, args: InventoryArgs, cancel: &CancelToken) -> Exit
     let outcome = with_control(cancel, &args.job, |ctl| {
         engine.inventory_artifact(&request, ctl)
     });
-    finish(INVENTORY, &args.job, outcome, started, cancel)
+    finish(INVENTORY, &args.job, outcome, cancel, |published| {
+        render::summary(INVENTORY, published, started.elapsed())
+    })
+}
+
+fn extract(engine: &Engine, args: ExtractArgs, cancel: &CancelToken) -> ExitCode {
+    let request = ExtractRequest {
+        input_path: args.input_path,
+        limits: limits(&args.limits),
+        integrity: integrity(&args.integrity),
+        occurrence_ids: args.occurrence_ids,
+        globs: args.globs,
+    };
+    let started = Instant::now();
+    let mut output_root = None;
+    let outcome = with_control(cancel, &args.job, |ctl| {
+        engine.extract_artifact(&request, ctl).map(|extracted| {
+            output_root = Some(extracted.output_root);
+            extracted.published
+        })
+    });
+    finish(EXTRACT, &args.job, outcome, cancel, |published| {
+        render::extract_summary(published, output_root.as_deref(), started.elapsed())
+    })
 }
 
 /// Runs `job` with a progress reporter that draws a bar only when stderr is a terminal.
@@ -75,8 +102,8 @@ fn finish(
     operation: &str,
     job_args: &JobArgs,
     outcome: Result<Published, Failure>,
-    started: Instant,
     cancel: &CancelToken,
+    summary: impl FnOnce(&Published),
 ) -> ExitCode {
     let published = match outcome {
         Ok(published) => published,
@@ -92,7 +119,7 @@ fn finish(
         return render::json_line(published.envelope());
     }
     if !job_args.json {
-        render::summary(operation, &published, started.elapsed());
+        summary(&published);
     }
     ExitCode::SUCCESS
 }

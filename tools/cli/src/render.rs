@@ -78,6 +78,25 @@ pub fn summary(operation: &str, published: &Published, elapsed: Duration) {
     );
 }
 
+/// A short summary of an extraction.
+pub fn extract_summary(
+    published: &Published,
+    output_root: Option<&std::path::Path>,
+    elapsed: Duration,
+) {
+    let files = published
+        .headline
+        .get("files")
+        .and_then(Value::as_u64)
+        .unwrap_or(0);
+    let root = output_root
+        .map(|p| p.display().to_string())
+        .unwrap_or_default();
+    println!("extract_artifact: {files} files written to {root}");
+    println!("  evidence     {}", published.evidence_id());
+    println!("  time         {:.3} s", elapsed.as_secs_f64());
+}
+
 /// Reports a failure: the error object on stdout with `--json`, one line on stderr always.
 pub fn failure(operation: &str, failure: &Failure, json: bool) {
     let object = ErrorObject::from_failure(operation, failure);

@@ -431,3 +431,58 @@ fn timeout_is_reported_as_timeout_not_cancelled() {
     assert_eq!(error["code"], "timeout");
     assert_eq!(error["category"], "timeout");
 }
+
+#[test]
+fn extract_artifact_writes_the_selection_and_reports_where() {
+    let output = run(&[
+        "extract-artifact",
+        sample().to_str().unwrap(),
+        "--glob",
+        "src/*.js",
+        "--json",
+    ]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let value = json(&output);
+    let root = std::path::PathBuf::from(value["result"]["output_root"].as_str().unwrap());
+    let files: Vec<&str> = value["result"]["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["relative_path"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        files,
+        vec![
+            "src/main.js",
+            "src/preload.js",
+            "src/renderer.copy.js",
+            "src/renderer.js"
+        ]
+    );
+    for rel in files {
+        assert_eq!(
+            std::fs::read(root.join(rel)).unwrap(),
+            std::fs::read(sample().join(rel)).unwrap()
+        );
+    }
+    std::fs::remove_dir_all(&root).unwrap();
+    let human = run(&[
+        "extract-artifact",
+        sample().to_str().unwrap(),
+        "--glob",
+        "package.json",
+    ]);
+    let text = String::from_utf8_lossy(&human.stdout).into_owned();
+    assert!(
+        text.starts_with("extract_artifact: 1 files written to /"),
+        "{text}"
+    );
+    let written = text.lines().next().unwrap().rsplit(' ').next().unwrap();
+    std::fs::remove_dir_all(written).unwrap();
+    let missing = run(&["extract-artifact", sample().to_str().unwrap()]);
+    assert_eq!(missing.status.code(), Some(1), "a selection is required");
+}

@@ -25,18 +25,20 @@ pub enum RootContent {
 }
 
 /// Builds the graph. Output order depends only on content and paths, never on input order.
+/// `hashed` is sorted by logical path in place and left to the caller.
 pub fn build(
     cx: &StageCx<'_>,
     root: RootContent,
-    mut hashed: Vec<HashedEntry>,
+    hashed: &mut [HashedEntry],
     notes: WalkNotes,
 ) -> Result<InventoryGraph, Failure> {
     hashed.sort_unstable_by(|a, b| a.entry.logical_path.cmp(&b.entry.logical_path));
-    let digests = digest_all(cx, &hashed)?;
+    let hashed: &[HashedEntry] = hashed;
+    let digests = digest_all(cx, hashed)?;
     let (root_sha, root_class, root_size, root_state) = match &root {
         RootContent::Directory => {
-            let children = children_of(&hashed, "");
-            let lines = child_lines(&hashed, &digests, &children);
+            let children = children_of(hashed, "");
+            let lines = child_lines(hashed, &digests, &children);
             (
                 ids::directory_sha256(&lines)?,
                 classify_directory(""),

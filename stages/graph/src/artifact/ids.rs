@@ -12,6 +12,7 @@
 //! | contradiction `ic_` | "ic_" + H({root_artifact_id, logical_path, declared_sha256, observed_sha256}) |
 //! | `graph_sha256` | H({nodes, occurrences, edges, integrity_contradictions}) |
 //! | manifest `agm_` | "agm_" + H({schema_version: 1, root_artifact_id, graph_sha256}) |
+//! | extraction `aex_` | "aex_" + H({schema_version: 1, source_manifest_id, files: [{relative_path, sha256, size}]}), files sorted by relative_path |
 //!
 //! A directory's digest covers names, kinds, symlink targets and child contents, so the root
 //! digest commits to the whole tree. Nothing here depends on the input's absolute path.
@@ -185,4 +186,35 @@ pub fn manifest_id(root_artifact_id: &str, graph_sha256: &str) -> Result<String,
 
 fn internal(err: CanonicalError) -> Failure {
     Failure::new(FailureReason::Internal, "graph value has no canonical form").with_source(err)
+}
+
+/// One extracted file, as the extraction id commits to it.
+#[derive(Debug, Clone, Serialize)]
+pub struct ExtractedFile<'a> {
+    pub relative_path: &'a str,
+    pub sha256: &'a str,
+    pub size: u64,
+}
+
+/// The extraction id: the same selection of the same bytes has the same id, wherever it was
+/// written. `files` must be sorted by `relative_path`.
+pub fn extraction_id(
+    source_manifest_id: &str,
+    files: &[ExtractedFile<'_>],
+) -> Result<String, Failure> {
+    #[derive(Serialize)]
+    struct Aex<'a> {
+        files: &'a [ExtractedFile<'a>],
+        schema_version: u32,
+        source_manifest_id: &'a str,
+    }
+    content_id(
+        "aex_",
+        &Aex {
+            files,
+            schema_version: 1,
+            source_manifest_id,
+        },
+    )
+    .map_err(internal)
 }
