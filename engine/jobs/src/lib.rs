@@ -14,6 +14,7 @@
 mod engine;
 pub mod error;
 pub mod extract;
+pub mod inspect;
 pub mod inventory;
 mod page;
 pub mod publish;

@@ -12,6 +12,7 @@
 //! to an internal error and publishes nothing.
 
 mod extract;
+mod inspect;
 mod inventory;
 mod record;
 
@@ -119,6 +120,7 @@ pub fn validate_bytes(bytes: &[u8]) -> Result<Validated, ValidationError> {
     match operation {
         "inventory_artifact" => inventory::check(&record, result)?,
         "extract_artifact" => extract::check(&record, result)?,
+        "inspect_artifact" => inspect::check(&record, result)?,
         other => {
             return Err(ValidationError::new(
                 "/operation",

@@ -15,12 +15,32 @@ pub struct Cli {
     pub command: Command,
 }
 
+/// Variants are named after the tools they run (`inventory_artifact` is `inventory-artifact`),
+/// so they share suffixes on purpose.
+#[allow(clippy::enum_variant_names)]
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Inventory every byte of a directory or file: paths, sizes, SHA-256, content-addressed ids.
     InventoryArtifact(InventoryArgs),
     /// Extract selected regular files into a fresh directory that rea creates and reports.
     ExtractArtifact(ExtractArgs),
+    /// A bounded first look: counts, largest files, entrypoints, integrity, what to run next.
+    InspectArtifact(InspectArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct InspectArgs {
+    /// The directory, ASAR, ZIP or file to inspect (relative paths are resolved).
+    pub input_path: PathBuf,
+    /// Items per list (largest files, entrypoints, containers), 1 to 500.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=500))]
+    pub max_observations: u32,
+    #[command(flatten)]
+    pub job: JobArgs,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    #[command(flatten)]
+    pub integrity: IntegrityArgs,
 }
 
 #[derive(Debug, Args)]

@@ -5,11 +5,13 @@ use std::time::{Duration, Instant};
 
 use rea_core::{CancelToken, Failure, FailureReason, IntegrityPolicy, Limits};
 use rea_jobs::extract::{ExtractRequest, OPERATION as EXTRACT};
+use rea_jobs::inspect::{InspectRequest, OPERATION as INSPECT};
 use rea_jobs::inventory::{InventoryRequest, OPERATION as INVENTORY};
 use rea_jobs::{Engine, JobControl, PageRequest, Published};
 
 use crate::args::{
-    Cli, Command, ExtractArgs, IntegrityArgs, InventoryArgs, JobArgs, LimitArgs, PolicyArg,
+    Cli, Command, ExtractArgs, InspectArgs, IntegrityArgs, InventoryArgs, JobArgs, LimitArgs,
+    PolicyArg,
 };
 use crate::{progress, render};
 
@@ -26,6 +28,7 @@ pub fn run(cli: Cli, cancel: &CancelToken) -> ExitCode {
     match cli.command {
         Command::InventoryArtifact(args) => inventory(&engine, args, cancel),
         Command::ExtractArtifact(args) => extract(&engine, args, cancel),
+        Command::InspectArtifact(args) => inspect(&engine, args, cancel),
     }
 }
 
@@ -47,6 +50,22 @@ fn inventory(engine: &Engine, args: InventoryArgs, cancel: &CancelToken) -> Exit
     });
     finish(INVENTORY, &args.job, outcome, cancel, |published| {
         render::summary(INVENTORY, published, started.elapsed())
+    })
+}
+
+fn inspect(engine: &Engine, args: InspectArgs, cancel: &CancelToken) -> ExitCode {
+    let request = InspectRequest {
+        input_path: args.input_path,
+        limits: limits(&args.limits),
+        integrity: integrity(&args.integrity),
+        max_observations: args.max_observations,
+    };
+    let started = Instant::now();
+    let outcome = with_control(cancel, &args.job, |ctl| {
+        engine.inspect_artifact(&request, ctl)
+    });
+    finish(INSPECT, &args.job, outcome, cancel, |published| {
+        render::inspect_summary(published, started.elapsed())
     })
 }
 

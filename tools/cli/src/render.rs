@@ -78,6 +78,53 @@ pub fn summary(operation: &str, published: &Published, elapsed: Duration) {
     );
 }
 
+/// The inspection, for people: the lists themselves, not just their sizes.
+pub fn inspect_summary(published: &Published, elapsed: Duration) {
+    let envelope: Value = serde_json::from_slice(published.envelope()).unwrap_or(Value::Null);
+    let r = &envelope["result"];
+    let s = &r["summary"];
+    println!(
+        "inspect_artifact: {} input, {} entries ({} files), {} distinct contents",
+        r["manifest"]["root_format"].as_str().unwrap_or(""),
+        s["entries"],
+        s["files"],
+        s["distinct_contents"]
+    );
+    let i = &r["integrity"];
+    println!(
+        "  integrity     {} verified, {} mismatched, {} unverifiable, {} unreadable",
+        i["verified"], i["mismatched"], i["unverifiable"], i["unavailable"]
+    );
+    let kinds: Vec<String> = r["counts"]["by_kind"]
+        .as_object()
+        .map(|m| m.iter().map(|(k, v)| format!("{k} {v}")).collect())
+        .unwrap_or_default();
+    println!("  kinds         {}", kinds.join(", "));
+    for e in r["entrypoints"].as_array().into_iter().flatten().take(10) {
+        println!(
+            "  entrypoint    {} ({})",
+            e["logical_path"].as_str().unwrap_or(""),
+            e["role"].as_str().unwrap_or("")
+        );
+    }
+    for f in r["largest_files"].as_array().into_iter().flatten().take(5) {
+        println!(
+            "  large file    {} ({} bytes)",
+            f["logical_path"].as_str().unwrap_or(""),
+            f["size"]
+        );
+    }
+    for t in r["suggested_next_tools"].as_array().into_iter().flatten() {
+        println!(
+            "  next          {}: {}",
+            t["tool"].as_str().unwrap_or(""),
+            t["reason"].as_str().unwrap_or("")
+        );
+    }
+    println!("  evidence      {}", published.evidence_id());
+    println!("  time          {:.3} s", elapsed.as_secs_f64());
+}
+
 /// A short summary of an extraction.
 pub fn extract_summary(
     published: &Published,
