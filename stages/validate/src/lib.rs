@@ -11,6 +11,7 @@
 //! A failure here is a bug or a tampered record, never bad user input; the job façade maps it
 //! to an internal error and publishes nothing.
 
+mod compare;
 mod extract;
 mod inspect;
 mod inventory;
@@ -80,6 +81,17 @@ pub fn validate(cx: &StageCx<'_>, bytes: &[u8], local_path: &str) -> Result<Vali
     Ok(validated)
 }
 
+/// Validates a derived record (one compared or traced from other Evidence): it has no subject.
+pub fn validate_derived(cx: &StageCx<'_>, bytes: &[u8]) -> Result<Validated, Failure> {
+    cx.check()?;
+    let validated = validate_bytes(bytes)?;
+    if !validated.record["subject"].is_null() {
+        return Err(ValidationError::new("/subject", "a derived record has no subject").into());
+    }
+    cx.check()?;
+    Ok(validated)
+}
+
 /// [`validate_bytes`], plus the two subject fields the id leaves out on purpose: `local_path`
 /// must be the input the job resolved, and `name` its last component. Together with the id
 /// and the canonical-form check, every byte of the record is then pinned.
@@ -121,6 +133,7 @@ pub fn validate_bytes(bytes: &[u8]) -> Result<Validated, ValidationError> {
         "inventory_artifact" => inventory::check(&record, result)?,
         "extract_artifact" => extract::check(&record, result)?,
         "inspect_artifact" => inspect::check(&record, result)?,
+        "compare_artifacts" => compare::check(&record, result)?,
         other => {
             return Err(ValidationError::new(
                 "/operation",

@@ -26,6 +26,21 @@ pub enum Command {
     ExtractArtifact(ExtractArgs),
     /// A bounded first look: counts, largest files, entrypoints, integrity, what to run next.
     InspectArtifact(InspectArgs),
+    /// Compare two inventories (files of `inventory-artifact --json --all` output).
+    CompareArtifacts(CompareArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CompareArgs {
+    /// The earlier version's inventory Evidence, as JSON.
+    pub left: PathBuf,
+    /// The later version's inventory Evidence, as JSON.
+    pub right: PathBuf,
+    /// Changes listed inline, 1 to 500 (the counts always cover all).
+    #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u64).range(1..=500))]
+    pub max_changes: u64,
+    #[command(flatten)]
+    pub job: JobArgs,
 }
 
 #[derive(Debug, Args)]

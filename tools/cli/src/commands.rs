@@ -4,14 +4,15 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use rea_core::{CancelToken, Failure, FailureReason, IntegrityPolicy, Limits};
+use rea_jobs::compare::{CompareRequest, OPERATION as COMPARE};
 use rea_jobs::extract::{ExtractRequest, OPERATION as EXTRACT};
 use rea_jobs::inspect::{InspectRequest, OPERATION as INSPECT};
 use rea_jobs::inventory::{InventoryRequest, OPERATION as INVENTORY};
 use rea_jobs::{Engine, JobControl, PageRequest, Published};
 
 use crate::args::{
-    Cli, Command, ExtractArgs, InspectArgs, IntegrityArgs, InventoryArgs, JobArgs, LimitArgs,
-    PolicyArg,
+    Cli, Command, CompareArgs, ExtractArgs, InspectArgs, IntegrityArgs, InventoryArgs, JobArgs,
+    LimitArgs, PolicyArg,
 };
 use crate::{progress, render};
 
@@ -29,6 +30,7 @@ pub fn run(cli: Cli, cancel: &CancelToken) -> ExitCode {
         Command::InventoryArtifact(args) => inventory(&engine, args, cancel),
         Command::ExtractArtifact(args) => extract(&engine, args, cancel),
         Command::InspectArtifact(args) => inspect(&engine, args, cancel),
+        Command::CompareArtifacts(args) => compare(&engine, args, cancel),
     }
 }
 
@@ -50,6 +52,39 @@ fn inventory(engine: &Engine, args: InventoryArgs, cancel: &CancelToken) -> Exit
     });
     finish(INVENTORY, &args.job, outcome, cancel, |published| {
         render::summary(INVENTORY, published, started.elapsed())
+    })
+}
+
+fn compare(engine: &Engine, args: CompareArgs, cancel: &CancelToken) -> ExitCode {
+    let started = Instant::now();
+    let outcome = read_json(&args.left).and_then(|left| {
+        let right = read_json(&args.right)?;
+        let request = CompareRequest {
+            left,
+            right,
+            max_changes: args.max_changes as usize,
+        };
+        with_control(cancel, &args.job, |ctl| {
+            engine.compare_artifacts(&request, ctl)
+        })
+    });
+    finish(COMPARE, &args.job, outcome, cancel, |published| {
+        render::compare_summary(published, started.elapsed())
+    })
+}
+
+/// Reads a JSON file given on the command line.
+fn read_json(path: &std::path::Path) -> Result<serde_json::Value, Failure> {
+    let shown = path.to_string_lossy().into_owned();
+    let bytes = std::fs::read(path).map_err(|err| {
+        Failure::new(FailureReason::Path, "evidence file could not be read")
+            .with_detail("path", shown.clone())
+            .with_source(err)
+    })?;
+    serde_json::from_slice(&bytes).map_err(|err| {
+        Failure::new(FailureReason::InvalidInput, "evidence file is not JSON")
+            .with_detail("path", shown)
+            .with_source(err)
     })
 }
 

@@ -125,6 +125,23 @@ pub fn inspect_summary(published: &Published, elapsed: Duration) {
     println!("  time          {:.3} s", elapsed.as_secs_f64());
 }
 
+/// A comparison, for people.
+pub fn compare_summary(published: &Published, elapsed: Duration) {
+    let h = &published.headline;
+    let n = |key: &str| h.get(key).and_then(Value::as_u64).unwrap_or(0);
+    println!(
+        "compare_artifacts: {} added, {} removed, {} changed, {} unchanged, {} contradictions, {} unknown",
+        n("added"),
+        n("removed"),
+        n("changed"),
+        n("unchanged"),
+        n("contradiction"),
+        n("unknown")
+    );
+    println!("  evidence     {}", published.evidence_id());
+    println!("  time         {:.3} s", elapsed.as_secs_f64());
+}
+
 /// A short summary of an extraction.
 pub fn extract_summary(
     published: &Published,

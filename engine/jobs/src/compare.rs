@@ -1,0 +1,258 @@
+//! `compare_artifacts`: two inventories of two versions, path by path and content by content.
+//!
+//! Inputs are complete Evidence records (or the `{result, evidence_id, evidence}` envelopes the
+//! CLI prints), re-validated before use. Plan: graph (compare) → seal → validate; no input is
+//! read from disk besides the two records.
+//!
+//! Each path is `added`, `removed`, `changed`, `unchanged`, `contradiction` (either side's bytes
+//! contradict declared integrity: never `unchanged`) or `unknown` (absent from a side whose
+//! record lists only a page, so absence proves nothing).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use rea_core::{Failure, FailureReason};
+use rea_exec::{Dep, Placement, Plan, StageKind};
+use rea_seal::{Authority, Confidence, EvidenceDraft, Location, Provider, Sealed};
+use rea_validate::Validated;
+use serde_json::{Map, Value, json};
+
+use crate::engine::{Engine, JobControl, Published};
+use crate::inventory::invalid;
+use crate::slot::Slot;
+
+/// The operation name, as tools and Evidence spell it.
+pub const OPERATION: &str = "compare_artifacts";
+/// Changes listed inline at most; the counts always cover everything.
+pub const MAX_CHANGES: usize = 500;
+
+/// Two records to compare.
+#[derive(Debug, Clone)]
+pub struct CompareRequest {
+    pub left: Value,
+    pub right: Value,
+    /// Changes listed inline, 1 to [`MAX_CHANGES`].
+    pub max_changes: usize,
+}
+
+impl Engine {
+    /// Compares two inventory records. Returns only validated Evidence.
+    pub fn compare_artifacts(
+        &self,
+        request: &CompareRequest,
+        ctl: &JobControl<'_>,
+    ) -> Result<Published, Failure> {
+        if !(1..=MAX_CHANGES).contains(&request.max_changes) {
+            return Err(invalid(
+                "max_changes",
+                format!("max_changes must be between 1 and {MAX_CHANGES}"),
+            ));
+        }
+        ctl.cancel.check()?;
+        let plan_failure = |err: rea_exec::PlanError| {
+            Failure::new(FailureReason::Internal, "job plan is invalid").with_source(err)
+        };
+        let mut plan = Plan::new();
+        let sealed: Slot<Sealed> = Slot::new();
+        let compare = {
+            let (sealed, request) = (sealed.clone(), request.clone());
+            plan.add(StageKind::Graph, Placement::Pool, &[], move |cx| {
+                let left = side("left", &request.left)?;
+                cx.check()?;
+                let right = side("right", &request.right)?;
+                cx.check()?;
+                let draft = draft(&left, &right, request.max_changes)?;
+                sealed.put(rea_seal::seal(cx, draft)?);
+                Ok(())
+            })
+            .map_err(plan_failure)?
+        };
+        let validated: Slot<Validated> = Slot::new();
+        {
+            let validated = validated.clone();
+            plan.add(
+                StageKind::Validate,
+                Placement::Pool,
+                &[Dep::After(compare)],
+                move |cx| {
+                    validated.put(rea_validate::validate_derived(
+                        cx,
+                        sealed.take("sealed evidence")?.bytes(),
+                    )?);
+                    Ok(())
+                },
+            )
+            .map_err(plan_failure)?;
+        }
+        let report = self.execute(plan, ctl)?;
+        let validated = validated.take("validated evidence")?;
+        let headline = match &validated.record()["normalized_result"]["summary"] {
+            Value::Object(map) => map.clone(),
+            _ => Map::new(),
+        };
+        let published = Published::new(validated, headline, &report)?;
+        ctl.progress
+            .finish("done", 1, Some(1), "comparison complete");
+        Ok(published)
+    }
+}
+
+/// One validated input.
+struct Side {
+    evidence_id: String,
+    manifest: Value,
+    complete: bool,
+    /// Occurrences by logical path (the root left out).
+    occurrences: BTreeMap<String, Value>,
+    contradicted: BTreeSet<String>,
+}
+
+fn side(name: &str, value: &Value) -> Result<Side, Failure> {
+    let record = if value.get("evidence").is_some() {
+        &value["evidence"]
+    } else {
+        value
+    };
+    let bad = |message: &str| {
+        Failure::new(FailureReason::InvalidInput, format!("{name}: {message}"))
+            .with_detail("side", name)
+    };
+    let bytes = rea_hash::canonical_bytes(record).map_err(|_| bad("is not JSON Evidence"))?;
+    let validated = rea_validate::validate_bytes(&bytes).map_err(|err| {
+        Failure::new(
+            FailureReason::Integrity,
+            format!("{name}: evidence failed validation"),
+        )
+        .with_detail("side", name)
+        .with_detail("at", err.at.clone())
+        .with_detail("problem", err.problem.clone())
+    })?;
+    let record = validated.record();
+    if record["operation"] != "inventory_artifact" {
+        return Err(bad(
+            "must be inventory_artifact Evidence (use --json --all output)",
+        ));
+    }
+    let result = &record["normalized_result"];
+    let page = &result["occurrences"];
+    let items = page["items"].as_array().cloned().unwrap_or_default();
+    let complete = page["offset"] == 0 && page["total"].as_u64() == Some(items.len() as u64);
+    let occurrences = items
+        .into_iter()
+        .filter(|o| o["logical_path"] != ".")
+        .filter_map(|o| {
+            o["logical_path"]
+                .as_str()
+                .map(str::to_owned)
+                .map(|p| (p, o))
+        })
+        .collect();
+    let contradicted = result["integrity_contradictions"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c["logical_path"].as_str().map(str::to_owned))
+        .collect();
+    Ok(Side {
+        evidence_id: validated.evidence_id().to_owned(),
+        manifest: result["manifest"].clone(),
+        complete,
+        occurrences,
+        contradicted,
+    })
+}
+
+fn draft(left: &Side, right: &Side, max_changes: usize) -> Result<EvidenceDraft, Failure> {
+    let paths: BTreeSet<&String> = left
+        .occurrences
+        .keys()
+        .chain(right.occurrences.keys())
+        .collect();
+    let mut counts: BTreeMap<&str, u64> = [
+        "added",
+        "removed",
+        "changed",
+        "unchanged",
+        "contradiction",
+        "unknown",
+    ]
+    .into_iter()
+    .map(|k| (k, 0))
+    .collect();
+    let mut changes = Vec::new();
+    for path in paths {
+        let (l, r) = (left.occurrences.get(path), right.occurrences.get(path));
+        let touched = |side: &Side, o: Option<&Value>| {
+            side.contradicted.contains(path) || o.is_some_and(|o| o["hash_status"] == "mismatched")
+        };
+        let status = match (l, r) {
+            _ if touched(left, l) || touched(right, r) => "contradiction",
+            (Some(_), None) if right.complete => "removed",
+            (None, Some(_)) if left.complete => "added",
+            (Some(_), None) | (None, Some(_)) => "unknown",
+            (Some(a), Some(b))
+                if a["entry_kind"] == b["entry_kind"]
+                    && a["sha256"] == b["sha256"]
+                    && a["link_target"] == b["link_target"] =>
+            {
+                "unchanged"
+            }
+            _ => "changed",
+        };
+        *counts.entry(status).or_default() += 1;
+        if status != "unchanged" && changes.len() < max_changes {
+            let view = |o: Option<&Value>| {
+                o.map(|o| json!({"entry_kind": o["entry_kind"], "sha256": o["sha256"], "size": o["size"], "hash_status": o["hash_status"]}))
+            };
+            changes.push(
+                json!({"logical_path": path, "status": status, "left": view(l), "right": view(r)}),
+            );
+        }
+    }
+    let listed = changes.len() as u64;
+    let total: u64 = counts
+        .iter()
+        .filter(|(k, _)| **k != "unchanged")
+        .map(|(_, v)| *v)
+        .sum();
+    let mut limitations = Vec::new();
+    if !left.complete || !right.complete {
+        limitations.push("a side lists only a page of its occurrences; paths absent from it are unknown, not removed or added".to_owned());
+    }
+    if listed < total {
+        limitations.push(format!(
+            "{listed} of {total} changes are listed; the counts cover all"
+        ));
+    }
+    let same_root = left.manifest["root_sha256"] == right.manifest["root_sha256"];
+    let locations = changes
+        .iter()
+        .filter_map(|c| c["logical_path"].as_str())
+        .map(|p| Location::ArtifactPath(p.to_owned()))
+        .collect();
+    let result = json!({
+        "left": {"evidence_id": left.evidence_id, "manifest_id": left.manifest["manifest_id"], "root_sha256": left.manifest["root_sha256"], "complete": left.complete},
+        "right": {"evidence_id": right.evidence_id, "manifest_id": right.manifest["manifest_id"], "root_sha256": right.manifest["root_sha256"], "complete": right.complete},
+        "identical_roots": same_root,
+        "summary": counts,
+        "changes": changes,
+        "changes_listed": listed,
+        "limitations": limitations,
+    });
+    Ok(EvidenceDraft {
+        subject: None,
+        provider: Provider {
+            id: "rea-artifact-graph".to_owned(),
+            name: "REA artifact graph".to_owned(),
+            version: crate::REA_VERSION.to_owned(),
+        },
+        predicate_type: "rea.artifact-comparison/v1".to_owned(),
+        operation: OPERATION.to_owned(),
+        parameters: json!({"max_changes": max_changes}),
+        normalized_result: result,
+        confidence: Confidence::Derived,
+        authority: Authority::ShippedArtifact,
+        limitations,
+        locations,
+        evidence_links: vec![left.evidence_id.clone(), right.evidence_id.clone()],
+    })
+}
