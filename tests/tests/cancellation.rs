@@ -72,3 +72,61 @@ fn a_token_cancelled_before_the_start_returns_cancelled() {
     );
     assert!(!out.exists());
 }
+
+/// An ASAR with an unpacked companion, and a ZIP made by CPython's zipfile, inside one folder
+/// tree: the walk expands both, so every reader's check points are exercised.
+fn archives_tree() -> tempfile::TempDir {
+    use rea_tests::asar_writer::{file, integrity, pack};
+    let dir = rea_tests::fixture_tree();
+    let (a, b) = (b"console.log('a')".as_slice(), vec![7u8; 150_000]);
+    let mut data = a.to_vec();
+    data.extend_from_slice(&b);
+    let header = serde_json::json!({"files": {
+        "a.js": file(a, 0),
+        "lib": {"files": {"b.bin": file(&b, a.len() as u64)}},
+        "addon.node": {"size": 3, "unpacked": true, "integrity": integrity(b"ELF")},
+    }});
+    std::fs::write(dir.path().join("app.asar"), pack(&header, &data)).unwrap();
+    std::fs::create_dir(dir.path().join("app.asar.unpacked")).unwrap();
+    std::fs::write(dir.path().join("app.asar.unpacked/addon.node"), b"ELF").unwrap();
+    let status = std::process::Command::new("python3")
+        .arg(rea_tests::corpora().join("scripts/zip_tool.py"))
+        .arg("pack")
+        .arg(dir.path().join("app"))
+        .arg(dir.path().join("bundle.zip"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    dir
+}
+
+#[test]
+fn every_check_point_cancels_cleanly_through_asar_and_zip_readers() {
+    let tree = archives_tree();
+    let out_dir = tempfile::tempdir().unwrap();
+    let out = out_dir.path().join("inventory.json");
+    let engine = Engine::new(2).unwrap();
+    let counter = CancelToken::new();
+    run(&engine, tree.path(), &out, &counter).unwrap();
+    let written: serde_json::Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
+    let paths: Vec<&str> = written["result"]["occurrences"]["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| o["logical_path"].as_str().unwrap())
+        .collect();
+    assert!(
+        paths.contains(&"app.asar/lib/b.bin") && paths.contains(&"bundle.zip/lib/a.js"),
+        "{paths:?}"
+    );
+    std::fs::remove_file(&out).unwrap();
+    for n in 0..counter.checks_made() {
+        let failure = run(&engine, tree.path(), &out, &CancelToken::trip_after(n)).unwrap_err();
+        assert_eq!(failure.reason, FailureReason::Cancelled, "n {n}: {failure}");
+        assert_eq!(
+            std::fs::read_dir(out_dir.path()).unwrap().count(),
+            0,
+            "n {n}"
+        );
+    }
+}
