@@ -206,9 +206,10 @@ pub(crate) fn plan_graph(
                         &mut n_entries,
                     )?;
                 } else {
+                    let source = rea_traverse::zip::open(&path)?;
                     rea_traverse::zip::walk(
                         cx,
-                        &path,
+                        &source,
                         "",
                         &limits,
                         tally,

@@ -7,10 +7,10 @@
 //! A directory that cannot be listed is noted the same way. Only cancellation, a lost consumer
 //! and `max_entries` stop the walk.
 //!
-//! A regular file named `*.asar` that holds an ASAR header is expanded in place: its entries
-//! follow it, below its own logical path (`resources/app.asar/main.js`). A directory named
-//! `*.asar` or `*.js` is just a directory. A file that is not a readable ASAR stays a file, with
-//! a limitation saying why it was not expanded.
+//! A regular file named `*.asar` or like a zip-family archive is expanded in place by
+//! `nested`: its entries follow it, below its own logical path (`resources/app.asar/main.js`).
+//! A directory named `*.asar` or `*.js` is just a directory. A file that is not a readable
+//! archive stays a file, with a note on its occurrence saying why it was not expanded.
 
 use std::ffi::OsString;
 use std::fs;
@@ -22,7 +22,6 @@ use crossbeam_channel::Sender;
 use rea_core::{Failure, FailureReason, Limits};
 use rea_exec::StageCx;
 
-use crate::asar;
 use crate::entry::{Entry, EntryKind, EntrySource, WalkNotes, WalkTally};
 use crate::input::special_kind;
 use crate::path;
@@ -87,108 +86,19 @@ pub fn walk(
                     ino: *ino,
                 });
             }
-            let nested = nested_asar(cx, &child);
-            let mut child = child;
-            let nested = match nested {
-                Ok(nested) => nested,
-                Err(note) => {
-                    child.limitations.push(note);
-                    None
-                }
-            };
             tally.add(&child);
-            let prefix = child.logical_path.clone();
-            let (child_kind, child_source) = (child.kind, child.source.clone());
+            let nested = crate::nested::candidate(&child);
             if out.send(child).is_err() {
                 return Err(cx.disconnected());
             }
-            let is_zip = child_is_zip(&prefix, &child_kind);
-            if is_zip && let EntrySource::Fs { path, .. } = &child_source {
-                let mut zip_notes = WalkNotes::default();
-                match crate::zip::walk(
-                    cx,
-                    path,
-                    &prefix,
-                    limits,
-                    tally,
-                    out,
-                    &mut zip_notes,
-                    &mut n_entries,
-                ) {
-                    Ok(()) => merge_notes(&mut notes, zip_notes),
-                    Err(failure) if failure.reason == FailureReason::Format => {
-                        notes.skip(
-                            &prefix,
-                            format!("not expanded as a ZIP archive: {}", failure.message),
-                        );
-                    }
-                    Err(failure) => return Err(failure),
-                }
-            }
-            if let Some((source, header)) = nested {
-                asar::walk(
-                    cx,
-                    &source,
-                    &header,
-                    &prefix,
-                    limits,
-                    tally,
-                    out,
-                    &mut notes,
-                    &mut n_entries,
-                )?;
+            if let Some(nested) = nested {
+                crate::nested::expand(cx, nested, limits, tally, out, &mut notes, &mut n_entries)?;
             }
         }
         stack.extend(subdirs.into_iter().rev());
     }
     tally.finish();
     Ok(notes)
-}
-
-/// A regular file whose name is in the zip family is expanded as a ZIP archive.
-fn child_is_zip(logical_path: &str, kind: &EntryKind) -> bool {
-    *kind == EntryKind::File && crate::zip::is_zip_name(logical_path)
-}
-
-fn merge_notes(into: &mut WalkNotes, from: WalkNotes) {
-    into.limitations.extend(from.limitations);
-    for (path, notes) in from.incomplete {
-        into.incomplete.entry(path).or_default().extend(notes);
-    }
-}
-
-/// Opens `entry` as an ASAR archive when it is a regular file named `*.asar`.
-/// `Ok(None)`: not a candidate. `Err(note)`: a candidate that could not be expanded.
-fn nested_asar(
-    cx: &StageCx<'_>,
-    entry: &Entry,
-) -> Result<Option<(asar::AsarSource, asar::AsarHeader)>, String> {
-    let EntrySource::Fs { path, dev, ino } = &entry.source else {
-        return Ok(None);
-    };
-    if entry.kind != EntryKind::File || !entry.logical_path.to_lowercase().ends_with(".asar") {
-        return Ok(None);
-    }
-    let source =
-        asar::open(path).map_err(|f| format!("not expanded as an ASAR archive: {}", f.message))?;
-    let same = source
-        .archive
-        .file
-        .metadata()
-        .is_ok_and(|m| m.dev() == *dev && m.ino() == *ino);
-    if !same {
-        return Err(
-            "not expanded as an ASAR archive: the file changed during traversal".to_owned(),
-        );
-    }
-    match asar::read_header(cx, &source) {
-        Ok(header) => Ok(Some((source, header))),
-        Err(failure) if failure.is_cancellation() => Err(failure.message),
-        Err(failure) => Err(format!(
-            "not expanded as an ASAR archive: {}",
-            failure.message
-        )),
-    }
 }
 
 struct PendingDir {

@@ -12,6 +12,7 @@ pub mod asar;
 pub mod directory;
 mod entry;
 mod input;
+mod nested;
 pub mod path;
 pub mod zip;
 

@@ -50,10 +50,44 @@ pub fn looks_like_zip(head: &[u8]) -> bool {
     matches!(head.get(..4), Some([b'P', b'K', 3, 4] | [b'P', b'K', 5, 6]))
 }
 
-/// Sends every member of the archive at `path`, below `prefix` (`""` at the root).
+/// A ZIP archive inside a file: the whole file, or a byte range of it (a stored member of an
+/// outer archive).
+#[derive(Debug, Clone)]
+pub struct ZipSource {
+    pub archive: ArchiveFile,
+    pub base: u64,
+    pub len: u64,
+}
+
+/// Opens the archive file at `path` as a ZIP source.
+pub fn open(path: &Path) -> Result<ZipSource, Failure> {
+    let shown = path.to_string_lossy().into_owned();
+    let file = File::open(path).map_err(|err| {
+        Failure::new(FailureReason::Io, "archive could not be opened")
+            .with_detail("path", shown.clone())
+            .with_source(err)
+    })?;
+    let len = file
+        .metadata()
+        .map_err(|err| {
+            Failure::new(FailureReason::Io, "archive could not be read").with_source(err)
+        })?
+        .len();
+    Ok(ZipSource {
+        archive: ArchiveFile {
+            path: path.to_path_buf(),
+            file: Arc::new(file),
+        },
+        base: 0,
+        len,
+    })
+}
+
+/// Sends every member of the archive, below `prefix` (`""` at the root), then expands the
+/// archives it holds.
 pub fn walk(
     cx: &StageCx<'_>,
-    path: &Path,
+    source: &ZipSource,
     prefix: &str,
     limits: &Limits,
     tally: &WalkTally,
@@ -61,18 +95,12 @@ pub fn walk(
     notes: &mut WalkNotes,
     n_entries: &mut u64,
 ) -> Result<(), Failure> {
-    let shown = path.to_string_lossy().into_owned();
-    let file = File::open(path).map_err(|err| {
-        Failure::new(FailureReason::Io, "archive could not be opened")
-            .with_detail("path", shown.clone())
-            .with_source(err)
-    })?;
-    let reader = file.try_clone().map_err(|err| {
-        Failure::new(FailureReason::Io, "archive could not be read").with_source(err)
-    })?;
-    let archive_file = ArchiveFile {
-        path: path.to_path_buf(),
-        file: Arc::new(file),
+    let shown = source.archive.path.to_string_lossy().into_owned();
+    let reader = RangeFile {
+        file: Arc::clone(&source.archive.file),
+        base: source.base,
+        len: source.len,
+        pos: 0,
     };
     let mut archive = ::zip::ZipArchive::new(BufReader::new(reader)).map_err(|err| {
         Failure::new(FailureReason::Format, "not a readable ZIP archive")
@@ -82,7 +110,7 @@ pub fn walk(
     let mut members: BTreeMap<String, Entry> = BTreeMap::new();
     for idx in 0..archive.len() {
         cx.check()?;
-        let entry = match member(&mut archive, idx, prefix, limits, &archive_file) {
+        let entry = match member(&mut archive, idx, prefix, limits, source) {
             Ok(entry) => entry,
             Err(note) => {
                 notes.skip(prefix, note);
@@ -128,11 +156,57 @@ pub fn walk(
         }
         *n_entries += 1;
         tally.add(&entry);
+        let nested = crate::nested::candidate(&entry);
         if out.send(entry).is_err() {
             return Err(cx.disconnected());
         }
+        if let Some(nested) = nested {
+            crate::nested::expand(cx, nested, limits, tally, out, notes, n_entries)?;
+        }
     }
     Ok(())
+}
+
+/// `Read + Seek` over a byte range of a shared file, by positioned reads.
+struct RangeFile {
+    file: Arc<File>,
+    base: u64,
+    len: u64,
+    pos: u64,
+}
+
+impl Read for RangeFile {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let want = (self.len.saturating_sub(self.pos)).min(buf.len() as u64) as usize;
+        if want == 0 {
+            return Ok(0);
+        }
+        let n = std::os::unix::fs::FileExt::read_at(
+            &*self.file,
+            &mut buf[..want],
+            self.base + self.pos,
+        )?;
+        self.pos += n as u64;
+        Ok(n)
+    }
+}
+
+impl std::io::Seek for RangeFile {
+    fn seek(&mut self, to: std::io::SeekFrom) -> std::io::Result<u64> {
+        let target = match to {
+            std::io::SeekFrom::Start(n) => Some(n),
+            std::io::SeekFrom::End(d) => self.len.checked_add_signed(d),
+            std::io::SeekFrom::Current(d) => self.pos.checked_add_signed(d),
+        };
+        let Some(target) = target else {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "seek before the start of the archive",
+            ));
+        };
+        self.pos = target;
+        Ok(target)
+    }
 }
 
 fn directory(logical_path: String) -> Entry {
@@ -151,11 +225,11 @@ fn directory(logical_path: String) -> Entry {
 
 /// One member as an entry, or a note saying why it was skipped.
 fn member(
-    archive: &mut ::zip::ZipArchive<BufReader<File>>,
+    archive: &mut ::zip::ZipArchive<BufReader<RangeFile>>,
     idx: usize,
     prefix: &str,
     limits: &Limits,
-    archive_file: &ArchiveFile,
+    source: &ZipSource,
 ) -> Result<Entry, String> {
     let raw = archive
         .by_index_raw(idx)
@@ -200,7 +274,7 @@ fn member(
         _ => None,
     };
     let method_name = format!("{:?}", raw.compression());
-    let offset = raw.data_start();
+    let offset = raw.data_start().map(|relative| relative + source.base);
     drop(raw);
     if encrypted {
         entry
@@ -261,7 +335,7 @@ fn member(
         return Ok(entry);
     };
     entry.source = EntrySource::ZipMember {
-        archive: archive_file.clone(),
+        archive: source.archive.clone(),
         offset,
         compressed_len: compressed,
         method,

@@ -70,11 +70,7 @@ pub fn open(path: &Path) -> Result<AsarSource, Failure> {
     let meta = file.metadata().map_err(|err| {
         Failure::new(FailureReason::Io, "archive could not be read").with_source(err)
     })?;
-    let mut companion = path.as_os_str().to_owned();
-    companion.push(".unpacked");
-    let unpacked_root = std::fs::canonicalize(PathBuf::from(companion))
-        .ok()
-        .filter(|p| std::fs::symlink_metadata(p).is_ok_and(|m| m.is_dir()));
+    let unpacked_root = companion(path);
     Ok(AsarSource {
         archive: ArchiveFile {
             path: path.to_path_buf(),
@@ -84,6 +80,15 @@ pub fn open(path: &Path) -> Result<AsarSource, Failure> {
         len: meta.len(),
         unpacked_root,
     })
+}
+
+/// `<archive>.unpacked`, canonical, when it exists as a real directory.
+pub fn companion(path: &Path) -> Option<PathBuf> {
+    let mut companion = path.as_os_str().to_owned();
+    companion.push(".unpacked");
+    std::fs::canonicalize(PathBuf::from(companion))
+        .ok()
+        .filter(|p| std::fs::symlink_metadata(p).is_ok_and(|m| m.is_dir()))
 }
 
 /// True when the first bytes of `head` look like an ASAR pickle header.
@@ -280,11 +285,23 @@ impl Walker<'_, '_> {
                 _ => None,
             };
             self.tally.add(&entry);
+            let nested = crate::nested::candidate(&entry);
             if self.out.send(entry).is_err() {
                 return Err(self.cx.disconnected());
             }
             if let Some(files) = subdir {
                 self.files(files, &inner_path)?;
+            }
+            if let Some(nested) = nested {
+                crate::nested::expand(
+                    self.cx,
+                    nested,
+                    self.limits,
+                    self.tally,
+                    self.out,
+                    self.notes,
+                    self.n_entries,
+                )?;
             }
         }
         Ok(())
