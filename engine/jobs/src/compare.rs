@@ -12,10 +12,11 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use rea_core::{Failure, FailureReason};
 use rea_exec::{Dep, Placement, Plan, StageKind};
-use rea_seal::{Authority, Confidence, EvidenceDraft, Location, Provider, Sealed};
+use rea_seal::{Authority, Confidence, EvidenceDraft, Location, Sealed};
 use rea_validate::Validated;
 use serde_json::{Map, Value, json};
 
+use crate::common::{artifact_provider, plan_failure};
 use crate::engine::{Engine, JobControl, Published};
 use crate::inventory::invalid;
 use crate::slot::Slot;
@@ -48,9 +49,6 @@ impl Engine {
             ));
         }
         ctl.cancel.check()?;
-        let plan_failure = |err: rea_exec::PlanError| {
-            Failure::new(FailureReason::Internal, "job plan is invalid").with_source(err)
-        };
         let mut plan = Plan::new();
         let sealed: Slot<Sealed> = Slot::new();
         let compare = {
@@ -240,11 +238,7 @@ fn draft(left: &Side, right: &Side, max_changes: usize) -> Result<EvidenceDraft,
     });
     Ok(EvidenceDraft {
         subject: None,
-        provider: Provider {
-            id: "rea-artifact-graph".to_owned(),
-            name: "REA artifact graph".to_owned(),
-            version: crate::REA_VERSION.to_owned(),
-        },
+        provider: artifact_provider(),
         predicate_type: "rea.artifact-comparison/v1".to_owned(),
         operation: OPERATION.to_owned(),
         parameters: json!({"max_changes": max_changes}),

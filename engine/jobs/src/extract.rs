@@ -17,12 +17,13 @@ use rea_core::{Failure, FailureReason, IntegrityPolicy, Limits};
 use rea_exec::{Dep, Placement, Plan, StageCx, StageKind};
 use rea_graph::artifact::{HashStatus, InventoryGraph, Occurrence, ids};
 use rea_hash::HashedEntry;
-use rea_seal::{Authority, Confidence, EvidenceDraft, Location, Provider, Sealed, Subject};
+use rea_seal::{Authority, Confidence, EvidenceDraft, Location, Sealed};
 use rea_validate::Validated;
 use serde_json::{Map, Value, json};
 
+use crate::common::{add_validate, artifact_provider, artifact_subject, plan_failure, resolve};
 use crate::engine::{Engine, JobControl, Published};
-use crate::inventory::{file_name, integrity_json, invalid, limits_json, plan_graph};
+use crate::inventory::{integrity_json, invalid, limits_json, plan_graph};
 use crate::slot::Slot;
 
 /// The operation name, as tools and Evidence spell it.
@@ -66,14 +67,7 @@ impl Engine {
         crate::inventory::check_limits(&request.limits, request.integrity)?;
         let globs = check_selection(request)?;
         ctl.cancel.check()?;
-        let input = match rea_traverse::resolve_input(&request.input_path) {
-            Ok(input) => input,
-            Err(failure) => {
-                ctl.progress
-                    .finish("done", 0, None, failure.reason.as_str());
-                return Err(failure);
-            }
-        };
+        let input = resolve(ctl, &request.input_path)?;
         let mut plan = Plan::new();
         let entries: Slot<Vec<HashedEntry>> = Slot::new();
         let (graph_node, graph) = plan_graph(
@@ -121,23 +115,14 @@ impl Engine {
             .map_err(plan_failure)?
         };
         let validated: Slot<Validated> = Slot::new();
-        {
-            let (validated, display) = (validated.clone(), input.display.clone());
-            plan.add(
-                StageKind::Validate,
-                Placement::Pool,
-                &[Dep::After(seal_node)],
-                move |cx| {
-                    validated.put(rea_validate::validate(
-                        cx,
-                        sealed.take("sealed evidence")?.bytes(),
-                        &display,
-                    )?);
-                    Ok(())
-                },
-            )
-            .map_err(plan_failure)?;
-        }
+        add_validate(
+            &mut plan,
+            seal_node,
+            sealed,
+            input.display.clone(),
+            validated.clone(),
+        )
+        .map_err(plan_failure)?;
         let report = self.execute(plan, ctl)?;
         let validated = validated.take("validated evidence")?;
         let n_files = validated.record()["normalized_result"]["files"]
@@ -160,10 +145,6 @@ impl Engine {
             output_root,
         })
     }
-}
-
-fn plan_failure(err: rea_exec::PlanError) -> Failure {
-    Failure::new(FailureReason::Internal, "job plan is invalid").with_source(err)
 }
 
 fn check_selection(request: &ExtractRequest) -> Result<globset::GlobSet, Failure> {
@@ -383,17 +364,8 @@ fn draft(written: &Written, display: &str, parameters: Value) -> Result<Evidence
         "limitations": written.limitations,
     });
     Ok(EvidenceDraft {
-        subject: Some(Subject {
-            name: file_name(display),
-            sha256: manifest.root_sha256.clone(),
-            format: manifest.root_format.clone(),
-            local_path: display.to_owned(),
-        }),
-        provider: Provider {
-            id: "rea-artifact-graph".to_owned(),
-            name: "REA artifact graph".to_owned(),
-            version: crate::REA_VERSION.to_owned(),
-        },
+        subject: Some(artifact_subject(manifest, display)),
+        provider: artifact_provider(),
         predicate_type: "rea.analysis/v2".to_owned(),
         operation: OPERATION.to_owned(),
         parameters,

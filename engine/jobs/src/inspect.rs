@@ -11,12 +11,13 @@ use rea_core::{Failure, FailureReason, IntegrityPolicy, Limits};
 use rea_exec::{Dep, Placement, Plan, StageCx, StageKind};
 use rea_graph::artifact::InventoryGraph;
 use rea_hash::HashedEntry;
-use rea_seal::{Authority, Confidence, EvidenceDraft, Location, Provider, Sealed, Subject};
+use rea_seal::{Authority, Confidence, EvidenceDraft, Location, Sealed};
 use rea_validate::Validated;
 use serde_json::{Map, Value, json};
 
+use crate::common::{add_validate, artifact_provider, artifact_subject, plan_failure, resolve};
 use crate::engine::{Engine, JobControl, Published};
-use crate::inventory::{file_name, integrity_json, invalid, limits_json, plan_graph};
+use crate::inventory::{integrity_json, invalid, limits_json, plan_graph};
 use crate::slot::Slot;
 
 /// The operation name, as tools and Evidence spell it.
@@ -49,17 +50,7 @@ impl Engine {
             ));
         }
         ctl.cancel.check()?;
-        let input = match rea_traverse::resolve_input(&request.input_path) {
-            Ok(input) => input,
-            Err(failure) => {
-                ctl.progress
-                    .finish("done", 0, None, failure.reason.as_str());
-                return Err(failure);
-            }
-        };
-        let plan_failure = |err: rea_exec::PlanError| {
-            Failure::new(FailureReason::Internal, "job plan is invalid").with_source(err)
-        };
+        let input = resolve(ctl, &request.input_path)?;
         let mut plan = Plan::new();
         let entries: Slot<Vec<HashedEntry>> = Slot::new();
         let (graph_node, graph) = plan_graph(
@@ -97,23 +88,14 @@ impl Engine {
             .map_err(plan_failure)?
         };
         let validated: Slot<Validated> = Slot::new();
-        {
-            let (validated, display) = (validated.clone(), input.display.clone());
-            plan.add(
-                StageKind::Validate,
-                Placement::Pool,
-                &[Dep::After(seal_node)],
-                move |cx| {
-                    validated.put(rea_validate::validate(
-                        cx,
-                        sealed.take("sealed evidence")?.bytes(),
-                        &display,
-                    )?);
-                    Ok(())
-                },
-            )
-            .map_err(plan_failure)?;
-        }
+        add_validate(
+            &mut plan,
+            seal_node,
+            sealed,
+            input.display.clone(),
+            validated.clone(),
+        )
+        .map_err(plan_failure)?;
         let report = self.execute(plan, ctl)?;
         let validated = validated.take("validated evidence")?;
         let mut headline = Map::new();
@@ -314,17 +296,8 @@ fn draft(graph: &InventoryGraph, result: Value, display: &str, parameters: Value
         })
         .unwrap_or_default();
     EvidenceDraft {
-        subject: Some(Subject {
-            name: file_name(display),
-            sha256: graph.manifest.root_sha256.clone(),
-            format: graph.manifest.root_format.clone(),
-            local_path: display.to_owned(),
-        }),
-        provider: Provider {
-            id: "rea-artifact-graph".to_owned(),
-            name: "REA artifact graph".to_owned(),
-            version: crate::REA_VERSION.to_owned(),
-        },
+        subject: Some(artifact_subject(&graph.manifest, display)),
+        provider: artifact_provider(),
         predicate_type: "rea.analysis/v2".to_owned(),
         operation: OPERATION.to_owned(),
         parameters,

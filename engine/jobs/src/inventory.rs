@@ -13,12 +13,13 @@ use rea_core::{Failure, FailureReason, IntegrityPolicy, Limits};
 use rea_exec::{Dep, NodeId, Placement, Plan, PlanError, StageCx, StageKind};
 use rea_graph::artifact::{InventoryGraph, RootContent};
 use rea_hash::HashedEntry;
-use rea_seal::{Authority, Confidence, EvidenceDraft, Location, Provider, Sealed, Subject};
+use rea_seal::{Authority, Confidence, EvidenceDraft, Location, Sealed};
 use rea_traverse::{Entry, InputKind, ResolvedInput, WalkNotes, WalkTally};
 use rea_validate::Validated;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
+use crate::common::{add_validate, artifact_provider, artifact_subject, resolve};
 use crate::engine::{Engine, JobControl, Published};
 use crate::page::{PageRequest, page_of};
 use crate::slot::Slot;
@@ -46,14 +47,7 @@ impl Engine {
     ) -> Result<Published, Failure> {
         check_request(request)?;
         ctl.cancel.check()?;
-        let input = match rea_traverse::resolve_input(&request.input_path) {
-            Ok(input) => input,
-            Err(failure) => {
-                ctl.progress
-                    .finish("done", 0, None, failure.reason.as_str());
-                return Err(failure);
-            }
-        };
+        let input = resolve(ctl, &request.input_path)?;
         let validated: Slot<Validated> = Slot::new();
         let headline: Slot<Map<String, Value>> = Slot::new();
         let plan =
@@ -324,17 +318,7 @@ fn compile(
             },
         )?
     };
-    let display = input.display.clone();
-    plan.add(
-        StageKind::Validate,
-        Placement::Pool,
-        &[Dep::After(seal)],
-        move |cx| {
-            let sealed = sealed.take("sealed evidence")?;
-            validated.put(rea_validate::validate(cx, sealed.bytes(), &display)?);
-            Ok(())
-        },
-    )?;
+    add_validate(&mut plan, seal, sealed, input.display.clone(), validated)?;
     Ok(plan)
 }
 
@@ -425,17 +409,8 @@ fn draft(
         "summary": to_value(&graph.summary)?,
     });
     Ok(EvidenceDraft {
-        subject: Some(Subject {
-            name: file_name(display),
-            sha256: graph.manifest.root_sha256.clone(),
-            format: graph.manifest.root_format.clone(),
-            local_path: display.to_owned(),
-        }),
-        provider: Provider {
-            id: "rea-artifact-graph".to_owned(),
-            name: "REA artifact graph".to_owned(),
-            version: crate::REA_VERSION.to_owned(),
-        },
+        subject: Some(artifact_subject(&graph.manifest, display)),
+        provider: artifact_provider(),
         predicate_type: "rea.analysis/v2".to_owned(),
         operation: OPERATION.to_owned(),
         parameters: json!({
@@ -493,7 +468,7 @@ pub(crate) fn limits_json(limits: &Limits) -> Value {
     })
 }
 
-pub(crate) fn file_name(display: &str) -> String {
+fn file_name(display: &str) -> String {
     display
         .rsplit('/')
         .find(|part| !part.is_empty())

@@ -1,0 +1,73 @@
+//! What every artifact job shares: input resolution, the validate node, and the subject and
+//! provider of an artifact record.
+
+use std::path::Path;
+
+use rea_core::{Failure, FailureReason};
+use rea_exec::{Dep, NodeId, Placement, Plan, PlanError, StageKind};
+use rea_graph::artifact::Manifest;
+use rea_seal::{Provider, Sealed, Subject};
+use rea_traverse::ResolvedInput;
+use rea_validate::Validated;
+
+use crate::engine::JobControl;
+use crate::slot::Slot;
+
+/// Resolves the input path; a failure still sends the terminal progress update.
+pub(crate) fn resolve(ctl: &JobControl<'_>, path: &Path) -> Result<ResolvedInput, Failure> {
+    rea_traverse::resolve_input(path).inspect_err(|failure| {
+        ctl.progress
+            .finish("done", 0, None, failure.reason.as_str());
+    })
+}
+
+pub(crate) fn plan_failure(err: PlanError) -> Failure {
+    Failure::new(FailureReason::Internal, "job plan is invalid").with_source(err)
+}
+
+/// Adds the validate node after `after`: it validates what `sealed` holds for the input shown
+/// as `display`.
+pub(crate) fn add_validate(
+    plan: &mut Plan,
+    after: NodeId,
+    sealed: Slot<Sealed>,
+    display: String,
+    validated: Slot<Validated>,
+) -> Result<NodeId, PlanError> {
+    plan.add(
+        StageKind::Validate,
+        Placement::Pool,
+        &[Dep::After(after)],
+        move |cx| {
+            validated.put(rea_validate::validate(
+                cx,
+                sealed.take("sealed evidence")?.bytes(),
+                &display,
+            )?);
+            Ok(())
+        },
+    )
+}
+
+/// The subject of a record about the input shown as `display`, whose inventory root is `manifest`'s.
+pub(crate) fn artifact_subject(manifest: &Manifest, display: &str) -> Subject {
+    Subject {
+        name: display
+            .rsplit('/')
+            .find(|part| !part.is_empty())
+            .unwrap_or("/")
+            .to_owned(),
+        sha256: manifest.root_sha256.clone(),
+        format: manifest.root_format.clone(),
+        local_path: display.to_owned(),
+    }
+}
+
+/// The provider of every artifact record.
+pub(crate) fn artifact_provider() -> Provider {
+    Provider {
+        id: "rea-artifact-graph".to_owned(),
+        name: "REA artifact graph".to_owned(),
+        version: crate::REA_VERSION.to_owned(),
+    }
+}
