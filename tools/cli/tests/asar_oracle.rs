@@ -9,56 +9,12 @@ use std::process::Command;
 
 use serde_json::Value;
 
-fn scripts() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpora/scripts")
-}
+mod support;
+
+use support::{inventory_json as rea_all, python_lines};
 
 fn corpus() -> PathBuf {
-    let dest = Path::new(env!("CARGO_TARGET_TMPDIR")).join("corpora/asar");
-    let status = Command::new("bash")
-        .arg(scripts().join("asar-corpus.sh"))
-        .arg(&dest)
-        .status()
-        .unwrap();
-    assert!(
-        status.success(),
-        "corpora/scripts/asar-corpus.sh failed: npm and the npm registry are needed"
-    );
-    dest
-}
-
-fn rea_all(input: &Path, extra: &[&str]) -> Value {
-    let output = Command::new(env!("CARGO_BIN_EXE_rea"))
-        .arg("inventory-artifact")
-        .arg(input)
-        .args(["--json", "--all"])
-        .args(extra)
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_slice(&output.stdout).unwrap()
-}
-
-fn python_lines(script: &str, arg: &Path) -> Vec<Value> {
-    let output = Command::new("python3")
-        .arg(scripts().join(script))
-        .arg(arg)
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    String::from_utf8(output.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+    support::corpus("asar-corpus.sh", "asar")
 }
 
 /// Occurrences by logical path, with a prefix stripped and the root left out.
@@ -100,7 +56,7 @@ fn check_against_oracles(
         sorted
     });
     // 2. The raw header: kinds, sizes, unpacked flags, integrity digests and verdicts.
-    let header = python_lines("asar_header.py", archive);
+    let header = python_lines("asar_header.py", &[archive.as_os_str()]);
     assert_eq!(header.len(), ours.len());
     for row in &header {
         let o = &ours[row["logical_path"].as_str().unwrap()];
@@ -127,7 +83,7 @@ fn check_against_oracles(
         .status()
         .unwrap();
     assert!(status.success());
-    let files = python_lines("list_tree.py", &extracted);
+    let files = python_lines("list_tree.py", &[extracted.as_os_str()]);
     let mut n_files = 0;
     for row in files.iter().filter(|r| r["entry_kind"] == "file") {
         let o = &ours[row["logical_path"].as_str().unwrap()];

@@ -5,46 +5,19 @@
 //! `corpora/scripts/list_tree.py`, which walks and hashes with Python's standard library.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use serde_json::Value;
 
-fn scripts() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpora/scripts")
-}
+mod support;
+
+use support::{corpus, inventory_all, python_lines};
 
 fn npm_tree() -> PathBuf {
-    let dest = Path::new(env!("CARGO_TARGET_TMPDIR")).join("corpora/npm-tree");
-    let status = Command::new("bash")
-        .arg(scripts().join("npm-tree.sh"))
-        .arg(&dest)
-        .status()
-        .expect("bash runs");
-    assert!(
-        status.success(),
-        "corpora/scripts/npm-tree.sh failed: npm and the npm registry are needed"
-    );
-    dest
+    corpus("npm-tree.sh", "npm-tree")
 }
 
 fn rea_json(root: &Path, threads: &str) -> Vec<u8> {
-    let output = Command::new(env!("CARGO_BIN_EXE_rea"))
-        .args([
-            "inventory-artifact",
-            root.to_str().unwrap(),
-            "--json",
-            "--all",
-            "--threads",
-            threads,
-        ])
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    output.stdout
+    inventory_all(root, &["--threads", threads])
 }
 
 #[test]
@@ -68,21 +41,7 @@ fn inventory_of_an_npm_tree_equals_an_independent_listing() {
             })
         })
         .collect();
-    let listing = Command::new("python3")
-        .arg(scripts().join("list_tree.py"))
-        .arg(&root)
-        .output()
-        .unwrap();
-    assert!(
-        listing.status.success(),
-        "{}",
-        String::from_utf8_lossy(&listing.stderr)
-    );
-    let theirs: Vec<Value> = String::from_utf8(listing.stdout)
-        .unwrap()
-        .lines()
-        .map(|line| serde_json::from_str(line).unwrap())
-        .collect();
+    let theirs = python_lines("list_tree.py", &[root.as_os_str()]);
     assert!(
         theirs.len() > 500,
         "the npm tree is real: {} entries",

@@ -7,20 +7,13 @@ use std::process::Command;
 
 use serde_json::Value;
 
-fn scripts() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpora/scripts")
-}
+mod support;
+
+use support::{inventory_json, scripts};
 
 /// The npm tree of the ASAR corpus (express, lodash, react, react-dom, a .node add-on).
 fn tree() -> PathBuf {
-    let dest = Path::new(env!("CARGO_TARGET_TMPDIR")).join("corpora/asar");
-    let status = Command::new("bash")
-        .arg(scripts().join("asar-corpus.sh"))
-        .arg(&dest)
-        .status()
-        .unwrap();
-    assert!(status.success());
-    dest.join("tree")
+    support::corpus("asar-corpus.sh", "asar").join("tree")
 }
 
 fn zip_tool(args: &[&std::ffi::OsStr]) -> Vec<u8> {
@@ -38,18 +31,7 @@ fn zip_tool(args: &[&std::ffi::OsStr]) -> Vec<u8> {
 }
 
 fn rea_all(input: &Path) -> Value {
-    let output = Command::new(env!("CARGO_BIN_EXE_rea"))
-        .arg("inventory-artifact")
-        .arg(input)
-        .args(["--json", "--all"])
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    serde_json::from_slice(&output.stdout).unwrap()
+    inventory_json(input, &[])
 }
 
 fn by_path(result: &Value, prefix: &str) -> BTreeMap<String, Value> {

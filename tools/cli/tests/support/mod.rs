@@ -1,0 +1,72 @@
+//! Helpers the oracle tests share: where the corpus scripts are, building a cached corpus, and
+//! running `rea inventory-artifact --json --all`.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+/// `corpora/scripts/`.
+pub fn scripts() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpora/scripts")
+}
+
+/// Runs `script DEST` once per target dir and returns DEST (`target/tmp/corpora/<name>`).
+pub fn corpus(script: &str, name: &str) -> PathBuf {
+    let dest = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("corpora")
+        .join(name);
+    let status = Command::new("bash")
+        .arg(scripts().join(script))
+        .arg(&dest)
+        .status()
+        .expect("bash runs");
+    assert!(
+        status.success(),
+        "corpora/scripts/{script} failed: npm and the npm registry are needed"
+    );
+    dest
+}
+
+/// `rea inventory-artifact INPUT --json --all EXTRA…`, which must succeed.
+pub fn inventory_all(input: &Path, extra: &[&str]) -> Vec<u8> {
+    let output = Command::new(env!("CARGO_BIN_EXE_rea"))
+        .arg("inventory-artifact")
+        .arg(input)
+        .args(["--json", "--all"])
+        .args(extra)
+        .output()
+        .expect("rea runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    output.stdout
+}
+
+/// The same, parsed.
+pub fn inventory_json(input: &Path, extra: &[&str]) -> Value {
+    serde_json::from_slice(&inventory_all(input, extra)).expect("stdout is json")
+}
+
+/// Lines of JSON a Python script prints for `arg`.
+pub fn python_lines(script: &str, args: &[&std::ffi::OsStr]) -> Vec<Value> {
+    let output = Command::new("python3")
+        .arg(scripts().join(script))
+        .args(args)
+        .output()
+        .expect("python3 runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    String::from_utf8(output.stdout)
+        .expect("utf-8")
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("json line"))
+        .collect()
+}
