@@ -371,6 +371,18 @@ fn safe_name(name: &str) -> Result<String, &'static str> {
 mod tests {
     use super::*;
 
+    proptest::proptest! {
+        #[test]
+        fn normalised_names_never_escape_and_are_idempotent(name in "[a-zA-Z0-9._/\\\\:]{0,24}") {
+            if let Ok(safe) = safe_name(&name) {
+                proptest::prop_assert!(!safe.starts_with('/'));
+                proptest::prop_assert!(safe.split('/').all(|part| !part.is_empty() && part != "." && part != ".."));
+                proptest::prop_assert!(!safe.contains('\\'));
+                proptest::prop_assert_eq!(safe_name(&safe), Ok(safe.clone()));
+            }
+        }
+    }
+
     #[test]
     fn zip_slip_names_are_refused() {
         assert_eq!(safe_name("lib/main.js").unwrap(), "lib/main.js");
