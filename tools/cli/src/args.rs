@@ -20,7 +20,7 @@ pub struct Cli {
 #[allow(clippy::enum_variant_names)]
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Inventory every byte of a directory or file: paths, sizes, SHA-256, content-addressed ids.
+    /// Inventory every byte of a directory, ASAR, ZIP or file: paths, sizes, SHA-256, integrity, ids.
     InventoryArtifact(InventoryArgs),
     /// Extract selected regular files into a fresh directory that rea creates and reports.
     ExtractArtifact(ExtractArgs),
@@ -109,7 +109,7 @@ pub struct LimitArgs {
 
 #[derive(Debug, Args)]
 pub struct InventoryArgs {
-    /// The directory or file to inventory (relative paths are resolved).
+    /// The directory, ASAR, ZIP or file to inventory (relative paths are resolved).
     pub input_path: PathBuf,
     #[command(flatten)]
     pub job: JobArgs,
