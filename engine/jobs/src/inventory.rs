@@ -226,7 +226,7 @@ pub(crate) fn plan_graph(
                     Placement::Pool,
                     &[Dep::Alongside(stream.walk)],
                     move |cx| {
-                        digest.put(rea_hash::hash_input_file(cx, &input, &limits)?);
+                        digest.put(rea_hash::hash_archive_file(cx, &input, &limits)?);
                         Ok(())
                     },
                 )?

@@ -19,5 +19,7 @@ pub use canonical::{
     CanonicalArray, CanonicalError, canonical_bytes, content_id, digest_canonical,
     digest_object_of_arrays, sha256_hex, takes_fast_path,
 };
-pub use stage::{HashOutcome, HashedEntry, Verdict, copy_entry, hash_input_file, run};
+pub use stage::{
+    HashOutcome, HashedEntry, Verdict, copy_entry, hash_archive_file, hash_input_file, run,
+};
 pub use stream::{StreamDigest, hash_stream, hash_stream_blocks};

@@ -102,6 +102,25 @@ pub fn hash_input_file(
         cx.progress()
             .report("hash", so_far, Some(input.size), "hashing input");
     };
+    hash_input_file_with(cx, input, limits, &on_chunk)
+}
+
+/// [`hash_input_file`] without progress: for an archive's own digest, computed while its
+/// entries are hashed and reported.
+pub fn hash_archive_file(
+    cx: &StageCx<'_>,
+    input: &ResolvedInput,
+    limits: &Limits,
+) -> Result<StreamDigest, Failure> {
+    hash_input_file_with(cx, input, limits, &|_| {})
+}
+
+fn hash_input_file_with(
+    cx: &StageCx<'_>,
+    input: &ResolvedInput,
+    limits: &Limits,
+    on_chunk: &dyn Fn(u64),
+) -> Result<StreamDigest, Failure> {
     match hash_fs_file(
         cx,
         &input.path,
@@ -109,7 +128,7 @@ pub fn hash_input_file(
         input.ino,
         limits.max_total_bytes,
         None,
-        &on_chunk,
+        on_chunk,
     ) {
         Ok(digest) => Ok(digest),
         Err(FileError::Cancelled(cancelled)) => Err(cancelled.into()),
