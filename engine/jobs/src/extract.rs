@@ -233,6 +233,27 @@ fn write_selected(
             ));
         }
     }
+    // A selected archive whose nested entries are selected too cannot be both a file and the
+    // directory of those entries: its contents are written, and the archive file is noted.
+    let containers: BTreeSet<&str> = selected
+        .iter()
+        .filter_map(|o| o.logical_path.rsplit_once('/').map(|(dir, _)| dir))
+        .flat_map(|dir| {
+            dir.match_indices('/')
+                .map(move |(at, _)| &dir[..at])
+                .chain(std::iter::once(dir))
+        })
+        .collect();
+    selected.retain(|o| {
+        let shadowed = containers.contains(o.logical_path.as_str());
+        if shadowed {
+            limitations.push(format!(
+                "{} was not written as a file: its nested entries were selected and written below that path",
+                o.logical_path
+            ));
+        }
+        !shadowed
+    });
     if let Some(missing) = wanted.iter().find(|id| !found.contains(**id)) {
         return Err(Failure::new(
             FailureReason::Unavailable,

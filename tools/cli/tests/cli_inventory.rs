@@ -486,3 +486,56 @@ fn extract_artifact_writes_the_selection_and_reports_where() {
     let missing = run(&["extract-artifact", sample().to_str().unwrap()]);
     assert_eq!(missing.status.code(), Some(1), "a selection is required");
 }
+
+#[test]
+fn extracting_everything_writes_nested_archive_contents_below_the_archive_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = dir.path().join("app");
+    let status = Command::new("cp")
+        .arg("-a")
+        .arg(sample())
+        .arg(&app)
+        .status()
+        .unwrap();
+    assert!(status.success());
+    // An archive with one nested file, packed by hand: a 16-byte pickle header, then JSON, then data.
+    let header = br#"{"files":{"main.js":{"size":2,"offset":"0"}}}"#;
+    let padded = header.len().div_ceil(4) * 4;
+    let mut asar = Vec::new();
+    for word in [
+        4u32,
+        8 + padded as u32,
+        4 + padded as u32,
+        header.len() as u32,
+    ] {
+        asar.extend_from_slice(&word.to_le_bytes());
+    }
+    asar.extend_from_slice(header);
+    asar.resize(16 + padded, 0);
+    asar.extend_from_slice(b"42");
+    std::fs::write(app.join("resources/app.asar"), &asar).unwrap();
+    let output = run(&[
+        "extract-artifact",
+        app.to_str().unwrap(),
+        "--glob",
+        "**",
+        "--json",
+    ]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let value = json(&output);
+    let root = std::path::PathBuf::from(value["result"]["output_root"].as_str().unwrap());
+    assert_eq!(
+        std::fs::read(root.join("resources/app.asar/main.js")).unwrap(),
+        b"42"
+    );
+    assert!(
+        value["result"]["limitations"]
+            .to_string()
+            .contains("resources/app.asar was not written as a file")
+    );
+    std::fs::remove_dir_all(&root).unwrap();
+}
