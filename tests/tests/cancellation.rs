@@ -36,7 +36,7 @@ fn every_check_point_cancels_cleanly() {
     let out = out_dir.path().join("inventory.json");
     for threads in [1, 2] {
         let engine = Engine::new(threads).unwrap();
-        let counter = CancelToken::new();
+        let counter = CancelToken::counting();
         run(&engine, tree.path(), &out, &counter).unwrap();
         assert!(out.exists());
         std::fs::remove_file(&out).unwrap();
@@ -106,7 +106,7 @@ fn every_check_point_cancels_cleanly_through_asar_and_zip_readers() {
     let out_dir = tempfile::tempdir().unwrap();
     let out = out_dir.path().join("inventory.json");
     let engine = Engine::new(2).unwrap();
-    let counter = CancelToken::new();
+    let counter = CancelToken::counting();
     run(&engine, tree.path(), &out, &counter).unwrap();
     let written: serde_json::Value = serde_json::from_slice(&std::fs::read(&out).unwrap()).unwrap();
     let paths: Vec<&str> = written["result"]["occurrences"]["items"]

@@ -78,7 +78,7 @@ fn streams_with_one_thread_and_with_two() {
 
 #[test]
 fn cancelling_at_every_check_point_reports_cancelled() {
-    let counter = CancelToken::new();
+    let counter = CancelToken::counting();
     let log = Arc::new(Mutex::new(Vec::new()));
     run(
         streaming_plan(50, log, Arc::new(Mutex::new(0))),

@@ -76,7 +76,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let dest = dir.path().join("out.json");
         let bytes = vec![b'x'; 3 * CHUNK_BYTES + 1];
-        let counter = CancelToken::new();
+        let counter = CancelToken::counting();
         write_file_atomically(&counter, &dest, &bytes).unwrap();
         assert_eq!(std::fs::read(&dest).unwrap(), bytes);
         std::fs::remove_file(&dest).unwrap();

@@ -4,7 +4,6 @@
 //! one), and any value that has the wrong shape becomes an `Invalid` variant instead of failing
 //! the whole header: one odd entry must not fail a whole run.
 
-use std::collections::BTreeMap;
 use std::fmt;
 
 use serde::Deserialize;
@@ -29,9 +28,21 @@ pub(crate) enum RawFiles {
 pub(crate) enum RawNode {
     Object {
         files: Option<RawFiles>,
-        fields: BTreeMap<String, Value>,
+        fields: RawFields,
     },
     Invalid,
+}
+
+/// The keys of a node that REA reads, as JSON values checked later, entry by entry.
+/// Other keys are skipped without being stored.
+#[derive(Debug, Default)]
+pub(crate) struct RawFields {
+    pub(crate) size: Option<Value>,
+    pub(crate) offset: Option<Value>,
+    pub(crate) unpacked: Option<Value>,
+    pub(crate) executable: Option<Value>,
+    pub(crate) link: Option<Value>,
+    pub(crate) integrity: Option<Value>,
 }
 
 impl<'de> Deserialize<'de> for RawFiles {
@@ -106,13 +117,25 @@ impl<'de> Visitor<'de> for NodeVisitor {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawNode, A::Error> {
         let mut files = None;
-        let mut fields = BTreeMap::new();
-        while let Some(key) = map.next_key::<String>()? {
-            if key == "files" {
-                files = Some(map.next_value::<RawFiles>()?);
-            } else {
-                fields.insert(key, map.next_value::<Value>()?);
-            }
+        let mut fields = RawFields::default();
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            let slot = match key.as_ref() {
+                "files" => {
+                    files = Some(map.next_value::<RawFiles>()?);
+                    continue;
+                }
+                "size" => &mut fields.size,
+                "offset" => &mut fields.offset,
+                "unpacked" => &mut fields.unpacked,
+                "executable" => &mut fields.executable,
+                "link" => &mut fields.link,
+                "integrity" => &mut fields.integrity,
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                    continue;
+                }
+            };
+            *slot = Some(map.next_value::<Value>()?);
         }
         Ok(RawNode::Object { files, fields })
     }

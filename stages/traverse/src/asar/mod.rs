@@ -344,7 +344,7 @@ impl Walker<'_, '_> {
             entry.kind = EntryKind::Directory;
             return entry;
         }
-        if let Some(link) = fields.get("link") {
+        if let Some(link) = fields.link.as_ref() {
             entry.kind = EntryKind::Symlink;
             match link.as_str() {
                 Some(target) => {
@@ -363,17 +363,20 @@ impl Walker<'_, '_> {
             return entry;
         }
         entry.executable = fields
-            .get("executable")
+            .executable
+            .as_ref()
             .and_then(Value::as_bool)
             .unwrap_or(false);
         entry.unpacked = fields
-            .get("unpacked")
+            .unpacked
+            .as_ref()
             .and_then(Value::as_bool)
             .unwrap_or(false);
         entry.declared = fields
-            .get("integrity")
+            .integrity
+            .as_ref()
             .map(|value| declared_integrity(value, &mut entry.limitations));
-        let Some(size) = fields.get("size").and_then(as_safe_u64) else {
+        let Some(size) = fields.size.as_ref().and_then(as_safe_u64) else {
             entry.limitations.push(
                 "declared size is missing or not a whole number; the bytes cannot be located"
                     .to_owned(),
@@ -384,7 +387,7 @@ impl Walker<'_, '_> {
         entry.source = if entry.unpacked {
             self.unpacked_source(inner_path, &mut entry.limitations)
         } else {
-            self.packed_source(fields.get("offset"), size, &mut entry.limitations)
+            self.packed_source(fields.offset.as_ref(), size, &mut entry.limitations)
         };
         entry
     }
