@@ -24,6 +24,8 @@ pub(crate) enum RawFiles {
 }
 
 /// One header node.
+// `Invalid` is rare; boxing `Object` would add an allocation to every valid node.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug)]
 pub(crate) enum RawNode {
     Object {
