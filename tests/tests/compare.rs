@@ -146,3 +146,29 @@ fn altered_or_foreign_inputs_are_refused() {
     let err = compare(left, json!({"not": "evidence"})).unwrap_err();
     assert_eq!(err.details["side"], "right");
 }
+
+#[test]
+fn an_inspect_record_compares_by_root_only() {
+    let (v1, _v2) = two_versions();
+    let inventory_record = inventory(v1.path(), PageRequest::All, IntegrityPolicy::Fail);
+    let request = rea_jobs::inspect::InspectRequest {
+        input_path: v1.path().to_path_buf(),
+        limits: Limits::default(),
+        integrity: IntegrityPolicy::Fail,
+        max_observations: 5,
+    };
+    let published = control(|ctl| Engine::new(2).unwrap().inspect_artifact(&request, ctl)).unwrap();
+    let inspect_record: Value = serde_json::from_slice(published.envelope()).unwrap();
+    let result = compare(inspect_record, inventory_record).unwrap()["result"].clone();
+    assert_eq!(result["identical_roots"], true);
+    assert_eq!(result["summary"]["added"], 0);
+    assert_eq!(
+        result["summary"]["unknown"], 6,
+        "every path of the inventory side is unknown"
+    );
+    assert!(
+        result["limitations"]
+            .to_string()
+            .contains("an inspect record lists no paths")
+    );
+}

@@ -1,7 +1,8 @@
 //! `compare_artifacts`: two inventories of two versions, path by path and content by content.
 //!
 //! Inputs are complete Evidence records (or the `{result, evidence_id, evidence}` envelopes the
-//! CLI prints), re-validated before use. Plan: graph (compare) → seal → validate; no input is
+//! CLI prints) of `inventory_artifact` or `inspect_artifact`, re-validated before use. An
+//! inspection names its root but no paths, so against it only root identity is compared. Plan: graph (compare) → seal → validate; no input is
 //! read from disk besides the two records.
 //!
 //! Each path is `added`, `removed`, `changed`, `unchanged`, `contradiction` (either side's bytes
@@ -102,6 +103,8 @@ struct Side {
     /// Occurrences by logical path (the root left out).
     occurrences: BTreeMap<String, Value>,
     contradicted: BTreeSet<String>,
+    /// False for an inspection record, which names its root but lists no paths.
+    lists_paths: bool,
 }
 
 fn side(name: &str, value: &Value) -> Result<Side, Failure> {
@@ -125,12 +128,23 @@ fn side(name: &str, value: &Value) -> Result<Side, Failure> {
         .with_detail("problem", err.problem.clone())
     })?;
     let record = validated.record();
+    let result = &record["normalized_result"];
+    if record["operation"] == "inspect_artifact" {
+        // An inspection names the root but lists no paths: every path is unknown on its side.
+        return Ok(Side {
+            evidence_id: validated.evidence_id().to_owned(),
+            manifest: result["manifest"].clone(),
+            complete: false,
+            occurrences: BTreeMap::new(),
+            contradicted: BTreeSet::new(),
+            lists_paths: false,
+        });
+    }
     if record["operation"] != "inventory_artifact" {
         return Err(bad(
-            "must be inventory_artifact Evidence (use --json --all output)",
+            "must be inventory_artifact or inspect_artifact Evidence",
         ));
     }
-    let result = &record["normalized_result"];
     let page = &result["occurrences"];
     let items = page["items"].as_array().cloned().unwrap_or_default();
     let complete = page["offset"] == 0 && page["total"].as_u64() == Some(items.len() as u64);
@@ -156,6 +170,7 @@ fn side(name: &str, value: &Value) -> Result<Side, Failure> {
         complete,
         occurrences,
         contradicted,
+        lists_paths: true,
     })
 }
 
@@ -213,6 +228,11 @@ fn draft(left: &Side, right: &Side, max_changes: usize) -> Result<EvidenceDraft,
         .map(|(_, v)| *v)
         .sum();
     let mut limitations = Vec::new();
+    if !left.lists_paths || !right.lists_paths {
+        limitations.push(
+            "an inspect record lists no paths; compare two inventories (--json --all) for per-path changes".to_owned(),
+        );
+    }
     if !left.complete || !right.complete {
         limitations.push("a side lists only a page of its occurrences; paths absent from it are unknown, not removed or added".to_owned());
     }
