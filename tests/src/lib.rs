@@ -70,3 +70,28 @@ pub mod asar_writer {
         json!({"algorithm": "SHA256", "hash": sha256(bytes), "blockSize": 4_194_304, "blocks": [sha256(bytes)]})
     }
 }
+
+/// Runs `inventory_artifact` over `path` with every item listed, and returns its `result`.
+pub fn inventory_result(
+    path: &Path,
+    integrity: rea_core::IntegrityPolicy,
+    limits: rea_core::Limits,
+) -> Result<serde_json::Value, rea_core::Failure> {
+    let cancel = rea_core::CancelToken::new();
+    let progress = rea_core::ProgressReporter::silent();
+    let ctl = rea_jobs::JobControl {
+        cancel: &cancel,
+        progress: &progress,
+        timeout: None,
+    };
+    let request = rea_jobs::inventory::InventoryRequest {
+        input_path: path.to_path_buf(),
+        limits,
+        page: rea_jobs::PageRequest::All,
+        integrity,
+    };
+    let published = rea_jobs::Engine::new(2)?.inventory_artifact(&request, &ctl)?;
+    let envelope: serde_json::Value =
+        serde_json::from_slice(published.envelope()).expect("the envelope is JSON");
+    Ok(envelope["result"].clone())
+}

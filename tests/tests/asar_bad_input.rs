@@ -1,9 +1,7 @@
 //! Malformed and hostile ASAR archives: each answer is a typed error or a recorded limitation,
 //! never a panic, and nothing is written anywhere.
 
-use rea_core::{CancelToken, Failure, FailureReason, IntegrityPolicy, Limits, ProgressReporter};
-use rea_jobs::inventory::InventoryRequest;
-use rea_jobs::{Engine, JobControl, PageRequest};
+use rea_core::{Failure, FailureReason, IntegrityPolicy, Limits};
 use rea_tests::asar_writer::{file, integrity, pack, pack_text, sha256};
 use serde_json::{Value, json};
 
@@ -14,22 +12,7 @@ fn inventory(
     policy: IntegrityPolicy,
     limits: Limits,
 ) -> Result<Value, Failure> {
-    let cancel = CancelToken::new();
-    let progress = ProgressReporter::silent();
-    let ctl = JobControl {
-        cancel: &cancel,
-        progress: &progress,
-        timeout: None,
-    };
-    let request = InventoryRequest {
-        input_path: path.to_path_buf(),
-        limits,
-        page: PageRequest::All,
-        integrity: policy,
-    };
-    let published = Engine::new(2).unwrap().inventory_artifact(&request, &ctl)?;
-    let envelope: Value = serde_json::from_slice(published.envelope()).unwrap();
-    Ok(envelope["result"].clone())
+    rea_tests::inventory_result(path, policy, limits)
 }
 
 /// Writes `bytes` as `app.asar` in a fresh folder and inventories it.

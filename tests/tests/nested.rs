@@ -3,27 +3,12 @@
 
 use std::path::Path;
 
-use rea_core::{CancelToken, Failure, FailureReason, IntegrityPolicy, Limits, ProgressReporter};
-use rea_jobs::inventory::InventoryRequest;
-use rea_jobs::{Engine, JobControl, PageRequest};
+use rea_core::{Failure, FailureReason, IntegrityPolicy, Limits};
 use rea_tests::asar_writer::{file, integrity, pack, sha256};
 use serde_json::{Value, json};
 
 fn inventory(path: &Path, integrity: IntegrityPolicy) -> Result<Value, Failure> {
-    let (cancel, progress) = (CancelToken::new(), ProgressReporter::silent());
-    let ctl = JobControl {
-        cancel: &cancel,
-        progress: &progress,
-        timeout: None,
-    };
-    let request = InventoryRequest {
-        input_path: path.to_path_buf(),
-        limits: Limits::default(),
-        page: PageRequest::All,
-        integrity,
-    };
-    let published = Engine::new(2).unwrap().inventory_artifact(&request, &ctl)?;
-    Ok(serde_json::from_slice::<Value>(published.envelope()).unwrap()["result"].clone())
+    rea_tests::inventory_result(path, integrity, Limits::default())
 }
 
 fn occurrence<'a>(result: &'a Value, path: &str) -> Option<&'a Value> {

@@ -3,9 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use rea_core::{CancelToken, Failure, FailureReason, IntegrityPolicy, Limits, ProgressReporter};
-use rea_jobs::inventory::InventoryRequest;
-use rea_jobs::{Engine, JobControl, PageRequest};
+use rea_core::{Failure, FailureReason, IntegrityPolicy, Limits};
 use serde_json::Value;
 
 fn corpus() -> (tempfile::TempDir, PathBuf) {
@@ -22,22 +20,7 @@ fn corpus() -> (tempfile::TempDir, PathBuf) {
 }
 
 fn inventory(path: &Path, policy: IntegrityPolicy, limits: Limits) -> Result<Value, Failure> {
-    let cancel = CancelToken::new();
-    let progress = ProgressReporter::silent();
-    let ctl = JobControl {
-        cancel: &cancel,
-        progress: &progress,
-        timeout: None,
-    };
-    let request = InventoryRequest {
-        input_path: path.to_path_buf(),
-        limits,
-        page: PageRequest::All,
-        integrity: policy,
-    };
-    let published = Engine::new(2).unwrap().inventory_artifact(&request, &ctl)?;
-    let envelope: Value = serde_json::from_slice(published.envelope()).unwrap();
-    Ok(envelope["result"].clone())
+    rea_tests::inventory_result(path, policy, limits)
 }
 
 fn occurrence<'a>(result: &'a Value, path: &str) -> &'a Value {
