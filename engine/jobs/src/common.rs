@@ -71,3 +71,12 @@ pub(crate) fn artifact_provider() -> Provider {
         version: crate::REA_VERSION.to_owned(),
     }
 }
+
+/// One `artifact-path` location per item that has a `logical_path`.
+pub(crate) fn locations_of(items: &[serde_json::Value]) -> Vec<rea_seal::Location> {
+    items
+        .iter()
+        .filter_map(|item| item["logical_path"].as_str())
+        .map(|path| rea_seal::Location::ArtifactPath(path.to_owned()))
+        .collect()
+}

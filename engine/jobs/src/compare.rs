@@ -13,11 +13,11 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use rea_core::{Failure, FailureReason};
 use rea_exec::{Dep, Placement, Plan, StageKind};
-use rea_seal::{Authority, Confidence, EvidenceDraft, Location, Sealed};
+use rea_seal::{Authority, Confidence, EvidenceDraft, Sealed};
 use rea_validate::Validated;
 use serde_json::{Map, Value, json};
 
-use crate::common::{artifact_provider, plan_failure};
+use crate::common::{artifact_provider, locations_of, plan_failure};
 use crate::engine::{Engine, JobControl, Published};
 use crate::inventory::invalid;
 use crate::slot::Slot;
@@ -242,11 +242,7 @@ fn draft(left: &Side, right: &Side, max_changes: usize) -> Result<EvidenceDraft,
         ));
     }
     let same_root = left.manifest["root_sha256"] == right.manifest["root_sha256"];
-    let locations = changes
-        .iter()
-        .filter_map(|c| c["logical_path"].as_str())
-        .map(|p| Location::ArtifactPath(p.to_owned()))
-        .collect();
+    let locations = locations_of(&changes);
     let result = json!({
         "left": {"evidence_id": left.evidence_id, "manifest_id": left.manifest["manifest_id"], "root_sha256": left.manifest["root_sha256"], "complete": left.complete},
         "right": {"evidence_id": right.evidence_id, "manifest_id": right.manifest["manifest_id"], "root_sha256": right.manifest["root_sha256"], "complete": right.complete},

@@ -17,11 +17,13 @@ use rea_core::{Failure, FailureReason, IntegrityPolicy, Limits};
 use rea_exec::{Dep, Placement, Plan, StageCx, StageKind};
 use rea_graph::artifact::{HashStatus, InventoryGraph, Occurrence, ids};
 use rea_hash::HashedEntry;
-use rea_seal::{Authority, Confidence, EvidenceDraft, Location, Sealed};
+use rea_seal::{Authority, Confidence, EvidenceDraft, Sealed};
 use rea_validate::Validated;
 use serde_json::{Map, Value, json};
 
-use crate::common::{add_validate, artifact_provider, artifact_subject, plan_failure, resolve};
+use crate::common::{
+    add_validate, artifact_provider, artifact_subject, locations_of, plan_failure, resolve,
+};
 use crate::engine::{Engine, JobControl, Published};
 use crate::inventory::{integrity_json, invalid, limits_json, plan_graph};
 use crate::slot::Slot;
@@ -371,11 +373,7 @@ fn draft(written: &Written, display: &str, parameters: Value) -> Result<Evidence
     });
     let extraction_id = extraction_id(&manifest.manifest_id, &files)?;
     let output_root = written.root.path().to_string_lossy().into_owned();
-    let locations = files
-        .iter()
-        .filter_map(|f| f["logical_path"].as_str())
-        .map(|p| Location::ArtifactPath(p.to_owned()))
-        .collect();
+    let locations = locations_of(&files);
     let result = json!({
         "extraction_id": extraction_id,
         "source_manifest_id": manifest.manifest_id,

@@ -11,11 +11,13 @@ use rea_core::{Failure, FailureReason, IntegrityPolicy, Limits};
 use rea_exec::{Dep, Placement, Plan, StageCx, StageKind};
 use rea_graph::artifact::InventoryGraph;
 use rea_hash::HashedEntry;
-use rea_seal::{Authority, Confidence, EvidenceDraft, Location, Sealed};
+use rea_seal::{Authority, Confidence, EvidenceDraft, Sealed};
 use rea_validate::Validated;
 use serde_json::{Map, Value, json};
 
-use crate::common::{add_validate, artifact_provider, artifact_subject, plan_failure, resolve};
+use crate::common::{
+    add_validate, artifact_provider, artifact_subject, locations_of, plan_failure, resolve,
+};
 use crate::engine::{Engine, JobControl, Published};
 use crate::inventory::{integrity_json, invalid, limits_json, plan_graph};
 use crate::slot::Slot;
@@ -277,16 +279,7 @@ fn package_entrypoints(
 }
 
 fn draft(graph: &InventoryGraph, result: Value, display: &str, parameters: Value) -> EvidenceDraft {
-    let locations = result["entrypoints"]
-        .as_array()
-        .map(|items| {
-            items
-                .iter()
-                .filter_map(|e| e["logical_path"].as_str())
-                .map(|p| Location::ArtifactPath(p.to_owned()))
-                .collect()
-        })
-        .unwrap_or_default();
+    let locations = locations_of(result["entrypoints"].as_array().map_or(&[], Vec::as_slice));
     let limitations = result["limitations"]
         .as_array()
         .map(|l| {

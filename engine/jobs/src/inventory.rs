@@ -13,13 +13,13 @@ use rea_core::{Failure, FailureReason, IntegrityPolicy, Limits};
 use rea_exec::{Dep, NodeId, Placement, Plan, PlanError, StageCx, StageKind};
 use rea_graph::artifact::{InventoryGraph, RootContent};
 use rea_hash::HashedEntry;
-use rea_seal::{Authority, Confidence, EvidenceDraft, Location, Sealed};
+use rea_seal::{Authority, Confidence, EvidenceDraft, Sealed};
 use rea_traverse::{Entry, InputKind, ResolvedInput, WalkNotes, WalkTally};
 use rea_validate::Validated;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use crate::common::{add_validate, artifact_provider, artifact_subject, resolve};
+use crate::common::{add_validate, artifact_provider, artifact_subject, locations_of, resolve};
 use crate::engine::{Engine, JobControl, Published};
 use crate::page::{PageRequest, page_of};
 use crate::slot::Slot;
@@ -387,16 +387,7 @@ fn draft(
         } => [Some(nodes), Some(occurrences), Some(edges)],
     };
     let occurrences = page_of(&graph.occurrences, windows[1]).map_err(no_json)?;
-    let locations = occurrences["items"]
-        .as_array()
-        .map(|items| {
-            items
-                .iter()
-                .filter_map(|o| o["logical_path"].as_str())
-                .map(|path| Location::ArtifactPath(path.to_owned()))
-                .collect()
-        })
-        .unwrap_or_default();
+    let locations = locations_of(occurrences["items"].as_array().map_or(&[], Vec::as_slice));
     let limits_json = limits_json(limits);
     let result = json!({
         "manifest": to_value(&graph.manifest)?,
