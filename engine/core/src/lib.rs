@@ -21,3 +21,8 @@ pub use progress::{Clock, ProgressReporter, ProgressSink, ProgressUpdate, System
 
 /// Bytes in one hashing, reading or writing chunk: the cancellation grain for byte loops.
 pub const CHUNK_BYTES: usize = 64 * 1024;
+
+/// Stack size of every worker thread. Parsing, walking and dropping a syntax tree recurse once
+/// per nesting level; the parse stage bounds nesting so that any admitted file fits in this
+/// much. Only touched pages cost memory.
+pub const WORKER_STACK_BYTES: usize = 512 << 20;

@@ -101,6 +101,7 @@ impl Executor {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
             .thread_name(|i| format!("rea-worker-{i}"))
+            .stack_size(rea_core::WORKER_STACK_BYTES)
             .build()
             .map_err(|err| {
                 Failure::new(

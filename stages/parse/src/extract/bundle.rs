@@ -1,0 +1,627 @@
+//! Bundle shapes: webpack 5 / rspack JSONP chunk pushes, webpack 4 `webpackJsonp`, runtime
+//! module tables (`__webpack_modules__` or its minified name), webpack 4 bootstrap IIFEs,
+//! and esbuild `__commonJS` / `__esm` wrapper tables; plus the per-factory walk that computes
+//! the `rea-swc-structure-v1` fingerprint, `require` edges, async chunks and exports.
+//!
+//! # `rea-swc-structure-v1`
+//!
+//! A pre-order walk of the factory's swc AST emits tokens; the digest is SHA-256 over the
+//! tokens, each followed by one `\n` (token text never contains `\n`: strings are escaped
+//! with Rust's `escape_default`). Tokens:
+//! - `e:<Kind>` for each expression, `s:<Kind>` for each statement, `d:<Kind>` for each
+//!   declaration, `p:<Kind>` for each pattern (kinds are swc variant names);
+//! - `str:<value ≤1024 chars>`, `num:<JS String(n)>`, `bool:<b>`, `null`, `re:<pattern>/<flags>`,
+//!   `big:<digits>`, `tpl:<cooked quasi>` for literals and template text;
+//! - `op:<operator>` for binary, logical, unary, update and assignment operators;
+//! - `prop:<name>` for static member properties and `key:<name>` for static object keys.
+//!
+//! Identifier names never appear, so renaming locals keeps the digest. After 100,000 tokens
+//! the walk stops and no digest is published.
+
+use std::collections::BTreeSet;
+
+use sha2::{Digest, Sha256};
+use swc_common::Spanned;
+use swc_ecma_ast::{
+    ArrayLit, AssignTarget, CallExpr, Callee, Decl, Expr, Lit, MemberProp, ObjectLit, Pat, Prop,
+    PropName, PropOrSpread, SimpleAssignTarget, Stmt,
+};
+use swc_ecma_visit::{Visit, VisitWith};
+
+use super::names::{callee_name, dotted, literal_key, number_text, param_name, prop_name, unwrap};
+use crate::facts::{Module, ModuleKey};
+use crate::source::Source;
+
+pub const FINGERPRINT_ALGORITHM: &str = "rea-swc-structure-v1";
+const MAX_TOKENS: u64 = 100_000;
+const MAX_EXPORTS: usize = 256;
+const MAX_CHUNK_KEYS: usize = 256;
+
+/// A factory found in a table, before its walk.
+pub(crate) struct Factory<'a> {
+    pub key: Option<ModuleKey>,
+    pub body: Body<'a>,
+    pub require_name: Option<String>,
+    pub exports_name: Option<String>,
+    pub module_name: Option<String>,
+}
+
+/// A factory is a function expression or an object method.
+#[derive(Clone, Copy)]
+pub(crate) enum Body<'a> {
+    Expr(&'a Expr),
+    Method(&'a swc_ecma_ast::Function),
+}
+
+/// Whether `name` is a chunk-loading global.
+pub(crate) fn chunk_global(name: &str) -> bool {
+    let lower = name.to_ascii_lowercase();
+    lower.contains("webpackchunk") || lower.contains("rspackchunk") || lower == "webpackjsonp"
+}
+
+/// The chunk-loading global a `.push` receiver names, searched through members,
+/// assignments, logical and binary operands and parentheses.
+pub(crate) fn chunk_receiver(expr: &Expr, depth: usize) -> Option<String> {
+    if depth > 128 {
+        return None;
+    }
+    match unwrap(expr) {
+        Expr::Ident(ident) if chunk_global(&ident.sym) => Some(ident.sym.to_string()),
+        Expr::Member(member) => {
+            if let MemberProp::Ident(prop) = &member.prop
+                && chunk_global(&prop.sym)
+            {
+                return Some(prop.sym.to_string());
+            }
+            if let MemberProp::Computed(c) = &member.prop
+                && let Some(key) = literal_key(&c.expr)
+                && chunk_global(&key)
+            {
+                return Some(key);
+            }
+            chunk_receiver(&member.obj, depth + 1)
+        }
+        Expr::Assign(assign) => {
+            if let AssignTarget::Simple(SimpleAssignTarget::Member(m)) = &assign.left
+                && let Some(found) = chunk_receiver(&Expr::Member(m.clone()), depth + 1)
+            {
+                return Some(found);
+            }
+            if let AssignTarget::Simple(SimpleAssignTarget::Ident(i)) = &assign.left
+                && chunk_global(&i.id.sym)
+            {
+                return Some(i.id.sym.to_string());
+            }
+            chunk_receiver(&assign.right, depth + 1)
+        }
+        Expr::Bin(bin) => {
+            chunk_receiver(&bin.left, depth + 1).or_else(|| chunk_receiver(&bin.right, depth + 1))
+        }
+        _ => None,
+    }
+}
+
+/// Literal chunk ids, sorted and unique, and how many were not literals.
+pub(crate) fn chunk_ids(array: &ArrayLit) -> (Vec<String>, u64) {
+    let mut keys = BTreeSet::new();
+    let mut unknown = 0;
+    for elem in array.elems.iter().flatten() {
+        match literal_key(&elem.expr) {
+            Some(key) if elem.spread.is_none() => {
+                keys.insert(key);
+            }
+            _ => unknown += 1,
+        }
+    }
+    (keys.into_iter().take(MAX_CHUNK_KEYS).collect(), unknown)
+}
+
+fn is_function(expr: &Expr) -> bool {
+    matches!(unwrap(expr), Expr::Fn(_) | Expr::Arrow(_))
+}
+
+fn params_of(expr: &Expr) -> Vec<&Pat> {
+    match unwrap(expr) {
+        Expr::Fn(f) => f.function.params.iter().map(|p| &p.pat).collect(),
+        Expr::Arrow(a) => a.params.iter().collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn factory<'a>(key: Option<ModuleKey>, expr: &'a Expr) -> Factory<'a> {
+    let params = params_of(expr);
+    Factory {
+        key,
+        body: Body::Expr(expr),
+        module_name: param_name(params.first().copied()),
+        exports_name: param_name(params.get(1).copied()),
+        require_name: param_name(params.get(2).copied()),
+    }
+}
+
+fn key_of(name: &PropName) -> Option<ModuleKey> {
+    match name {
+        PropName::Num(n) if n.value >= 0.0 && n.value.fract() == 0.0 && n.value < 9e15 => {
+            Some(ModuleKey::Number(n.value as u64))
+        }
+        other => prop_name(other).map(ModuleKey::String),
+    }
+}
+
+/// Factories of an object table (`{key: function…}`), and the number of entries that are not
+/// factories with a static key. Method shorthand (`"path"(exports, module) {…}`, esbuild)
+/// counts as a factory.
+pub(crate) fn object_factories(table: &ObjectLit) -> (Vec<Factory<'_>>, u64) {
+    let mut out = Vec::new();
+    let mut unknown = 0;
+    for prop in &table.props {
+        let PropOrSpread::Prop(prop) = prop else {
+            unknown += 1;
+            continue;
+        };
+        match &**prop {
+            Prop::KeyValue(kv) if is_function(&kv.value) => match key_of(&kv.key) {
+                Some(key) => out.push(factory(Some(key), &kv.value)),
+                None => unknown += 1,
+            },
+            Prop::Method(method) => match key_of(&method.key) {
+                Some(key) => {
+                    let params: Vec<&Pat> = method.function.params.iter().map(|p| &p.pat).collect();
+                    out.push(Factory {
+                        key: Some(key),
+                        body: Body::Method(&method.function),
+                        module_name: param_name(params.first().copied()),
+                        exports_name: param_name(params.get(1).copied()),
+                        require_name: param_name(params.get(2).copied()),
+                    });
+                }
+                None => unknown += 1,
+            },
+            _ => unknown += 1,
+        }
+    }
+    (out, unknown)
+}
+
+/// Factories of an array table (webpack 4 numeric ids): the index is the key; holes are skipped.
+pub(crate) fn array_factories(table: &ArrayLit) -> (Vec<Factory<'_>>, u64) {
+    let mut out = Vec::new();
+    let mut unknown = 0;
+    for (i, elem) in table.elems.iter().enumerate() {
+        match elem {
+            Some(e) if e.spread.is_none() && is_function(&e.expr) => {
+                out.push(factory(Some(ModuleKey::Number(i as u64)), &e.expr))
+            }
+            Some(e) if matches!(unwrap(&e.expr), Expr::Ident(i) if i.sym == *"undefined") => {}
+            None => {}
+            Some(_) => unknown += 1,
+        }
+    }
+    (out, unknown)
+}
+
+/// Whether an object or array literal looks like a module table: non-empty, and every
+/// entry a function of at most three parameters.
+pub(crate) fn looks_like_table(expr: &Expr) -> bool {
+    match unwrap(expr) {
+        Expr::Object(obj) => {
+            !obj.props.is_empty()
+                && obj.props.iter().all(|p| match p {
+                    PropOrSpread::Prop(p) => match &**p {
+                        Prop::KeyValue(kv) => {
+                            is_function(&kv.value) && params_of(&kv.value).len() <= 3
+                        }
+                        _ => false,
+                    },
+                    PropOrSpread::Spread(_) => false,
+                })
+        }
+        Expr::Array(arr) => {
+            arr.elems.iter().flatten().count() > 0
+                && arr.elems.iter().flatten().all(|e| {
+                    e.spread.is_none() && is_function(&e.expr) && params_of(&e.expr).len() <= 3
+                })
+        }
+        _ => false,
+    }
+}
+
+/// The table name a webpack runtime call uses: `T[id](m, m.exports, req)` or
+/// `T[id].call(m.exports, m, m.exports, req)`.
+pub(crate) fn runtime_table_name(call: &CallExpr) -> Option<String> {
+    let Callee::Expr(callee) = &call.callee else {
+        return None;
+    };
+    let exports_arg = call.args.iter().any(|a| {
+        matches!(unwrap(&a.expr), Expr::Member(m) if matches!(&m.prop, MemberProp::Ident(p) if p.sym == *"exports"))
+    });
+    if !exports_arg || call.args.len() < 3 {
+        return None;
+    }
+    let mut target = unwrap(callee);
+    if let Expr::Member(m) = target
+        && matches!(&m.prop, MemberProp::Ident(p) if p.sym == *"call")
+    {
+        target = unwrap(&m.obj);
+    }
+    match target {
+        Expr::Member(m) if matches!(m.prop, MemberProp::Computed(_)) => match unwrap(&m.obj) {
+            Expr::Ident(i) => Some(i.sym.to_string()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Walks one factory: fingerprint, requires, async chunks and exports.
+pub(crate) fn walk_factory(
+    source: &Source<'_>,
+    factory: &Factory<'_>,
+    esbuild_names: &std::collections::HashMap<String, ModuleKey>,
+) -> Module {
+    let mut walker = FactoryWalker {
+        hasher: Sha256::new(),
+        tokens: 0,
+        require_name: factory.require_name.clone(),
+        exports_name: factory.exports_name.clone(),
+        module_name: factory.module_name.clone(),
+        esbuild_names,
+        requires: BTreeSet::new(),
+        async_chunks: BTreeSet::new(),
+        exports: BTreeSet::new(),
+    };
+    let span = match factory.body {
+        Body::Method(function) => {
+            function.visit_with(&mut walker);
+            function.span
+        }
+        Body::Expr(expr) => {
+            expr.visit_with(&mut walker);
+            expr.span()
+        }
+    };
+    let fingerprint = (walker.tokens < MAX_TOKENS).then(|| hex::encode(walker.hasher.finalize()));
+    let exports_truncated = walker.exports.len() > MAX_EXPORTS;
+    Module {
+        key: factory
+            .key
+            .clone()
+            .unwrap_or(ModuleKey::String(String::new())),
+        range: source.range(span),
+        source_sha256: hex::encode(Sha256::digest(source.slice(span).as_bytes())),
+        fingerprint,
+        require_name: factory.require_name.clone(),
+        requires: walker.requires.into_iter().collect(),
+        async_chunks: walker.async_chunks.into_iter().collect(),
+        exports: walker.exports.into_iter().take(MAX_EXPORTS).collect(),
+        exports_truncated,
+    }
+}
+
+struct FactoryWalker<'n> {
+    hasher: Sha256,
+    tokens: u64,
+    require_name: Option<String>,
+    exports_name: Option<String>,
+    module_name: Option<String>,
+    esbuild_names: &'n std::collections::HashMap<String, ModuleKey>,
+    requires: BTreeSet<ModuleKey>,
+    async_chunks: BTreeSet<String>,
+    exports: BTreeSet<String>,
+}
+
+impl FactoryWalker<'_> {
+    fn token(&mut self, kind: &str, text: &str) {
+        if self.tokens >= MAX_TOKENS {
+            return;
+        }
+        self.tokens += 1;
+        self.hasher.update(kind.as_bytes());
+        if !text.is_empty() {
+            self.hasher.update(b":");
+            let cut = crate::source::cut(text, 1024);
+            if cut.contains(['\n', '\\']) || !cut.is_ascii() {
+                self.hasher
+                    .update(cut.escape_default().to_string().as_bytes());
+            } else {
+                self.hasher.update(cut.as_bytes());
+            }
+        }
+        self.hasher.update(b"\n");
+    }
+
+    fn is_require(&self, name: &str) -> bool {
+        name == "__webpack_require__" || self.require_name.as_deref().is_some_and(|r| r == name)
+    }
+
+    fn is_exports(&self, name: &str) -> bool {
+        name == "exports"
+            || name == "module.exports"
+            || self.exports_name.as_deref().is_some_and(|e| e == name)
+            || self
+                .module_name
+                .as_deref()
+                .is_some_and(|m| name.strip_prefix(m) == Some(".exports"))
+    }
+
+    fn note_export_target(&mut self, target: &Expr) {
+        if let Expr::Member(m) = unwrap(target) {
+            let object = dotted(&m.obj);
+            if self.is_exports(&object)
+                && let MemberProp::Ident(p) = &m.prop
+            {
+                self.exports.insert(p.sym.to_string());
+            }
+        }
+    }
+}
+
+fn expr_kind(expr: &Expr) -> &'static str {
+    match expr {
+        Expr::This(_) => "This",
+        Expr::Array(_) => "Array",
+        Expr::Object(_) => "Object",
+        Expr::Fn(_) => "Fn",
+        Expr::Unary(_) => "Unary",
+        Expr::Update(_) => "Update",
+        Expr::Bin(_) => "Bin",
+        Expr::Assign(_) => "Assign",
+        Expr::Member(_) => "Member",
+        Expr::SuperProp(_) => "SuperProp",
+        Expr::Cond(_) => "Cond",
+        Expr::Call(_) => "Call",
+        Expr::New(_) => "New",
+        Expr::Seq(_) => "Seq",
+        Expr::Ident(_) => "Ident",
+        Expr::Lit(_) => "Lit",
+        Expr::Tpl(_) => "Tpl",
+        Expr::TaggedTpl(_) => "TaggedTpl",
+        Expr::Arrow(_) => "Arrow",
+        Expr::Class(_) => "Class",
+        Expr::Yield(_) => "Yield",
+        Expr::MetaProp(_) => "MetaProp",
+        Expr::Await(_) => "Await",
+        Expr::Paren(_) => "Paren",
+        Expr::JSXMember(_) => "JSXMember",
+        Expr::JSXNamespacedName(_) => "JSXNamespacedName",
+        Expr::JSXEmpty(_) => "JSXEmpty",
+        Expr::JSXElement(_) => "JSXElement",
+        Expr::JSXFragment(_) => "JSXFragment",
+        Expr::TsTypeAssertion(_) => "TsTypeAssertion",
+        Expr::TsConstAssertion(_) => "TsConstAssertion",
+        Expr::TsNonNull(_) => "TsNonNull",
+        Expr::TsAs(_) => "TsAs",
+        Expr::TsInstantiation(_) => "TsInstantiation",
+        Expr::TsSatisfies(_) => "TsSatisfies",
+        Expr::PrivateName(_) => "PrivateName",
+        Expr::OptChain(_) => "OptChain",
+        Expr::Invalid(_) => "Invalid",
+    }
+}
+
+fn stmt_kind(stmt: &Stmt) -> &'static str {
+    match stmt {
+        Stmt::Block(_) => "Block",
+        Stmt::Empty(_) => "Empty",
+        Stmt::Debugger(_) => "Debugger",
+        Stmt::With(_) => "With",
+        Stmt::Return(_) => "Return",
+        Stmt::Labeled(_) => "Labeled",
+        Stmt::Break(_) => "Break",
+        Stmt::Continue(_) => "Continue",
+        Stmt::If(_) => "If",
+        Stmt::Switch(_) => "Switch",
+        Stmt::Throw(_) => "Throw",
+        Stmt::Try(_) => "Try",
+        Stmt::While(_) => "While",
+        Stmt::DoWhile(_) => "DoWhile",
+        Stmt::For(_) => "For",
+        Stmt::ForIn(_) => "ForIn",
+        Stmt::ForOf(_) => "ForOf",
+        Stmt::Decl(_) => "Decl",
+        Stmt::Expr(_) => "Expr",
+    }
+}
+
+fn decl_kind(decl: &Decl) -> &'static str {
+    match decl {
+        Decl::Class(_) => "Class",
+        Decl::Fn(_) => "Fn",
+        Decl::Var(_) => "Var",
+        Decl::Using(_) => "Using",
+        Decl::TsInterface(_) => "TsInterface",
+        Decl::TsTypeAlias(_) => "TsTypeAlias",
+        Decl::TsEnum(_) => "TsEnum",
+        Decl::TsModule(_) => "TsModule",
+    }
+}
+
+fn pat_kind(pat: &Pat) -> &'static str {
+    match pat {
+        Pat::Ident(_) => "Ident",
+        Pat::Array(_) => "Array",
+        Pat::Rest(_) => "Rest",
+        Pat::Object(_) => "Object",
+        Pat::Assign(_) => "Assign",
+        Pat::Invalid(_) => "Invalid",
+        Pat::Expr(_) => "Expr",
+    }
+}
+
+impl Visit for FactoryWalker<'_> {
+    fn visit_expr(&mut self, expr: &Expr) {
+        if self.tokens >= MAX_TOKENS {
+            return;
+        }
+        self.token("e", expr_kind(expr));
+        match expr {
+            Expr::Bin(bin) => self.token("op", bin.op.as_str()),
+            Expr::Unary(u) => self.token("op", u.op.as_str()),
+            Expr::Update(u) => self.token("op", u.op.as_str()),
+            Expr::Assign(a) => {
+                self.token("op", a.op.as_str());
+                if let AssignTarget::Simple(SimpleAssignTarget::Member(m)) = &a.left {
+                    self.note_export_target(&Expr::Member(m.clone()));
+                }
+                if let AssignTarget::Simple(target) = &a.left {
+                    let name = match target {
+                        SimpleAssignTarget::Ident(i) => i.id.sym.to_string(),
+                        SimpleAssignTarget::Member(m) => dotted(&Expr::Member(m.clone())),
+                        _ => String::new(),
+                    };
+                    if self.is_exports(&name) {
+                        match unwrap(&a.right) {
+                            Expr::Object(obj) => {
+                                for prop in &obj.props {
+                                    if let PropOrSpread::Prop(p) = prop
+                                        && let Some(k) = prop_key(p)
+                                    {
+                                        self.exports.insert(k);
+                                    }
+                                }
+                            }
+                            _ => {
+                                self.exports.insert("default".to_owned());
+                            }
+                        }
+                    }
+                }
+            }
+            Expr::Lit(lit) => match lit {
+                Lit::Str(s) => self.token("str", &s.value.to_string_lossy()),
+                Lit::Num(n) => self.token("num", &number_text(n.value)),
+                Lit::Bool(b) => self.token("bool", if b.value { "true" } else { "false" }),
+                Lit::Null(_) => self.token("null", ""),
+                Lit::Regex(r) => self.token("re", &format!("{}/{}", r.exp, r.flags)),
+                Lit::BigInt(b) => self.token("big", &b.value.to_string()),
+                Lit::JSXText(t) => self.token("jsx", &t.value.to_string_lossy()),
+            },
+            Expr::Tpl(tpl) => {
+                for quasi in &tpl.quasis {
+                    let text = quasi
+                        .cooked
+                        .as_ref()
+                        .map(|c| c.to_string_lossy().into_owned())
+                        .unwrap_or_default();
+                    self.token("tpl", &text);
+                }
+            }
+            Expr::Member(m) => {
+                if let Some(name) = match &m.prop {
+                    MemberProp::Ident(p) => Some(p.sym.to_string()),
+                    MemberProp::Computed(c) => literal_key(&c.expr),
+                    MemberProp::PrivateName(p) => Some(format!("#{}", p.name)),
+                } {
+                    self.token("prop", &name);
+                }
+            }
+            Expr::Call(call) => self.note_call(call),
+            _ => {}
+        }
+        expr.visit_children_with(self);
+    }
+
+    fn visit_stmt(&mut self, stmt: &Stmt) {
+        if self.tokens >= MAX_TOKENS {
+            return;
+        }
+        self.token("s", stmt_kind(stmt));
+        stmt.visit_children_with(self);
+    }
+
+    fn visit_decl(&mut self, decl: &Decl) {
+        self.token("d", decl_kind(decl));
+        decl.visit_children_with(self);
+    }
+
+    fn visit_pat(&mut self, pat: &Pat) {
+        self.token("p", pat_kind(pat));
+        pat.visit_children_with(self);
+    }
+
+    fn visit_prop_name(&mut self, name: &PropName) {
+        if let Some(key) = prop_name(name)
+            && !matches!(name, PropName::Computed(_))
+        {
+            self.token("key", &key);
+        }
+        name.visit_children_with(self);
+    }
+}
+
+fn prop_key(prop: &Prop) -> Option<String> {
+    match prop {
+        Prop::Shorthand(i) => Some(i.sym.to_string()),
+        Prop::KeyValue(kv) => prop_name(&kv.key),
+        Prop::Getter(g) => prop_name(&g.key),
+        Prop::Method(m) => prop_name(&m.key),
+        Prop::Assign(a) => Some(a.key.sym.to_string()),
+        Prop::Setter(s) => prop_name(&s.key),
+    }
+}
+
+impl FactoryWalker<'_> {
+    fn note_call(&mut self, call: &CallExpr) {
+        let name = callee_name(&call.callee);
+        let first = call.args.first().map(|a| &*a.expr);
+        if self.is_require(&name) {
+            if let Some(key) = first.and_then(module_key_of) {
+                self.requires.insert(key);
+            }
+        } else if let Some((object, method)) = name.rsplit_once('.')
+            && self.is_require(object)
+        {
+            match method {
+                "e" => {
+                    if let Some(key) = first.and_then(literal_key) {
+                        self.async_chunks.insert(key);
+                    }
+                }
+                // `__webpack_require__.d(exports, {name: getter})`
+                "d" => {
+                    if let Some(Expr::Object(obj)) = call.args.get(1).map(|a| unwrap(&a.expr)) {
+                        for prop in &obj.props {
+                            if let PropOrSpread::Prop(p) = prop
+                                && let Some(k) = prop_key(p)
+                            {
+                                self.exports.insert(k);
+                            }
+                        }
+                    }
+                }
+                // `__webpack_require__.bind(req, id)` and `.t(id, mode)`
+                "bind" | "t" => {
+                    let arg = if method == "bind" {
+                        call.args.get(1)
+                    } else {
+                        call.args.first()
+                    };
+                    if let Some(key) = arg.and_then(|a| module_key_of(&a.expr)) {
+                        self.requires.insert(key);
+                    }
+                }
+                _ => {}
+            }
+        } else if name == "Object.defineProperty"
+            && let Some(target) = first
+            && self.is_exports(&dotted(target))
+            && let Some(key) = call.args.get(1).and_then(|a| literal_key(&a.expr))
+        {
+            self.exports.insert(key);
+        } else if let Some(key) = self.esbuild_names.get(&name)
+            && call.args.is_empty()
+        {
+            self.requires.insert(key.clone());
+        }
+    }
+}
+
+/// A numeric or string literal as a module key.
+pub(crate) fn module_key_of(expr: &Expr) -> Option<ModuleKey> {
+    match unwrap(expr) {
+        Expr::Lit(Lit::Num(n)) if n.value >= 0.0 && n.value.fract() == 0.0 && n.value < 9e15 => {
+            Some(ModuleKey::Number(n.value as u64))
+        }
+        other => super::names::string(other).map(ModuleKey::String),
+    }
+}

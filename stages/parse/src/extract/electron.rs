@@ -1,0 +1,507 @@
+//! Electron boundaries: windows and their explicit `webPreferences`, `contextBridge`
+//! exposures, IPC operations, sender-validation candidates, utility processes, child
+//! processes, `shell.openExternal`, and renderer loads.
+
+use swc_common::{Span, Spanned};
+use swc_ecma_ast::{BinExpr, BinaryOp, CallExpr, Expr, ObjectLit, Prop, PropOrSpread};
+
+use super::Extractor;
+use super::names::{named, prop_name, static_path, static_value, string, unwrap};
+use crate::facts::{Bridge, IpcOp, ProcessUse, RendererLoad, SenderCheck, StaticValue, Window};
+
+const MAX_PREFERENCES: usize = 64;
+const MAX_MEMBERS: usize = 128;
+const MAX_MEMBER_DEPTH: usize = 8;
+
+const SENDER_SUBJECTS: &[(&str, &str)] = &[
+    ("sender.getURL", "sender-url"),
+    ("senderFrame.origin", "sender-origin"),
+    ("senderFrame.url", "sender-url"),
+    ("senderFrame", "sender-frame"),
+    ("sender.id", "sender-id"),
+    ("frameId", "frame-id"),
+    ("processId", "process-id"),
+];
+
+/// The IPC operation a callee names: (side, operation, mode).
+fn ipc_operation(name: &str) -> Option<(&'static str, &'static str, &'static str)> {
+    let (object, method) = name.rsplit_once('.')?;
+    let object = object.rsplit('.').next().unwrap_or(object);
+    match object {
+        "ipcRenderer" => Some(match method {
+            "send" => ("renderer", "send", "send"),
+            "sendSync" => ("renderer", "send-sync", "send"),
+            "postMessage" => ("renderer", "post-message", "send"),
+            "sendToHost" => ("renderer", "send-to-host", "send"),
+            "invoke" => ("renderer", "invoke", "invoke"),
+            "on" => ("renderer", "on", "listen"),
+            "once" => ("renderer", "once", "listen"),
+            "addListener" => ("renderer", "add-listener", "listen"),
+            "off" | "removeListener" | "removeAllListeners" => {
+                ("renderer", "remove-listener", "remove")
+            }
+            _ => return None,
+        }),
+        "ipcMain" => Some(match method {
+            "on" => ("main", "on", "listen"),
+            "once" => ("main", "once", "listen"),
+            "addListener" => ("main", "add-listener", "listen"),
+            "handle" => ("main", "handle", "handle"),
+            "handleOnce" => ("main", "handle-once", "handle"),
+            "removeHandler" => ("main", "remove-handler", "remove"),
+            "off" | "removeListener" | "removeAllListeners" => {
+                ("main", "remove-listener", "remove")
+            }
+            _ => return None,
+        }),
+        "webContents" if method == "send" => Some(("main", "webcontents-send", "send")),
+        _ => None,
+    }
+}
+
+const CHILD_PROCESS_APIS: &[&str] = &[
+    "exec",
+    "execFile",
+    "execFileSync",
+    "execSync",
+    "fork",
+    "spawn",
+    "spawnSync",
+];
+
+impl Extractor<'_, '_> {
+    pub(super) fn window(&mut self, name: &str, options: Option<&Expr>, span: Span) {
+        if !self.admit(None) {
+            return;
+        }
+        let constructor = name.rsplit('.').next().unwrap_or(name).to_owned();
+        let mut window = Window {
+            constructor,
+            options_status: "missing",
+            web_preferences_status: "missing",
+            web_preferences: Vec::new(),
+            omitted_web_preferences: 0,
+            preload: None,
+            preload_expression: None,
+            range: self.source.range(span),
+            module_key: self.module_key(),
+        };
+        match options.map(unwrap) {
+            None => {}
+            Some(Expr::Object(obj)) => {
+                window.options_status = "object-literal";
+                let prefs = obj.props.iter().find_map(|p| match p {
+                    PropOrSpread::Prop(p) => match &**p {
+                        Prop::KeyValue(kv)
+                            if prop_name(&kv.key).as_deref() == Some("webPreferences") =>
+                        {
+                            Some(&*kv.value)
+                        }
+                        _ => None,
+                    },
+                    _ => None,
+                });
+                match prefs.map(unwrap) {
+                    None => {}
+                    Some(Expr::Object(prefs)) => {
+                        window.web_preferences_status = "object-literal";
+                        self.preferences(prefs, &mut window);
+                    }
+                    Some(_) => {
+                        window.web_preferences_status = "dynamic";
+                        self.facts.dynamic_findings += 1;
+                    }
+                }
+            }
+            Some(_) => {
+                window.options_status = "dynamic";
+                self.facts.dynamic_findings += 1;
+            }
+        }
+        self.facts.windows.push(window);
+    }
+
+    fn preferences(&mut self, prefs: &ObjectLit, window: &mut Window) {
+        let mut out = Vec::new();
+        for prop in &prefs.props {
+            let offset = self.source.offset(prop.span().lo);
+            match prop {
+                PropOrSpread::Spread(s) => out.push((
+                    format!("[spread@{offset}]"),
+                    StaticValue::Dynamic(self.source.expression(s.expr.span())),
+                )),
+                PropOrSpread::Prop(p) => match &**p {
+                    Prop::KeyValue(kv) => {
+                        let key =
+                            prop_name(&kv.key).unwrap_or_else(|| format!("[dynamic@{offset}]"));
+                        if key == "preload" {
+                            match static_path(&kv.value) {
+                                Some(path) => window.preload = Some(path),
+                                None => {
+                                    window.preload_expression =
+                                        Some(self.source.expression(kv.value.span()))
+                                }
+                            }
+                        }
+                        out.push((key, static_value(self.source, &kv.value)));
+                    }
+                    Prop::Shorthand(ident) => out.push((
+                        ident.sym.to_string(),
+                        StaticValue::Dynamic(ident.sym.to_string()),
+                    )),
+                    other => {
+                        let key = match other {
+                            Prop::Method(m) => prop_name(&m.key),
+                            Prop::Getter(g) => prop_name(&g.key),
+                            Prop::Setter(s) => prop_name(&s.key),
+                            _ => None,
+                        }
+                        .unwrap_or_else(|| format!("[dynamic@{offset}]"));
+                        out.push((
+                            key,
+                            StaticValue::Dynamic(self.source.expression(other.span())),
+                        ));
+                    }
+                },
+            }
+        }
+        out.sort_by(|a, b| a.0.cmp(&b.0));
+        window.omitted_web_preferences = out.len().saturating_sub(MAX_PREFERENCES) as u64;
+        out.truncate(MAX_PREFERENCES);
+        window.web_preferences = out;
+    }
+
+    pub(super) fn electron_call(&mut self, name: &str, call: &CallExpr) {
+        let span = call.span;
+        let arg = |i: usize| call.args.get(i).map(|a| &*a.expr);
+        if named(name, "contextBridge.exposeInMainWorld")
+            || named(name, "contextBridge.exposeInIsolatedWorld")
+        {
+            let isolated = name.ends_with("exposeInIsolatedWorld");
+            let (world_id, key, api) = if isolated {
+                (arg(0).map(|e| static_value(self.source, e)), arg(1), arg(2))
+            } else {
+                (None, arg(0), arg(1))
+            };
+            self.bridge(isolated, world_id, key, api, span);
+            return;
+        }
+        if let Some((side, operation, mode)) = ipc_operation(name) {
+            self.ipc(side, operation, mode, call);
+            return;
+        }
+        if named(name, "utilityProcess.fork") {
+            let service_name = arg(2).and_then(|o| match unwrap(o) {
+                Expr::Object(obj) => obj.props.iter().find_map(|p| match p {
+                    PropOrSpread::Prop(p) => match &**p {
+                        Prop::KeyValue(kv)
+                            if prop_name(&kv.key).as_deref() == Some("serviceName") =>
+                        {
+                            string(&kv.value)
+                        }
+                        _ => None,
+                    },
+                    _ => None,
+                }),
+                _ => None,
+            });
+            self.process("utility-process", name, arg(0), service_name, span);
+            return;
+        }
+        if let Some(api) = name.strip_prefix("child_process.")
+            && CHILD_PROCESS_APIS.contains(&api)
+        {
+            self.process("child-process", name, arg(0), None, span);
+            return;
+        }
+        if named(name, "shell.openExternal") || named(name, "shell.openPath") {
+            self.process("open-external", name, arg(0), None, span);
+            return;
+        }
+        if named(name, "loadFile") || named(name, "loadURL") {
+            let api = if name.ends_with("loadFile") {
+                "loadFile"
+            } else {
+                "loadURL"
+            };
+            if let Some(target) = arg(0).and_then(string) {
+                if api == "loadURL" && url_scheme(&target) {
+                    self.observation(
+                        "endpoint",
+                        "loadURL".to_owned(),
+                        Some(crate::redact::url(&target)),
+                        span,
+                    );
+                    return;
+                }
+                if self.admit(None) {
+                    let context = if api == "loadFile" {
+                        "filesystem-expression"
+                    } else {
+                        "module-specifier"
+                    };
+                    self.facts.renderer_loads.push(RendererLoad {
+                        api: if api == "loadFile" {
+                            "loadFile"
+                        } else {
+                            "loadURL"
+                        },
+                        target,
+                        context,
+                        range: self.source.range(span),
+                        module_key: self.module_key(),
+                    });
+                }
+            } else if let Some(path) = arg(0).and_then(static_path)
+                && self.admit(None)
+            {
+                self.facts.renderer_loads.push(RendererLoad {
+                    api: if api == "loadFile" {
+                        "loadFile"
+                    } else {
+                        "loadURL"
+                    },
+                    target: path.path,
+                    context: path.context,
+                    range: self.source.range(span),
+                    module_key: self.module_key(),
+                });
+            }
+            return;
+        }
+        // `<subject>.startsWith|endsWith|includes(x)` on a sender subject.
+        for method in ["startsWith", "endsWith", "includes"] {
+            if let Some(subject) = name.strip_suffix(&format!(".{method}"))
+                && let Some(kind) = sender_subject(subject)
+                && let Some(expected) = arg(0)
+            {
+                self.sender_check(kind, format!("call:{method}"), expected, span);
+                return;
+            }
+        }
+    }
+
+    fn bridge(
+        &mut self,
+        isolated: bool,
+        world_id: Option<StaticValue>,
+        key: Option<&Expr>,
+        api: Option<&Expr>,
+        span: Span,
+    ) {
+        if !self.admit(None) {
+            return;
+        }
+        let api_key = key.and_then(string);
+        let api_key_expression = match (&api_key, key) {
+            (None, Some(k)) => Some(self.source.expression(k.span())),
+            (None, None) => Some("[missing-expression]".to_owned()),
+            _ => None,
+        };
+        if api_key.is_none() {
+            self.facts.dynamic_findings += 1;
+        }
+        let mut members = Vec::new();
+        let mut unknown = 0;
+        let api_status = match api.map(unwrap) {
+            None => "missing",
+            Some(Expr::Object(obj)) => {
+                collect_members(obj, "", 0, &mut members, &mut unknown);
+                "object-literal"
+            }
+            Some(_) => {
+                self.facts.dynamic_findings += 1;
+                "dynamic"
+            }
+        };
+        members.sort();
+        members.dedup();
+        if members.len() > MAX_MEMBERS {
+            unknown += (members.len() - MAX_MEMBERS) as u64;
+            members.truncate(MAX_MEMBERS);
+        }
+        self.facts.bridges.push(Bridge {
+            world: if isolated { "isolated" } else { "main" },
+            world_id,
+            api_key,
+            api_key_expression,
+            api_status,
+            members,
+            unknown_members: unknown,
+            range: self.source.range(span),
+            module_key: self.module_key(),
+        });
+    }
+
+    fn ipc(
+        &mut self,
+        side: &'static str,
+        operation: &'static str,
+        mode: &'static str,
+        call: &CallExpr,
+    ) {
+        if !self.admit(None) {
+            return;
+        }
+        let channel_expr = call.args.first().map(|a| &*a.expr);
+        let channel = channel_expr.and_then(string);
+        let channel_expression = match (&channel, channel_expr) {
+            (Some(_), _) => None,
+            (None, Some(e)) => Some(self.source.expression(e.span())),
+            (None, None) => Some("[missing-expression]".to_owned()),
+        };
+        if channel.is_none() {
+            self.facts.dynamic_findings += 1;
+        }
+        let handler_kind = (mode == "listen" || mode == "handle").then(|| {
+            match call.args.get(1).map(|a| unwrap(&a.expr)) {
+                None => "missing",
+                Some(Expr::Fn(_) | Expr::Arrow(_)) => "inline-function",
+                Some(Expr::Ident(_)) => "identifier",
+                Some(Expr::Member(_)) => "member-expression",
+                Some(_) => "dynamic-expression",
+            }
+        });
+        self.facts.ipc.push(IpcOp {
+            side,
+            operation,
+            mode,
+            channel,
+            channel_expression,
+            handler_kind,
+            range: self.source.range(call.span),
+            span: (
+                self.source.offset(call.span.lo),
+                self.source.offset(call.span.hi),
+            ),
+            module_key: self.module_key(),
+        });
+    }
+
+    fn process(
+        &mut self,
+        kind: &'static str,
+        api: &str,
+        target: Option<&Expr>,
+        service_name: Option<String>,
+        span: Span,
+    ) {
+        if !self.admit(None) {
+            return;
+        }
+        let path = target.and_then(static_path);
+        let expression = match (&path, target) {
+            (None, Some(t)) => {
+                self.facts.dynamic_findings += 1;
+                Some(self.source.expression(t.span()))
+            }
+            _ => None,
+        };
+        let (target, expression) = if kind == "open-external" {
+            // A URL is recorded redacted, never resolved as a path.
+            (
+                None,
+                path.map(|p| crate::redact::url(&p.path)).or(expression),
+            )
+        } else {
+            (path, expression)
+        };
+        self.facts.processes.push(ProcessUse {
+            kind,
+            api: api.to_owned(),
+            target,
+            expression,
+            service_name,
+            range: self.source.range(span),
+            module_key: self.module_key(),
+        });
+    }
+
+    pub(super) fn sender_comparison(&mut self, bin: &BinExpr) {
+        let op = match bin.op {
+            BinaryOp::EqEq => "==",
+            BinaryOp::EqEqEq => "===",
+            BinaryOp::NotEq => "!=",
+            BinaryOp::NotEqEq => "!==",
+            BinaryOp::In => "in",
+            _ => return,
+        };
+        for (subject, other) in [(&bin.left, &bin.right), (&bin.right, &bin.left)] {
+            let name = match unwrap(subject) {
+                Expr::Call(call) => super::names::callee_name(&call.callee),
+                other => self.name(other),
+            };
+            if let Some(kind) = sender_subject(&name) {
+                self.sender_check(kind, format!("comparison:{op}"), other, bin.span);
+                return;
+            }
+        }
+    }
+
+    fn sender_check(&mut self, kind: &str, mechanism: String, expected: &Expr, span: Span) {
+        if !self.admit(None) {
+            return;
+        }
+        let expected = static_value(self.source, expected);
+        self.facts.sender_checks.push(SenderCheck {
+            subject: kind.to_owned(),
+            mechanism,
+            expected,
+            offset: self.source.offset(span.lo),
+            range: self.source.range(span),
+        });
+    }
+}
+
+fn sender_subject(name: &str) -> Option<&'static str> {
+    SENDER_SUBJECTS
+        .iter()
+        .find(|(subject, _)| named(name, subject))
+        .map(|(_, kind)| *kind)
+}
+
+fn url_scheme(target: &str) -> bool {
+    let lower = target.to_ascii_lowercase();
+    ["http://", "https://", "ws://", "wss://"]
+        .iter()
+        .any(|p| lower.starts_with(p))
+}
+
+fn collect_members(
+    obj: &ObjectLit,
+    prefix: &str,
+    depth: usize,
+    out: &mut Vec<String>,
+    unknown: &mut u64,
+) {
+    if depth >= MAX_MEMBER_DEPTH {
+        return;
+    }
+    for prop in &obj.props {
+        let PropOrSpread::Prop(prop) = prop else {
+            *unknown += 1;
+            continue;
+        };
+        let (key, value) = match &**prop {
+            Prop::Shorthand(i) => (Some(i.sym.to_string()), None),
+            Prop::KeyValue(kv) => (prop_name(&kv.key), Some(&*kv.value)),
+            Prop::Method(m) => (prop_name(&m.key), None),
+            Prop::Getter(g) => (prop_name(&g.key), None),
+            Prop::Setter(s) => (prop_name(&s.key), None),
+            Prop::Assign(a) => (Some(a.key.sym.to_string()), None),
+        };
+        let Some(key) = key else {
+            *unknown += 1;
+            continue;
+        };
+        let path = if prefix.is_empty() {
+            key
+        } else {
+            format!("{prefix}.{key}")
+        };
+        if let Some(Expr::Object(nested)) = value.map(unwrap) {
+            collect_members(nested, &path, depth + 1, out, unknown);
+        }
+        out.push(path);
+    }
+}

@@ -1,0 +1,1071 @@
+//! Static fact extraction: one pre-order walk over a parsed file. Nothing is evaluated.
+//!
+//! A pre-pass collects what the walk needs to know ahead: local aliases of `electron`,
+//! `child_process`, `bindings` and `node-gyp-build` exports, the names of webpack runtime
+//! module tables (found from the runtime's `T[id](m, m.exports, req)` call, so minified
+//! names work), and esbuild `require_x = __commonJS(...)` wrappers.
+
+mod bundle;
+mod electron;
+pub(crate) mod names;
+
+use std::collections::{HashMap, HashSet};
+
+use swc_common::Spanned;
+use swc_ecma_ast::{
+    AssignTarget, BinExpr, CallExpr, Callee, Expr, ImportSpecifier, ModuleDecl, ModuleExportName,
+    NewExpr, ObjectPatProp, Pat, Program, Prop, PropOrSpread, SimpleAssignTarget, Stmt,
+    VarDeclarator,
+};
+use swc_ecma_visit::{Visit, VisitWith};
+
+pub use bundle::FINGERPRINT_ALGORITHM;
+use bundle::{Body, Factory};
+use names::{callee_name, dotted, named, static_path, string, unwrap};
+
+use crate::facts::{
+    Bundle, JsFacts, ModuleKey, NativeRequest, Observation, Reference, RendererLoad,
+};
+use crate::source::Source;
+
+/// Per-file bounds.
+#[derive(Debug, Clone, Copy)]
+pub struct Budget {
+    pub max_findings: u64,
+    pub max_modules: u64,
+    pub max_ast_nodes: u64,
+}
+
+/// What the walk returns besides the facts.
+pub(crate) struct Walk {
+    pub facts: JsFacts,
+    pub visited_nodes: u64,
+    /// The AST-node bound stopped the walk.
+    pub truncated: bool,
+}
+
+const VENDOR_MARKERS: &[(&str, &[&str])] = &[
+    ("angular", &["ɵɵdefineComponent"]),
+    ("esbuild", &["__commonJS", "__esm("]),
+    ("nextjs", &["__NEXT_DATA__", "/_next/"]),
+    (
+        "react",
+        &[
+            "React.createElement",
+            "react/jsx-runtime",
+            "__SECRET_INTERNALS_DO_NOT_USE",
+        ],
+    ),
+    ("rollup", &["ROLLUP_FILE_URL", "import.meta.ROLLUP"]),
+    ("rspack", &["__rspack_", "rspackChunk"]),
+    ("svelte", &["svelte/internal"]),
+    ("vite", &["__vite__", "import.meta.hot"]),
+    ("vue", &["__VUE__", "createApp("]),
+    (
+        "webpack",
+        &["__webpack_require__", "webpackChunk", "webpackJsonp"],
+    ),
+];
+
+/// Walks `program`; `cancelled` is polled every 4096 nodes.
+pub(crate) fn extract(
+    source: &Source<'_>,
+    program: &Program,
+    budget: Budget,
+    cancelled: &dyn Fn() -> bool,
+) -> Walk {
+    let mut pre = PrePass::default();
+    program.visit_with(&mut pre);
+    let mut facts = JsFacts {
+        module_syntax: matches!(program, Program::Module(m) if m.body.iter().any(|i| i.is_module_decl())),
+        ..JsFacts::default()
+    };
+    for (marker, needles) in VENDOR_MARKERS {
+        if needles.iter().any(|n| source.text.contains(n)) {
+            facts.vendor_markers.push(marker);
+        }
+    }
+    facts.source_map_urls = source_map_urls(source.text);
+    let mut walker = Extractor {
+        source,
+        budget,
+        cancelled,
+        facts,
+        aliases: pre.aliases,
+        tables: pre.tables,
+        esbuild: pre.esbuild,
+        stack: Vec::new(),
+        nodes: 0,
+        stop: false,
+        truncated: false,
+        findings: 0,
+        modules: 0,
+        seen: HashSet::new(),
+        native_members: HashMap::new(),
+        native_mechanism: HashMap::new(),
+        claimed_tables: HashSet::new(),
+    };
+    program.visit_with(&mut walker);
+    Walk {
+        visited_nodes: walker.nodes,
+        truncated: walker.truncated,
+        facts: walker.facts,
+    }
+}
+
+/// `//# sourceMappingURL=` (or `//@`) directives, in order.
+fn source_map_urls(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for needle in ["//# sourceMappingURL=", "//@ sourceMappingURL="] {
+        let mut rest = text;
+        while let Some(at) = rest.find(needle) {
+            let after = &rest[at + needle.len()..];
+            let url: String = after.chars().take_while(|c| !c.is_whitespace()).collect();
+            if !url.is_empty() && out.len() < 16 {
+                out.push(crate::source::cut(&url, 4096).to_owned());
+            }
+            rest = after;
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+const ALIASED_MODULES: &[&str] = &["electron", "child_process", "bindings", "node-gyp-build"];
+const ELECTRON_APIS: &[&str] = &[
+    "BrowserView",
+    "BrowserWindow",
+    "WebContentsView",
+    "contextBridge",
+    "ipcMain",
+    "ipcRenderer",
+    "shell",
+    "utilityProcess",
+    "webContents",
+];
+
+#[derive(Default)]
+struct PrePass {
+    aliases: HashMap<String, String>,
+    tables: HashSet<String>,
+    esbuild: HashMap<String, ModuleKey>,
+}
+
+/// The module a `require("x")` (or `import`) names, when it is one we alias.
+fn aliased_module(spec: &str) -> Option<&'static str> {
+    let spec = spec.strip_prefix("node:").unwrap_or(spec);
+    ALIASED_MODULES.iter().copied().find(|m| *m == spec)
+}
+
+fn require_spec(expr: &Expr) -> Option<String> {
+    match unwrap(expr) {
+        Expr::Call(call) => {
+            let name = callee_name(&call.callee);
+            if name == "require" || named(&name, "require") {
+                call.args.first().and_then(|a| string(&a.expr))
+            } else {
+                None
+            }
+        }
+        _ => None,
+    }
+}
+
+impl Visit for PrePass {
+    fn visit_var_declarator(&mut self, decl: &VarDeclarator) {
+        if let Some(init) = &decl.init {
+            // const x = require("electron") / const {ipcRenderer: r} = require("electron")
+            let (module, member) = match unwrap(init) {
+                Expr::Member(m) => (require_spec(&m.obj), dotted(&Expr::Member(m.clone()))),
+                other => (require_spec(other), String::new()),
+            };
+            if let Some(module) = module.as_deref().and_then(aliased_module) {
+                let base = match member.rsplit_once('.') {
+                    Some((_, prop)) if !member.is_empty() => format!("{module}.{prop}"),
+                    _ => module.to_owned(),
+                };
+                self.bind(&decl.name, &base, module);
+            }
+            if let Pat::Ident(ident) = &decl.name
+                && let Expr::Call(call) = unwrap(init)
+            {
+                let name = callee_name(&call.callee);
+                if (named(&name, "__commonJS") || named(&name, "__esm"))
+                    && let Some(Expr::Object(obj)) = call.args.first().map(|a| unwrap(&a.expr))
+                    && let Some(PropOrSpread::Prop(prop)) = obj.props.first()
+                {
+                    let key = match &**prop {
+                        Prop::KeyValue(kv) => names::prop_name(&kv.key),
+                        Prop::Method(m) => names::prop_name(&m.key),
+                        _ => None,
+                    };
+                    if let Some(key) = key {
+                        self.esbuild
+                            .insert(ident.id.sym.to_string(), ModuleKey::String(key));
+                    }
+                }
+            }
+            if let Pat::Ident(ident) = &decl.name
+                && ident.id.sym == *"__webpack_modules__"
+            {
+                self.tables.insert(ident.id.sym.to_string());
+            }
+        }
+        decl.visit_children_with(self);
+    }
+
+    fn visit_import_decl(&mut self, decl: &swc_ecma_ast::ImportDecl) {
+        let spec = decl.src.value.to_string_lossy();
+        if let Some(module) = aliased_module(&spec) {
+            for specifier in &decl.specifiers {
+                match specifier {
+                    ImportSpecifier::Named(named) => {
+                        let imported = match &named.imported {
+                            Some(ModuleExportName::Ident(i)) => i.sym.to_string(),
+                            Some(ModuleExportName::Str(s)) => {
+                                s.value.to_string_lossy().into_owned()
+                            }
+                            None => named.local.sym.to_string(),
+                        };
+                        self.alias(&named.local.sym, &format!("{module}.{imported}"), module);
+                    }
+                    ImportSpecifier::Default(d) => self.alias(&d.local.sym, module, module),
+                    ImportSpecifier::Namespace(ns) => self.alias(&ns.local.sym, module, module),
+                }
+            }
+        }
+    }
+
+    fn visit_call_expr(&mut self, call: &CallExpr) {
+        if let Some(table) = bundle::runtime_table_name(call) {
+            self.tables.insert(table);
+        }
+        call.visit_children_with(self);
+    }
+}
+
+impl PrePass {
+    fn bind(&mut self, pat: &Pat, base: &str, module: &str) {
+        match pat {
+            Pat::Ident(ident) => self.alias(&ident.id.sym, base, module),
+            Pat::Object(obj) => {
+                for prop in &obj.props {
+                    match prop {
+                        ObjectPatProp::KeyValue(kv) => {
+                            if let (Some(key), Pat::Ident(local)) =
+                                (names::prop_name(&kv.key), &*kv.value)
+                            {
+                                self.alias(&local.id.sym, &format!("{base}.{key}"), module);
+                            }
+                        }
+                        ObjectPatProp::Assign(assign) => {
+                            let key = assign.key.id.sym.to_string();
+                            self.alias(&assign.key.id.sym, &format!("{base}.{key}"), module);
+                        }
+                        ObjectPatProp::Rest(_) => {}
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Records `local` → `target`. For `electron`, the canonical name drops the module
+    /// (`ipcRenderer.invoke`, as code that reads `electron.ipcRenderer` also ends with it).
+    fn alias(&mut self, local: &str, target: &str, module: &str) {
+        let target = if module == "electron" {
+            target.strip_prefix("electron.").unwrap_or(target)
+        } else {
+            target
+        };
+        if module == "electron"
+            && target != "electron"
+            && !ELECTRON_APIS
+                .iter()
+                .any(|api| target.split('.').next() == Some(api))
+        {
+            return;
+        }
+        if local != target {
+            self.aliases.insert(local.to_owned(), target.to_owned());
+        }
+    }
+}
+
+struct Extractor<'s, 'c> {
+    source: &'s Source<'s>,
+    budget: Budget,
+    cancelled: &'c dyn Fn() -> bool,
+    facts: JsFacts,
+    aliases: HashMap<String, String>,
+    tables: HashSet<String>,
+    esbuild: HashMap<String, ModuleKey>,
+    /// Enclosing module factories.
+    stack: Vec<ModuleKey>,
+    nodes: u64,
+    stop: bool,
+    truncated: bool,
+    findings: u64,
+    modules: u64,
+    seen: HashSet<String>,
+    /// Members requested of a native `require(...)`, keyed by the call's start.
+    native_members: HashMap<u32, Vec<String>>,
+    native_mechanism: HashMap<u32, &'static str>,
+    claimed_tables: HashSet<u32>,
+}
+
+impl Extractor<'_, '_> {
+    fn module_key(&self) -> Option<ModuleKey> {
+        self.stack.last().cloned()
+    }
+
+    /// The dotted name with its first segment replaced by what it aliases.
+    fn name(&self, expr: &Expr) -> String {
+        normalize(&self.aliases, dotted(expr))
+    }
+
+    fn callee(&self, callee: &Callee) -> String {
+        normalize(&self.aliases, callee_name(callee))
+    }
+
+    /// Admits one more finding under `max_findings`; `dedup` keys repeat findings.
+    fn admit(&mut self, dedup: Option<String>) -> bool {
+        if let Some(key) = dedup
+            && !self.seen.insert(key)
+        {
+            return false;
+        }
+        if self.findings >= self.budget.max_findings {
+            self.facts.dropped_findings += 1;
+            return false;
+        }
+        self.findings += 1;
+        true
+    }
+
+    fn reference(&mut self, kind: &'static str, expr: Option<&Expr>, span: swc_common::Span) {
+        let (specifier, expression) = match expr.map(|e| (string(e), e)) {
+            Some((Some(s), _)) => (Some(s), None),
+            Some((None, e)) => (None, Some(self.source.expression(e.span()))),
+            None => (None, Some("[missing-expression]".to_owned())),
+        };
+        if specifier.is_none() {
+            self.facts.dynamic_findings += 1;
+        }
+        let module_key = self.module_key();
+        let dedup = format!(
+            "ref\0{kind}\0{:?}\0{:?}\0{:?}",
+            specifier, expression, module_key
+        );
+        if !self.admit(Some(dedup)) {
+            return;
+        }
+        self.facts.references.push(Reference {
+            kind,
+            specifier,
+            expression,
+            range: self.source.range(span),
+            module_key,
+        });
+    }
+
+    fn observation(
+        &mut self,
+        family: &'static str,
+        kind: String,
+        value: Option<String>,
+        span: swc_common::Span,
+    ) {
+        let module_key = self.module_key();
+        let dedup = format!("obs\0{family}\0{kind}\0{value:?}\0{module_key:?}");
+        if !self.admit(Some(dedup)) {
+            return;
+        }
+        self.facts.observations.push(Observation {
+            family,
+            kind,
+            value,
+            range: self.source.range(span),
+            module_key,
+        });
+    }
+
+    fn native(
+        &mut self,
+        mechanism: &'static str,
+        specifier: String,
+        context: &'static str,
+        members: Vec<String>,
+        span: swc_common::Span,
+    ) {
+        if !self.admit(None) {
+            return;
+        }
+        let mut members = members;
+        members.sort();
+        members.dedup();
+        members.truncate(64);
+        if members.is_empty() {
+            members.push("*".to_owned());
+        }
+        self.facts.native.push(NativeRequest {
+            mechanism,
+            specifier,
+            context,
+            members,
+            range: self.source.range(span),
+            module_key: self.module_key(),
+        });
+    }
+
+    /// Registers a table of factories and walks each factory with its key as context.
+    fn bundle(
+        &mut self,
+        bundler: &'static str,
+        runtime: String,
+        shape: &'static str,
+        chunk_keys: (Vec<String>, u64),
+        factories: (Vec<Factory<'_>>, u64),
+        entry_module_keys: Vec<ModuleKey>,
+        span: swc_common::Span,
+    ) {
+        let mut modules = Vec::new();
+        let mut unknown = factories.1;
+        for factory in &factories.0 {
+            if self.modules >= self.budget.max_modules {
+                self.facts.dropped_modules += 1;
+                continue;
+            }
+            self.modules += 1;
+            if factory.key.is_none() {
+                unknown += 1;
+                continue;
+            }
+            modules.push(bundle::walk_factory(self.source, factory, &self.esbuild));
+        }
+        self.facts.bundles.push(Bundle {
+            bundler,
+            runtime,
+            shape,
+            chunk_keys: chunk_keys.0,
+            unknown_chunk_keys: chunk_keys.1,
+            entry_module_keys,
+            range: self.source.range(span),
+            modules,
+            unknown_modules: unknown,
+        });
+        // Walk each factory body with the module as context, for the facts inside it.
+        for factory in factories.0 {
+            let Some(key) = factory.key else { continue };
+            self.stack.push(key);
+            match factory.body {
+                Body::Expr(expr) => expr.visit_with(self),
+                Body::Method(function) => function.visit_with(self),
+            }
+            self.stack.pop();
+        }
+    }
+
+    fn try_chunk_push(&mut self, call: &CallExpr) -> bool {
+        let Callee::Expr(callee) = &call.callee else {
+            return false;
+        };
+        let Expr::Member(member) = unwrap(callee) else {
+            return false;
+        };
+        if !member.prop.is_ident_with("push") {
+            return false;
+        }
+        let Some(runtime) = bundle::chunk_receiver(&member.obj, 0) else {
+            return false;
+        };
+        let Some(Expr::Array(arg)) = call.args.first().map(|a| unwrap(&a.expr)) else {
+            return false;
+        };
+        let elems: Vec<Option<&Expr>> = arg
+            .elems
+            .iter()
+            .map(|e| e.as_ref().map(|e| &*e.expr))
+            .collect();
+        let chunk_keys = match elems.first().copied().flatten().map(unwrap) {
+            Some(Expr::Array(ids)) => bundle::chunk_ids(ids),
+            _ => return false,
+        };
+        let factories = match elems.get(1).copied().flatten().map(unwrap) {
+            Some(Expr::Object(table)) => bundle::object_factories(table),
+            Some(Expr::Array(table)) => bundle::array_factories(table),
+            _ => return false,
+        };
+        let mut entries = Vec::new();
+        if let Some(runtime_fn) = elems.get(2).copied().flatten() {
+            entries = entry_calls(runtime_fn);
+        }
+        let lower = runtime.to_ascii_lowercase();
+        let bundler = if lower.contains("rspack") || self.source.text.contains("__rspack_") {
+            "rspack"
+        } else {
+            "webpack"
+        };
+        self.bundle(
+            bundler,
+            runtime,
+            "jsonp-chunk",
+            chunk_keys,
+            factories,
+            entries,
+            call.span,
+        );
+        member.obj.visit_with(self);
+        for elem in elems.iter().skip(2).flatten() {
+            elem.visit_with(self);
+        }
+        true
+    }
+
+    fn runtime_table(&mut self, name: &str, table: &Expr, span: swc_common::Span) -> bool {
+        let lo = table.span().lo.0;
+        if !bundle::looks_like_table(table) || !self.claimed_tables.insert(lo) {
+            return false;
+        }
+        let factories = match unwrap(table) {
+            Expr::Object(obj) => bundle::object_factories(obj),
+            Expr::Array(arr) => bundle::array_factories(arr),
+            _ => return false,
+        };
+        let bundler = if self.source.text.contains("__rspack_") {
+            "rspack"
+        } else {
+            "webpack"
+        };
+        self.bundle(
+            bundler,
+            name.to_owned(),
+            "runtime-table",
+            (Vec::new(), 0),
+            factories,
+            Vec::new(),
+            span,
+        );
+        true
+    }
+}
+
+/// Literal first arguments of calls to a chunk runtime's first parameter.
+fn entry_calls(runtime_fn: &Expr) -> Vec<ModuleKey> {
+    struct Calls<'n> {
+        name: &'n str,
+        keys: Vec<ModuleKey>,
+    }
+    impl Visit for Calls<'_> {
+        fn visit_call_expr(&mut self, call: &CallExpr) {
+            let name = callee_name(&call.callee);
+            if name == self.name
+                && let Some(key) = call
+                    .args
+                    .first()
+                    .and_then(|a| bundle::module_key_of(&a.expr))
+            {
+                self.keys.push(key);
+            }
+            call.visit_children_with(self);
+        }
+    }
+    let params: Vec<&Pat> = match unwrap(runtime_fn) {
+        Expr::Fn(f) => f.function.params.iter().map(|p| &p.pat).collect(),
+        Expr::Arrow(a) => a.params.iter().collect(),
+        _ => return Vec::new(),
+    };
+    let Some(name) = names::param_name(params.first().copied()) else {
+        return Vec::new();
+    };
+    let mut calls = Calls {
+        name: &name,
+        keys: Vec::new(),
+    };
+    runtime_fn.visit_with(&mut calls);
+    calls.keys.sort();
+    calls.keys.dedup();
+    calls.keys
+}
+
+fn normalize(aliases: &HashMap<String, String>, name: String) -> String {
+    let (first, rest) = match name.split_once('.') {
+        Some((first, rest)) => (first, Some(rest)),
+        None => (name.as_str(), None),
+    };
+    match aliases.get(first) {
+        Some(target) => match rest {
+            Some(rest) => format!("{target}.{rest}"),
+            None => target.clone(),
+        },
+        None => name,
+    }
+}
+
+fn is_native_spec(spec: &str) -> bool {
+    let path = spec.split(['?', '#']).next().unwrap_or(spec);
+    path.to_ascii_lowercase().ends_with(".node")
+}
+
+/// A URL-like string worth recording as a network endpoint.
+fn url_like(value: &str) -> bool {
+    let lower = value.to_ascii_lowercase();
+    ["http://", "https://", "ws://", "wss://", "//"]
+        .iter()
+        .any(|p| lower.starts_with(p))
+        || (value.starts_with('/') && value.len() > 1 && !value.starts_with("//"))
+}
+
+impl Visit for Extractor<'_, '_> {
+    fn visit_expr(&mut self, expr: &Expr) {
+        if self.stop {
+            return;
+        }
+        self.nodes += 1;
+        if self.nodes > self.budget.max_ast_nodes {
+            self.stop = true;
+            self.truncated = true;
+            return;
+        }
+        if self.nodes.is_multiple_of(4096) && (self.cancelled)() {
+            self.stop = true;
+            return;
+        }
+        expr.visit_children_with(self);
+    }
+
+    fn visit_stmt(&mut self, stmt: &Stmt) {
+        if self.stop {
+            return;
+        }
+        self.nodes += 1;
+        stmt.visit_children_with(self);
+    }
+
+    fn visit_module_decl(&mut self, decl: &ModuleDecl) {
+        let (src, span, reexport) = match decl {
+            ModuleDecl::Import(i) if !i.type_only => (Some(&i.src), i.span, false),
+            ModuleDecl::ExportNamed(e) if !e.type_only => (e.src.as_ref(), e.span, true),
+            ModuleDecl::ExportAll(e) if !e.type_only => (Some(&e.src), e.span, true),
+            _ => (None, decl.span(), false),
+        };
+        if let Some(src) = src {
+            let spec = src.value.to_string_lossy().into_owned();
+            if is_native_spec(&spec) {
+                let members = match decl {
+                    ModuleDecl::Import(i) => i
+                        .specifiers
+                        .iter()
+                        .map(|s| match s {
+                            ImportSpecifier::Named(n) => match &n.imported {
+                                Some(ModuleExportName::Ident(i)) => i.sym.to_string(),
+                                Some(ModuleExportName::Str(s)) => {
+                                    s.value.to_string_lossy().into_owned()
+                                }
+                                None => n.local.sym.to_string(),
+                            },
+                            ImportSpecifier::Default(_) => "default".to_owned(),
+                            ImportSpecifier::Namespace(_) => "*".to_owned(),
+                        })
+                        .collect(),
+                    _ => Vec::new(),
+                };
+                let mechanism = if reexport { "re-export" } else { "import" };
+                self.native(mechanism, spec.clone(), "module-specifier", members, span);
+            }
+            self.reference(
+                "static-import",
+                Some(&Expr::Lit(swc_ecma_ast::Lit::Str((**src).clone()))),
+                span,
+            );
+        }
+        decl.visit_children_with(self);
+    }
+
+    fn visit_var_declarator(&mut self, decl: &VarDeclarator) {
+        if let (Pat::Ident(ident), Some(init)) = (&decl.name, &decl.init) {
+            let name = ident.id.sym.to_string();
+            if self.tables.contains(&name) && self.runtime_table(&name, init, decl.span) {
+                return;
+            }
+        }
+        if let Some(init) = &decl.init
+            && let Expr::Call(call) = unwrap(init)
+            && require_spec(init).is_some_and(|s| is_native_spec(&s))
+        {
+            let members = match &decl.name {
+                Pat::Object(obj) => obj
+                    .props
+                    .iter()
+                    .filter_map(|p| match p {
+                        ObjectPatProp::KeyValue(kv) => names::prop_name(&kv.key),
+                        ObjectPatProp::Assign(a) => Some(a.key.id.sym.to_string()),
+                        ObjectPatProp::Rest(_) => Some("*".to_owned()),
+                    })
+                    .collect(),
+                _ => vec!["*".to_owned()],
+            };
+            self.native_members
+                .entry(call.span.lo.0)
+                .or_default()
+                .extend(members);
+        }
+        decl.visit_children_with(self);
+    }
+
+    fn visit_assign_expr(&mut self, assign: &swc_ecma_ast::AssignExpr) {
+        if let AssignTarget::Simple(SimpleAssignTarget::Member(target)) = &assign.left {
+            let target_name = dotted(&Expr::Member(target.clone()));
+            if target_name.starts_with("module.exports") || target_name.starts_with("exports.") {
+                let (call, member) = match unwrap(&assign.right) {
+                    Expr::Member(m) => {
+                        (unwrap(&m.obj), m.prop.as_ident().map(|p| p.sym.to_string()))
+                    }
+                    other => (other, None),
+                };
+                if let Expr::Call(call) = call
+                    && require_spec(&Expr::Call(call.clone())).is_some_and(|s| is_native_spec(&s))
+                {
+                    let exported = target_name
+                        .rsplit('.')
+                        .next()
+                        .filter(|n| *n != "exports")
+                        .map(str::to_owned);
+                    let name = member.or(exported).unwrap_or_else(|| "*".to_owned());
+                    self.native_members
+                        .entry(call.span.lo.0)
+                        .or_default()
+                        .push(name);
+                    self.native_mechanism.insert(call.span.lo.0, "re-export");
+                }
+            }
+        }
+        assign.visit_children_with(self);
+    }
+
+    fn visit_member_expr(&mut self, member: &swc_ecma_ast::MemberExpr) {
+        if let Expr::Call(call) = unwrap(&member.obj)
+            && let Some(prop) = member.prop.as_ident()
+            && require_spec(&member.obj).is_some_and(|s| is_native_spec(&s))
+        {
+            self.native_members
+                .entry(call.span.lo.0)
+                .or_default()
+                .push(prop.sym.to_string());
+        }
+        member.visit_children_with(self);
+    }
+
+    fn visit_call_expr(&mut self, call: &CallExpr) {
+        if self.stop {
+            return;
+        }
+        if let Callee::Import(_) = call.callee {
+            self.reference(
+                "dynamic-import",
+                call.args.first().map(|a| &*a.expr),
+                call.span,
+            );
+            call.visit_children_with(self);
+            return;
+        }
+        if self.try_chunk_push(call) {
+            return;
+        }
+        let name = self.callee(&call.callee);
+        if (named(&name, "__commonJS") || named(&name, "__esm"))
+            && let Some(Expr::Object(table)) = call.args.first().map(|a| unwrap(&a.expr))
+        {
+            let factories = bundle::object_factories(table);
+            if !factories.0.is_empty() {
+                let kind = if named(&name, "__esm") {
+                    "esm"
+                } else {
+                    "commonjs"
+                };
+                let offset = self.source.offset(call.span.lo);
+                self.bundle(
+                    "esbuild",
+                    format!("esbuild-{kind}"),
+                    "esbuild-wrapper",
+                    (vec![format!("{kind}@{offset}")], 0),
+                    factories,
+                    Vec::new(),
+                    call.span,
+                );
+                return;
+            }
+        }
+        // webpack 4 bootstrap: (function(modules){ … })({…} | […])
+        if let Callee::Expr(callee) = &call.callee
+            && let Some(table) = call.args.first()
+        {
+            let params: Vec<&Pat> = match unwrap(callee) {
+                Expr::Fn(f) => f.function.params.iter().map(|p| &p.pat).collect(),
+                Expr::Arrow(a) => a.params.iter().collect(),
+                _ => Vec::new(),
+            };
+            if let Some(param) = names::param_name(params.first().copied())
+                && self.tables.contains(&param)
+                && self.runtime_table(&param, &table.expr, call.span)
+            {
+                callee.visit_with(self);
+                for arg in call.args.iter().skip(1) {
+                    arg.visit_with(self);
+                }
+                return;
+            }
+        }
+        self.inspect_call(&name, call);
+        call.visit_children_with(self);
+    }
+
+    fn visit_new_expr(&mut self, new: &NewExpr) {
+        if self.stop {
+            return;
+        }
+        let name = self.name(&new.callee);
+        let args: &[swc_ecma_ast::ExprOrSpread] = new.args.as_deref().unwrap_or(&[]);
+        let first = args.first().map(|a| &*a.expr);
+        if named(&name, "BrowserWindow")
+            || named(&name, "BrowserView")
+            || named(&name, "WebContentsView")
+        {
+            self.window(&name, first, new.span);
+        } else if named(&name, "Worker") {
+            self.reference("worker", first, new.span);
+        } else if named(&name, "SharedWorker") {
+            self.reference("shared-worker", first, new.span);
+        } else if named(&name, "WebSocket") || named(&name, "EventSource") {
+            if let Some(url) = first.and_then(string) {
+                self.observation(
+                    "endpoint",
+                    name.rsplit('.').next().unwrap_or("").to_owned(),
+                    Some(crate::redact::url(&url)),
+                    new.span,
+                );
+            }
+        } else if name == "URL" && args.len() == 2 && self.name(&args[1].expr) == "import.meta.url"
+        {
+            self.reference("import-meta-url", first, new.span);
+        }
+        new.visit_children_with(self);
+    }
+
+    fn visit_bin_expr(&mut self, bin: &BinExpr) {
+        self.sender_comparison(bin);
+        bin.visit_children_with(self);
+    }
+
+    fn visit_prop(&mut self, prop: &Prop) {
+        if let Prop::KeyValue(kv) = prop
+            && let Some(key) = names::prop_name(&kv.key)
+        {
+            if (key == "path" || key == "route")
+                && let Some(value) = string(&kv.value)
+                && value.starts_with('/')
+            {
+                self.observation(
+                    "route",
+                    format!("property:{key}"),
+                    Some(value),
+                    kv.value.span(),
+                );
+            } else if key == "preload"
+                && let Some(path) = static_path(&kv.value)
+                && self.admit(Some(format!(
+                    "preload\0{}\0{}",
+                    path.path,
+                    kv.value.span().lo.0
+                )))
+            {
+                self.facts.renderer_loads.push(RendererLoad {
+                    api: "preload-property",
+                    target: path.path,
+                    context: path.context,
+                    range: self.source.range(kv.value.span()),
+                    module_key: self.module_key(),
+                });
+            }
+        }
+        prop.visit_children_with(self);
+    }
+}
+
+impl Extractor<'_, '_> {
+    fn inspect_call(&mut self, name: &str, call: &CallExpr) {
+        let first = call.args.first().map(|a| &*a.expr);
+        let span = call.span;
+        // require and its native-addon forms.
+        if name == "require" || (named(name, "require") && !name.contains("__webpack_require__")) {
+            let spec = first.and_then(string);
+            match spec {
+                Some(spec) if is_native_spec(&spec) => {
+                    let lo = call.span.lo.0;
+                    let members = self.native_members.remove(&lo).unwrap_or_default();
+                    let mechanism = self.native_mechanism.remove(&lo).unwrap_or("require");
+                    self.native(mechanism, spec, "module-specifier", members, span);
+                }
+                _ => {}
+            }
+            self.reference("require", first, span);
+            return;
+        }
+        if let Some(object) = name.strip_suffix(".e")
+            && (object == "__webpack_require__" || object.ends_with(".__webpack_require__"))
+        {
+            if let Some(id) = first.and_then(names::literal_key) {
+                let chunk = Expr::Lit(swc_ecma_ast::Lit::Str(format!("chunk:{id}").into()));
+                self.reference("dynamic-import", Some(&chunk), span);
+            }
+            return;
+        }
+        if name == "bindings" {
+            let target = first.and_then(|e| {
+                string(e).or_else(|| match unwrap(e) {
+                    Expr::Object(obj) => obj.props.iter().find_map(|p| match p {
+                        PropOrSpread::Prop(p) => match &**p {
+                            Prop::KeyValue(kv)
+                                if names::prop_name(&kv.key).as_deref() == Some("bindings") =>
+                            {
+                                string(&kv.value)
+                            }
+                            _ => None,
+                        },
+                        _ => None,
+                    }),
+                    _ => None,
+                })
+            });
+            if let Some(target) = target {
+                self.native("bindings", target, "bindings-name", Vec::new(), span);
+            }
+            return;
+        }
+        if let Callee::Expr(callee) = &call.callee
+            && let Some(spec) = require_spec(callee)
+        {
+            match aliased_module(&spec) {
+                Some("bindings") => {
+                    if let Some(target) = first.and_then(string) {
+                        self.native("bindings", target, "bindings-name", Vec::new(), span);
+                    }
+                    return;
+                }
+                Some("node-gyp-build") => {
+                    self.node_gyp_build(first, span);
+                    return;
+                }
+                _ => {}
+            }
+        }
+        if name == "node-gyp-build" {
+            self.node_gyp_build(first, span);
+            return;
+        }
+        if name == "importScripts" {
+            for arg in &call.args {
+                self.reference("import-scripts", Some(&arg.expr), span);
+            }
+            return;
+        }
+        if named(name, "serviceWorker.register") {
+            self.reference("service-worker", first, span);
+            return;
+        }
+        // Network endpoints.
+        if name == "fetch" || named(name, "fetch") {
+            if let Some(url) = first.and_then(string) {
+                self.observation(
+                    "endpoint",
+                    "fetch".to_owned(),
+                    Some(crate::redact::url(&url)),
+                    span,
+                );
+            }
+            return;
+        }
+        if named(name, "open")
+            && call.args.len() >= 2
+            && first.and_then(string).is_some_and(|m| {
+                ["GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS"]
+                    .contains(&m.to_ascii_uppercase().as_str())
+            })
+        {
+            if let Some(url) = string(&call.args[1].expr) {
+                self.observation(
+                    "endpoint",
+                    "xhr".to_owned(),
+                    Some(crate::redact::url(&url)),
+                    span,
+                );
+            }
+            return;
+        }
+        for method in ["get", "post", "put", "patch", "delete", "request"] {
+            if name.ends_with(&format!(".{method}"))
+                && let Some(url) = first.and_then(string)
+                && url_like(&url)
+            {
+                self.observation(
+                    "endpoint",
+                    format!("http-client.{method}"),
+                    Some(crate::redact::url(&url)),
+                    span,
+                );
+                return;
+            }
+        }
+        // Routes.
+        for api in [
+            "route",
+            "addRoute",
+            "useRoutes",
+            "createBrowserRouter",
+            "createHashRouter",
+        ] {
+            if named(name, api)
+                && let Some(route) = first.and_then(string)
+            {
+                self.observation("route", format!("call:{api}"), Some(route), span);
+                return;
+            }
+        }
+        // Storage.
+        let storage = if name.contains("localStorage.") {
+            Some("local-storage")
+        } else if name.contains("sessionStorage.") {
+            Some("session-storage")
+        } else if named(name, "indexedDB.open") {
+            Some("indexed-db")
+        } else if named(name, "caches.open") {
+            Some("cache-storage")
+        } else {
+            None
+        };
+        if let Some(kind) = storage {
+            let value = first.and_then(string);
+            self.observation("storage", kind.to_owned(), value, span);
+            return;
+        }
+        self.electron_call(name, call);
+    }
+
+    fn node_gyp_build(&mut self, first: Option<&Expr>, span: swc_common::Span) {
+        let dir = match first.map(unwrap) {
+            Some(Expr::Ident(i)) if i.sym == *"__dirname" => Some(".".to_owned()),
+            Some(e) => static_path(e).map(|p| p.path),
+            None => None,
+        };
+        if let Some(dir) = dir {
+            self.native(
+                "node-gyp-build",
+                dir,
+                "filesystem-expression",
+                Vec::new(),
+                span,
+            );
+        }
+    }
+}

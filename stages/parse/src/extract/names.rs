@@ -1,0 +1,308 @@
+//! Names and values read off expressions without evaluating anything.
+
+use swc_common::Spanned;
+use swc_ecma_ast::{
+    Callee, Expr, Lit, MemberProp, MetaPropKind, OptChainBase, Pat, PropName, UnaryOp,
+};
+
+use crate::facts::{StaticPath, StaticValue};
+use crate::source::Source;
+
+const MAX_NAME_DEPTH: usize = 128;
+const MAX_NAME_BYTES: usize = 4096;
+
+/// The dotted name of a callee: `a.b.c`, `import`, or `""` where a part is not static.
+/// Computed string or number keys give their value.
+pub(crate) fn dotted(expr: &Expr) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut cur = expr;
+    for _ in 0..MAX_NAME_DEPTH {
+        match cur {
+            Expr::Ident(ident) => {
+                parts.push(ident.sym.to_string());
+                break;
+            }
+            Expr::This(_) => {
+                parts.push("this".to_owned());
+                break;
+            }
+            Expr::Member(member) => {
+                parts.push(member_prop(&member.prop).unwrap_or_default());
+                cur = &member.obj;
+            }
+            Expr::OptChain(chain) => match &*chain.base {
+                OptChainBase::Member(member) => {
+                    parts.push(member_prop(&member.prop).unwrap_or_default());
+                    cur = &member.obj;
+                }
+                OptChainBase::Call(_) => {
+                    parts.push(String::new());
+                    break;
+                }
+            },
+            Expr::Paren(paren) => cur = &paren.expr,
+            Expr::TsAs(e) => cur = &e.expr,
+            Expr::TsNonNull(e) => cur = &e.expr,
+            Expr::MetaProp(meta) if meta.kind == MetaPropKind::ImportMeta => {
+                parts.push("import.meta".to_owned());
+                break;
+            }
+            _ => {
+                parts.push(String::new());
+                break;
+            }
+        }
+    }
+    parts.reverse();
+    let name = parts.join(".");
+    if name.len() > MAX_NAME_BYTES {
+        crate::source::cut(&name, MAX_NAME_BYTES).to_owned()
+    } else {
+        name
+    }
+}
+
+pub(crate) fn callee_name(callee: &Callee) -> String {
+    match callee {
+        Callee::Expr(expr) => dotted(expr),
+        Callee::Import(_) => "import".to_owned(),
+        Callee::Super(_) => "super".to_owned(),
+    }
+}
+
+/// `name == x || name.ends_with(".x")`.
+pub(crate) fn named(name: &str, x: &str) -> bool {
+    name == x
+        || (name.len() > x.len()
+            && name.ends_with(x)
+            && name.as_bytes()[name.len() - x.len() - 1] == b'.')
+}
+
+fn member_prop(prop: &MemberProp) -> Option<String> {
+    match prop {
+        MemberProp::Ident(ident) => Some(ident.sym.to_string()),
+        MemberProp::Computed(computed) => literal_key(&computed.expr),
+        MemberProp::PrivateName(_) => None,
+    }
+}
+
+/// A string or number literal as a key.
+pub(crate) fn literal_key(expr: &Expr) -> Option<String> {
+    match unwrap(expr) {
+        Expr::Lit(Lit::Str(s)) => Some(s.value.to_string_lossy().into_owned()),
+        Expr::Lit(Lit::Num(n)) => Some(number_text(n.value)),
+        Expr::Tpl(tpl) if tpl.exprs.is_empty() => tpl
+            .quasis
+            .first()
+            .and_then(|q| q.cooked.as_ref())
+            .map(|c| c.to_string_lossy().into_owned()),
+        _ => None,
+    }
+}
+
+/// A string literal (or an expression-free template).
+pub(crate) fn string(expr: &Expr) -> Option<String> {
+    match unwrap(expr) {
+        Expr::Lit(Lit::Str(s)) => Some(s.value.to_string_lossy().into_owned()),
+        Expr::Tpl(tpl) if tpl.exprs.is_empty() => tpl
+            .quasis
+            .first()
+            .and_then(|q| q.cooked.as_ref())
+            .map(|c| c.to_string_lossy().into_owned()),
+        _ => None,
+    }
+}
+
+/// Parentheses and TypeScript casts removed.
+pub(crate) fn unwrap(expr: &Expr) -> &Expr {
+    let mut cur = expr;
+    for _ in 0..MAX_NAME_DEPTH {
+        cur = match cur {
+            Expr::Paren(p) => &p.expr,
+            Expr::TsAs(e) => &e.expr,
+            Expr::TsNonNull(e) => &e.expr,
+            Expr::TsSatisfies(e) => &e.expr,
+            Expr::TsConstAssertion(e) => &e.expr,
+            Expr::TsTypeAssertion(e) => &e.expr,
+            _ => return cur,
+        };
+    }
+    cur
+}
+
+/// JavaScript's `String(n)` for the numbers keys use.
+pub(crate) fn number_text(n: f64) -> String {
+    if n.fract() == 0.0 && n.abs() < 1e21 {
+        format!("{}", n as i128)
+    } else {
+        format!("{n}")
+    }
+}
+
+pub(crate) fn prop_name(name: &PropName) -> Option<String> {
+    match name {
+        PropName::Ident(ident) => Some(ident.sym.to_string()),
+        PropName::Str(s) => Some(s.value.to_string_lossy().into_owned()),
+        PropName::Num(n) => Some(number_text(n.value)),
+        PropName::BigInt(b) => Some(b.value.to_string()),
+        PropName::Computed(c) => literal_key(&c.expr),
+    }
+}
+
+/// A literal, or the source text of what it was.
+pub(crate) fn static_value(source: &Source<'_>, expr: &Expr) -> StaticValue {
+    let inner = unwrap(expr);
+    let literal = match inner {
+        Expr::Lit(Lit::Str(_)) | Expr::Tpl(_) => string(inner).map(serde_json::Value::from),
+        Expr::Lit(Lit::Num(n)) => {
+            serde_json::Number::from_f64(n.value).map(serde_json::Value::Number)
+        }
+        Expr::Lit(Lit::Bool(b)) => Some(serde_json::Value::Bool(b.value)),
+        Expr::Lit(Lit::Null(_)) => Some(serde_json::Value::Null),
+        Expr::Unary(u) if u.op == UnaryOp::Minus => match unwrap(&u.arg) {
+            Expr::Lit(Lit::Num(n)) => {
+                serde_json::Number::from_f64(-n.value).map(serde_json::Value::Number)
+            }
+            _ => None,
+        },
+        // Minifiers write `!0` and `!1` for booleans.
+        Expr::Unary(u) if u.op == UnaryOp::Bang => match unwrap(&u.arg) {
+            Expr::Lit(Lit::Num(n)) if n.value == 0.0 || n.value == 1.0 => {
+                Some(serde_json::Value::Bool(n.value == 0.0))
+            }
+            _ => None,
+        },
+        _ => None,
+    };
+    literal.map_or_else(
+        || StaticValue::Dynamic(source.expression(expr.span())),
+        StaticValue::Literal,
+    )
+}
+
+/// The first parameter's identifier name, or the `n`-th.
+pub(crate) fn param_name(pat: Option<&Pat>) -> Option<String> {
+    match pat? {
+        Pat::Ident(ident) => Some(ident.id.sym.to_string()),
+        Pat::Assign(assign) => param_name(Some(&assign.left)),
+        _ => None,
+    }
+}
+
+/// A path expression resolved statically: literals, `+` of static parts, `path.join` /
+/// `path.resolve` / `join` / `resolve` of static parts (skipping `__dirname` and friends),
+/// `fileURLToPath(x)` and `new URL(str, import.meta.url)`.
+pub(crate) fn static_path(expr: &Expr) -> Option<StaticPath> {
+    let mut anchored = false;
+    let path = path_parts(expr, &mut anchored, 0)?;
+    let absolute = path.starts_with('/');
+    let context = if anchored || absolute {
+        "filesystem-expression"
+    } else {
+        "module-specifier"
+    };
+    Some(StaticPath { path, context })
+}
+
+fn is_dir_identity(expr: &Expr) -> bool {
+    match unwrap(expr) {
+        Expr::Ident(i) => i.sym == *"__dirname",
+        Expr::Call(call) => {
+            let name = callee_name(&call.callee);
+            named(&name, "dirname")
+                && call.args.first().is_some_and(
+                    |a| matches!(unwrap(&a.expr), Expr::Ident(i) if i.sym == *"__filename"),
+                )
+        }
+        _ => false,
+    }
+}
+
+fn path_parts(expr: &Expr, anchored: &mut bool, depth: usize) -> Option<String> {
+    if depth > 16 {
+        return None;
+    }
+    let expr = unwrap(expr);
+    if let Some(s) = string(expr) {
+        return Some(s);
+    }
+    match expr {
+        Expr::Bin(bin) if bin.op == swc_ecma_ast::BinaryOp::Add => {
+            let left = if is_dir_identity(&bin.left) {
+                *anchored = true;
+                String::new()
+            } else {
+                path_parts(&bin.left, anchored, depth + 1)?
+            };
+            let right = path_parts(&bin.right, anchored, depth + 1)?;
+            Some(format!("{left}{right}").trim_start_matches('/').to_owned()).map(|p| {
+                if left.starts_with('/') {
+                    format!("/{p}")
+                } else {
+                    p
+                }
+            })
+        }
+        Expr::Call(call) => {
+            let name = callee_name(&call.callee);
+            if named(&name, "join") || named(&name, "resolve") {
+                let mut parts = Vec::new();
+                for arg in &call.args {
+                    if arg.spread.is_some() {
+                        return None;
+                    }
+                    if is_dir_identity(&arg.expr) {
+                        *anchored = true;
+                        continue;
+                    }
+                    parts.push(path_parts(&arg.expr, anchored, depth + 1)?);
+                }
+                if parts.is_empty() {
+                    return None;
+                }
+                Some(join_parts(&parts))
+            } else if named(&name, "fileURLToPath") {
+                let inner = path_parts(&call.args.first()?.expr, anchored, depth + 1)?;
+                Some(
+                    inner
+                        .strip_prefix("file://")
+                        .map_or(inner.clone(), str::to_owned),
+                )
+            } else {
+                None
+            }
+        }
+        Expr::New(new) if dotted(&new.callee) == "URL" => {
+            let args = new.args.as_ref()?;
+            let first = string(&args.first()?.expr)?;
+            let base = args.get(1).map(|a| unwrap(&a.expr));
+            let anchored_base = match base {
+                Some(Expr::Member(m)) => dotted(&Expr::Member(m.clone())) == "import.meta.url",
+                Some(Expr::Ident(i)) => i.sym == *"__filename",
+                _ => false,
+            };
+            if anchored_base {
+                *anchored = true;
+                Some(first)
+            } else {
+                None
+            }
+        }
+        _ => None,
+    }
+}
+
+fn join_parts(parts: &[String]) -> String {
+    let mut out = String::new();
+    for part in parts {
+        if part.starts_with('/') {
+            out = part.clone();
+        } else if out.is_empty() || out.ends_with('/') {
+            out.push_str(part);
+        } else {
+            out.push('/');
+            out.push_str(part);
+        }
+    }
+    out
+}

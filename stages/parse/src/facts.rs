@@ -1,0 +1,409 @@
+//! The facts one file yields: plain data, no swc types, so later stages never see an AST.
+//!
+//! Positions are 1-based lines and 0-based columns counted in UTF-16 code units, the way
+//! JavaScript tools and source maps count them.
+
+/// What a selected file is, from its lower-cased path.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum FileKind {
+    PackageJson,
+    Html,
+    JavaScript,
+    Json,
+    SourceMap,
+    NativeAddon,
+}
+
+impl FileKind {
+    /// Classifies a logical path; `None` for files the analysis does not read.
+    pub fn of(path: &str) -> Option<FileKind> {
+        let name = path.rsplit('/').next().unwrap_or(path);
+        if name == "package.json" {
+            return Some(FileKind::PackageJson);
+        }
+        let lower = name.to_ascii_lowercase();
+        let ext = lower.rsplit_once('.').map(|(_, ext)| ext)?;
+        Some(match ext {
+            "js" | "cjs" | "mjs" | "jsx" | "ts" | "tsx" | "cts" | "mts" => FileKind::JavaScript,
+            "json" => FileKind::Json,
+            "html" | "htm" => FileKind::Html,
+            "map" => FileKind::SourceMap,
+            "node" => FileKind::NativeAddon,
+            _ => return None,
+        })
+    }
+
+    /// Selection priority: manifests first, native add-ons last.
+    pub fn priority(self) -> u8 {
+        self as u8
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FileKind::PackageJson => "package-json",
+            FileKind::Html => "html",
+            FileKind::JavaScript => "javascript",
+            FileKind::Json => "json",
+            FileKind::SourceMap => "source-map",
+            FileKind::NativeAddon => "native-addon",
+        }
+    }
+}
+
+/// Whether a file's text was read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TextStatus {
+    Included,
+    NotApplicable,
+    FileLimit,
+    ByteLimit,
+    InvalidUtf8,
+    Unavailable,
+}
+
+impl TextStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TextStatus::Included => "included",
+            TextStatus::NotApplicable => "not-applicable",
+            TextStatus::FileLimit => "file-limit",
+            TextStatus::ByteLimit => "byte-limit",
+            TextStatus::InvalidUtf8 => "invalid-utf8",
+            TextStatus::Unavailable => "unavailable",
+        }
+    }
+}
+
+/// How far parsing got.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ParseStatus {
+    /// Parsed with no recovered error and no dynamic finding.
+    Complete,
+    /// Parsed, but the parser recovered errors or some facts stayed dynamic.
+    Partial,
+    /// A bound was reached; some facts of the file are missing.
+    Truncated,
+    /// The parser gave up; the file is an unknown scope.
+    Failed,
+    /// Not parsed (not text, not selected, or not a parsed kind).
+    NotParsed,
+}
+
+impl ParseStatus {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ParseStatus::Complete => "complete",
+            ParseStatus::Partial => "partial",
+            ParseStatus::Truncated => "truncated",
+            ParseStatus::Failed => "failed",
+            ParseStatus::NotParsed => "not-parsed",
+        }
+    }
+}
+
+/// A position in a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
+pub struct Pos {
+    pub line: u32,
+    pub column: u32,
+}
+
+/// A source range.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default)]
+pub struct Range {
+    pub start: Pos,
+    pub end: Pos,
+}
+
+/// A module factory key exactly as written: a number or a string.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum ModuleKey {
+    Number(u64),
+    String(String),
+}
+
+impl ModuleKey {
+    /// The key as text (numbers in decimal).
+    pub fn text(&self) -> String {
+        match self {
+            ModuleKey::Number(n) => n.to_string(),
+            ModuleKey::String(s) => s.clone(),
+        }
+    }
+}
+
+/// A value read without running code: a literal, or the source text of what it was.
+#[derive(Debug, Clone, PartialEq)]
+pub enum StaticValue {
+    Literal(serde_json::Value),
+    Dynamic(String),
+}
+
+/// A path expression resolved statically (`path.join(__dirname, "preload.js")`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StaticPath {
+    pub path: String,
+    /// `filesystem-expression` when anchored at `__dirname`, `__filename`, `import.meta.url`
+    /// or an absolute string; otherwise `module-specifier`.
+    pub context: &'static str,
+}
+
+/// A `package.json`.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PackageFacts {
+    pub valid: bool,
+    pub name: Option<String>,
+    pub version: Option<String>,
+    pub main: Option<String>,
+    pub browser: Option<String>,
+    pub module: Option<String>,
+    /// String targets of `exports`, with their condition paths (`.`, `./sub`, `import`...).
+    pub exports: Vec<(String, String)>,
+}
+
+/// A `<script src>` in an HTML file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HtmlScript {
+    pub src: String,
+    pub base_href: Option<String>,
+    pub line: u32,
+}
+
+/// One original source named by a source map.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MapSource {
+    pub source: String,
+    pub content_sha256: Option<String>,
+}
+
+/// A source map file.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct SourceMapFacts {
+    /// `included`, `truncated`, `invalid` or `declarations-only`.
+    pub status: &'static str,
+    pub file: Option<String>,
+    pub source_count: u64,
+    /// Filled only when contents were asked for.
+    pub sources: Vec<MapSource>,
+}
+
+/// A bundle registration: a webpack/rspack chunk push, a runtime module table, or an esbuild
+/// wrapper table.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Bundle {
+    /// `webpack`, `rspack` or `esbuild`.
+    pub bundler: &'static str,
+    /// The chunk-loading global, `__webpack_modules__`, or the esbuild wrapper kind.
+    pub runtime: String,
+    /// `jsonp-chunk`, `runtime-table` or `esbuild-wrapper`.
+    pub shape: &'static str,
+    pub chunk_keys: Vec<String>,
+    pub unknown_chunk_keys: u64,
+    pub entry_module_keys: Vec<ModuleKey>,
+    pub range: Range,
+    pub modules: Vec<Module>,
+    pub unknown_modules: u64,
+}
+
+/// One recovered module factory.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Module {
+    pub key: ModuleKey,
+    pub range: Range,
+    /// SHA-256 of the factory's exact source text.
+    pub source_sha256: String,
+    /// `rea-swc-structure-v1` digest; `None` when the token bound was reached.
+    pub fingerprint: Option<String>,
+    pub require_name: Option<String>,
+    /// Keys of other factories this one requires, sorted and unique.
+    pub requires: Vec<ModuleKey>,
+    /// Chunk ids this factory loads on demand.
+    pub async_chunks: Vec<String>,
+    /// CommonJS/harmony export names, sorted and unique, at most 256.
+    pub exports: Vec<String>,
+    pub exports_truncated: bool,
+}
+
+/// A reference from code to another module or script.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Reference {
+    /// `static-import`, `dynamic-import`, `require`, `import-meta-url`, `worker`,
+    /// `shared-worker`, `service-worker` or `import-scripts`.
+    pub kind: &'static str,
+    pub specifier: Option<String>,
+    pub expression: Option<String>,
+    pub range: Range,
+    pub module_key: Option<ModuleKey>,
+}
+
+/// A route, network endpoint or storage use.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Observation {
+    /// `route`, `endpoint` or `storage`.
+    pub family: &'static str,
+    /// Storage kind, route mechanism, or network API.
+    pub kind: String,
+    /// The (redacted) value; storage names may be absent.
+    pub value: Option<String>,
+    pub range: Range,
+    pub module_key: Option<ModuleKey>,
+}
+
+/// `new BrowserWindow(...)`, `new BrowserView(...)` or `new WebContentsView(...)`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Window {
+    pub constructor: String,
+    pub options_status: &'static str,
+    pub web_preferences_status: &'static str,
+    /// Explicit preferences only, sorted by name, at most 64.
+    pub web_preferences: Vec<(String, StaticValue)>,
+    pub omitted_web_preferences: u64,
+    pub preload: Option<StaticPath>,
+    pub preload_expression: Option<String>,
+    pub range: Range,
+    pub module_key: Option<ModuleKey>,
+}
+
+/// `contextBridge.exposeInMainWorld` / `exposeInIsolatedWorld`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Bridge {
+    pub world: &'static str,
+    pub world_id: Option<StaticValue>,
+    pub api_key: Option<String>,
+    pub api_key_expression: Option<String>,
+    pub api_status: &'static str,
+    pub members: Vec<String>,
+    pub unknown_members: u64,
+    pub range: Range,
+    pub module_key: Option<ModuleKey>,
+}
+
+/// One IPC operation.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IpcOp {
+    /// `renderer` or `main`.
+    pub side: &'static str,
+    pub operation: &'static str,
+    /// `send`, `invoke`, `listen`, `handle` or `remove`.
+    pub mode: &'static str,
+    pub channel: Option<String>,
+    pub channel_expression: Option<String>,
+    pub handler_kind: Option<&'static str>,
+    pub range: Range,
+    /// The byte span of the whole call, to attach sender checks to their handler.
+    pub span: (u32, u32),
+    pub module_key: Option<ModuleKey>,
+}
+
+/// A comparison or call that may validate an IPC sender.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SenderCheck {
+    pub subject: String,
+    pub mechanism: String,
+    pub expected: StaticValue,
+    pub offset: u32,
+    pub range: Range,
+}
+
+/// A process or shell boundary: `utilityProcess.fork`, `child_process.*`, `shell.openExternal`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ProcessUse {
+    /// `utility-process`, `child-process` or `open-external`.
+    pub kind: &'static str,
+    pub api: String,
+    pub target: Option<StaticPath>,
+    pub expression: Option<String>,
+    pub service_name: Option<String>,
+    pub range: Range,
+    pub module_key: Option<ModuleKey>,
+}
+
+/// A native add-on request.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NativeRequest {
+    /// `require`, `import`, `re-export`, `bindings` or `node-gyp-build`.
+    pub mechanism: &'static str,
+    /// The `.node` path, the `bindings` name, or the `node-gyp-build` directory.
+    pub specifier: String,
+    pub context: &'static str,
+    pub members: Vec<String>,
+    pub range: Range,
+    pub module_key: Option<ModuleKey>,
+}
+
+/// `loadFile(...)` / `loadURL(...)`: a renderer role.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RendererLoad {
+    pub api: &'static str,
+    pub target: String,
+    pub context: &'static str,
+    pub range: Range,
+    pub module_key: Option<ModuleKey>,
+}
+
+/// Everything read from one JavaScript file.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct JsFacts {
+    pub module_syntax: bool,
+    pub bundles: Vec<Bundle>,
+    pub references: Vec<Reference>,
+    pub observations: Vec<Observation>,
+    pub vendor_markers: Vec<&'static str>,
+    pub windows: Vec<Window>,
+    pub bridges: Vec<Bridge>,
+    pub ipc: Vec<IpcOp>,
+    pub sender_checks: Vec<SenderCheck>,
+    pub processes: Vec<ProcessUse>,
+    pub native: Vec<NativeRequest>,
+    pub renderer_loads: Vec<RendererLoad>,
+    pub source_map_urls: Vec<String>,
+    /// Findings not kept because `max_findings` was reached.
+    pub dropped_findings: u64,
+    /// Module factories not kept because `max_modules` was reached.
+    pub dropped_modules: u64,
+    /// Dynamic facts (channels, specifiers, options) that stayed expressions.
+    pub dynamic_findings: u64,
+}
+
+/// What one selected file yielded.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FileFacts {
+    pub path: String,
+    pub sha256: Option<String>,
+    pub bytes: u64,
+    pub kind: FileKind,
+    pub unpacked: bool,
+    pub text: TextStatus,
+    pub parse: ParseStatus,
+    /// Parser and reader diagnostics, at most 8.
+    pub diagnostics: Vec<String>,
+    pub visited_nodes: u64,
+    pub package: Option<PackageFacts>,
+    /// Top-level keys of a JSON module (at most 64) and how many more there were.
+    pub json_keys: Option<(Vec<String>, u64)>,
+    pub html: Vec<HtmlScript>,
+    pub source_map: Option<SourceMapFacts>,
+    pub js: JsFacts,
+}
+
+impl FileFacts {
+    /// A file with nothing read yet.
+    pub fn new(path: String, sha256: Option<String>, bytes: u64, kind: FileKind) -> FileFacts {
+        FileFacts {
+            path,
+            sha256,
+            bytes,
+            kind,
+            unpacked: false,
+            text: TextStatus::NotApplicable,
+            parse: ParseStatus::NotParsed,
+            diagnostics: Vec::new(),
+            visited_nodes: 0,
+            package: None,
+            json_keys: None,
+            html: Vec::new(),
+            source_map: None,
+            js: JsFacts::default(),
+        }
+    }
+}

@@ -1,0 +1,146 @@
+//! One file's text with a line index: byte spans to positions and exact source slices.
+
+use std::cell::Cell;
+
+use swc_common::{BytePos, Span};
+
+use crate::facts::{Pos, Range};
+
+/// Where swc positions of a file start; 0 is swc's dummy position.
+pub(crate) const BASE: u32 = 1;
+
+/// Longest expression text kept in a fact.
+pub(crate) const MAX_EXPRESSION: usize = 4096;
+
+pub(crate) struct Source<'a> {
+    pub text: &'a str,
+    line_starts: Vec<u32>,
+    /// The last position computed, so columns on one long minified line cost amortised O(1).
+    last: Cell<(u32, Pos)>,
+}
+
+impl<'a> Source<'a> {
+    pub fn new(text: &'a str) -> Source<'a> {
+        let mut line_starts = vec![0u32];
+        for (i, b) in text.bytes().enumerate() {
+            if b == b'\n' {
+                line_starts.push(i as u32 + 1);
+            }
+        }
+        Source {
+            text,
+            line_starts,
+            last: Cell::new((0, Pos { line: 1, column: 0 })),
+        }
+    }
+
+    pub fn start(&self) -> BytePos {
+        BytePos(BASE)
+    }
+
+    pub fn end(&self) -> BytePos {
+        BytePos(BASE + self.text.len() as u32)
+    }
+
+    /// The byte offset of a swc position, clamped to the text.
+    pub fn offset(&self, pos: BytePos) -> u32 {
+        pos.0.saturating_sub(BASE).min(self.text.len() as u32)
+    }
+
+    /// The position of a byte offset: 1-based line, UTF-16 column.
+    pub fn pos(&self, offset: u32) -> Pos {
+        let line_idx = match self.line_starts.binary_search(&offset) {
+            Ok(i) => i,
+            Err(i) => i - 1,
+        };
+        let line_start = self.line_starts[line_idx];
+        let (last_offset, last_pos) = self.last.get();
+        let line = line_idx as u32 + 1;
+        let (from, column) = if last_pos.line == line && last_offset <= offset {
+            (last_offset, last_pos.column)
+        } else {
+            (line_start, 0)
+        };
+        let column = column + utf16_len(self.slice_bytes(from, offset));
+        let pos = Pos { line, column };
+        self.last.set((offset, pos));
+        pos
+    }
+
+    pub fn range(&self, span: Span) -> Range {
+        let start = self.offset(span.lo);
+        let end = self.offset(span.hi).max(start);
+        Range {
+            start: self.pos(start),
+            end: self.pos(end),
+        }
+    }
+
+    fn slice_bytes(&self, from: u32, to: u32) -> &str {
+        let (mut from, mut to) = (from as usize, to as usize);
+        while from > 0 && !self.text.is_char_boundary(from) {
+            from -= 1;
+        }
+        while to < self.text.len() && !self.text.is_char_boundary(to) {
+            to += 1;
+        }
+        self.text.get(from..to.min(self.text.len())).unwrap_or("")
+    }
+
+    /// The exact source text of a span.
+    pub fn slice(&self, span: Span) -> &'a str {
+        let (from, to) = (self.offset(span.lo) as usize, self.offset(span.hi) as usize);
+        self.text.get(from..to.max(from)).unwrap_or("")
+    }
+
+    /// The trimmed source text of a span, cut to [`MAX_EXPRESSION`] bytes.
+    pub fn expression(&self, span: Span) -> String {
+        let text = self.slice(span).trim();
+        if text.is_empty() {
+            return "[missing-expression]".to_owned();
+        }
+        cut(text, MAX_EXPRESSION).to_owned()
+    }
+}
+
+fn utf16_len(text: &str) -> u32 {
+    if text.is_ascii() {
+        return text.len() as u32;
+    }
+    text.chars().map(|c| c.len_utf16() as u32).sum()
+}
+
+/// `text` cut to at most `max` bytes on a character boundary.
+pub(crate) fn cut(text: &str, max: usize) -> &str {
+    if text.len() <= max {
+        return text;
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn columns_count_utf16_units_and_lines_start_at_one() {
+        let source = Source::new("ab\n\u{1F600}x\ny");
+        assert_eq!(source.pos(0), Pos { line: 1, column: 0 });
+        assert_eq!(source.pos(3), Pos { line: 2, column: 0 });
+        // The emoji is 4 UTF-8 bytes and 2 UTF-16 units.
+        assert_eq!(source.pos(7), Pos { line: 2, column: 2 });
+        assert_eq!(source.pos(9), Pos { line: 3, column: 0 });
+        // Going backwards does not reuse the cache wrongly.
+        assert_eq!(source.pos(1), Pos { line: 1, column: 1 });
+    }
+
+    #[test]
+    fn cut_respects_character_boundaries() {
+        assert_eq!(cut("héllo", 2), "h");
+        assert_eq!(cut("abc", 10), "abc");
+    }
+}

@@ -1,0 +1,254 @@
+//! The parse stage proper: select text files, read them again with a byte cap, check each
+//! against the inventory's digest, then parse and extract in parallel on the rayon pool.
+
+use rayon::prelude::*;
+use rea_core::{Failure, FailureReason};
+use rea_exec::StageCx;
+use rea_hash::{HashOutcome, HashedEntry};
+
+use crate::extract::{self, Budget};
+use crate::facts::{FileFacts, FileKind, ParseStatus, TextStatus};
+use crate::source::Source;
+use crate::{syntax, text};
+
+/// Bounds on what is read and kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TextLimits {
+    pub max_text_files: u64,
+    pub max_total_text_bytes: u64,
+    pub max_text_file_bytes: u64,
+    pub max_ast_nodes: u64,
+    pub max_findings: u64,
+    pub max_modules: u64,
+    pub max_source_map_sources: u64,
+}
+
+impl Default for TextLimits {
+    /// Raised well past the reference's defaults so that real desktop applications complete.
+    fn default() -> TextLimits {
+        TextLimits {
+            max_text_files: 100_000,
+            max_total_text_bytes: 1 << 30,
+            max_text_file_bytes: 64 << 20,
+            max_ast_nodes: 50_000_000,
+            max_findings: 200_000,
+            max_modules: 200_000,
+            max_source_map_sources: 100_000,
+        }
+    }
+}
+
+/// Options of one run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Options {
+    pub limits: TextLimits,
+    /// Read source-map `sources` and hash their contents (never keeping them).
+    pub source_map_contents: bool,
+}
+
+/// What the stage returns: one [`FileFacts`] per relevant file, in path order.
+#[derive(Debug, Clone, Default)]
+pub struct ParseOutput {
+    pub files: Vec<FileFacts>,
+    pub text_bytes_read: u64,
+}
+
+/// Selects, reads and parses the relevant files among `entries` (sorted by path).
+pub fn run(
+    cx: &StageCx<'_>,
+    entries: &[HashedEntry],
+    options: Options,
+) -> Result<ParseOutput, Failure> {
+    let limits = options.limits;
+    let mut candidates: Vec<(FileKind, &HashedEntry)> = entries
+        .iter()
+        .filter(|h| h.entry.kind == rea_traverse::EntryKind::File)
+        .filter_map(|h| FileKind::of(&h.entry.logical_path).map(|k| (k, h)))
+        .collect();
+    candidates.sort_by(|a, b| {
+        (a.0.priority(), a.1.entry.logical_path.as_str())
+            .cmp(&(b.0.priority(), b.1.entry.logical_path.as_str()))
+    });
+    // Selection is sequential and in a fixed order, so bounds cut the same files every run.
+    let mut selected = Vec::new();
+    let mut files = Vec::new();
+    let (mut count, mut total) = (0u64, 0u64);
+    for (kind, hashed) in candidates {
+        cx.check()?;
+        let mut facts = FileFacts::new(hashed.entry.logical_path.clone(), None, 0, kind);
+        facts.unpacked = hashed.entry.unpacked;
+        let HashOutcome::Hashed(digest, _) = &hashed.outcome else {
+            facts.text = TextStatus::Unavailable;
+            facts
+                .diagnostics
+                .push("bytes unavailable in the inventory".to_owned());
+            files.push(facts);
+            continue;
+        };
+        facts.sha256 = Some(digest.sha256.clone());
+        facts.bytes = digest.bytes;
+        if kind == FileKind::NativeAddon {
+            files.push(facts);
+            continue;
+        }
+        if count >= limits.max_text_files || digest.bytes > limits.max_text_file_bytes {
+            facts.text = TextStatus::FileLimit;
+            files.push(facts);
+            continue;
+        }
+        if total + digest.bytes > limits.max_total_text_bytes {
+            facts.text = TextStatus::ByteLimit;
+            files.push(facts);
+            continue;
+        }
+        count += 1;
+        total += digest.bytes;
+        selected.push((facts, hashed));
+    }
+    let done: Vec<Result<FileFacts, Failure>> = selected
+        .into_par_iter()
+        .map(|(facts, hashed)| read_and_parse(cx, facts, hashed, options))
+        .collect();
+    for facts in done {
+        files.push(facts?);
+    }
+    cx.check()?;
+    files.sort_by(|a, b| a.path.cmp(&b.path));
+    let text_bytes_read = files
+        .iter()
+        .filter(|f| f.text == TextStatus::Included)
+        .map(|f| f.bytes)
+        .sum();
+    Ok(ParseOutput {
+        files,
+        text_bytes_read,
+    })
+}
+
+fn read_and_parse(
+    cx: &StageCx<'_>,
+    mut facts: FileFacts,
+    hashed: &HashedEntry,
+    options: Options,
+) -> Result<FileFacts, Failure> {
+    cx.check()?;
+    let mut bytes = Vec::with_capacity(facts.bytes as usize);
+    match rea_hash::copy_entry(
+        cx,
+        &hashed.entry,
+        options.limits.max_text_file_bytes,
+        &mut bytes,
+    ) {
+        Ok(digest) => {
+            if Some(&digest.sha256) != facts.sha256.as_ref() || digest.bytes != facts.bytes {
+                return Err(Failure::new(
+                    FailureReason::Integrity,
+                    "file changed between inventory and parse",
+                )
+                .with_detail("logical_path", facts.path.clone())
+                .with_detail("declared_sha256", facts.sha256.clone().unwrap_or_default())
+                .with_detail("observed_sha256", digest.sha256));
+            }
+        }
+        Err(failure) if failure.is_cancellation() => return Err(failure),
+        Err(failure) => {
+            facts.text = TextStatus::Unavailable;
+            facts.diagnostics.push(failure.message);
+            return Ok(facts);
+        }
+    }
+    let body = bytes
+        .strip_prefix(b"\xEF\xBB\xBF".as_slice())
+        .unwrap_or(&bytes);
+    let Ok(text) = std::str::from_utf8(body) else {
+        facts.text = TextStatus::InvalidUtf8;
+        facts.diagnostics.push("text is not valid UTF-8".to_owned());
+        return Ok(facts);
+    };
+    facts.text = TextStatus::Included;
+    let cancelled = || cx.check().is_err();
+    read_text(&mut facts, text, options, &cancelled);
+    cx.check()?;
+    Ok(facts)
+}
+
+/// Reads one file's text into `facts` by its kind. Public so benches and tests can run the
+/// parser and extractor on text without an inventory.
+pub fn read_text(
+    facts: &mut FileFacts,
+    text: &str,
+    options: Options,
+    cancelled: &dyn Fn() -> bool,
+) {
+    let limits = options.limits;
+    match facts.kind {
+        FileKind::PackageJson => {
+            let package = text::package(text);
+            facts.parse = if package.valid {
+                ParseStatus::Complete
+            } else {
+                ParseStatus::Failed
+            };
+            if !package.valid {
+                facts
+                    .diagnostics
+                    .push("package.json is not a JSON object".to_owned());
+            }
+            facts.package = Some(package);
+        }
+        FileKind::Json => match text::json_keys(text) {
+            Some(keys) => {
+                facts.parse = ParseStatus::Complete;
+                facts.json_keys = Some(keys);
+            }
+            None => {
+                facts.parse = ParseStatus::Failed;
+                facts.diagnostics.push("not valid JSON".to_owned());
+            }
+        },
+        FileKind::Html => {
+            facts.html = text::html_scripts(text);
+            facts.parse = ParseStatus::Complete;
+        }
+        FileKind::SourceMap => {
+            let map = text::source_map(
+                text,
+                options.source_map_contents,
+                limits.max_source_map_sources as usize,
+            );
+            facts.parse = match map.status {
+                "invalid" => ParseStatus::Failed,
+                "truncated" => ParseStatus::Truncated,
+                _ => ParseStatus::Complete,
+            };
+            facts.source_map = Some(map);
+        }
+        FileKind::JavaScript => {
+            let source = Source::new(text);
+            let parsed = syntax::parse(&source, &facts.path);
+            facts.diagnostics = parsed.diagnostics;
+            let Some(program) = parsed.program else {
+                facts.parse = ParseStatus::Failed;
+                return;
+            };
+            let budget = Budget {
+                max_findings: limits.max_findings,
+                max_modules: limits.max_modules,
+                max_ast_nodes: limits.max_ast_nodes,
+            };
+            let walk = extract::extract(&source, &program, budget, cancelled);
+            drop(program);
+            facts.visited_nodes = walk.visited_nodes;
+            let js = walk.facts;
+            facts.parse = if walk.truncated || js.dropped_findings > 0 || js.dropped_modules > 0 {
+                ParseStatus::Truncated
+            } else if parsed.recovered || js.dynamic_findings > 0 {
+                ParseStatus::Partial
+            } else {
+                ParseStatus::Complete
+            };
+            facts.js = js;
+        }
+        FileKind::NativeAddon => {}
+    }
+}

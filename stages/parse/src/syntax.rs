@@ -1,0 +1,232 @@
+//! The swc front end. Parsing never fails: it returns a program or nothing, plus diagnostics.
+
+use swc_common::Spanned;
+use swc_ecma_ast::Program;
+use swc_ecma_parser::{EsSyntax, Parser, StringInput, Syntax, TsSyntax};
+
+use crate::source::Source;
+
+/// Deepest bracket nesting parsed. swc and our visitors recurse once per level, so deeper
+/// input would risk the stack; such a file becomes an unknown scope instead.
+pub const MAX_NESTING: u32 = 2_000;
+/// Most operator characters in one statement (between `;`, `{` and `}`). A chain such as
+/// `1+1+…` nests one AST level per operator; 500,000 levels fit in [`STACK_BYTES`].
+pub const MAX_OPERATOR_RUN: u32 = 500_000;
+/// The stack a thread needs to parse, walk and drop any file these bounds admit; the engine
+/// gives its pool threads this much.
+pub const STACK_BYTES: usize = rea_core::WORKER_STACK_BYTES;
+
+/// A parse result.
+pub(crate) struct Parsed {
+    pub program: Option<Program>,
+    /// Errors the parser recovered from, or the fatal one.
+    pub diagnostics: Vec<String>,
+    pub recovered: bool,
+}
+
+/// Parses `source` with the syntax its path implies: TypeScript for `.ts`/`.tsx`
+/// (`.tsx` with JSX), JavaScript with JSX otherwise, retried without JSX when that fails.
+pub(crate) fn parse(source: &Source<'_>, path: &str) -> Parsed {
+    let lower = path.to_ascii_lowercase();
+    if let Some(depth) = too_deep(source.text) {
+        return Parsed {
+            program: None,
+            diagnostics: vec![format!(
+                "nesting deeper than the parser's bound ({depth}); not parsed"
+            )],
+            recovered: false,
+        };
+    }
+    let syntaxes: &[Syntax] =
+        if lower.ends_with(".ts") || lower.ends_with(".mts") || lower.ends_with(".cts") {
+            &[Syntax::Typescript(TsSyntax {
+                tsx: false,
+                decorators: true,
+                ..TsSyntax::default()
+            })]
+        } else if lower.ends_with(".tsx") {
+            &[Syntax::Typescript(TsSyntax {
+                tsx: true,
+                decorators: true,
+                ..TsSyntax::default()
+            })]
+        } else {
+            &[
+                Syntax::Es(EsSyntax {
+                    jsx: true,
+                    decorators: true,
+                    allow_return_outside_function: true,
+                    ..EsSyntax::default()
+                }),
+                Syntax::Es(EsSyntax {
+                    jsx: false,
+                    decorators: true,
+                    allow_return_outside_function: true,
+                    ..EsSyntax::default()
+                }),
+            ]
+        };
+    let mut first_failure = None;
+    for syntax in syntaxes {
+        let input = StringInput::new(source.text, source.start(), source.end());
+        let mut parser = Parser::new(*syntax, input, None);
+        let result = parser.parse_program();
+        let recovered: Vec<String> = parser
+            .take_errors()
+            .into_iter()
+            .map(|e| describe(source, e))
+            .collect();
+        match result {
+            Ok(program) => {
+                return Parsed {
+                    recovered: !recovered.is_empty(),
+                    diagnostics: recovered.into_iter().take(8).collect(),
+                    program: Some(program),
+                };
+            }
+            Err(err) => {
+                if first_failure.is_none() {
+                    let mut diagnostics = vec![describe(source, err)];
+                    diagnostics.extend(recovered);
+                    diagnostics.truncate(8);
+                    first_failure = Some(diagnostics);
+                }
+            }
+        }
+    }
+    Parsed {
+        program: None,
+        diagnostics: first_failure.unwrap_or_default(),
+        recovered: false,
+    }
+}
+
+fn describe(source: &Source<'_>, err: swc_ecma_parser::error::Error) -> String {
+    let pos = source.pos(source.offset(err.span().lo));
+    format!("{}:{}: {}", pos.line, pos.column, err.kind().msg())
+}
+
+/// Why `text` is too deep to parse safely: bracket depth past [`MAX_NESTING`] or an operator
+/// chain past [`MAX_OPERATOR_RUN`]. The scan skips string, template
+/// and comment text approximately; it only decides whether parsing is safe, so an
+/// overestimate costs one unknown scope, never a crash.
+fn too_deep(text: &str) -> Option<String> {
+    let bytes = text.as_bytes();
+    let (mut depth, mut max, mut run) = (0u32, 0u32, 0u32);
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b';' | b'{' | b'}' => {
+                run = 0;
+                if bytes[i] == b'{' {
+                    depth += 1;
+                    max = max.max(depth);
+                    if max > MAX_NESTING {
+                        return Some(format!("{max} brackets"));
+                    }
+                } else if bytes[i] == b'}' {
+                    depth = depth.saturating_sub(1);
+                }
+            }
+            b'+' | b'-' | b'*' | b'%' | b'&' | b'|' | b'^' | b'<' | b'>' | b'?' | b':' | b'=' => {
+                run += 1;
+                if run > MAX_OPERATOR_RUN {
+                    return Some(format!("{run} operators in one statement"));
+                }
+            }
+            b'(' | b'[' => {
+                depth += 1;
+                max = max.max(depth);
+                if max > MAX_NESTING {
+                    return Some(format!("{max} brackets"));
+                }
+            }
+            b')' | b']' => depth = depth.saturating_sub(1),
+            quote @ (b'"' | b'\'') => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != quote && bytes[i] != b'\n' {
+                    if bytes[i] == b'\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                i += 2;
+                while i + 1 < bytes.len() && !(bytes[i] == b'*' && bytes[i + 1] == b'/') {
+                    i += 1;
+                }
+                i += 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_text(text: &str, path: &str) -> Parsed {
+        parse(&Source::new(text), path)
+    }
+
+    #[test]
+    fn modules_scripts_jsx_and_typescript_parse() {
+        assert!(
+            parse_text("import a from 'a'; export const b = a;", "a.js")
+                .program
+                .is_some()
+        );
+        assert!(parse_text("with (x) { y }", "a.js").program.is_some());
+        assert!(
+            parse_text("const a = <div>{b}</div>;", "a.jsx")
+                .program
+                .is_some()
+        );
+        assert!(
+            parse_text("let a: number = 1 as number;", "a.ts")
+                .program
+                .is_some()
+        );
+        assert!(
+            parse_text("const a = <T,>(x: T) => <b>{x}</b>;", "a.tsx")
+                .program
+                .is_some()
+        );
+        // `a < b > c` is not JSX: the retry without JSX takes it.
+        assert!(parse_text("var x = a < b > c;", "a.js").program.is_some());
+    }
+
+    #[test]
+    fn a_broken_file_gives_diagnostics_not_a_panic() {
+        let parsed = parse_text("function (", "a.js");
+        assert!(parsed.program.is_none());
+        assert!(!parsed.diagnostics.is_empty());
+        assert!(
+            parsed.diagnostics[0].starts_with("1:"),
+            "{:?}",
+            parsed.diagnostics
+        );
+    }
+
+    #[test]
+    fn nesting_past_the_bound_is_refused_before_parsing() {
+        let deep = format!("x = {}1{};", "[".repeat(5000), "]".repeat(5000));
+        let parsed = parse_text(&deep, "deep.js");
+        assert!(parsed.program.is_none());
+        assert!(parsed.diagnostics[0].contains("nesting deeper"));
+        let chain = format!("x = {}1;", "1+".repeat(600_000));
+        assert!(parse_text(&chain, "chain.js").program.is_none());
+        // Brackets inside strings and comments do not count.
+        let quoted = format!("x = '{}'; // {}\n", "(".repeat(5000), "[".repeat(5000));
+        assert!(parse_text(&quoted, "q.js").program.is_some());
+    }
+}

@@ -1,0 +1,351 @@
+//! The extractor on small sources shaped like what bundlers and Electron apps ship.
+
+use rea_parse::{FileFacts, FileKind, ModuleKey, Options, ParseStatus, StaticValue, TextLimits};
+
+/// Runs on a thread with the stack the engine's pool threads have.
+fn facts(path: &str, text: &str) -> FileFacts {
+    let (path, text) = (path.to_owned(), text.to_owned());
+    std::thread::Builder::new()
+        .stack_size(rea_parse::syntax::STACK_BYTES)
+        .spawn(move || facts_here(&path, &text))
+        .unwrap()
+        .join()
+        .unwrap()
+}
+
+fn facts_here(path: &str, text: &str) -> FileFacts {
+    let mut facts = FileFacts::new(
+        path.to_owned(),
+        None,
+        text.len() as u64,
+        FileKind::of(path).unwrap(),
+    );
+    let options = Options {
+        limits: TextLimits::default(),
+        source_map_contents: true,
+    };
+    rea_parse::read_text(&mut facts, text, options, &|| false);
+    facts
+}
+
+fn keys(facts: &FileFacts) -> Vec<String> {
+    let mut keys: Vec<String> = facts
+        .js
+        .bundles
+        .iter()
+        .flat_map(|b| b.modules.iter().map(|m| m.key.text()))
+        .collect();
+    keys.sort();
+    keys
+}
+
+#[test]
+fn webpack5_chunk_push_recovers_factories_and_requires() {
+    let f = facts(
+        "chunks/webpack.js",
+        r#"globalThis.__rea_bundle_executed = true; throw new Error("executed");
+(globalThis.webpackChunkfixture = globalThis.webpackChunkfixture || []).push([[101], {
+  1: (module, exports, r) => { const dependency = r(2); exports.lookup = () => dependency; },
+  2: (module) => { module.exports = { value: 42 }; }
+}]);"#,
+    );
+    assert_eq!(f.parse, ParseStatus::Complete, "{:?}", f.diagnostics);
+    let bundle = &f.js.bundles[0];
+    assert_eq!(
+        (bundle.bundler, bundle.runtime.as_str(), bundle.shape),
+        ("webpack", "webpackChunkfixture", "jsonp-chunk")
+    );
+    assert_eq!(bundle.chunk_keys, ["101"]);
+    assert_eq!(keys(&f), ["1", "2"]);
+    let one = &bundle.modules[0];
+    assert_eq!(one.key, ModuleKey::Number(1));
+    assert_eq!(one.requires, [ModuleKey::Number(2)]);
+    assert_eq!(one.exports, ["lookup"]);
+    assert_eq!(one.require_name.as_deref(), Some("r"));
+    assert!(one.fingerprint.is_some());
+    assert_eq!(
+        bundle.modules[1].exports,
+        ["value"],
+        "an object literal exports its keys"
+    );
+}
+
+#[test]
+fn minified_runtime_table_and_webpack4_bootstrap_are_recovered() {
+    // webpack 5 production runtime: the table's name is mangled.
+    let f = facts(
+        "main.js",
+        r#"(()=>{var e={12:(e,t,n)=>{n(34)},34:e=>{e.exports=1}},t={};function n(r){var o=t[r];if(void 0!==o)return o.exports;var i=t[r]={exports:{}};return e[r](i,i.exports,n),i.exports}n(12)})();"#,
+    );
+    assert_eq!(keys(&f), ["12", "34"]);
+    assert_eq!(f.js.bundles[0].shape, "runtime-table");
+    assert_eq!(f.js.bundles[0].modules[0].requires, [ModuleKey::Number(34)]);
+    // webpack 4: an array table passed to the bootstrap, called through `.call`.
+    let f = facts(
+        "app.js",
+        r#"!function(modules){function r(id){var m={exports:{}};return modules[id].call(m.exports,m,m.exports,r),m.exports}r(0)}([function(e,t,n){n(1)},function(e){e.exports=2}]);"#,
+    );
+    assert_eq!(keys(&f), ["0", "1"]);
+    // webpack 4 JSONP
+    let f = facts(
+        "1.js",
+        r#"(window.webpackJsonp=window.webpackJsonp||[]).push([[1],{"./src/a.js":function(e,t,n){n("./src/b.js")}}]);"#,
+    );
+    assert_eq!(keys(&f), ["./src/a.js"]);
+    assert_eq!(
+        f.js.bundles[0].modules[0].requires,
+        [ModuleKey::String("./src/b.js".into())]
+    );
+}
+
+#[test]
+fn esbuild_wrappers_are_factories_with_their_paths() {
+    let f = facts(
+        "out.js",
+        r#"var __commonJS = (cb, mod) => function __require() { return mod || (0, cb[Object.keys(cb)[0]])((mod = { exports: {} }).exports, mod), mod.exports; };
+var require_b = __commonJS({ "src/b.js"(exports, module) { module.exports = 2; } });
+var require_a = __commonJS({ "src/a.js"(exports) { var b = require_b(); exports.a = b; } });
+require_a();"#,
+    );
+    assert_eq!(keys(&f), ["src/a.js", "src/b.js"]);
+    let a =
+        f.js.bundles
+            .iter()
+            .flat_map(|b| &b.modules)
+            .find(|m| m.key.text() == "src/a.js")
+            .unwrap();
+    assert_eq!(a.requires, [ModuleKey::String("src/b.js".into())]);
+    assert!(f.js.bundles.iter().all(|b| b.bundler == "esbuild"));
+}
+
+#[test]
+fn fingerprints_ignore_local_names_but_not_structure() {
+    let a = facts(
+        "a.js",
+        r#"self.webpackChunkx.push([[1],{1:(m,e,r)=>{const descriptiveValue=r(2);e.x=descriptiveValue+1}}])"#,
+    );
+    let b = facts(
+        "b.js",
+        r#"self.webpackChunkx.push([[9],{7:(m,e,r)=>{const b=r(2);e.x=b+1}}])"#,
+    );
+    let c = facts(
+        "c.js",
+        r#"self.webpackChunkx.push([[9],{7:(m,e,r)=>{const b=r(2);e.x=b-1}}])"#,
+    );
+    let fp = |f: &FileFacts| f.js.bundles[0].modules[0].fingerprint.clone().unwrap();
+    let src = |f: &FileFacts| f.js.bundles[0].modules[0].source_sha256.clone();
+    assert_eq!(fp(&a), fp(&b));
+    assert_ne!(src(&a), src(&b));
+    assert_ne!(fp(&b), fp(&c));
+}
+
+#[test]
+fn references_endpoints_storage_and_workers() {
+    let f = facts(
+        "renderer/renderer.js",
+        r#"import "./chunks/webpack.js";
+const routes = [{ path: "/items/:id" }];
+fetch("https://api.example.test/items?token=fixture-secret");
+localStorage.setItem("theme", "dark");
+indexedDB.open("fixture-db");
+new Worker("./worker.js");
+navigator.serviceWorker.register("./sw.js");
+import(someName);
+const u = new URL("./asset.png", import.meta.url);
+//# sourceMappingURL=renderer.js.map
+"#,
+    );
+    let refs: Vec<(&str, Option<&str>)> =
+        f.js.references
+            .iter()
+            .map(|r| (r.kind, r.specifier.as_deref()))
+            .collect();
+    assert!(refs.contains(&("static-import", Some("./chunks/webpack.js"))));
+    assert!(refs.contains(&("worker", Some("./worker.js"))));
+    assert!(refs.contains(&("service-worker", Some("./sw.js"))));
+    assert!(refs.contains(&("import-meta-url", Some("./asset.png"))));
+    let dynamic =
+        f.js.references
+            .iter()
+            .find(|r| r.kind == "dynamic-import")
+            .unwrap();
+    assert_eq!(
+        (dynamic.specifier.as_deref(), dynamic.expression.as_deref()),
+        (None, Some("someName"))
+    );
+    let endpoint =
+        f.js.observations
+            .iter()
+            .find(|o| o.family == "endpoint")
+            .unwrap();
+    assert_eq!(
+        endpoint.value.as_deref(),
+        Some("https://api.example.test/items?token=%5BREDACTED%5D")
+    );
+    let storage: Vec<&str> =
+        f.js.observations
+            .iter()
+            .filter(|o| o.family == "storage")
+            .map(|o| o.kind.as_str())
+            .collect();
+    assert_eq!(storage, ["local-storage", "indexed-db"]);
+    assert!(
+        f.js.observations
+            .iter()
+            .any(|o| o.family == "route" && o.value.as_deref() == Some("/items/:id"))
+    );
+    assert_eq!(f.js.source_map_urls, ["renderer.js.map"]);
+    assert_eq!(
+        f.parse,
+        ParseStatus::Partial,
+        "a dynamic import keeps the file partial"
+    );
+}
+
+#[test]
+fn electron_main_windows_ipc_and_native_bindings() {
+    let f = facts(
+        "main.js",
+        r#"const path = require("node:path");
+const { BrowserWindow, ipcMain, utilityProcess } = require("electron");
+const { read, write: nativeWrite } = require("./native/addon.node");
+const one = new BrowserWindow({ width: 900, webPreferences: { preload: path.join(__dirname, "preload.js"), nodeIntegration: true, contextIsolation: false, sandbox: false, webSecurity: false } });
+const two = new BrowserWindow({ webPreferences: { nodeIntegration: !1, contextIsolation: !0, sandbox: true } });
+const three = new BrowserWindow(windowOptions);
+ipcMain.handle("rea:read", (event, key) => { if (!event.senderFrame.url.startsWith("file://")) throw 1; return read(key); });
+ipcMain.on("rea:write", (event, v) => { if (event.sender.getURL() !== "file://fixture/index.html") return; });
+ipcMain.handle(dynamicChannel, dynamicHandler);
+utilityProcess.fork("./utility/worker.js", [], { serviceName: "fixture-db" });
+module.exports.nativeRead = require("./native/addon.node").read;
+"#,
+    );
+    assert_eq!(f.js.windows.len(), 3);
+    let first = &f.js.windows[0];
+    assert_eq!(
+        first.preload.as_ref().map(|p| (p.path.as_str(), p.context)),
+        Some(("preload.js", "filesystem-expression"))
+    );
+    assert_eq!(first.web_preferences.len(), 5);
+    assert!(
+        first
+            .web_preferences
+            .contains(&("nodeIntegration".into(), StaticValue::Literal(true.into())))
+    );
+    let second = &f.js.windows[1];
+    assert!(
+        second
+            .web_preferences
+            .contains(&("nodeIntegration".into(), StaticValue::Literal(false.into())))
+    );
+    assert!(
+        second
+            .web_preferences
+            .contains(&("contextIsolation".into(), StaticValue::Literal(true.into())))
+    );
+    assert_eq!(f.js.windows[2].options_status, "dynamic");
+    let ops: Vec<(&str, Option<&str>)> =
+        f.js.ipc
+            .iter()
+            .map(|o| (o.operation, o.channel.as_deref()))
+            .collect();
+    assert_eq!(
+        ops,
+        [
+            ("handle", Some("rea:read")),
+            ("on", Some("rea:write")),
+            ("handle", None)
+        ]
+    );
+    assert_eq!(
+        f.js.ipc[2].channel_expression.as_deref(),
+        Some("dynamicChannel")
+    );
+    assert_eq!(f.js.sender_checks.len(), 2);
+    let subjects: Vec<&str> =
+        f.js.sender_checks
+            .iter()
+            .map(|s| s.subject.as_str())
+            .collect();
+    assert_eq!(subjects, ["sender-url", "sender-url"]);
+    assert_eq!(f.js.processes[0].kind, "utility-process");
+    assert_eq!(
+        f.js.processes[0].target.as_ref().unwrap().path,
+        "./utility/worker.js"
+    );
+    assert_eq!(
+        f.js.processes[0].service_name.as_deref(),
+        Some("fixture-db")
+    );
+    let native: Vec<(&str, Vec<&str>)> =
+        f.js.native
+            .iter()
+            .map(|n| (n.mechanism, n.members.iter().map(String::as_str).collect()))
+            .collect();
+    assert_eq!(
+        native,
+        [
+            ("require", vec!["read", "write"]),
+            ("re-export", vec!["read"])
+        ]
+    );
+}
+
+#[test]
+fn preload_bridge_and_renderer_ipc() {
+    let f = facts(
+        "preload.js",
+        r#"const { contextBridge, ipcRenderer: ipc } = require("electron");
+contextBridge.exposeInMainWorld("reaApi", { read: (k) => ipc.invoke("rea:read", k), nested: { write: (v) => ipc.send("rea:write", v) }, nativeRead: read, nativeWrite: write });
+contextBridge.exposeInMainWorld(dynamicApiKey, dynamicApi);
+ipc.on("rea:event", () => {});
+require("electron").ipcRenderer.invoke("rea:missing");
+"#,
+    );
+    assert_eq!(f.js.bridges.len(), 2);
+    assert_eq!(f.js.bridges[0].api_key.as_deref(), Some("reaApi"));
+    assert_eq!(
+        f.js.bridges[0].members,
+        [
+            "nativeRead",
+            "nativeWrite",
+            "nested",
+            "nested.write",
+            "read"
+        ]
+    );
+    assert_eq!(
+        f.js.bridges[1].api_key_expression.as_deref(),
+        Some("dynamicApiKey")
+    );
+    assert_eq!(f.js.bridges[1].api_status, "dynamic");
+    let ops: Vec<(&str, &str, Option<&str>)> =
+        f.js.ipc
+            .iter()
+            .map(|o| (o.side, o.operation, o.channel.as_deref()))
+            .collect();
+    assert_eq!(
+        ops,
+        [
+            ("renderer", "invoke", Some("rea:read")),
+            ("renderer", "send", Some("rea:write")),
+            ("renderer", "on", Some("rea:event")),
+            ("renderer", "invoke", Some("rea:missing"))
+        ]
+    );
+}
+
+#[test]
+fn bad_text_is_a_status_not_a_panic() {
+    let f = facts("broken.js", "function ( {");
+    assert_eq!(f.parse, ParseStatus::Failed);
+    assert!(!f.diagnostics.is_empty());
+    let deep = format!("x = {}0{};", "(".repeat(100_000), ")".repeat(100_000));
+    assert_eq!(facts("deep.js", &deep).parse, ParseStatus::Failed);
+    let huge = format!("var s = \"{}\";", "a".repeat(20 << 20));
+    assert_eq!(facts("huge.js", &huge).parse, ParseStatus::Complete);
+    // The longest chain the bound admits parses, walks and drops without overflowing.
+    let chain = format!("var s = {}1;", "1+".repeat(240_000));
+    assert_eq!(facts("chain.js", &chain).parse, ParseStatus::Complete);
+    let chain = format!("var s = {}1;", "1+".repeat(600_000));
+    assert_eq!(facts("chain.js", &chain).parse, ParseStatus::Failed);
+}
