@@ -11,6 +11,7 @@
 //! This crate exposes plain data: no swc, rayon or channel types cross it.
 //! Start with [`Engine::inventory_artifact`].
 
+pub mod analyze;
 mod common;
 pub mod compare;
 mod engine;

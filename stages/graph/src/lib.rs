@@ -10,3 +10,4 @@
 //! Start with [`artifact::build`].
 
 pub mod artifact;
+pub mod javascript;

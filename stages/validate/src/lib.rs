@@ -15,6 +15,7 @@ mod compare;
 mod extract;
 mod inspect;
 mod inventory;
+mod javascript;
 mod record;
 
 use rea_core::{Failure, FailureReason};
@@ -134,6 +135,7 @@ pub fn validate_bytes(bytes: &[u8]) -> Result<Validated, ValidationError> {
         "extract_artifact" => extract::check(&record, result)?,
         "inspect_artifact" => inspect::check(&record, result)?,
         "compare_artifacts" => compare::check(&record, result)?,
+        "analyze_javascript_application" => javascript::check(&record, result)?,
         other => {
             return Err(ValidationError::new(
                 "/operation",

@@ -28,6 +28,52 @@ pub enum Command {
     InspectArtifact(InspectArgs),
     /// Compare two inventories (files of `inventory-artifact --json --all` output).
     CompareArtifacts(CompareArgs),
+    /// Reconstruct a JavaScript/Electron application statically: entrypoints, bundles and
+    /// module factories, imports, windows, preloads, bridges, IPC, native add-ons, source maps.
+    AnalyzeJavascriptApplication(AnalyzeArgs),
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum FormatArg {
+    Auto,
+    Asar,
+    Directory,
+    Zip,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum SourceMapsArg {
+    /// Inventory maps and link the declarations that name them.
+    Declarations,
+    /// Also record original source names and content digests (never the contents).
+    Contents,
+}
+
+#[derive(Debug, Args)]
+pub struct AnalyzeArgs {
+    /// The directory, ASAR or ZIP holding the application (relative paths are resolved).
+    pub input_path: PathBuf,
+    /// What the input must be; `auto` accepts any of them.
+    #[arg(long, value_enum, default_value = "auto")]
+    pub format: FormatArg,
+    /// How much of source maps to read.
+    #[arg(long, value_enum, default_value = "declarations")]
+    pub source_maps: SourceMapsArg,
+    /// Most text files read.
+    #[arg(long)]
+    pub max_text_files: Option<u64>,
+    /// Most bytes of text read in all.
+    #[arg(long)]
+    pub max_total_text_bytes: Option<u64>,
+    /// Largest single text file read.
+    #[arg(long)]
+    pub max_text_file_bytes: Option<u64>,
+    #[command(flatten)]
+    pub job: JobArgs,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+    #[command(flatten)]
+    pub integrity: IntegrityArgs,
 }
 
 #[derive(Debug, Args)]

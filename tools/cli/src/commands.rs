@@ -11,8 +11,8 @@ use rea_jobs::inventory::{InventoryRequest, OPERATION as INVENTORY};
 use rea_jobs::{Engine, JobControl, PageRequest, Published};
 
 use crate::args::{
-    Cli, Command, CompareArgs, ExtractArgs, InspectArgs, IntegrityArgs, InventoryArgs, JobArgs,
-    LimitArgs, PolicyArg,
+    AnalyzeArgs, Cli, Command, CompareArgs, ExtractArgs, FormatArg, InspectArgs, IntegrityArgs,
+    InventoryArgs, JobArgs, LimitArgs, PolicyArg, SourceMapsArg,
 };
 use crate::{progress, render};
 
@@ -30,6 +30,7 @@ pub fn run(cli: Cli, cancel: &CancelToken) -> ExitCode {
         Command::InventoryArtifact(args) => inventory(&engine, args, cancel),
         Command::ExtractArtifact(args) => extract(&engine, args, cancel),
         Command::InspectArtifact(args) => inspect(&engine, args, cancel),
+        Command::AnalyzeJavascriptApplication(args) => analyze(&engine, args, cancel),
         Command::CompareArtifacts(args) => compare(&engine, args, cancel),
     }
 }
@@ -102,6 +103,47 @@ fn inspect(engine: &Engine, args: InspectArgs, cancel: &CancelToken) -> ExitCode
     finish(INSPECT, &args.job, outcome, cancel, |published| {
         render::inspect_summary(published, started.elapsed())
     })
+}
+
+fn analyze(engine: &Engine, args: AnalyzeArgs, cancel: &CancelToken) -> ExitCode {
+    use rea_jobs::analyze::{AnalyzeRequest, Format, SourceMaps, TextLimits};
+    let mut text_limits = TextLimits::default();
+    if let Some(n) = args.max_text_files {
+        text_limits.max_text_files = n;
+    }
+    if let Some(n) = args.max_total_text_bytes {
+        text_limits.max_total_text_bytes = n;
+    }
+    if let Some(n) = args.max_text_file_bytes {
+        text_limits.max_text_file_bytes = n;
+    }
+    let request = AnalyzeRequest {
+        input_path: args.input_path,
+        format: match args.format {
+            FormatArg::Auto => Format::Auto,
+            FormatArg::Asar => Format::Asar,
+            FormatArg::Directory => Format::Directory,
+            FormatArg::Zip => Format::Zip,
+        },
+        limits: limits(&args.limits),
+        text_limits,
+        source_maps: match args.source_maps {
+            SourceMapsArg::Declarations => SourceMaps::Declarations,
+            SourceMapsArg::Contents => SourceMaps::Contents,
+        },
+        integrity: integrity(&args.integrity),
+    };
+    let started = Instant::now();
+    let outcome = with_control(cancel, &args.job, |ctl| {
+        engine.analyze_javascript_application(&request, ctl)
+    });
+    finish(
+        rea_jobs::analyze::OPERATION,
+        &args.job,
+        outcome,
+        cancel,
+        |published| render::analyze_summary(published, started.elapsed()),
+    )
 }
 
 fn extract(engine: &Engine, args: ExtractArgs, cancel: &CancelToken) -> ExitCode {

@@ -193,3 +193,161 @@ fn bytes(n: u64) -> String {
         format!("{value:.1} {}", UNITS[unit])
     }
 }
+
+/// The application reconstruction, for people: one screen.
+pub fn analyze_summary(published: &Published, elapsed: Duration) {
+    let envelope: Value = serde_json::from_slice(published.envelope()).unwrap_or(Value::Null);
+    let r = &envelope["result"];
+    let st = &r["statistics"];
+    let s = &r["summary"];
+    let g = &r["graph"];
+    let nodes = g["nodes"].as_array().map_or(&[][..], Vec::as_slice);
+    let edges = g["edges"].as_array().map_or(&[][..], Vec::as_slice);
+    let text = |v: &Value| v.as_str().unwrap_or("").to_owned();
+    let props = |n: &Value| n["observations"][0]["properties"].clone();
+    println!(
+        "analyze_javascript_application: {} input, {} relevant files, {} JavaScript parsed, {} modules in {} bundles, {} parse failures",
+        text(&r["format"]),
+        st["relevant_files"],
+        st["parsed_javascript_files"],
+        st["modules"],
+        st["bundles"],
+        st["parse_failures"]
+    );
+    for n in nodes
+        .iter()
+        .filter(|n| {
+            matches!(
+                n["kind"].as_str(),
+                Some(
+                    "electron-main" | "electron-preload" | "electron-renderer" | "electron-utility"
+                )
+            )
+        })
+        .take(12)
+    {
+        let p = props(n);
+        println!(
+            "  {:<17} {} -> {} ({})",
+            text(&n["kind"]),
+            text(&p["declared_path"]),
+            p["resolved_path"].as_str().unwrap_or("-"),
+            text(&p["resolution_status"])
+        );
+    }
+    for n in nodes
+        .iter()
+        .filter(|n| n["kind"] == "browser-window")
+        .take(8)
+    {
+        let p = props(n);
+        let risky: Vec<String> = p["web_preferences"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|w| {
+                matches!(
+                    w["name"].as_str(),
+                    Some(
+                        "nodeIntegration"
+                            | "contextIsolation"
+                            | "sandbox"
+                            | "webSecurity"
+                            | "nodeIntegrationInWorker"
+                            | "allowRunningInsecureContent"
+                    )
+                )
+            })
+            .map(|w| {
+                format!(
+                    "{}={}",
+                    text(&w["name"]),
+                    if w["value"]["kind"] == "literal" {
+                        w["value"]["value"].to_string()
+                    } else {
+                        "dynamic".to_owned()
+                    }
+                )
+            })
+            .collect();
+        println!(
+            "  window            {} in {} preload={} {}",
+            text(&p["constructor"]),
+            text(&p["path"]),
+            p["preload_path"].as_str().unwrap_or("-"),
+            risky.join(" ")
+        );
+    }
+    for n in nodes
+        .iter()
+        .filter(|n| n["kind"] == "context-bridge-api")
+        .take(8)
+    {
+        let p = props(n);
+        let members: Vec<String> = p["members"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(text)
+            .collect();
+        println!(
+            "  bridge            {} ({}) [{}]",
+            p["api_key"]
+                .as_str()
+                .or(p["api_key_expression"].as_str())
+                .unwrap_or(""),
+            text(&p["world"]),
+            members.join(", ")
+        );
+    }
+    let ipc = &s["ipc"];
+    println!(
+        "  ipc               {} operations, {} literal channels, {} dynamic; {} renderer transmissions: {} paired, {} ambiguous, {} unpaired",
+        ipc["operations"],
+        ipc["literal_channels"],
+        ipc["dynamic_channel_operations"],
+        ipc["renderer_transmissions"],
+        ipc["paired_renderer_transmissions"],
+        ipc["ambiguous_renderer_transmissions"],
+        ipc["unpaired_literal_renderer_transmissions"]
+    );
+    let mut channels: Vec<String> = nodes
+        .iter()
+        .filter(|n| n["kind"] == "ipc-channel")
+        .filter_map(|n| props(n)["channel"].as_str().map(str::to_owned))
+        .collect();
+    channels.sort();
+    if !channels.is_empty() {
+        let shown: Vec<&str> = channels.iter().take(12).map(String::as_str).collect();
+        println!(
+            "  channels          {}{}",
+            shown.join(", "),
+            if channels.len() > 12 { ", …" } else { "" }
+        );
+    }
+    println!(
+        "  native add-ons    {} bindings, {} resolved",
+        s["native_addon_bindings"], s["resolved_native_addon_bindings"]
+    );
+    let mut per_asset: std::collections::BTreeMap<String, u64> = std::collections::BTreeMap::new();
+    for n in nodes.iter().filter(|n| n["kind"] == "javascript-chunk") {
+        let p = props(n);
+        *per_asset.entry(text(&p["path"])).or_default() += p["module_count"].as_u64().unwrap_or(0);
+    }
+    let mut assets: Vec<(String, u64)> = per_asset.into_iter().collect();
+    assets.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
+    for (path, count) in assets.iter().take(6) {
+        println!("  bundle            {path}: {count} modules");
+    }
+    println!(
+        "  graph             {} nodes, {} edges, coverage {}",
+        nodes.len(),
+        edges.len(),
+        text(&g["coverage"]["status"])
+    );
+    for l in r["limitations"].as_array().into_iter().flatten().take(4) {
+        println!("  limitation        {}", text(l));
+    }
+    println!("  evidence          {}", published.evidence_id());
+    println!("  time              {:.3} s", elapsed.as_secs_f64());
+}

@@ -1,0 +1,1820 @@
+//! Projection of parse facts onto the JavaScript Application Graph.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use rayon::prelude::*;
+use rea_core::{Failure, FailureReason};
+use rea_exec::StageCx;
+use rea_parse::{
+    FileFacts, FileKind, ModuleKey, ParseOutput, ParseStatus, Range, StaticValue, TextStatus,
+};
+use serde_json::{Value, json};
+
+use super::ids;
+use super::resolve::{Context, Files, Resolution};
+use crate::artifact::InventoryGraph;
+
+/// Most observations kept on one node.
+pub const MAX_OBSERVATIONS: usize = 64;
+const EXTRACTOR: &str = "rea-javascript-reconstruction";
+
+/// What the builder needs besides the facts.
+#[derive(Debug, Clone)]
+pub struct Request<'a> {
+    pub inventory: &'a InventoryGraph,
+    pub parsed: &'a ParseOutput,
+    pub limits: &'a rea_parse::TextLimits,
+    pub source_map_contents: bool,
+}
+
+/// The built graph with its summary, statistics and limitations.
+#[derive(Debug, Clone)]
+pub struct Built {
+    pub graph: Value,
+    pub summary: Value,
+    pub statistics: Value,
+    pub limitations: Vec<String>,
+}
+
+struct NodeAcc {
+    kind: &'static str,
+    identity: Value,
+    observations: Vec<(Value, Value, Value)>,
+}
+
+struct EdgeAcc {
+    source: String,
+    target: String,
+    relation: &'static str,
+    properties: Value,
+    evidence: Value,
+}
+
+struct Builder<'a> {
+    cx: &'a StageCx<'a>,
+    root_sha: String,
+    files: Files,
+    nodes: HashMap<String, NodeAcc>,
+    edges: Vec<EdgeAcc>,
+    limitations: BTreeSet<String>,
+    /// Node of each file path (content node).
+    file_nodes: HashMap<String, String>,
+    /// Node of each container path ("" is the root).
+    container_nodes: HashMap<String, String>,
+    /// Digest of each file path.
+    digests: HashMap<String, String>,
+}
+
+fn failure(err: rea_hash::CanonicalError) -> Failure {
+    Failure::new(FailureReason::Internal, "graph value has no canonical form").with_source(err)
+}
+
+fn range_json(range: &Range) -> Value {
+    json!({"start": {"line": range.start.line, "column": range.start.column},
+           "end": {"line": range.end.line, "column": range.end.column}})
+}
+
+fn key_json(key: &ModuleKey) -> Value {
+    match key {
+        ModuleKey::Number(n) => json!(n),
+        ModuleKey::String(s) => json!(s),
+    }
+}
+
+fn value_json(value: &StaticValue) -> Value {
+    match value {
+        StaticValue::Literal(v) => json!({"kind": "literal", "value": v}),
+        StaticValue::Dynamic(e) => json!({"kind": "dynamic", "expression": e}),
+    }
+}
+
+fn artifact_path(path: &str) -> Value {
+    json!({"kind": "artifact-path", "path": path})
+}
+
+fn source_range(path: &str, range: &Range) -> Value {
+    let mut loc = range_json(range);
+    loc["kind"] = json!("source-range");
+    loc["source"] = json!(path);
+    loc
+}
+
+/// Evidence of a fact read directly from bytes or syntax.
+fn observed(authority: &str, sha: Option<&str>, location: Value, operation: &str) -> Value {
+    json!({"authority": authority, "state": "observed", "confidence": "exact",
+           "artifact_sha256": sha, "location": location, "operation": operation,
+           "extractor": EXTRACTOR, "limitations": []})
+}
+
+/// Evidence of a relationship inferred from syntax.
+fn inferred(confidence: &str, sha: Option<&str>, location: Value, operation: &str) -> Value {
+    json!({"authority": "static-relationship-inference", "state": "inferred", "confidence": confidence,
+           "artifact_sha256": sha, "location": location, "operation": operation, "extractor": EXTRACTOR,
+           "limitations": ["Static syntax does not prove that this relationship executes at runtime."]})
+}
+
+fn unavailable(sha: Option<&str>, path: &str, operation: &str, limitation: &str) -> Value {
+    json!({"authority": "ast-static-analysis", "state": "unavailable", "confidence": "unknown",
+           "artifact_sha256": sha, "location": artifact_path(path), "operation": operation,
+           "extractor": EXTRACTOR, "limitations": [limitation]})
+}
+
+fn local_key(sha: &str, namespace: &str, key: &str) -> Value {
+    json!({"strategy": "artifact-local-key", "stability": "artifact-version",
+           "artifact_sha256": sha, "namespace": namespace, "key": key})
+}
+
+fn content_digest(sha: &str) -> Value {
+    json!({"strategy": "content-digest", "stability": "global-exact", "sha256": sha})
+}
+
+fn fingerprint_identity(scope: &str, text: &str) -> Value {
+    json!({"strategy": "observation-fingerprint", "stability": "observation-only",
+           "scope": scope, "observation_sha256": rea_hash::sha256_hex(text.as_bytes())})
+}
+
+impl<'a> Builder<'a> {
+    fn node(
+        &mut self,
+        kind: &'static str,
+        identity: Value,
+        label: Option<&str>,
+        properties: Value,
+        evidence: Value,
+    ) -> Result<String, Failure> {
+        let id = ids::node_id(kind, &identity).map_err(failure)?;
+        let acc = self.nodes.entry(id.clone()).or_insert_with(|| NodeAcc {
+            kind,
+            identity,
+            observations: Vec::new(),
+        });
+        acc.observations.push((
+            label.map_or(Value::Null, |l| json!(rea_parse_cut(l, 1024))),
+            properties,
+            evidence,
+        ));
+        Ok(id)
+    }
+
+    fn edge(
+        &mut self,
+        source: &str,
+        target: &str,
+        relation: &'static str,
+        properties: Value,
+        evidence: Value,
+    ) {
+        if source != target {
+            self.edges.push(EdgeAcc {
+                source: source.to_owned(),
+                target: target.to_owned(),
+                relation,
+                properties,
+                evidence,
+            });
+        }
+    }
+
+    fn sha_of(&self, path: &str) -> Option<&str> {
+        self.digests.get(path).map(String::as_str)
+    }
+
+    /// The graph source of a finding: its module factory node, or its file's node.
+    fn source_node(
+        &self,
+        file: &FileFacts,
+        module_key: Option<&ModuleKey>,
+        modules: &HashMap<(String, ModuleKey), String>,
+    ) -> Option<String> {
+        if let Some(key) = module_key
+            && let Some(id) = modules.get(&(file.path.clone(), key.clone()))
+        {
+            return Some(id.clone());
+        }
+        self.file_nodes.get(&file.path).cloned()
+    }
+
+    /// An Electron role node (main, preload, renderer, utility) for a path, with `loads` from
+    /// `from` and `maps_to` the file when resolved.
+    fn role(
+        &mut self,
+        kind: &'static str,
+        from: &str,
+        anchor: &FileFacts,
+        declared: &str,
+        context: Context,
+        mechanism: &str,
+        range: Option<&Range>,
+    ) -> Result<Resolution, Failure> {
+        let resolution = self.files.resolve(&anchor.path, declared, context);
+        let anchor_sha = anchor
+            .sha256
+            .clone()
+            .unwrap_or_else(|| self.root_sha.clone());
+        let key = format!(
+            "{kind}:{}:{}",
+            context.as_str(),
+            resolution.path.as_deref().unwrap_or(declared)
+        );
+        let location = range.map_or_else(
+            || artifact_path(&anchor.path),
+            |r| source_range(&anchor.path, r),
+        );
+        let properties = json!({
+            "declared_path": declared, "resolution_context": context.as_str(),
+            "resolved_path": resolution.path, "resolution_status": resolution.status,
+            "limitations": resolution.limitation.iter().collect::<Vec<_>>(), "mechanism": mechanism,
+            "anchor_path": anchor.path,
+        });
+        let role = self.node(
+            kind,
+            local_key(&anchor_sha, "electron-role", &key),
+            Some(declared),
+            properties,
+            inferred(
+                "high",
+                Some(&anchor_sha),
+                location.clone(),
+                "discover-electron-entrypoint",
+            ),
+        )?;
+        self.edge(
+            from,
+            &role,
+            "loads",
+            json!({"mechanism": mechanism}),
+            inferred(
+                "high",
+                Some(&anchor_sha),
+                location.clone(),
+                "discover-electron-entrypoint",
+            ),
+        );
+        if resolution.status == "resolved"
+            && let Some(target) = resolution
+                .path
+                .as_deref()
+                .and_then(|p| self.file_nodes.get(p))
+                .cloned()
+        {
+            self.edge(
+                &role,
+                &target,
+                "maps_to",
+                json!({"path": resolution.path}),
+                inferred(
+                    "high",
+                    Some(&anchor_sha),
+                    location,
+                    "resolve-electron-entrypoint",
+                ),
+            );
+        }
+        Ok(resolution)
+    }
+}
+
+fn rea_parse_cut(text: &str, max: usize) -> &str {
+    if text.len() <= max {
+        return text;
+    }
+    let mut end = max;
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    &text[..end]
+}
+
+fn file_node_kind(kind: FileKind) -> &'static str {
+    match kind {
+        FileKind::JavaScript => "javascript-asset",
+        FileKind::SourceMap => "source-map",
+        FileKind::NativeAddon => "native-addon",
+        FileKind::PackageJson | FileKind::Json | FileKind::Html => "artifact",
+    }
+}
+
+/// Builds the graph. Deterministic: every list is sorted and every id derives from content.
+pub fn build(cx: &StageCx<'_>, request: &Request<'_>) -> Result<Built, Failure> {
+    let inventory = request.inventory;
+    let manifest = &inventory.manifest;
+    let root_sha = manifest.root_sha256.clone();
+    // Inventory facts: files, containers, digests.
+    let node_by_id: HashMap<&str, &crate::artifact::ArtifactNode> = inventory
+        .nodes
+        .iter()
+        .map(|n| (n.artifact_id.as_str(), n))
+        .collect();
+    let mut file_map = BTreeMap::new();
+    let mut containers = Vec::new();
+    let mut digests = HashMap::new();
+    for occurrence in inventory.occurrences.iter().skip(1) {
+        if occurrence.entry_kind != "file" {
+            continue;
+        }
+        let node = occurrence
+            .artifact_id
+            .as_deref()
+            .and_then(|id| node_by_id.get(id));
+        file_map.insert(occurrence.logical_path.clone(), node.is_some());
+        if let Some(node) = node {
+            digests.insert(occurrence.logical_path.clone(), node.sha256.clone());
+            if node.kind == "container" {
+                containers.push((
+                    occurrence.logical_path.clone(),
+                    node.format.clone(),
+                    node.sha256.clone(),
+                ));
+            }
+        }
+    }
+    let mut mains = BTreeMap::new();
+    for file in &request.parsed.files {
+        if let Some(package) = &file.package
+            && let Some(main) = &package.main
+        {
+            let dir = file.path.rsplit_once('/').map_or("", |(d, _)| d);
+            mains.insert(dir.to_owned(), main.clone());
+        }
+    }
+    let files = Files::new(
+        file_map,
+        containers.iter().map(|c| c.0.clone()).collect(),
+        mains,
+    );
+    let mut b = Builder {
+        cx,
+        root_sha: root_sha.clone(),
+        files,
+        nodes: HashMap::new(),
+        edges: Vec::new(),
+        limitations: BTreeSet::new(),
+        file_nodes: HashMap::new(),
+        container_nodes: HashMap::new(),
+        digests,
+    };
+    // Root and containers.
+    let root = b.node("artifact", content_digest(&root_sha), Some("artifact root"),
+        json!({"format": manifest.root_format, "inventory_manifest_id": manifest.manifest_id,
+               "inventory_graph_sha256": manifest.graph_sha256, "inventory_artifact_id": manifest.root_artifact_id}),
+        observed("artifact-bytes", Some(&root_sha), artifact_path("artifact-root"), "inventory-root"))?;
+    b.container_nodes.insert(String::new(), root.clone());
+    for (path, format, sha) in &containers {
+        let id = b.node(
+            "artifact",
+            content_digest(sha),
+            Some(path),
+            json!({"path": path, "format": format}),
+            observed(
+                "artifact-bytes",
+                Some(sha),
+                artifact_path(path),
+                "inventory-container",
+            ),
+        )?;
+        b.container_nodes.insert(path.clone(), id);
+    }
+    for (path, format, sha) in &containers {
+        let parent = b.container_nodes[b.files.container_of(path)].clone();
+        let child = b.container_nodes[path].clone();
+        b.edge(
+            &parent,
+            &child,
+            "contains",
+            json!({"path": path, "format": format}),
+            observed(
+                "artifact-bytes",
+                Some(sha),
+                artifact_path(path),
+                "inventory-container",
+            ),
+        );
+    }
+    // One node per relevant file content; each path adds an observation.
+    let parsed = &request.parsed.files;
+    for file in parsed {
+        cx.check()?;
+        let kind = file_node_kind(file.kind);
+        let identity = match &file.sha256 {
+            Some(sha) => content_digest(sha),
+            None => json!({"strategy": "canonical-path", "stability": "artifact-version",
+                           "artifact_sha256": b.sha_of(b.files.container_of(&file.path)).unwrap_or(&root_sha), "path": file.path}),
+        };
+        let mut props = json!({"path": file.path, "bytes": file.bytes, "unpacked": file.unpacked,
+            "file_kind": file.kind.as_str(), "text_status": file.text.as_str(), "parse_status": file.parse.as_str()});
+        if !file.js.vendor_markers.is_empty() {
+            props["vendor_markers"] = json!(file.js.vendor_markers);
+        }
+        if let Some((keys, omitted)) = &file.json_keys {
+            props["json_top_level_keys"] = json!(keys);
+            props["omitted_json_top_level_keys"] = json!(omitted);
+        }
+        if !file.diagnostics.is_empty() {
+            props["diagnostics"] = json!(file.diagnostics);
+        }
+        let evidence = match &file.sha256 {
+            Some(sha) => observed(
+                "artifact-bytes",
+                Some(sha),
+                artifact_path(&file.path),
+                "inventory-file",
+            ),
+            None => {
+                json!({"authority": "artifact-bytes", "state": "unavailable", "confidence": "unknown",
+                "artifact_sha256": null, "location": artifact_path(&file.path), "operation": "inventory-file",
+                "extractor": EXTRACTOR, "limitations": ["the file's bytes were unavailable; no content hash was produced"]})
+            }
+        };
+        let id = b.node(kind, identity, Some(&file.path), props, evidence)?;
+        b.file_nodes.insert(file.path.clone(), id.clone());
+        let container = b.container_nodes[b.files.container_of(&file.path)].clone();
+        b.edge(
+            &container,
+            &id,
+            "contains",
+            json!({"path": file.path}),
+            observed(
+                "artifact-bytes",
+                file.sha256.as_deref(),
+                artifact_path(&file.path),
+                "inventory-file",
+            ),
+        );
+    }
+    // Unknown scopes for what could not be read or parsed.
+    for file in parsed {
+        let (operation, limitation) = match (file.kind, file.text, file.parse) {
+            (FileKind::NativeAddon, _, _) => continue,
+            (_, TextStatus::FileLimit | TextStatus::ByteLimit, _) => {
+                ("read-text", format!("not read: {}", file.text.as_str()))
+            }
+            (_, TextStatus::InvalidUtf8 | TextStatus::Unavailable, _) => {
+                ("read-text", format!("not read: {}", file.text.as_str()))
+            }
+            (kind, _, ParseStatus::Failed) => (
+                match kind {
+                    FileKind::PackageJson => "parse-package-json",
+                    FileKind::Json => "parse-json-module",
+                    FileKind::SourceMap => "parse-local-source-map",
+                    _ => "parse-javascript",
+                },
+                format!(
+                    "parse failed: {}",
+                    file.diagnostics
+                        .first()
+                        .map_or("unknown error", String::as_str)
+                ),
+            ),
+            _ => continue,
+        };
+        let sha = file.sha256.clone().unwrap_or_else(|| root_sha.clone());
+        let id = b.node(
+            "unknown",
+            local_key(
+                &sha,
+                "static-parse-scope",
+                &format!("{operation}:{}", file.path),
+            ),
+            Some(&file.path),
+            json!({"path": file.path, "operation": operation, "limitation": limitation}),
+            unavailable(file.sha256.as_deref(), &file.path, operation, &limitation),
+        )?;
+        if let Some(asset) = b.file_nodes.get(&file.path).cloned() {
+            b.edge(
+                &asset,
+                &id,
+                "contains",
+                json!({"scope": "unavailable-static-analysis"}),
+                unavailable(file.sha256.as_deref(), &file.path, operation, &limitation),
+            );
+        }
+    }
+    let app_package = project_packages(&mut b, parsed, &root)?;
+    let modules = project_bundles(&mut b, parsed)?;
+    let counts = project_findings(&mut b, parsed, &modules)?;
+    project_source_maps(&mut b, parsed, request.source_map_contents)?;
+    finish(b, request, root, app_package, counts)
+}
+
+/// Package nodes; the application's own `package.json` (outside `node_modules`, shallowest
+/// first) names the Electron main entrypoint.
+fn project_packages(
+    b: &mut Builder<'_>,
+    parsed: &[FileFacts],
+    root: &str,
+) -> Result<Option<String>, Failure> {
+    let mut app: Option<(usize, &FileFacts)> = None;
+    for file in parsed.iter().filter(|f| f.package.is_some()) {
+        let depth = file.path.matches('/').count();
+        if !file.path.split('/').any(|s| s == "node_modules") && app.is_none_or(|(d, _)| depth < d)
+        {
+            app = Some((depth, file));
+        }
+    }
+    let mut app_node = None;
+    for file in parsed {
+        let Some(package) = &file.package else {
+            continue;
+        };
+        let sha = file.sha256.clone().unwrap_or_else(|| b.root_sha.clone());
+        let exports: Vec<Value> = package
+            .exports
+            .iter()
+            .map(|(c, t)| json!({"condition": c, "target": t}))
+            .collect();
+        let id = b.node("package", local_key(&sha, "package-json", &file.path), package.name.as_deref().or(Some(&file.path)),
+            json!({"path": file.path, "name": package.name, "version": package.version, "main": package.main,
+                   "browser": package.browser, "module": package.module, "exports": exports,
+                   "parse_status": if package.valid { "included" } else { "invalid" }}),
+            observed("artifact-bytes", file.sha256.as_deref(), artifact_path(&file.path), "read-package-json"))?;
+        let container = b.container_nodes[b.files.container_of(&file.path)].clone();
+        b.edge(
+            &container,
+            &id,
+            "contains",
+            json!({"path": file.path}),
+            observed(
+                "artifact-bytes",
+                file.sha256.as_deref(),
+                artifact_path(&file.path),
+                "read-package-json",
+            ),
+        );
+        let is_app = app.is_some_and(|(_, f)| std::ptr::eq(f, file));
+        if is_app {
+            app_node = Some(id.clone());
+            if let Some(main) = &package.main {
+                b.role(
+                    "electron-main",
+                    &id,
+                    file,
+                    main,
+                    Context::PackageEntrypoint,
+                    "package-main",
+                    None,
+                )?;
+            } else if b.files.contains(&join_dir(&file.path, "index.js")) {
+                b.role(
+                    "electron-main",
+                    &id,
+                    file,
+                    "index.js",
+                    Context::PackageEntrypoint,
+                    "package-default-main",
+                    None,
+                )?;
+            }
+            for renderer in [&package.browser, &package.module]
+                .into_iter()
+                .flatten()
+                .take(1)
+            {
+                b.role(
+                    "electron-renderer",
+                    &id,
+                    file,
+                    renderer,
+                    Context::PackageEntrypoint,
+                    "package-renderer",
+                    None,
+                )?;
+            }
+        } else if let Some(main) = &package.main {
+            let resolution = b.files.resolve(
+                &file.path,
+                &format!("./{}", main.trim_start_matches("./")),
+                Context::ModuleSpecifier,
+            );
+            if let Some(target) = resolution
+                .path
+                .as_deref()
+                .and_then(|p| b.file_nodes.get(p))
+                .cloned()
+            {
+                b.edge(
+                    &id,
+                    &target,
+                    "loads",
+                    json!({"field": "main", "resolved_path": resolution.path}),
+                    inferred(
+                        "high",
+                        file.sha256.as_deref(),
+                        artifact_path(&file.path),
+                        "discover-package-entrypoint",
+                    ),
+                );
+            }
+        }
+    }
+    let _ = root;
+    // HTML script entrypoints.
+    for file in parsed.iter().filter(|f| !f.html.is_empty()) {
+        let Some(source) = b.file_nodes.get(&file.path).cloned() else {
+            continue;
+        };
+        for script in &file.html {
+            let spec = match &script.base_href {
+                Some(base) if !script.src.starts_with('/') && !script.src.contains("://") => {
+                    format!(
+                        "{}{}",
+                        base.trim_end_matches('/').to_owned() + "/",
+                        script.src
+                    )
+                }
+                _ => script.src.clone(),
+            };
+            b.role(
+                "electron-renderer",
+                &source,
+                file,
+                &spec,
+                Context::HtmlReference,
+                "html-script",
+                None,
+            )?;
+        }
+    }
+    Ok(app_node)
+}
+
+fn join_dir(path: &str, name: &str) -> String {
+    match path.rsplit_once('/') {
+        Some((dir, _)) => format!("{dir}/{name}"),
+        None => name.to_owned(),
+    }
+}
+
+/// Chunks and module factories, and the `require` edges between factories.
+fn project_bundles(
+    b: &mut Builder<'_>,
+    parsed: &[FileFacts],
+) -> Result<HashMap<(String, ModuleKey), String>, Failure> {
+    let mut modules: HashMap<(String, ModuleKey), String> = HashMap::new();
+    // (container, runtime, key) → module nodes, to resolve requires across chunks.
+    let mut by_runtime: HashMap<(String, String, ModuleKey), Vec<String>> = HashMap::new();
+    let mut by_container: HashMap<(String, ModuleKey), Vec<String>> = HashMap::new();
+    let mut chunks_by_key: HashMap<(String, String), Vec<String>> = HashMap::new();
+    let mut pending = Vec::new();
+    for file in parsed {
+        let Some(asset) = b.file_nodes.get(&file.path).cloned() else {
+            continue;
+        };
+        let sha = file.sha256.clone().unwrap_or_default();
+        let container = b.files.container_of(&file.path).to_owned();
+        for bundle in &file.js.bundles {
+            b.cx.check()?;
+            let chunk_identity = format!(
+                "{}:{}:{}@{}:{}",
+                bundle.runtime,
+                bundle.shape,
+                bundle.chunk_keys.join(","),
+                bundle.range.start.line,
+                bundle.range.start.column
+            );
+            let location = source_range(&file.path, &bundle.range);
+            let chunk = b.node("javascript-chunk", local_key(&sha, "bundler-chunk", &chunk_identity), Some(&bundle.runtime),
+                json!({"path": file.path, "bundler": bundle.bundler, "runtime": bundle.runtime, "shape": bundle.shape,
+                       "chunk_keys": bundle.chunk_keys, "unknown_chunk_keys": bundle.unknown_chunk_keys,
+                       "module_count": bundle.modules.len(), "unknown_modules": bundle.unknown_modules,
+                       "entry_module_keys": bundle.entry_module_keys.iter().map(key_json).collect::<Vec<_>>()}),
+                observed("ast-static-analysis", Some(&sha), location.clone(), "extract-bundler-registration"))?;
+            b.edge(
+                &asset,
+                &chunk,
+                "contains",
+                json!({"path": file.path}),
+                observed(
+                    "ast-static-analysis",
+                    Some(&sha),
+                    location,
+                    "map-bundler-structure",
+                ),
+            );
+            for key in &bundle.chunk_keys {
+                chunks_by_key
+                    .entry((container.clone(), key.clone()))
+                    .or_default()
+                    .push(chunk.clone());
+            }
+            for module in &bundle.modules {
+                let location = source_range(&file.path, &module.range);
+                let id = b.node("javascript-module", local_key(&sha, &format!("{}:module", bundle.runtime), &module.key.text()), Some(&module.key.text()),
+                    json!({"path": file.path, "bundler": bundle.bundler, "runtime": bundle.runtime, "chunk_keys": bundle.chunk_keys,
+                           "module_key": key_json(&module.key), "factory_require_name": module.require_name,
+                           "runtime_entry": bundle.entry_module_keys.contains(&module.key),
+                           "source_sha256": module.source_sha256,
+                           "structural_fingerprint_sha256": module.fingerprint,
+                           "structural_fingerprint_algorithm": module.fingerprint.as_ref().map(|_| rea_parse::FINGERPRINT_ALGORITHM),
+                           "structural_fingerprint_status": if module.fingerprint.is_some() { "complete" } else { "truncated" },
+                           "exports": module.exports, "exports_truncated": module.exports_truncated}),
+                    observed("ast-static-analysis", Some(&sha), location.clone(), "extract-bundler-module"))?;
+                b.edge(
+                    &chunk,
+                    &id,
+                    "contains",
+                    json!({"module_key": key_json(&module.key)}),
+                    observed(
+                        "ast-static-analysis",
+                        Some(&sha),
+                        location.clone(),
+                        "map-bundler-structure",
+                    ),
+                );
+                modules.insert((file.path.clone(), module.key.clone()), id.clone());
+                by_runtime
+                    .entry((
+                        container.clone(),
+                        bundle.runtime.clone(),
+                        module.key.clone(),
+                    ))
+                    .or_default()
+                    .push(id.clone());
+                by_container
+                    .entry((container.clone(), module.key.clone()))
+                    .or_default()
+                    .push(id.clone());
+                pending.push((
+                    file.path.clone(),
+                    container.clone(),
+                    bundle.runtime.clone(),
+                    id,
+                    module.clone(),
+                    sha.clone(),
+                ));
+            }
+        }
+    }
+    for list in by_runtime.values_mut().chain(by_container.values_mut()) {
+        list.sort();
+        list.dedup();
+    }
+    let mut unresolved = 0u64;
+    for (path, container, runtime, id, module, sha) in pending {
+        b.cx.check()?;
+        let location = source_range(&path, &module.range);
+        for key in &module.requires {
+            let target = modules
+                .get(&(path.clone(), key.clone()))
+                .cloned()
+                .or_else(|| {
+                    match by_runtime.get(&(container.clone(), runtime.clone(), key.clone())) {
+                        Some(list) if list.len() == 1 => Some(list[0].clone()),
+                        _ => match by_container.get(&(container.clone(), key.clone())) {
+                            Some(list) if list.len() == 1 => Some(list[0].clone()),
+                            _ => None,
+                        },
+                    }
+                });
+            match target {
+                Some(target) => b.edge(
+                    &id,
+                    &target,
+                    "imports",
+                    json!({"kind": "bundler-require", "module_key": key_json(key)}),
+                    inferred(
+                        "high",
+                        Some(&sha),
+                        location.clone(),
+                        "resolve-bundler-require",
+                    ),
+                ),
+                None => unresolved += 1,
+            }
+        }
+        for chunk_key in &module.async_chunks {
+            match chunks_by_key.get(&(container.clone(), chunk_key.clone())) {
+                Some(list) if !list.is_empty() => {
+                    let mut list = list.clone();
+                    list.sort();
+                    list.dedup();
+                    if list.len() == 1 {
+                        b.edge(
+                            &id,
+                            &list[0],
+                            "imports",
+                            json!({"kind": "bundler-async-chunk", "chunk_key": chunk_key}),
+                            inferred(
+                                "medium",
+                                Some(&sha),
+                                location.clone(),
+                                "resolve-bundler-async-chunk",
+                            ),
+                        );
+                    } else {
+                        unresolved += 1;
+                    }
+                }
+                _ => unresolved += 1,
+            }
+        }
+    }
+    if unresolved > 0 {
+        b.limitations.insert(format!("{unresolved} bundler requires or async chunks named no unique factory or chunk in the artifact (external modules, runtime-generated ids, or chunks not shipped)."));
+    }
+    Ok(modules)
+}
+
+/// A main-side handler registration: its node, file path and operation.
+type Handler = (String, String, &'static str);
+
+#[derive(Default)]
+struct Counts {
+    windows: u64,
+    explicit_prefs: u64,
+    preloads: u64,
+    bridges: u64,
+    members: u64,
+    ipc_ops: u64,
+    literal_channels: BTreeSet<String>,
+    dynamic_ops: u64,
+    transmissions: u64,
+    listeners: u64,
+    handlers: u64,
+    paired: u64,
+    ambiguous: u64,
+    unpaired: u64,
+    sender_checks: u64,
+    utilities: u64,
+    resolved_utilities: u64,
+    child_processes: u64,
+    open_external: u64,
+    native: u64,
+    resolved_native: u64,
+    references: u64,
+    unresolved_references: u64,
+    endpoints: u64,
+    routes: u64,
+    storage: u64,
+}
+
+/// References, observations and Electron boundaries.
+fn project_findings(
+    b: &mut Builder<'_>,
+    parsed: &[FileFacts],
+    modules: &HashMap<(String, ModuleKey), String>,
+) -> Result<Counts, Failure> {
+    let mut c = Counts::default();
+    // Handlers by channel, for pairing: (channel, mode) → [(handler node, path, operation)].
+    let mut handlers: BTreeMap<(String, &'static str), Vec<Handler>> = BTreeMap::new();
+    let mut transmissions = Vec::new();
+    for file in parsed {
+        let js = &file.js;
+        let Some(asset) = b.file_nodes.get(&file.path).cloned() else {
+            continue;
+        };
+        let sha = file.sha256.clone().unwrap_or_default();
+        let sha_ref = Some(sha.as_str());
+        b.cx.check()?;
+        // References.
+        for reference in &js.references {
+            c.references += 1;
+            let from = b
+                .source_node(file, reference.module_key.as_ref(), modules)
+                .unwrap_or_else(|| asset.clone());
+            let location = source_range(&file.path, &reference.range);
+            let spec = reference.specifier.as_deref();
+            if let Some(chunk) = spec.and_then(|s| s.strip_prefix("chunk:")) {
+                let _ = chunk;
+                continue; // async chunks are projected from their factories
+            }
+            let resolution = match spec {
+                Some(s) => b.files.resolve(&file.path, s, Context::ModuleSpecifier),
+                None => Resolution {
+                    status: "unresolved",
+                    path: None,
+                    limitation: Some("the specifier is dynamic".to_owned()),
+                },
+            };
+            let props = json!({"kind": reference.kind, "specifier": spec, "expression": reference.expression,
+                               "resolution_status": resolution.status, "resolved_path": resolution.path});
+            let is_worker = matches!(
+                reference.kind,
+                "worker" | "shared-worker" | "service-worker"
+            );
+            let target_file = resolution
+                .path
+                .as_deref()
+                .filter(|_| resolution.status == "resolved")
+                .and_then(|p| b.file_nodes.get(p))
+                .cloned();
+            if is_worker {
+                let kind = if reference.kind == "service-worker" {
+                    "service-worker"
+                } else {
+                    "worker"
+                };
+                let key = format!(
+                    "{}:{}",
+                    reference.kind,
+                    spec.or(reference.expression.as_deref()).unwrap_or("")
+                );
+                let worker = b.node(
+                    kind,
+                    local_key(&sha, "worker", &key),
+                    spec,
+                    props.clone(),
+                    observed(
+                        "ast-static-analysis",
+                        sha_ref,
+                        location.clone(),
+                        "discover-worker",
+                    ),
+                )?;
+                b.edge(
+                    &from,
+                    &worker,
+                    "loads",
+                    props.clone(),
+                    inferred("high", sha_ref, location.clone(), "discover-worker"),
+                );
+                if let Some(target) = target_file {
+                    b.edge(
+                        &worker,
+                        &target,
+                        "maps_to",
+                        json!({"path": resolution.path}),
+                        inferred("high", sha_ref, location, "resolve-worker"),
+                    );
+                }
+                continue;
+            }
+            match target_file {
+                Some(target) => {
+                    let relation = if resolution
+                        .path
+                        .as_deref()
+                        .is_some_and(|p| p.to_ascii_lowercase().ends_with(".node"))
+                    {
+                        "loads"
+                    } else {
+                        "imports"
+                    };
+                    b.edge(
+                        &from,
+                        &target,
+                        relation,
+                        props,
+                        inferred("high", sha_ref, location, "map-static-relationship"),
+                    );
+                }
+                None => {
+                    c.unresolved_references += 1;
+                    // External and unresolved targets share one node per specifier in the artifact.
+                    let key = format!(
+                        "{}:{}",
+                        resolution.status,
+                        spec.unwrap_or_else(|| reference.expression.as_deref().unwrap_or(""))
+                    );
+                    let (identity_sha, confidence) = if resolution.status == "external" {
+                        (b.root_sha.clone(), "medium")
+                    } else {
+                        (sha.clone(), "low")
+                    };
+                    let target = b.node("javascript-module", local_key(&identity_sha, "unresolved-reference", &key), spec.or(reference.expression.as_deref()),
+                        json!({"reference_kind": reference.kind, "specifier": spec, "expression": reference.expression,
+                               "resolution_status": resolution.status, "limitation": resolution.limitation}),
+                        inferred(confidence, sha_ref, location.clone(), "resolve-static-reference"))?;
+                    b.edge(
+                        &from,
+                        &target,
+                        "imports",
+                        props,
+                        inferred(confidence, sha_ref, location, "map-static-relationship"),
+                    );
+                }
+            }
+        }
+        // Endpoints, routes, storage.
+        for obs in &js.observations {
+            let from = b
+                .source_node(file, obs.module_key.as_ref(), modules)
+                .unwrap_or_else(|| asset.clone());
+            let location = source_range(&file.path, &obs.range);
+            let value = obs.value.clone().unwrap_or_default();
+            let (kind, relation, scope) = match obs.family {
+                "endpoint" => {
+                    c.endpoints += 1;
+                    ("endpoint", "calls", "endpoint")
+                }
+                "route" => {
+                    c.routes += 1;
+                    ("endpoint", "exposes", "route")
+                }
+                _ => {
+                    c.storage += 1;
+                    ("storage", "persists_to", "storage")
+                }
+            };
+            let identity = fingerprint_identity(
+                scope,
+                &format!("{}\0{scope}\0{}\0{value}", b.root_sha, obs.kind),
+            );
+            let props = json!({"family": obs.family, "mechanism": obs.kind, "value": obs.value});
+            let node = b.node(
+                kind,
+                identity,
+                obs.value.as_deref().or(Some(&obs.kind)),
+                props.clone(),
+                observed(
+                    "ast-static-analysis",
+                    sha_ref,
+                    location.clone(),
+                    "discover-static-observation",
+                ),
+            )?;
+            b.edge(
+                &from,
+                &node,
+                relation,
+                props,
+                inferred("medium", sha_ref, location, "map-static-observation"),
+            );
+        }
+        // Windows and preloads.
+        for window in &js.windows {
+            c.windows += 1;
+            c.explicit_prefs += window.web_preferences.len() as u64;
+            let from = b
+                .source_node(file, window.module_key.as_ref(), modules)
+                .unwrap_or_else(|| asset.clone());
+            let location = source_range(&file.path, &window.range);
+            let prefs: Vec<Value> = window
+                .web_preferences
+                .iter()
+                .map(|(n, v)| json!({"name": n, "value": value_json(v)}))
+                .collect();
+            let preload_resolution = window.preload.as_ref().map(|p| {
+                b.files
+                    .resolve(&file.path, &p.path, Context::parse(p.context))
+            });
+            let key = format!(
+                "{}:{}:{}",
+                window.constructor, window.range.start.line, window.range.start.column
+            );
+            let node = b.node("browser-window", local_key(&sha, "browser-window", &key), Some(&window.constructor),
+                json!({"path": file.path, "constructor": window.constructor, "options_status": window.options_status,
+                       "web_preferences_status": window.web_preferences_status, "web_preferences": prefs,
+                       "omitted_web_preferences": window.omitted_web_preferences,
+                       "preload_path": preload_resolution.as_ref().and_then(|r| r.path.clone()).or_else(|| window.preload.as_ref().map(|p| p.path.clone())),
+                       "preload_resolution_context": window.preload.as_ref().map(|p| p.context),
+                       "preload_expression": window.preload_expression, "absence_means_default": false}),
+                observed("ast-static-analysis", sha_ref, location.clone(), "observe-browser-window-construction"))?;
+            b.edge(
+                &from,
+                &node,
+                "contains",
+                json!({"path": file.path}),
+                observed(
+                    "ast-static-analysis",
+                    sha_ref,
+                    location.clone(),
+                    "observe-browser-window-construction",
+                ),
+            );
+            if let Some(preload) = &window.preload {
+                c.preloads += 1;
+                b.role(
+                    "electron-preload",
+                    &node,
+                    file,
+                    &preload.path,
+                    Context::parse(preload.context),
+                    "webPreferences.preload",
+                    Some(&window.range),
+                )?;
+            }
+        }
+        for load in &js.renderer_loads {
+            let from = b
+                .source_node(file, load.module_key.as_ref(), modules)
+                .unwrap_or_else(|| asset.clone());
+            let kind = if load.api == "preload-property" {
+                "electron-preload"
+            } else {
+                "electron-renderer"
+            };
+            b.role(
+                kind,
+                &from,
+                file,
+                &load.target,
+                Context::parse(load.context),
+                load.api,
+                Some(&load.range),
+            )?;
+        }
+        // contextBridge.
+        for bridge in &js.bridges {
+            c.bridges += 1;
+            c.members += bridge.members.len() as u64;
+            let from = b
+                .source_node(file, bridge.module_key.as_ref(), modules)
+                .unwrap_or_else(|| asset.clone());
+            let location = source_range(&file.path, &bridge.range);
+            let name = bridge
+                .api_key
+                .clone()
+                .or_else(|| bridge.api_key_expression.clone())
+                .unwrap_or_default();
+            let key = format!(
+                "{}:{}:{}:{}",
+                bridge.world, name, bridge.range.start.line, bridge.range.start.column
+            );
+            let props = json!({"path": file.path, "world": bridge.world, "world_id": bridge.world_id.as_ref().map(value_json),
+                "api_key": bridge.api_key, "api_key_expression": bridge.api_key_expression, "api_status": bridge.api_status,
+                "members": bridge.members, "unknown_members": bridge.unknown_members});
+            let node = b.node(
+                "context-bridge-api",
+                local_key(&sha, "context-bridge", &key),
+                Some(&name),
+                props,
+                observed(
+                    "ast-static-analysis",
+                    sha_ref,
+                    location.clone(),
+                    "observe-context-bridge-exposure",
+                ),
+            )?;
+            b.edge(
+                &from,
+                &node,
+                "exposes",
+                json!({"api_key": bridge.api_key}),
+                inferred("high", sha_ref, location, "map-context-bridge-exposure"),
+            );
+        }
+        // IPC.
+        let mut file_handlers: Vec<((u32, u32), String)> = Vec::new();
+        for op in &js.ipc {
+            c.ipc_ops += 1;
+            let from = b
+                .source_node(file, op.module_key.as_ref(), modules)
+                .unwrap_or_else(|| asset.clone());
+            let location = source_range(&file.path, &op.range);
+            let channel_key = match &op.channel {
+                Some(ch) => {
+                    c.literal_channels.insert(ch.clone());
+                    format!("literal:{ch}")
+                }
+                None => {
+                    c.dynamic_ops += 1;
+                    format!(
+                        "dynamic:{}\0{}:{}\0{}\0{}",
+                        file.path,
+                        op.range.start.line,
+                        op.range.start.column,
+                        op.side,
+                        op.operation
+                    )
+                }
+            };
+            let channel_label = op
+                .channel
+                .clone()
+                .or_else(|| op.channel_expression.clone())
+                .unwrap_or_default();
+            let channel = b.node(
+                "ipc-channel",
+                fingerprint_identity(
+                    "electron-ipc-channel",
+                    &format!("{}\0electron-ipc-channel\0{channel_key}", b.root_sha),
+                ),
+                Some(&channel_label),
+                json!({"channel": op.channel, "channel_expression": op.channel_expression,
+                    "resolution": if op.channel.is_some() { "literal" } else { "dynamic" }}),
+                observed(
+                    "ast-static-analysis",
+                    sha_ref,
+                    location.clone(),
+                    "observe-ipc-channel",
+                ),
+            )?;
+            let props = json!({"side": op.side, "operation": op.operation, "channel": op.channel,
+                "channel_expression": op.channel_expression, "resolution": if op.channel.is_some() { "literal" } else { "dynamic" }});
+            match op.mode {
+                "send" | "invoke" => {
+                    let relation = if op.mode == "invoke" {
+                        "invokes"
+                    } else {
+                        "sends"
+                    };
+                    b.edge(
+                        &from,
+                        &channel,
+                        relation,
+                        props,
+                        inferred("high", sha_ref, location.clone(), "map-ipc-transmission"),
+                    );
+                    if op.side == "renderer" {
+                        c.transmissions += 1;
+                        transmissions.push((
+                            from.clone(),
+                            op.clone(),
+                            file.path.clone(),
+                            sha.clone(),
+                        ));
+                    }
+                }
+                "listen" | "handle" => {
+                    if op.side == "main" {
+                        c.handlers += 1
+                    } else {
+                        c.listeners += 1
+                    }
+                    let key = format!(
+                        "{}:{}:{}:{}",
+                        op.side, op.operation, op.range.start.line, op.range.start.column
+                    );
+                    let handler = b.node("ipc-handler", local_key(&sha, "ipc-handler", &key), Some(&channel_label),
+                        json!({"path": file.path, "side": op.side, "operation": op.operation, "channel": op.channel,
+                               "channel_expression": op.channel_expression, "handler_kind": op.handler_kind, "fact_kind": "ipc-registration"}),
+                        observed("ast-static-analysis", sha_ref, location.clone(), "observe-ipc-handler"))?;
+                    b.edge(
+                        &from,
+                        &handler,
+                        "contains",
+                        json!({"path": file.path}),
+                        observed(
+                            "ast-static-analysis",
+                            sha_ref,
+                            location.clone(),
+                            "locate-ipc-handler",
+                        ),
+                    );
+                    b.edge(
+                        &handler,
+                        &channel,
+                        "handles",
+                        props,
+                        inferred(
+                            "high",
+                            sha_ref,
+                            location.clone(),
+                            "map-ipc-handler-registration",
+                        ),
+                    );
+                    file_handlers.push((op.span, handler.clone()));
+                    if op.side == "main"
+                        && let Some(ch) = &op.channel
+                    {
+                        handlers.entry((ch.clone(), op.mode)).or_default().push((
+                            handler,
+                            file.path.clone(),
+                            op.operation,
+                        ));
+                    }
+                }
+                _ => b.edge(
+                    &from,
+                    &channel,
+                    "calls",
+                    props,
+                    inferred("medium", sha_ref, location, "map-ipc-removal"),
+                ),
+            }
+        }
+        // Sender checks attach to the innermost handler registration that contains them.
+        for check in &js.sender_checks {
+            let Some((_, handler)) = file_handlers
+                .iter()
+                .filter(|(span, _)| span.0 <= check.offset && check.offset < span.1)
+                .min_by_key(|(span, _)| span.1 - span.0)
+            else {
+                continue;
+            };
+            c.sender_checks += 1;
+            let handler = handler.clone();
+            let acc = b.nodes.get_mut(&handler).expect("handler node exists");
+            acc.observations.push((json!(check.subject),
+                json!({"fact_kind": "sender-validation-candidate", "subject": check.subject, "mechanism": check.mechanism,
+                       "expected": value_json(&check.expected), "enforcement": "unknown", "path": file.path}),
+                observed("ast-static-analysis", sha_ref, source_range(&file.path, &check.range), "observe-ipc-sender-validation-candidate")));
+        }
+        // Processes.
+        for process in &js.processes {
+            let from = b
+                .source_node(file, process.module_key.as_ref(), modules)
+                .unwrap_or_else(|| asset.clone());
+            let location = source_range(&file.path, &process.range);
+            match process.kind {
+                "utility-process" => {
+                    c.utilities += 1;
+                    match &process.target {
+                        Some(target) => {
+                            let resolution = b.role(
+                                "electron-utility",
+                                &from,
+                                file,
+                                &target.path,
+                                Context::parse(target.context),
+                                "utilityProcess.fork",
+                                Some(&process.range),
+                            )?;
+                            if resolution.status == "resolved" {
+                                c.resolved_utilities += 1
+                            }
+                        }
+                        None => {
+                            let expr = process.expression.clone().unwrap_or_default();
+                            let node = b.node("electron-utility", local_key(&sha, "electron-role", &format!("electron-utility:dynamic:{}:{}", process.range.start.line, process.range.start.column)),
+                                Some(&expr), json!({"declared_path": null, "module_expression": expr, "resolution_status": "unresolved", "service_name": process.service_name}),
+                                inferred("low", sha_ref, location.clone(), "discover-electron-entrypoint"))?;
+                            b.edge(
+                                &from,
+                                &node,
+                                "loads",
+                                json!({"mechanism": "utilityProcess.fork"}),
+                                inferred("low", sha_ref, location, "map-utility-process-launch"),
+                            );
+                        }
+                    }
+                }
+                kind => {
+                    if kind == "child-process" {
+                        c.child_processes += 1
+                    } else {
+                        c.open_external += 1
+                    }
+                    let target = process
+                        .target
+                        .as_ref()
+                        .map(|t| t.path.clone())
+                        .or_else(|| process.expression.clone())
+                        .unwrap_or_default();
+                    let node = b.node("target", local_key(&sha, kind, &format!("{}:{}:{}", process.api, process.range.start.line, process.range.start.column)), Some(&process.api),
+                        json!({"kind": kind, "api": process.api, "target": target, "static": process.target.is_some()}),
+                        observed("ast-static-analysis", sha_ref, location.clone(), "observe-process-boundary"))?;
+                    b.edge(
+                        &from,
+                        &node,
+                        "calls",
+                        json!({"api": process.api}),
+                        inferred("medium", sha_ref, location, "map-process-boundary"),
+                    );
+                }
+            }
+        }
+        // Native add-ons.
+        for request in &js.native {
+            c.native += 1;
+            let from = b
+                .source_node(file, request.module_key.as_ref(), modules)
+                .unwrap_or_else(|| asset.clone());
+            let location = source_range(&file.path, &request.range);
+            let resolved = resolve_native(b, file, request);
+            let addon = match resolved.as_ref().and_then(|p| b.file_nodes.get(p).cloned()) {
+                Some(node) => { c.resolved_native += 1; node }
+                None => b.node("native-addon", local_key(&sha, "native-addon-request", &format!("{}:{}", request.mechanism, request.specifier)), Some(&request.specifier),
+                    json!({"specifier": request.specifier, "mechanism": request.mechanism, "resolution_status": "not-found"}),
+                    inferred("low", sha_ref, location.clone(), "resolve-native-addon"))?,
+            };
+            let relation = if resolved.is_some() {
+                "loads"
+            } else {
+                "imports"
+            };
+            b.edge(&from, &addon, relation, json!({"mechanism": request.mechanism, "specifier": request.specifier, "resolved_path": resolved, "members": request.members}),
+                inferred("high", sha_ref, location.clone(), "map-native-addon-binding"));
+            let addon_sha = resolved
+                .as_deref()
+                .and_then(|p| b.sha_of(p))
+                .unwrap_or(&sha)
+                .to_owned();
+            for member in &request.members {
+                let export = b.node("native-export", local_key(&addon_sha, "native-export", &format!("{}:{member}", resolved.as_deref().unwrap_or(&request.specifier))), Some(member),
+                    json!({"member": member, "native_export_verification": "not-performed", "requested_by": file.path}),
+                    inferred("medium", sha_ref, location.clone(), "associate-native-addon-requested-exports"))?;
+                b.edge(
+                    &addon,
+                    &export,
+                    "exposes",
+                    json!({"member": member}),
+                    inferred(
+                        "medium",
+                        sha_ref,
+                        location.clone(),
+                        "associate-native-addon-requested-exports",
+                    ),
+                );
+            }
+        }
+    }
+    // Pairing: a literal renderer transmission pairs only with exactly one compatible handler.
+    for (from, op, path, sha) in transmissions {
+        let Some(channel) = &op.channel else { continue };
+        if op.operation == "send-to-host" {
+            continue;
+        }
+        let mode = if op.mode == "invoke" {
+            "handle"
+        } else {
+            "listen"
+        };
+        let candidates = handlers
+            .get(&(channel.clone(), mode))
+            .map_or(&[][..], Vec::as_slice);
+        match candidates {
+            [(handler, handler_path, handler_operation)] => {
+                c.paired += 1;
+                let relation = if op.mode == "invoke" {
+                    "invokes"
+                } else {
+                    "sends"
+                };
+                b.edge(&from, handler, relation, json!({"channel": channel, "pairing_basis": "unique-exact-literal-channel",
+                        "handler_path": handler_path, "handler_operation": handler_operation, "operation": op.operation}),
+                    inferred("high", Some(&sha), source_range(&path, &op.range), "pair-ipc-literal-channel"));
+            }
+            [] => c.unpaired += 1,
+            _ => c.ambiguous += 1,
+        }
+    }
+    Ok(c)
+}
+
+/// The archive file a native request names, if shipped.
+fn resolve_native(
+    b: &Builder<'_>,
+    file: &FileFacts,
+    request: &rea_parse::NativeRequest,
+) -> Option<String> {
+    match request.mechanism {
+        "bindings" => {
+            let name = if request.specifier.ends_with(".node") {
+                request.specifier.clone()
+            } else {
+                format!("{}.node", request.specifier)
+            };
+            // The package root: the nearest ancestor directory with a package.json.
+            let mut dir = file
+                .path
+                .rsplit_once('/')
+                .map_or(String::new(), |(d, _)| d.to_owned());
+            loop {
+                let has_manifest = b.files.contains(&if dir.is_empty() {
+                    "package.json".to_owned()
+                } else {
+                    format!("{dir}/package.json")
+                });
+                if has_manifest || dir.is_empty() {
+                    break;
+                }
+                dir = dir
+                    .rsplit_once('/')
+                    .map_or(String::new(), |(d, _)| d.to_owned());
+            }
+            let prefix = if dir.is_empty() {
+                String::new()
+            } else {
+                format!("{dir}/")
+            };
+            [
+                "build/",
+                "build/Debug/",
+                "build/Release/",
+                "out/Debug/",
+                "Debug/",
+                "out/Release/",
+                "Release/",
+                "build/default/",
+                "lib/binding/",
+            ]
+            .iter()
+            .map(|sub| format!("{prefix}{sub}{name}"))
+            .find(|p| b.files.contains(p))
+        }
+        "node-gyp-build" => {
+            let base = b.files.resolve(
+                &file.path,
+                &format!("./{}", request.specifier.trim_start_matches("./")),
+                Context::FilesystemExpression,
+            );
+            let dir = match base.path {
+                Some(p) => p,
+                None => {
+                    let from_dir = file.path.rsplit_once('/').map_or("", |(d, _)| d);
+                    super::resolve::normalize(&format!("{from_dir}/{}", request.specifier))?
+                }
+            };
+            let release = b.files.native_under(&if dir.is_empty() {
+                "build/Release".to_owned()
+            } else {
+                format!("{dir}/build/Release")
+            });
+            let prebuilds = b.files.native_under(&if dir.is_empty() {
+                "prebuilds".to_owned()
+            } else {
+                format!("{dir}/prebuilds")
+            });
+            release
+                .first()
+                .or(prebuilds.first())
+                .map(|p| (*p).to_owned())
+        }
+        _ => {
+            let r = b.files.resolve(
+                &file.path,
+                &request.specifier,
+                Context::parse(request.context),
+            );
+            (r.status == "resolved" || r.status == "unavailable")
+                .then_some(r.path)
+                .flatten()
+        }
+    }
+}
+
+/// Source-map declarations and, when asked for, original sources.
+fn project_source_maps(
+    b: &mut Builder<'_>,
+    parsed: &[FileFacts],
+    contents: bool,
+) -> Result<(), Failure> {
+    for file in parsed {
+        let Some(asset) = b.file_nodes.get(&file.path).cloned() else {
+            continue;
+        };
+        let sha = file.sha256.clone().unwrap_or_default();
+        for url in &file.js.source_map_urls {
+            let location = artifact_path(&file.path);
+            if url.starts_with("data:") {
+                let node = b.node(
+                    "source-map",
+                    local_key(
+                        &sha,
+                        "inline-source-map",
+                        &rea_hash::sha256_hex(url.as_bytes()),
+                    ),
+                    Some("inline source map"),
+                    json!({"declared_url": "data:…", "inline": true}),
+                    observed(
+                        "ast-static-analysis",
+                        Some(&sha),
+                        location.clone(),
+                        "discover-source-map",
+                    ),
+                )?;
+                b.edge(
+                    &asset,
+                    &node,
+                    "maps_to",
+                    json!({"inline": true}),
+                    inferred("high", Some(&sha), location, "discover-source-map"),
+                );
+                continue;
+            }
+            let resolution = b.files.resolve(&file.path, url, Context::ModuleSpecifier);
+            match resolution
+                .path
+                .as_deref()
+                .filter(|_| resolution.status == "resolved")
+                .and_then(|p| b.file_nodes.get(p))
+                .cloned()
+            {
+                Some(map) => b.edge(
+                    &asset,
+                    &map,
+                    "maps_to",
+                    json!({"declared_url": url}),
+                    inferred("high", Some(&sha), location, "link-source-map"),
+                ),
+                None => {
+                    let node = b.node(
+                        "source-map",
+                        local_key(&sha, "source-map-declaration", url),
+                        Some(url),
+                        json!({"declared_url": url, "resolution_status": resolution.status}),
+                        inferred(
+                            "medium",
+                            Some(&sha),
+                            location.clone(),
+                            "discover-source-map",
+                        ),
+                    )?;
+                    b.edge(
+                        &asset,
+                        &node,
+                        "maps_to",
+                        json!({"declared_url": url}),
+                        inferred("medium", Some(&sha), location, "discover-source-map"),
+                    );
+                }
+            }
+        }
+        let Some(map) = &file.source_map else {
+            continue;
+        };
+        if !contents {
+            continue;
+        }
+        for source in &map.sources {
+            let node = b.node("source-module", json!({"strategy": "source-map-original", "stability": "source-map-exact",
+                    "source_map_sha256": sha, "original_source": source.source, "source_sha256": source.content_sha256}),
+                Some(&source.source), json!({"original_source": source.source, "source_sha256": source.content_sha256, "source_map_path": file.path}),
+                observed("artifact-bytes", Some(&sha), artifact_path(&file.path), "parse-local-source-map"))?;
+            b.edge(
+                &asset,
+                &node,
+                "contains",
+                json!({"original_source": source.source}),
+                observed(
+                    "artifact-bytes",
+                    Some(&sha),
+                    artifact_path(&file.path),
+                    "parse-local-source-map",
+                ),
+            );
+        }
+    }
+    Ok(())
+}
+
+fn finish(
+    b: Builder<'_>,
+    request: &Request<'_>,
+    root: String,
+    app_package: Option<String>,
+    c: Counts,
+) -> Result<Built, Failure> {
+    let cx = b.cx;
+    let parsed = &request.parsed.files;
+    let mut limitations = b.limitations;
+    // Statistics.
+    let count =
+        |pred: &dyn Fn(&FileFacts) -> bool| parsed.iter().filter(|f| pred(f)).count() as u64;
+    let limit_omitted = count(&|f| matches!(f.text, TextStatus::FileLimit | TextStatus::ByteLimit));
+    let invalid_utf8 = count(&|f| f.text == TextStatus::InvalidUtf8);
+    let unavailable_files = count(&|f| f.text == TextStatus::Unavailable);
+    let failures = count(&|f| f.parse == ParseStatus::Failed);
+    let truncated = count(&|f| f.parse == ParseStatus::Truncated);
+    let partial = count(&|f| f.parse == ParseStatus::Partial);
+    let modules: u64 = parsed
+        .iter()
+        .flat_map(|f| &f.js.bundles)
+        .map(|b| b.modules.len() as u64)
+        .sum();
+    let dropped_findings: u64 = parsed
+        .iter()
+        .map(|f| f.js.dropped_findings + f.js.dropped_modules)
+        .sum();
+    // Nodes with their observations, ids computed in parallel.
+    let mut omitted_observations = 0u64;
+    let mut built: Vec<(Value, u64)> = b.nodes.into_par_iter().map(|(id, acc)| -> Result<(Value, u64), Failure> {
+        let mut observations: Vec<(String, Value)> = Vec::with_capacity(acc.observations.len());
+        for (label, properties, evidence) in acc.observations {
+            let oid = ids::observation_id(&id, &label, &properties, &evidence).map_err(failure)?;
+            observations.push((oid.clone(), json!({"observation_id": oid, "label": label, "properties": properties, "evidence": evidence})));
+        }
+        observations.sort_by(|a, b| a.0.cmp(&b.0));
+        observations.dedup_by(|a, b| a.0 == b.0);
+        let omitted = observations.len().saturating_sub(MAX_OBSERVATIONS) as u64;
+        observations.truncate(MAX_OBSERVATIONS);
+        Ok((json!({"node_id": id, "kind": acc.kind, "identity": acc.identity,
+                   "observations": observations.into_iter().map(|(_, v)| v).collect::<Vec<_>>()}), omitted))
+    }).collect::<Result<_, _>>()?;
+    cx.check()?;
+    built.sort_by(|a, b| a.0["node_id"].as_str().cmp(&b.0["node_id"].as_str()));
+    let nodes: Vec<Value> = built
+        .into_iter()
+        .map(|(v, o)| {
+            omitted_observations += o;
+            v
+        })
+        .collect();
+    let mut edges: Vec<(String, Value)> = b.edges.into_par_iter().map(|e| -> Result<(String, Value), Failure> {
+        let id = ids::edge_id(&e.source, &e.target, e.relation, &e.properties, &e.evidence).map_err(failure)?;
+        Ok((id.clone(), json!({"edge_id": id, "source_node_id": e.source, "target_node_id": e.target,
+                               "relation": e.relation, "properties": e.properties, "evidence": e.evidence})))
+    }).collect::<Result<_, _>>()?;
+    cx.check()?;
+    edges.sort_by(|a, b| a.0.cmp(&b.0));
+    edges.dedup_by(|a, b| a.0 == b.0);
+    let edges: Vec<Value> = edges.into_iter().map(|(_, v)| v).collect();
+    // Coverage.
+    let lim = request.limits;
+    let limits = json!([
+        {"name": "max-text-files", "value": lim.max_text_files, "unit": "items"},
+        {"name": "max-total-text-bytes", "value": lim.max_total_text_bytes, "unit": "bytes"},
+        {"name": "max-text-file-bytes", "value": lim.max_text_file_bytes, "unit": "bytes"},
+        {"name": "max-ast-nodes", "value": lim.max_ast_nodes, "unit": "items"},
+        {"name": "max-findings", "value": lim.max_findings, "unit": "items"},
+        {"name": "max-modules", "value": lim.max_modules, "unit": "items"},
+        {"name": "max-observations-per-node", "value": MAX_OBSERVATIONS, "unit": "items"},
+    ]);
+    let omitted = limit_omitted + omitted_observations + dropped_findings;
+    let coverage = if truncated > 0 || omitted > 0 {
+        json!({"status": "partial", "truncated": true, "omitted_count": omitted, "limits": limits})
+    } else if failures + invalid_utf8 + unavailable_files + partial > 0
+        || !request.source_map_contents && parsed.iter().any(|f| f.kind == FileKind::SourceMap)
+    {
+        json!({"status": "partial", "truncated": false, "omitted_count": null, "limits": limits})
+    } else {
+        json!({"status": "complete", "truncated": false, "omitted_count": 0, "limits": limits})
+    };
+    // Limitations.
+    limitations.insert("Code was parsed, never executed: every fact is static.".to_owned());
+    limitations.insert("Module specifiers resolve only to files inside the same container; packages not shipped are external.".to_owned());
+    limitations.insert("Bundler module factories were recovered syntactically and never run; keys and ordinals are not stable across builds.".to_owned());
+    limitations.insert("The semantic relation graph (data, call and promise flow) is not produced by this version; only the application graph is.".to_owned());
+    if c.dynamic_ops > 0 {
+        limitations.insert(
+            "Some IPC channels are dynamic expressions; they are kept as written and never paired."
+                .to_owned(),
+        );
+    }
+    if c.ambiguous > 0 {
+        limitations
+            .insert("Some IPC transmissions match several handlers and stay ambiguous.".to_owned());
+    }
+    if c.sender_checks > 0 {
+        limitations.insert(
+            "Sender validation candidates are syntactic; whether they are enforced is unknown."
+                .to_owned(),
+        );
+    }
+    if c.native > 0 {
+        limitations.insert(
+            "Native add-on members are what JavaScript requests, not verified exports.".to_owned(),
+        );
+    }
+    if limit_omitted > 0 {
+        limitations.insert(format!(
+            "{limit_omitted} text files were not read because a text limit was reached."
+        ));
+    }
+    if failures > 0 {
+        limitations.insert(format!(
+            "{failures} files did not parse; each is an unknown scope."
+        ));
+    }
+    if invalid_utf8 > 0 {
+        limitations.insert(format!(
+            "{invalid_utf8} files are not valid UTF-8 and were not parsed."
+        ));
+    }
+    if unavailable_files > 0 {
+        limitations.insert(format!("{unavailable_files} files had unavailable bytes (for example a missing unpacked companion)."));
+    }
+    if truncated > 0 {
+        limitations.insert(format!(
+            "{truncated} files reached a per-file bound (AST nodes, findings or modules)."
+        ));
+    }
+    if omitted_observations > 0 {
+        limitations.insert(format!(
+            "{omitted_observations} observations beyond {MAX_OBSERVATIONS} per node were omitted."
+        ));
+    }
+    if !request.source_map_contents && parsed.iter().any(|f| f.kind == FileKind::SourceMap) {
+        limitations.insert("Source maps were inventoried and their declarations linked; their contents were not read (source_maps: contents reads them).".to_owned());
+    }
+    limitations.extend(request.inventory.limitations.iter().take(64).cloned());
+    let limitations: Vec<String> = limitations
+        .into_iter()
+        .map(|l| rea_parse_cut(&l, 4096).to_owned())
+        .take(1000)
+        .collect();
+    let mut roots = vec![root];
+    roots.extend(app_package);
+    roots.sort();
+    roots.dedup();
+    let header = json!({"coverage": coverage, "limitations": limitations, "root_node_ids": roots,
+                        "schema": "JavaScriptApplicationGraph", "schema_version": 1});
+    let graph_id = ids::graph_id(&header, &nodes, &edges).map_err(failure)?;
+    let mut graph = header;
+    graph["graph_id"] = json!(graph_id);
+    graph["nodes"] = Value::Array(nodes);
+    graph["edges"] = Value::Array(edges);
+    let summary = json!({
+        "browser_windows": c.windows, "explicit_web_preferences": c.explicit_prefs, "preload_entrypoints": c.preloads,
+        "context_bridge_apis": c.bridges, "exposed_api_members": c.members,
+        "ipc": {"operations": c.ipc_ops, "literal_channels": c.literal_channels.len(), "dynamic_channel_operations": c.dynamic_ops,
+                "renderer_transmissions": c.transmissions, "renderer_listeners": c.listeners, "main_handlers": c.handlers,
+                "paired_renderer_transmissions": c.paired, "ambiguous_renderer_transmissions": c.ambiguous,
+                "unpaired_literal_renderer_transmissions": c.unpaired},
+        "sender_validation_observations": c.sender_checks, "utility_processes": c.utilities,
+        "resolved_utility_entrypoints": c.resolved_utilities, "child_process_calls": c.child_processes,
+        "open_external_calls": c.open_external, "native_addon_bindings": c.native, "resolved_native_addon_bindings": c.resolved_native,
+    });
+    let js_files = count(&|f| f.kind == FileKind::JavaScript);
+    let statistics = json!({
+        "relevant_files": parsed.len(), "nested_containers": request.inventory.nodes.iter().filter(|n| n.kind == "container").count(),
+        "text_files_selected": count(&|f| !matches!(f.text, TextStatus::FileLimit | TextStatus::ByteLimit | TextStatus::NotApplicable)),
+        "text_bytes_read": request.parsed.text_bytes_read, "omitted_text_files": limit_omitted + invalid_utf8 + unavailable_files,
+        "limit_omitted_text_files": limit_omitted, "invalid_utf8_files": invalid_utf8,
+        "javascript_files": js_files,
+        "parsed_javascript_files": count(&|f| f.kind == FileKind::JavaScript && matches!(f.parse, ParseStatus::Complete | ParseStatus::Partial | ParseStatus::Truncated)),
+        "visited_ast_nodes": parsed.iter().map(|f| f.visited_nodes).sum::<u64>(),
+        "findings": parsed.iter().map(|f| (f.js.references.len() + f.js.observations.len() + f.js.windows.len() + f.js.bridges.len() + f.js.ipc.len() + f.js.native.len() + f.js.processes.len()) as u64).sum::<u64>(),
+        "bundles": parsed.iter().map(|f| f.js.bundles.len() as u64).sum::<u64>(),
+        "modules": modules, "parse_failures": failures, "truncated_scopes": truncated,
+        "references": c.references, "unresolved_references": c.unresolved_references,
+        "endpoints": c.endpoints, "routes": c.routes, "storage": c.storage,
+    });
+    Ok(Built {
+        graph,
+        summary,
+        statistics,
+        limitations,
+    })
+}

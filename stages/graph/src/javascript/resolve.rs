@@ -1,0 +1,466 @@
+//! Artifact path resolution: how a specifier, a filesystem expression or an HTML reference
+//! names a file of the same container. Never touches the disk: it answers from the inventory.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Where a path came from, which decides how it resolves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Context {
+    PackageEntrypoint,
+    FilesystemExpression,
+    ModuleSpecifier,
+    HtmlReference,
+}
+
+impl Context {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Context::PackageEntrypoint => "package-entrypoint",
+            Context::FilesystemExpression => "filesystem-expression",
+            Context::ModuleSpecifier => "module-specifier",
+            Context::HtmlReference => "html-reference",
+        }
+    }
+
+    pub fn parse(text: &str) -> Context {
+        match text {
+            "package-entrypoint" => Context::PackageEntrypoint,
+            "filesystem-expression" => Context::FilesystemExpression,
+            "html-reference" => Context::HtmlReference,
+            _ => Context::ModuleSpecifier,
+        }
+    }
+}
+
+/// The outcome of resolving one path.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Resolution {
+    /// `resolved`, `not-found`, `unavailable`, `external` or `rejected`.
+    pub status: &'static str,
+    pub path: Option<String>,
+    pub limitation: Option<String>,
+}
+
+impl Resolution {
+    fn status(status: &'static str, limitation: &str) -> Resolution {
+        Resolution {
+            status,
+            path: None,
+            limitation: Some(limitation.to_owned()),
+        }
+    }
+}
+
+const EXTENSIONS: &[&str] = &[
+    ".js", ".cjs", ".mjs", ".ts", ".tsx", ".json", ".html", ".node",
+];
+
+const BUILTINS: &[&str] = &[
+    "assert",
+    "async_hooks",
+    "buffer",
+    "child_process",
+    "cluster",
+    "console",
+    "constants",
+    "crypto",
+    "dgram",
+    "diagnostics_channel",
+    "dns",
+    "domain",
+    "electron",
+    "events",
+    "fs",
+    "http",
+    "http2",
+    "https",
+    "inspector",
+    "module",
+    "net",
+    "os",
+    "path",
+    "perf_hooks",
+    "process",
+    "punycode",
+    "querystring",
+    "readline",
+    "repl",
+    "stream",
+    "string_decoder",
+    "sys",
+    "timers",
+    "tls",
+    "trace_events",
+    "tty",
+    "url",
+    "util",
+    "v8",
+    "vm",
+    "wasi",
+    "worker_threads",
+    "zlib",
+];
+
+/// The files of an inventory, by container.
+pub struct Files {
+    /// Every file path, and whether its bytes are available.
+    files: BTreeMap<String, bool>,
+    /// Container paths (nested archives), longest first.
+    containers: Vec<String>,
+    /// `main` of each `package.json`, by the package's directory.
+    mains: BTreeMap<String, String>,
+    /// Directories that hold at least one file.
+    dirs: BTreeSet<String>,
+}
+
+impl Files {
+    pub fn new(
+        files: BTreeMap<String, bool>,
+        mut containers: Vec<String>,
+        mains: BTreeMap<String, String>,
+    ) -> Files {
+        containers.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
+        let mut dirs = BTreeSet::new();
+        for path in files.keys() {
+            let mut cur = path.as_str();
+            while let Some((dir, _)) = cur.rsplit_once('/') {
+                if !dirs.insert(dir.to_owned()) {
+                    break;
+                }
+                cur = dir;
+            }
+        }
+        Files {
+            files,
+            containers,
+            mains,
+            dirs,
+        }
+    }
+
+    /// The container holding `path`: the longest container path that prefixes it, or `""`.
+    pub fn container_of(&self, path: &str) -> &str {
+        self.containers
+            .iter()
+            .find(|c| {
+                path.len() > c.len()
+                    && path.starts_with(c.as_str())
+                    && path.as_bytes()[c.len()] == b'/'
+            })
+            .map_or("", String::as_str)
+    }
+
+    pub fn contains(&self, path: &str) -> bool {
+        self.files.contains_key(path)
+    }
+
+    /// `.node` files under `dir` (recursively), in path order.
+    pub fn native_under(&self, dir: &str) -> Vec<&str> {
+        let prefix = if dir.is_empty() {
+            String::new()
+        } else {
+            format!("{dir}/")
+        };
+        self.files
+            .range(prefix.clone()..)
+            .take_while(|(p, _)| p.starts_with(&prefix))
+            .map(|(p, _)| p.as_str())
+            .filter(|p| p.to_ascii_lowercase().ends_with(".node"))
+            .collect()
+    }
+
+    /// Resolves `spec`, written in the file `from`, in `context`.
+    pub fn resolve(&self, from: &str, spec: &str, context: Context) -> Resolution {
+        if spec.is_empty() || spec.len() > 4096 || spec.contains(['\0', '\\']) {
+            return Resolution::status(
+                "rejected",
+                "the path is empty, too long, or holds NUL or a backslash",
+            );
+        }
+        let lower = spec.to_ascii_lowercase();
+        if ["%2e", "%2f", "%5c"].iter().any(|e| lower.contains(e)) {
+            return Resolution::status("rejected", "the path holds an encoded dot or separator");
+        }
+        let mut spec = spec;
+        if matches!(context, Context::ModuleSpecifier | Context::HtmlReference) {
+            spec = spec.split(['?', '#']).next().unwrap_or("");
+        }
+        let spec = match spec.strip_prefix("file://") {
+            Some(rest) => rest,
+            None => spec,
+        };
+        if has_scheme(spec) {
+            return Resolution::status(
+                "external",
+                "the reference names a URL scheme outside the artifact",
+            );
+        }
+        let container = self.container_of(from);
+        let from_dir = from.rsplit_once('/').map_or("", |(d, _)| d);
+        let bare = !(spec.starts_with('.') || spec.starts_with('/'));
+        if bare && context == Context::ModuleSpecifier {
+            return self.resolve_package(container, from_dir, spec);
+        }
+        let joined = if let Some(rooted) = spec.strip_prefix('/') {
+            if container.is_empty() {
+                rooted.to_owned()
+            } else {
+                format!("{container}/{rooted}")
+            }
+        } else if from_dir.is_empty() {
+            spec.to_owned()
+        } else {
+            format!("{from_dir}/{spec}")
+        };
+        let Some(normal) = normalize(&joined) else {
+            return Resolution::status("rejected", "the path escapes the artifact root");
+        };
+        if !container.is_empty() && !normal.starts_with(&format!("{container}/")) {
+            return Resolution::status("rejected", "the path leaves its container");
+        }
+        self.candidates(&normal, 0)
+    }
+
+    fn resolve_package(&self, container: &str, from_dir: &str, spec: &str) -> Resolution {
+        let plain = spec.strip_prefix("node:").unwrap_or(spec);
+        let first = plain.split('/').next().unwrap_or(plain);
+        if spec.starts_with("node:") || BUILTINS.contains(&first) || spec.starts_with('#') {
+            return Resolution::status(
+                "external",
+                "a Node.js, Electron or package-internal module",
+            );
+        }
+        // Search node_modules upward from the source directory, within the container.
+        let mut dir = from_dir.to_owned();
+        loop {
+            let base = if dir.is_empty() {
+                format!("node_modules/{spec}")
+            } else {
+                format!("{dir}/node_modules/{spec}")
+            };
+            if let Some(normal) = normalize(&base) {
+                let resolved = self.candidates(&normal, 0);
+                if resolved.status == "resolved" {
+                    return resolved;
+                }
+            }
+            if dir == container || dir.is_empty() {
+                break;
+            }
+            dir = dir
+                .rsplit_once('/')
+                .map_or(String::new(), |(d, _)| d.to_owned());
+            if !container.is_empty() && !dir.starts_with(container) {
+                break;
+            }
+        }
+        Resolution::status("external", "the package is not shipped in this container")
+    }
+
+    fn candidates(&self, path: &str, depth: usize) -> Resolution {
+        if let Some(available) = self.files.get(path) {
+            return self.found(path, *available);
+        }
+        for ext in EXTENSIONS {
+            let with = format!("{path}{ext}");
+            if let Some(available) = self.files.get(&with) {
+                return self.found(&with, *available);
+            }
+        }
+        if self.dirs.contains(path) {
+            if let Some(main) = self.mains.get(path) {
+                if depth >= 4 {
+                    return Resolution::status(
+                        "unavailable",
+                        "package main resolution is deeper than 4 levels",
+                    );
+                }
+                if let Some(target) = normalize(&format!("{path}/{main}"))
+                    && target != path
+                {
+                    let inner = self.candidates(&target, depth + 1);
+                    if inner.status == "resolved" {
+                        return inner;
+                    }
+                }
+            }
+            for ext in EXTENSIONS {
+                let index = format!("{path}/index{ext}");
+                if let Some(available) = self.files.get(&index) {
+                    return self.found(&index, *available);
+                }
+            }
+        }
+        Resolution::status("not-found", "no file of the artifact matches the path")
+    }
+
+    fn found(&self, path: &str, available: bool) -> Resolution {
+        if available {
+            Resolution {
+                status: "resolved",
+                path: Some(path.to_owned()),
+                limitation: None,
+            }
+        } else {
+            Resolution {
+                status: "unavailable",
+                path: Some(path.to_owned()),
+                limitation: Some("the target's bytes are unavailable".to_owned()),
+            }
+        }
+    }
+}
+
+/// `scheme:` with a scheme of two or more letters (so `C:` drive letters are not schemes).
+fn has_scheme(spec: &str) -> bool {
+    match spec.split_once(':') {
+        Some((scheme, _)) => {
+            scheme.len() >= 2
+                && scheme
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+                && scheme
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_ascii_alphabetic())
+        }
+        None => false,
+    }
+}
+
+/// Resolves `.` and `..` segments; `None` when `..` leaves the root.
+pub fn normalize(path: &str) -> Option<String> {
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            "" | "." => {}
+            ".." => {
+                parts.pop()?;
+            }
+            other => parts.push(other),
+        }
+    }
+    Some(parts.join("/"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn files() -> Files {
+        let mut map = BTreeMap::new();
+        for p in [
+            "main.js",
+            "preload.js",
+            "renderer/index.html",
+            "renderer/renderer.js",
+            "lib/index.js",
+            "node_modules/dep/package.json",
+            "node_modules/dep/dist/entry.js",
+            "node_modules/ipaddr.js/lib/ipaddr.js",
+            "app.asar/main.js",
+            "native/addon.node",
+        ] {
+            map.insert(p.to_owned(), p != "native/addon.node");
+        }
+        let mut mains = BTreeMap::new();
+        mains.insert("node_modules/dep".to_owned(), "./dist/entry.js".to_owned());
+        Files::new(map, vec!["app.asar".to_owned()], mains)
+    }
+
+    #[test]
+    fn relative_extension_index_and_package_main() {
+        let f = files();
+        let r = |from: &str, spec: &str, ctx| f.resolve(from, spec, ctx);
+        assert_eq!(
+            r("main.js", "./preload", Context::ModuleSpecifier)
+                .path
+                .as_deref(),
+            Some("preload.js")
+        );
+        assert_eq!(
+            r("main.js", "./lib", Context::ModuleSpecifier)
+                .path
+                .as_deref(),
+            Some("lib/index.js")
+        );
+        assert_eq!(
+            r("renderer/renderer.js", "dep", Context::ModuleSpecifier)
+                .path
+                .as_deref(),
+            Some("node_modules/dep/dist/entry.js")
+        );
+        assert_eq!(
+            r("main.js", "preload.js", Context::FilesystemExpression)
+                .path
+                .as_deref(),
+            Some("preload.js")
+        );
+        assert_eq!(
+            r(
+                "renderer/index.html",
+                "./renderer.js?v=1",
+                Context::HtmlReference
+            )
+            .path
+            .as_deref(),
+            Some("renderer/renderer.js")
+        );
+        assert_eq!(
+            r("main.js", "fs", Context::ModuleSpecifier).status,
+            "external"
+        );
+        assert_eq!(
+            r("main.js", "https://x.test/a.js", Context::HtmlReference).status,
+            "external"
+        );
+        assert_eq!(
+            r("main.js", "../../etc/passwd", Context::FilesystemExpression).status,
+            "rejected"
+        );
+        assert_eq!(
+            r("main.js", "./a%2e%2e/b", Context::ModuleSpecifier).status,
+            "rejected"
+        );
+        assert_eq!(
+            r("main.js", "./native/addon.node", Context::ModuleSpecifier).status,
+            "unavailable"
+        );
+        assert_eq!(
+            r("main.js", "./missing", Context::ModuleSpecifier).status,
+            "not-found"
+        );
+    }
+
+    #[test]
+    fn resolution_stays_in_the_container() {
+        let f = files();
+        assert_eq!(f.container_of("app.asar/main.js"), "app.asar");
+        assert_eq!(
+            f.resolve("app.asar/main.js", "/main.js", Context::HtmlReference)
+                .path
+                .as_deref(),
+            Some("app.asar/main.js")
+        );
+        assert_eq!(
+            f.resolve(
+                "app.asar/main.js",
+                "../preload.js",
+                Context::ModuleSpecifier
+            )
+            .status,
+            "rejected"
+        );
+    }
+
+    #[test]
+    fn a_directory_named_like_a_script_is_not_a_file() {
+        let f = files();
+        assert_eq!(
+            f.resolve("main.js", "ipaddr.js", Context::ModuleSpecifier)
+                .status,
+            "external"
+        );
+        assert!(!f.contains("node_modules/ipaddr.js"));
+    }
+}
