@@ -349,3 +349,36 @@ fn bad_text_is_a_status_not_a_panic() {
     let chain = format!("var s = {}1;", "1+".repeat(600_000));
     assert_eq!(facts("chain.js", &chain).parse, ParseStatus::Failed);
 }
+
+#[test]
+fn webpack_method_factories_in_runtime_tables_and_chunks() {
+    // webpack 5.100+ output: factories are object methods, keys numbers or paths.
+    let f = facts(
+        "main.js",
+        r#"(()=>{var t={529(t,e,n){n.d(e,{K:()=>r});function r(){}},416(t){t.exports={}}};const e={};function n(r){const o=e[r];if(void 0!==o)return o.exports;const c=e[r]={exports:{}};return t[r](c,c.exports,n),c.exports}})();"#,
+    );
+    assert_eq!(keys(&f), ["416", "529"]);
+    assert_eq!(
+        f.js.bundles[0]
+            .modules
+            .iter()
+            .find(|m| m.key == ModuleKey::Number(529))
+            .unwrap()
+            .exports,
+        ["K"]
+    );
+    let f = facts(
+        "dev.js",
+        r#"(() => { var __webpack_modules__ = ({ "./a.js"(m, e, r) { r("./b.js") }, "./b.js"(m) { m.exports = 1 } }); })();"#,
+    );
+    assert_eq!(keys(&f), ["./a.js", "./b.js"]);
+    let f = facts(
+        "480.js",
+        r#""use strict";(self.webpackChunk=self.webpackChunk||[]).push([[480],{480(e,t,n){n.d(t,{later:()=>r});var a=n(529);function r(e){return (0,a.K)(e)}}}]);"#,
+    );
+    assert_eq!(keys(&f), ["480"]);
+    assert_eq!(
+        f.js.bundles[0].modules[0].requires,
+        [ModuleKey::Number(529)]
+    );
+}

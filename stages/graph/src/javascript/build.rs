@@ -63,6 +63,8 @@ struct Builder<'a> {
     container_nodes: HashMap<String, String>,
     /// Digest of each file path.
     digests: HashMap<String, String>,
+    /// Archives found inside the input (file occurrences of container kind).
+    nested_containers: u64,
 }
 
 fn failure(err: rea_hash::CanonicalError) -> Failure {
@@ -352,6 +354,7 @@ pub fn build(cx: &StageCx<'_>, request: &Request<'_>) -> Result<Built, Failure> 
         file_nodes: HashMap::new(),
         container_nodes: HashMap::new(),
         digests,
+        nested_containers: containers.len() as u64,
     };
     // Root and containers.
     let root = b.node("artifact", content_digest(&root_sha), Some("artifact root"),
@@ -1637,6 +1640,7 @@ fn finish(
     c: Counts,
 ) -> Result<Built, Failure> {
     let cx = b.cx;
+    let nested_containers = b.nested_containers;
     let parsed = &request.parsed.files;
     let mut limitations = b.limitations;
     // Statistics.
@@ -1798,7 +1802,7 @@ fn finish(
     });
     let js_files = count(&|f| f.kind == FileKind::JavaScript);
     let statistics = json!({
-        "relevant_files": parsed.len(), "nested_containers": request.inventory.nodes.iter().filter(|n| n.kind == "container").count(),
+        "relevant_files": parsed.len(), "nested_containers": nested_containers,
         "text_files_selected": count(&|f| !matches!(f.text, TextStatus::FileLimit | TextStatus::ByteLimit | TextStatus::NotApplicable)),
         "text_bytes_read": request.parsed.text_bytes_read, "omitted_text_files": limit_omitted + invalid_utf8 + unavailable_files,
         "limit_omitted_text_files": limit_omitted, "invalid_utf8_files": invalid_utf8,

@@ -211,6 +211,8 @@ pub(crate) fn looks_like_table(expr: &Expr) -> bool {
                         Prop::KeyValue(kv) => {
                             is_function(&kv.value) && params_of(&kv.value).len() <= 3
                         }
+                        // webpack 5.100+ writes factories as methods: `123(e, t, n) {…}`.
+                        Prop::Method(m) => m.function.params.len() <= 3,
                         _ => false,
                     },
                     PropOrSpread::Spread(_) => false,

@@ -1,0 +1,4 @@
+export function greet(name) {
+  return `hello, ${name}`;
+}
+export const punctuation = "!";

@@ -1,0 +1,634 @@
+//! `analyze_javascript_application` on the reference's fixtures (ported from its checklists):
+//! the multi-feature app, the Electron boundary app, the same packed as an ASAR with an
+//! unpacked add-on (present and deleted), nested in a directory, determinism across thread
+//! counts, cancellation at every check point, and bad input that must never fail a run.
+
+use std::path::Path;
+
+use rea_core::{CancelToken, Failure, FailureReason, ProgressReporter};
+use rea_jobs::analyze::{AnalyzeRequest, Format, SourceMaps};
+use rea_jobs::{Engine, JobControl};
+use rea_tests::asar_writer::{integrity, pack};
+use serde_json::{Value, json};
+
+/// Files of the reference's JavaScript artifact fixture. The bundles throw if executed.
+fn artifact_app() -> Vec<(&'static str, Vec<u8>)> {
+    let directive = ["//# source", "MappingURL=renderer.js.map"].concat();
+    vec![
+        ("package.json", br#"{"name":"rea-javascript-fixture","version":"1.0.0","main":"main.js","renderer":"./renderer/index.html"}"#.to_vec()),
+        ("main.js", br#"import { BrowserWindow } from "electron";
+import path from "node:path";
+const window = new BrowserWindow({ webPreferences: { preload: path.join(__dirname, "preload.js") } });
+window.loadFile("./renderer/index.html");
+require("./native/addon.node");
+"#.to_vec()),
+        ("preload.js", br#"const { contextBridge, ipcRenderer } = require("electron");
+contextBridge.exposeInMainWorld("fixture", { lookup: (id) => ipcRenderer.invoke("fixture:lookup", id) });
+"#.to_vec()),
+        ("renderer/index.html", br#"<!doctype html><script type="module" src="./renderer.js"></script>"#.to_vec()),
+        ("renderer/renderer.js", format!(r#"import "./chunks/webpack.js";
+import "./chunks/rspack.js";
+const routes = [{{ path: "/items/:id" }}];
+fetch("https://api.example.test/items?token=fixture-secret");
+localStorage.setItem("theme", "dark");
+indexedDB.open("fixture-db");
+new Worker("./worker.js");
+navigator.serviceWorker.register("./sw.js");
+{directive}
+"#).into_bytes()),
+        ("renderer/worker.js", b"onmessage = (e) => postMessage(e.data);\n".to_vec()),
+        ("renderer/sw.js", b"caches.open(\"fixture-cache\");\n".to_vec()),
+        ("renderer/chunks/webpack.js", br#"globalThis.__rea_bundle_executed = true; throw new Error("bundle executed");
+(globalThis.webpackChunkfixture = globalThis.webpackChunkfixture || []).push([[101], {
+  1: (module, exports, r) => { const dependency = r(2); exports.lookup = () => dependency; },
+  2: (module) => { module.exports = { value: 42 }; }
+}]);
+"#.to_vec()),
+        ("renderer/chunks/rspack.js", br#"throw new Error("bundle executed");
+(self.rspackChunkfixture = self.rspackChunkfixture || []).push([["editor"], {
+  "src/editor.ts": (module, exports, r) => { exports.render = () => r("src/model.ts"); },
+  "src/model.ts": (module) => { module.exports = "model"; }
+}]);
+"#.to_vec()),
+        ("renderer/renderer.js.map", br#"{"version":3,"sourceRoot":"webpack://fixture/","sources":["src/renderer.ts"],"sourcesContent":["export const a = 1;"],"names":[],"mappings":"AAAA"}"#.to_vec()),
+        ("native/addon.node", b"\x7fELF\x02\x01\x01\x00".to_vec()),
+    ]
+}
+
+/// Files of the reference's Electron boundary fixture.
+fn electron_app() -> Vec<(&'static str, Vec<u8>)> {
+    vec![
+        ("package.json", br#"{"name":"rea-electron-fixture","main":"main.js","renderer":"renderer/index.html"}"#.to_vec()),
+        ("main.js", br#"globalThis.__rea_electron_fixture_executed = true; throw new Error("executed");
+const path = require("node:path");
+const { BrowserWindow, ipcMain, utilityProcess } = require("electron");
+const { read, write: nativeWrite } = require("./native/addon.node");
+new BrowserWindow({ width: 900, webPreferences: { preload: path.join(__dirname, "preload.js"), nodeIntegration: true, contextIsolation: false, sandbox: false, webSecurity: false } });
+new BrowserWindow({ webPreferences: { nodeIntegration: false, contextIsolation: true, sandbox: true } });
+new BrowserWindow(windowOptions);
+ipcMain.handle("rea:read", (event, key) => { if (!event.senderFrame.url.startsWith("file://")) throw new Error("denied"); return read(key); });
+ipcMain.on("rea:write", (event, value) => { if (event.sender.getURL() !== "file://fixture/index.html") return; nativeWrite(value); });
+ipcMain.handle("rea:ambiguous", () => 1);
+ipcMain.handle("rea:ambiguous", () => 2);
+ipcMain.handle(dynamicChannel, dynamicHandler);
+utilityProcess.fork("./utility/worker.js", [], { serviceName: "fixture-db" });
+module.exports.nativeRead = require("./native/addon.node").read;
+"#.to_vec()),
+        ("preload.js", br#"throw new Error("executed");
+const { contextBridge, ipcRenderer } = require("electron");
+const { read, write } = require("./native/addon.node");
+contextBridge.exposeInMainWorld("reaApi", { read: (k) => ipcRenderer.invoke("rea:read", k), nested: { write: (v) => ipcRenderer.send("rea:write", v) }, nativeRead: read, nativeWrite: write });
+contextBridge.exposeInMainWorld(dynamicApiKey, dynamicApi);
+ipcRenderer.on("rea:event", () => {});
+ipcRenderer.invoke("rea:ambiguous");
+ipcRenderer.invoke("rea:missing");
+ipcRenderer.invoke(dynamicChannel);
+"#.to_vec()),
+        ("renderer/renderer.js", br#"throw new Error("executed");
+const { ipcRenderer } = require("electron");
+ipcRenderer.invoke("rea:read", "renderer-key");
+ipcRenderer.send("rea:write", "renderer-value");
+ipcRenderer.on("rea:event", () => {});
+"#.to_vec()),
+        ("renderer/index.html", b"<script src='./renderer.js'></script>".to_vec()),
+        ("utility/worker.js", b"const addon = require(\"../native/addon.node\");\nmodule.exports = addon;\n".to_vec()),
+        ("native/addon.node", b"\x7fELF".to_vec()),
+    ]
+}
+
+fn write_tree(root: &Path, files: &[(&str, Vec<u8>)]) {
+    for (path, bytes) in files {
+        let full = root.join(path);
+        std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+        std::fs::write(full, bytes).unwrap();
+    }
+}
+
+/// Packs `files` as an ASAR the way `@electron/asar` lays it out; paths ending `.node` are
+/// unpacked into `<archive>.unpacked/`.
+fn write_asar(archive: &Path, files: &[(&str, Vec<u8>)]) {
+    let mut header = json!({"files": {}});
+    let mut data = Vec::new();
+    for (path, bytes) in files {
+        let parts: Vec<&str> = path.split('/').collect();
+        let mut node = &mut header;
+        for dir in &parts[..parts.len() - 1] {
+            node = node["files"]
+                .as_object_mut()
+                .unwrap()
+                .entry(*dir)
+                .or_insert(json!({"files": {}}));
+        }
+        let entry = if path.ends_with(".node") {
+            let full = archive.with_extension("asar.unpacked").join(path);
+            std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+            std::fs::write(full, bytes).unwrap();
+            json!({"size": bytes.len(), "unpacked": true, "integrity": integrity(bytes)})
+        } else {
+            let entry = json!({"size": bytes.len(), "offset": data.len().to_string(), "integrity": integrity(bytes)});
+            data.extend_from_slice(bytes);
+            entry
+        };
+        node["files"][parts[parts.len() - 1]] = entry;
+    }
+    std::fs::write(archive, pack(&header, &data)).unwrap();
+}
+
+fn analyze_with(
+    engine: &Engine,
+    path: &Path,
+    maps: SourceMaps,
+    cancel: &CancelToken,
+) -> Result<(Value, String, Vec<u8>), Failure> {
+    let progress = ProgressReporter::silent();
+    let ctl = JobControl {
+        cancel,
+        progress: &progress,
+        timeout: None,
+    };
+    let mut request = AnalyzeRequest::new(path.to_path_buf());
+    request.source_maps = maps;
+    let published = engine.analyze_javascript_application(&request, &ctl)?;
+    let envelope: Value = serde_json::from_slice(published.envelope()).unwrap();
+    Ok((
+        envelope["result"].clone(),
+        published.evidence_id().to_owned(),
+        published.envelope().to_vec(),
+    ))
+}
+
+fn analyze(path: &Path, maps: SourceMaps) -> Value {
+    analyze_with(&Engine::new(2).unwrap(), path, maps, &CancelToken::new())
+        .unwrap()
+        .0
+}
+
+fn nodes<'a>(result: &'a Value, kind: &str) -> Vec<&'a Value> {
+    result["graph"]["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["kind"] == kind)
+        .collect()
+}
+
+fn props(node: &Value) -> &Value {
+    &node["observations"][0]["properties"]
+}
+
+fn kinds(result: &Value) -> std::collections::BTreeSet<String> {
+    result["graph"]["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| n["kind"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+fn relations(result: &Value) -> std::collections::BTreeSet<String> {
+    result["graph"]["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["relation"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn the_artifact_fixture_is_reconstructed_without_running_anything() {
+    let dir = tempfile::tempdir().unwrap();
+    write_tree(dir.path(), &artifact_app());
+    let result = analyze(dir.path(), SourceMaps::Contents);
+    let stats = &result["statistics"];
+    assert_eq!(
+        result["input_path"],
+        dir.path().canonicalize().unwrap().to_str().unwrap()
+    );
+    assert_eq!(
+        (
+            stats["modules"].as_u64(),
+            stats["parse_failures"].as_u64(),
+            stats["omitted_text_files"].as_u64()
+        ),
+        (Some(4), Some(0), Some(0))
+    );
+    let present = kinds(&result);
+    for kind in [
+        "package",
+        "artifact",
+        "electron-main",
+        "electron-preload",
+        "electron-renderer",
+        "javascript-asset",
+        "javascript-chunk",
+        "javascript-module",
+        "worker",
+        "service-worker",
+        "endpoint",
+        "storage",
+        "source-map",
+        "source-module",
+        "native-addon",
+    ] {
+        assert!(
+            present.contains(kind),
+            "missing node kind {kind}: {present:?}"
+        );
+    }
+    let present = relations(&result);
+    for relation in [
+        "contains",
+        "loads",
+        "imports",
+        "maps_to",
+        "exposes",
+        "calls",
+        "persists_to",
+    ] {
+        assert!(
+            present.contains(relation),
+            "missing relation {relation}: {present:?}"
+        );
+    }
+    let bundlers: Vec<&str> = nodes(&result, "javascript-chunk")
+        .iter()
+        .map(|n| props(n)["bundler"].as_str().unwrap())
+        .collect();
+    assert!(
+        bundlers.contains(&"webpack") && bundlers.contains(&"rspack"),
+        "{bundlers:?}"
+    );
+    let module = nodes(&result, "javascript-module")
+        .into_iter()
+        .find(|n| props(n)["module_key"] == json!(1))
+        .expect("module 1");
+    assert_eq!(
+        props(module)["structural_fingerprint_algorithm"],
+        rea_parse::FINGERPRINT_ALGORITHM
+    );
+    assert_eq!(props(module)["path"], "renderer/chunks/webpack.js");
+    let main = props(nodes(&result, "electron-main")[0]);
+    assert_eq!(
+        (
+            &main["declared_path"],
+            &main["resolution_context"],
+            &main["resolved_path"],
+            &main["resolution_status"]
+        ),
+        (
+            &json!("main.js"),
+            &json!("package-entrypoint"),
+            &json!("main.js"),
+            &json!("resolved")
+        )
+    );
+    assert_eq!(main["limitations"], json!([]));
+    let preload = props(nodes(&result, "electron-preload")[0]);
+    assert_eq!(
+        (
+            &preload["declared_path"],
+            &preload["resolution_context"],
+            &preload["resolved_path"],
+            &preload["resolution_status"]
+        ),
+        (
+            &json!("preload.js"),
+            &json!("filesystem-expression"),
+            &json!("preload.js"),
+            &json!("resolved")
+        )
+    );
+    let serialized = serde_json::to_string(&result).unwrap();
+    assert!(serialized.contains("token=%5BREDACTED%5D"));
+    assert!(!serialized.contains("fixture-secret"));
+    // The renderer from index.html maps to its script; every resolved role maps to a file.
+    let edges = result["graph"]["edges"].as_array().unwrap();
+    for role in ["electron-main", "electron-preload", "electron-renderer"] {
+        for node in nodes(&result, role)
+            .into_iter()
+            .filter(|n| props(n)["resolution_status"] == "resolved")
+        {
+            assert!(
+                edges
+                    .iter()
+                    .any(|e| e["source_node_id"] == node["node_id"] && e["relation"] == "maps_to"),
+                "{role} has no maps_to"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_electron_fixture_has_the_reference_boundary_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    write_tree(dir.path(), &electron_app());
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let s = &result["summary"];
+    assert_eq!(s["browser_windows"], 3);
+    assert_eq!(s["explicit_web_preferences"], 8);
+    assert_eq!(s["preload_entrypoints"], 1);
+    assert_eq!(s["context_bridge_apis"], 2);
+    assert_eq!(s["exposed_api_members"], 5);
+    assert_eq!(s["ipc"]["literal_channels"], 5);
+    assert_eq!(s["ipc"]["dynamic_channel_operations"], 2);
+    assert_eq!(s["ipc"]["paired_renderer_transmissions"], 4);
+    assert_eq!(s["ipc"]["ambiguous_renderer_transmissions"], 1);
+    assert_eq!(s["ipc"]["unpaired_literal_renderer_transmissions"], 1);
+    assert_eq!(s["sender_validation_observations"], 2);
+    assert_eq!(s["utility_processes"], 1);
+    assert_eq!(s["resolved_utility_entrypoints"], 1);
+    assert_eq!(s["native_addon_bindings"], 4);
+    assert_eq!(s["resolved_native_addon_bindings"], 4);
+    let paired: Vec<&Value> = result["graph"]["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["properties"]["pairing_basis"] == "unique-exact-literal-channel")
+        .collect();
+    assert_eq!(paired.len(), 4);
+    assert!(
+        paired
+            .iter()
+            .all(|e| e["properties"]["channel"] != "rea:ambiguous")
+    );
+    let windows = nodes(&result, "browser-window");
+    assert!(windows.iter().any(|w| {
+        props(w)["preload_path"] == "preload.js"
+            && props(w)["absence_means_default"] == false
+            && props(w)["web_preferences"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|p| p["name"] == "nodeIntegration" && p["value"]["value"] == true)
+    }));
+    assert!(windows.iter().any(|w| {
+        let prefs = props(w)["web_preferences"].as_array().unwrap();
+        prefs
+            .iter()
+            .any(|p| p["name"] == "nodeIntegration" && p["value"]["value"] == false)
+            && prefs
+                .iter()
+                .any(|p| p["name"] == "contextIsolation" && p["value"]["value"] == true)
+    }));
+    let api = nodes(&result, "context-bridge-api")
+        .into_iter()
+        .find(|n| props(n)["api_key"] == "reaApi")
+        .unwrap();
+    for member in ["nested", "nested.write", "read"] {
+        assert!(
+            props(api)["members"]
+                .as_array()
+                .unwrap()
+                .contains(&json!(member))
+        );
+    }
+    let handler_checks = nodes(&result, "ipc-handler")
+        .into_iter()
+        .flat_map(|n| n["observations"].as_array().unwrap())
+        .filter(|o| o["properties"]["fact_kind"] == "sender-validation-candidate")
+        .count();
+    assert_eq!(handler_checks, 2);
+    assert!(
+        nodes(&result, "native-export")
+            .iter()
+            .all(|n| props(n)["native_export_verification"] == "not-performed")
+    );
+    let limitations = result["limitations"].as_array().unwrap();
+    assert!(
+        limitations
+            .iter()
+            .any(|l| l.as_str().unwrap().contains("dynamic"))
+    );
+}
+
+#[test]
+fn the_same_app_as_an_asar_with_an_unpacked_addon_and_with_it_missing() {
+    let dir = tempfile::tempdir().unwrap();
+    let archive = dir.path().join("app.asar");
+    write_asar(&archive, &electron_app());
+    let first = analyze(&archive, SourceMaps::Declarations);
+    let second = analyze(&archive, SourceMaps::Declarations);
+    assert_eq!(first["graph"]["graph_id"], second["graph"]["graph_id"]);
+    assert_eq!(
+        first["inventory_graph_sha256"],
+        second["inventory_graph_sha256"]
+    );
+    assert_eq!(first["format"], "asar");
+    assert_eq!(first["summary"]["resolved_native_addon_bindings"], 4);
+    let addon = nodes(&first, "native-addon");
+    assert!(
+        addon
+            .iter()
+            .any(|n| props(n)["unpacked"] == true && props(n)["path"] == "native/addon.node")
+    );
+    std::fs::remove_file(dir.path().join("app.asar.unpacked/native/addon.node")).unwrap();
+    let missing = analyze(&archive, SourceMaps::Declarations);
+    assert!(
+        missing["statistics"]["parsed_javascript_files"]
+            .as_u64()
+            .unwrap()
+            > 0
+    );
+    assert!(!nodes(&missing, "javascript-asset").is_empty());
+    let addon = nodes(&missing, "native-addon")
+        .into_iter()
+        .find(|n| props(n)["path"] == "native/addon.node")
+        .expect("the add-on stays in the graph");
+    assert_eq!(addon["identity"]["strategy"], "canonical-path");
+    assert_eq!(missing["graph"]["coverage"]["status"], "partial");
+}
+
+#[test]
+fn an_asar_nested_in_a_directory_is_analysed_in_place() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("outer/resources")).unwrap();
+    write_asar(
+        &dir.path().join("outer/resources/app.asar"),
+        &artifact_app(),
+    );
+    let result = analyze(&dir.path().join("outer"), SourceMaps::Declarations);
+    assert_eq!(result["statistics"]["nested_containers"], 1);
+    assert_eq!(result["statistics"]["modules"], 4);
+    assert!(
+        nodes(&result, "artifact")
+            .iter()
+            .any(|n| n["observations"][0]["label"] == "resources/app.asar"
+                && props(n)["format"] == "asar")
+    );
+    assert!(
+        nodes(&result, "javascript-asset")
+            .iter()
+            .any(|n| props(n)["path"] == "resources/app.asar/main.js")
+    );
+    let main = props(nodes(&result, "electron-main")[0]);
+    assert_eq!(main["resolved_path"], "resources/app.asar/main.js");
+}
+
+#[test]
+fn output_is_byte_identical_across_thread_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    write_tree(dir.path(), &artifact_app());
+    write_tree(&dir.path().join("second"), &electron_app());
+    let run = |threads| {
+        analyze_with(
+            &Engine::new(threads).unwrap(),
+            dir.path(),
+            SourceMaps::Contents,
+            &CancelToken::new(),
+        )
+        .unwrap()
+    };
+    let (one, two, four) = (run(1), run(2), run(4));
+    assert_eq!(one.1, two.1);
+    assert_eq!(one.2, two.2);
+    assert_eq!(two.2, four.2);
+}
+
+#[test]
+fn cancellation_at_every_check_point_leaves_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    write_tree(dir.path(), &electron_app());
+    let engine = Engine::new(2).unwrap();
+    let counting = CancelToken::counting();
+    analyze_with(&engine, dir.path(), SourceMaps::Declarations, &counting).unwrap();
+    let checks = counting.checks_made();
+    assert!(checks > 10, "only {checks} checks");
+    for n in (0..checks).step_by((checks as usize / 40).max(1)) {
+        let token = CancelToken::trip_after(n);
+        match analyze_with(&engine, dir.path(), SourceMaps::Declarations, &token) {
+            Err(failure) => assert_eq!(
+                failure.reason,
+                FailureReason::Cancelled,
+                "check {n}: {failure:?}"
+            ),
+            Ok(_) => panic!("a job cancelled at check {n} of {checks} still published"),
+        }
+    }
+}
+
+#[test]
+fn odd_files_become_limitations_and_never_fail_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    write_tree(
+        root,
+        &[
+            (
+                "package.json",
+                br#"{"name":"odd","main":"index.js"}"#.to_vec(),
+            ),
+            (
+                "index.js",
+                b"\xEF\xBB\xBFrequire('./broken'); require('ipaddr.js');\n".to_vec(),
+            ),
+            ("broken.js", b"function ( {".to_vec()),
+            ("latin1.js", b"var s = '\xe9';".to_vec()),
+            ("bad.json", b"{not json".to_vec()),
+            (
+                "node_modules/ipaddr.js/package.json",
+                br#"{"name":"ipaddr.js","main":"./lib/ipaddr.js"}"#.to_vec(),
+            ),
+            (
+                "node_modules/ipaddr.js/lib/ipaddr.js",
+                b"module.exports = {};".to_vec(),
+            ),
+            (
+                "deep.js",
+                format!("x = {}0{};", "[".repeat(50_000), "]".repeat(50_000)).into_bytes(),
+            ),
+            (
+                "huge-string.js",
+                format!("var s = \"{}\";", "x".repeat(8 << 20)).into_bytes(),
+            ),
+        ],
+    );
+    let result = analyze(root, SourceMaps::Declarations);
+    let stats = &result["statistics"];
+    assert_eq!(
+        stats["parse_failures"], 3,
+        "broken.js, deep.js and bad.json"
+    );
+    assert_eq!(stats["invalid_utf8_files"], 1);
+    let unknown: Vec<&str> = nodes(&result, "unknown")
+        .iter()
+        .map(|n| props(n)["path"].as_str().unwrap())
+        .collect();
+    for path in ["bad.json", "broken.js", "deep.js", "latin1.js"] {
+        assert!(
+            unknown.contains(&path),
+            "{path} is not an unknown scope: {unknown:?}"
+        );
+    }
+    let asset = |path: &str| {
+        nodes(&result, "javascript-asset")
+            .into_iter()
+            .find(|n| props(n)["path"] == path)
+            .map(|n| props(n)["parse_status"].clone())
+    };
+    assert_eq!(
+        asset("index.js"),
+        Some(json!("complete")),
+        "a BOM does not stop parsing"
+    );
+    assert_eq!(asset("huge-string.js"), Some(json!("complete")));
+    // The directory named ipaddr.js is a package, and the bare require resolves into it.
+    let edges = result["graph"]["edges"].as_array().unwrap();
+    assert!(
+        edges
+            .iter()
+            .any(|e| e["properties"]["resolved_path"] == "node_modules/ipaddr.js/lib/ipaddr.js")
+    );
+    assert_eq!(result["graph"]["coverage"]["status"], "partial");
+}
+
+#[test]
+fn a_50_mb_minified_file_is_analysed() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut text = String::from("(self.webpackChunkbig=self.webpackChunkbig||[]).push([[1],{");
+    let mut i = 0;
+    while text.len() < 50 << 20 {
+        // About 2.5 KB per factory, like real minified modules.
+        text.push_str(&format!(
+            "{i}:(e,t,n)=>{{var r=n({});t.v=r+\"{}\",e.exports.k=[1,2,3].map(x=>x*{i})}},",
+            i + 1,
+            "y".repeat(2400)
+        ));
+        i += 1;
+    }
+    text.push_str("}]);");
+    std::fs::write(dir.path().join("big.js"), text).unwrap();
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    assert_eq!(result["statistics"]["modules"], i);
+    assert_eq!(result["statistics"]["parse_failures"], 0);
+}
+
+#[test]
+fn a_plain_file_or_the_wrong_format_is_a_typed_error() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("a.txt"), b"hello").unwrap();
+    let engine = Engine::new(1).unwrap();
+    let err = analyze_with(
+        &engine,
+        &dir.path().join("a.txt"),
+        SourceMaps::Declarations,
+        &CancelToken::new(),
+    )
+    .unwrap_err();
+    assert_eq!(err.reason, FailureReason::Format);
+    let progress = ProgressReporter::silent();
+    let cancel = CancelToken::new();
+    let ctl = JobControl {
+        cancel: &cancel,
+        progress: &progress,
+        timeout: None,
+    };
+    let mut request = AnalyzeRequest::new(dir.path().to_path_buf());
+    request.format = Format::Asar;
+    assert_eq!(
+        engine
+            .analyze_javascript_application(&request, &ctl)
+            .unwrap_err()
+            .reason,
+        FailureReason::Format
+    );
+}
