@@ -874,6 +874,9 @@ impl Visit for Extractor<'_, '_> {
                 );
             } else if key == "preload"
                 && let Some(path) = static_path(&kv.value)
+                // A bare word (`preload: "auto"`) is not a script path.
+                && (path.context == "filesystem-expression"
+                    || [".js", ".cjs", ".mjs"].iter().any(|e| path.path.to_ascii_lowercase().ends_with(e)))
                 && self.admit(Some(format!(
                     "preload\0{}\0{}",
                     path.path,
