@@ -24,4 +24,5 @@ mod text;
 
 pub use extract::FINGERPRINT_ALGORITHM;
 pub use facts::*;
+pub use source::cut;
 pub use stage::{Options, ParseOutput, TextLimits, read_text, run};

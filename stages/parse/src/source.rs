@@ -111,7 +111,7 @@ fn utf16_len(text: &str) -> u32 {
 }
 
 /// `text` cut to at most `max` bytes on a character boundary.
-pub(crate) fn cut(text: &str, max: usize) -> &str {
+pub fn cut(text: &str, max: usize) -> &str {
     if text.len() <= max {
         return text;
     }

@@ -151,7 +151,7 @@ impl<'a> Builder<'a> {
             observations: Vec::new(),
         });
         acc.observations.push((
-            label.map_or(Value::Null, |l| json!(rea_parse_cut(l, 1024))),
+            label.map_or(Value::Null, |l| json!(rea_parse::cut(l, 1024))),
             properties,
             evidence,
         ));
@@ -274,17 +274,6 @@ impl<'a> Builder<'a> {
         }
         Ok(resolution)
     }
-}
-
-fn rea_parse_cut(text: &str, max: usize) -> &str {
-    if text.len() <= max {
-        return text;
-    }
-    let mut end = max;
-    while !text.is_char_boundary(end) {
-        end -= 1;
-    }
-    &text[..end]
 }
 
 fn file_node_kind(kind: FileKind) -> &'static str {
@@ -1775,7 +1764,7 @@ fn finish(
     limitations.extend(request.inventory.limitations.iter().take(64).cloned());
     let limitations: Vec<String> = limitations
         .into_iter()
-        .map(|l| rea_parse_cut(&l, 4096).to_owned())
+        .map(|l| rea_parse::cut(&l, 4096).to_owned())
         .take(1000)
         .collect();
     let mut roots = vec![root];

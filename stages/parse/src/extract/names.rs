@@ -89,14 +89,8 @@ fn member_prop(prop: &MemberProp) -> Option<String> {
 /// A string or number literal as a key.
 pub(crate) fn literal_key(expr: &Expr) -> Option<String> {
     match unwrap(expr) {
-        Expr::Lit(Lit::Str(s)) => Some(s.value.to_string_lossy().into_owned()),
         Expr::Lit(Lit::Num(n)) => Some(number_text(n.value)),
-        Expr::Tpl(tpl) if tpl.exprs.is_empty() => tpl
-            .quasis
-            .first()
-            .and_then(|q| q.cooked.as_ref())
-            .map(|c| c.to_string_lossy().into_owned()),
-        _ => None,
+        other => string(other),
     }
 }
 
