@@ -14,10 +14,9 @@ use rea_hash::HashedEntry;
 use rea_parse::ParseOutput;
 pub use rea_parse::TextLimits;
 use rea_seal::{Authority, Confidence, EvidenceDraft, Sealed};
-use rea_validate::Validated;
 use serde_json::{Map, Value, json};
 
-use crate::common::{add_validate, artifact_subject, plan_failure, resolve};
+use crate::common::{artifact_subject, plan_failure, resolve, validate_and_run};
 use crate::engine::{Engine, JobControl, Published};
 use crate::inventory::{Shape, integrity_json, invalid, limits_json, plan_graph, shape_of};
 use crate::slot::Slot;
@@ -242,17 +241,8 @@ impl Engine {
             )
             .map_err(plan_failure)?
         };
-        let validated: Slot<Validated> = Slot::new();
-        add_validate(
-            &mut plan,
-            seal_node,
-            sealed,
-            input.display.clone(),
-            validated.clone(),
-        )
-        .map_err(plan_failure)?;
-        let report = self.execute(plan, ctl)?;
-        let validated = validated.take("validated evidence")?;
+        let (validated, report) =
+            validate_and_run(self, plan, seal_node, sealed, input.display.clone(), ctl)?;
         let result = &validated.record()["normalized_result"];
         let mut headline = Map::new();
         let stats = &result["statistics"];

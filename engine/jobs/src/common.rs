@@ -4,13 +4,13 @@
 use std::path::Path;
 
 use rea_core::{Failure, FailureReason};
-use rea_exec::{Dep, NodeId, Placement, Plan, PlanError, StageKind};
+use rea_exec::{Dep, NodeId, Placement, Plan, PlanError, RunReport, StageKind};
 use rea_graph::artifact::Manifest;
 use rea_seal::{Provider, Sealed, Subject};
 use rea_traverse::ResolvedInput;
 use rea_validate::Validated;
 
-use crate::engine::JobControl;
+use crate::engine::{Engine, JobControl};
 use crate::slot::Slot;
 
 /// Resolves the input path; a failure still sends the terminal progress update.
@@ -47,6 +47,22 @@ pub(crate) fn add_validate(
             Ok(())
         },
     )
+}
+
+/// Finishes a plan whose `seal` node fills `sealed`: adds the validate node, runs the plan on
+/// `engine`, and returns the validated record with the run's report.
+pub(crate) fn validate_and_run(
+    engine: &Engine,
+    mut plan: Plan,
+    seal: NodeId,
+    sealed: Slot<Sealed>,
+    display: String,
+    ctl: &JobControl<'_>,
+) -> Result<(Validated, RunReport), Failure> {
+    let validated: Slot<Validated> = Slot::new();
+    add_validate(&mut plan, seal, sealed, display, validated.clone()).map_err(plan_failure)?;
+    let report = engine.execute(plan, ctl)?;
+    Ok((validated.take("validated evidence")?, report))
 }
 
 /// The subject of a record about the input shown as `display`, whose inventory root is `manifest`'s.

@@ -18,11 +18,10 @@ use rea_exec::{Dep, Placement, Plan, StageCx, StageKind};
 use rea_graph::artifact::{HashStatus, InventoryGraph, Occurrence, ids};
 use rea_hash::HashedEntry;
 use rea_seal::{Authority, Confidence, EvidenceDraft, Sealed};
-use rea_validate::Validated;
 use serde_json::{Map, Value, json};
 
 use crate::common::{
-    add_validate, artifact_provider, artifact_subject, locations_of, plan_failure, resolve,
+    artifact_provider, artifact_subject, locations_of, plan_failure, resolve, validate_and_run,
 };
 use crate::engine::{Engine, JobControl, Published};
 use crate::inventory::{integrity_json, invalid, limits_json, plan_graph};
@@ -116,17 +115,8 @@ impl Engine {
             )
             .map_err(plan_failure)?
         };
-        let validated: Slot<Validated> = Slot::new();
-        add_validate(
-            &mut plan,
-            seal_node,
-            sealed,
-            input.display.clone(),
-            validated.clone(),
-        )
-        .map_err(plan_failure)?;
-        let report = self.execute(plan, ctl)?;
-        let validated = validated.take("validated evidence")?;
+        let (validated, report) =
+            validate_and_run(self, plan, seal_node, sealed, input.display.clone(), ctl)?;
         let n_files = validated.record()["normalized_result"]["files"]
             .as_array()
             .map_or(0, Vec::len);

@@ -155,6 +155,8 @@ pub struct PackageFacts {
     pub name: Option<String>,
     pub version: Option<String>,
     pub main: Option<String>,
+    /// Electron's `renderer` field, which some apps declare.
+    pub renderer: Option<String>,
     pub browser: Option<String>,
     pub module: Option<String>,
     /// String targets of `exports`, with their condition paths (`.`, `./sub`, `import`...).

@@ -33,6 +33,7 @@ pub(crate) fn package(text: &str) -> PackageFacts {
         name: field("name"),
         version: field("version"),
         main: field("main"),
+        renderer: field("renderer"),
         browser: field("browser"),
         module: field("module"),
         exports,
@@ -93,9 +94,14 @@ pub(crate) fn html_scripts(text: &str) -> Vec<HtmlScript> {
         .into_iter()
         .find_map(|(at, end)| attribute(&text[at..end], "href"));
     let mut out = Vec::new();
+    let (mut line, mut counted) = (1u32, 0usize);
     for (at, end) in find_tags(&lower, "<script") {
         if let Some(src) = attribute(&text[at..end], "src") {
-            let line = text[..at].bytes().filter(|b| *b == b'\n').count() as u32 + 1;
+            line += text.as_bytes()[counted..at]
+                .iter()
+                .filter(|b| **b == b'\n')
+                .count() as u32;
+            counted = at;
             out.push(HtmlScript {
                 src: cut(&src, MAX_FIELD).to_owned(),
                 base_href: base_href.clone(),

@@ -56,6 +56,7 @@ fn webpack5_chunk_push_recovers_factories_and_requires() {
         ("webpack", "webpackChunkfixture", "jsonp-chunk")
     );
     assert_eq!(bundle.chunk_keys, ["101"]);
+    assert_eq!(f.js.vendor_markers, ["webpack"]);
     assert_eq!(keys(&f), ["1", "2"]);
     let one = &bundle.modules[0];
     assert_eq!(one.key, ModuleKey::Number(1));

@@ -6,7 +6,8 @@ use rayon::prelude::*;
 use rea_core::{Failure, FailureReason};
 use rea_exec::StageCx;
 use rea_parse::{
-    FileFacts, FileKind, ModuleKey, ParseOutput, ParseStatus, Range, StaticValue, TextStatus,
+    FileFacts, FileKind, Module, ModuleKey, ParseOutput, ParseStatus, Range, StaticValue,
+    TextStatus,
 };
 use serde_json::{Value, json};
 
@@ -65,6 +66,19 @@ struct Builder<'a> {
     digests: HashMap<String, String>,
     /// Archives found inside the input (file occurrences of container kind).
     nested_containers: u64,
+    budget: Budget,
+}
+
+/// The application-wide bounds on findings and module factories, spent in path order so that
+/// the same facts are kept on every run.
+#[derive(Default)]
+struct Budget {
+    max_findings: u64,
+    max_modules: u64,
+    findings: u64,
+    modules: u64,
+    dropped_findings: u64,
+    dropped_modules: u64,
 }
 
 fn failure(err: rea_hash::CanonicalError) -> Failure {
@@ -177,6 +191,16 @@ impl<'a> Builder<'a> {
         }
     }
 
+    /// Spends one finding of `max_findings`; false once the budget is gone.
+    fn admit(&mut self) -> bool {
+        if self.budget.findings >= self.budget.max_findings {
+            self.budget.dropped_findings += 1;
+            return false;
+        }
+        self.budget.findings += 1;
+        true
+    }
+
     fn sha_of(&self, path: &str) -> Option<&str> {
         self.digests.get(path).map(String::as_str)
     }
@@ -186,10 +210,10 @@ impl<'a> Builder<'a> {
         &self,
         file: &FileFacts,
         module_key: Option<&ModuleKey>,
-        modules: &HashMap<(String, ModuleKey), String>,
+        modules: &ModuleIndex<'_>,
     ) -> Option<String> {
         if let Some(key) = module_key
-            && let Some(id) = modules.get(&(file.path.clone(), key.clone()))
+            && let Some(id) = modules.get(&(file.path.as_str(), key))
         {
             return Some(id.clone());
         }
@@ -209,6 +233,23 @@ impl<'a> Builder<'a> {
         range: Option<&Range>,
     ) -> Result<Resolution, Failure> {
         let resolution = self.files.resolve(&anchor.path, declared, context);
+        self.role_resolved(
+            kind, from, anchor, declared, context, resolution, mechanism, range,
+        )
+    }
+
+    /// [`Builder::role`] for a path the caller has already resolved.
+    fn role_resolved(
+        &mut self,
+        kind: &'static str,
+        from: &str,
+        anchor: &FileFacts,
+        declared: &str,
+        context: Context,
+        resolution: Resolution,
+        mechanism: &str,
+        range: Option<&Range>,
+    ) -> Result<Resolution, Failure> {
         let anchor_sha = anchor
             .sha256
             .clone()
@@ -344,6 +385,11 @@ pub fn build(cx: &StageCx<'_>, request: &Request<'_>) -> Result<Built, Failure> 
         container_nodes: HashMap::new(),
         digests,
         nested_containers: containers.len() as u64,
+        budget: Budget {
+            max_findings: request.limits.max_findings,
+            max_modules: request.limits.max_modules,
+            ..Budget::default()
+        },
     };
     // Root and containers.
     let root = b.node("artifact", content_digest(&root_sha), Some("artifact root"),
@@ -481,7 +527,7 @@ pub fn build(cx: &StageCx<'_>, request: &Request<'_>) -> Result<Built, Failure> 
             );
         }
     }
-    let app_package = project_packages(&mut b, parsed, &root)?;
+    let app_package = project_packages(&mut b, parsed)?;
     let modules = project_bundles(&mut b, parsed)?;
     let counts = project_findings(&mut b, parsed, &modules)?;
     project_source_maps(&mut b, parsed, request.source_map_contents)?;
@@ -490,11 +536,7 @@ pub fn build(cx: &StageCx<'_>, request: &Request<'_>) -> Result<Built, Failure> 
 
 /// Package nodes; the application's own `package.json` (outside `node_modules`, shallowest
 /// first) names the Electron main entrypoint.
-fn project_packages(
-    b: &mut Builder<'_>,
-    parsed: &[FileFacts],
-    root: &str,
-) -> Result<Option<String>, Failure> {
+fn project_packages(b: &mut Builder<'_>, parsed: &[FileFacts]) -> Result<Option<String>, Failure> {
     let mut app: Option<(usize, &FileFacts)> = None;
     for file in parsed.iter().filter(|f| f.package.is_some()) {
         let depth = file.path.matches('/').count();
@@ -516,7 +558,7 @@ fn project_packages(
             .collect();
         let id = b.node("package", local_key(&sha, "package-json", &file.path), package.name.as_deref().or(Some(&file.path)),
             json!({"path": file.path, "name": package.name, "version": package.version, "main": package.main,
-                   "browser": package.browser, "module": package.module, "exports": exports,
+                   "renderer": package.renderer, "browser": package.browser, "module": package.module, "exports": exports,
                    "parse_status": if package.valid { "included" } else { "invalid" }}),
             observed("artifact-bytes", file.sha256.as_deref(), artifact_path(&file.path), "read-package-json"))?;
         let container = b.container_nodes[b.files.container_of(&file.path)].clone();
@@ -556,7 +598,7 @@ fn project_packages(
                     None,
                 )?;
             }
-            for renderer in [&package.browser, &package.module]
+            for renderer in [&package.renderer, &package.browser, &package.module]
                 .into_iter()
                 .flatten()
                 .take(1)
@@ -598,7 +640,6 @@ fn project_packages(
             }
         }
     }
-    let _ = root;
     // HTML script entrypoints.
     for file in parsed.iter().filter(|f| !f.html.is_empty()) {
         let Some(source) = b.file_nodes.get(&file.path).cloned() else {
@@ -636,23 +677,26 @@ fn join_dir(path: &str, name: &str) -> String {
     }
 }
 
-/// Chunks and module factories, and the `require` edges between factories.
-fn project_bundles(
+/// Chunks and module factories, and the `require` edges between factories. At most
+/// `max_modules` factories are projected, in path order; the rest are counted.
+fn project_bundles<'p>(
     b: &mut Builder<'_>,
-    parsed: &[FileFacts],
-) -> Result<HashMap<(String, ModuleKey), String>, Failure> {
-    let mut modules: HashMap<(String, ModuleKey), String> = HashMap::new();
-    // (container, runtime, key) → module nodes, to resolve requires across chunks.
-    let mut by_runtime: HashMap<(String, String, ModuleKey), Vec<String>> = HashMap::new();
-    let mut by_container: HashMap<(String, ModuleKey), Vec<String>> = HashMap::new();
-    let mut chunks_by_key: HashMap<(String, String), Vec<String>> = HashMap::new();
-    let mut pending = Vec::new();
+    parsed: &'p [FileFacts],
+) -> Result<ModuleIndex<'p>, Failure> {
+    let mut modules: ModuleIndex<'p> = HashMap::new();
+    // Requires resolve in the same file first, then by (container, runtime, key), then by
+    // (container, key); only a unique candidate makes an edge.
+    let mut by_runtime: HashMap<(&'p str, &'p str, &'p ModuleKey), Vec<String>> = HashMap::new();
+    let mut by_container: HashMap<(&'p str, &'p ModuleKey), Vec<String>> = HashMap::new();
+    let mut chunks_by_key: HashMap<(&'p str, &'p str), Vec<String>> = HashMap::new();
+    let mut pending: Vec<(&'p FileFacts, &'p str, &'p str, &'p Module, String)> = Vec::new();
     for file in parsed {
         let Some(asset) = b.file_nodes.get(&file.path).cloned() else {
             continue;
         };
-        let sha = file.sha256.clone().unwrap_or_default();
-        let container = b.files.container_of(&file.path).to_owned();
+        let sha = file.sha256.as_deref().unwrap_or_default();
+        // A container path is a prefix of the paths it holds.
+        let container = &file.path[..b.files.container_of(&file.path).len()];
         for bundle in &file.js.bundles {
             b.cx.check()?;
             let chunk_identity = format!(
@@ -664,12 +708,12 @@ fn project_bundles(
                 bundle.range.start.column
             );
             let location = source_range(&file.path, &bundle.range);
-            let chunk = b.node("javascript-chunk", local_key(&sha, "bundler-chunk", &chunk_identity), Some(&bundle.runtime),
+            let chunk = b.node("javascript-chunk", local_key(sha, "bundler-chunk", &chunk_identity), Some(&bundle.runtime),
                 json!({"path": file.path, "bundler": bundle.bundler, "runtime": bundle.runtime, "shape": bundle.shape,
                        "chunk_keys": bundle.chunk_keys, "unknown_chunk_keys": bundle.unknown_chunk_keys,
                        "module_count": bundle.modules.len(), "unknown_modules": bundle.unknown_modules,
                        "entry_module_keys": bundle.entry_module_keys.iter().map(key_json).collect::<Vec<_>>()}),
-                observed("ast-static-analysis", Some(&sha), location.clone(), "extract-bundler-registration"))?;
+                observed("ast-static-analysis", Some(sha), location.clone(), "extract-bundler-registration"))?;
             b.edge(
                 &asset,
                 &chunk,
@@ -677,20 +721,26 @@ fn project_bundles(
                 json!({"path": file.path}),
                 observed(
                     "ast-static-analysis",
-                    Some(&sha),
+                    Some(sha),
                     location,
                     "map-bundler-structure",
                 ),
             );
             for key in &bundle.chunk_keys {
                 chunks_by_key
-                    .entry((container.clone(), key.clone()))
+                    .entry((container, key.as_str()))
                     .or_default()
                     .push(chunk.clone());
             }
             for module in &bundle.modules {
+                if b.budget.modules >= b.budget.max_modules {
+                    b.budget.dropped_modules += 1;
+                    continue;
+                }
+                b.budget.modules += 1;
                 let location = source_range(&file.path, &module.range);
-                let id = b.node("javascript-module", local_key(&sha, &format!("{}:module", bundle.runtime), &module.key.text()), Some(&module.key.text()),
+                let key_text = module.key.text();
+                let id = b.node("javascript-module", local_key(sha, &format!("{}:module", bundle.runtime), &key_text), Some(&key_text),
                     json!({"path": file.path, "bundler": bundle.bundler, "runtime": bundle.runtime, "chunk_keys": bundle.chunk_keys,
                            "module_key": key_json(&module.key), "factory_require_name": module.require_name,
                            "runtime_entry": bundle.entry_module_keys.contains(&module.key),
@@ -699,7 +749,7 @@ fn project_bundles(
                            "structural_fingerprint_algorithm": module.fingerprint.as_ref().map(|_| rea_parse::FINGERPRINT_ALGORITHM),
                            "structural_fingerprint_status": if module.fingerprint.is_some() { "complete" } else { "truncated" },
                            "exports": module.exports, "exports_truncated": module.exports_truncated}),
-                    observed("ast-static-analysis", Some(&sha), location.clone(), "extract-bundler-module"))?;
+                    observed("ast-static-analysis", Some(sha), location.clone(), "extract-bundler-module"))?;
                 b.edge(
                     &chunk,
                     &id,
@@ -707,96 +757,73 @@ fn project_bundles(
                     json!({"module_key": key_json(&module.key)}),
                     observed(
                         "ast-static-analysis",
-                        Some(&sha),
-                        location.clone(),
+                        Some(sha),
+                        location,
                         "map-bundler-structure",
                     ),
                 );
-                modules.insert((file.path.clone(), module.key.clone()), id.clone());
+                modules.insert((file.path.as_str(), &module.key), id.clone());
                 by_runtime
-                    .entry((
-                        container.clone(),
-                        bundle.runtime.clone(),
-                        module.key.clone(),
-                    ))
+                    .entry((container, bundle.runtime.as_str(), &module.key))
                     .or_default()
                     .push(id.clone());
                 by_container
-                    .entry((container.clone(), module.key.clone()))
+                    .entry((container, &module.key))
                     .or_default()
                     .push(id.clone());
-                pending.push((
-                    file.path.clone(),
-                    container.clone(),
-                    bundle.runtime.clone(),
-                    id,
-                    module.clone(),
-                    sha.clone(),
-                ));
+                pending.push((file, container, bundle.runtime.as_str(), module, id));
             }
         }
     }
-    for list in by_runtime.values_mut().chain(by_container.values_mut()) {
+    for list in by_runtime
+        .values_mut()
+        .chain(by_container.values_mut())
+        .chain(chunks_by_key.values_mut())
+    {
         list.sort();
         list.dedup();
     }
+    let unique = |list: Option<&Vec<String>>| match list {
+        Some(list) if list.len() == 1 => Some(list[0].clone()),
+        _ => None,
+    };
     let mut unresolved = 0u64;
-    for (path, container, runtime, id, module, sha) in pending {
+    for (file, container, runtime, module, id) in pending {
         b.cx.check()?;
-        let location = source_range(&path, &module.range);
+        let sha = file.sha256.as_deref();
+        let location = source_range(&file.path, &module.range);
         for key in &module.requires {
             let target = modules
-                .get(&(path.clone(), key.clone()))
+                .get(&(file.path.as_str(), key))
                 .cloned()
-                .or_else(|| {
-                    match by_runtime.get(&(container.clone(), runtime.clone(), key.clone())) {
-                        Some(list) if list.len() == 1 => Some(list[0].clone()),
-                        _ => match by_container.get(&(container.clone(), key.clone())) {
-                            Some(list) if list.len() == 1 => Some(list[0].clone()),
-                            _ => None,
-                        },
-                    }
-                });
+                .or_else(|| unique(by_runtime.get(&(container, runtime, key))))
+                .or_else(|| unique(by_container.get(&(container, key))));
             match target {
                 Some(target) => b.edge(
                     &id,
                     &target,
                     "imports",
                     json!({"kind": "bundler-require", "module_key": key_json(key)}),
-                    inferred(
-                        "high",
-                        Some(&sha),
-                        location.clone(),
-                        "resolve-bundler-require",
-                    ),
+                    inferred("high", sha, location.clone(), "resolve-bundler-require"),
                 ),
                 None => unresolved += 1,
             }
         }
         for chunk_key in &module.async_chunks {
-            match chunks_by_key.get(&(container.clone(), chunk_key.clone())) {
-                Some(list) if !list.is_empty() => {
-                    let mut list = list.clone();
-                    list.sort();
-                    list.dedup();
-                    if list.len() == 1 {
-                        b.edge(
-                            &id,
-                            &list[0],
-                            "imports",
-                            json!({"kind": "bundler-async-chunk", "chunk_key": chunk_key}),
-                            inferred(
-                                "medium",
-                                Some(&sha),
-                                location.clone(),
-                                "resolve-bundler-async-chunk",
-                            ),
-                        );
-                    } else {
-                        unresolved += 1;
-                    }
-                }
-                _ => unresolved += 1,
+            match unique(chunks_by_key.get(&(container, chunk_key.as_str()))) {
+                Some(chunk) => b.edge(
+                    &id,
+                    &chunk,
+                    "imports",
+                    json!({"kind": "bundler-async-chunk", "chunk_key": chunk_key}),
+                    inferred(
+                        "medium",
+                        sha,
+                        location.clone(),
+                        "resolve-bundler-async-chunk",
+                    ),
+                ),
+                None => unresolved += 1,
             }
         }
     }
@@ -805,6 +832,9 @@ fn project_bundles(
     }
     Ok(modules)
 }
+
+/// Module factory nodes by (file path, module key), borrowed from the facts.
+type ModuleIndex<'p> = HashMap<(&'p str, &'p ModuleKey), String>;
 
 /// A main-side handler registration: its node, file path and operation.
 type Handler = (String, String, &'static str);
@@ -843,7 +873,7 @@ struct Counts {
 fn project_findings(
     b: &mut Builder<'_>,
     parsed: &[FileFacts],
-    modules: &HashMap<(String, ModuleKey), String>,
+    modules: &ModuleIndex<'_>,
 ) -> Result<Counts, Failure> {
     let mut c = Counts::default();
     // Handlers by channel, for pairing: (channel, mode) → [(handler node, path, operation)].
@@ -859,16 +889,15 @@ fn project_findings(
         b.cx.check()?;
         // References.
         for reference in &js.references {
+            if !b.admit() {
+                continue;
+            }
             c.references += 1;
             let from = b
                 .source_node(file, reference.module_key.as_ref(), modules)
                 .unwrap_or_else(|| asset.clone());
             let location = source_range(&file.path, &reference.range);
             let spec = reference.specifier.as_deref();
-            if let Some(chunk) = spec.and_then(|s| s.strip_prefix("chunk:")) {
-                let _ = chunk;
-                continue; // async chunks are projected from their factories
-            }
             let resolution = match spec {
                 Some(s) => b.files.resolve(&file.path, s, Context::ModuleSpecifier),
                 None => Resolution {
@@ -978,6 +1007,9 @@ fn project_findings(
         }
         // Endpoints, routes, storage.
         for obs in &js.observations {
+            if !b.admit() {
+                continue;
+            }
             let from = b
                 .source_node(file, obs.module_key.as_ref(), modules)
                 .unwrap_or_else(|| asset.clone());
@@ -1024,6 +1056,9 @@ fn project_findings(
         }
         // Windows and preloads.
         for window in &js.windows {
+            if !b.admit() {
+                continue;
+            }
             c.windows += 1;
             c.explicit_prefs += window.web_preferences.len() as u64;
             let from = b
@@ -1063,20 +1098,24 @@ fn project_findings(
                     "observe-browser-window-construction",
                 ),
             );
-            if let Some(preload) = &window.preload {
+            if let (Some(preload), Some(resolution)) = (&window.preload, preload_resolution) {
                 c.preloads += 1;
-                b.role(
+                b.role_resolved(
                     "electron-preload",
                     &node,
                     file,
                     &preload.path,
                     Context::parse(preload.context),
+                    resolution,
                     "webPreferences.preload",
                     Some(&window.range),
                 )?;
             }
         }
         for load in &js.renderer_loads {
+            if !b.admit() {
+                continue;
+            }
             let from = b
                 .source_node(file, load.module_key.as_ref(), modules)
                 .unwrap_or_else(|| asset.clone());
@@ -1097,6 +1136,9 @@ fn project_findings(
         }
         // contextBridge.
         for bridge in &js.bridges {
+            if !b.admit() {
+                continue;
+            }
             c.bridges += 1;
             c.members += bridge.members.len() as u64;
             let from = b
@@ -1138,6 +1180,9 @@ fn project_findings(
         // IPC.
         let mut file_handlers: Vec<((u32, u32), String)> = Vec::new();
         for op in &js.ipc {
+            if !b.admit() {
+                continue;
+            }
             c.ipc_ops += 1;
             let from = b
                 .source_node(file, op.module_key.as_ref(), modules)
@@ -1284,6 +1329,9 @@ fn project_findings(
         }
         // Processes.
         for process in &js.processes {
+            if !b.admit() {
+                continue;
+            }
             let from = b
                 .source_node(file, process.module_key.as_ref(), modules)
                 .unwrap_or_else(|| asset.clone());
@@ -1348,6 +1396,9 @@ fn project_findings(
         }
         // Native add-ons.
         for request in &js.native {
+            if !b.admit() {
+                continue;
+            }
             c.native += 1;
             let from = b
                 .source_node(file, request.module_key.as_ref(), modules)
@@ -1649,7 +1700,21 @@ fn finish(
     let dropped_findings: u64 = parsed
         .iter()
         .map(|f| f.js.dropped_findings + f.js.dropped_modules)
-        .sum();
+        .sum::<u64>()
+        + b.budget.dropped_findings
+        + b.budget.dropped_modules;
+    if b.budget.dropped_findings > 0 {
+        limitations.insert(format!(
+            "max_findings ({}) was reached: {} findings were not projected.",
+            b.budget.max_findings, b.budget.dropped_findings
+        ));
+    }
+    if b.budget.dropped_modules > 0 {
+        limitations.insert(format!(
+            "max_modules ({}) was reached: {} module factories were not projected.",
+            b.budget.max_modules, b.budget.dropped_modules
+        ));
+    }
     // Nodes with their observations, ids computed in parallel.
     let mut omitted_observations = 0u64;
     let mut built: Vec<(Value, u64)> = b.nodes.into_par_iter().map(|(id, acc)| -> Result<(Value, u64), Failure> {

@@ -370,66 +370,47 @@ mod tests {
 
     #[test]
     fn relative_extension_index_and_package_main() {
+        use Context::{FilesystemExpression as Fs, HtmlReference as Html, ModuleSpecifier as Spec};
         let f = files();
-        let r = |from: &str, spec: &str, ctx| f.resolve(from, spec, ctx);
-        assert_eq!(
-            r("main.js", "./preload", Context::ModuleSpecifier)
-                .path
-                .as_deref(),
-            Some("preload.js")
-        );
-        assert_eq!(
-            r("main.js", "./lib", Context::ModuleSpecifier)
-                .path
-                .as_deref(),
-            Some("lib/index.js")
-        );
-        assert_eq!(
-            r("renderer/renderer.js", "dep", Context::ModuleSpecifier)
-                .path
-                .as_deref(),
-            Some("node_modules/dep/dist/entry.js")
-        );
-        assert_eq!(
-            r("main.js", "preload.js", Context::FilesystemExpression)
-                .path
-                .as_deref(),
-            Some("preload.js")
-        );
-        assert_eq!(
-            r(
+        let cases: &[(&str, &str, Context, &str, Option<&str>)] = &[
+            ("main.js", "./preload", Spec, "resolved", Some("preload.js")),
+            ("main.js", "./lib", Spec, "resolved", Some("lib/index.js")),
+            (
+                "renderer/renderer.js",
+                "dep",
+                Spec,
+                "resolved",
+                Some("node_modules/dep/dist/entry.js"),
+            ),
+            ("main.js", "preload.js", Fs, "resolved", Some("preload.js")),
+            (
                 "renderer/index.html",
                 "./renderer.js?v=1",
-                Context::HtmlReference
-            )
-            .path
-            .as_deref(),
-            Some("renderer/renderer.js")
-        );
-        assert_eq!(
-            r("main.js", "fs", Context::ModuleSpecifier).status,
-            "external"
-        );
-        assert_eq!(
-            r("main.js", "https://x.test/a.js", Context::HtmlReference).status,
-            "external"
-        );
-        assert_eq!(
-            r("main.js", "../../etc/passwd", Context::FilesystemExpression).status,
-            "rejected"
-        );
-        assert_eq!(
-            r("main.js", "./a%2e%2e/b", Context::ModuleSpecifier).status,
-            "rejected"
-        );
-        assert_eq!(
-            r("main.js", "./native/addon.node", Context::ModuleSpecifier).status,
-            "unavailable"
-        );
-        assert_eq!(
-            r("main.js", "./missing", Context::ModuleSpecifier).status,
-            "not-found"
-        );
+                Html,
+                "resolved",
+                Some("renderer/renderer.js"),
+            ),
+            ("main.js", "fs", Spec, "external", None),
+            ("main.js", "https://x.test/a.js", Html, "external", None),
+            ("main.js", "../../etc/passwd", Fs, "rejected", None),
+            ("main.js", "./a%2e%2e/b", Spec, "rejected", None),
+            (
+                "main.js",
+                "./native/addon.node",
+                Spec,
+                "unavailable",
+                Some("native/addon.node"),
+            ),
+            ("main.js", "./missing", Spec, "not-found", None),
+        ];
+        for (from, spec, context, status, path) in cases {
+            let r = f.resolve(from, spec, *context);
+            assert_eq!(
+                (r.status, r.path.as_deref()),
+                (*status, *path),
+                "{from} {spec}"
+            );
+        }
     }
 
     #[test]

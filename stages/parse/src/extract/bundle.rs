@@ -67,23 +67,10 @@ pub(crate) fn chunk_receiver(expr: &Expr, depth: usize) -> Option<String> {
     }
     match unwrap(expr) {
         Expr::Ident(ident) if chunk_global(&ident.sym) => Some(ident.sym.to_string()),
-        Expr::Member(member) => {
-            if let MemberProp::Ident(prop) = &member.prop
-                && chunk_global(&prop.sym)
-            {
-                return Some(prop.sym.to_string());
-            }
-            if let MemberProp::Computed(c) = &member.prop
-                && let Some(key) = literal_key(&c.expr)
-                && chunk_global(&key)
-            {
-                return Some(key);
-            }
-            chunk_receiver(&member.obj, depth + 1)
-        }
+        Expr::Member(member) => member_receiver(member, depth),
         Expr::Assign(assign) => {
             if let AssignTarget::Simple(SimpleAssignTarget::Member(m)) = &assign.left
-                && let Some(found) = chunk_receiver(&Expr::Member(m.clone()), depth + 1)
+                && let Some(found) = member_receiver(m, depth + 1)
             {
                 return Some(found);
             }
@@ -98,6 +85,19 @@ pub(crate) fn chunk_receiver(expr: &Expr, depth: usize) -> Option<String> {
             chunk_receiver(&bin.left, depth + 1).or_else(|| chunk_receiver(&bin.right, depth + 1))
         }
         _ => None,
+    }
+}
+
+/// The chunk-loading global a member expression names, or one in its object.
+fn member_receiver(member: &swc_ecma_ast::MemberExpr, depth: usize) -> Option<String> {
+    let prop = match &member.prop {
+        MemberProp::Ident(prop) => Some(prop.sym.to_string()),
+        MemberProp::Computed(c) => literal_key(&c.expr),
+        MemberProp::PrivateName(_) => None,
+    };
+    match prop {
+        Some(name) if chunk_global(&name) => Some(name),
+        _ => chunk_receiver(&member.obj, depth + 1),
     }
 }
 
@@ -346,14 +346,11 @@ impl FactoryWalker<'_> {
                 .is_some_and(|m| name.strip_prefix(m) == Some(".exports"))
     }
 
-    fn note_export_target(&mut self, target: &Expr) {
-        if let Expr::Member(m) = unwrap(target) {
-            let object = dotted(&m.obj);
-            if self.is_exports(&object)
-                && let MemberProp::Ident(p) = &m.prop
-            {
-                self.exports.insert(p.sym.to_string());
-            }
+    fn note_export_target(&mut self, m: &swc_ecma_ast::MemberExpr) {
+        if let MemberProp::Ident(p) = &m.prop
+            && self.is_exports(&dotted(&m.obj))
+        {
+            self.exports.insert(p.sym.to_string());
         }
     }
 }
@@ -463,12 +460,12 @@ impl Visit for FactoryWalker<'_> {
             Expr::Assign(a) => {
                 self.token("op", a.op.as_str());
                 if let AssignTarget::Simple(SimpleAssignTarget::Member(m)) = &a.left {
-                    self.note_export_target(&Expr::Member(m.clone()));
+                    self.note_export_target(m);
                 }
                 if let AssignTarget::Simple(target) = &a.left {
                     let name = match target {
                         SimpleAssignTarget::Ident(i) => i.id.sym.to_string(),
-                        SimpleAssignTarget::Member(m) => dotted(&Expr::Member(m.clone())),
+                        SimpleAssignTarget::Member(m) => super::names::dotted_member(m),
                         _ => String::new(),
                     };
                     if self.is_exports(&name) {

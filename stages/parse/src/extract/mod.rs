@@ -80,11 +80,7 @@ pub(crate) fn extract(
         module_syntax: matches!(program, Program::Module(m) if m.body.iter().any(|i| i.is_module_decl())),
         ..JsFacts::default()
     };
-    for (marker, needles) in VENDOR_MARKERS {
-        if needles.iter().any(|n| source.text.contains(n)) {
-            facts.vendor_markers.push(marker);
-        }
-    }
+    facts.vendor_markers = vendor_markers(source.text);
     facts.source_map_urls = source_map_urls(source.text);
     let mut walker = Extractor {
         source,
@@ -111,6 +107,34 @@ pub(crate) fn extract(
         truncated: walker.truncated,
         facts: walker.facts,
     }
+}
+
+/// Vendors whose markers occur in `text`, in [`VENDOR_MARKERS`] order: one pass over the text
+/// for every needle at once.
+fn vendor_markers(text: &str) -> Vec<&'static str> {
+    static MATCHER: std::sync::LazyLock<(aho_corasick::AhoCorasick, Vec<usize>)> =
+        std::sync::LazyLock::new(|| {
+            let (mut needles, mut owners) = (Vec::new(), Vec::new());
+            for (i, (_, list)) in VENDOR_MARKERS.iter().enumerate() {
+                needles.extend(list.iter().copied());
+                owners.extend(std::iter::repeat_n(i, list.len()));
+            }
+            let matcher = aho_corasick::AhoCorasick::new(needles).expect("the needles are fixed");
+            (matcher, owners)
+        });
+    let (matcher, owners) = &*MATCHER;
+    let mut found = [false; VENDOR_MARKERS.len()];
+    for hit in matcher.find_overlapping_iter(text) {
+        found[owners[hit.pattern().as_usize()]] = true;
+        if found.iter().all(|f| *f) {
+            break;
+        }
+    }
+    VENDOR_MARKERS
+        .iter()
+        .zip(found)
+        .filter_map(|((name, _), hit)| hit.then_some(*name))
+        .collect()
 }
 
 /// `//# sourceMappingURL=` (or `//@`) directives, in order.
@@ -160,15 +184,18 @@ fn aliased_module(spec: &str) -> Option<&'static str> {
 
 fn require_spec(expr: &Expr) -> Option<String> {
     match unwrap(expr) {
-        Expr::Call(call) => {
-            let name = callee_name(&call.callee);
-            if name == "require" || named(&name, "require") {
-                call.args.first().and_then(|a| string(&a.expr))
-            } else {
-                None
-            }
-        }
+        Expr::Call(call) => require_call_spec(call),
         _ => None,
+    }
+}
+
+/// The string a `require("…")` (or `x.require("…")`) call names.
+fn require_call_spec(call: &CallExpr) -> Option<String> {
+    let name = callee_name(&call.callee);
+    if name == "require" || named(&name, "require") {
+        call.args.first().and_then(|a| string(&a.expr))
+    } else {
+        None
     }
 }
 
@@ -177,7 +204,7 @@ impl Visit for PrePass {
         if let Some(init) = &decl.init {
             // const x = require("electron") / const {ipcRenderer: r} = require("electron")
             let (module, member) = match unwrap(init) {
-                Expr::Member(m) => (require_spec(&m.obj), dotted(&Expr::Member(m.clone()))),
+                Expr::Member(m) => (require_spec(&m.obj), names::dotted_member(m)),
                 other => (require_spec(other), String::new()),
             };
             if let Some(module) = module.as_deref().and_then(aliased_module) {
@@ -350,6 +377,17 @@ impl Extractor<'_, '_> {
             Some((None, e)) => (None, Some(self.source.expression(e.span()))),
             None => (None, Some("[missing-expression]".to_owned())),
         };
+        self.reference_to(kind, specifier, expression, span);
+    }
+
+    /// A reference to a literal `specifier`, or to a dynamic `expression`.
+    fn reference_to(
+        &mut self,
+        kind: &'static str,
+        specifier: Option<String>,
+        expression: Option<String>,
+        span: swc_common::Span,
+    ) {
         if specifier.is_none() {
             self.facts.dynamic_findings += 1;
         }
@@ -674,11 +712,7 @@ impl Visit for Extractor<'_, '_> {
                 let mechanism = if reexport { "re-export" } else { "import" };
                 self.native(mechanism, spec.clone(), "module-specifier", members, span);
             }
-            self.reference(
-                "static-import",
-                Some(&Expr::Lit(swc_ecma_ast::Lit::Str((**src).clone()))),
-                span,
-            );
+            self.reference_to("static-import", Some(spec), None, span);
         }
         decl.visit_children_with(self);
     }
@@ -716,7 +750,7 @@ impl Visit for Extractor<'_, '_> {
 
     fn visit_assign_expr(&mut self, assign: &swc_ecma_ast::AssignExpr) {
         if let AssignTarget::Simple(SimpleAssignTarget::Member(target)) = &assign.left {
-            let target_name = dotted(&Expr::Member(target.clone()));
+            let target_name = names::dotted_member(target);
             if target_name.starts_with("module.exports") || target_name.starts_with("exports.") {
                 let (call, member) = match unwrap(&assign.right) {
                     Expr::Member(m) => {
@@ -725,7 +759,7 @@ impl Visit for Extractor<'_, '_> {
                     other => (other, None),
                 };
                 if let Expr::Call(call) = call
-                    && require_spec(&Expr::Call(call.clone())).is_some_and(|s| is_native_spec(&s))
+                    && require_call_spec(call).is_some_and(|s| is_native_spec(&s))
                 {
                     let exported = target_name
                         .rsplit('.')
@@ -915,13 +949,11 @@ impl Extractor<'_, '_> {
             self.reference("require", first, span);
             return;
         }
+        // `__webpack_require__.e(id)` loads a chunk; the factory walk records it as an async
+        // chunk of its module, so it is not a reference here.
         if let Some(object) = name.strip_suffix(".e")
             && (object == "__webpack_require__" || object.ends_with(".__webpack_require__"))
         {
-            if let Some(id) = first.and_then(names::literal_key) {
-                let chunk = Expr::Lit(swc_ecma_ast::Lit::Str(format!("chunk:{id}").into()));
-                self.reference("dynamic-import", Some(&chunk), span);
-            }
             return;
         }
         if name == "bindings" {

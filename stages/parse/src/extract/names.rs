@@ -2,7 +2,7 @@
 
 use swc_common::Spanned;
 use swc_ecma_ast::{
-    Callee, Expr, Lit, MemberProp, MetaPropKind, OptChainBase, Pat, PropName, UnaryOp,
+    Callee, Expr, Lit, MemberExpr, MemberProp, MetaPropKind, OptChainBase, Pat, PropName, UnaryOp,
 };
 
 use crate::facts::{StaticPath, StaticValue};
@@ -60,6 +60,17 @@ pub(crate) fn dotted(expr: &Expr) -> String {
     } else {
         name
     }
+}
+
+/// [`dotted`] of a member expression, without building an `Expr` around it.
+pub(crate) fn dotted_member(member: &MemberExpr) -> String {
+    let mut name = dotted(&member.obj);
+    name.push('.');
+    name.push_str(&member_prop(&member.prop).unwrap_or_default());
+    if name.len() > MAX_NAME_BYTES {
+        name = crate::source::cut(&name, MAX_NAME_BYTES).to_owned();
+    }
+    name
 }
 
 pub(crate) fn callee_name(callee: &Callee) -> String {
@@ -271,7 +282,7 @@ fn path_parts(expr: &Expr, anchored: &mut bool, depth: usize) -> Option<String> 
             let first = string(&args.first()?.expr)?;
             let base = args.get(1).map(|a| unwrap(&a.expr));
             let anchored_base = match base {
-                Some(Expr::Member(m)) => dotted(&Expr::Member(m.clone())) == "import.meta.url",
+                Some(Expr::Member(m)) => dotted_member(m) == "import.meta.url",
                 Some(Expr::Ident(i)) => i.sym == *"__filename",
                 _ => false,
             };
