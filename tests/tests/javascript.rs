@@ -632,3 +632,61 @@ fn a_plain_file_or_the_wrong_format_is_a_typed_error() {
         FailureReason::Format
     );
 }
+
+#[test]
+fn reaching_a_finding_or_module_limit_is_partial_coverage_that_names_the_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    write_tree(dir.path(), &artifact_app());
+    write_tree(&dir.path().join("electron"), &electron_app());
+    let run = |findings: u64, modules: u64| {
+        let (cancel, progress) = (CancelToken::new(), ProgressReporter::silent());
+        let ctl = JobControl {
+            cancel: &cancel,
+            progress: &progress,
+            timeout: None,
+        };
+        let mut request = AnalyzeRequest::new(dir.path().to_path_buf());
+        request.text_limits.max_findings = findings;
+        request.text_limits.max_modules = modules;
+        let published = Engine::new(2)
+            .unwrap()
+            .analyze_javascript_application(&request, &ctl)
+            .unwrap();
+        let envelope: Value = serde_json::from_slice(published.envelope()).unwrap();
+        envelope["result"].clone()
+    };
+    let full = run(1_000, 1_000);
+    let limited = run(5, 3);
+    let limitations: Vec<&str> = limited["limitations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_str().unwrap())
+        .collect();
+    assert!(
+        limitations
+            .iter()
+            .any(|l| l.starts_with("max_findings (5) was reached")),
+        "{limitations:?}"
+    );
+    assert!(
+        limitations
+            .iter()
+            .any(|l| l.starts_with("max_modules (3) was reached")),
+        "{limitations:?}"
+    );
+    assert_eq!(limited["graph"]["coverage"]["truncated"], true);
+    let factories = |r: &Value| {
+        nodes(r, "javascript-module")
+            .into_iter()
+            .filter(|n| !props(n)["module_key"].is_null())
+            .count()
+    };
+    assert_eq!((factories(&full), factories(&limited)), (4, 3));
+    assert!(
+        limited["graph"]["edges"].as_array().unwrap().len()
+            < full["graph"]["edges"].as_array().unwrap().len()
+    );
+    // The same limits cut the same facts on every run.
+    assert_eq!(run(5, 3)["graph"]["graph_id"], limited["graph"]["graph_id"]);
+}

@@ -133,9 +133,9 @@ impl Engine {
             return Err(Failure::new(
                 FailureReason::Format,
                 format!(
-                    "input is a {}, not a {}",
-                    observed.as_str(),
-                    request.format.as_str()
+                    "input is {}, not {}",
+                    article(observed),
+                    article(request.format)
                 ),
             )
             .with_detail("expected_format", request.format.as_str())
@@ -198,18 +198,20 @@ impl Engine {
                         },
                     )?;
                     drop(output);
-                    let result = json!({
+                    // Moved in, not interpolated: `json!` copies a `Value` through the
+                    // serializer, and the graph can be megabytes.
+                    let mut result = json!({
                         "schema_version": 2,
                         "input_path": display,
                         "format": observed.as_str(),
                         "root_artifact_sha256": inventory.manifest.root_sha256,
                         "inventory_manifest_id": inventory.manifest.manifest_id,
                         "inventory_graph_sha256": inventory.manifest.graph_sha256,
-                        "summary": graph.summary,
-                        "statistics": graph.statistics,
-                        "limitations": graph.limitations,
-                        "graph": graph.graph,
                     });
+                    result["summary"] = graph.summary;
+                    result["statistics"] = graph.statistics;
+                    result["limitations"] = Value::from(graph.limitations);
+                    result["graph"] = graph.graph;
                     built.put((result, inventory));
                     Ok(())
                 },
@@ -263,6 +265,16 @@ impl Engine {
         let published = Published::new(validated, headline, &report)?;
         ctl.progress.finish("done", 1, Some(1), "analysis complete");
         Ok(published)
+    }
+}
+
+/// "a directory", "an ASAR", "a zip archive".
+fn article(format: Format) -> &'static str {
+    match format {
+        Format::Auto => "any supported input",
+        Format::Asar => "an ASAR",
+        Format::Directory => "a directory",
+        Format::Zip => "a zip-family archive",
     }
 }
 

@@ -197,9 +197,14 @@ pub fn read_text(
             facts.package = Some(package);
         }
         FileKind::Json => match text::json_keys(text) {
-            Some(keys) => {
+            Some((keys, omitted, jsonc)) => {
                 facts.parse = ParseStatus::Complete;
-                facts.json_keys = Some(keys);
+                facts.json_keys = Some((keys, omitted));
+                if jsonc {
+                    facts
+                        .diagnostics
+                        .push("read as JSON with comments or trailing commas".to_owned());
+                }
             }
             None => {
                 facts.parse = ParseStatus::Failed;

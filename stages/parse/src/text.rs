@@ -72,18 +72,27 @@ fn collect_exports(
     }
 }
 
-/// Top-level keys of a JSON module (at most 64, sorted) and how many were left out; `None`
-/// when the text is not JSON.
-pub(crate) fn json_keys(text: &str) -> Option<(Vec<String>, u64)> {
-    match serde_json::from_str::<serde_json::Value>(text).ok()? {
+/// Top-level keys of a JSON module (at most 64, sorted), how many were left out, and whether
+/// the text needed the JSON-with-comments reading (comments or trailing commas, as
+/// `tsconfig.json` files have); `None` when the text is not JSON either way.
+pub(crate) fn json_keys(text: &str) -> Option<(Vec<String>, u64, bool)> {
+    let (value, jsonc) = match serde_json::from_str::<serde_json::Value>(text) {
+        Ok(value) => (value, false),
+        Err(_) => {
+            let mut relaxed = text.to_owned();
+            json_strip_comments::strip(&mut relaxed).ok()?;
+            (serde_json::from_str(&relaxed).ok()?, true)
+        }
+    };
+    match value {
         serde_json::Value::Object(map) => {
             let mut keys: Vec<String> = map.keys().map(|k| cut(k, 256).to_owned()).collect();
             keys.sort();
             let omitted = keys.len().saturating_sub(MAX_KEYS) as u64;
             keys.truncate(MAX_KEYS);
-            Some((keys, omitted))
+            Some((keys, omitted, jsonc))
         }
-        _ => Some((Vec::new(), 0)),
+        _ => Some((Vec::new(), 0, jsonc)),
     }
 }
 
@@ -235,6 +244,20 @@ pub(crate) fn source_map(text: &str, contents: bool, max_sources: usize) -> Sour
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn json_with_comments_is_read_and_flagged() {
+        assert_eq!(
+            json_keys(r#"{"b": 1, "a": 2}"#),
+            Some((vec!["a".into(), "b".into()], 0, false))
+        );
+        let tsconfig = "{\n  // options\n  \"compilerOptions\": {\"strict\": true,},\n  /* paths */ \"include\": [\"src\"],\n}";
+        assert_eq!(
+            json_keys(tsconfig),
+            Some((vec!["compilerOptions".into(), "include".into()], 0, true))
+        );
+        assert_eq!(json_keys("{not json"), None);
+    }
 
     #[test]
     fn html_scripts_with_quotes_and_base() {

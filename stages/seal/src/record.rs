@@ -3,7 +3,7 @@
 use rea_core::{Failure, FailureReason};
 use rea_exec::StageCx;
 use rea_hash::{canonical_bytes, content_id};
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 /// Every key of a record, in canonical order.
 pub const RECORD_KEYS: [&str; 15] = [
@@ -130,16 +130,25 @@ pub fn evidence_id_of(record: &Value) -> Result<String, Failure> {
             "evidence record is not an object",
         ));
     };
-    let mut projection: Map<String, Value> = map.clone();
-    projection.remove("evidence_id");
-    if let Some(Value::Object(subject)) = projection.get("subject") {
-        let reduced: Map<String, Value> = subject
-            .iter()
-            .filter(|(key, _)| matches!(key.as_str(), "digest" | "format" | "architecture"))
-            .map(|(key, value)| (key.clone(), value.clone()))
-            .collect();
-        projection.insert("subject".to_owned(), Value::Object(reduced));
-    }
+    // The projection borrows the record: only the reduced subject is built anew.
+    let reduced = match map.get("subject") {
+        Some(Value::Object(subject)) => Some(Value::Object(
+            subject
+                .iter()
+                .filter(|(key, _)| matches!(key.as_str(), "digest" | "format" | "architecture"))
+                .map(|(key, value)| (key.clone(), value.clone()))
+                .collect(),
+        )),
+        _ => None,
+    };
+    let projection: std::collections::BTreeMap<&str, &Value> = map
+        .iter()
+        .filter(|(key, _)| key.as_str() != "evidence_id")
+        .map(|(key, value)| match (key.as_str(), &reduced) {
+            ("subject", Some(reduced)) => (key.as_str(), reduced),
+            _ => (key.as_str(), value),
+        })
+        .collect();
     content_id("ev_", &projection).map_err(|err| {
         Failure::new(
             FailureReason::Internal,
@@ -172,7 +181,9 @@ fn record_value(draft: EvidenceDraft) -> Value {
         .into_iter()
         .map(|Location::ArtifactPath(path)| json!({"kind": "artifact-path", "path": path}))
         .collect();
-    json!({
+    // `json!` copies every interpolated `Value` through the serializer; the result (which can
+    // be megabytes) is moved in afterwards instead.
+    let mut record = json!({
         "schema_version": 2,
         "subject": subject,
         "provider": {"id": draft.provider.id, "name": draft.provider.name, "version": draft.provider.version},
@@ -180,7 +191,7 @@ fn record_value(draft: EvidenceDraft) -> Value {
         "operation": draft.operation,
         "parameters": draft.parameters,
         "raw_result": null,
-        "normalized_result": draft.normalized_result,
+        "normalized_result": null,
         "confidence": match draft.confidence {
             Confidence::Observed => "observed",
             Confidence::Derived => "derived",
@@ -197,5 +208,7 @@ fn record_value(draft: EvidenceDraft) -> Value {
         "limitations": limitations,
         "locations": locations,
         "evidence_links": draft.evidence_links,
-    })
+    });
+    record["normalized_result"] = draft.normalized_result;
+    record
 }

@@ -205,6 +205,14 @@ fn finish(
         Ok(published) => published,
         Err(failure) => return fail(operation, &failure, job_args.json),
     };
+    for stage in &published.stages {
+        tracing::info!(
+            operation,
+            stage = stage.stage,
+            ms = stage.elapsed.as_secs_f64() * 1e3,
+            "stage time"
+        );
+    }
     if let Some(out) = &job_args.out {
         if let Err(failure) =
             rea_jobs::publish::write_file_atomically(cancel, out, published.envelope())

@@ -16,6 +16,11 @@ use std::process::ExitCode;
 use clap::Parser;
 use rea_core::{CancelReason, CancelToken};
 
+/// Graph building allocates many small JSON values across threads; mimalloc handles that
+/// pattern far better than glibc's allocator (see BENCHMARKS.md).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     // The handler goes in first, so that a Ctrl-C at any moment cancels instead of killing.
     let cancel = CancelToken::new();

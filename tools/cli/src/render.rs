@@ -9,6 +9,18 @@ use rea_jobs::Published;
 use rea_jobs::error::ErrorObject;
 use serde_json::{Value, json};
 
+/// `println!` for summaries, except that a closed stdout (`rea … | head`) ends the process
+/// quietly with status 0 instead of panicking: the job already finished, and whoever read the
+/// first lines got what they asked for.
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        let mut stdout = std::io::stdout().lock();
+        if writeln!(stdout, $($arg)*).is_err() {
+            std::process::exit(0);
+        }
+    }};
+}
+
 /// Prints canonical JSON and a newline to stdout.
 pub fn json_line(bytes: &[u8]) -> ExitCode {
     let mut stdout = std::io::stdout().lock();
@@ -28,8 +40,8 @@ pub fn summary(operation: &str, published: &Published, elapsed: Duration) {
     let h = &published.headline;
     let n = |key: &str| h.get(key).and_then(Value::as_u64).unwrap_or(0);
     let s = |key: &str| h.get(key).and_then(Value::as_str).unwrap_or("");
-    println!("{operation}: {} input", s("root_format"));
-    println!(
+    say!("{operation}: {} input", s("root_format"));
+    say!(
         "  entries      {} ({} files, {} directories, {} symlinks){}",
         n("entries"),
         n("files"),
@@ -41,13 +53,13 @@ pub fn summary(operation: &str, published: &Published, elapsed: Duration) {
             String::new()
         }
     );
-    println!(
+    say!(
         "  contents     {} distinct, {} hashed",
         n("distinct_contents"),
         bytes(n("bytes_hashed"))
     );
     if n("verified") + n("mismatched") + n("unverifiable") > 0 {
-        println!(
+        say!(
             "  integrity    {} verified, {} mismatched, {} unverifiable",
             n("verified"),
             n("mismatched"),
@@ -55,23 +67,23 @@ pub fn summary(operation: &str, published: &Published, elapsed: Duration) {
         );
     }
     if n("unavailable") + n("not_hashed_limit") > 0 {
-        println!(
+        say!(
             "  not hashed   {} unreadable, {} over max_entry_bytes",
             n("unavailable"),
             n("not_hashed_limit")
         );
     }
-    println!("  manifest     {}", s("manifest_id"));
-    println!("  evidence     {}", published.evidence_id());
+    say!("  manifest     {}", s("manifest_id"));
+    say!("  evidence     {}", published.evidence_id());
     if n("limitations") > 0 {
-        println!("  limitations  {} (see --json)", n("limitations"));
+        say!("  limitations  {} (see --json)", n("limitations"));
     }
     let stages: Vec<String> = published
         .stages
         .iter()
         .map(|t| format!("{} {:.3} s", t.stage, t.elapsed.as_secs_f64()))
         .collect();
-    println!(
+    say!(
         "  time         {:.3} s ({})",
         elapsed.as_secs_f64(),
         stages.join(", ")
@@ -83,7 +95,7 @@ pub fn inspect_summary(published: &Published, elapsed: Duration) {
     let envelope: Value = serde_json::from_slice(published.envelope()).unwrap_or(Value::Null);
     let r = &envelope["result"];
     let s = &r["summary"];
-    println!(
+    say!(
         "inspect_artifact: {} input, {} entries ({} files), {} distinct contents",
         r["manifest"]["root_format"].as_str().unwrap_or(""),
         s["entries"],
@@ -91,45 +103,48 @@ pub fn inspect_summary(published: &Published, elapsed: Duration) {
         s["distinct_contents"]
     );
     let i = &r["integrity"];
-    println!(
+    say!(
         "  integrity     {} verified, {} mismatched, {} unverifiable, {} unreadable",
-        i["verified"], i["mismatched"], i["unverifiable"], i["unavailable"]
+        i["verified"],
+        i["mismatched"],
+        i["unverifiable"],
+        i["unavailable"]
     );
     let kinds: Vec<String> = r["counts"]["by_kind"]
         .as_object()
         .map(|m| m.iter().map(|(k, v)| format!("{k} {v}")).collect())
         .unwrap_or_default();
-    println!("  kinds         {}", kinds.join(", "));
+    say!("  kinds         {}", kinds.join(", "));
     for e in r["entrypoints"].as_array().into_iter().flatten().take(10) {
-        println!(
+        say!(
             "  entrypoint    {} ({})",
             e["logical_path"].as_str().unwrap_or(""),
             e["role"].as_str().unwrap_or("")
         );
     }
     for f in r["largest_files"].as_array().into_iter().flatten().take(5) {
-        println!(
+        say!(
             "  large file    {} ({} bytes)",
             f["logical_path"].as_str().unwrap_or(""),
             f["size"]
         );
     }
     for t in r["suggested_next_tools"].as_array().into_iter().flatten() {
-        println!(
+        say!(
             "  next          {}: {}",
             t["tool"].as_str().unwrap_or(""),
             t["reason"].as_str().unwrap_or("")
         );
     }
-    println!("  evidence      {}", published.evidence_id());
-    println!("  time          {:.3} s", elapsed.as_secs_f64());
+    say!("  evidence      {}", published.evidence_id());
+    say!("  time          {:.3} s", elapsed.as_secs_f64());
 }
 
 /// A comparison, for people.
 pub fn compare_summary(published: &Published, elapsed: Duration) {
     let h = &published.headline;
     let n = |key: &str| h.get(key).and_then(Value::as_u64).unwrap_or(0);
-    println!(
+    say!(
         "compare_artifacts: {} added, {} removed, {} changed, {} unchanged, {} contradictions, {} unknown",
         n("added"),
         n("removed"),
@@ -138,8 +153,8 @@ pub fn compare_summary(published: &Published, elapsed: Duration) {
         n("contradiction"),
         n("unknown")
     );
-    println!("  evidence     {}", published.evidence_id());
-    println!("  time         {:.3} s", elapsed.as_secs_f64());
+    say!("  evidence     {}", published.evidence_id());
+    say!("  time         {:.3} s", elapsed.as_secs_f64());
 }
 
 /// A short summary of an extraction.
@@ -156,9 +171,9 @@ pub fn extract_summary(
     let root = output_root
         .map(|p| p.display().to_string())
         .unwrap_or_default();
-    println!("extract_artifact: {files} files written to {root}");
-    println!("  evidence     {}", published.evidence_id());
-    println!("  time         {:.3} s", elapsed.as_secs_f64());
+    say!("extract_artifact: {files} files written to {root}");
+    say!("  evidence     {}", published.evidence_id());
+    say!("  time         {:.3} s", elapsed.as_secs_f64());
 }
 
 /// Reports a failure: the error object on stdout with `--json`, one line on stderr always.
@@ -166,7 +181,7 @@ pub fn failure(operation: &str, failure: &Failure, json: bool) {
     let object = ErrorObject::from_failure(operation, failure);
     if json {
         let text = serde_json::to_string(&json!({"error": object.to_json()})).unwrap_or_default();
-        println!("{text}");
+        say!("{text}");
     }
     if failure.reason == FailureReason::Cancelled {
         eprintln!("cancelled");
@@ -205,7 +220,7 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
     let edges = g["edges"].as_array().map_or(&[][..], Vec::as_slice);
     let text = |v: &Value| v.as_str().unwrap_or("").to_owned();
     let props = |n: &Value| n["observations"][0]["properties"].clone();
-    println!(
+    say!(
         "analyze_javascript_application: {} input, {} relevant files, {} JavaScript parsed, {} modules in {} bundles, {} parse failures",
         text(&r["format"]),
         st["relevant_files"],
@@ -227,7 +242,7 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
         .take(12)
     {
         let p = props(n);
-        println!(
+        say!(
             "  {:<17} {} -> {} ({})",
             text(&n["kind"]),
             text(&p["declared_path"]),
@@ -270,7 +285,7 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
                 )
             })
             .collect();
-        println!(
+        say!(
             "  window            {} in {} preload={} {}",
             text(&p["constructor"]),
             text(&p["path"]),
@@ -290,7 +305,7 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
             .flatten()
             .map(text)
             .collect();
-        println!(
+        say!(
             "  bridge            {} ({}) [{}]",
             p["api_key"]
                 .as_str()
@@ -301,7 +316,7 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
         );
     }
     let ipc = &s["ipc"];
-    println!(
+    say!(
         "  ipc               {} operations, {} literal channels, {} dynamic; {} renderer transmissions: {} paired, {} ambiguous, {} unpaired",
         ipc["operations"],
         ipc["literal_channels"],
@@ -319,15 +334,16 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
     channels.sort();
     if !channels.is_empty() {
         let shown: Vec<&str> = channels.iter().take(12).map(String::as_str).collect();
-        println!(
+        say!(
             "  channels          {}{}",
             shown.join(", "),
             if channels.len() > 12 { ", …" } else { "" }
         );
     }
-    println!(
+    say!(
         "  native add-ons    {} bindings, {} resolved",
-        s["native_addon_bindings"], s["resolved_native_addon_bindings"]
+        s["native_addon_bindings"],
+        s["resolved_native_addon_bindings"]
     );
     let mut per_asset: std::collections::BTreeMap<String, u64> = std::collections::BTreeMap::new();
     for n in nodes.iter().filter(|n| n["kind"] == "javascript-chunk") {
@@ -337,17 +353,17 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
     let mut assets: Vec<(String, u64)> = per_asset.into_iter().collect();
     assets.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     for (path, count) in assets.iter().take(6) {
-        println!("  bundle            {path}: {count} modules");
+        say!("  bundle            {path}: {count} modules");
     }
-    println!(
+    say!(
         "  graph             {} nodes, {} edges, coverage {}",
         nodes.len(),
         edges.len(),
         text(&g["coverage"]["status"])
     );
     for l in r["limitations"].as_array().into_iter().flatten().take(4) {
-        println!("  limitation        {}", text(l));
+        say!("  limitation        {}", text(l));
     }
-    println!("  evidence          {}", published.evidence_id());
-    println!("  time              {:.3} s", elapsed.as_secs_f64());
+    say!("  evidence          {}", published.evidence_id());
+    say!("  time              {:.3} s", elapsed.as_secs_f64());
 }

@@ -9,7 +9,7 @@ use rea_parse::{
     FileFacts, FileKind, Module, ModuleKey, ParseOutput, ParseStatus, Range, StaticValue,
     TextStatus,
 };
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use super::ids;
 use super::resolve::{Context, Files, Resolution};
@@ -1717,19 +1717,36 @@ fn finish(
     }
     // Nodes with their observations, ids computed in parallel.
     let mut omitted_observations = 0u64;
-    let mut built: Vec<(Value, u64)> = b.nodes.into_par_iter().map(|(id, acc)| -> Result<(Value, u64), Failure> {
-        let mut observations: Vec<(String, Value)> = Vec::with_capacity(acc.observations.len());
-        for (label, properties, evidence) in acc.observations {
-            let oid = ids::observation_id(&id, &label, &properties, &evidence).map_err(failure)?;
-            observations.push((oid.clone(), json!({"observation_id": oid, "label": label, "properties": properties, "evidence": evidence})));
-        }
-        observations.sort_by(|a, b| a.0.cmp(&b.0));
-        observations.dedup_by(|a, b| a.0 == b.0);
-        let omitted = observations.len().saturating_sub(MAX_OBSERVATIONS) as u64;
-        observations.truncate(MAX_OBSERVATIONS);
-        Ok((json!({"node_id": id, "kind": acc.kind, "identity": acc.identity,
-                   "observations": observations.into_iter().map(|(_, v)| v).collect::<Vec<_>>()}), omitted))
-    }).collect::<Result<_, _>>()?;
+    let mut built: Vec<(Value, u64)> = b
+        .nodes
+        .into_par_iter()
+        .map(|(id, acc)| -> Result<(Value, u64), Failure> {
+            let mut observations: Vec<(String, Value)> = Vec::with_capacity(acc.observations.len());
+            for (label, properties, evidence) in acc.observations {
+                let oid =
+                    ids::observation_id(&id, &label, &properties, &evidence).map_err(failure)?;
+                let mut observation = Map::with_capacity(4);
+                observation.insert("observation_id".to_owned(), Value::String(oid.clone()));
+                observation.insert("label".to_owned(), label);
+                observation.insert("properties".to_owned(), properties);
+                observation.insert("evidence".to_owned(), evidence);
+                observations.push((oid, Value::Object(observation)));
+            }
+            observations.sort_by(|a, b| a.0.cmp(&b.0));
+            observations.dedup_by(|a, b| a.0 == b.0);
+            let omitted = observations.len().saturating_sub(MAX_OBSERVATIONS) as u64;
+            observations.truncate(MAX_OBSERVATIONS);
+            let mut node = Map::with_capacity(4);
+            node.insert("node_id".to_owned(), Value::String(id));
+            node.insert("kind".to_owned(), Value::from(acc.kind));
+            node.insert("identity".to_owned(), acc.identity);
+            node.insert(
+                "observations".to_owned(),
+                Value::Array(observations.into_iter().map(|(_, v)| v).collect()),
+            );
+            Ok((Value::Object(node), omitted))
+        })
+        .collect::<Result<_, _>>()?;
     cx.check()?;
     built.sort_by(|a, b| a.0["node_id"].as_str().cmp(&b.0["node_id"].as_str()));
     let nodes: Vec<Value> = built
@@ -1739,11 +1756,22 @@ fn finish(
             v
         })
         .collect();
-    let mut edges: Vec<(String, Value)> = b.edges.into_par_iter().map(|e| -> Result<(String, Value), Failure> {
-        let id = ids::edge_id(&e.source, &e.target, e.relation, &e.properties, &e.evidence).map_err(failure)?;
-        Ok((id.clone(), json!({"edge_id": id, "source_node_id": e.source, "target_node_id": e.target,
-                               "relation": e.relation, "properties": e.properties, "evidence": e.evidence})))
-    }).collect::<Result<_, _>>()?;
+    let mut edges: Vec<(String, Value)> = b
+        .edges
+        .into_par_iter()
+        .map(|e| -> Result<(String, Value), Failure> {
+            let id = ids::edge_id(&e.source, &e.target, e.relation, &e.properties, &e.evidence)
+                .map_err(failure)?;
+            let mut edge = Map::with_capacity(6);
+            edge.insert("edge_id".to_owned(), Value::String(id.clone()));
+            edge.insert("source_node_id".to_owned(), Value::String(e.source));
+            edge.insert("target_node_id".to_owned(), Value::String(e.target));
+            edge.insert("relation".to_owned(), Value::from(e.relation));
+            edge.insert("properties".to_owned(), e.properties);
+            edge.insert("evidence".to_owned(), e.evidence);
+            Ok((id, Value::Object(edge)))
+        })
+        .collect::<Result<_, _>>()?;
     cx.check()?;
     edges.sort_by(|a, b| a.0.cmp(&b.0));
     edges.dedup_by(|a, b| a.0 == b.0);

@@ -271,7 +271,7 @@ impl Extractor<'_, '_> {
         }
         // `<subject>.startsWith|endsWith|includes(x)` on a sender subject.
         for method in ["startsWith", "endsWith", "includes"] {
-            if let Some(subject) = name.strip_suffix(&format!(".{method}"))
+            if let Some(subject) = super::names::object_of(name, method)
                 && let Some(kind) = sender_subject(subject)
                 && let Some(expected) = arg(0)
             {

@@ -80,8 +80,7 @@ pub(crate) fn extract(
         module_syntax: matches!(program, Program::Module(m) if m.body.iter().any(|i| i.is_module_decl())),
         ..JsFacts::default()
     };
-    facts.vendor_markers = vendor_markers(source.text);
-    facts.source_map_urls = source_map_urls(source.text);
+    (facts.vendor_markers, facts.source_map_urls) = scan_text(source.text);
     let mut walker = Extractor {
         source,
         budget,
@@ -109,51 +108,53 @@ pub(crate) fn extract(
     }
 }
 
-/// Vendors whose markers occur in `text`, in [`VENDOR_MARKERS`] order: one pass over the text
-/// for every needle at once.
-fn vendor_markers(text: &str) -> Vec<&'static str> {
-    static MATCHER: std::sync::LazyLock<(aho_corasick::AhoCorasick, Vec<usize>)> =
+/// Directives that name a source map.
+const SOURCE_MAP_DIRECTIVES: &[&str] = &["//# sourceMappingURL=", "//@ sourceMappingURL="];
+
+/// One pass over the raw text for every needle at once: the vendors whose markers occur, in
+/// [`VENDOR_MARKERS`] order, and the source-map URLs the directives name (sorted, unique, at
+/// most 16).
+fn scan_text(text: &str) -> (Vec<&'static str>, Vec<String>) {
+    static MATCHER: std::sync::LazyLock<(aho_corasick::AhoCorasick, Vec<Option<usize>>)> =
         std::sync::LazyLock::new(|| {
             let (mut needles, mut owners) = (Vec::new(), Vec::new());
             for (i, (_, list)) in VENDOR_MARKERS.iter().enumerate() {
                 needles.extend(list.iter().copied());
-                owners.extend(std::iter::repeat_n(i, list.len()));
+                owners.extend(std::iter::repeat_n(Some(i), list.len()));
             }
-            let matcher = aho_corasick::AhoCorasick::new(needles).expect("the needles are fixed");
+            needles.extend(SOURCE_MAP_DIRECTIVES.iter().copied());
+            owners.extend(std::iter::repeat_n(None, SOURCE_MAP_DIRECTIVES.len()));
+            let matcher = aho_corasick::AhoCorasick::builder()
+                .kind(Some(aho_corasick::AhoCorasickKind::DFA))
+                .build(needles)
+                .expect("the needles are fixed");
             (matcher, owners)
         });
     let (matcher, owners) = &*MATCHER;
     let mut found = [false; VENDOR_MARKERS.len()];
-    for hit in matcher.find_overlapping_iter(text) {
-        found[owners[hit.pattern().as_usize()]] = true;
-        if found.iter().all(|f| *f) {
-            break;
+    let mut urls = Vec::new();
+    for hit in matcher.find_iter(text) {
+        match owners[hit.pattern().as_usize()] {
+            Some(vendor) => found[vendor] = true,
+            None => {
+                let url: &str = text[hit.end()..]
+                    .split(char::is_whitespace)
+                    .next()
+                    .unwrap_or("");
+                if !url.is_empty() && urls.len() < 16 {
+                    urls.push(crate::source::cut(url, 4096).to_owned());
+                }
+            }
         }
     }
-    VENDOR_MARKERS
+    urls.sort();
+    urls.dedup();
+    let vendors = VENDOR_MARKERS
         .iter()
         .zip(found)
         .filter_map(|((name, _), hit)| hit.then_some(*name))
-        .collect()
-}
-
-/// `//# sourceMappingURL=` (or `//@`) directives, in order.
-fn source_map_urls(text: &str) -> Vec<String> {
-    let mut out = Vec::new();
-    for needle in ["//# sourceMappingURL=", "//@ sourceMappingURL="] {
-        let mut rest = text;
-        while let Some(at) = rest.find(needle) {
-            let after = &rest[at + needle.len()..];
-            let url: String = after.chars().take_while(|c| !c.is_whitespace()).collect();
-            if !url.is_empty() && out.len() < 16 {
-                out.push(crate::source::cut(&url, 4096).to_owned());
-            }
-            rest = after;
-        }
-    }
-    out.sort();
-    out.dedup();
-    out
+        .collect();
+    (vendors, urls)
 }
 
 const ALIASED_MODULES: &[&str] = &["electron", "child_process", "bindings", "node-gyp-build"];
@@ -1039,7 +1040,7 @@ impl Extractor<'_, '_> {
             return;
         }
         for method in ["get", "post", "put", "patch", "delete", "request"] {
-            if name.ends_with(&format!(".{method}"))
+            if names::object_of(name, method).is_some()
                 && let Some(url) = first.and_then(string)
                 && url_like(&url)
             {

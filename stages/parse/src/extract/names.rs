@@ -1,5 +1,7 @@
 //! Names and values read off expressions without evaluating anything.
 
+use std::borrow::Cow;
+
 use swc_common::Spanned;
 use swc_ecma_ast::{
     Callee, Expr, Lit, MemberExpr, MemberProp, MetaPropKind, OptChainBase, Pat, PropName, UnaryOp,
@@ -12,31 +14,31 @@ const MAX_NAME_DEPTH: usize = 128;
 const MAX_NAME_BYTES: usize = 4096;
 
 /// The dotted name of a callee: `a.b.c`, `import`, or `""` where a part is not static.
-/// Computed string or number keys give their value.
+/// Computed string or number keys give their value. One allocation for the whole name.
 pub(crate) fn dotted(expr: &Expr) -> String {
-    let mut parts: Vec<String> = Vec::new();
+    let mut parts: Vec<Cow<'_, str>> = Vec::new();
     let mut cur = expr;
     for _ in 0..MAX_NAME_DEPTH {
         match cur {
             Expr::Ident(ident) => {
-                parts.push(ident.sym.to_string());
+                parts.push(Cow::Borrowed(&ident.sym));
                 break;
             }
             Expr::This(_) => {
-                parts.push("this".to_owned());
+                parts.push(Cow::Borrowed("this"));
                 break;
             }
             Expr::Member(member) => {
-                parts.push(member_prop(&member.prop).unwrap_or_default());
+                parts.push(member_prop(&member.prop));
                 cur = &member.obj;
             }
             Expr::OptChain(chain) => match &*chain.base {
                 OptChainBase::Member(member) => {
-                    parts.push(member_prop(&member.prop).unwrap_or_default());
+                    parts.push(member_prop(&member.prop));
                     cur = &member.obj;
                 }
                 OptChainBase::Call(_) => {
-                    parts.push(String::new());
+                    parts.push(Cow::Borrowed(""));
                     break;
                 }
             },
@@ -44,29 +46,33 @@ pub(crate) fn dotted(expr: &Expr) -> String {
             Expr::TsAs(e) => cur = &e.expr,
             Expr::TsNonNull(e) => cur = &e.expr,
             Expr::MetaProp(meta) if meta.kind == MetaPropKind::ImportMeta => {
-                parts.push("import.meta".to_owned());
+                parts.push(Cow::Borrowed("import.meta"));
                 break;
             }
             _ => {
-                parts.push(String::new());
+                parts.push(Cow::Borrowed(""));
                 break;
             }
         }
     }
-    parts.reverse();
-    let name = parts.join(".");
-    if name.len() > MAX_NAME_BYTES {
-        crate::source::cut(&name, MAX_NAME_BYTES).to_owned()
-    } else {
-        name
+    let mut name = String::with_capacity(parts.iter().map(|p| p.len() + 1).sum());
+    for (i, part) in parts.iter().rev().enumerate() {
+        if i > 0 {
+            name.push('.');
+        }
+        name.push_str(part);
     }
+    if name.len() > MAX_NAME_BYTES {
+        name.truncate(crate::source::cut(&name, MAX_NAME_BYTES).len());
+    }
+    name
 }
 
 /// [`dotted`] of a member expression, without building an `Expr` around it.
 pub(crate) fn dotted_member(member: &MemberExpr) -> String {
     let mut name = dotted(&member.obj);
     name.push('.');
-    name.push_str(&member_prop(&member.prop).unwrap_or_default());
+    name.push_str(&member_prop(&member.prop));
     if name.len() > MAX_NAME_BYTES {
         name = crate::source::cut(&name, MAX_NAME_BYTES).to_owned();
     }
@@ -83,17 +89,22 @@ pub(crate) fn callee_name(callee: &Callee) -> String {
 
 /// `name == x || name.ends_with(".x")`.
 pub(crate) fn named(name: &str, x: &str) -> bool {
-    name == x
-        || (name.len() > x.len()
-            && name.ends_with(x)
-            && name.as_bytes()[name.len() - x.len() - 1] == b'.')
+    name == x || object_of(name, x).is_some()
 }
 
-fn member_prop(prop: &MemberProp) -> Option<String> {
+/// The object part of `name` when it is `<object>.x`: `object_of("a.b.x", "x") == Some("a.b")`.
+pub(crate) fn object_of<'n>(name: &'n str, x: &str) -> Option<&'n str> {
+    name.strip_suffix(x)?.strip_suffix('.')
+}
+
+/// A member's static property name; `""` when it is not static.
+fn member_prop(prop: &MemberProp) -> Cow<'_, str> {
     match prop {
-        MemberProp::Ident(ident) => Some(ident.sym.to_string()),
-        MemberProp::Computed(computed) => literal_key(&computed.expr),
-        MemberProp::PrivateName(_) => None,
+        MemberProp::Ident(ident) => Cow::Borrowed(&ident.sym),
+        MemberProp::Computed(computed) => {
+            literal_key(&computed.expr).map_or(Cow::Borrowed(""), Cow::Owned)
+        }
+        MemberProp::PrivateName(_) => Cow::Borrowed(""),
     }
 }
 

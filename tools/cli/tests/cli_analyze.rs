@@ -1,0 +1,165 @@
+//! `rea analyze-javascript-application` as a user runs it: the one-screen summary, JSON,
+//! typed errors for bad input and bad flags, and a reader that stops early.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn rea() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_rea"));
+    command.env_remove("REA_THREADS").stdin(Stdio::null());
+    command
+}
+
+fn sample() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpora/inventory/sample-app")
+}
+
+fn run(args: &[&str]) -> Output {
+    rea().args(args).output().expect("rea runs")
+}
+
+fn no_panic(output: &Output) {
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+#[test]
+fn the_summary_names_roles_windows_bridges_and_ipc_of_the_sample() {
+    let output = run(&["analyze-javascript-application", sample().to_str().unwrap()]);
+    no_panic(&output);
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    for expected in [
+        "electron-main",
+        "src/main.js",
+        "window",
+        "bridge",
+        "settings:get",
+        "evidence",
+    ] {
+        assert!(text.contains(expected), "{expected} missing from:\n{text}");
+    }
+    // The JSON form is the sealed envelope, whose result commits to the same graph.
+    let output = run(&[
+        "analyze-javascript-application",
+        sample().to_str().unwrap(),
+        "--json",
+    ]);
+    let envelope: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(
+        envelope["result"],
+        envelope["evidence"]["normalized_result"]
+    );
+    assert!(
+        envelope["result"]["graph"]["graph_id"]
+            .as_str()
+            .unwrap()
+            .starts_with("jag_")
+    );
+}
+
+#[test]
+fn bad_input_and_bad_flags_get_typed_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = dir.path().join("notes.txt");
+    std::fs::write(&text, b"hello").unwrap();
+    // (arguments, error code, details.reason)
+    for (args, code, reason) in [
+        (
+            vec![
+                "analyze-javascript-application",
+                "/definitely/missing",
+                "--json",
+            ],
+            "artifact_operation_failed",
+            "path",
+        ),
+        (
+            vec![
+                "analyze-javascript-application",
+                text.to_str().unwrap(),
+                "--json",
+            ],
+            "artifact_operation_failed",
+            "format",
+        ),
+        (
+            vec![
+                "analyze-javascript-application",
+                sample().to_str().unwrap(),
+                "--format",
+                "asar",
+                "--json",
+            ],
+            "artifact_operation_failed",
+            "format",
+        ),
+        (
+            vec![
+                "analyze-javascript-application",
+                sample().to_str().unwrap(),
+                "--max-text-files",
+                "0",
+                "--json",
+            ],
+            "invalid_request",
+            "invalid_input",
+        ),
+    ] {
+        let output = run(&args);
+        no_panic(&output);
+        assert_eq!(output.status.code(), Some(1), "{args:?}");
+        let error: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        let error = &error["error"];
+        for key in [
+            "code",
+            "category",
+            "message",
+            "retryable",
+            "remediation",
+            "details",
+        ] {
+            assert!(!error[key].is_null(), "{args:?}: {key} missing in {error}");
+        }
+        assert_eq!(
+            (error["code"].as_str(), error["details"]["reason"].as_str()),
+            (Some(code), Some(reason)),
+            "{args:?}"
+        );
+    }
+    for args in [
+        vec!["analyze-javascript-application"],
+        vec!["analyze-javascript-application", ".", "--format", "rar"],
+        vec![
+            "analyze-javascript-application",
+            ".",
+            "--source-maps",
+            "all",
+        ],
+    ] {
+        assert_eq!(run(&args).status.code(), Some(2), "{args:?}");
+    }
+}
+
+#[test]
+fn a_reader_that_closes_early_does_not_crash_the_summary() {
+    let mut child = rea()
+        .args(["analyze-javascript-application", sample().to_str().unwrap()])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Close our end before rea prints: its writes then fail with a broken pipe.
+    drop(child.stdout.take());
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut stderr)
+        .unwrap();
+    let status = child.wait().unwrap();
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(status.code(), Some(0));
+}
