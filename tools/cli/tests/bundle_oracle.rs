@@ -8,7 +8,6 @@ mod support;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use serde_json::Value;
 
@@ -17,19 +16,7 @@ fn corpus() -> PathBuf {
 }
 
 fn analyze(dir: &Path) -> Value {
-    let output = Command::new(env!("CARGO_BIN_EXE_rea"))
-        .arg("analyze-javascript-application")
-        .arg(dir)
-        .arg("--json")
-        .output()
-        .expect("rea runs");
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let envelope: Value = serde_json::from_slice(&output.stdout).expect("json");
-    envelope["result"].clone()
+    support::tool_json("analyze-javascript-application", dir, &[])["result"].clone()
 }
 
 fn key_text(key: &Value) -> String {

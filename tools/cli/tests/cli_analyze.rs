@@ -1,23 +1,12 @@
 //! `rea analyze-javascript-application` as a user runs it: the one-screen summary, JSON,
 //! typed errors for bad input and bad flags, and a reader that stops early.
 
+mod support;
+
 use std::io::Read;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::{Output, Stdio};
 
-fn rea() -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_rea"));
-    command.env_remove("REA_THREADS").stdin(Stdio::null());
-    command
-}
-
-fn sample() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpora/inventory/sample-app")
-}
-
-fn run(args: &[&str]) -> Output {
-    rea().args(args).output().expect("rea runs")
-}
+use support::{rea, run, sample};
 
 fn no_panic(output: &Output) {
     let stderr = String::from_utf8_lossy(&output.stderr);

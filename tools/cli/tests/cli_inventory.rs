@@ -1,22 +1,12 @@
 //! `rea inventory-artifact` as a user runs it: exit codes, determinism, errors, Ctrl-C.
 
-use std::path::{Path, PathBuf};
+mod support;
+
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-fn rea() -> Command {
-    let mut command = Command::new(env!("CARGO_BIN_EXE_rea"));
-    command.env_remove("REA_THREADS").stdin(Stdio::null());
-    command
-}
-
-fn sample() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpora/inventory/sample-app")
-}
-
-fn run(args: &[&str]) -> Output {
-    rea().args(args).output().expect("rea runs")
-}
+use support::{rea, run, sample};
 
 fn json(output: &Output) -> serde_json::Value {
     serde_json::from_slice(&output.stdout).expect("stdout is json")

@@ -191,6 +191,20 @@ impl<'a> Builder<'a> {
         }
     }
 
+    /// `path`'s container `contains` `child`, read from the artifact's bytes.
+    fn contained(
+        &mut self,
+        child: &str,
+        path: &str,
+        sha: Option<&str>,
+        properties: Value,
+        operation: &str,
+    ) {
+        let parent = self.container_nodes[self.files.container_of(path)].clone();
+        let evidence = observed("artifact-bytes", sha, artifact_path(path), operation);
+        self.edge(&parent, child, "contains", properties, evidence);
+    }
+
     /// Spends one finding of `max_findings`; false once the budget is gone.
     fn admit(&mut self) -> bool {
         if self.budget.findings >= self.budget.max_findings {
@@ -413,20 +427,9 @@ pub fn build(cx: &StageCx<'_>, request: &Request<'_>) -> Result<Built, Failure> 
         b.container_nodes.insert(path.clone(), id);
     }
     for (path, format, sha) in &containers {
-        let parent = b.container_nodes[b.files.container_of(path)].clone();
         let child = b.container_nodes[path].clone();
-        b.edge(
-            &parent,
-            &child,
-            "contains",
-            json!({"path": path, "format": format}),
-            observed(
-                "artifact-bytes",
-                Some(sha),
-                artifact_path(path),
-                "inventory-container",
-            ),
-        );
+        let properties = json!({"path": path, "format": format});
+        b.contained(&child, path, Some(sha), properties, "inventory-container");
     }
     // One node per relevant file content; each path adds an observation.
     let parsed = &request.parsed.files;
@@ -465,18 +468,13 @@ pub fn build(cx: &StageCx<'_>, request: &Request<'_>) -> Result<Built, Failure> 
         };
         let id = b.node(kind, identity, Some(&file.path), props, evidence)?;
         b.file_nodes.insert(file.path.clone(), id.clone());
-        let container = b.container_nodes[b.files.container_of(&file.path)].clone();
-        b.edge(
-            &container,
+        let properties = json!({"path": file.path});
+        b.contained(
             &id,
-            "contains",
-            json!({"path": file.path}),
-            observed(
-                "artifact-bytes",
-                file.sha256.as_deref(),
-                artifact_path(&file.path),
-                "inventory-file",
-            ),
+            &file.path,
+            file.sha256.as_deref(),
+            properties,
+            "inventory-file",
         );
     }
     // Unknown scopes for what could not be read or parsed.
@@ -561,18 +559,13 @@ fn project_packages(b: &mut Builder<'_>, parsed: &[FileFacts]) -> Result<Option<
                    "renderer": package.renderer, "browser": package.browser, "module": package.module, "exports": exports,
                    "parse_status": if package.valid { "included" } else { "invalid" }}),
             observed("artifact-bytes", file.sha256.as_deref(), artifact_path(&file.path), "read-package-json"))?;
-        let container = b.container_nodes[b.files.container_of(&file.path)].clone();
-        b.edge(
-            &container,
+        let properties = json!({"path": file.path});
+        b.contained(
             &id,
-            "contains",
-            json!({"path": file.path}),
-            observed(
-                "artifact-bytes",
-                file.sha256.as_deref(),
-                artifact_path(&file.path),
-                "read-package-json",
-            ),
+            &file.path,
+            file.sha256.as_deref(),
+            properties,
+            "read-package-json",
         );
         let is_app = app.is_some_and(|(_, f)| std::ptr::eq(f, file));
         if is_app {

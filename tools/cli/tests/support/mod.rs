@@ -1,12 +1,47 @@
-//! Helpers the oracle tests share: where the corpus scripts are, building a cached corpus, and
-//! running `rea inventory-artifact --json --all`.
+//! Helpers the CLI tests share: running `rea` (with a clean environment), the sample app,
+//! where the corpus scripts are, building a cached corpus, and running a command that must
+//! succeed with JSON on stdout.
 
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output, Stdio};
 
 use serde_json::Value;
+
+/// The `rea` binary, with `REA_THREADS` unset and stdin closed.
+pub fn rea() -> Command {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_rea"));
+    command.env_remove("REA_THREADS").stdin(Stdio::null());
+    command
+}
+
+/// `corpora/inventory/sample-app`, the sample the README runs.
+pub fn sample() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpora/inventory/sample-app")
+}
+
+/// `rea ARGS…`, whatever its outcome.
+pub fn run(args: &[&str]) -> Output {
+    rea().args(args).output().expect("rea runs")
+}
+
+/// `rea TOOL INPUT --json EXTRA…`, which must succeed; its stdout parsed.
+pub fn tool_json(tool: &str, input: &Path, extra: &[&str]) -> Value {
+    let output = rea()
+        .arg(tool)
+        .arg(input)
+        .arg("--json")
+        .args(extra)
+        .output()
+        .expect("rea runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).expect("stdout is json")
+}
 
 /// `corpora/scripts/`.
 pub fn scripts() -> PathBuf {
@@ -32,7 +67,7 @@ pub fn corpus(script: &str, name: &str) -> PathBuf {
 
 /// `rea inventory-artifact INPUT --json --all EXTRA…`, which must succeed.
 pub fn inventory_all(input: &Path, extra: &[&str]) -> Vec<u8> {
-    let output = Command::new(env!("CARGO_BIN_EXE_rea"))
+    let output = rea()
         .arg("inventory-artifact")
         .arg(input)
         .args(["--json", "--all"])
