@@ -6,7 +6,7 @@ use rea_core::{CancelReason, CancelToken, Failure, FailureReason, ProgressReport
 use rea_exec::{Executor, Plan, RunReport};
 use rea_hash::canonical_bytes;
 use rea_validate::Validated;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 /// What a caller controls about one job run.
 #[derive(Debug, Clone, Copy)]
@@ -29,6 +29,8 @@ pub struct StageTime {
 pub struct Published {
     evidence_id: String,
     envelope: Vec<u8>,
+    /// Where the canonical record sits inside `envelope`.
+    record: std::ops::Range<usize>,
     /// Headline counts for summaries and batch indexes.
     pub headline: Map<String, Value>,
     pub stages: Vec<StageTime>,
@@ -42,14 +44,24 @@ impl Published {
     ) -> Result<Published, Failure> {
         let evidence_id = validated.evidence_id().to_owned();
         let record = validated.into_record();
-        let envelope = canonical_bytes(&json!({
-            "result": record["normalized_result"],
-            "evidence_id": evidence_id,
-            "evidence": record,
-        }))
-        .map_err(|err| {
+        let no_form = |err| {
             Failure::new(FailureReason::Internal, "result has no canonical form").with_source(err)
-        })?;
+        };
+        // RFC 8785 orders the envelope's keys `evidence`, `evidence_id`, `result`, so the
+        // canonical envelope is these pieces in this order, and the record is a slice of it.
+        let record_bytes = canonical_bytes(&record).map_err(no_form)?;
+        let result_bytes = canonical_bytes(&record["normalized_result"]).map_err(no_form)?;
+        let id_bytes = canonical_bytes(&Value::from(evidence_id.as_str())).map_err(no_form)?;
+        let mut envelope = Vec::with_capacity(record_bytes.len() + result_bytes.len() + 128);
+        envelope.extend_from_slice(b"{\"evidence\":");
+        let start = envelope.len();
+        envelope.extend_from_slice(&record_bytes);
+        let end = envelope.len();
+        envelope.extend_from_slice(b",\"evidence_id\":");
+        envelope.extend_from_slice(&id_bytes);
+        envelope.extend_from_slice(b",\"result\":");
+        envelope.extend_from_slice(&result_bytes);
+        envelope.push(b'}');
         let stages = report
             .stages
             .iter()
@@ -61,6 +73,7 @@ impl Published {
         Ok(Published {
             evidence_id,
             envelope,
+            record: start..end,
             headline,
             stages,
         })
@@ -74,6 +87,11 @@ impl Published {
     /// `structuredContent` and the CLI prints with `--json`.
     pub fn envelope(&self) -> &[u8] {
         &self.envelope
+    }
+
+    /// Canonical JSON of the Evidence record alone: what a ledger retains.
+    pub fn record(&self) -> &[u8] {
+        &self.envelope[self.record.clone()]
     }
 }
 

@@ -45,6 +45,16 @@ impl ErrorObject {
                 false,
                 "Artifact is invalid or has changed. Get a fresh copy, or record the mismatch with integrity_policy record-and-continue.",
             ),
+            FailureReason::Integrity
+                if failure.details.get("scope").and_then(Value::as_str) == Some("evidence") =>
+            {
+                (
+                    "evidence_integrity_mismatch",
+                    "integrity_mismatch",
+                    false,
+                    "Evidence is invalid or has changed. Recreate or re-import it.",
+                )
+            }
             FailureReason::Integrity => (
                 "artifact_operation_failed",
                 "integrity_mismatch",
@@ -78,7 +88,9 @@ impl ErrorObject {
         };
         let mut details = failure.details.clone();
         details.insert("operation".to_owned(), Value::from(operation));
-        details.insert("reason".to_owned(), Value::from(failure.reason.as_str()));
+        details
+            .entry("reason")
+            .or_insert_with(|| Value::from(failure.reason.as_str()));
         if failure.is_cancellation() {
             details.insert("cleanup".to_owned(), Value::from("complete"));
         }

@@ -19,9 +19,16 @@ pub mod error;
 pub mod extract;
 pub mod inspect;
 pub mod inventory;
+pub mod ledger;
 mod page;
 pub mod publish;
 mod slot;
+pub mod target;
+
+/// Canonical JSON (RFC 8785) and SHA-256, for front doors that digest what they publish.
+pub mod canonical {
+    pub use rea_hash::{canonical_bytes, sha256_hex};
+}
 
 pub use engine::{Engine, JobControl, Published, StageTime};
 pub use page::{PageRequest, Window};

@@ -31,6 +31,19 @@ pub enum Command {
     /// Reconstruct a JavaScript/Electron application statically: entrypoints, bundles and
     /// module factories, imports, windows, preloads, bridges, IPC, native add-ons, source maps.
     AnalyzeJavascriptApplication(AnalyzeArgs),
+    /// Serve MCP on stdin/stdout, for agents (logs go to stderr; REA_MCP_MAX_RESPONSE_BYTES
+    /// raises the 10 MiB response budget).
+    Mcp,
+    /// Write the product catalog: tools with schemas and annotations, providers, CLI commands,
+    /// and their digests.
+    Catalog(CatalogArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct CatalogArgs {
+    /// Where to write it; `-` prints it.
+    #[arg(long, default_value = "docs/product-catalog.json")]
+    pub out: PathBuf,
 }
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]

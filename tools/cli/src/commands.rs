@@ -22,6 +22,11 @@ const EXIT_FAILED: u8 = 1;
 const EXIT_CANCELLED: u8 = 130;
 
 pub fn run(cli: Cli, cancel: &CancelToken) -> ExitCode {
+    match &cli.command {
+        Command::Mcp => return mcp(cli.threads),
+        Command::Catalog(args) => return catalog(&args.out, cancel),
+        _ => {}
+    }
     let engine = match Engine::new(cli.threads) {
         Ok(engine) => engine,
         Err(failure) => return fail("engine", &failure, false),
@@ -32,6 +37,70 @@ pub fn run(cli: Cli, cancel: &CancelToken) -> ExitCode {
         Command::InspectArtifact(args) => inspect(&engine, args, cancel),
         Command::AnalyzeJavascriptApplication(args) => analyze(&engine, args, cancel),
         Command::CompareArtifacts(args) => compare(&engine, args, cancel),
+        Command::Mcp | Command::Catalog(_) => ExitCode::SUCCESS,
+    }
+}
+
+/// The CLI's command names, as the catalog lists them.
+pub fn command_names() -> Vec<String> {
+    use clap::CommandFactory;
+    Cli::command()
+        .get_subcommands()
+        .map(|c| c.get_name().to_owned())
+        .collect()
+}
+
+fn mcp(threads: usize) -> ExitCode {
+    let budget = match rea_mcp::response::budget_from(
+        std::env::var(rea_mcp::response::BUDGET_ENV).ok().as_deref(),
+    ) {
+        Ok(budget) => budget,
+        Err(message) => {
+            eprintln!("rea mcp: {message}");
+            return ExitCode::from(EXIT_FAILED);
+        }
+    };
+    let options = rea_mcp::ServerOptions {
+        threads,
+        cli_commands: command_names(),
+        max_response_bytes: budget,
+    };
+    match rea_mcp::serve_stdio(options) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("rea mcp: {message}");
+            ExitCode::from(EXIT_FAILED)
+        }
+    }
+}
+
+fn catalog(out: &std::path::Path, cancel: &CancelToken) -> ExitCode {
+    let catalog = rea_mcp::catalog::catalog(&command_names());
+    let mut text = match serde_json::to_string_pretty(&catalog) {
+        Ok(text) => text,
+        Err(err) => {
+            eprintln!("rea catalog: {err}");
+            return ExitCode::from(EXIT_FAILED);
+        }
+    };
+    text.push('\n');
+    if out.as_os_str() == "-" {
+        return render::json_line(text.trim_end().as_bytes());
+    }
+    if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty())
+        && let Err(err) = std::fs::create_dir_all(parent)
+    {
+        eprintln!("rea catalog: {}: {err}", parent.display());
+        return ExitCode::from(EXIT_FAILED);
+    }
+    match rea_jobs::publish::write_file_atomically(cancel, out, text.as_bytes()) {
+        Ok(()) => {
+            // A checked-in document, readable by everyone (the staging file was private).
+            use std::os::unix::fs::PermissionsExt;
+            let _ = std::fs::set_permissions(out, std::fs::Permissions::from_mode(0o644));
+            ExitCode::SUCCESS
+        }
+        Err(failure) => fail("catalog", &failure, false),
     }
 }
 

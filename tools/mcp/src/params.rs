@@ -1,0 +1,349 @@
+//! Tool inputs and outputs as Rust types. `schemars` turns them into the advertised JSON
+//! Schemas, and serde decodes calls with them, so the schema and the decoder cannot disagree.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+
+/// Traversal and text limits; each one left out keeps its default, which admits real desktop
+/// applications.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LimitsParam {
+    /// Most entries walked (default 1,000,000). Reaching it fails the call with `truncated`.
+    pub max_entries: Option<u64>,
+    /// Most bytes read in all (default 64 GiB).
+    pub max_total_bytes: Option<u64>,
+    /// Largest entry hashed (default 4 GiB); larger ones are listed with a limitation.
+    pub max_entry_bytes: Option<u64>,
+    /// Largest ZIP compression ratio accepted per member (default 1000).
+    pub max_compression_ratio: Option<f64>,
+    /// Deepest directory or archive nesting walked (default 64).
+    pub max_depth: Option<u32>,
+    /// Longest logical path, in bytes (default 4096).
+    pub max_path_bytes: Option<u32>,
+}
+
+#[derive(Debug, Clone, Copy, Default, Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum PolicyParam {
+    /// Fail the call at the first integrity mismatch (`artifact_integrity_mismatch`).
+    #[default]
+    Fail,
+    /// Record each mismatch as a contradiction and continue with verified siblings.
+    RecordAndContinue,
+}
+
+/// Declares a tool input that names an artifact: `input_path`, `limits`, the integrity policy,
+/// then the tool's own fields. (serde's `flatten` cannot be combined with
+/// `deny_unknown_fields`, so the shared fields are spelled out by this macro instead.)
+macro_rules! artifact_params {
+    ($(#[$doc:meta])* $name:ident { $($(#[$fdoc:meta])* $field:ident : $ty:ty,)* }) => {
+        $(#[$doc])*
+        #[derive(Debug, Deserialize, JsonSchema)]
+        #[serde(deny_unknown_fields)]
+        pub struct $name {
+            /// Absolute path of a directory, `.asar` (with its `.asar.unpacked/`), ZIP-family
+            /// archive or file.
+            pub input_path: String,
+            pub limits: Option<LimitsParam>,
+            /// `fail` (default) or `record-and-continue`.
+            pub integrity_policy: Option<PolicyParam>,
+            /// With `record-and-continue`: fail after this many mismatches, 1 to 100 (default 10).
+            pub max_integrity_mismatches: Option<u32>,
+            $($(#[$fdoc])* pub $field: $ty,)*
+        }
+
+        impl ArtifactParams for $name {
+            fn input_path(&self) -> &str {
+                &self.input_path
+            }
+            fn limits(&self) -> Option<&LimitsParam> {
+                self.limits.as_ref()
+            }
+            fn integrity_policy(&self) -> Option<PolicyParam> {
+                self.integrity_policy
+            }
+            fn max_integrity_mismatches(&self) -> Option<u32> {
+                self.max_integrity_mismatches
+            }
+        }
+    };
+}
+
+/// The fields every artifact tool input has.
+pub trait ArtifactParams {
+    fn input_path(&self) -> &str;
+    fn limits(&self) -> Option<&LimitsParam>;
+    fn integrity_policy(&self) -> Option<PolicyParam>;
+    fn max_integrity_mismatches(&self) -> Option<u32>;
+}
+
+artifact_params!(InventoryParams {
+    /// First item of each page of nodes, occurrences and edges (default 0).
+    offset: Option<u64>,
+    /// Items per page, 1 to 500 (default 100).
+    limit: Option<u64>,
+    /// List everything instead of one page; large inventories may then exceed the response budget.
+    all: Option<bool>,
+});
+
+artifact_params!(InspectParams {
+    /// Items per list (largest files, entrypoints, containers), 1 to 500 (default 20).
+    max_observations: Option<u32>,
+});
+
+artifact_params!(ExtractParams {
+    /// Occurrence ids (`occ_…`) from an inventory of the same input.
+    occurrence_ids: Option<Vec<String>>,
+    /// Globs over logical paths, such as `**/package.json`.
+    globs: Option<Vec<String>>,
+});
+
+#[derive(Debug, Clone, Copy, Default, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum FormatParam {
+    #[default]
+    Auto,
+    Asar,
+    Directory,
+    Zip,
+}
+
+#[derive(Debug, Clone, Copy, Default, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum SourceMapsParam {
+    /// Inventory source maps and link the declarations that name them.
+    #[default]
+    Declarations,
+    /// Also record original source names and content digests (never the contents).
+    Contents,
+}
+
+/// Text limits of the JavaScript analysis.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TextLimitsParam {
+    /// Most text files read (default 100,000).
+    pub max_text_files: Option<u64>,
+    /// Most bytes of text read in all (default 1 GiB).
+    pub max_total_text_bytes: Option<u64>,
+    /// Largest single text file read (default 64 MiB).
+    pub max_text_file_bytes: Option<u64>,
+}
+
+artifact_params!(AnalyzeParams {
+    /// What the input must be; `auto` (default) accepts a directory, ASAR or ZIP.
+    format: Option<FormatParam>,
+    /// `declarations` (default) or `contents`.
+    source_maps: Option<SourceMapsParam>,
+    text_limits: Option<TextLimitsParam>,
+});
+
+/// One side of a comparison: complete inline Evidence (or the `{result, evidence_id,
+/// evidence}` envelope a tool returned), or a reference to a record this connection retains.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum EvidenceInput {
+    Retained(RetainedEvidence),
+    Inline(Map<String, Value>),
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RetainedEvidence {
+    pub kind: RetainedKind,
+    /// `ev_` and 64 lowercase hex digits, as a tool of this connection returned it.
+    #[schemars(regex(pattern = r"^ev_[0-9a-f]{64}$"))]
+    pub evidence_id: String,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+pub enum RetainedKind {
+    #[serde(rename = "retained-evidence")]
+    RetainedEvidence,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CompareParams {
+    /// The earlier version: `inventory_artifact` or `inspect_artifact` Evidence.
+    pub left: EvidenceInput,
+    /// The later version.
+    pub right: EvidenceInput,
+    /// Changes listed inline, 1 to 500 (default 500); the counts always cover all.
+    pub max_changes: Option<u64>,
+}
+
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SessionParams {
+    /// The `rea` version the caller expects to be talking to.
+    pub expected_package_version: Option<String>,
+    /// The catalog digest (`combined_sha256` of `docs/product-catalog.json`) the caller expects.
+    #[schemars(regex(pattern = r"^[0-9a-f]{64}$"))]
+    pub expected_catalog_digest: Option<String>,
+    /// The server executable the caller registered.
+    pub expected_server_path: Option<String>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OpenParams {
+    /// Absolute path of the application, archive or binary to investigate.
+    pub path: String,
+    /// A provider id from `binary_session.analysis_provider_candidates`, or `auto` (default).
+    pub provider_id: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EmptyParams {}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ExportParams {
+    /// Absolute destination path of the bundle file.
+    pub path: String,
+    /// Replace an existing regular file (default false).
+    pub overwrite: Option<bool>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ImportParams {
+    /// Absolute path of an Evidence bundle file written by `export_evidence_bundle`.
+    pub path: String,
+}
+
+// Outputs.
+
+/// What every Evidence-producing tool returns.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct EvidenceOutput {
+    /// The tool's result; equal to `evidence.normalized_result`.
+    pub result: Map<String, Value>,
+    #[schemars(regex(pattern = r"^ev_[0-9a-f]{64}$"))]
+    pub evidence_id: String,
+    pub evidence: EvidenceRecord,
+}
+
+/// A sealed Evidence v2 record: `evidence_id` is `ev_` + SHA-256 of the RFC 8785 JSON of the
+/// record without its id and with `subject` reduced to `{digest, format, architecture}`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct EvidenceRecord {
+    pub schema_version: u32,
+    pub evidence_id: String,
+    pub subject: Option<Map<String, Value>>,
+    pub provider: Map<String, Value>,
+    pub predicate_type: String,
+    pub operation: String,
+    pub parameters: Map<String, Value>,
+    pub raw_result: Value,
+    pub normalized_result: Map<String, Value>,
+    pub confidence: String,
+    pub authority: String,
+    pub environment: Value,
+    pub limitations: Vec<String>,
+    pub locations: Vec<Map<String, Value>>,
+    pub evidence_links: Vec<String>,
+}
+
+/// What the session and bundle tools return: `{result}`.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Wrapped<T: JsonSchema> {
+    pub result: T,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct SessionResult {
+    pub server_identity: Map<String, Value>,
+    pub alignment: Map<String, Value>,
+    pub open: bool,
+    pub target: Option<Map<String, Value>>,
+    pub tool_availability: Vec<Map<String, Value>>,
+    pub client_features: Map<String, Value>,
+    pub analysis_provider_candidates: Vec<Map<String, Value>>,
+    pub analysis_provider_binding: Option<Map<String, Value>>,
+    pub analysis_run: Option<Map<String, Value>>,
+    pub process_lineage: Map<String, Value>,
+    pub evidence_ledger: Map<String, Value>,
+    pub recommended_actions: Vec<String>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct OpenResult {
+    pub path: String,
+    pub format: String,
+    pub kind: String,
+    pub sha256: Option<String>,
+    pub architecture: Option<String>,
+    pub provider_id: String,
+    pub selection_source: String,
+    pub run_id: String,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct CloseResult {
+    /// Whether a target was open.
+    pub closed: bool,
+    /// Records dropped from the ledger.
+    pub records_cleared: u64,
+    /// Running calls that were cancelled and drained.
+    pub calls_drained: u64,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ExportResult {
+    pub path: String,
+    pub bytes: u64,
+    pub records: u64,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ImportResult {
+    /// Records added to this connection's ledger.
+    pub imported: u64,
+    /// Records it already held.
+    pub duplicates: u64,
+    /// Records it holds now.
+    pub total: u64,
+}
+
+/// A canonical Evidence bundle (version 2).
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct BundleResult {
+    pub bundle_version: u32,
+    pub artifacts: Vec<Map<String, Value>>,
+    pub providers: Vec<Map<String, Value>>,
+    pub environments: Vec<Value>,
+    pub scenarios: Vec<Value>,
+    pub captures: Vec<Value>,
+    pub unknowns: Vec<Value>,
+    pub records: Vec<Map<String, Value>>,
+}
+
+/// What every tool returns when it fails (with `isError: true`).
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ToolErrorOutput {
+    pub error: ToolError,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct ToolError {
+    /// Such as `invalid_request`, `cancelled`, `resource_constraint`, `truncated`,
+    /// `artifact_integrity_mismatch`, `evidence_integrity_mismatch`, `target_unavailable`.
+    pub code: String,
+    pub category: String,
+    pub message: String,
+    pub retryable: bool,
+    pub remediation: Remediation,
+    pub details: Map<String, Value>,
+}
+
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Remediation {
+    pub action: String,
+    pub restart_required: bool,
+}
