@@ -401,3 +401,100 @@ pub fn catalog(cli_commands: &[String]) -> Value {
         "digests": digests(cli_commands),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Levels of object, array and anyOf/oneOf/allOf nesting below `node`; property maps add
+    /// no level of their own. Panics on any `$ref` (schemas are inlined).
+    fn depth(node: &Value) -> usize {
+        let Value::Object(map) = node else { return 0 };
+        assert!(!map.contains_key("$ref"), "schemas are inlined: {node}");
+        let types: Vec<&str> = match map.get("type") {
+            Some(Value::String(t)) => vec![t.as_str()],
+            Some(Value::Array(ts)) => ts.iter().filter_map(Value::as_str).collect(),
+            _ => Vec::new(),
+        };
+        let mut best = usize::from(types.contains(&"object") || types.contains(&"array"));
+        let mut children: Vec<&Value> = Vec::new();
+        for key in ["properties", "patternProperties"] {
+            if let Some(Value::Object(props)) = map.get(key) {
+                children.extend(props.values());
+            }
+        }
+        for key in ["additionalProperties", "items"] {
+            if let Some(child @ Value::Object(_)) = map.get(key) {
+                children.push(child);
+            }
+        }
+        for key in ["anyOf", "oneOf", "allOf", "prefixItems"] {
+            if let Some(Value::Array(items)) = map.get(key) {
+                children.extend(items);
+            }
+        }
+        for child in children {
+            best = best.max(1 + depth(child));
+        }
+        best
+    }
+
+    #[test]
+    fn every_schema_fits_the_profile() {
+        for tool in tools() {
+            for schema in [&tool.input_schema, &tool.output_schema] {
+                let value = Value::Object((**schema).clone());
+                assert_eq!(value["type"], "object", "{}", tool.name);
+                let d = depth(&value);
+                assert!(d <= 10, "{}: depth {d}", tool.name);
+                let text = value.to_string();
+                for rust_only in ["uint64", "uint32", "\"double\"", "$defs", "$schema"] {
+                    assert!(!text.contains(rust_only), "{}: {rust_only}", tool.name);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn annotations_follow_the_effects() {
+        let by = |name: &str| tool(name).unwrap();
+        assert!(by("binary_session").effects.read_only());
+        assert!(!by("analyze_javascript_application").effects.read_only());
+        assert!(by("close_binary").effects.may_discard_data);
+        assert!(!by("inventory_artifact").effects.may_discard_data);
+        for spec in tools() {
+            let a = spec.annotations_json();
+            assert_eq!(a["openWorldHint"], false, "{}", spec.name);
+            assert_eq!(a["readOnlyHint"], spec.effects.read_only(), "{}", spec.name);
+            assert_eq!(
+                a["destructiveHint"], spec.effects.may_discard_data,
+                "{}",
+                spec.name
+            );
+        }
+    }
+
+    #[test]
+    fn input_schemas_reject_unknown_fields_and_name_input_path() {
+        for name in [
+            "analyze_javascript_application",
+            "inventory_artifact",
+            "inspect_artifact",
+            "extract_artifact",
+        ] {
+            let schema = &tool(name).unwrap().input_schema;
+            assert_eq!(schema["additionalProperties"], false, "{name}");
+            assert_eq!(schema["required"], json!(["input_path"]), "{name}");
+        }
+    }
+
+    #[test]
+    fn the_digest_moves_with_the_surface() {
+        let a = digests(&["x".to_owned(), "y".to_owned()]);
+        let b = digests(&["y".to_owned(), "x".to_owned()]);
+        let c = digests(&["x".to_owned()]);
+        assert_eq!(a, b, "order of CLI names does not matter");
+        assert_ne!(a["combined_sha256"], c["combined_sha256"]);
+        assert_eq!(a["tools_sha256"], c["tools_sha256"]);
+    }
+}
