@@ -120,7 +120,8 @@ fn import_is_all_or_nothing() {
     let (ledger, ids, _dir) = ledger_of_three();
     let bytes = bundle_bytes(&ledger);
     let mut fresh = Ledger::new();
-    let edits: Vec<(&str, Box<dyn Fn(&mut Value)>)> = vec![
+    type Edit = Box<dyn Fn(&mut Value)>;
+    let edits: Vec<(&str, Edit)> = vec![
         (
             "a record's content",
             Box::new(|b| b["records"][2]["normalized_result"]["limitations"] = "x".into()),
