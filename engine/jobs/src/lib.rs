@@ -21,6 +21,7 @@ pub mod inspect;
 pub mod inventory;
 pub mod ledger;
 mod page;
+pub mod pipeline;
 pub mod publish;
 mod slot;
 pub mod target;

@@ -31,6 +31,9 @@ pub enum Command {
     /// Reconstruct a JavaScript/Electron application statically: entrypoints, bundles and
     /// module factories, imports, windows, preloads, bridges, IPC, native add-ons, source maps.
     AnalyzeJavascriptApplication(AnalyzeArgs),
+    /// Run a job over many inputs into an output directory: resumable, shardable
+    /// (`rea pipeline merge` combines shard outputs).
+    Pipeline(PipelineArgs),
     /// Serve MCP on stdin/stdout, for agents (logs go to stderr; REA_MCP_MAX_RESPONSE_BYTES
     /// raises the 10 MiB response budget).
     Mcp,
@@ -202,4 +205,58 @@ pub struct IntegrityArgs {
 pub enum PolicyArg {
     Fail,
     RecordAndContinue,
+}
+
+#[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
+pub struct PipelineArgs {
+    #[command(subcommand)]
+    pub command: Option<PipelineCommand>,
+    /// Inputs: paths (directories, ASARs, zips) or globs such as 'apps/*/app.asar'.
+    pub inputs: Vec<String>,
+    /// A manifest: one JSON object a line, {"path": …, "job": …, "options": {…}}.
+    #[arg(long, value_name = "FILE")]
+    pub manifest: Option<PathBuf>,
+    /// The output directory (evidence/, results/, index.jsonl, summary.json).
+    #[arg(long, value_name = "DIR", required = true)]
+    pub out: Option<PathBuf>,
+    /// The job for inputs that do not name one.
+    #[arg(long, value_enum, default_value = "analyze_javascript_application")]
+    pub job: JobKindArg,
+    /// Redo inputs whose results are already in the output directory.
+    #[arg(long)]
+    pub force: bool,
+    /// Only the K-th of N partitions of the inputs (K from 1). Without it, a Kubernetes Indexed
+    /// Job or Slurm array environment selects the shard.
+    #[arg(long, value_name = "K/N")]
+    pub shard: Option<String>,
+    /// Inputs in flight at once (default: threads + 1).
+    #[arg(long, value_name = "N")]
+    pub concurrency: Option<usize>,
+    /// Print summary.json instead of a human summary.
+    #[arg(long, global = true)]
+    pub json: bool,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum PipelineCommand {
+    /// Combine shard output directories into one index and summary.
+    Merge(MergeArgs),
+}
+
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// Shard output directories.
+    #[arg(required = true)]
+    pub shards: Vec<PathBuf>,
+    /// The merged output directory.
+    #[arg(long, value_name = "DIR")]
+    pub out: PathBuf,
+}
+
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+#[value(rename_all = "snake_case")]
+pub enum JobKindArg {
+    AnalyzeJavascriptApplication,
+    InventoryArtifact,
 }

@@ -37,6 +37,7 @@ pub fn run(cli: Cli, cancel: &CancelToken) -> ExitCode {
         Command::InspectArtifact(args) => inspect(&engine, args, cancel),
         Command::AnalyzeJavascriptApplication(args) => analyze(&engine, args, cancel),
         Command::CompareArtifacts(args) => compare(&engine, args, cancel),
+        Command::Pipeline(args) => crate::pipeline::run(&engine, args, cancel),
         Command::Mcp | Command::Catalog(_) => ExitCode::SUCCESS,
     }
 }

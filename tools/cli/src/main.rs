@@ -8,6 +8,7 @@
 
 mod args;
 mod commands;
+mod pipeline;
 mod progress;
 mod render;
 

@@ -367,3 +367,25 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
     say!("  evidence          {}", published.evidence_id());
     say!("  time              {:.3} s", elapsed.as_secs_f64());
 }
+
+/// The human summary of a batch.
+pub fn pipeline_summary(summary: &serde_json::Value, elapsed: std::time::Duration) {
+    let totals = &summary["totals"];
+    let run = &summary["run"];
+    say!(
+        "pipeline: {} inputs: {} ok, {} failed, {} cancelled",
+        totals["inputs"],
+        totals["ok"],
+        totals["failed"],
+        totals["cancelled"]
+    );
+    if run.get("ran").is_some() {
+        say!(
+            "  analysed now {}, reused {}; {:.1} MiB of input",
+            run["ran"],
+            run["reused"],
+            totals["input_bytes"].as_f64().unwrap_or(0.0) / (1 << 20) as f64
+        );
+    }
+    say!("  time {:.2} s", elapsed.as_secs_f64());
+}
