@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use serde_json::{Value, json};
-use support::{rea, run, sample};
+use support::{python, rea, run, sample};
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -40,35 +40,6 @@ fn node_modules() {
         .status()
         .expect("npm runs");
     assert!(status.success(), "npm ci in tests/mcp-e2e failed");
-}
-
-/// The Python with the pinned `mcp` SDK, in a venv under the target directory.
-fn python() -> PathBuf {
-    let venv = Path::new(env!("CARGO_TARGET_TMPDIR")).join("e2e-venv");
-    let python = venv.join("bin/python");
-    let ready = python.is_file()
-        && Command::new(&python)
-            .args(["-c", "import mcp"])
-            .status()
-            .is_ok_and(|s| s.success());
-    if !ready {
-        let status = Command::new("python3")
-            .args(["-m", "venv"])
-            .arg(&venv)
-            .status()
-            .expect("python3 runs");
-        assert!(status.success(), "python3 -m venv failed");
-        let status = Command::new(venv.join("bin/pip"))
-            .args(["install", "-q", "-r"])
-            .arg(e2e().join("requirements.txt"))
-            .status()
-            .expect("pip runs");
-        assert!(
-            status.success(),
-            "pip install -r tests/mcp-e2e/requirements.txt failed"
-        );
-    }
-    python
 }
 
 fn checked(stdout: &[u8]) -> Vec<String> {

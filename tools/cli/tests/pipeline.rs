@@ -11,7 +11,11 @@ use support::{rea, sample};
 
 /// Index lines without the fields that describe one run's timing.
 fn index_without_timings(out: &Path) -> Vec<Map<String, Value>> {
-    std::fs::read_to_string(out.join("index.jsonl"))
+    index_file_without_timings(&out.join("index.jsonl"))
+}
+
+fn index_file_without_timings(index: &Path) -> Vec<Map<String, Value>> {
+    std::fs::read_to_string(index)
         .unwrap()
         .lines()
         .map(|line| {
@@ -337,9 +341,10 @@ fn shard_equivalence(n: usize, apps: &[String], dir: &Path, single: &Path) {
         })
         .collect();
     let mut sizes = 0;
-    for (mut child, out) in children.into_iter().zip(&outs) {
+    for (k, (mut child, out)) in children.into_iter().zip(&outs).enumerate() {
         assert!(child.wait().unwrap().success());
-        sizes += index_without_timings(out).len();
+        let index = out.join(format!("index-{}-of-{n}.jsonl", k + 1));
+        sizes += index_file_without_timings(&index).len();
     }
     assert_eq!(sizes, apps.len(), "every input is in exactly one shard");
     let merged = dir.join(format!("n{n}-merged"));
@@ -377,8 +382,9 @@ fn schedulers_pick_the_shard_through_the_environment() {
     let apps = small_apps(&dir.path().join("apps"), 6);
     let args: Vec<&str> = apps.iter().map(String::as_str).collect();
     let mut lines = 0;
+    // Both shards share one output directory, as a shared volume would.
+    let out = dir.path().join("shared");
     for index in 0..2 {
-        let out = dir.path().join(format!("k8s-{index}"));
         let output = rea()
             .arg("pipeline")
             .args(&args)
@@ -389,10 +395,26 @@ fn schedulers_pick_the_shard_through_the_environment() {
             .output()
             .unwrap();
         assert!(output.status.success());
-        assert_eq!(run_summary(&out)["shard"], format!("{}/2", index + 1));
-        lines += index_without_timings(&out).len();
+        let summary: Value = serde_json::from_slice(
+            &std::fs::read(out.join(format!("summary-{}-of-2.json", index + 1))).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(summary["run"]["shard"], format!("{}/2", index + 1));
+        lines +=
+            index_file_without_timings(&out.join(format!("index-{}-of-2.jsonl", index + 1))).len();
     }
     assert_eq!(lines, 6);
+    // Merging the shared directory into itself gives the one index.
+    let merged = rea()
+        .args(["pipeline", "merge"])
+        .arg(&out)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(merged.status.success());
+    assert_eq!(index_without_timings(&out).len(), 6);
+    assert_eq!(totals(&out)["ok"], 6);
     let bad = rea()
         .arg("pipeline")
         .args(&args)
@@ -427,4 +449,203 @@ fn bad_manifests_and_empty_batches_are_usage_errors() {
         &dir.path().join("o3"),
     );
     assert_eq!(glob.status.code(), Some(1));
+}
+
+/// A directory whose `rea` is the binary under test, for scripts that call `rea` by name.
+fn rea_on_path(dir: &Path) -> String {
+    let bin = dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    std::os::unix::fs::symlink(env!("CARGO_BIN_EXE_rea"), bin.join("rea")).unwrap();
+    format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    )
+}
+
+fn manifest_of(dir: &Path, apps: &[String]) -> PathBuf {
+    let manifest = dir.join("batch.jsonl");
+    let lines: Vec<String> = apps
+        .iter()
+        .map(|a| format!("{{\"path\": {a:?}}}"))
+        .collect();
+    std::fs::write(&manifest, lines.join("\n")).unwrap();
+    manifest
+}
+
+#[test]
+fn the_slurm_array_script_runs_as_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let apps = small_apps(&dir.path().join("apps"), 5);
+    let manifest = manifest_of(dir.path(), &apps);
+    let single = dir.path().join("single");
+    assert!(
+        pipeline(&["--manifest", manifest.to_str().unwrap()], &single)
+            .status
+            .success()
+    );
+
+    let path = rea_on_path(dir.path());
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../deploy/slurm/array.sbatch");
+    let out = dir.path().join("slurm-out");
+    for task in 1..=3 {
+        let status = Command::new("bash")
+            .arg(&script)
+            .arg(&manifest)
+            .arg(&out)
+            .env("PATH", &path)
+            .env("SLURM_ARRAY_TASK_ID", task.to_string())
+            .env("SLURM_ARRAY_TASK_MIN", "1")
+            .env("SLURM_ARRAY_TASK_COUNT", "3")
+            .env("SLURM_CPUS_PER_TASK", "1")
+            .status()
+            .unwrap();
+        assert!(status.success(), "task {task}");
+    }
+    let shards: Vec<PathBuf> = (1..=3).map(|t| out.join(format!("shard-{t}"))).collect();
+    let merged = dir.path().join("merged");
+    let output = rea()
+        .args(["pipeline", "merge"])
+        .args(&shards)
+        .arg("--out")
+        .arg(&merged)
+        .output()
+        .unwrap();
+    assert!(output.status.success());
+    assert_eq!(
+        index_without_timings(&merged),
+        index_without_timings(&single)
+    );
+    assert_eq!(published(&merged), published(&single));
+}
+
+#[test]
+fn the_kubernetes_indexed_job_runs_as_written() {
+    let yaml =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../../deploy/kubernetes/indexed-job.yaml");
+    let read = Command::new(support::python())
+        .args([
+            "-c",
+            "import json, sys, yaml; print(json.dumps(yaml.safe_load(open(sys.argv[1]))))",
+        ])
+        .arg(&yaml)
+        .output()
+        .unwrap();
+    assert!(
+        read.status.success(),
+        "{}",
+        String::from_utf8_lossy(&read.stderr)
+    );
+    let job: Value = serde_json::from_slice(&read.stdout).unwrap();
+    assert_eq!(job["kind"], "Job");
+    assert_eq!(job["spec"]["completionMode"], "Indexed");
+    let completions = job["spec"]["completions"].as_u64().unwrap();
+    let container = &job["spec"]["template"]["spec"]["containers"][0];
+    let env: BTreeMap<String, String> = container["env"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["name"].as_str().unwrap().to_owned(),
+                e["value"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(env["JOB_COMPLETIONS"], completions.to_string());
+    let mount = container["volumeMounts"][0]["mountPath"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+
+    // Run each pod's command as Kubernetes would, with the volume at a temporary directory.
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    let apps = small_apps(&data.join("apps"), 6);
+    std::fs::copy(manifest_of(dir.path(), &apps), data.join("batch.jsonl")).unwrap();
+    let single = dir.path().join("single");
+    let manifest = data.join("batch.jsonl");
+    assert!(
+        pipeline(&["--manifest", manifest.to_str().unwrap()], &single)
+            .status
+            .success()
+    );
+    let args: Vec<String> = container["args"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| a.as_str().unwrap().replace(&mount, data.to_str().unwrap()))
+        .collect();
+    for index in 0..completions {
+        let output = rea()
+            .args(&args)
+            .env("JOB_COMPLETION_INDEX", index.to_string())
+            .envs(&env)
+            .output()
+            .unwrap();
+        assert!(
+            output.status.success(),
+            "pod {index}: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    let out = data.join("out");
+    let merged = rea()
+        .args(["pipeline", "merge"])
+        .arg(&out)
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(merged.status.success());
+    assert_eq!(index_without_timings(&out), index_without_timings(&single));
+}
+
+#[test]
+fn ctrl_c_keeps_finished_results_and_a_valid_index() {
+    let dir = tempfile::tempdir().unwrap();
+    let apps = small_apps(dir.path(), 16);
+    let mut args: Vec<&str> = apps.iter().map(String::as_str).collect();
+    args.extend(["--concurrency", "1", "--threads", "1"]);
+    let out = dir.path().join("out");
+    let mut child = rea()
+        .arg("pipeline")
+        .args(&args)
+        .arg("--out")
+        .arg(&out)
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while finished(&out.join("results")) < 2 && std::time::Instant::now() < deadline {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let status = child.wait().unwrap();
+    let index = index_without_timings(&out);
+    assert_eq!(index.len(), 16, "the index lists every input");
+    let ok = index.iter().filter(|l| l["status"] == "ok").count();
+    let cancelled = index.iter().filter(|l| l["status"] == "cancelled").count();
+    if cancelled > 0 {
+        assert_eq!(status.code(), Some(130));
+        assert_eq!(ok + cancelled, 16);
+        assert!(
+            index
+                .iter()
+                .filter(|l| l["status"] == "cancelled")
+                .all(|l| l["error"]["code"] == "cancelled")
+        );
+    }
+    assert_eq!(
+        ok,
+        finished(&out.join("results")),
+        "every ok line has its result"
+    );
+    let rerun = pipeline(&args, &out);
+    assert!(rerun.status.success());
+    assert_eq!(run_summary(&out)["reused"], ok);
+    assert_eq!(totals(&out)["ok"], 16);
 }

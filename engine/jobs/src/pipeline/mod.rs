@@ -11,6 +11,9 @@
 //! - `index.jsonl`: one line per input, in identity order (absolute path, job, options);
 //! - `summary.json`: `totals` (a pure function of the index) and `run` (this run's timings).
 //!
+//! A shard writes `index-K-of-N.jsonl` and `summary-K-of-N.json` instead, so shards can share
+//! one output directory (evidence and results are content-addressed and published atomically).
+//!
 //! A failed input is recorded in the index with its error object and retried by the next run;
 //! it never stops the batch. A killed run leaves only whole files behind (stale temporary files,
 //! named `.rea-partial-*`, are removed by the next run), so rerunning finishes the rest and
@@ -142,7 +145,16 @@ pub fn run_batch(
         "threads": engine.threads(),
         "concurrency": workers,
     });
-    write_index(&options.out, &lines, run, started)
+    let name = options
+        .shard
+        .map(|s| format!("-{}-of-{}", s.index + 1, s.count));
+    write_index(
+        &options.out,
+        name.as_deref().unwrap_or(""),
+        &lines,
+        run,
+        started,
+    )
 }
 
 /// Creates the output directories and removes temporary files a killed run left.
@@ -323,9 +335,11 @@ fn publish(
     Ok(line)
 }
 
-/// Writes `index.jsonl` and `summary.json` for `lines` (already in identity order).
+/// Writes `index{suffix}.jsonl` and `summary{suffix}.json` for `lines` (already in identity
+/// order).
 fn write_index(
     out: &Path,
+    suffix: &str,
     lines: &[Map<String, Value>],
     run: Value,
     started: Instant,
@@ -375,10 +389,10 @@ fn write_index(
     });
     // The index stays valid even when the batch was cancelled: it is written whole either way.
     let never = CancelToken::new();
-    write_file_atomically(&never, &out.join("index.jsonl"), &index)?;
+    write_file_atomically(&never, &out.join(format!("index{suffix}.jsonl")), &index)?;
     let mut text = serde_json::to_vec_pretty(&summary).unwrap_or_default();
     text.push(b'\n');
-    write_file_atomically(&never, &out.join("summary.json"), &text)?;
+    write_file_atomically(&never, &out.join(format!("summary{suffix}.json")), &text)?;
     Ok(BatchSummary {
         summary,
         failed,
@@ -393,10 +407,21 @@ pub fn merge(shards: &[PathBuf], out: &Path) -> Result<BatchSummary, Failure> {
     prepare_out(out)?;
     let never = CancelToken::new();
     let mut lines: Vec<(String, Map<String, Value>)> = Vec::new();
+    let mut indexes: Vec<(PathBuf, PathBuf)> = Vec::new();
     for shard in shards {
-        let index = shard.join("index.jsonl");
-        let text = std::fs::read_to_string(&index).map_err(|err| {
-            Failure::new(FailureReason::Path, "shard has no index.jsonl")
+        let found = shard_indexes(shard);
+        if found.is_empty() {
+            return Err(
+                Failure::new(FailureReason::Path, "shard output has no index")
+                    .with_detail("path", shard.to_string_lossy().into_owned()),
+            );
+        }
+        indexes.extend(found.into_iter().map(|index| (shard.clone(), index)));
+    }
+    for (shard, index) in &indexes {
+        let shard = shard.as_path();
+        let text = std::fs::read_to_string(index).map_err(|err| {
+            Failure::new(FailureReason::Path, "shard index could not be read")
                 .with_detail("path", index.to_string_lossy().into_owned())
                 .with_source(err)
         })?;
@@ -449,5 +474,29 @@ pub fn merge(shards: &[PathBuf], out: &Path) -> Result<BatchSummary, Failure> {
         "wall_ms": started.elapsed().as_secs_f64() * 1e3,
         "merged_from": shards.len(),
     });
-    write_index(out, &lines, run, started)
+    write_index(out, "", &lines, run, started)
+}
+
+/// A shard directory's index files: every `index-K-of-N.jsonl`, or else its `index.jsonl`.
+fn shard_indexes(dir: &Path) -> Vec<PathBuf> {
+    let mut sharded: Vec<PathBuf> = std::fs::read_dir(dir)
+        .map(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .map(|e| e.path())
+                .filter(|p| {
+                    let name = p
+                        .file_name()
+                        .map(|n| n.to_string_lossy().into_owned())
+                        .unwrap_or_default();
+                    name.starts_with("index-") && name.ends_with(".jsonl") && name.contains("-of-")
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    sharded.sort();
+    if sharded.is_empty() && dir.join("index.jsonl").is_file() {
+        sharded.push(dir.join("index.jsonl"));
+    }
+    sharded
 }

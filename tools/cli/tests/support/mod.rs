@@ -105,3 +105,37 @@ pub fn python_lines(script: &str, args: &[&std::ffi::OsStr]) -> Vec<Value> {
         .map(|l| serde_json::from_str(l).expect("json line"))
         .collect()
 }
+
+/// A Python with the test requirements (`tests/mcp-e2e/requirements.txt`: the pinned `mcp` SDK
+/// and PyYAML), in a venv under the target directory, created on first use.
+pub fn python() -> PathBuf {
+    let venv = Path::new(env!("CARGO_TARGET_TMPDIR")).join("e2e-venv");
+    let python = venv.join("bin/python");
+    // Test processes run in parallel; one installs while the others wait.
+    let lock = std::fs::File::create(Path::new(env!("CARGO_TARGET_TMPDIR")).join("e2e-venv.lock"))
+        .expect("lock file");
+    lock.lock().expect("lock");
+    let ready = python.is_file()
+        && Command::new(&python)
+            .args(["-c", "import mcp, yaml"])
+            .status()
+            .is_ok_and(|s| s.success());
+    if !ready {
+        let status = Command::new("python3")
+            .args(["-m", "venv"])
+            .arg(&venv)
+            .status()
+            .expect("python3 runs");
+        assert!(status.success(), "python3 -m venv failed");
+        let status = Command::new(venv.join("bin/pip"))
+            .args(["install", "-q", "-r"])
+            .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/mcp-e2e/requirements.txt"))
+            .status()
+            .expect("pip runs");
+        assert!(
+            status.success(),
+            "pip install -r tests/mcp-e2e/requirements.txt failed"
+        );
+    }
+    python
+}
