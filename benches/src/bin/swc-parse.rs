@@ -1,0 +1,64 @@
+//! The parse anchor for the harness: raw swc parses of every JavaScript file below a directory,
+//! one after another on one thread (no extraction, no REA pipeline), with the engine's stack.
+//!
+//!     swc-parse DIR
+//!
+//! Prints one JSON line: `{"files", "bytes", "seconds", "mb_per_s", "failed"}`.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let mut children: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+    children.sort();
+    for child in children {
+        let Ok(meta) = std::fs::symlink_metadata(&child) else { continue };
+        if meta.is_dir() {
+            walk(&child, out);
+        } else if meta.is_file()
+            && matches!(
+                child.extension().and_then(|e| e.to_str()),
+                Some("js" | "mjs" | "cjs")
+            )
+        {
+            out.push(child);
+        }
+    }
+}
+
+fn main() {
+    let Some(dir) = std::env::args().nth(1) else {
+        eprintln!("usage: swc-parse DIR");
+        std::process::exit(2);
+    };
+    let mut files = Vec::new();
+    walk(Path::new(&dir), &mut files);
+    let texts: Vec<(String, String)> = files
+        .iter()
+        .filter_map(|f| {
+            let text = std::fs::read_to_string(f).ok()?;
+            Some((f.to_string_lossy().into_owned(), text))
+        })
+        .collect();
+    let bytes: usize = texts.iter().map(|(_, t)| t.len()).sum();
+    let worker = std::thread::Builder::new()
+        .stack_size(rea_core::WORKER_STACK_BYTES)
+        .spawn(move || {
+            let start = Instant::now();
+            let failed = texts
+                .iter()
+                .filter(|(name, text)| !rea_parse::syntax::parse_only(text, name))
+                .count();
+            (start.elapsed().as_secs_f64(), failed, texts.len())
+        })
+        .expect("thread");
+    let (seconds, failed, count) = worker.join().expect("parse thread");
+    println!(
+        "{{\"files\": {count}, \"bytes\": {bytes}, \"seconds\": {seconds:.4}, \"mb_per_s\": {:.2}, \"failed\": {failed}}}",
+        bytes as f64 / 1e6 / seconds
+    );
+}
