@@ -19,11 +19,17 @@ fn header(c: &mut Criterion) {
         .arg(&dest)
         .status()
         .expect("bash runs");
-    assert!(status.success(), "large-asar.sh failed: npm and the npm registry are needed");
+    assert!(
+        status.success(),
+        "large-asar.sh failed: npm and the npm registry are needed"
+    );
     let archive = dest.join("large.asar");
     let mut head = [0u8; 8];
-    std::io::Read::read_exact(&mut std::fs::File::open(&archive).expect("archive"), &mut head)
-        .expect("header size");
+    std::io::Read::read_exact(
+        &mut std::fs::File::open(&archive).expect("archive"),
+        &mut head,
+    )
+    .expect("header size");
     let header_bytes = u32::from_le_bytes([head[4], head[5], head[6], head[7]]);
     let source = rea_traverse::asar::open(&archive).expect("open");
     let (cancel, progress) = (CancelToken::new(), ProgressReporter::silent());

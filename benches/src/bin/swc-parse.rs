@@ -12,11 +12,15 @@ use std::time::Instant;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     let mut children: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
     children.sort();
     for child in children {
-        let Ok(meta) = std::fs::symlink_metadata(&child) else { continue };
+        let Ok(meta) = std::fs::symlink_metadata(&child) else {
+            continue;
+        };
         if meta.is_dir() {
             walk(&child, out);
         } else if meta.is_file()

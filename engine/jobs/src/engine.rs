@@ -42,17 +42,23 @@ impl Published {
         headline: Map<String, Value>,
         report: &RunReport,
     ) -> Result<Published, Failure> {
-        let evidence_id = validated.evidence_id().to_owned();
-        let record = validated.into_record();
-        let no_form = |err| {
-            Failure::new(FailureReason::Internal, "result has no canonical form").with_source(err)
+        // The record's bytes are the ones validation proved canonical; they are not
+        // serialized again. RFC 8785 orders the envelope's keys `evidence`, `evidence_id`,
+        // `result`, so the canonical envelope is these pieces in this order, and the result is
+        // the record's own `normalized_result` slice (canonical inside a canonical record).
+        let (evidence_id, record_bytes) = validated.into_bytes();
+        let no_form = |what: &str| {
+            Failure::new(
+                FailureReason::Internal,
+                format!("result has no canonical {what}"),
+            )
         };
-        // RFC 8785 orders the envelope's keys `evidence`, `evidence_id`, `result`, so the
-        // canonical envelope is these pieces in this order, and the record is a slice of it.
-        let record_bytes = canonical_bytes(&record).map_err(no_form)?;
-        let result_bytes = canonical_bytes(&record["normalized_result"]).map_err(no_form)?;
-        let id_bytes = canonical_bytes(&Value::from(evidence_id.as_str())).map_err(no_form)?;
-        let mut envelope = Vec::with_capacity(record_bytes.len() + result_bytes.len() + 128);
+        let result_bytes =
+            normalized_result_slice(&record_bytes).ok_or_else(|| no_form("normalized_result"))?;
+        let id_bytes = canonical_bytes(&Value::from(evidence_id.as_str()))
+            .map_err(|err| no_form("evidence_id").with_source(err))?;
+        let mut envelope =
+            Vec::with_capacity(record_bytes.len() + result_bytes.len() + id_bytes.len() + 48);
         envelope.extend_from_slice(b"{\"evidence\":");
         let start = envelope.len();
         envelope.extend_from_slice(&record_bytes);
@@ -60,7 +66,7 @@ impl Published {
         envelope.extend_from_slice(b",\"evidence_id\":");
         envelope.extend_from_slice(&id_bytes);
         envelope.extend_from_slice(b",\"result\":");
-        envelope.extend_from_slice(&result_bytes);
+        envelope.extend_from_slice(&record_bytes[result_bytes]);
         envelope.push(b'}');
         let stages = report
             .stages
@@ -93,6 +99,15 @@ impl Published {
     pub fn record(&self) -> &[u8] {
         &self.envelope[self.record.clone()]
     }
+}
+
+/// Where `normalized_result`'s value sits in a record's JSON bytes.
+fn normalized_result_slice(record: &[u8]) -> Option<std::ops::Range<usize>> {
+    let fields: std::collections::BTreeMap<&str, &serde_json::value::RawValue> =
+        serde_json::from_slice(record).ok()?;
+    let raw = fields.get("normalized_result")?.get().as_bytes();
+    let start = raw.as_ptr() as usize - record.as_ptr() as usize;
+    Some(start..start + raw.len())
 }
 
 /// The engine: a worker pool shared by every job run through it.

@@ -3,6 +3,8 @@
 use rea_core::{Failure, FailureReason};
 use rea_exec::StageCx;
 use rea_hash::{canonical_bytes, content_id};
+use std::collections::BTreeMap;
+
 use serde_json::{Value, json};
 
 /// Every key of a record, in canonical order.
@@ -103,23 +105,104 @@ impl Sealed {
 }
 
 /// Seals `draft`: builds the record, derives its id and serializes it canonically.
+///
+/// The record is serialized once, without its id; the projection the id digests and the final
+/// bytes (with `evidence_id` in its place) are spliced from those canonical bytes.
 pub fn seal(cx: &StageCx<'_>, draft: EvidenceDraft) -> Result<Sealed, Failure> {
     cx.check()?;
-    let mut record = record_value(draft);
-    let evidence_id = evidence_id_of(&record)?;
-    cx.check()?;
-    if let Value::Object(map) = &mut record {
-        map.insert("evidence_id".to_owned(), Value::String(evidence_id.clone()));
-    }
-    let bytes = canonical_bytes(&record).map_err(|err| {
+    let record = record_value(draft);
+    let without_id = canonical_bytes(&record).map_err(|err| {
         Failure::new(
             FailureReason::Internal,
             "evidence record has no canonical form",
         )
         .with_source(err)
     })?;
+    drop(record);
+    cx.check()?;
+    let evidence_id = evidence_id_of_canonical(&without_id)?;
+    cx.check()?;
+    let mut fields = raw_fields(&without_id)?;
+    let id_json = format!("\"{evidence_id}\"");
+    fields.insert("evidence_id", id_json.as_bytes());
+    let bytes = join_fields(&fields, without_id.len() + id_json.len() + 16);
     cx.check()?;
     Ok(Sealed { evidence_id, bytes })
+}
+
+/// The top-level fields of a canonical record, as slices of its bytes, in key order. Record
+/// keys are plain ASCII, so byte order is RFC 8785's UTF-16 order.
+fn raw_fields(bytes: &[u8]) -> Result<BTreeMap<&str, &[u8]>, Failure> {
+    let fields: BTreeMap<&str, &serde_json::value::RawValue> = serde_json::from_slice(bytes)
+        .map_err(|err| {
+            Failure::new(
+                FailureReason::Internal,
+                "evidence record is not a JSON object",
+            )
+            .with_source(err)
+        })?;
+    if !fields.keys().all(|k| {
+        k.bytes()
+            .all(|b| b.is_ascii() && b != b'"' && b != b'\\' && b >= 0x20)
+    }) {
+        return Err(Failure::new(
+            FailureReason::Internal,
+            "evidence record keys are not plain ASCII",
+        ));
+    }
+    Ok(fields
+        .into_iter()
+        .map(|(k, v)| (k, v.get().as_bytes()))
+        .collect())
+}
+
+/// `{"k":v,…}` from fields already in canonical form and order.
+fn join_fields(fields: &BTreeMap<&str, &[u8]>, capacity: usize) -> Vec<u8> {
+    let mut out = Vec::with_capacity(capacity);
+    out.push(b'{');
+    for (i, (key, value)) in fields.iter().enumerate() {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.push(b'"');
+        out.extend_from_slice(key.as_bytes());
+        out.extend_from_slice(b"\":");
+        out.extend_from_slice(value);
+    }
+    out.push(b'}');
+    out
+}
+
+/// [`evidence_id_of`] for a record given as canonical bytes (with or without its
+/// `evidence_id`): the projection is spliced from the bytes and hashed, never re-serialized.
+/// Gives the same id as [`evidence_id_of`] on the parsed value.
+pub fn evidence_id_of_canonical(bytes: &[u8]) -> Result<String, Failure> {
+    let mut fields = raw_fields(bytes)?;
+    fields.remove("evidence_id");
+    let reduced;
+    if let Some(subject) = fields.get("subject").copied()
+        && subject != b"null"
+    {
+        let subject: serde_json::Map<String, Value> =
+            serde_json::from_slice(subject).map_err(|err| {
+                Failure::new(FailureReason::Internal, "evidence subject is not an object")
+                    .with_source(err)
+            })?;
+        let kept: serde_json::Map<String, Value> = subject
+            .into_iter()
+            .filter(|(key, _)| matches!(key.as_str(), "digest" | "format" | "architecture"))
+            .collect();
+        reduced = canonical_bytes(&kept).map_err(|err| {
+            Failure::new(
+                FailureReason::Internal,
+                "evidence subject has no canonical form",
+            )
+            .with_source(err)
+        })?;
+        fields.insert("subject", &reduced);
+    }
+    let projection = join_fields(&fields, bytes.len());
+    Ok(format!("ev_{}", rea_hash::sha256_hex(&projection)))
 }
 
 /// The id a record (with or without its `evidence_id`) must carry.
@@ -211,4 +294,59 @@ fn record_value(draft: EvidenceDraft) -> Value {
     });
     record["normalized_result"] = draft.normalized_result;
     record
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rea_core::{CancelToken, ProgressReporter};
+    use rea_exec::StageKind;
+
+    fn draft(subject: Option<Subject>, result: Value) -> EvidenceDraft {
+        EvidenceDraft {
+            subject,
+            provider: Provider {
+                id: "p".into(),
+                name: "P".into(),
+                version: "1".into(),
+            },
+            predicate_type: "rea.analysis/v2".into(),
+            operation: "inventory_artifact".into(),
+            parameters: json!({"z": 1, "a": [true, null]}),
+            normalized_result: result,
+            confidence: Confidence::Observed,
+            authority: Authority::ShippedArtifact,
+            limitations: vec!["b".into(), "a".into()],
+            locations: vec![Location::ArtifactPath("x/y".into())],
+            evidence_links: vec![],
+        }
+    }
+
+    #[test]
+    fn spliced_sealing_equals_serializing_the_whole_record() {
+        let subject = Subject {
+            name: "app.asar".into(),
+            sha256: "ab".repeat(32),
+            format: "asar".into(),
+            local_path: "/tmp/app.asar".into(),
+        };
+        let results = [
+            json!({"nodes": [{"k": "é \" \\ \u{1F600}"}], "count": 3}),
+            json!({}),
+            json!({"deep": {"b": [1, 2, {"a": "x"}], "a": null}}),
+        ];
+        let (cancel, progress) = (CancelToken::new(), ProgressReporter::silent());
+        let cx = StageCx::detached(StageKind::Seal, &cancel, &progress);
+        for result in results {
+            for subject in [Some(subject.clone()), None] {
+                let sealed = seal(&cx, draft(subject.clone(), result.clone())).unwrap();
+                let mut expected = record_value(draft(subject, result.clone()));
+                let id = evidence_id_of(&expected).unwrap();
+                assert_eq!(sealed.evidence_id(), id);
+                expected["evidence_id"] = Value::String(id.clone());
+                assert_eq!(sealed.bytes(), canonical_bytes(&expected).unwrap());
+                assert_eq!(evidence_id_of_canonical(sealed.bytes()).unwrap(), id);
+            }
+        }
+    }
 }

@@ -27,6 +27,8 @@ use serde_json::Value;
 pub struct Validated {
     evidence_id: String,
     record: Value,
+    /// The canonical bytes that were validated.
+    bytes: Vec<u8>,
 }
 
 impl Validated {
@@ -40,6 +42,16 @@ impl Validated {
 
     pub fn into_record(self) -> Value {
         self.record
+    }
+
+    /// The validated canonical bytes of the record.
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// The id and the validated canonical bytes, dropping the parsed value.
+    pub fn into_bytes(self) -> (String, Vec<u8>) {
+        (self.evidence_id, self.bytes)
     }
 }
 
@@ -127,7 +139,7 @@ pub fn validate_bytes(bytes: &[u8]) -> Result<Validated, ValidationError> {
     if canonical != bytes {
         return Err(ValidationError::new("", "bytes are not in canonical form"));
     }
-    let evidence_id = record::check(&record)?;
+    let evidence_id = record::check(&record, &canonical)?;
     let operation = record["operation"].as_str().unwrap_or_default();
     let result = &record["normalized_result"];
     match operation {
@@ -146,5 +158,6 @@ pub fn validate_bytes(bytes: &[u8]) -> Result<Validated, ValidationError> {
     Ok(Validated {
         evidence_id,
         record,
+        bytes: canonical,
     })
 }

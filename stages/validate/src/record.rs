@@ -14,7 +14,8 @@ const AUTHORITY: [&str; 5] = [
 ];
 
 /// Checks keys, types and the id; returns the id.
-pub(crate) fn check(record: &Value) -> Result<String, ValidationError> {
+/// `bytes` are `record`'s canonical bytes (already checked); the id is recomputed from them.
+pub(crate) fn check(record: &Value, bytes: &[u8]) -> Result<String, ValidationError> {
     let Value::Object(map) = record else {
         return Err(ValidationError::new("", "record is not an object"));
     };
@@ -97,7 +98,7 @@ pub(crate) fn check(record: &Value) -> Result<String, ValidationError> {
             ));
         }
     }
-    let expected = rea_seal::evidence_id_of(record)
+    let expected = rea_seal::evidence_id_of_canonical(bytes)
         .map_err(|_| ValidationError::new("", "no canonical form"))?;
     if expected != evidence_id {
         return Err(ValidationError::new(
