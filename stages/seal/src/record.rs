@@ -111,14 +111,14 @@ impl Sealed {
 pub fn seal(cx: &StageCx<'_>, draft: EvidenceDraft) -> Result<Sealed, Failure> {
     cx.check()?;
     let record = record_value(draft);
-    let without_id = canonical_bytes(&record).map_err(|err| {
+    let without_id = rea_hash::canonical_value_bytes(&record).map_err(|err| {
         Failure::new(
             FailureReason::Internal,
             "evidence record has no canonical form",
         )
         .with_source(err)
     })?;
-    drop(record);
+    rea_hash::drop_value_parallel(record);
     cx.check()?;
     let evidence_id = evidence_id_of_canonical(&without_id)?;
     cx.check()?;

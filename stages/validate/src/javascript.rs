@@ -4,6 +4,7 @@
 
 use std::collections::HashSet;
 
+use rayon::prelude::*;
 use rea_graph::javascript::{MAX_OBSERVATIONS, ids};
 use serde_json::{Value, json};
 
@@ -88,92 +89,41 @@ pub(crate) fn check(record: &Value, result: &Value) -> Result<(), ValidationErro
     ) else {
         return bad("/graph", "nodes, edges and root_node_ids must be arrays");
     };
+    // Every node's and edge's ids are recomputed in parallel; order, uniqueness and endpoints
+    // are then checked in one pass. The first failure in document order is reported.
+    let node_checks: Vec<Result<&str, ValidationError>> = nodes
+        .par_iter()
+        .enumerate()
+        .map(|(i, node)| check_node(i, node))
+        .collect();
     let mut node_ids = HashSet::with_capacity(nodes.len());
     let mut previous = "";
-    for (i, node) in nodes.iter().enumerate() {
-        let at = format!("/graph/nodes/{i}");
-        let (Some(id), Some(kind)) = (node["node_id"].as_str(), node["kind"].as_str()) else {
-            return bad(&at, "needs node_id and kind");
-        };
-        if !NODE_KINDS.contains(&kind) {
-            return bad(&at, "kind is not in the vocabulary");
-        }
-        if ids::node_id(kind, &node["identity"]).ok().as_deref() != Some(id) {
-            return bad(
-                &format!("{at}/node_id"),
-                "does not match its kind and identity",
-            );
-        }
+    for (i, checked) in node_checks.into_iter().enumerate() {
+        let id = checked?;
         if id <= previous {
-            return bad(&at, "nodes must be sorted by node_id and unique");
+            return bad(
+                &format!("/graph/nodes/{i}"),
+                "nodes must be sorted by node_id and unique",
+            );
         }
         previous = id;
         node_ids.insert(id);
-        let Some(observations) = node["observations"].as_array() else {
-            return bad(&at, "observations must be an array");
-        };
-        if observations.is_empty() || observations.len() > MAX_OBSERVATIONS {
-            return bad(&at, "must have 1 to 64 observations");
-        }
-        let mut last = "";
-        for (j, obs) in observations.iter().enumerate() {
-            let oid = obs["observation_id"].as_str().unwrap_or_default();
-            let expected =
-                ids::observation_id(id, &obs["label"], &obs["properties"], &obs["evidence"]).ok();
-            if expected.as_deref() != Some(oid) {
-                return bad(
-                    &format!("{at}/observations/{j}"),
-                    "observation_id does not match its content",
-                );
-            }
-            if oid <= last {
-                return bad(
-                    &format!("{at}/observations/{j}"),
-                    "observations must be sorted and unique",
-                );
-            }
-            last = oid;
-            check_evidence(&obs["evidence"], &format!("{at}/observations/{j}/evidence"))?;
-        }
     }
+    let edge_checks: Vec<Result<&str, ValidationError>> = edges
+        .par_iter()
+        .enumerate()
+        .map(|(i, edge)| check_edge(i, edge, &node_ids))
+        .collect();
     let mut previous = "";
-    for (i, edge) in edges.iter().enumerate() {
-        let at = format!("/graph/edges/{i}");
-        let (Some(id), Some(source), Some(target), Some(relation)) = (
-            edge["edge_id"].as_str(),
-            edge["source_node_id"].as_str(),
-            edge["target_node_id"].as_str(),
-            edge["relation"].as_str(),
-        ) else {
-            return bad(&at, "needs edge_id, endpoints and relation");
-        };
-        if !RELATIONS.contains(&relation) {
-            return bad(&at, "relation is not in the vocabulary");
-        }
-        if !node_ids.contains(source) || !node_ids.contains(target) {
-            return bad(&at, "names a node that is not in the graph");
-        }
-        if source == target {
-            return bad(&at, "is a self-edge");
-        }
-        if ids::edge_id(
-            source,
-            target,
-            relation,
-            &edge["properties"],
-            &edge["evidence"],
-        )
-        .ok()
-        .as_deref()
-            != Some(id)
-        {
-            return bad(&format!("{at}/edge_id"), "does not match its content");
-        }
+    for (i, checked) in edge_checks.into_iter().enumerate() {
+        let id = checked?;
         if id <= previous {
-            return bad(&at, "edges must be sorted by edge_id and unique");
+            return bad(
+                &format!("/graph/edges/{i}"),
+                "edges must be sorted by edge_id and unique",
+            );
         }
         previous = id;
-        check_evidence(&edge["evidence"], &format!("{at}/evidence"))?;
     }
     let mut last = "";
     for root in roots {
@@ -197,6 +147,108 @@ pub(crate) fn check(record: &Value, result: &Value) -> Result<(), ValidationErro
         return bad("/graph/coverage", "partial coverage needs a limitation");
     }
     Ok(())
+}
+
+/// One node: its kind, its id from its kind and identity, and its observations (ids, order,
+/// evidence). Returns its id.
+fn check_node(i: usize, node: &Value) -> Result<&str, ValidationError> {
+    let at = || format!("/graph/nodes/{i}");
+    let (Some(id), Some(kind)) = (node["node_id"].as_str(), node["kind"].as_str()) else {
+        return Err(ValidationError::new(at(), "needs node_id and kind"));
+    };
+    if !NODE_KINDS.contains(&kind) {
+        return Err(ValidationError::new(at(), "kind is not in the vocabulary"));
+    }
+    if ids::node_id(kind, &node["identity"]).ok().as_deref() != Some(id) {
+        return Err(ValidationError::new(
+            format!("{}/node_id", at()),
+            "does not match its kind and identity",
+        ));
+    }
+    let Some(observations) = node["observations"].as_array() else {
+        return Err(ValidationError::new(at(), "observations must be an array"));
+    };
+    if observations.is_empty() || observations.len() > MAX_OBSERVATIONS {
+        return Err(ValidationError::new(at(), "must have 1 to 64 observations"));
+    }
+    let mut last = "";
+    for (j, obs) in observations.iter().enumerate() {
+        let oid = obs["observation_id"].as_str().unwrap_or_default();
+        let expected =
+            ids::observation_id(id, &obs["label"], &obs["properties"], &obs["evidence"]).ok();
+        if expected.as_deref() != Some(oid) {
+            return Err(ValidationError::new(
+                format!("{}/observations/{j}", at()),
+                "observation_id does not match its content",
+            ));
+        }
+        if oid <= last {
+            return Err(ValidationError::new(
+                format!("{}/observations/{j}", at()),
+                "observations must be sorted and unique",
+            ));
+        }
+        last = oid;
+        check_evidence(
+            &obs["evidence"],
+            &format!("{}/observations/{j}/evidence", at()),
+        )?;
+    }
+    Ok(id)
+}
+
+/// One edge: its relation, endpoints in the graph, id from its content, and evidence. Returns
+/// its id.
+fn check_edge<'a>(
+    i: usize,
+    edge: &'a Value,
+    node_ids: &HashSet<&str>,
+) -> Result<&'a str, ValidationError> {
+    let at = || format!("/graph/edges/{i}");
+    let (Some(id), Some(source), Some(target), Some(relation)) = (
+        edge["edge_id"].as_str(),
+        edge["source_node_id"].as_str(),
+        edge["target_node_id"].as_str(),
+        edge["relation"].as_str(),
+    ) else {
+        return Err(ValidationError::new(
+            at(),
+            "needs edge_id, endpoints and relation",
+        ));
+    };
+    if !RELATIONS.contains(&relation) {
+        return Err(ValidationError::new(
+            at(),
+            "relation is not in the vocabulary",
+        ));
+    }
+    if !node_ids.contains(source) || !node_ids.contains(target) {
+        return Err(ValidationError::new(
+            at(),
+            "names a node that is not in the graph",
+        ));
+    }
+    if source == target {
+        return Err(ValidationError::new(at(), "is a self-edge"));
+    }
+    if ids::edge_id(
+        source,
+        target,
+        relation,
+        &edge["properties"],
+        &edge["evidence"],
+    )
+    .ok()
+    .as_deref()
+        != Some(id)
+    {
+        return Err(ValidationError::new(
+            format!("{}/edge_id", at()),
+            "does not match its content",
+        ));
+    }
+    check_evidence(&edge["evidence"], &format!("{}/evidence", at()))?;
+    Ok(id)
 }
 
 fn check_evidence(evidence: &Value, at: &str) -> Result<(), ValidationError> {

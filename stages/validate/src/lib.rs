@@ -51,6 +51,7 @@ impl Validated {
 
     /// The id and the validated canonical bytes, dropping the parsed value.
     pub fn into_bytes(self) -> (String, Vec<u8>) {
+        rea_hash::drop_value_parallel(self.record);
         (self.evidence_id, self.bytes)
     }
 }
@@ -134,7 +135,7 @@ pub fn validate_for_input(bytes: &[u8], local_path: &str) -> Result<Validated, V
 pub fn validate_bytes(bytes: &[u8]) -> Result<Validated, ValidationError> {
     let record: Value = serde_json::from_slice(bytes)
         .map_err(|err| ValidationError::new("", format!("not json: {err}")))?;
-    let canonical = rea_hash::canonical_bytes(&record)
+    let canonical = rea_hash::canonical_value_bytes(&record)
         .map_err(|_| ValidationError::new("", "no canonical form"))?;
     if canonical != bytes {
         return Err(ValidationError::new("", "bytes are not in canonical form"));

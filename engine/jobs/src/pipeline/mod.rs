@@ -107,6 +107,18 @@ pub fn run_batch(
 
     let lines: Vec<Mutex<Option<Map<String, Value>>>> =
         selected.iter().map(|_| Mutex::new(None)).collect();
+    // Largest first (longest-processing-time scheduling): the biggest inputs start at once on
+    // their own workers while the small ones fill the others, so no single huge input is left
+    // to run alone at the end. Directories and missing paths count as size 0.
+    let mut order: Vec<usize> = (0..selected.len()).collect();
+    let sizes: Vec<u64> = selected
+        .iter()
+        .map(|(_, input)| {
+            std::fs::metadata(absolute(&input.path))
+                .map_or(0, |m| if m.is_file() { m.len() } else { 0 })
+        })
+        .collect();
+    order.sort_by(|&a, &b| sizes[b].cmp(&sizes[a]).then(a.cmp(&b)));
     let next = AtomicUsize::new(0);
     let ran = AtomicUsize::new(0);
     let reused = AtomicUsize::new(0);
@@ -114,11 +126,8 @@ pub fn run_batch(
     std::thread::scope(|scope| {
         for _ in 0..workers {
             scope.spawn(|| {
-                loop {
-                    let i = next.fetch_add(1, Ordering::Relaxed);
-                    let Some((_, input)) = selected.get(i) else {
-                        break;
-                    };
+                while let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    let (_, input) = &selected[i];
                     let (line, was_reused) = one(engine, input, options, cancel, observer);
                     if was_reused {
                         reused.fetch_add(1, Ordering::Relaxed);
