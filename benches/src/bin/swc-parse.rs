@@ -1,4 +1,5 @@
-//! The parse anchor for the harness: raw swc parses of every JavaScript file below a directory,
+//! The parse anchor for the harness: raw swc parses of every JavaScript or TypeScript file
+//! below a directory (the extensions the parse stage reads as code),
 //! one after another on one thread (no extraction, no REA pipeline), with the engine's stack.
 //!
 //!     swc-parse DIR
@@ -26,7 +27,7 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
         } else if meta.is_file()
             && matches!(
                 child.extension().and_then(|e| e.to_str()),
-                Some("js" | "mjs" | "cjs")
+                Some("js" | "cjs" | "mjs" | "jsx" | "ts" | "tsx" | "cts" | "mts")
             )
         {
             out.push(child);

@@ -4,6 +4,7 @@
 //! thread that hands the plan to the engine's rayon pool, so the protocol loop never waits on
 //! analysis. A panic in a handler becomes an internal tool error.
 
+use std::future::Future;
 use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
@@ -849,12 +850,23 @@ impl ServerHandler for Rea {
             .or_else(|| context.meta.get_progress_token());
         let args = Value::Object(request.arguments.unwrap_or_default());
         let this = self.clone();
-        let task = tokio::spawn(async move { this.dispatch(name, args, token, context).await });
-        match task.await {
-            Ok(Ok(result)) => Ok(result.into()),
-            Ok(Err(error)) => Err(error),
-            Err(_) => Ok(response::internal(name, "the handler panicked").into()),
-        }
+        guarded(name, async move {
+            this.dispatch(name, args, token, context).await
+        })
+        .await
+        .map(Into::into)
+    }
+}
+
+/// Runs a handler as its own task, so that a panic in it becomes an internal tool error and the
+/// server keeps serving.
+async fn guarded(
+    name: &'static str,
+    handler: impl Future<Output = Result<CallToolResult, McpError>> + Send + 'static,
+) -> Result<CallToolResult, McpError> {
+    match tokio::spawn(handler).await {
+        Ok(outcome) => outcome,
+        Err(_) => Ok(response::internal(name, "the handler panicked")),
     }
 }
 
@@ -988,4 +1000,31 @@ fn analyze_request(p: &AnalyzeParams) -> Result<AnalyzeRequest, Failure> {
         },
         integrity,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_panicking_handler_is_an_internal_tool_error() {
+        let panicked = guarded("inventory_artifact", async {
+            if std::env::var_os("REA_NEVER_SET_IN_TESTS").is_none() {
+                panic!("handler bug");
+            }
+            Ok(CallToolResult::success(vec![]))
+        })
+        .await
+        .unwrap();
+        assert_eq!(panicked.is_error, Some(true));
+        let error = &panicked.structured_content.unwrap()["error"];
+        assert_eq!(error["code"], "execution_failure");
+        assert_eq!(error["details"]["operation"], "inventory_artifact");
+        let fine = guarded("binary_session", async {
+            Ok(CallToolResult::success(vec![]))
+        })
+        .await
+        .unwrap();
+        assert_eq!(fine.is_error, Some(false));
+    }
 }
