@@ -20,6 +20,7 @@ pub mod extract;
 pub mod inspect;
 pub mod inventory;
 pub mod ledger;
+pub mod overrides;
 mod page;
 pub mod pipeline;
 pub mod publish;

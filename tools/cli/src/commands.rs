@@ -176,17 +176,13 @@ fn inspect(engine: &Engine, args: InspectArgs, cancel: &CancelToken) -> ExitCode
 }
 
 fn analyze(engine: &Engine, args: AnalyzeArgs, cancel: &CancelToken) -> ExitCode {
-    use rea_jobs::analyze::{AnalyzeRequest, Format, SourceMaps, TextLimits};
-    let mut text_limits = TextLimits::default();
-    if let Some(n) = args.max_text_files {
-        text_limits.max_text_files = n;
+    use rea_jobs::analyze::{AnalyzeRequest, Format, SourceMaps};
+    let text_limits = rea_jobs::overrides::TextLimitOverrides {
+        max_text_files: args.max_text_files,
+        max_total_text_bytes: args.max_total_text_bytes,
+        max_text_file_bytes: args.max_text_file_bytes,
     }
-    if let Some(n) = args.max_total_text_bytes {
-        text_limits.max_total_text_bytes = n;
-    }
-    if let Some(n) = args.max_text_file_bytes {
-        text_limits.max_text_file_bytes = n;
-    }
+    .apply();
     let request = AnalyzeRequest {
         input_path: args.input_path,
         format: match args.format {
@@ -308,17 +304,15 @@ fn fail(operation: &str, failure: &Failure, json: bool) -> ExitCode {
 }
 
 fn limits(args: &LimitArgs) -> Limits {
-    let defaults = Limits::default();
-    Limits {
-        max_entries: args.max_entries.unwrap_or(defaults.max_entries),
-        max_total_bytes: args.max_total_bytes.unwrap_or(defaults.max_total_bytes),
-        max_entry_bytes: args.max_entry_bytes.unwrap_or(defaults.max_entry_bytes),
-        max_compression_ratio: args
-            .max_compression_ratio
-            .unwrap_or(defaults.max_compression_ratio),
-        max_depth: args.max_depth.unwrap_or(defaults.max_depth),
-        max_path_bytes: args.max_path_bytes.unwrap_or(defaults.max_path_bytes),
+    rea_jobs::overrides::LimitOverrides {
+        max_entries: args.max_entries,
+        max_total_bytes: args.max_total_bytes,
+        max_entry_bytes: args.max_entry_bytes,
+        max_compression_ratio: args.max_compression_ratio,
+        max_depth: args.max_depth,
+        max_path_bytes: args.max_path_bytes,
     }
+    .apply()
 }
 
 fn integrity(args: &IntegrityArgs) -> IntegrityPolicy {

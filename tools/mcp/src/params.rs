@@ -5,24 +5,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-/// Traversal and text limits; each one left out keeps its default, which admits real desktop
-/// applications.
-#[derive(Debug, Default, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct LimitsParam {
-    /// Most entries walked (default 1,000,000). Reaching it fails the call with `truncated`.
-    pub max_entries: Option<u64>,
-    /// Most bytes read in all (default 64 GiB).
-    pub max_total_bytes: Option<u64>,
-    /// Largest entry hashed (default 4 GiB); larger ones are listed with a limitation.
-    pub max_entry_bytes: Option<u64>,
-    /// Largest ZIP compression ratio accepted per member (default 1000).
-    pub max_compression_ratio: Option<f64>,
-    /// Deepest directory or archive nesting walked (default 64).
-    pub max_depth: Option<u32>,
-    /// Longest logical path, in bytes (default 4096).
-    pub max_path_bytes: Option<u32>,
-}
+pub use rea_jobs::overrides::{
+    LimitOverrides as LimitsParam, TextLimitOverrides as TextLimitsParam,
+};
 
 #[derive(Debug, Clone, Copy, Default, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "kebab-case")]
@@ -118,18 +103,6 @@ pub enum SourceMapsParam {
     Declarations,
     /// Also record original source names and content digests (never the contents).
     Contents,
-}
-
-/// Text limits of the JavaScript analysis.
-#[derive(Debug, Default, Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-pub struct TextLimitsParam {
-    /// Most text files read (default 100,000).
-    pub max_text_files: Option<u64>,
-    /// Most bytes of text read in all (default 1 GiB).
-    pub max_total_text_bytes: Option<u64>,
-    /// Largest single text file read (default 64 MiB).
-    pub max_text_file_bytes: Option<u64>,
 }
 
 artifact_params!(AnalyzeParams {

@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use rea_core::{CancelReason, CancelToken, Failure, FailureReason, IntegrityPolicy, Limits};
-use rea_jobs::analyze::{AnalyzeRequest, Format, SourceMaps, TextLimits};
+use rea_jobs::analyze::{AnalyzeRequest, Format, SourceMaps};
 use rea_jobs::compare::CompareRequest;
 use rea_jobs::extract::ExtractRequest;
 use rea_jobs::inspect::InspectRequest;
@@ -31,8 +31,8 @@ use crate::catalog::{self, RMCP_VERSION};
 use crate::params::{
     AnalyzeParams, ArtifactParams, CloseResult, CompareParams, EvidenceInput, ExportParams,
     ExportResult, ExtractParams, FormatParam, ImportParams, ImportResult, InspectParams,
-    InventoryParams, LimitsParam, OpenParams, OpenResult, PolicyParam, SessionParams,
-    SessionResult, SourceMapsParam, Wrapped,
+    InventoryParams, OpenParams, OpenResult, PolicyParam, SessionParams, SessionResult,
+    SourceMapsParam, Wrapped,
 };
 use crate::session::{self, Opened, Session};
 use crate::{progress, response, stdio};
@@ -939,20 +939,8 @@ fn artifact(
             }
         }
     };
-    Ok((path, limits(p.limits()), integrity))
-}
-
-fn limits(p: Option<&LimitsParam>) -> Limits {
-    let d = Limits::default();
-    let Some(p) = p else { return d };
-    Limits {
-        max_entries: p.max_entries.unwrap_or(d.max_entries),
-        max_total_bytes: p.max_total_bytes.unwrap_or(d.max_total_bytes),
-        max_entry_bytes: p.max_entry_bytes.unwrap_or(d.max_entry_bytes),
-        max_compression_ratio: p.max_compression_ratio.unwrap_or(d.max_compression_ratio),
-        max_depth: p.max_depth.unwrap_or(d.max_depth),
-        max_path_bytes: p.max_path_bytes.unwrap_or(d.max_path_bytes),
-    }
+    let limits = p.limits().copied().unwrap_or_default().apply();
+    Ok((path, limits, integrity))
 }
 
 fn inventory_request(p: &InventoryParams) -> Result<InventoryRequest, Failure> {
@@ -974,16 +962,7 @@ fn inventory_request(p: &InventoryParams) -> Result<InventoryRequest, Failure> {
 
 fn analyze_request(p: &AnalyzeParams) -> Result<AnalyzeRequest, Failure> {
     let (input_path, limits, integrity) = artifact(p)?;
-    let mut text_limits = TextLimits::default();
-    if let Some(t) = &p.text_limits {
-        text_limits.max_text_files = t.max_text_files.unwrap_or(text_limits.max_text_files);
-        text_limits.max_total_text_bytes = t
-            .max_total_text_bytes
-            .unwrap_or(text_limits.max_total_text_bytes);
-        text_limits.max_text_file_bytes = t
-            .max_text_file_bytes
-            .unwrap_or(text_limits.max_text_file_bytes);
-    }
+    let text_limits = p.text_limits.unwrap_or_default().apply();
     Ok(AnalyzeRequest {
         input_path,
         format: match p.format.unwrap_or_default() {

@@ -4,13 +4,14 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use rea_core::{CHUNK_BYTES, CancelToken, Failure, FailureReason, IntegrityPolicy, Limits};
+use rea_core::{CHUNK_BYTES, CancelToken, Failure, FailureReason, IntegrityPolicy};
 use serde::Deserialize;
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
-use crate::analyze::{AnalyzeRequest, Format, SourceMaps, TextLimits};
+use crate::analyze::{AnalyzeRequest, Format, SourceMaps};
 use crate::inventory::InventoryRequest;
+use crate::overrides::{LimitOverrides, TextLimitOverrides};
 use crate::page::PageRequest;
 
 /// The jobs a batch can run.
@@ -74,27 +75,8 @@ pub struct JobOptions {
     pub source_maps: Option<String>,
     pub integrity_policy: Option<String>,
     pub max_integrity_mismatches: Option<u32>,
-    pub limits: Option<LimitOptions>,
-    pub text_limits: Option<TextLimitOptions>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct LimitOptions {
-    pub max_entries: Option<u64>,
-    pub max_total_bytes: Option<u64>,
-    pub max_entry_bytes: Option<u64>,
-    pub max_compression_ratio: Option<f64>,
-    pub max_depth: Option<u32>,
-    pub max_path_bytes: Option<u32>,
-}
-
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct TextLimitOptions {
-    pub max_text_files: Option<u64>,
-    pub max_total_text_bytes: Option<u64>,
-    pub max_text_file_bytes: Option<u64>,
+    pub limits: Option<LimitOverrides>,
+    pub text_limits: Option<TextLimitOverrides>,
 }
 
 /// A request the engine runs.
@@ -113,16 +95,7 @@ fn bad_options(message: String) -> Failure {
 pub fn request_for(input: &BatchInput) -> Result<JobRequest, Failure> {
     let options: JobOptions = serde_json::from_value(Value::Object(input.options.clone()))
         .map_err(|err| bad_options(format!("job options are invalid: {err}")))?;
-    let d = Limits::default();
-    let l = options.limits.unwrap_or_default();
-    let limits = Limits {
-        max_entries: l.max_entries.unwrap_or(d.max_entries),
-        max_total_bytes: l.max_total_bytes.unwrap_or(d.max_total_bytes),
-        max_entry_bytes: l.max_entry_bytes.unwrap_or(d.max_entry_bytes),
-        max_compression_ratio: l.max_compression_ratio.unwrap_or(d.max_compression_ratio),
-        max_depth: l.max_depth.unwrap_or(d.max_depth),
-        max_path_bytes: l.max_path_bytes.unwrap_or(d.max_path_bytes),
-    };
+    let limits = options.limits.unwrap_or_default().apply();
     let integrity = match options.integrity_policy.as_deref() {
         None | Some("fail") => IntegrityPolicy::Fail,
         Some("record-and-continue") => IntegrityPolicy::RecordAndContinue {
@@ -161,16 +134,7 @@ pub fn request_for(input: &BatchInput) -> Result<JobRequest, Failure> {
                 Some("contents") => SourceMaps::Contents,
                 Some(other) => return Err(bad_options(format!("unknown source_maps {other:?}"))),
             };
-            let mut text_limits = TextLimits::default();
-            if let Some(t) = options.text_limits {
-                text_limits.max_text_files = t.max_text_files.unwrap_or(text_limits.max_text_files);
-                text_limits.max_total_text_bytes = t
-                    .max_total_text_bytes
-                    .unwrap_or(text_limits.max_total_text_bytes);
-                text_limits.max_text_file_bytes = t
-                    .max_text_file_bytes
-                    .unwrap_or(text_limits.max_text_file_bytes);
-            }
+            let text_limits = options.text_limits.unwrap_or_default().apply();
             Ok(JobRequest::Analyze(AnalyzeRequest {
                 input_path,
                 format,
