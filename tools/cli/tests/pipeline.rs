@@ -60,6 +60,22 @@ fn run_summary(out: &Path) -> Value {
     summary["run"].clone()
 }
 
+/// `rea pipeline merge SHARDS… --out OUT`, which must succeed.
+fn merge(shards: &[PathBuf], out: &Path) {
+    let output = rea()
+        .args(["pipeline", "merge"])
+        .args(shards)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
 fn pipeline(args: &[&str], out: &Path) -> std::process::Output {
     rea()
         .arg("pipeline")
@@ -348,13 +364,7 @@ fn shard_equivalence(n: usize, apps: &[String], dir: &Path, single: &Path) {
     }
     assert_eq!(sizes, apps.len(), "every input is in exactly one shard");
     let merged = dir.join(format!("n{n}-merged"));
-    let mut merge = rea();
-    merge
-        .args(["pipeline", "merge"])
-        .args(&outs)
-        .arg("--out")
-        .arg(&merged);
-    assert!(merge.output().unwrap().status.success());
+    merge(&outs, &merged);
     assert_eq!(
         index_without_timings(&merged),
         index_without_timings(single),
@@ -405,14 +415,7 @@ fn schedulers_pick_the_shard_through_the_environment() {
     }
     assert_eq!(lines, 6);
     // Merging the shared directory into itself gives the one index.
-    let merged = rea()
-        .args(["pipeline", "merge"])
-        .arg(&out)
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert!(merged.status.success());
+    merge(std::slice::from_ref(&out), &out);
     assert_eq!(index_without_timings(&out).len(), 6);
     assert_eq!(totals(&out)["ok"], 6);
     let bad = rea()
@@ -504,14 +507,7 @@ fn the_slurm_array_script_runs_as_written() {
     }
     let shards: Vec<PathBuf> = (1..=3).map(|t| out.join(format!("shard-{t}"))).collect();
     let merged = dir.path().join("merged");
-    let output = rea()
-        .args(["pipeline", "merge"])
-        .args(&shards)
-        .arg("--out")
-        .arg(&merged)
-        .output()
-        .unwrap();
-    assert!(output.status.success());
+    merge(&shards, &merged);
     assert_eq!(
         index_without_timings(&merged),
         index_without_timings(&single)
@@ -590,14 +586,7 @@ fn the_kubernetes_indexed_job_runs_as_written() {
         );
     }
     let out = data.join("out");
-    let merged = rea()
-        .args(["pipeline", "merge"])
-        .arg(&out)
-        .arg("--out")
-        .arg(&out)
-        .output()
-        .unwrap();
-    assert!(merged.status.success());
+    merge(std::slice::from_ref(&out), &out);
     assert_eq!(index_without_timings(&out), index_without_timings(&single));
 }
 
