@@ -31,6 +31,8 @@ pub struct Published {
     envelope: Vec<u8>,
     /// Where the canonical record sits inside `envelope`.
     record: std::ops::Range<usize>,
+    /// Where the canonical result sits inside `envelope`.
+    result: std::ops::Range<usize>,
     /// Headline counts for summaries and batch indexes.
     pub headline: Map<String, Value>,
     pub stages: Vec<StageTime>,
@@ -66,7 +68,9 @@ impl Published {
         envelope.extend_from_slice(b",\"evidence_id\":");
         envelope.extend_from_slice(&id_bytes);
         envelope.extend_from_slice(b",\"result\":");
+        let result_start = envelope.len();
         envelope.extend_from_slice(&record_bytes[result_bytes]);
+        let result_end = envelope.len();
         envelope.push(b'}');
         let stages = report
             .stages
@@ -80,6 +84,7 @@ impl Published {
             evidence_id,
             envelope,
             record: start..end,
+            result: result_start..result_end,
             headline,
             stages,
         })
@@ -93,6 +98,12 @@ impl Published {
     /// `structuredContent` and the CLI prints with `--json`.
     pub fn envelope(&self) -> &[u8] {
         &self.envelope
+    }
+
+    /// Canonical JSON of the result alone (the record's `normalized_result`): what a summary
+    /// reads.
+    pub fn result(&self) -> &[u8] {
+        &self.envelope[self.result.clone()]
     }
 
     /// Canonical JSON of the Evidence record alone: what a ledger retains.

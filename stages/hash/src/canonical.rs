@@ -107,6 +107,80 @@ fn write_value(
     Ok(())
 }
 
+/// Parses JSON text into a value, with long arrays near the root (at most [`PAR_DEPTH`] levels
+/// down) parsed item by item in parallel on the current rayon pool: their items are first
+/// delimited (a scan, no allocation), then parsed independently. The value is the one
+/// `serde_json::from_slice` gives, duplicate keys included (the last one wins in both).
+pub fn parse_value_parallel(bytes: &[u8]) -> Result<serde_json::Value, serde_json::Error> {
+    let text = std::str::from_utf8(bytes).map_err(|_| {
+        // Let serde_json report invalid UTF-8 the way it always does.
+        serde_json::from_slice::<serde_json::Value>(bytes)
+            .err()
+            .unwrap_or_else(|| serde::de::Error::custom("invalid UTF-8"))
+    })?;
+    parse_at(text, 0)
+}
+
+fn parse_at(text: &str, depth: usize) -> Result<serde_json::Value, serde_json::Error> {
+    use rayon::prelude::*;
+    use serde_json::value::RawValue;
+    use serde_json::{Map, Value};
+    if depth >= PAR_DEPTH {
+        return serde_json::from_str(text);
+    }
+    match text.trim_start().as_bytes().first() {
+        Some(b'[') => {
+            let items: Vec<&RawValue> = serde_json::from_str(text)?;
+            if items.len() < PAR_MIN_ITEMS {
+                return serde_json::from_str(text);
+            }
+            let values = items
+                .par_iter()
+                .with_min_len(PAR_CHUNK)
+                .map(|item| parse_at(item.get(), depth + 1))
+                .collect::<Result<Vec<Value>, _>>()?;
+            Ok(Value::Array(values))
+        }
+        Some(b'{') => {
+            let members: Vec<(String, &RawValue)> = serde_json::from_str::<RawObject<'_>>(text)?.0;
+            let mut map = Map::new();
+            for (key, raw) in members {
+                map.insert(key, parse_at(raw.get(), depth + 1)?);
+            }
+            Ok(Value::Object(map))
+        }
+        _ => serde_json::from_str(text),
+    }
+}
+
+/// An object's members in document order, values left unparsed.
+struct RawObject<'a>(Vec<(String, &'a serde_json::value::RawValue)>);
+
+impl<'de: 'a, 'a> serde::Deserialize<'de> for RawObject<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Members<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> serde::de::Visitor<'de> for Members<'a> {
+            type Value = RawObject<'a>;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<M: serde::de::MapAccess<'de>>(
+                self,
+                mut access: M,
+            ) -> Result<Self::Value, M::Error> {
+                let mut members = Vec::new();
+                while let Some((key, value)) =
+                    access.next_entry::<String, &'de serde_json::value::RawValue>()?
+                {
+                    members.push((key, value));
+                }
+                Ok(RawObject(members))
+            }
+        }
+        deserializer.deserialize_map(Members(std::marker::PhantomData))
+    }
+}
+
 /// Drops a JSON value, freeing long arrays near the root in parallel: a graph of millions of
 /// values otherwise takes one core seconds to free.
 pub fn drop_value_parallel(value: serde_json::Value) {
@@ -486,6 +560,16 @@ mod tests {
         let parallel = canonical_value_bytes(&value).unwrap();
         assert_eq!(parallel, serde_jcs::to_vec(&value).unwrap());
         assert_eq!(parallel, canonical_bytes(&value).unwrap());
+        let text = serde_json::to_vec(&value).unwrap();
+        assert_eq!(parse_value_parallel(&text).unwrap(), value);
+        let duplicated = br#"{"a": 1, "a": [2], "b": {"c": 3, "c": 4}}"#;
+        assert_eq!(
+            parse_value_parallel(duplicated).unwrap(),
+            serde_json::from_slice::<serde_json::Value>(duplicated).unwrap()
+        );
+        for bad in [&b"[1, 2"[..], b"{\"a\" 1}", b"\xff", b"[1] x"] {
+            assert!(parse_value_parallel(bad).is_err());
+        }
         drop_value_parallel(value);
     }
 
@@ -495,6 +579,10 @@ mod tests {
             let expected = serde_jcs::to_vec(&value).unwrap();
             proptest::prop_assert_eq!(canonical_bytes(&value).unwrap(), expected.clone());
             proptest::prop_assert_eq!(canonical_value_bytes(&value).unwrap(), expected.clone());
+            proptest::prop_assert_eq!(
+                parse_value_parallel(&expected).unwrap(),
+                serde_json::from_slice::<serde_json::Value>(&expected).unwrap()
+            );
             proptest::prop_assert_eq!(digest_canonical(&value).unwrap(), sha256_hex(&expected));
         }
     }

@@ -17,7 +17,8 @@ pub mod stream;
 
 pub use canonical::{
     CanonicalArray, CanonicalError, canonical_bytes, canonical_value_bytes, content_id,
-    digest_canonical, digest_object_of_arrays, drop_value_parallel, sha256_hex, takes_fast_path,
+    digest_canonical, digest_object_of_arrays, drop_value_parallel, parse_value_parallel,
+    sha256_hex, takes_fast_path,
 };
 pub use stage::{
     HashOutcome, HashedEntry, Verdict, copy_entry, hash_archive_file, hash_input_file, run,

@@ -133,7 +133,7 @@ pub fn validate_for_input(bytes: &[u8], local_path: &str) -> Result<Validated, V
 
 /// The checks themselves, without a stage context.
 pub fn validate_bytes(bytes: &[u8]) -> Result<Validated, ValidationError> {
-    let record: Value = serde_json::from_slice(bytes)
+    let record: Value = rea_hash::parse_value_parallel(bytes)
         .map_err(|err| ValidationError::new("", format!("not json: {err}")))?;
     let canonical = rea_hash::canonical_value_bytes(&record)
         .map_err(|_| ValidationError::new("", "no canonical form"))?;

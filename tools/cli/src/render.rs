@@ -211,8 +211,9 @@ fn bytes(n: u64) -> String {
 
 /// The application reconstruction, for people: one screen.
 pub fn analyze_summary(published: &Published, elapsed: Duration) {
-    let envelope: Value = serde_json::from_slice(published.envelope()).unwrap_or(Value::Null);
-    let r = &envelope["result"];
+    // Only the result is read: the record repeats it, and large graphs are hundreds of MB.
+    let result: Value = serde_json::from_slice(published.result()).unwrap_or(Value::Null);
+    let r = &result;
     let st = &r["statistics"];
     let s = &r["summary"];
     let g = &r["graph"];
