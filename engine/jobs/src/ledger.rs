@@ -93,10 +93,19 @@ impl Ledger {
         if self.records.contains_key(evidence_id) {
             return Ok(Recorded::Duplicate);
         }
-        let value: Value = serde_json::from_slice(record).map_err(|err| {
+        // Only the two fields the bundle manifests need are built; the rest (the result, which
+        // can be hundreds of MB) is scanned past without allocating.
+        #[derive(serde::Deserialize)]
+        struct Head {
+            #[serde(default)]
+            subject: Value,
+            #[serde(default)]
+            provider: Value,
+        }
+        let head: Head = serde_json::from_slice(record).map_err(|err| {
             Failure::new(FailureReason::Internal, "retained record is not JSON").with_source(err)
         })?;
-        let entry = entry_of(Arc::from(record), &value)?;
+        let entry = entry_of(Arc::from(record), &head.subject, &head.provider)?;
         self.check_room(1, entry.bytes.len() as u64)?;
         self.bytes += entry.bytes.len() as u64;
         self.records.insert(evidence_id.to_owned(), entry);
@@ -328,7 +337,12 @@ pub fn parse_bundle(bytes: &[u8], cancel: &CancelToken) -> Result<ParsedBundle, 
             return Err(bad("records are not sorted by evidence_id, or repeat one")
                 .with_detail("evidence_id", id));
         }
-        let entry = entry_of(Arc::from(canonical), validated.record())?;
+        let record = validated.record();
+        let entry = entry_of(
+            Arc::from(canonical),
+            &record["subject"],
+            &record["provider"],
+        )?;
         parsed.push((id, entry));
     }
     let artifacts: BTreeSet<&str> = parsed
@@ -366,11 +380,11 @@ pub fn parse_bundle(bytes: &[u8], cancel: &CancelToken) -> Result<ParsedBundle, 
 
 /// The manifest parts of a record: its subject reduced to `{digest, format, architecture}` and
 /// its provider, both as canonical JSON.
-fn entry_of(bytes: Arc<[u8]>, record: &Value) -> Result<Entry, Failure> {
+fn entry_of(bytes: Arc<[u8]>, subject: &Value, provider: &Value) -> Result<Entry, Failure> {
     let no_form = |err| {
         Failure::new(FailureReason::Internal, "record part has no canonical form").with_source(err)
     };
-    let artifact = match &record["subject"] {
+    let artifact = match subject {
         Value::Object(subject) => {
             let artifact = json!({
                 "architecture": subject.get("architecture").cloned().unwrap_or(Value::Null),
@@ -381,7 +395,7 @@ fn entry_of(bytes: Arc<[u8]>, record: &Value) -> Result<Entry, Failure> {
         }
         _ => None,
     };
-    let provider = utf8(canonical_bytes(&record["provider"]).map_err(no_form)?);
+    let provider = utf8(canonical_bytes(provider).map_err(no_form)?);
     Ok(Entry {
         bytes,
         artifact,

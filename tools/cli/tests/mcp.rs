@@ -259,6 +259,35 @@ fn garbage_gets_json_rpc_errors_and_the_server_keeps_serving() {
 }
 
 #[test]
+fn importing_garbage_is_a_typed_error_and_imports_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let garbage = dir.path().join("garbage.json");
+    std::fs::write(&garbage, b"\xff\x00 not a bundle").unwrap();
+    let mut raw = Raw::start();
+    for (id, path) in [
+        (1, garbage.clone()),
+        (2, dir.path().to_path_buf()),
+        (3, dir.path().join("missing")),
+    ] {
+        raw.send(&format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"method":"tools/call","params":{{"name":"import_evidence_bundle","arguments":{{"path":{:?}}}}}}}"#,
+            path.to_str().unwrap()
+        ));
+        let response = raw.recv();
+        assert_eq!(response["result"]["isError"], true, "{response}");
+        let code = &response["result"]["structuredContent"]["error"]["code"];
+        assert!(code.is_string(), "{response}");
+    }
+    raw.send(r#"{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"binary_session","arguments":{}}}"#);
+    let state = raw.recv();
+    assert_eq!(
+        state["result"]["structuredContent"]["result"]["evidence_ledger"]["records"],
+        0
+    );
+    raw.finish();
+}
+
+#[test]
 fn a_tool_failure_is_an_error_result_with_the_error_object() {
     let mut raw = Raw::start();
     raw.send(r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"inspect_artifact","arguments":{"input_path":"/no/such/input/anywhere"}}}"#);

@@ -638,3 +638,35 @@ fn ctrl_c_keeps_finished_results_and_a_valid_index() {
     assert_eq!(run_summary(&out)["reused"], ok);
     assert_eq!(totals(&out)["ok"], 16);
 }
+
+#[test]
+fn merging_a_garbled_shard_is_a_typed_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: [&str; 5] = [
+        "{}\n",
+        "not json\n",
+        "{\"path\": \"/a\", \"job\": \"inventory_artifact\", \"options\": {}, \"status\": \"ok\", \"evidence_id\": \"../../etc/passwd\", \"key\": \"k\", \"input_bytes\": 1}\n",
+        "{\"path\": \"/a\", \"job\": \"nope\", \"options\": {}, \"status\": \"ok\"}\n",
+        "[1, 2]\n",
+    ];
+    for (i, index) in cases.iter().enumerate() {
+        let shard = dir.path().join(format!("shard-{i}"));
+        std::fs::create_dir_all(&shard).unwrap();
+        std::fs::write(shard.join("index.jsonl"), index).unwrap();
+        let out = dir.path().join(format!("out-{i}"));
+        let output = rea()
+            .args(["pipeline", "merge", "--json"])
+            .arg(&shard)
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(1), "case {i}");
+        let error: Value = serde_json::from_slice(&output.stdout).unwrap();
+        assert_eq!(error["error"]["code"], "invalid_request", "case {i}");
+        assert!(
+            !out.join("index.jsonl").exists(),
+            "case {i}: nothing merged"
+        );
+    }
+}

@@ -87,6 +87,8 @@ struct Shared {
     session: Mutex<Session>,
     peer: Mutex<PeerFacts>,
     started_at_unix_ms: u128,
+    /// The catalog digests, computed once: the catalog cannot change while the server runs.
+    digests: Value,
 }
 
 /// The handler; clones share one connection's state.
@@ -101,9 +103,11 @@ impl Rea {
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_millis())
             .unwrap_or(0);
+        let digests = catalog::digests(&options.cli_commands);
         Rea {
             shared: Arc::new(Shared {
                 engine,
+                digests,
                 options,
                 session: Mutex::new(Session::default()),
                 peer: Mutex::new(PeerFacts::default()),
@@ -365,7 +369,7 @@ impl Rea {
             .map(|g| g.clone())
             .unwrap_or_default();
         let session = self.session();
-        let digests = catalog::digests(&self.shared.options.cli_commands);
+        let digests = self.shared.digests.clone();
         let command_path = std::env::current_exe()
             .ok()
             .and_then(|p| p.canonicalize().ok())
@@ -758,6 +762,28 @@ impl Rea {
                     Failure::new(FailureReason::InvalidInput, "path must be absolute")
                         .with_detail("path", p.path.clone()),
                 );
+            }
+            // Only a regular file is read (never a FIFO or device), and never more than the
+            // ledger could hold.
+            let meta = std::fs::metadata(path).map_err(|err| {
+                Failure::new(FailureReason::Path, "bundle file could not be read")
+                    .with_detail("path", p.path.clone())
+                    .with_source(err)
+            })?;
+            if !meta.is_file() {
+                return Err(
+                    Failure::new(FailureReason::Path, "bundle path is not a regular file")
+                        .with_detail("path", p.path.clone()),
+                );
+            }
+            if meta.len() > rea_jobs::ledger::MAX_BYTES {
+                return Err(Failure::new(
+                    FailureReason::Limit,
+                    "bundle file is larger than a ledger holds",
+                )
+                .with_detail("limit", "bytes")
+                .with_detail("maximum", rea_jobs::ledger::MAX_BYTES)
+                .with_detail("truncated", true));
             }
             let bytes = std::fs::read(path).map_err(|err| {
                 Failure::new(FailureReason::Path, "bundle file could not be read")

@@ -413,9 +413,7 @@ fn write_index(
 /// shared), index lines joined in identity order, totals recomputed.
 pub fn merge(shards: &[PathBuf], out: &Path) -> Result<BatchSummary, Failure> {
     let started = Instant::now();
-    prepare_out(out)?;
     let never = CancelToken::new();
-    let mut lines: Vec<(String, Map<String, Value>)> = Vec::new();
     let mut indexes: Vec<(PathBuf, PathBuf)> = Vec::new();
     for shard in shards {
         let found = shard_indexes(shard);
@@ -427,8 +425,9 @@ pub fn merge(shards: &[PathBuf], out: &Path) -> Result<BatchSummary, Failure> {
         }
         indexes.extend(found.into_iter().map(|index| (shard.clone(), index)));
     }
+    // Every shard line is read and checked before anything is written.
+    let mut parsed: Vec<(&Path, Map<String, Value>)> = Vec::new();
     for (shard, index) in &indexes {
-        let shard = shard.as_path();
         let text = std::fs::read_to_string(index).map_err(|err| {
             Failure::new(FailureReason::Path, "shard index could not be read")
                 .with_detail("path", index.to_string_lossy().into_owned())
@@ -440,37 +439,45 @@ pub fn merge(shards: &[PathBuf], out: &Path) -> Result<BatchSummary, Failure> {
                     .with_detail("path", index.to_string_lossy().into_owned())
                     .with_source(err)
             })?;
-            for dir in [EVIDENCE_DIR, RESULTS_DIR] {
-                let name = match dir {
-                    EVIDENCE_DIR => line["evidence_id"].as_str().map(|id| format!("{id}.json")),
-                    _ if line["status"] == "ok" => {
-                        line["key"].as_str().map(|k| format!("{k}.json"))
-                    }
-                    _ => None,
-                };
-                let Some(name) = name else { continue };
-                let (from, to) = (shard.join(dir).join(&name), out.join(dir).join(&name));
-                if from == to || to.is_file() {
-                    continue;
-                }
-                let bytes = std::fs::read(&from).map_err(|err| {
-                    Failure::new(FailureReason::Path, "shard file is missing")
-                        .with_detail("path", from.to_string_lossy().into_owned())
-                        .with_source(err)
-                })?;
-                write_file_atomically(&never, &to, &bytes)?;
-            }
-            let identity = BatchInput {
-                path: PathBuf::from(line["path"].as_str().unwrap_or_default()),
-                job: line["job"]
-                    .as_str()
-                    .and_then(JobKind::parse)
-                    .unwrap_or(JobKind::AnalyzeJavascriptApplication),
-                options: line["options"].as_object().cloned().unwrap_or_default(),
-            }
-            .identity();
-            lines.push((identity, line));
+            check_line(&line).map_err(|field| {
+                Failure::new(FailureReason::InvalidInput, "shard index line is malformed")
+                    .with_detail("path", index.to_string_lossy().into_owned())
+                    .with_detail("field", field)
+            })?;
+            parsed.push((shard.as_path(), line));
         }
+    }
+    prepare_out(out)?;
+    let mut lines: Vec<(String, Map<String, Value>)> = Vec::new();
+    for (shard, line) in parsed {
+        for dir in [EVIDENCE_DIR, RESULTS_DIR] {
+            let name = match dir {
+                EVIDENCE_DIR => line["evidence_id"].as_str().map(|id| format!("{id}.json")),
+                _ if line["status"] == "ok" => line["key"].as_str().map(|k| format!("{k}.json")),
+                _ => None,
+            };
+            let Some(name) = name else { continue };
+            let (from, to) = (shard.join(dir).join(&name), out.join(dir).join(&name));
+            if from == to || to.is_file() {
+                continue;
+            }
+            let bytes = std::fs::read(&from).map_err(|err| {
+                Failure::new(FailureReason::Path, "shard file is missing")
+                    .with_detail("path", from.to_string_lossy().into_owned())
+                    .with_source(err)
+            })?;
+            write_file_atomically(&never, &to, &bytes)?;
+        }
+        let identity = BatchInput {
+            path: PathBuf::from(line["path"].as_str().unwrap_or_default()),
+            job: line["job"]
+                .as_str()
+                .and_then(JobKind::parse)
+                .unwrap_or(JobKind::AnalyzeJavascriptApplication),
+            options: line["options"].as_object().cloned().unwrap_or_default(),
+        }
+        .identity();
+        lines.push((identity, line));
     }
     // One line per identity; a finished result wins over a failure from another shard.
     lines.sort_by(|a, b| {
@@ -484,6 +491,39 @@ pub fn merge(shards: &[PathBuf], out: &Path) -> Result<BatchSummary, Failure> {
         "merged_from": shards.len(),
     });
     write_index(out, "", &lines, run, started)
+}
+
+/// The fields `merge` and the index writer read from a line written by another process,
+/// with their types; returns the first one that is missing or wrong.
+fn check_line(line: &Map<String, Value>) -> Result<(), &'static str> {
+    let string = |key| line.get(key).and_then(Value::as_str);
+    if string("path").is_none() {
+        return Err("path");
+    }
+    if string("job").and_then(JobKind::parse).is_none() {
+        return Err("job");
+    }
+    if !line.get("options").is_some_and(Value::is_object) {
+        return Err("options");
+    }
+    if !matches!(string("status"), Some("ok" | "failed" | "cancelled")) {
+        return Err("status");
+    }
+    let ok = string("status") == Some("ok");
+    for key in ["evidence_id", "key"] {
+        match line.get(key) {
+            Some(Value::String(text)) if !text.contains(['/', '\\']) && !text.starts_with('.') => {}
+            Some(Value::Null) if !ok => {}
+            _ => return Err(key),
+        }
+    }
+    if !line
+        .get("input_bytes")
+        .is_some_and(|v| v.is_u64() || v.is_null())
+    {
+        return Err("input_bytes");
+    }
+    Ok(())
 }
 
 /// A shard directory's index files: every `index-K-of-N.jsonl`, or else its `index.jsonl`.
