@@ -690,3 +690,88 @@ fn reaching_a_finding_or_module_limit_is_partial_coverage_that_names_the_limit()
     // The same limits cut the same facts on every run.
     assert_eq!(run(5, 3)["graph"]["graph_id"], limited["graph"]["graph_id"]);
 }
+
+/// The graph is validated from the record's text, never from a value: every byte still
+/// counts, a forger who recomputes the evidence id is caught at the edge, one who recomputes
+/// the edge id too is caught at the graph id, and a non-canonical item is refused.
+#[test]
+fn the_sealed_graph_is_validated_from_its_text() {
+    use rea_graph::javascript::ids;
+    use rea_hash::{CanonicalJson, Piece};
+    let dir = tempfile::tempdir().unwrap();
+    write_tree(dir.path(), &electron_app());
+    let (_, id, envelope) = analyze_with(
+        &Engine::new(2).unwrap(),
+        dir.path(),
+        SourceMaps::Declarations,
+        &CancelToken::new(),
+    )
+    .unwrap();
+    let envelope: Value = serde_json::from_slice(&envelope).unwrap();
+    let record = envelope["evidence"].clone();
+    let bytes = rea_hash::canonical_bytes(&record).unwrap();
+    let local = record["subject"]["local_path"].as_str().unwrap().to_owned();
+    let validate = |bytes: &[u8]| rea_validate::validate_for_input(bytes, &local);
+    let validated = validate(&bytes).unwrap();
+    assert_eq!(validated.evidence_id(), id);
+    let graph = &record["normalized_result"]["graph"];
+    let (nodes, edges) = (
+        graph["nodes"].as_array().unwrap().len(),
+        graph["edges"].as_array().unwrap().len(),
+    );
+    assert!(nodes > 10 && edges > 10);
+    assert_eq!(validated.graph_size(), Some((nodes, edges)));
+
+    // Any flipped byte, wherever it falls (a sample across the whole record).
+    let step = (bytes.len() / 400).max(1);
+    for at in (0..bytes.len()).step_by(step) {
+        let mut tampered = bytes.clone();
+        tampered[at] ^= 0x01;
+        assert!(validate(&tampered).is_err(), "flip at {at} passed");
+    }
+
+    let reseal = |record: &mut Value| {
+        record["evidence_id"] = Value::from(rea_seal::evidence_id_of(record).unwrap());
+        rea_hash::canonical_bytes(record).unwrap()
+    };
+    let target = edges / 2;
+    let mut forged = record.clone();
+    forged["normalized_result"]["graph"]["edges"][target]["properties"] = json!({"forged": true});
+    let err = validate(&reseal(&mut forged)).unwrap_err();
+    assert_eq!(err.at, format!("/graph/edges/{target}/edge_id"));
+
+    let edge = &mut forged["normalized_result"]["graph"]["edges"][target];
+    let canon = |v: &Value| CanonicalJson::of(v).unwrap();
+    let (properties, evidence) = (canon(&edge["properties"]), canon(&edge["evidence"]));
+    let new_id = ids::edge_id(
+        edge["source_node_id"].as_str().unwrap(),
+        edge["target_node_id"].as_str().unwrap(),
+        edge["relation"].as_str().unwrap(),
+        Piece::Json(&properties),
+        Piece::Json(&evidence),
+    )
+    .unwrap();
+    edge["edge_id"] = Value::from(new_id);
+    let mut edges_list = forged["normalized_result"]["graph"]["edges"]
+        .as_array()
+        .unwrap()
+        .clone();
+    edges_list.sort_by(|a, b| a["edge_id"].as_str().cmp(&b["edge_id"].as_str()));
+    forged["normalized_result"]["graph"]["edges"] = Value::Array(edges_list);
+    let err = validate(&reseal(&mut forged)).unwrap_err();
+    assert_eq!(err.at, "/graph/graph_id");
+
+    // A space inside one edge: the same JSON, not the canonical text.
+    let text = String::from_utf8(bytes.clone()).unwrap();
+    let edge_id = graph["edges"][target]["edge_id"].as_str().unwrap();
+    let spaced = text.replacen(
+        &format!("{{\"edge_id\":\"{edge_id}\","),
+        &format!("{{\"edge_id\": \"{edge_id}\","),
+        1,
+    );
+    assert_ne!(spaced, text);
+    assert_eq!(
+        validate(spaced.as_bytes()).unwrap_err().problem,
+        "bytes are not in canonical form"
+    );
+}

@@ -10,6 +10,7 @@ use std::path::PathBuf;
 use rea_core::{Failure, FailureReason, IntegrityPolicy, Limits};
 use rea_exec::{Dep, Placement, Plan, StageKind};
 use rea_graph::artifact::InventoryGraph;
+use rea_hash::CanonicalJson;
 use rea_hash::HashedEntry;
 use rea_parse::ParseOutput;
 pub use rea_parse::TextLimits;
@@ -174,7 +175,7 @@ impl Engine {
             )
             .map_err(plan_failure)?
         };
-        let built: Slot<(Value, InventoryGraph)> = Slot::new();
+        let built: Slot<(Value, CanonicalJson, InventoryGraph)> = Slot::new();
         let display = input.display.clone();
         let text_limits = request.text_limits;
         let graph_node = {
@@ -198,8 +199,7 @@ impl Engine {
                         },
                     )?;
                     drop(output);
-                    // Moved in, not interpolated: `json!` copies a `Value` through the
-                    // serializer, and the graph can be megabytes.
+                    // The graph (megabytes) is already canonical text: seal splices it in.
                     let mut result = json!({
                         "schema_version": 2,
                         "input_path": display,
@@ -211,8 +211,7 @@ impl Engine {
                     result["summary"] = graph.summary;
                     result["statistics"] = graph.statistics;
                     result["limitations"] = Value::from(graph.limitations);
-                    result["graph"] = graph.graph;
-                    built.put((result, inventory));
+                    built.put((result, graph.graph, inventory));
                     Ok(())
                 },
             )
@@ -233,10 +232,10 @@ impl Engine {
                 Placement::Pool,
                 &[Dep::After(graph_node)],
                 move |cx| {
-                    let (result, inventory) = built.take("application graph")?;
+                    let (result, graph, inventory) = built.take("application graph")?;
                     sealed.put(rea_seal::seal(
                         cx,
-                        draft(&inventory, result, &display, parameters),
+                        draft(&inventory, result, graph, &display, parameters),
                     )?);
                     Ok(())
                 },
@@ -256,12 +255,9 @@ impl Engine {
         ] {
             headline.insert(key.to_owned(), stats[key].clone());
         }
-        for key in ["nodes", "edges"] {
-            headline.insert(
-                key.to_owned(),
-                Value::from(result["graph"][key].as_array().map_or(0, Vec::len)),
-            );
-        }
+        let (nodes, edges) = validated.graph_size().unwrap_or_default();
+        headline.insert("nodes".to_owned(), Value::from(nodes));
+        headline.insert("edges".to_owned(), Value::from(edges));
         let published = Published::new(validated, headline, &report)?;
         ctl.progress.finish("done", 1, Some(1), "analysis complete");
         Ok(published)
@@ -293,6 +289,7 @@ fn text_limits_json(limits: &TextLimits) -> Value {
 fn draft(
     inventory: &InventoryGraph,
     result: Value,
+    graph: CanonicalJson,
     display: &str,
     parameters: Value,
 ) -> EvidenceDraft {
@@ -315,6 +312,7 @@ fn draft(
         operation: OPERATION.to_owned(),
         parameters,
         normalized_result: result,
+        result_parts: vec![("graph".to_owned(), graph)],
         confidence: Confidence::Inferred,
         authority: Authority::ShippedArtifact,
         limitations,

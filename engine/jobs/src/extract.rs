@@ -379,6 +379,7 @@ fn draft(written: &Written, display: &str, parameters: Value) -> Result<Evidence
         operation: OPERATION.to_owned(),
         parameters,
         normalized_result: result,
+        result_parts: Vec::new(),
         confidence: Confidence::Observed,
         authority: Authority::ShippedArtifact,
         limitations: written.limitations.clone(),

@@ -285,6 +285,7 @@ fn draft(graph: &InventoryGraph, result: Value, display: &str, parameters: Value
         operation: OPERATION.to_owned(),
         parameters,
         normalized_result: result,
+        result_parts: Vec::new(),
         confidence: Confidence::Observed,
         authority: Authority::ShippedArtifact,
         limitations,

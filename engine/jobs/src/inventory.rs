@@ -410,6 +410,7 @@ fn draft(
             "integrity": integrity_json(policy),
         }),
         normalized_result: result,
+        result_parts: Vec::new(),
         confidence: Confidence::Observed,
         authority: Authority::ShippedArtifact,
         limitations: graph.limitations.clone(),

@@ -28,6 +28,19 @@ pub struct CanonicalError {
     source: serde_json::Error,
 }
 
+impl CanonicalError {
+    pub(crate) fn from_json(source: serde_json::Error) -> Self {
+        CanonicalError { source }
+    }
+
+    /// Canonical pieces that cannot be composed as asked (a repeated key, a non-object).
+    pub(crate) fn composition(problem: &str) -> Self {
+        CanonicalError {
+            source: serde::ser::Error::custom(problem),
+        }
+    }
+}
+
 /// The canonical bytes of `value`.
 pub fn canonical_bytes<T: Serialize + ?Sized>(value: &T) -> Result<Vec<u8>, CanonicalError> {
     let mut fast = Vec::with_capacity(256);
@@ -105,6 +118,167 @@ fn write_value(
         other => out.extend_from_slice(&canonical_bytes(other)?),
     }
     Ok(())
+}
+
+/// Whether `bytes` are exactly the canonical form of the JSON they hold, checked without
+/// building a value: the text is transcoded (deserializer events fed straight to the
+/// canonical serializer) and the output compared with the input as it is written. Long
+/// arrays near the root (at most [`PAR_DEPTH`] levels down) are checked item by item in
+/// parallel, after checking that the text around their items is exactly `[`, `,` and `]`
+/// (and, for objects on the way, `{`, canonically escaped keys in UTF-16 order, `:` and `}`).
+/// Anything the fast serializer would write differently (a float, a key out of order) is
+/// settled by the slow path: parse, serialize with `serde_jcs`, compare. An error means the
+/// bytes are not JSON.
+pub fn is_canonical(bytes: &[u8]) -> Result<bool, serde_json::Error> {
+    let text = std::str::from_utf8(bytes).map_err(|_| {
+        serde_json::from_slice::<serde::de::IgnoredAny>(bytes)
+            .err()
+            .unwrap_or_else(|| serde::de::Error::custom("invalid UTF-8"))
+    })?;
+    canonical_at(text, 0)
+}
+
+fn canonical_at(text: &str, depth: usize) -> Result<bool, serde_json::Error> {
+    use serde_json::value::RawValue;
+    if depth < PAR_DEPTH {
+        let offset = |raw: &RawValue| raw.get().as_ptr() as usize - text.as_ptr() as usize;
+        match text.as_bytes().first() {
+            Some(b'[') => {
+                let items: Vec<&RawValue> = serde_json::from_str(text)?;
+                if items.len() >= PAR_MIN_ITEMS {
+                    return Ok(framed_exactly(text, &items) && items_canonical(&items, depth + 1)?);
+                }
+            }
+            Some(b'{') => {
+                let members = serde_json::from_str::<RawObject<'_>>(text)?.0;
+                let mut pos = 1;
+                for (i, (key, raw)) in members.iter().enumerate() {
+                    if i > 0 {
+                        let previous = &members[i - 1].0;
+                        if text.as_bytes().get(pos) != Some(&b',')
+                            || !previous.encode_utf16().lt(key.encode_utf16())
+                        {
+                            return Ok(false);
+                        }
+                        pos += 1;
+                    }
+                    let mut name = serde_json::to_string(key)?;
+                    name.push(':');
+                    if !text[pos..].starts_with(&name) || offset(raw) != pos + name.len() {
+                        return Ok(false);
+                    }
+                    pos += name.len() + raw.get().len();
+                }
+                if &text[pos..] != "}" {
+                    return Ok(false);
+                }
+                for (_, raw) in &members {
+                    if !canonical_at(raw.get(), depth + 1)? {
+                        return Ok(false);
+                    }
+                }
+                return Ok(true);
+            }
+            _ => {}
+        }
+    }
+    transcoded_equals(text)
+}
+
+/// The items of the JSON array `text`, when the whole array is canonical: the text around the
+/// items is exactly `[`, `,` and `]`, and every item is canonical (checked in parallel).
+/// `None` when it is not canonical; an error when it is not an array.
+pub fn canonical_array_items(
+    text: &str,
+) -> Result<Option<Vec<&serde_json::value::RawValue>>, serde_json::Error> {
+    let items: Vec<&serde_json::value::RawValue> = serde_json::from_str(text)?;
+    let canonical = framed_exactly(text, &items) && items_canonical(&items, PAR_DEPTH)?;
+    Ok(canonical.then_some(items))
+}
+
+/// True when `text` is exactly `[` + the items joined by `,` + `]`.
+fn framed_exactly(text: &str, items: &[&serde_json::value::RawValue]) -> bool {
+    let offset =
+        |raw: &serde_json::value::RawValue| raw.get().as_ptr() as usize - text.as_ptr() as usize;
+    if !text.starts_with('[') {
+        return false;
+    }
+    let mut pos = 1;
+    for (i, item) in items.iter().enumerate() {
+        if i > 0 {
+            if text.as_bytes().get(pos) != Some(&b',') {
+                return false;
+            }
+            pos += 1;
+        }
+        if offset(item) != pos {
+            return false;
+        }
+        pos += item.get().len();
+    }
+    &text[pos..] == "]"
+}
+
+fn items_canonical(
+    items: &[&serde_json::value::RawValue],
+    depth: usize,
+) -> Result<bool, serde_json::Error> {
+    use rayon::prelude::*;
+    items
+        .par_iter()
+        .with_min_len(PAR_CHUNK)
+        .map(|item| canonical_at(item.get(), depth))
+        .try_reduce(|| true, |a, b| Ok(a && b))
+}
+
+/// Transcodes `text` through the canonical serializer, comparing as it writes.
+fn transcoded_equals(text: &str) -> Result<bool, serde_json::Error> {
+    let mut formatter = CheckingFormatter::default();
+    let mut compare = Compare {
+        expected: text.as_bytes(),
+        pos: 0,
+        differs: false,
+    };
+    let mut de = serde_json::Deserializer::from_str(text);
+    let transcoded = {
+        let mut ser = serde_json::Serializer::with_formatter(&mut compare, &mut formatter);
+        serde_transcode::transcode(&mut de, &mut ser)
+    };
+    match transcoded {
+        Ok(()) => {
+            de.end()?;
+            Ok(!formatter.diverged && compare.pos == text.len())
+        }
+        Err(_) if compare.differs => Ok(false),
+        Err(_) if formatter.diverged => {
+            let value: serde_json::Value = serde_json::from_str(text)?;
+            Ok(canonical_bytes(&value).is_ok_and(|c| c == text.as_bytes()))
+        }
+        Err(err) => Err(err),
+    }
+}
+
+/// A writer that compares what it is given with `expected` and fails at the first difference.
+struct Compare<'a> {
+    expected: &'a [u8],
+    pos: usize,
+    differs: bool,
+}
+
+impl Write for Compare<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let end = self.pos + buf.len();
+        if self.expected.get(self.pos..end) != Some(buf) {
+            self.differs = true;
+            return Err(io::Error::other("differs from the canonical form"));
+        }
+        self.pos = end;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
 }
 
 /// Parses JSON text into a value, with long arrays near the root (at most [`PAR_DEPTH`] levels
@@ -324,13 +498,40 @@ fn try_fast<W: Write, T: Serialize + ?Sized>(
 /// Compact output plus a watch for anything JCS would write differently.
 #[derive(Default)]
 struct CheckingFormatter {
-    /// Per open object: the previous key, and the key being written.
-    keys: Vec<(Option<String>, String)>,
+    /// Per nesting level: the previous key of the object open there, and the key being
+    /// written. Levels are reused (buffers and all), so steady work allocates nothing.
+    keys: Vec<KeyState>,
+    /// How many objects are open.
+    depth: usize,
     in_key: bool,
     diverged: bool,
 }
 
+#[derive(Default)]
+struct KeyState {
+    has_previous: bool,
+    previous: String,
+    key: String,
+}
+
+/// `a < b` in UTF-16 code units. UTF-8 byte order is code point order, which is UTF-16 order
+/// unless a character at or above U+E000 meets a supplementary one: only then compare the
+/// UTF-16 forms.
+fn utf16_lt(a: &str, b: &str) -> bool {
+    if a.bytes().chain(b.bytes()).all(|byte| byte < 0xEE) {
+        a < b
+    } else {
+        a.encode_utf16().lt(b.encode_utf16())
+    }
+}
+
 impl CheckingFormatter {
+    fn current(&mut self) -> Option<&mut KeyState> {
+        self.depth
+            .checked_sub(1)
+            .and_then(|level| self.keys.get_mut(level))
+    }
+
     fn diverge(&mut self) -> io::Result<()> {
         self.diverged = true;
         Err(io::Error::other("output would differ from rfc 8785"))
@@ -390,9 +591,9 @@ impl Formatter for &mut CheckingFormatter {
         fragment: &str,
     ) -> io::Result<()> {
         if self.in_key
-            && let Some((_, key)) = self.keys.last_mut()
+            && let Some(state) = self.current()
         {
-            key.push_str(fragment);
+            state.key.push_str(fragment);
         }
         writer.write_all(fragment.as_bytes())
     }
@@ -403,7 +604,7 @@ impl Formatter for &mut CheckingFormatter {
         escape: CharEscape,
     ) -> io::Result<()> {
         if self.in_key
-            && let Some((_, key)) = self.keys.last_mut()
+            && let Some(KeyState { key, .. }) = self.current()
         {
             key.push(match escape {
                 CharEscape::Quote => '"',
@@ -424,12 +625,16 @@ impl Formatter for &mut CheckingFormatter {
     }
 
     fn begin_object<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.keys.push((None, String::new()));
+        if self.keys.len() == self.depth {
+            self.keys.push(KeyState::default());
+        }
+        self.keys[self.depth].has_previous = false;
+        self.depth += 1;
         CompactFormatter.begin_object(writer)
     }
 
     fn end_object<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
-        self.keys.pop();
+        self.depth = self.depth.saturating_sub(1);
         CompactFormatter.end_object(writer)
     }
 
@@ -439,24 +644,22 @@ impl Formatter for &mut CheckingFormatter {
         first: bool,
     ) -> io::Result<()> {
         self.in_key = true;
-        if let Some((_, key)) = self.keys.last_mut() {
-            key.clear();
+        if let Some(state) = self.current() {
+            state.key.clear();
         }
         CompactFormatter.begin_object_key(writer, first)
     }
 
     fn end_object_key<W: ?Sized + Write>(&mut self, writer: &mut W) -> io::Result<()> {
         self.in_key = false;
-        let Some((previous, key)) = self.keys.last_mut() else {
+        let Some(state) = self.current() else {
             return self.diverge();
         };
-        let in_order = previous
-            .as_deref()
-            .is_none_or(|p| p.encode_utf16().lt(key.encode_utf16()));
-        if !in_order {
+        if state.has_previous && !utf16_lt(&state.previous, &state.key) {
             return self.diverge();
         }
-        *previous = Some(std::mem::take(key));
+        state.has_previous = true;
+        std::mem::swap(&mut state.previous, &mut state.key);
         CompactFormatter.end_object_key(writer)
     }
 }
@@ -584,6 +787,51 @@ mod tests {
                 serde_json::from_slice::<serde_json::Value>(&expected).unwrap()
             );
             proptest::prop_assert_eq!(digest_canonical(&value).unwrap(), sha256_hex(&expected));
+            proptest::prop_assert!(is_canonical(&expected).unwrap());
+            // serde_json's own output differs exactly when its keys or numbers are not JCS's.
+            let plain = serde_json::to_vec(&value).unwrap();
+            proptest::prop_assert_eq!(is_canonical(&plain).unwrap(), plain == expected);
+            let pretty = serde_json::to_vec_pretty(&value).unwrap();
+            proptest::prop_assert_eq!(is_canonical(&pretty).unwrap(), pretty == expected);
+        }
+    }
+
+    #[test]
+    fn canonical_check_finds_every_kind_of_difference_in_long_arrays() {
+        let items: Vec<serde_json::Value> = (0..3000)
+            .map(|i| json!({"a": format!("item {i}"), "b": {"z": i % 7, "a": null}, "\u{e000}": i}))
+            .collect();
+        let value = json!({"graph": {"edges": items.clone(), "nodes": [1, 2]}, "\u{e000}": items, "a": 1.5});
+        let text = String::from_utf8(canonical_value_bytes(&value).unwrap()).unwrap();
+        assert!(is_canonical(text.as_bytes()).unwrap());
+        let variants = [
+            text.replacen("\"item 2999\"", "\"item\\u00202999\"", 1), // an escape JCS does not write
+            text.replacen(",{\"a\":\"item 1500\"", ", {\"a\":\"item 1500\"", 1), // space between items
+            text.replacen("{\"a\":\"item 7\",", "{\"a\":\"item 7\",\"a\":\"x\",", 1), // a repeated key
+            text.replacen("\"z\":3", "\"z\":3.0", 1), // a float where JCS writes an integer
+            text.replacen("\"a\":1.5", "\"a\":15e-1", 1),
+            text.replacen("{\"a\":", "{ \"a\":", 1),
+            format!("{text}\n"),
+            format!(" {text}"),
+        ];
+        for variant in &variants {
+            assert_ne!(variant, &text);
+            assert!(
+                !is_canonical(variant.as_bytes()).unwrap(),
+                "{}",
+                &variant[..80]
+            );
+        }
+        // Keys out of UTF-16 order, deep in an item and at the top.
+        let swapped = text.replacen(
+            "{\"a\":\"item 9\",\"b\":{\"a\":null,\"z\":2}",
+            "{\"b\":{\"a\":null,\"z\":2},\"a\":\"item 9\"",
+            1,
+        );
+        assert_ne!(swapped, text);
+        assert!(!is_canonical(swapped.as_bytes()).unwrap());
+        for bad in [&b"[1, 2"[..], b"{\"a\" 1}", b"\xff", b"[1] x"] {
+            assert!(is_canonical(bad).is_err() || !is_canonical(bad).unwrap());
         }
     }
 

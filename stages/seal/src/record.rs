@@ -2,7 +2,7 @@
 
 use rea_core::{Failure, FailureReason};
 use rea_exec::StageCx;
-use rea_hash::{canonical_bytes, content_id};
+use rea_hash::{CanonicalJson, Piece, canonical_bytes, content_id};
 use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
@@ -75,6 +75,10 @@ pub struct EvidenceDraft {
     /// A JSON object.
     pub parameters: Value,
     pub normalized_result: Value,
+    /// Members of `normalized_result` given already as canonical text (an application graph
+    /// of a hundred megabytes), spliced in without being serialized again. Their keys must
+    /// not also be in `normalized_result`.
+    pub result_parts: Vec<(String, CanonicalJson)>,
     pub confidence: Confidence,
     pub authority: Authority,
     pub limitations: Vec<String>,
@@ -108,24 +112,43 @@ impl Sealed {
 ///
 /// The record is serialized once, without its id; the projection the id digests and the final
 /// bytes (with `evidence_id` in its place) are spliced from those canonical bytes.
-pub fn seal(cx: &StageCx<'_>, draft: EvidenceDraft) -> Result<Sealed, Failure> {
+pub fn seal(cx: &StageCx<'_>, mut draft: EvidenceDraft) -> Result<Sealed, Failure> {
     cx.check()?;
-    let record = record_value(draft);
-    let without_id = rea_hash::canonical_value_bytes(&record).map_err(|err| {
+    let no_form = |err| {
         Failure::new(
             FailureReason::Internal,
             "evidence record has no canonical form",
         )
         .with_source(err)
-    })?;
+    };
+    let parts = std::mem::take(&mut draft.result_parts);
+    let result = if parts.is_empty() {
+        None
+    } else {
+        let result = std::mem::take(&mut draft.normalized_result);
+        let text = CanonicalJson::of_value(&result)
+            .and_then(|text| {
+                text.with_members(parts.iter().map(|(k, v)| (k.as_str(), Piece::Json(v))))
+            })
+            .map_err(no_form)?;
+        drop(parts);
+        Some(text)
+    };
+    cx.check()?;
+    let record = record_value(draft);
+    let without_id = rea_hash::canonical_value_bytes(&record).map_err(no_form)?;
     rea_hash::drop_value_parallel(record);
     cx.check()?;
-    let evidence_id = evidence_id_of_canonical(&without_id)?;
-    cx.check()?;
     let mut fields = raw_fields(&without_id)?;
+    if let Some(result) = &result {
+        fields.insert("normalized_result", result.as_bytes());
+    }
+    let evidence_id = evidence_id_of_fields(fields.clone())?;
+    cx.check()?;
     let id_json = format!("\"{evidence_id}\"");
     fields.insert("evidence_id", id_json.as_bytes());
-    let bytes = join_fields(&fields, without_id.len() + id_json.len() + 16);
+    let size = fields.values().map(|v| v.len() + 32).sum();
+    let bytes = join_fields(&fields, size);
     cx.check()?;
     Ok(Sealed { evidence_id, bytes })
 }
@@ -177,9 +200,16 @@ fn join_fields(fields: &BTreeMap<&str, &[u8]>, capacity: usize) -> Vec<u8> {
 /// `evidence_id`): the projection is spliced from the bytes and hashed, never re-serialized.
 /// Gives the same id as [`evidence_id_of`] on the parsed value.
 pub fn evidence_id_of_canonical(bytes: &[u8]) -> Result<String, Failure> {
-    let mut fields = raw_fields(bytes)?;
-    fields.remove("evidence_id");
+    evidence_id_of_fields(raw_fields(bytes)?)
+}
+
+/// The id of a record given as its top-level fields' canonical texts.
+fn evidence_id_of_fields(given: BTreeMap<&str, &[u8]>) -> Result<String, Failure> {
     let reduced;
+    let mut fields: BTreeMap<&str, &[u8]> = given
+        .into_iter()
+        .filter(|(key, _)| *key != "evidence_id")
+        .collect();
     if let Some(subject) = fields.get("subject").copied()
         && subject != b"null"
     {
@@ -201,7 +231,7 @@ pub fn evidence_id_of_canonical(bytes: &[u8]) -> Result<String, Failure> {
         })?;
         fields.insert("subject", &reduced);
     }
-    let projection = join_fields(&fields, bytes.len());
+    let projection = join_fields(&fields, fields.values().map(|v| v.len() + 32).sum());
     Ok(format!("ev_{}", rea_hash::sha256_hex(&projection)))
 }
 
@@ -314,6 +344,7 @@ mod tests {
             operation: "inventory_artifact".into(),
             parameters: json!({"z": 1, "a": [true, null]}),
             normalized_result: result,
+            result_parts: Vec::new(),
             confidence: Confidence::Observed,
             authority: Authority::ShippedArtifact,
             limitations: vec!["b".into(), "a".into()],

@@ -19,4 +19,4 @@ pub mod zip;
 pub use entry::{
     ArchiveFile, DeclaredIntegrity, Entry, EntryKind, EntrySource, WalkNotes, WalkTally, ZipMethod,
 };
-pub use input::{InputKind, ResolvedInput, resolve_input};
+pub use input::{InputKind, ResolvedInput, entry_estimate, resolve_input};

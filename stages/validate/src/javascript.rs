@@ -1,11 +1,18 @@
 //! Invariants of an `analyze_javascript_application` result: every id of the application
 //! graph is recomputed from its content, lists are sorted and unique, edges name existing
-//! nodes, and the result commits to the subject's digest.
+//! nodes, and the result commits to the subject's digest. Nodes and edges are read from the
+//! record's canonical text, each into borrowed fields, in parallel.
 
 use std::collections::HashSet;
 
 use rayon::prelude::*;
 use rea_graph::javascript::{MAX_OBSERVATIONS, ids};
+use std::borrow::Cow;
+
+use rea_hash::{CanonicalJson, Piece};
+use serde::Deserialize;
+use serde::de::IgnoredAny;
+use serde_json::value::RawValue;
 use serde_json::{Value, json};
 
 use crate::ValidationError;
@@ -61,7 +68,99 @@ const RELATIONS: &[&str] = &[
     "changed_from",
 ];
 
-pub(crate) fn check(record: &Value, result: &Value) -> Result<(), ValidationError> {
+/// An application graph's `nodes` and `edges` as slices of the record's canonical text. Ids
+/// are recomputed from these slices (canonical, since the whole text was checked to be), so
+/// nothing is serialized again and the arrays are never parsed into values.
+#[derive(Deserialize)]
+pub(crate) struct GraphText<'a> {
+    #[serde(borrow)]
+    pub(crate) nodes: &'a RawValue,
+    #[serde(borrow)]
+    pub(crate) edges: &'a RawValue,
+}
+
+/// [`GraphText`] with each array's items, checked to be canonical text.
+pub(crate) struct GraphItems<'a> {
+    text: GraphText<'a>,
+    nodes: Vec<&'a RawValue>,
+    edges: Vec<&'a RawValue>,
+}
+
+impl<'a> GraphItems<'a> {
+    pub(crate) fn new(text: GraphText<'a>) -> Result<Self, ValidationError> {
+        let (nodes, edges) = (
+            items(text.nodes, "/graph/nodes")?,
+            items(text.edges, "/graph/edges")?,
+        );
+        Ok(GraphItems { text, nodes, edges })
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Node<'a> {
+    #[serde(borrow)]
+    identity: &'a RawValue,
+    kind: &'a str,
+    node_id: &'a str,
+    #[serde(borrow)]
+    observations: Vec<Observation<'a>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Observation<'a> {
+    #[serde(borrow)]
+    evidence: &'a RawValue,
+    #[serde(borrow)]
+    label: &'a RawValue,
+    observation_id: &'a str,
+    #[serde(borrow)]
+    properties: &'a RawValue,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Edge<'a> {
+    edge_id: &'a str,
+    #[serde(borrow)]
+    evidence: &'a RawValue,
+    #[serde(borrow)]
+    properties: &'a RawValue,
+    relation: &'a str,
+    source_node_id: &'a str,
+    target_node_id: &'a str,
+}
+
+/// What [`check_evidence`] reads of an evidence object.
+#[derive(Deserialize)]
+struct EvidenceFacts<'a> {
+    #[serde(borrow, default)]
+    state: Option<Cow<'a, str>>,
+    #[serde(borrow, default)]
+    confidence: Option<Cow<'a, str>>,
+    #[serde(default)]
+    limitations: Option<Vec<IgnoredAny>>,
+    #[serde(borrow, default)]
+    location: Option<&'a RawValue>,
+}
+
+/// The items of an array of the graph, checked to be canonical text.
+fn items<'a>(array: &'a RawValue, at: &str) -> Result<Vec<&'a RawValue>, ValidationError> {
+    match rea_hash::canonical_array_items(array.get()) {
+        Ok(Some(items)) => Ok(items),
+        Ok(None) => Err(ValidationError::new("", "bytes are not in canonical form")),
+        Err(_) => Err(ValidationError::new(at, "must be an array")),
+    }
+}
+
+/// `result` is the record's result with the graph's `nodes` and `edges` emptied; `graph` is
+/// where those arrays sit in the canonical text. Returns the node and edge counts.
+pub(crate) fn check(
+    record: &Value,
+    result: &Value,
+    graph_text: Option<GraphItems<'_>>,
+) -> Result<(usize, usize), ValidationError> {
     let bad = |at: &str, problem: &str| Err(ValidationError::new(at, problem));
     if result["schema_version"] != 2 {
         return bad("/schema_version", "must be 2");
@@ -82,11 +181,9 @@ pub(crate) fn check(record: &Value, result: &Value) -> Result<(), ValidationErro
     if result["limitations"] != graph["limitations"] {
         return bad("/limitations", "must equal graph.limitations");
     }
-    let (Some(nodes), Some(edges), Some(roots)) = (
-        graph["nodes"].as_array(),
-        graph["edges"].as_array(),
-        graph["root_node_ids"].as_array(),
-    ) else {
+    let (Some(GraphItems { text, nodes, edges }), Some(roots)) =
+        (graph_text, graph["root_node_ids"].as_array())
+    else {
         return bad("/graph", "nodes, edges and root_node_ids must be arrays");
     };
     // Every node's and edge's ids are recomputed in parallel; order, uniqueness and endpoints
@@ -138,7 +235,14 @@ pub(crate) fn check(record: &Value, result: &Value) -> Result<(), ValidationErro
     }
     let header = json!({"coverage": graph["coverage"], "limitations": graph["limitations"],
         "root_node_ids": graph["root_node_ids"], "schema": graph["schema"], "schema_version": graph["schema_version"]});
-    if ids::graph_id(&header, nodes, edges).ok().as_deref() != graph["graph_id"].as_str() {
+    let expected = CanonicalJson::of(&header).and_then(|header| {
+        ids::graph_id(
+            &header,
+            Piece::Verbatim(text.nodes.get()),
+            Piece::Verbatim(text.edges.get()),
+        )
+    });
+    if expected.ok().as_deref() != graph["graph_id"].as_str() {
         return bad("/graph/graph_id", "does not match the graph");
     }
     let coverage = &graph["coverage"];
@@ -146,82 +250,83 @@ pub(crate) fn check(record: &Value, result: &Value) -> Result<(), ValidationErro
     {
         return bad("/graph/coverage", "partial coverage needs a limitation");
     }
-    Ok(())
+    Ok((nodes.len(), edges.len()))
 }
 
 /// One node: its kind, its id from its kind and identity, and its observations (ids, order,
 /// evidence). Returns its id.
-fn check_node(i: usize, node: &Value) -> Result<&str, ValidationError> {
+fn check_node(i: usize, text: &RawValue) -> Result<&str, ValidationError> {
     let at = || format!("/graph/nodes/{i}");
-    let (Some(id), Some(kind)) = (node["node_id"].as_str(), node["kind"].as_str()) else {
-        return Err(ValidationError::new(at(), "needs node_id and kind"));
-    };
-    if !NODE_KINDS.contains(&kind) {
+    let node: Node<'_> = serde_json::from_str(text.get()).map_err(|_| {
+        ValidationError::new(
+            at(),
+            "must be {identity, kind, node_id, observations} with string ids",
+        )
+    })?;
+    if !NODE_KINDS.contains(&node.kind) {
         return Err(ValidationError::new(at(), "kind is not in the vocabulary"));
     }
-    if ids::node_id(kind, &node["identity"]).ok().as_deref() != Some(id) {
+    if ids::node_id_of(node.kind, Piece::Verbatim(node.identity.get()))
+        .ok()
+        .as_deref()
+        != Some(node.node_id)
+    {
         return Err(ValidationError::new(
             format!("{}/node_id", at()),
             "does not match its kind and identity",
         ));
     }
-    let Some(observations) = node["observations"].as_array() else {
-        return Err(ValidationError::new(at(), "observations must be an array"));
-    };
-    if observations.is_empty() || observations.len() > MAX_OBSERVATIONS {
+    if node.observations.is_empty() || node.observations.len() > MAX_OBSERVATIONS {
         return Err(ValidationError::new(at(), "must have 1 to 64 observations"));
     }
     let mut last = "";
-    for (j, obs) in observations.iter().enumerate() {
-        let oid = obs["observation_id"].as_str().unwrap_or_default();
-        let expected =
-            ids::observation_id(id, &obs["label"], &obs["properties"], &obs["evidence"]).ok();
-        if expected.as_deref() != Some(oid) {
+    for (j, obs) in node.observations.iter().enumerate() {
+        let expected = ids::observation_id(
+            node.node_id,
+            Piece::Verbatim(obs.label.get()),
+            Piece::Verbatim(obs.properties.get()),
+            Piece::Verbatim(obs.evidence.get()),
+        )
+        .ok();
+        if expected.as_deref() != Some(obs.observation_id) {
             return Err(ValidationError::new(
                 format!("{}/observations/{j}", at()),
                 "observation_id does not match its content",
             ));
         }
-        if oid <= last {
+        if obs.observation_id <= last {
             return Err(ValidationError::new(
                 format!("{}/observations/{j}", at()),
                 "observations must be sorted and unique",
             ));
         }
-        last = oid;
-        check_evidence(
-            &obs["evidence"],
-            &format!("{}/observations/{j}/evidence", at()),
-        )?;
+        last = obs.observation_id;
+        check_evidence(obs.evidence, &format!("{}/observations/{j}/evidence", at()))?;
     }
-    Ok(id)
+    Ok(node.node_id)
 }
 
 /// One edge: its relation, endpoints in the graph, id from its content, and evidence. Returns
 /// its id.
 fn check_edge<'a>(
     i: usize,
-    edge: &'a Value,
+    text: &'a RawValue,
     node_ids: &HashSet<&str>,
 ) -> Result<&'a str, ValidationError> {
     let at = || format!("/graph/edges/{i}");
-    let (Some(id), Some(source), Some(target), Some(relation)) = (
-        edge["edge_id"].as_str(),
-        edge["source_node_id"].as_str(),
-        edge["target_node_id"].as_str(),
-        edge["relation"].as_str(),
-    ) else {
-        return Err(ValidationError::new(
+    let edge: Edge<'a> = serde_json::from_str(text.get()).map_err(|_| {
+        ValidationError::new(
             at(),
-            "needs edge_id, endpoints and relation",
-        ));
-    };
-    if !RELATIONS.contains(&relation) {
+            "must be {edge_id, evidence, properties, relation, source_node_id, target_node_id}",
+        )
+    })?;
+    if !RELATIONS.contains(&edge.relation) {
         return Err(ValidationError::new(
             at(),
             "relation is not in the vocabulary",
         ));
     }
+    let (source, target) = (edge.source_node_id, edge.target_node_id);
     if !node_ids.contains(source) || !node_ids.contains(target) {
         return Err(ValidationError::new(
             at(),
@@ -234,38 +339,42 @@ fn check_edge<'a>(
     if ids::edge_id(
         source,
         target,
-        relation,
-        &edge["properties"],
-        &edge["evidence"],
+        edge.relation,
+        Piece::Verbatim(edge.properties.get()),
+        Piece::Verbatim(edge.evidence.get()),
     )
     .ok()
     .as_deref()
-        != Some(id)
+        != Some(edge.edge_id)
     {
         return Err(ValidationError::new(
             format!("{}/edge_id", at()),
             "does not match its content",
         ));
     }
-    check_evidence(&edge["evidence"], &format!("{}/evidence", at()))?;
-    Ok(id)
+    check_evidence(edge.evidence, &format!("{}/evidence", at()))?;
+    Ok(edge.edge_id)
 }
 
-fn check_evidence(evidence: &Value, at: &str) -> Result<(), ValidationError> {
-    let state = evidence["state"].as_str().unwrap_or_default();
-    let confidence = evidence["confidence"].as_str().unwrap_or_default();
-    let limitations = evidence["limitations"].as_array().map_or(0, Vec::len);
+fn check_evidence(evidence: &RawValue, at: &str) -> Result<(), ValidationError> {
+    let disagree = || {
+        ValidationError::new(
+            at,
+            "evidence state, confidence, location and limitations disagree",
+        )
+    };
+    let facts: EvidenceFacts<'_> = serde_json::from_str(evidence.get()).map_err(|_| disagree())?;
+    let state = facts.state.as_deref().unwrap_or_default();
+    let confidence = facts.confidence.as_deref().unwrap_or_default();
+    let limitations = facts.limitations.as_ref().map_or(0, Vec::len);
     let ok = match state {
-        "observed" => confidence != "unknown" && !evidence["location"].is_null(),
+        "observed" => confidence != "unknown" && facts.location.is_some(),
         "inferred" => matches!(confidence, "high" | "medium" | "low") && limitations > 0,
         "unknown" | "unavailable" => confidence == "unknown" && limitations > 0,
         _ => false,
     };
     if !ok {
-        return Err(ValidationError::new(
-            at,
-            "evidence state, confidence, location and limitations disagree",
-        ));
+        return Err(disagree());
     }
     Ok(())
 }

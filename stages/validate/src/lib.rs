@@ -1,12 +1,16 @@
 //! The validate stage: the last gate before anything is published.
 //!
 //! [`validate`] takes sealed bytes, not the in-memory value that produced them, and checks:
-//! 1. the bytes parse as JSON and are already in canonical (RFC 8785) form;
+//! 1. the bytes parse as JSON and are already in canonical (RFC 8785) form (checked on the
+//!    text, without building a value: [`rea_hash::is_canonical`]);
 //! 2. the record has exactly the Evidence keys, with the documented types and vocabularies;
 //! 3. `evidence_id` equals the id recomputed from the semantic projection;
 //! 4. the operation's own invariants hold: for `inventory_artifact`, every node, occurrence
 //!    and edge id is recomputed from its fields, orders and page arithmetic are checked, the
-//!    manifest id is recomputed, and when the result holds every item, `graph_sha256` too.
+//!    manifest id is recomputed, and when the result holds every item, `graph_sha256` too;
+//!    for `analyze_javascript_application`, every node, observation and edge id and the graph
+//!    id are recomputed from slices of the canonical text (canonical because the whole is),
+//!    so the graph (nearly all of such a record) is never parsed into a value.
 //!
 //! A failure here is a bug or a tampered record, never bad user input; the job façade maps it
 //! to an internal error and publishes nothing.
@@ -26,7 +30,11 @@ use serde_json::Value;
 #[derive(Debug, Clone)]
 pub struct Validated {
     evidence_id: String,
+    /// The record as a value; an application graph's `nodes` and `edges` are empty arrays
+    /// here (they were checked on the text, and are only in `bytes`).
     record: Value,
+    /// An application graph's node and edge counts.
+    graph_size: Option<(usize, usize)>,
     /// The canonical bytes that were validated.
     bytes: Vec<u8>,
 }
@@ -40,8 +48,9 @@ impl Validated {
         &self.record
     }
 
-    pub fn into_record(self) -> Value {
-        self.record
+    /// The node and edge counts of an application graph record.
+    pub fn graph_size(&self) -> Option<(usize, usize)> {
+        self.graph_size
     }
 
     /// The validated canonical bytes of the record.
@@ -133,22 +142,19 @@ pub fn validate_for_input(bytes: &[u8], local_path: &str) -> Result<Validated, V
 
 /// The checks themselves, without a stage context.
 pub fn validate_bytes(bytes: &[u8]) -> Result<Validated, ValidationError> {
-    let record: Value = rea_hash::parse_value_parallel(bytes)
-        .map_err(|err| ValidationError::new("", format!("not json: {err}")))?;
-    let canonical = rea_hash::canonical_value_bytes(&record)
-        .map_err(|_| ValidationError::new("", "no canonical form"))?;
-    if canonical != bytes {
-        return Err(ValidationError::new("", "bytes are not in canonical form"));
-    }
-    let evidence_id = record::check(&record, &canonical)?;
+    let (record, graph) = record_value(bytes)?;
+    let evidence_id = record::check(&record, bytes)?;
     let operation = record["operation"].as_str().unwrap_or_default();
     let result = &record["normalized_result"];
+    let mut graph_size = None;
     match operation {
         "inventory_artifact" => inventory::check(&record, result)?,
         "extract_artifact" => extract::check(&record, result)?,
         "inspect_artifact" => inspect::check(&record, result)?,
         "compare_artifacts" => compare::check(&record, result)?,
-        "analyze_javascript_application" => javascript::check(&record, result)?,
+        "analyze_javascript_application" => {
+            graph_size = Some(javascript::check(&record, result, graph)?);
+        }
         other => {
             return Err(ValidationError::new(
                 "/operation",
@@ -159,6 +165,70 @@ pub fn validate_bytes(bytes: &[u8]) -> Result<Validated, ValidationError> {
     Ok(Validated {
         evidence_id,
         record,
-        bytes: canonical,
+        graph_size,
+        bytes: bytes.to_vec(),
     })
+}
+
+/// Where an application graph's arrays sit in a record's text, if it has them.
+#[derive(serde::Deserialize)]
+struct GraphArrays<'a> {
+    #[serde(borrow, default)]
+    normalized_result: Option<ResultArrays<'a>>,
+    #[serde(borrow, default)]
+    operation: Option<std::borrow::Cow<'a, str>>,
+}
+
+#[derive(serde::Deserialize)]
+struct ResultArrays<'a> {
+    #[serde(borrow, default)]
+    graph: Option<javascript::GraphText<'a>>,
+}
+
+/// The record as a value, checked to be canonical text, except an application graph's `nodes`
+/// and `edges` (nearly all of such a record): those are left as text, replaced by `[]` in the
+/// value, and checked item by item by the graph's validator.
+fn record_value(
+    bytes: &[u8],
+) -> Result<(Value, Option<javascript::GraphItems<'_>>), ValidationError> {
+    let not_json = |err: serde_json::Error| ValidationError::new("", format!("not json: {err}"));
+    let canonical = |text: &[u8]| match rea_hash::is_canonical(text) {
+        Ok(true) => Ok(()),
+        Ok(false) => Err(ValidationError::new("", "bytes are not in canonical form")),
+        Err(err) => Err(not_json(err)),
+    };
+    let graph = serde_json::from_slice::<GraphArrays<'_>>(bytes)
+        .ok()
+        .filter(|a| a.operation.as_deref() == Some("analyze_javascript_application"))
+        .and_then(|a| a.normalized_result)
+        .and_then(|r| r.graph);
+    let Some(graph) = graph else {
+        canonical(bytes)?;
+        return Ok((
+            rea_hash::parse_value_parallel(bytes).map_err(not_json)?,
+            None,
+        ));
+    };
+    let base = bytes.as_ptr() as usize;
+    let mut spans = [graph.nodes, graph.edges].map(|raw| {
+        let start = raw.get().as_ptr() as usize - base;
+        start..start + raw.get().len()
+    });
+    spans.sort_by_key(|span| span.start);
+    let mut thin =
+        Vec::with_capacity(bytes.len() - spans.iter().map(|s| s.len()).sum::<usize>() + 4);
+    let mut at = 0;
+    for span in &spans {
+        thin.extend_from_slice(&bytes[at..span.start]);
+        thin.extend_from_slice(b"[]");
+        at = span.end;
+    }
+    thin.extend_from_slice(&bytes[at..]);
+    // `[]` is canonical, so the whole is canonical when this is and the arrays are.
+    canonical(&thin)?;
+    let items = javascript::GraphItems::new(graph)?;
+    Ok((
+        serde_json::from_slice(&thin).map_err(not_json)?,
+        Some(items),
+    ))
 }

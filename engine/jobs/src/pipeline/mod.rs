@@ -86,6 +86,11 @@ const RESULTS_DIR: &str = "results";
 /// Index-line fields that describe one run rather than the result.
 pub const TIMING_FIELDS: [&str; 2] = ["elapsed_ms", "stages"];
 
+/// What one archive entry costs to analyse, in bytes of content that cost as much. Measured
+/// on the benchmark batch (BENCHMARKS.md): a megabyte of ASAR header (about 8,000 entries)
+/// cost about 20 times a megabyte of JavaScript.
+const ENTRY_COST_BYTES: u64 = 2560;
+
 /// Runs `inputs` (those of `options.shard`) into `options.out`.
 pub fn run_batch(
     engine: &Engine,
@@ -107,15 +112,26 @@ pub fn run_batch(
 
     let lines: Vec<Mutex<Option<Map<String, Value>>>> =
         selected.iter().map(|_| Mutex::new(None)).collect();
-    // Largest first (longest-processing-time scheduling): the biggest inputs start at once on
-    // their own workers while the small ones fill the others, so no single huge input is left
-    // to run alone at the end. Directories and missing paths count as size 0.
+    // Costliest first (longest-processing-time scheduling): the costliest inputs start at once
+    // on their own workers while the cheap ones fill the others, so no single huge input is
+    // left to run alone at the end. The cost is estimated from the input's bytes plus its
+    // entries (read from an archive's index): per-entry work (graph items, ids, validation)
+    // outweighs bytes in archives of many small files. Directories and missing paths count
+    // as 0.
     let mut order: Vec<usize> = (0..selected.len()).collect();
     let sizes: Vec<u64> = selected
         .iter()
         .map(|(_, input)| {
-            std::fs::metadata(absolute(&input.path))
-                .map_or(0, |m| if m.is_file() { m.len() } else { 0 })
+            let path = absolute(&input.path);
+            std::fs::metadata(&path).map_or(0, |m| {
+                if m.is_file() {
+                    m.len().saturating_add(
+                        rea_traverse::entry_estimate(&path).saturating_mul(ENTRY_COST_BYTES),
+                    )
+                } else {
+                    0
+                }
+            })
         })
         .collect();
     order.sort_by(|&a, &b| sizes[b].cmp(&sizes[a]).then(a.cmp(&b)));

@@ -5,11 +5,12 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use rayon::prelude::*;
 use rea_core::{Failure, FailureReason};
 use rea_exec::StageCx;
+use rea_hash::{CanonicalJson, Piece};
 use rea_parse::{
     FileFacts, FileKind, Module, ModuleKey, ParseOutput, ParseStatus, Range, StaticValue,
     TextStatus,
 };
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use super::ids;
 use super::resolve::{Context, Files, Resolution};
@@ -31,7 +32,12 @@ pub struct Request<'a> {
 /// The built graph with its summary, statistics and limitations.
 #[derive(Debug, Clone)]
 pub struct Built {
-    pub graph: Value,
+    /// The graph's canonical text: large, so serialized once here and spliced as it is into
+    /// the sealed record.
+    pub graph: CanonicalJson,
+    pub graph_id: String,
+    pub node_count: usize,
+    pub edge_count: usize,
     pub summary: Value,
     pub statistics: Value,
     pub limitations: Vec<String>,
@@ -1708,67 +1714,71 @@ fn finish(
             b.budget.max_modules, b.budget.dropped_modules
         ));
     }
-    // Nodes with their observations, ids computed in parallel.
+    // Nodes with their observations, and edges: each serialized once, in parallel.
+    let canon = |value: &Value| CanonicalJson::of(value).map_err(failure);
     let mut omitted_observations = 0u64;
-    let mut built: Vec<(Value, u64)> = b
+    let mut built: Vec<(String, CanonicalJson, u64)> = b
         .nodes
         .into_par_iter()
-        .map(|(id, acc)| -> Result<(Value, u64), Failure> {
-            let mut observations: Vec<(String, Value)> = Vec::with_capacity(acc.observations.len());
-            for (label, properties, evidence) in acc.observations {
-                let oid =
-                    ids::observation_id(&id, &label, &properties, &evidence).map_err(failure)?;
-                let mut observation = Map::with_capacity(4);
-                observation.insert("observation_id".to_owned(), Value::String(oid.clone()));
-                observation.insert("label".to_owned(), label);
-                observation.insert("properties".to_owned(), properties);
-                observation.insert("evidence".to_owned(), evidence);
-                observations.push((oid, Value::Object(observation)));
-            }
-            observations.sort_by(|a, b| a.0.cmp(&b.0));
-            observations.dedup_by(|a, b| a.0 == b.0);
-            let omitted = observations.len().saturating_sub(MAX_OBSERVATIONS) as u64;
-            observations.truncate(MAX_OBSERVATIONS);
-            let mut node = Map::with_capacity(4);
-            node.insert("node_id".to_owned(), Value::String(id));
-            node.insert("kind".to_owned(), Value::from(acc.kind));
-            node.insert("identity".to_owned(), acc.identity);
-            node.insert(
-                "observations".to_owned(),
-                Value::Array(observations.into_iter().map(|(_, v)| v).collect()),
-            );
-            Ok((Value::Object(node), omitted))
-        })
+        .map(
+            |(id, acc)| -> Result<(String, CanonicalJson, u64), Failure> {
+                let mut observations: Vec<(String, CanonicalJson)> =
+                    Vec::with_capacity(acc.observations.len());
+                for (label, properties, evidence) in &acc.observations {
+                    let (label, properties, evidence) =
+                        (canon(label)?, canon(properties)?, canon(evidence)?);
+                    observations.push(
+                        ids::observation(
+                            &id,
+                            Piece::Json(&label),
+                            Piece::Json(&properties),
+                            Piece::Json(&evidence),
+                        )
+                        .map_err(failure)?,
+                    );
+                }
+                observations.sort_by(|a, b| a.0.cmp(&b.0));
+                observations.dedup_by(|a, b| a.0 == b.0);
+                let omitted = observations.len().saturating_sub(MAX_OBSERVATIONS) as u64;
+                observations.truncate(MAX_OBSERVATIONS);
+                let observations: Vec<CanonicalJson> =
+                    observations.into_iter().map(|(_, text)| text).collect();
+                let identity = canon(&acc.identity)?;
+                let text = ids::node(&id, acc.kind, Piece::Json(&identity), &observations)
+                    .map_err(failure)?;
+                Ok((id, text, omitted))
+            },
+        )
         .collect::<Result<_, _>>()?;
     cx.check()?;
-    built.sort_by(|a, b| a.0["node_id"].as_str().cmp(&b.0["node_id"].as_str()));
-    let nodes: Vec<Value> = built
+    built.sort_by(|a, b| a.0.cmp(&b.0));
+    let nodes: Vec<CanonicalJson> = built
         .into_iter()
-        .map(|(v, o)| {
-            omitted_observations += o;
-            v
+        .map(|(_, text, omitted)| {
+            omitted_observations += omitted;
+            text
         })
         .collect();
-    let mut edges: Vec<(String, Value)> = b
+    let mut edges: Vec<(String, CanonicalJson)> = b
         .edges
         .into_par_iter()
-        .map(|e| -> Result<(String, Value), Failure> {
-            let id = ids::edge_id(&e.source, &e.target, e.relation, &e.properties, &e.evidence)
-                .map_err(failure)?;
-            let mut edge = Map::with_capacity(6);
-            edge.insert("edge_id".to_owned(), Value::String(id.clone()));
-            edge.insert("source_node_id".to_owned(), Value::String(e.source));
-            edge.insert("target_node_id".to_owned(), Value::String(e.target));
-            edge.insert("relation".to_owned(), Value::from(e.relation));
-            edge.insert("properties".to_owned(), e.properties);
-            edge.insert("evidence".to_owned(), e.evidence);
-            Ok((id, Value::Object(edge)))
+        .map(|e| -> Result<(String, CanonicalJson), Failure> {
+            let (properties, evidence) = (canon(&e.properties)?, canon(&e.evidence)?);
+            ids::edge(
+                &e.source,
+                &e.target,
+                e.relation,
+                Piece::Json(&properties),
+                Piece::Json(&evidence),
+            )
+            .map_err(failure)
         })
         .collect::<Result<_, _>>()?;
     cx.check()?;
     edges.sort_by(|a, b| a.0.cmp(&b.0));
     edges.dedup_by(|a, b| a.0 == b.0);
-    let edges: Vec<Value> = edges.into_iter().map(|(_, v)| v).collect();
+    let edges: Vec<CanonicalJson> = edges.into_iter().map(|(_, text)| text).collect();
+    let (node_count, edge_count) = (nodes.len(), edges.len());
     // Coverage.
     let lim = request.limits;
     let limits = json!([
@@ -1859,11 +1869,17 @@ fn finish(
     roots.dedup();
     let header = json!({"coverage": coverage, "limitations": limitations, "root_node_ids": roots,
                         "schema": "JavaScriptApplicationGraph", "schema_version": 1});
-    let graph_id = ids::graph_id(&header, &nodes, &edges).map_err(failure)?;
-    let mut graph = header;
-    graph["graph_id"] = json!(graph_id);
-    graph["nodes"] = Value::Array(nodes);
-    graph["edges"] = Value::Array(edges);
+    let header = canon(&header)?;
+    let graph_id =
+        ids::graph_id(&header, Piece::Items(&nodes), Piece::Items(&edges)).map_err(failure)?;
+    cx.check()?;
+    let graph = header
+        .with_members([
+            ("graph_id", Piece::Str(&graph_id)),
+            ("nodes", Piece::Items(&nodes)),
+            ("edges", Piece::Items(&edges)),
+        ])
+        .map_err(failure)?;
     let summary = json!({
         "browser_windows": c.windows, "explicit_web_preferences": c.explicit_prefs, "preload_entrypoints": c.preloads,
         "context_bridge_apis": c.bridges, "exposed_api_members": c.members,
@@ -1892,6 +1908,9 @@ fn finish(
     });
     Ok(Built {
         graph,
+        graph_id,
+        node_count,
+        edge_count,
         summary,
         statistics,
         limitations,

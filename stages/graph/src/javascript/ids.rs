@@ -7,13 +7,16 @@
 //!   "target_node_id"}`);
 //! - graph: `jag_` + H(`{"edges": [...], "header": [{"coverage", "limitations",
 //!   "root_node_ids", "schema", "schema_version"}], "nodes": [...]}`), computed over the
-//!   sorted nodes and edges with their ids; serialized in parallel chunks and hashed in order
-//!   (`rea_hash::digest_object_of_arrays`), which equals the plain digest of that object.
+//!   sorted nodes and edges with their ids.
+//!
+//! Each item is serialized once: its parts' canonical texts are composed into the id's
+//! projection (digested as it is emitted) and into the item's own text
+//! ([`rea_hash::CanonicalJson`]); the graph's digest and text are joined from those texts.
 //!
 //! Nodes are sorted by `node_id`, observations by `observation_id`, edges by `edge_id`.
 
-use rea_hash::{CanonicalArray, CanonicalError, content_id, digest_object_of_arrays};
-use serde_json::{Value, json};
+use rea_hash::{CanonicalError, CanonicalJson, Piece};
+use serde_json::Value;
 
 pub const NODE_PREFIX: &str = "jag_node_";
 pub const OBSERVATION_PREFIX: &str = "jag_observation_";
@@ -21,46 +24,124 @@ pub const EDGE_PREFIX: &str = "jag_edge_";
 pub const GRAPH_PREFIX: &str = "jag_";
 
 pub fn node_id(kind: &str, identity: &Value) -> Result<String, CanonicalError> {
-    content_id(NODE_PREFIX, &json!({"identity": identity, "kind": kind}))
+    node_id_of(kind, Piece::Json(&CanonicalJson::of(identity)?))
 }
 
+/// [`node_id`] of an identity given as canonical text.
+pub fn node_id_of(kind: &str, identity: Piece<'_>) -> Result<String, CanonicalError> {
+    Ok(format!(
+        "{NODE_PREFIX}{}",
+        CanonicalJson::digest_object([("identity", identity), ("kind", Piece::Str(kind))])?
+    ))
+}
+
+/// An observation's id from its node and its parts' canonical texts.
 pub fn observation_id(
     node_id: &str,
-    label: &Value,
-    properties: &Value,
-    evidence: &Value,
+    label: Piece<'_>,
+    properties: Piece<'_>,
+    evidence: Piece<'_>,
 ) -> Result<String, CanonicalError> {
-    content_id(
-        OBSERVATION_PREFIX,
-        &json!({"evidence": evidence, "label": label, "node_id": node_id, "properties": properties}),
-    )
+    Ok(format!(
+        "{OBSERVATION_PREFIX}{}",
+        CanonicalJson::digest_object([
+            ("evidence", evidence),
+            ("label", label),
+            ("node_id", Piece::Str(node_id)),
+            ("properties", properties),
+        ])?
+    ))
 }
 
+/// An edge's id from its endpoints, relation and parts' canonical texts.
 pub fn edge_id(
     source: &str,
     target: &str,
     relation: &str,
-    properties: &Value,
-    evidence: &Value,
+    properties: Piece<'_>,
+    evidence: Piece<'_>,
 ) -> Result<String, CanonicalError> {
-    content_id(
-        EDGE_PREFIX,
-        &json!({"evidence": evidence, "properties": properties, "relation": relation,
-                "source_node_id": source, "target_node_id": target}),
-    )
+    Ok(format!(
+        "{EDGE_PREFIX}{}",
+        CanonicalJson::digest_object(edge_projection(
+            source, target, relation, properties, evidence
+        ))?
+    ))
 }
 
-/// The graph id over header fields and the sorted nodes and edges.
+fn edge_projection<'a>(
+    source: &'a str,
+    target: &'a str,
+    relation: &'a str,
+    properties: Piece<'a>,
+    evidence: Piece<'a>,
+) -> [(&'static str, Piece<'a>); 5] {
+    [
+        ("evidence", evidence),
+        ("properties", properties),
+        ("relation", Piece::Str(relation)),
+        ("source_node_id", Piece::Str(source)),
+        ("target_node_id", Piece::Str(target)),
+    ]
+}
+
+/// An observation's id and canonical text (`{"evidence", "label", "observation_id",
+/// "properties"}`), composed from its parts' canonical texts without re-serializing them.
+pub fn observation(
+    node_id: &str,
+    label: Piece<'_>,
+    properties: Piece<'_>,
+    evidence: Piece<'_>,
+) -> Result<(String, CanonicalJson), CanonicalError> {
+    let id = observation_id(node_id, label, properties, evidence)?;
+    let text = CanonicalJson::object([
+        ("evidence", evidence),
+        ("label", label),
+        ("observation_id", Piece::Str(&id)),
+        ("properties", properties),
+    ])?;
+    Ok((id, text))
+}
+
+/// An edge's id and canonical text (the id's projection plus `edge_id`).
+pub fn edge(
+    source: &str,
+    target: &str,
+    relation: &str,
+    properties: Piece<'_>,
+    evidence: Piece<'_>,
+) -> Result<(String, CanonicalJson), CanonicalError> {
+    let id = edge_id(source, target, relation, properties, evidence)?;
+    let projection = edge_projection(source, target, relation, properties, evidence);
+    let text = CanonicalJson::object(projection.into_iter().chain([("edge_id", Piece::Str(&id))]))?;
+    Ok((id, text))
+}
+
+/// A node's canonical text; its id comes from [`node_id`].
+pub fn node(
+    node_id: &str,
+    kind: &str,
+    identity: Piece<'_>,
+    observations: &[CanonicalJson],
+) -> Result<CanonicalJson, CanonicalError> {
+    CanonicalJson::object([
+        ("identity", identity),
+        ("kind", Piece::Str(kind)),
+        ("node_id", Piece::Str(node_id)),
+        ("observations", Piece::Items(observations)),
+    ])
+}
+
+/// The graph id over the header (the object of `coverage`, `limitations`, `root_node_ids`,
+/// `schema`, `schema_version`) and the sorted node and edge arrays, digested piece by piece.
 pub fn graph_id(
-    header: &Value,
-    nodes: &[Value],
-    edges: &[Value],
+    header: &CanonicalJson,
+    nodes: Piece<'_>,
+    edges: Piece<'_>,
 ) -> Result<String, CanonicalError> {
-    let header = std::slice::from_ref(header);
-    let members: [(&str, &dyn CanonicalArray); 3] =
-        [("edges", &edges), ("header", &header), ("nodes", &nodes)];
+    let header = Piece::Items(std::slice::from_ref(header));
     Ok(format!(
         "{GRAPH_PREFIX}{}",
-        digest_object_of_arrays(&members)?
+        CanonicalJson::digest_object([("edges", edges), ("header", header), ("nodes", nodes)])?
     ))
 }

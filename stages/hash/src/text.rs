@@ -1,0 +1,289 @@
+//! JSON text already in RFC 8785 canonical form, composed without re-serialization.
+//!
+//! A large result (an application graph of a hundred thousand edges) is serialized once: each
+//! item's canonical bytes are written, hashed for its id, and then joined into arrays and
+//! objects by [`CanonicalJson::array`] and [`CanonicalJson::object`], which only copy bytes.
+//! Composition keeps the form canonical: an array is `[` + items joined by `,` + `]`, and an
+//! object is its members in UTF-16 key order with keys escaped the JCS way. A
+//! [`CanonicalJson`] can only be made from a serialization or from other canonical pieces, so
+//! nothing unchecked can enter it.
+
+use std::fmt;
+
+use serde::Serialize;
+use serde_json::Value;
+use serde_json::value::RawValue;
+
+use crate::canonical::{CanonicalError, canonical_bytes, canonical_value_bytes, sha256_hex};
+
+/// Canonical JSON text (valid UTF-8).
+#[derive(Clone, PartialEq, Eq, Hash)]
+pub struct CanonicalJson(Vec<u8>);
+
+/// One member value of an object being composed.
+#[derive(Clone, Copy)]
+pub enum Piece<'a> {
+    /// A canonical value.
+    Json(&'a CanonicalJson),
+    /// A string, escaped on the way in.
+    Str(&'a str),
+    /// An array of canonical items, joined on the way in.
+    Items(&'a [CanonicalJson]),
+    /// Text the caller has established is canonical: a slice of a document whose whole text
+    /// was checked to be canonical (as a validator does before it recomputes ids).
+    Verbatim(&'a str),
+}
+
+impl Piece<'_> {
+    fn size(&self) -> usize {
+        match self {
+            Piece::Json(json) => json.0.len(),
+            Piece::Str(text) => text.len() + 2,
+            Piece::Items(items) => items.iter().map(|i| i.0.len() + 1).sum::<usize>() + 2,
+            Piece::Verbatim(text) => text.len(),
+        }
+    }
+
+    fn emit(&self, sink: &mut impl FnMut(&[u8])) {
+        match self {
+            Piece::Json(json) => sink(&json.0),
+            Piece::Verbatim(text) => sink(text.as_bytes()),
+            Piece::Str(text) => {
+                let mut out = Vec::with_capacity(text.len() + 2);
+                write_str(&mut out, text);
+                sink(&out);
+            }
+            Piece::Items(items) => {
+                sink(b"[");
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        sink(b",");
+                    }
+                    sink(&item.0);
+                }
+                sink(b"]");
+            }
+        }
+    }
+}
+
+/// Emits `{…}` of the members in canonical order, piece by piece.
+fn emit_object(
+    members: &mut [(&str, Piece<'_>)],
+    sink: &mut impl FnMut(&[u8]),
+) -> Result<(), CanonicalError> {
+    members.sort_by(|a, b| a.0.encode_utf16().cmp(b.0.encode_utf16()));
+    if members.windows(2).any(|w| w[0].0 == w[1].0) {
+        return Err(CanonicalError::composition("an object repeats a key"));
+    }
+    sink(b"{");
+    for (i, (key, value)) in members.iter().enumerate() {
+        if i > 0 {
+            sink(b",");
+        }
+        let mut name = Vec::with_capacity(key.len() + 3);
+        write_str(&mut name, key);
+        name.push(b':');
+        sink(&name);
+        value.emit(sink);
+    }
+    sink(b"}");
+    Ok(())
+}
+
+impl CanonicalJson {
+    /// The canonical text of `value`.
+    pub fn of<T: Serialize + ?Sized>(value: &T) -> Result<Self, CanonicalError> {
+        canonical_bytes(value).map(CanonicalJson)
+    }
+
+    /// The canonical text of a JSON value, long arrays near the root in parallel.
+    pub fn of_value(value: &Value) -> Result<Self, CanonicalError> {
+        canonical_value_bytes(value).map(CanonicalJson)
+    }
+
+    /// A JSON string.
+    pub fn string(text: &str) -> Self {
+        let mut out = Vec::with_capacity(text.len() + 2);
+        write_str(&mut out, text);
+        CanonicalJson(out)
+    }
+
+    /// `[a,b,…]` of canonical items, in the given order.
+    pub fn array(items: &[CanonicalJson]) -> Self {
+        let piece = Piece::Items(items);
+        let mut out = Vec::with_capacity(piece.size());
+        piece.emit(&mut |bytes| out.extend_from_slice(bytes));
+        CanonicalJson(out)
+    }
+
+    /// `{…}` of the members, sorted by UTF-16 key; a repeated key is an error.
+    pub fn object<'a>(
+        members: impl IntoIterator<Item = (&'a str, Piece<'a>)>,
+    ) -> Result<Self, CanonicalError> {
+        let mut members: Vec<(&str, Piece<'_>)> = members.into_iter().collect();
+        let size = members
+            .iter()
+            .map(|(k, v)| k.len() + 4 + v.size())
+            .sum::<usize>();
+        let mut out = Vec::with_capacity(size + 2);
+        emit_object(&mut members, &mut |bytes| out.extend_from_slice(bytes))?;
+        Ok(CanonicalJson(out))
+    }
+
+    /// [`CanonicalJson::object`]`(members).digest()`, streamed into the hasher: the object's
+    /// text is never held whole.
+    pub fn digest_object<'a>(
+        members: impl IntoIterator<Item = (&'a str, Piece<'a>)>,
+    ) -> Result<String, CanonicalError> {
+        use sha2::{Digest, Sha256};
+        let mut members: Vec<(&str, Piece<'_>)> = members.into_iter().collect();
+        let mut hasher = Sha256::new();
+        emit_object(&mut members, &mut |bytes| hasher.update(bytes))?;
+        Ok(hex::encode(hasher.finalize()))
+    }
+
+    /// This object with `extra` members added; a key already present is an error, and so is
+    /// a value that is not an object.
+    pub fn with_members<'a>(
+        &self,
+        extra: impl IntoIterator<Item = (&'a str, Piece<'a>)>,
+    ) -> Result<Self, CanonicalError> {
+        let own = self.members()?;
+        let own: Vec<(String, CanonicalJson)> = own
+            .into_iter()
+            .map(|(k, raw)| (k, CanonicalJson(raw.get().as_bytes().to_vec())))
+            .collect();
+        let mut members: Vec<(&str, Piece<'_>)> = own
+            .iter()
+            .map(|(k, v)| (k.as_str(), Piece::Json(v)))
+            .collect();
+        for (key, value) in extra {
+            members.push((key, value));
+        }
+        Self::object(members)
+    }
+
+    /// The members of this object, values as slices of this text.
+    pub fn members(&self) -> Result<Vec<(String, &RawValue)>, CanonicalError> {
+        let map: std::collections::BTreeMap<String, &RawValue> =
+            serde_json::from_slice(&self.0).map_err(CanonicalError::from_json)?;
+        Ok(map.into_iter().collect())
+    }
+
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.0
+    }
+
+    pub fn into_bytes(self) -> Vec<u8> {
+        self.0
+    }
+
+    pub fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    /// Lowercase hex SHA-256 of the text.
+    pub fn digest(&self) -> String {
+        sha256_hex(&self.0)
+    }
+
+    /// The text parsed back into a value (for readers that want one; costs a parse).
+    pub fn to_value(&self) -> Result<Value, serde_json::Error> {
+        crate::canonical::parse_value_parallel(&self.0)
+    }
+}
+
+impl fmt::Debug for CanonicalJson {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text = String::from_utf8_lossy(&self.0);
+        if text.len() > 256 {
+            let cut = (0..=256)
+                .rev()
+                .find(|&i| text.is_char_boundary(i))
+                .unwrap_or(0);
+            write!(f, "CanonicalJson({}… {} bytes)", &text[..cut], text.len())
+        } else {
+            write!(f, "CanonicalJson({text})")
+        }
+    }
+}
+
+/// A JSON string the way JCS writes it (serde_json's escapes are JCS's).
+fn write_str(out: &mut Vec<u8>, text: &str) {
+    serde_json::to_writer(&mut *out, text).expect("writing a string into a vector cannot fail");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn composed_objects_and_arrays_equal_serializing_the_whole() {
+        let edge = json!({"z": [1, {"b": null, "a": "é\u{1}"}], "\u{e000}": 1, "\u{1f600}": "q\"", "a": true});
+        let pieces: Vec<(String, CanonicalJson)> = edge
+            .as_object()
+            .unwrap()
+            .iter()
+            .map(|(k, v)| (k.clone(), CanonicalJson::of(v).unwrap()))
+            .collect();
+        let composed = CanonicalJson::object(
+            pieces
+                .iter()
+                .rev()
+                .map(|(k, v)| (k.as_str(), Piece::Json(v))),
+        )
+        .unwrap();
+        assert_eq!(composed.as_bytes(), canonical_bytes(&edge).unwrap());
+        let list = CanonicalJson::array(&[composed.clone(), CanonicalJson::string("x\n")]);
+        assert_eq!(
+            list.as_bytes(),
+            canonical_bytes(&json!([edge, "x\n"])).unwrap()
+        );
+        assert_eq!(list.to_value().unwrap(), json!([edge, "x\n"]));
+        let members = || {
+            [
+                ("items", Piece::Items(std::slice::from_ref(&composed))),
+                ("name", Piece::Str("n")),
+                ("list", Piece::Json(&list)),
+            ]
+        };
+        let whole = CanonicalJson::object(members()).unwrap();
+        assert_eq!(
+            whole.as_bytes(),
+            canonical_bytes(&json!({"items": [edge], "name": "n", "list": [edge, "x\n"]})).unwrap()
+        );
+        assert_eq!(
+            CanonicalJson::digest_object(members()).unwrap(),
+            whole.digest()
+        );
+    }
+
+    #[test]
+    fn members_are_added_in_key_order_and_never_twice() {
+        let base = CanonicalJson::of(&json!({"b": 1, "d": [2]})).unwrap();
+        let extra = CanonicalJson::of(&json!({"y": "z"})).unwrap();
+        let joined = base
+            .with_members([
+                ("c", Piece::Json(&extra)),
+                ("a", Piece::Verbatim("{\"y\":\"z\"}")),
+            ])
+            .unwrap();
+        assert_eq!(
+            joined.as_bytes(),
+            canonical_bytes(&json!({"a": {"y": "z"}, "b": 1, "c": {"y": "z"}, "d": [2]})).unwrap()
+        );
+        assert!(base.with_members([("b", Piece::Json(&extra))]).is_err());
+        assert!(
+            CanonicalJson::string("x")
+                .with_members([("a", Piece::Json(&extra))])
+                .is_err()
+        );
+        assert!(CanonicalJson::object([("k", Piece::Str("1")), ("k", Piece::Str("2"))]).is_err());
+    }
+}
