@@ -3,6 +3,9 @@
 //! This crate owns:
 //! - [`canonical`]: RFC 8785 canonical JSON (through `serde_jcs`) and the id recipe
 //!   `prefix + hex(SHA-256(canonical JSON))`;
+//! - [`text`]: canonical text composed from canonical pieces without re-serialization (an
+//!   application graph is serialized once), and [`is_canonical`], which checks a text's form
+//!   without building a value;
 //! - [`stream`]: streaming SHA-256 over any reader, 64 KiB at a time, checking cancellation
 //!   per chunk, through `sha2` (which picks the SHA-NI path at run time when the CPU has it);
 //! - [`stage`]: the hash stage proper, which consumes the traverse stage's entry stream in
