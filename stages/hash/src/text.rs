@@ -150,13 +150,10 @@ impl CanonicalJson {
         extra: impl IntoIterator<Item = (&'a str, Piece<'a>)>,
     ) -> Result<Self, CanonicalError> {
         let own = self.members()?;
-        let own: Vec<(String, CanonicalJson)> = own
-            .into_iter()
-            .map(|(k, raw)| (k, CanonicalJson(raw.get().as_bytes().to_vec())))
-            .collect();
+        // Slices of canonical text are canonical: they are copied once, into the result.
         let mut members: Vec<(&str, Piece<'_>)> = own
             .iter()
-            .map(|(k, v)| (k.as_str(), Piece::Json(v)))
+            .map(|(k, raw)| (k.as_str(), Piece::Verbatim(raw.get())))
             .collect();
         for (key, value) in extra {
             members.push((key, value));
