@@ -212,13 +212,66 @@ fn bytes(n: u64) -> String {
 /// The application reconstruction, for people: one screen.
 pub fn analyze_summary(published: &Published, elapsed: Duration) {
     // Only the result is read: the record repeats it, and large graphs are hundreds of MB.
-    let result: Value = serde_json::from_slice(published.result()).unwrap_or(Value::Null);
+    // The graph's items stay raw text; only the kinds shown here are parsed into values.
+    #[derive(serde::Deserialize)]
+    struct Lite<'a> {
+        #[serde(borrow, default)]
+        graph: GraphLite<'a>,
+        #[serde(default)]
+        format: Value,
+        #[serde(default)]
+        statistics: Value,
+        #[serde(default)]
+        summary: Value,
+        #[serde(default)]
+        limitations: Value,
+    }
+    #[derive(serde::Deserialize, Default)]
+    struct GraphLite<'a> {
+        #[serde(borrow, default)]
+        nodes: Vec<&'a serde_json::value::RawValue>,
+        #[serde(borrow, default)]
+        edges: Vec<&'a serde_json::value::RawValue>,
+        #[serde(default)]
+        coverage: Value,
+    }
+    #[derive(serde::Deserialize)]
+    struct KindOf<'a> {
+        #[serde(borrow)]
+        kind: std::borrow::Cow<'a, str>,
+    }
+    const SHOWN: [&str; 7] = [
+        "electron-main",
+        "electron-preload",
+        "electron-renderer",
+        "electron-utility",
+        "browser-window",
+        "context-bridge-api",
+        "ipc-channel",
+    ];
+    let lite: Option<Lite<'_>> = serde_json::from_slice(published.result()).ok();
+    let (result, raw_nodes, edge_count, coverage) = match lite {
+        Some(lite) => (
+            serde_json::json!({"format": lite.format, "statistics": lite.statistics,
+                               "summary": lite.summary, "limitations": lite.limitations}),
+            lite.graph.nodes,
+            lite.graph.edges.len(),
+            lite.graph.coverage,
+        ),
+        None => (Value::Null, Vec::new(), 0, Value::Null),
+    };
+    let node_count = raw_nodes.len();
+    let nodes: Vec<Value> = raw_nodes
+        .iter()
+        .filter(|raw| {
+            serde_json::from_str::<KindOf<'_>>(raw.get())
+                .is_ok_and(|k| SHOWN.contains(&k.kind.as_ref()) || k.kind == "javascript-chunk")
+        })
+        .filter_map(|raw| serde_json::from_str(raw.get()).ok())
+        .collect();
     let r = &result;
     let st = &r["statistics"];
     let s = &r["summary"];
-    let g = &r["graph"];
-    let nodes = g["nodes"].as_array().map_or(&[][..], Vec::as_slice);
-    let edges = g["edges"].as_array().map_or(&[][..], Vec::as_slice);
     let text = |v: &Value| v.as_str().unwrap_or("").to_owned();
     let props = |n: &Value| n["observations"][0]["properties"].clone();
     say!(
@@ -358,9 +411,9 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
     }
     say!(
         "  graph             {} nodes, {} edges, coverage {}",
-        nodes.len(),
-        edges.len(),
-        text(&g["coverage"]["status"])
+        node_count,
+        edge_count,
+        text(&coverage["status"])
     );
     for l in r["limitations"].as_array().into_iter().flatten().take(4) {
         say!("  limitation        {}", text(l));

@@ -7,9 +7,10 @@ use rea_core::{Failure, FailureReason};
 use rea_exec::StageCx;
 use rea_hash::{CanonicalJson, Piece};
 use rea_parse::{
-    FileFacts, FileKind, Module, ModuleKey, ParseOutput, ParseStatus, Range, StaticValue,
-    TextStatus,
+    FileFacts, FileKind, IpcOp, JsFacts, Module, ModuleKey, ParseOutput, ParseStatus, Range,
+    StaticValue, TextStatus,
 };
+use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::ids;
@@ -43,36 +44,41 @@ pub struct Built {
     pub limitations: Vec<String>,
 }
 
+/// A node as projected so far: its identity's canonical text and its observations, each
+/// serialized once, when it was made, with its id.
 struct NodeAcc {
     kind: &'static str,
-    identity: Value,
-    observations: Vec<(Value, Value, Value)>,
+    identity: CanonicalJson,
+    observations: Vec<(String, CanonicalJson)>,
 }
 
-struct EdgeAcc {
-    source: String,
-    target: String,
-    relation: &'static str,
-    properties: Value,
-    evidence: Value,
-}
-
-struct Builder<'a> {
+/// The facts every projection reads: what the inventory and the file nodes say.
+struct Env<'a> {
     cx: &'a StageCx<'a>,
     root_sha: String,
     files: Files,
-    nodes: HashMap<String, NodeAcc>,
-    edges: Vec<EdgeAcc>,
-    limitations: BTreeSet<String>,
     /// Node of each file path (content node).
     file_nodes: HashMap<String, String>,
     /// Node of each container path ("" is the root).
     container_nodes: HashMap<String, String>,
     /// Digest of each file path.
     digests: HashMap<String, String>,
-    /// Archives found inside the input (file occurrences of container kind).
-    nested_containers: u64,
-    budget: Budget,
+}
+
+/// The nodes (with their observations) and edges a projection adds. Projections of
+/// separate files run in parallel, each into its own sink; the sinks are then absorbed
+/// one into another. Order does not matter: observations and edges are sorted by id.
+#[derive(Default)]
+struct Sink {
+    nodes: HashMap<String, NodeAcc>,
+    /// Edges with their ids.
+    edges: Vec<(String, CanonicalJson)>,
+}
+
+/// A projection at work: the facts it reads and the sink it writes.
+struct Out<'e, 'a> {
+    env: &'e Env<'a>,
+    sink: &'e mut Sink,
 }
 
 /// The application-wide bounds on findings and module factories, spent in path order so that
@@ -87,13 +93,29 @@ struct Budget {
     dropped_modules: u64,
 }
 
-fn failure(err: rea_hash::CanonicalError) -> Failure {
-    Failure::new(FailureReason::Internal, "graph value has no canonical form").with_source(err)
+impl Budget {
+    /// Spends up to `wanted` findings; returns how many were granted.
+    fn grant_findings(&mut self, wanted: u64) -> u64 {
+        let granted = wanted.min(self.max_findings.saturating_sub(self.findings));
+        self.findings += granted;
+        self.dropped_findings += wanted - granted;
+        granted
+    }
 }
 
-fn range_json(range: &Range) -> Value {
-    json!({"start": {"line": range.start.line, "column": range.start.column},
-           "end": {"line": range.end.line, "column": range.end.column}})
+/// Everything projected, ready to be serialized.
+struct Projected {
+    sink: Sink,
+    limitations: BTreeSet<String>,
+    budget: Budget,
+    nested_containers: u64,
+    root: String,
+    app_package: Option<String>,
+    counts: Counts,
+}
+
+fn failure(err: rea_hash::CanonicalError) -> Failure {
+    Failure::new(FailureReason::Internal, "graph value has no canonical form").with_source(err)
 }
 
 fn key_json(key: &ModuleKey) -> Value {
@@ -110,35 +132,133 @@ fn value_json(value: &StaticValue) -> Value {
     }
 }
 
-fn artifact_path(path: &str) -> Value {
-    json!({"kind": "artifact-path", "path": path})
+/// Where a fact was read. Fields are declared in canonical (sorted) order, so these
+/// serialize straight to canonical JSON without an intermediate value.
+#[derive(Debug, Clone, Copy, Serialize)]
+#[serde(untagged)]
+enum Location<'a> {
+    Artifact {
+        kind: &'static str,
+        path: &'a str,
+    },
+    Source {
+        end: At,
+        kind: &'static str,
+        source: &'a str,
+        start: At,
+    },
 }
 
-fn source_range(path: &str, range: &Range) -> Value {
-    let mut loc = range_json(range);
-    loc["kind"] = json!("source-range");
-    loc["source"] = json!(path);
-    loc
+#[derive(Debug, Clone, Copy, Serialize)]
+struct At {
+    column: u32,
+    line: u32,
+}
+
+impl From<rea_parse::Pos> for At {
+    fn from(pos: rea_parse::Pos) -> At {
+        At {
+            column: pos.column,
+            line: pos.line,
+        }
+    }
+}
+
+fn artifact_path(path: &str) -> Location<'_> {
+    Location::Artifact {
+        kind: "artifact-path",
+        path,
+    }
+}
+
+fn source_range<'a>(path: &'a str, range: &Range) -> Location<'a> {
+    Location::Source {
+        end: range.end.into(),
+        kind: "source-range",
+        source: path,
+        start: range.start.into(),
+    }
+}
+
+/// The evidence of one observation or edge (fields in canonical order).
+#[derive(Debug, Clone, Copy, Serialize)]
+struct Evidence<'a> {
+    artifact_sha256: Option<&'a str>,
+    authority: &'a str,
+    confidence: &'a str,
+    extractor: &'static str,
+    #[serde(serialize_with = "list_of_at_most_one")]
+    limitations: Option<&'a str>,
+    location: Location<'a>,
+    operation: &'a str,
+    state: &'static str,
+}
+
+fn list_of_at_most_one<S: serde::Serializer>(
+    item: &Option<&str>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.collect_seq(item.iter())
 }
 
 /// Evidence of a fact read directly from bytes or syntax.
-fn observed(authority: &str, sha: Option<&str>, location: Value, operation: &str) -> Value {
-    json!({"authority": authority, "state": "observed", "confidence": "exact",
-           "artifact_sha256": sha, "location": location, "operation": operation,
-           "extractor": EXTRACTOR, "limitations": []})
+fn observed<'a>(
+    authority: &'a str,
+    sha: Option<&'a str>,
+    location: Location<'a>,
+    operation: &'a str,
+) -> Evidence<'a> {
+    Evidence {
+        artifact_sha256: sha,
+        authority,
+        confidence: "exact",
+        extractor: EXTRACTOR,
+        limitations: None,
+        location,
+        operation,
+        state: "observed",
+    }
 }
 
 /// Evidence of a relationship inferred from syntax.
-fn inferred(confidence: &str, sha: Option<&str>, location: Value, operation: &str) -> Value {
-    json!({"authority": "static-relationship-inference", "state": "inferred", "confidence": confidence,
-           "artifact_sha256": sha, "location": location, "operation": operation, "extractor": EXTRACTOR,
-           "limitations": ["Static syntax does not prove that this relationship executes at runtime."]})
+fn inferred<'a>(
+    confidence: &'a str,
+    sha: Option<&'a str>,
+    location: Location<'a>,
+    operation: &'a str,
+) -> Evidence<'a> {
+    Evidence {
+        artifact_sha256: sha,
+        authority: "static-relationship-inference",
+        confidence,
+        extractor: EXTRACTOR,
+        limitations: Some(
+            "Static syntax does not prove that this relationship executes at runtime.",
+        ),
+        location,
+        operation,
+        state: "inferred",
+    }
 }
 
-fn unavailable(sha: Option<&str>, path: &str, operation: &str, limitation: &str) -> Value {
-    json!({"authority": "ast-static-analysis", "state": "unavailable", "confidence": "unknown",
-           "artifact_sha256": sha, "location": artifact_path(path), "operation": operation,
-           "extractor": EXTRACTOR, "limitations": [limitation]})
+/// Evidence that a scope could not be analysed.
+fn unavailable<'a>(
+    authority: &'a str,
+    sha: Option<&'a str>,
+    path: &'a str,
+    operation: &'a str,
+    limitation: &'a str,
+) -> Evidence<'a> {
+    Evidence {
+        artifact_sha256: sha,
+        authority,
+        confidence: "unknown",
+        extractor: EXTRACTOR,
+        limitations: Some(limitation),
+        location: artifact_path(path),
+        operation,
+        state: "unavailable",
+    }
 }
 
 fn local_key(sha: &str, namespace: &str, key: &str) -> Value {
@@ -155,27 +275,55 @@ fn fingerprint_identity(scope: &str, text: &str) -> Value {
            "scope": scope, "observation_sha256": rea_hash::sha256_hex(text.as_bytes())})
 }
 
-impl<'a> Builder<'a> {
+impl Sink {
     fn node(
         &mut self,
         kind: &'static str,
         identity: Value,
         label: Option<&str>,
-        properties: Value,
-        evidence: Value,
+        properties: impl Serialize,
+        evidence: Evidence<'_>,
     ) -> Result<String, Failure> {
-        let id = ids::node_id(kind, &identity).map_err(failure)?;
-        let acc = self.nodes.entry(id.clone()).or_insert_with(|| NodeAcc {
+        let identity = CanonicalJson::of(&identity).map_err(failure)?;
+        let id = ids::node_id_of(kind, Piece::Json(&identity)).map_err(failure)?;
+        self.nodes.entry(id.clone()).or_insert_with(|| NodeAcc {
             kind,
             identity,
             observations: Vec::new(),
         });
-        acc.observations.push((
-            label.map_or(Value::Null, |l| json!(rea_parse::cut(l, 1024))),
-            properties,
-            evidence,
-        ));
+        self.observe(&id, label, properties, evidence)?;
         Ok(id)
+    }
+
+    /// Adds an observation to a node this sink holds.
+    fn observe(
+        &mut self,
+        id: &str,
+        label: Option<&str>,
+        properties: impl Serialize,
+        evidence: Evidence<'_>,
+    ) -> Result<(), Failure> {
+        let label = match label {
+            Some(label) => CanonicalJson::string(rea_parse::cut(label, 1024)),
+            None => CanonicalJson::of(&()).map_err(failure)?,
+        };
+        let properties = CanonicalJson::of(&properties).map_err(failure)?;
+        let evidence = CanonicalJson::of(&evidence).map_err(failure)?;
+        let observation = ids::observation(
+            id,
+            Piece::Json(&label),
+            Piece::Json(&properties),
+            Piece::Json(&evidence),
+        )
+        .map_err(failure)?;
+        let acc = self.nodes.get_mut(id).ok_or_else(|| {
+            Failure::new(
+                FailureReason::Internal,
+                format!("an observation names node {id}, which this projection does not hold"),
+            )
+        })?;
+        acc.observations.push(observation);
+        Ok(())
     }
 
     fn edge(
@@ -183,44 +331,73 @@ impl<'a> Builder<'a> {
         source: &str,
         target: &str,
         relation: &'static str,
-        properties: Value,
-        evidence: Value,
-    ) {
+        properties: impl Serialize,
+        evidence: Evidence<'_>,
+    ) -> Result<(), Failure> {
         if source != target {
-            self.edges.push(EdgeAcc {
-                source: source.to_owned(),
-                target: target.to_owned(),
+            let properties = CanonicalJson::of(&properties).map_err(failure)?;
+            let evidence = CanonicalJson::of(&evidence).map_err(failure)?;
+            let edge = ids::edge(
+                source,
+                target,
                 relation,
-                properties,
-                evidence,
-            });
+                Piece::Json(&properties),
+                Piece::Json(&evidence),
+            )
+            .map_err(failure)?;
+            self.edges.push(edge);
         }
+        Ok(())
     }
 
-    /// `path`'s container `contains` `child`, read from the artifact's bytes.
-    fn contained(
-        &mut self,
-        child: &str,
-        path: &str,
-        sha: Option<&str>,
-        properties: Value,
-        operation: &str,
-    ) {
-        let parent = self.container_nodes[self.files.container_of(path)].clone();
-        let evidence = observed("artifact-bytes", sha, artifact_path(path), operation);
-        self.edge(&parent, child, "contains", properties, evidence);
-    }
-
-    /// Spends one finding of `max_findings`; false once the budget is gone.
-    fn admit(&mut self) -> bool {
-        if self.budget.findings >= self.budget.max_findings {
-            self.budget.dropped_findings += 1;
-            return false;
+    /// Adds another sink's nodes (merging observations of the same node) and edges.
+    fn absorb(&mut self, other: Sink) {
+        for (id, acc) in other.nodes {
+            match self.nodes.entry(id) {
+                std::collections::hash_map::Entry::Occupied(mut entry) => {
+                    entry.get_mut().observations.extend(acc.observations)
+                }
+                std::collections::hash_map::Entry::Vacant(entry) => {
+                    entry.insert(acc);
+                }
+            }
         }
-        self.budget.findings += 1;
-        true
+        self.edges.extend(other.edges);
     }
+}
 
+/// Projects each item into its own sink on the rayon pool, then absorbs the sinks in item
+/// order; returns each item's result, in order.
+fn project_each<T: Sync, R: Send>(
+    env: &Env<'_>,
+    sink: &mut Sink,
+    items: &[T],
+    project: impl Fn(&mut Out<'_, '_>, &T) -> Result<R, Failure> + Sync,
+) -> Result<Vec<R>, Failure> {
+    let parts: Vec<(Sink, R)> = items
+        .par_iter()
+        .map(|item| {
+            env.cx.check()?;
+            let mut local = Sink::default();
+            let result = project(
+                &mut Out {
+                    env,
+                    sink: &mut local,
+                },
+                item,
+            )?;
+            Ok((local, result))
+        })
+        .collect::<Result<_, Failure>>()?;
+    let mut results = Vec::with_capacity(parts.len());
+    for (local, result) in parts {
+        sink.absorb(local);
+        results.push(result);
+    }
+    Ok(results)
+}
+
+impl Env<'_> {
     fn sha_of(&self, path: &str) -> Option<&str> {
         self.digests.get(path).map(String::as_str)
     }
@@ -239,6 +416,45 @@ impl<'a> Builder<'a> {
         }
         self.file_nodes.get(&file.path).cloned()
     }
+}
+
+impl Out<'_, '_> {
+    fn node(
+        &mut self,
+        kind: &'static str,
+        identity: Value,
+        label: Option<&str>,
+        properties: impl Serialize,
+        evidence: Evidence<'_>,
+    ) -> Result<String, Failure> {
+        self.sink.node(kind, identity, label, properties, evidence)
+    }
+
+    fn edge(
+        &mut self,
+        source: &str,
+        target: &str,
+        relation: &'static str,
+        properties: impl Serialize,
+        evidence: Evidence<'_>,
+    ) -> Result<(), Failure> {
+        self.sink
+            .edge(source, target, relation, properties, evidence)
+    }
+
+    /// `path`'s container `contains` `child`, read from the artifact's bytes.
+    fn contained(
+        &mut self,
+        child: &str,
+        path: &str,
+        sha: Option<&str>,
+        properties: Value,
+        operation: &str,
+    ) -> Result<(), Failure> {
+        let parent = self.env.container_nodes[self.env.files.container_of(path)].clone();
+        let evidence = observed("artifact-bytes", sha, artifact_path(path), operation);
+        self.edge(&parent, child, "contains", properties, evidence)
+    }
 
     /// An Electron role node (main, preload, renderer, utility) for a path, with `loads` from
     /// `from` and `maps_to` the file when resolved.
@@ -252,7 +468,7 @@ impl<'a> Builder<'a> {
         mechanism: &str,
         range: Option<&Range>,
     ) -> Result<Resolution, Failure> {
-        let resolution = self.files.resolve(&anchor.path, declared, context);
+        let resolution = self.env.files.resolve(&anchor.path, declared, context);
         self.role_resolved(
             kind, from, anchor, declared, context, resolution, mechanism, range,
         )
@@ -273,7 +489,7 @@ impl<'a> Builder<'a> {
         let anchor_sha = anchor
             .sha256
             .clone()
-            .unwrap_or_else(|| self.root_sha.clone());
+            .unwrap_or_else(|| self.env.root_sha.clone());
         let key = format!(
             "{kind}:{}:{}",
             context.as_str(),
@@ -297,7 +513,7 @@ impl<'a> Builder<'a> {
             inferred(
                 "high",
                 Some(&anchor_sha),
-                location.clone(),
+                location,
                 "discover-electron-entrypoint",
             ),
         )?;
@@ -309,15 +525,15 @@ impl<'a> Builder<'a> {
             inferred(
                 "high",
                 Some(&anchor_sha),
-                location.clone(),
+                location,
                 "discover-electron-entrypoint",
             ),
-        );
+        )?;
         if resolution.status == "resolved"
             && let Some(target) = resolution
                 .path
                 .as_deref()
-                .and_then(|p| self.file_nodes.get(p))
+                .and_then(|p| self.env.file_nodes.get(p))
                 .cloned()
         {
             self.edge(
@@ -331,7 +547,7 @@ impl<'a> Builder<'a> {
                     location,
                     "resolve-electron-entrypoint",
                 ),
-            );
+            )?;
         }
         Ok(resolution)
     }
@@ -394,31 +610,23 @@ pub fn build(cx: &StageCx<'_>, request: &Request<'_>) -> Result<Built, Failure> 
         containers.iter().map(|c| c.0.clone()).collect(),
         mains,
     );
-    let mut b = Builder {
+    let mut env = Env {
         cx,
         root_sha: root_sha.clone(),
         files,
-        nodes: HashMap::new(),
-        edges: Vec::new(),
-        limitations: BTreeSet::new(),
         file_nodes: HashMap::new(),
         container_nodes: HashMap::new(),
         digests,
-        nested_containers: containers.len() as u64,
-        budget: Budget {
-            max_findings: request.limits.max_findings,
-            max_modules: request.limits.max_modules,
-            ..Budget::default()
-        },
     };
+    let mut sink = Sink::default();
     // Root and containers.
-    let root = b.node("artifact", content_digest(&root_sha), Some("artifact root"),
+    let root = sink.node("artifact", content_digest(&root_sha), Some("artifact root"),
         json!({"format": manifest.root_format, "inventory_manifest_id": manifest.manifest_id,
                "inventory_graph_sha256": manifest.graph_sha256, "inventory_artifact_id": manifest.root_artifact_id}),
         observed("artifact-bytes", Some(&root_sha), artifact_path("artifact-root"), "inventory-root"))?;
-    b.container_nodes.insert(String::new(), root.clone());
+    env.container_nodes.insert(String::new(), root.clone());
     for (path, format, sha) in &containers {
-        let id = b.node(
+        let id = sink.node(
             "artifact",
             content_digest(sha),
             Some(path),
@@ -430,22 +638,25 @@ pub fn build(cx: &StageCx<'_>, request: &Request<'_>) -> Result<Built, Failure> 
                 "inventory-container",
             ),
         )?;
-        b.container_nodes.insert(path.clone(), id);
+        env.container_nodes.insert(path.clone(), id);
     }
+    let mut out = Out {
+        env: &env,
+        sink: &mut sink,
+    };
     for (path, format, sha) in &containers {
-        let child = b.container_nodes[path].clone();
+        let child = out.env.container_nodes[path].clone();
         let properties = json!({"path": path, "format": format});
-        b.contained(&child, path, Some(sha), properties, "inventory-container");
+        out.contained(&child, path, Some(sha), properties, "inventory-container")?;
     }
     // One node per relevant file content; each path adds an observation.
     let parsed = &request.parsed.files;
-    for file in parsed {
-        cx.check()?;
+    let file_nodes = project_each(&env, &mut sink, parsed, |out, file| {
         let kind = file_node_kind(file.kind);
         let identity = match &file.sha256 {
             Some(sha) => content_digest(sha),
             None => json!({"strategy": "canonical-path", "stability": "artifact-version",
-                           "artifact_sha256": b.sha_of(b.files.container_of(&file.path)).unwrap_or(&root_sha), "path": file.path}),
+                           "artifact_sha256": out.env.sha_of(out.env.files.container_of(&file.path)).unwrap_or(&out.env.root_sha), "path": file.path}),
         };
         let mut props = json!({"path": file.path, "bytes": file.bytes, "unpacked": file.unpacked,
             "file_kind": file.kind.as_str(), "text_status": file.text.as_str(), "parse_status": file.parse.as_str()});
@@ -466,23 +677,34 @@ pub fn build(cx: &StageCx<'_>, request: &Request<'_>) -> Result<Built, Failure> 
                 artifact_path(&file.path),
                 "inventory-file",
             ),
-            None => {
-                json!({"authority": "artifact-bytes", "state": "unavailable", "confidence": "unknown",
-                "artifact_sha256": null, "location": artifact_path(&file.path), "operation": "inventory-file",
-                "extractor": EXTRACTOR, "limitations": ["the file's bytes were unavailable; no content hash was produced"]})
-            }
+            None => unavailable(
+                "artifact-bytes",
+                None,
+                &file.path,
+                "inventory-file",
+                "the file's bytes were unavailable; no content hash was produced",
+            ),
         };
-        let id = b.node(kind, identity, Some(&file.path), props, evidence)?;
-        b.file_nodes.insert(file.path.clone(), id.clone());
+        let id = out.node(kind, identity, Some(&file.path), props, evidence)?;
         let properties = json!({"path": file.path});
-        b.contained(
+        out.contained(
             &id,
             &file.path,
             file.sha256.as_deref(),
             properties,
             "inventory-file",
-        );
-    }
+        )?;
+        Ok(id)
+    })?;
+    env.file_nodes = parsed
+        .iter()
+        .zip(file_nodes)
+        .map(|(file, id)| (file.path.clone(), id))
+        .collect();
+    let mut out = Out {
+        env: &env,
+        sink: &mut sink,
+    };
     // Unknown scopes for what could not be read or parsed.
     for file in parsed {
         let (operation, limitation) = match (file.kind, file.text, file.parse) {
@@ -510,7 +732,7 @@ pub fn build(cx: &StageCx<'_>, request: &Request<'_>) -> Result<Built, Failure> 
             _ => continue,
         };
         let sha = file.sha256.clone().unwrap_or_else(|| root_sha.clone());
-        let id = b.node(
+        let id = out.node(
             "unknown",
             local_key(
                 &sha,
@@ -519,28 +741,62 @@ pub fn build(cx: &StageCx<'_>, request: &Request<'_>) -> Result<Built, Failure> 
             ),
             Some(&file.path),
             json!({"path": file.path, "operation": operation, "limitation": limitation}),
-            unavailable(file.sha256.as_deref(), &file.path, operation, &limitation),
+            unavailable(
+                "ast-static-analysis",
+                file.sha256.as_deref(),
+                &file.path,
+                operation,
+                &limitation,
+            ),
         )?;
-        if let Some(asset) = b.file_nodes.get(&file.path).cloned() {
-            b.edge(
+        if let Some(asset) = out.env.file_nodes.get(&file.path).cloned() {
+            out.edge(
                 &asset,
                 &id,
                 "contains",
                 json!({"scope": "unavailable-static-analysis"}),
-                unavailable(file.sha256.as_deref(), &file.path, operation, &limitation),
-            );
+                unavailable(
+                    "ast-static-analysis",
+                    file.sha256.as_deref(),
+                    &file.path,
+                    operation,
+                    &limitation,
+                ),
+            )?;
         }
     }
-    let app_package = project_packages(&mut b, parsed)?;
-    let modules = project_bundles(&mut b, parsed)?;
-    let counts = project_findings(&mut b, parsed, &modules)?;
-    project_source_maps(&mut b, parsed, request.source_map_contents)?;
-    finish(b, request, root, app_package, counts)
+    let mut budget = Budget {
+        max_findings: request.limits.max_findings,
+        max_modules: request.limits.max_modules,
+        ..Budget::default()
+    };
+    let mut limitations = BTreeSet::new();
+    let app_package = project_packages(&mut out, parsed)?;
+    let modules = project_bundles(&mut out, parsed, &mut budget, &mut limitations)?;
+    let counts = project_findings(&env, &mut sink, parsed, &modules, &mut budget)?;
+    project_source_maps(
+        &mut Out {
+            env: &env,
+            sink: &mut sink,
+        },
+        parsed,
+        request.source_map_contents,
+    )?;
+    let projected = Projected {
+        sink,
+        limitations,
+        budget,
+        nested_containers: containers.len() as u64,
+        root,
+        app_package,
+        counts,
+    };
+    finish(cx, projected, request)
 }
 
 /// Package nodes; the application's own `package.json` (outside `node_modules`, shallowest
 /// first) names the Electron main entrypoint.
-fn project_packages(b: &mut Builder<'_>, parsed: &[FileFacts]) -> Result<Option<String>, Failure> {
+fn project_packages(b: &mut Out<'_, '_>, parsed: &[FileFacts]) -> Result<Option<String>, Failure> {
     let mut app: Option<(usize, &FileFacts)> = None;
     for file in parsed.iter().filter(|f| f.package.is_some()) {
         let depth = file.path.matches('/').count();
@@ -554,7 +810,10 @@ fn project_packages(b: &mut Builder<'_>, parsed: &[FileFacts]) -> Result<Option<
         let Some(package) = &file.package else {
             continue;
         };
-        let sha = file.sha256.clone().unwrap_or_else(|| b.root_sha.clone());
+        let sha = file
+            .sha256
+            .clone()
+            .unwrap_or_else(|| b.env.root_sha.clone());
         let exports: Vec<Value> = package
             .exports
             .iter()
@@ -572,7 +831,7 @@ fn project_packages(b: &mut Builder<'_>, parsed: &[FileFacts]) -> Result<Option<
             file.sha256.as_deref(),
             properties,
             "read-package-json",
-        );
+        )?;
         let is_app = app.is_some_and(|(_, f)| std::ptr::eq(f, file));
         if is_app {
             app_node = Some(id.clone());
@@ -586,7 +845,7 @@ fn project_packages(b: &mut Builder<'_>, parsed: &[FileFacts]) -> Result<Option<
                     "package-main",
                     None,
                 )?;
-            } else if b.files.contains(&join_dir(&file.path, "index.js")) {
+            } else if b.env.files.contains(&join_dir(&file.path, "index.js")) {
                 b.role(
                     "electron-main",
                     &id,
@@ -613,7 +872,7 @@ fn project_packages(b: &mut Builder<'_>, parsed: &[FileFacts]) -> Result<Option<
                 )?;
             }
         } else if let Some(main) = &package.main {
-            let resolution = b.files.resolve(
+            let resolution = b.env.files.resolve(
                 &file.path,
                 &format!("./{}", main.trim_start_matches("./")),
                 Context::ModuleSpecifier,
@@ -621,7 +880,7 @@ fn project_packages(b: &mut Builder<'_>, parsed: &[FileFacts]) -> Result<Option<
             if let Some(target) = resolution
                 .path
                 .as_deref()
-                .and_then(|p| b.file_nodes.get(p))
+                .and_then(|p| b.env.file_nodes.get(p))
                 .cloned()
             {
                 b.edge(
@@ -635,13 +894,13 @@ fn project_packages(b: &mut Builder<'_>, parsed: &[FileFacts]) -> Result<Option<
                         artifact_path(&file.path),
                         "discover-package-entrypoint",
                     ),
-                );
+                )?;
             }
         }
     }
     // HTML script entrypoints.
     for file in parsed.iter().filter(|f| !f.html.is_empty()) {
-        let Some(source) = b.file_nodes.get(&file.path).cloned() else {
+        let Some(source) = b.env.file_nodes.get(&file.path).cloned() else {
             continue;
         };
         for script in &file.html {
@@ -679,8 +938,10 @@ fn join_dir(path: &str, name: &str) -> String {
 /// Chunks and module factories, and the `require` edges between factories. At most
 /// `max_modules` factories are projected, in path order; the rest are counted.
 fn project_bundles<'p>(
-    b: &mut Builder<'_>,
+    b: &mut Out<'_, '_>,
     parsed: &'p [FileFacts],
+    budget: &mut Budget,
+    limitations: &mut BTreeSet<String>,
 ) -> Result<ModuleIndex<'p>, Failure> {
     let mut modules: ModuleIndex<'p> = HashMap::new();
     // Requires resolve in the same file first, then by (container, runtime, key), then by
@@ -690,14 +951,14 @@ fn project_bundles<'p>(
     let mut chunks_by_key: HashMap<(&'p str, &'p str), Vec<String>> = HashMap::new();
     let mut pending: Vec<(&'p FileFacts, &'p str, &'p str, &'p Module, String)> = Vec::new();
     for file in parsed {
-        let Some(asset) = b.file_nodes.get(&file.path).cloned() else {
+        let Some(asset) = b.env.file_nodes.get(&file.path).cloned() else {
             continue;
         };
         let sha = file.sha256.as_deref().unwrap_or_default();
         // A container path is a prefix of the paths it holds.
-        let container = &file.path[..b.files.container_of(&file.path).len()];
+        let container = &file.path[..b.env.files.container_of(&file.path).len()];
         for bundle in &file.js.bundles {
-            b.cx.check()?;
+            b.env.cx.check()?;
             let chunk_identity = format!(
                 "{}:{}:{}@{}:{}",
                 bundle.runtime,
@@ -712,7 +973,7 @@ fn project_bundles<'p>(
                        "chunk_keys": bundle.chunk_keys, "unknown_chunk_keys": bundle.unknown_chunk_keys,
                        "module_count": bundle.modules.len(), "unknown_modules": bundle.unknown_modules,
                        "entry_module_keys": bundle.entry_module_keys.iter().map(key_json).collect::<Vec<_>>()}),
-                observed("ast-static-analysis", Some(sha), location.clone(), "extract-bundler-registration"))?;
+                observed("ast-static-analysis", Some(sha), location, "extract-bundler-registration"))?;
             b.edge(
                 &asset,
                 &chunk,
@@ -724,7 +985,7 @@ fn project_bundles<'p>(
                     location,
                     "map-bundler-structure",
                 ),
-            );
+            )?;
             for key in &bundle.chunk_keys {
                 chunks_by_key
                     .entry((container, key.as_str()))
@@ -732,11 +993,11 @@ fn project_bundles<'p>(
                     .push(chunk.clone());
             }
             for module in &bundle.modules {
-                if b.budget.modules >= b.budget.max_modules {
-                    b.budget.dropped_modules += 1;
+                if budget.modules >= budget.max_modules {
+                    budget.dropped_modules += 1;
                     continue;
                 }
-                b.budget.modules += 1;
+                budget.modules += 1;
                 let location = source_range(&file.path, &module.range);
                 let key_text = module.key.text();
                 let id = b.node("javascript-module", local_key(sha, &format!("{}:module", bundle.runtime), &key_text), Some(&key_text),
@@ -748,7 +1009,7 @@ fn project_bundles<'p>(
                            "structural_fingerprint_algorithm": module.fingerprint.as_ref().map(|_| rea_parse::FINGERPRINT_ALGORITHM),
                            "structural_fingerprint_status": if module.fingerprint.is_some() { "complete" } else { "truncated" },
                            "exports": module.exports, "exports_truncated": module.exports_truncated}),
-                    observed("ast-static-analysis", Some(sha), location.clone(), "extract-bundler-module"))?;
+                    observed("ast-static-analysis", Some(sha), location, "extract-bundler-module"))?;
                 b.edge(
                     &chunk,
                     &id,
@@ -760,7 +1021,7 @@ fn project_bundles<'p>(
                         location,
                         "map-bundler-structure",
                     ),
-                );
+                )?;
                 modules.insert((file.path.as_str(), &module.key), id.clone());
                 by_runtime
                     .entry((container, bundle.runtime.as_str(), &module.key))
@@ -788,7 +1049,7 @@ fn project_bundles<'p>(
     };
     let mut unresolved = 0u64;
     for (file, container, runtime, module, id) in pending {
-        b.cx.check()?;
+        b.env.cx.check()?;
         let sha = file.sha256.as_deref();
         let location = source_range(&file.path, &module.range);
         for key in &module.requires {
@@ -803,8 +1064,8 @@ fn project_bundles<'p>(
                     &target,
                     "imports",
                     json!({"kind": "bundler-require", "module_key": key_json(key)}),
-                    inferred("high", sha, location.clone(), "resolve-bundler-require"),
-                ),
+                    inferred("high", sha, location, "resolve-bundler-require"),
+                )?,
                 None => unresolved += 1,
             }
         }
@@ -815,19 +1076,14 @@ fn project_bundles<'p>(
                     &chunk,
                     "imports",
                     json!({"kind": "bundler-async-chunk", "chunk_key": chunk_key}),
-                    inferred(
-                        "medium",
-                        sha,
-                        location.clone(),
-                        "resolve-bundler-async-chunk",
-                    ),
-                ),
+                    inferred("medium", sha, location, "resolve-bundler-async-chunk"),
+                )?,
                 None => unresolved += 1,
             }
         }
     }
     if unresolved > 0 {
-        b.limitations.insert(format!("{unresolved} bundler requires or async chunks named no unique factory or chunk in the artifact (external modules, runtime-generated ids, or chunks not shipped)."));
+        limitations.insert(format!("{unresolved} bundler requires or async chunks named no unique factory or chunk in the artifact (external modules, runtime-generated ids, or chunks not shipped)."));
     }
     Ok(modules)
 }
@@ -868,37 +1124,129 @@ struct Counts {
     storage: u64,
 }
 
-/// References, observations and Electron boundaries.
+impl Counts {
+    fn add(&mut self, other: Counts) {
+        let Counts {
+            windows,
+            explicit_prefs,
+            preloads,
+            bridges,
+            members,
+            ipc_ops,
+            literal_channels,
+            dynamic_ops,
+            transmissions,
+            listeners,
+            handlers,
+            paired,
+            ambiguous,
+            unpaired,
+            sender_checks,
+            utilities,
+            resolved_utilities,
+            child_processes,
+            open_external,
+            native,
+            resolved_native,
+            references,
+            unresolved_references,
+            endpoints,
+            routes,
+            storage,
+        } = other;
+        self.windows += windows;
+        self.explicit_prefs += explicit_prefs;
+        self.preloads += preloads;
+        self.bridges += bridges;
+        self.members += members;
+        self.ipc_ops += ipc_ops;
+        self.literal_channels.extend(literal_channels);
+        self.dynamic_ops += dynamic_ops;
+        self.transmissions += transmissions;
+        self.listeners += listeners;
+        self.handlers += handlers;
+        self.paired += paired;
+        self.ambiguous += ambiguous;
+        self.unpaired += unpaired;
+        self.sender_checks += sender_checks;
+        self.utilities += utilities;
+        self.resolved_utilities += resolved_utilities;
+        self.child_processes += child_processes;
+        self.open_external += open_external;
+        self.native += native;
+        self.resolved_native += resolved_native;
+        self.references += references;
+        self.unresolved_references += unresolved_references;
+        self.endpoints += endpoints;
+        self.routes += routes;
+        self.storage += storage;
+    }
+}
+
+/// The findings of a file that each spend one of `max_findings`.
+fn finding_count(js: &JsFacts) -> u64 {
+    (js.references.len()
+        + js.observations.len()
+        + js.windows.len()
+        + js.renderer_loads.len()
+        + js.bridges.len()
+        + js.ipc.len()
+        + js.processes.len()
+        + js.native.len()) as u64
+}
+
+/// What one file's findings add besides nodes and edges.
+#[derive(Default)]
+struct Found<'p> {
+    counts: Counts,
+    /// Main-side handler registrations by (channel, mode).
+    handlers: Vec<((String, &'static str), Handler)>,
+    /// Renderer transmissions: (source node, operation, file, file digest).
+    transmissions: Vec<(String, &'p IpcOp, &'p FileFacts, String)>,
+}
+
+/// References, observations and Electron boundaries, projected file by file in parallel.
+/// The findings budget is granted to the files in path order first, so the same findings
+/// are kept whatever the thread count.
 fn project_findings(
-    b: &mut Builder<'_>,
+    env: &Env<'_>,
+    sink: &mut Sink,
     parsed: &[FileFacts],
     modules: &ModuleIndex<'_>,
+    budget: &mut Budget,
 ) -> Result<Counts, Failure> {
-    let mut c = Counts::default();
-    // Handlers by channel, for pairing: (channel, mode) → [(handler node, path, operation)].
-    let mut handlers: BTreeMap<(String, &'static str), Vec<Handler>> = BTreeMap::new();
-    let mut transmissions = Vec::new();
-    for file in parsed {
-        let js = &file.js;
-        let Some(asset) = b.file_nodes.get(&file.path).cloned() else {
-            continue;
+    let work: Vec<(&FileFacts, u64)> = parsed
+        .iter()
+        .filter(|file| env.file_nodes.contains_key(&file.path))
+        .map(|file| (file, budget.grant_findings(finding_count(&file.js))))
+        .collect();
+    let found = project_each(env, sink, &work, |o, &(file, granted)| {
+        let mut left = granted;
+        let mut admit = || {
+            let admitted = left > 0;
+            left = left.saturating_sub(1);
+            admitted
         };
+        let mut found = Found::default();
+        let c = &mut found.counts;
+        let js = &file.js;
+        let asset = o.env.file_nodes[&file.path].clone();
         let sha = file.sha256.clone().unwrap_or_default();
         let sha_ref = Some(sha.as_str());
-        b.cx.check()?;
         // References.
         for reference in &js.references {
-            if !b.admit() {
+            if !admit() {
                 continue;
             }
             c.references += 1;
-            let from = b
+            let from = o
+                .env
                 .source_node(file, reference.module_key.as_ref(), modules)
                 .unwrap_or_else(|| asset.clone());
             let location = source_range(&file.path, &reference.range);
             let spec = reference.specifier.as_deref();
             let resolution = match spec {
-                Some(s) => b.files.resolve(&file.path, s, Context::ModuleSpecifier),
+                Some(s) => o.env.files.resolve(&file.path, s, Context::ModuleSpecifier),
                 None => Resolution {
                     status: "unresolved",
                     path: None,
@@ -915,7 +1263,7 @@ fn project_findings(
                 .path
                 .as_deref()
                 .filter(|_| resolution.status == "resolved")
-                .and_then(|p| b.file_nodes.get(p))
+                .and_then(|p| o.env.file_nodes.get(p))
                 .cloned();
             if is_worker {
                 let kind = if reference.kind == "service-worker" {
@@ -928,33 +1276,28 @@ fn project_findings(
                     reference.kind,
                     spec.or(reference.expression.as_deref()).unwrap_or("")
                 );
-                let worker = b.node(
+                let worker = o.node(
                     kind,
                     local_key(&sha, "worker", &key),
                     spec,
                     props.clone(),
-                    observed(
-                        "ast-static-analysis",
-                        sha_ref,
-                        location.clone(),
-                        "discover-worker",
-                    ),
+                    observed("ast-static-analysis", sha_ref, location, "discover-worker"),
                 )?;
-                b.edge(
+                o.edge(
                     &from,
                     &worker,
                     "loads",
                     props.clone(),
-                    inferred("high", sha_ref, location.clone(), "discover-worker"),
-                );
+                    inferred("high", sha_ref, location, "discover-worker"),
+                )?;
                 if let Some(target) = target_file {
-                    b.edge(
+                    o.edge(
                         &worker,
                         &target,
                         "maps_to",
                         json!({"path": resolution.path}),
                         inferred("high", sha_ref, location, "resolve-worker"),
-                    );
+                    )?;
                 }
                 continue;
             }
@@ -969,13 +1312,13 @@ fn project_findings(
                     } else {
                         "imports"
                     };
-                    b.edge(
+                    o.edge(
                         &from,
                         &target,
                         relation,
                         props,
                         inferred("high", sha_ref, location, "map-static-relationship"),
-                    );
+                    )?;
                 }
                 None => {
                     c.unresolved_references += 1;
@@ -986,30 +1329,31 @@ fn project_findings(
                         spec.unwrap_or_else(|| reference.expression.as_deref().unwrap_or(""))
                     );
                     let (identity_sha, confidence) = if resolution.status == "external" {
-                        (b.root_sha.clone(), "medium")
+                        (o.env.root_sha.clone(), "medium")
                     } else {
                         (sha.clone(), "low")
                     };
-                    let target = b.node("javascript-module", local_key(&identity_sha, "unresolved-reference", &key), spec.or(reference.expression.as_deref()),
+                    let target = o.node("javascript-module", local_key(&identity_sha, "unresolved-reference", &key), spec.or(reference.expression.as_deref()),
                         json!({"reference_kind": reference.kind, "specifier": spec, "expression": reference.expression,
                                "resolution_status": resolution.status, "limitation": resolution.limitation}),
-                        inferred(confidence, sha_ref, location.clone(), "resolve-static-reference"))?;
-                    b.edge(
+                        inferred(confidence, sha_ref, location, "resolve-static-reference"))?;
+                    o.edge(
                         &from,
                         &target,
                         "imports",
                         props,
                         inferred(confidence, sha_ref, location, "map-static-relationship"),
-                    );
+                    )?;
                 }
             }
         }
         // Endpoints, routes, storage.
         for obs in &js.observations {
-            if !b.admit() {
+            if !admit() {
                 continue;
             }
-            let from = b
+            let from = o
+                .env
                 .source_node(file, obs.module_key.as_ref(), modules)
                 .unwrap_or_else(|| asset.clone());
             let location = source_range(&file.path, &obs.range);
@@ -1030,10 +1374,10 @@ fn project_findings(
             };
             let identity = fingerprint_identity(
                 scope,
-                &format!("{}\0{scope}\0{}\0{value}", b.root_sha, obs.kind),
+                &format!("{}\0{scope}\0{}\0{value}", o.env.root_sha, obs.kind),
             );
             let props = json!({"family": obs.family, "mechanism": obs.kind, "value": obs.value});
-            let node = b.node(
+            let node = o.node(
                 kind,
                 identity,
                 obs.value.as_deref().or(Some(&obs.kind)),
@@ -1041,26 +1385,27 @@ fn project_findings(
                 observed(
                     "ast-static-analysis",
                     sha_ref,
-                    location.clone(),
+                    location,
                     "discover-static-observation",
                 ),
             )?;
-            b.edge(
+            o.edge(
                 &from,
                 &node,
                 relation,
                 props,
                 inferred("medium", sha_ref, location, "map-static-observation"),
-            );
+            )?;
         }
         // Windows and preloads.
         for window in &js.windows {
-            if !b.admit() {
+            if !admit() {
                 continue;
             }
             c.windows += 1;
             c.explicit_prefs += window.web_preferences.len() as u64;
-            let from = b
+            let from = o
+                .env
                 .source_node(file, window.module_key.as_ref(), modules)
                 .unwrap_or_else(|| asset.clone());
             let location = source_range(&file.path, &window.range);
@@ -1070,22 +1415,23 @@ fn project_findings(
                 .map(|(n, v)| json!({"name": n, "value": value_json(v)}))
                 .collect();
             let preload_resolution = window.preload.as_ref().map(|p| {
-                b.files
+                o.env
+                    .files
                     .resolve(&file.path, &p.path, Context::parse(p.context))
             });
             let key = format!(
                 "{}:{}:{}",
                 window.constructor, window.range.start.line, window.range.start.column
             );
-            let node = b.node("browser-window", local_key(&sha, "browser-window", &key), Some(&window.constructor),
+            let node = o.node("browser-window", local_key(&sha, "browser-window", &key), Some(&window.constructor),
                 json!({"path": file.path, "constructor": window.constructor, "options_status": window.options_status,
                        "web_preferences_status": window.web_preferences_status, "web_preferences": prefs,
                        "omitted_web_preferences": window.omitted_web_preferences,
                        "preload_path": preload_resolution.as_ref().and_then(|r| r.path.clone()).or_else(|| window.preload.as_ref().map(|p| p.path.clone())),
                        "preload_resolution_context": window.preload.as_ref().map(|p| p.context),
                        "preload_expression": window.preload_expression, "absence_means_default": false}),
-                observed("ast-static-analysis", sha_ref, location.clone(), "observe-browser-window-construction"))?;
-            b.edge(
+                observed("ast-static-analysis", sha_ref, location, "observe-browser-window-construction"))?;
+            o.edge(
                 &from,
                 &node,
                 "contains",
@@ -1093,13 +1439,13 @@ fn project_findings(
                 observed(
                     "ast-static-analysis",
                     sha_ref,
-                    location.clone(),
+                    location,
                     "observe-browser-window-construction",
                 ),
-            );
+            )?;
             if let (Some(preload), Some(resolution)) = (&window.preload, preload_resolution) {
                 c.preloads += 1;
-                b.role_resolved(
+                o.role_resolved(
                     "electron-preload",
                     &node,
                     file,
@@ -1112,10 +1458,11 @@ fn project_findings(
             }
         }
         for load in &js.renderer_loads {
-            if !b.admit() {
+            if !admit() {
                 continue;
             }
-            let from = b
+            let from = o
+                .env
                 .source_node(file, load.module_key.as_ref(), modules)
                 .unwrap_or_else(|| asset.clone());
             let kind = if load.api == "preload-property" {
@@ -1123,7 +1470,7 @@ fn project_findings(
             } else {
                 "electron-renderer"
             };
-            b.role(
+            o.role(
                 kind,
                 &from,
                 file,
@@ -1135,12 +1482,13 @@ fn project_findings(
         }
         // contextBridge.
         for bridge in &js.bridges {
-            if !b.admit() {
+            if !admit() {
                 continue;
             }
             c.bridges += 1;
             c.members += bridge.members.len() as u64;
-            let from = b
+            let from = o
+                .env
                 .source_node(file, bridge.module_key.as_ref(), modules)
                 .unwrap_or_else(|| asset.clone());
             let location = source_range(&file.path, &bridge.range);
@@ -1156,7 +1504,7 @@ fn project_findings(
             let props = json!({"path": file.path, "world": bridge.world, "world_id": bridge.world_id.as_ref().map(value_json),
                 "api_key": bridge.api_key, "api_key_expression": bridge.api_key_expression, "api_status": bridge.api_status,
                 "members": bridge.members, "unknown_members": bridge.unknown_members});
-            let node = b.node(
+            let node = o.node(
                 "context-bridge-api",
                 local_key(&sha, "context-bridge", &key),
                 Some(&name),
@@ -1164,26 +1512,27 @@ fn project_findings(
                 observed(
                     "ast-static-analysis",
                     sha_ref,
-                    location.clone(),
+                    location,
                     "observe-context-bridge-exposure",
                 ),
             )?;
-            b.edge(
+            o.edge(
                 &from,
                 &node,
                 "exposes",
                 json!({"api_key": bridge.api_key}),
                 inferred("high", sha_ref, location, "map-context-bridge-exposure"),
-            );
+            )?;
         }
         // IPC.
         let mut file_handlers: Vec<((u32, u32), String)> = Vec::new();
         for op in &js.ipc {
-            if !b.admit() {
+            if !admit() {
                 continue;
             }
             c.ipc_ops += 1;
-            let from = b
+            let from = o
+                .env
                 .source_node(file, op.module_key.as_ref(), modules)
                 .unwrap_or_else(|| asset.clone());
             let location = source_range(&file.path, &op.range);
@@ -1209,11 +1558,11 @@ fn project_findings(
                 .clone()
                 .or_else(|| op.channel_expression.clone())
                 .unwrap_or_default();
-            let channel = b.node(
+            let channel = o.node(
                 "ipc-channel",
                 fingerprint_identity(
                     "electron-ipc-channel",
-                    &format!("{}\0electron-ipc-channel\0{channel_key}", b.root_sha),
+                    &format!("{}\0electron-ipc-channel\0{channel_key}", o.env.root_sha),
                 ),
                 Some(&channel_label),
                 json!({"channel": op.channel, "channel_expression": op.channel_expression,
@@ -1221,7 +1570,7 @@ fn project_findings(
                 observed(
                     "ast-static-analysis",
                     sha_ref,
-                    location.clone(),
+                    location,
                     "observe-ipc-channel",
                 ),
             )?;
@@ -1234,21 +1583,18 @@ fn project_findings(
                     } else {
                         "sends"
                     };
-                    b.edge(
+                    o.edge(
                         &from,
                         &channel,
                         relation,
                         props,
-                        inferred("high", sha_ref, location.clone(), "map-ipc-transmission"),
-                    );
+                        inferred("high", sha_ref, location, "map-ipc-transmission"),
+                    )?;
                     if op.side == "renderer" {
                         c.transmissions += 1;
-                        transmissions.push((
-                            from.clone(),
-                            op.clone(),
-                            file.path.clone(),
-                            sha.clone(),
-                        ));
+                        found
+                            .transmissions
+                            .push((from.clone(), op, file, sha.clone()));
                     }
                 }
                 "listen" | "handle" => {
@@ -1261,11 +1607,11 @@ fn project_findings(
                         "{}:{}:{}:{}",
                         op.side, op.operation, op.range.start.line, op.range.start.column
                     );
-                    let handler = b.node("ipc-handler", local_key(&sha, "ipc-handler", &key), Some(&channel_label),
+                    let handler = o.node("ipc-handler", local_key(&sha, "ipc-handler", &key), Some(&channel_label),
                         json!({"path": file.path, "side": op.side, "operation": op.operation, "channel": op.channel,
                                "channel_expression": op.channel_expression, "handler_kind": op.handler_kind, "fact_kind": "ipc-registration"}),
-                        observed("ast-static-analysis", sha_ref, location.clone(), "observe-ipc-handler"))?;
-                    b.edge(
+                        observed("ast-static-analysis", sha_ref, location, "observe-ipc-handler"))?;
+                    o.edge(
                         &from,
                         &handler,
                         "contains",
@@ -1273,40 +1619,34 @@ fn project_findings(
                         observed(
                             "ast-static-analysis",
                             sha_ref,
-                            location.clone(),
+                            location,
                             "locate-ipc-handler",
                         ),
-                    );
-                    b.edge(
+                    )?;
+                    o.edge(
                         &handler,
                         &channel,
                         "handles",
                         props,
-                        inferred(
-                            "high",
-                            sha_ref,
-                            location.clone(),
-                            "map-ipc-handler-registration",
-                        ),
-                    );
+                        inferred("high", sha_ref, location, "map-ipc-handler-registration"),
+                    )?;
                     file_handlers.push((op.span, handler.clone()));
                     if op.side == "main"
                         && let Some(ch) = &op.channel
                     {
-                        handlers.entry((ch.clone(), op.mode)).or_default().push((
-                            handler,
-                            file.path.clone(),
-                            op.operation,
+                        found.handlers.push((
+                            (ch.clone(), op.mode),
+                            (handler, file.path.clone(), op.operation),
                         ));
                     }
                 }
-                _ => b.edge(
+                _ => o.edge(
                     &from,
                     &channel,
                     "calls",
                     props,
                     inferred("medium", sha_ref, location, "map-ipc-removal"),
-                ),
+                )?,
             }
         }
         // Sender checks attach to the innermost handler registration that contains them.
@@ -1320,18 +1660,18 @@ fn project_findings(
             };
             c.sender_checks += 1;
             let handler = handler.clone();
-            let acc = b.nodes.get_mut(&handler).expect("handler node exists");
-            acc.observations.push((json!(check.subject),
+            o.sink.observe(&handler, Some(&check.subject),
                 json!({"fact_kind": "sender-validation-candidate", "subject": check.subject, "mechanism": check.mechanism,
                        "expected": value_json(&check.expected), "enforcement": "unknown", "path": file.path}),
-                observed("ast-static-analysis", sha_ref, source_range(&file.path, &check.range), "observe-ipc-sender-validation-candidate")));
+                observed("ast-static-analysis", sha_ref, source_range(&file.path, &check.range), "observe-ipc-sender-validation-candidate"))?;
         }
         // Processes.
         for process in &js.processes {
-            if !b.admit() {
+            if !admit() {
                 continue;
             }
-            let from = b
+            let from = o
+                .env
                 .source_node(file, process.module_key.as_ref(), modules)
                 .unwrap_or_else(|| asset.clone());
             let location = source_range(&file.path, &process.range);
@@ -1340,7 +1680,7 @@ fn project_findings(
                     c.utilities += 1;
                     match &process.target {
                         Some(target) => {
-                            let resolution = b.role(
+                            let resolution = o.role(
                                 "electron-utility",
                                 &from,
                                 file,
@@ -1355,16 +1695,16 @@ fn project_findings(
                         }
                         None => {
                             let expr = process.expression.clone().unwrap_or_default();
-                            let node = b.node("electron-utility", local_key(&sha, "electron-role", &format!("electron-utility:dynamic:{}:{}", process.range.start.line, process.range.start.column)),
+                            let node = o.node("electron-utility", local_key(&sha, "electron-role", &format!("electron-utility:dynamic:{}:{}", process.range.start.line, process.range.start.column)),
                                 Some(&expr), json!({"declared_path": null, "module_expression": expr, "resolution_status": "unresolved", "service_name": process.service_name}),
-                                inferred("low", sha_ref, location.clone(), "discover-electron-entrypoint"))?;
-                            b.edge(
+                                inferred("low", sha_ref, location, "discover-electron-entrypoint"))?;
+                            o.edge(
                                 &from,
                                 &node,
                                 "loads",
                                 json!({"mechanism": "utilityProcess.fork"}),
                                 inferred("low", sha_ref, location, "map-utility-process-launch"),
-                            );
+                            )?;
                         }
                     }
                 }
@@ -1380,53 +1720,54 @@ fn project_findings(
                         .map(|t| t.path.clone())
                         .or_else(|| process.expression.clone())
                         .unwrap_or_default();
-                    let node = b.node("target", local_key(&sha, kind, &format!("{}:{}:{}", process.api, process.range.start.line, process.range.start.column)), Some(&process.api),
+                    let node = o.node("target", local_key(&sha, kind, &format!("{}:{}:{}", process.api, process.range.start.line, process.range.start.column)), Some(&process.api),
                         json!({"kind": kind, "api": process.api, "target": target, "static": process.target.is_some()}),
-                        observed("ast-static-analysis", sha_ref, location.clone(), "observe-process-boundary"))?;
-                    b.edge(
+                        observed("ast-static-analysis", sha_ref, location, "observe-process-boundary"))?;
+                    o.edge(
                         &from,
                         &node,
                         "calls",
                         json!({"api": process.api}),
                         inferred("medium", sha_ref, location, "map-process-boundary"),
-                    );
+                    )?;
                 }
             }
         }
         // Native add-ons.
         for request in &js.native {
-            if !b.admit() {
+            if !admit() {
                 continue;
             }
             c.native += 1;
-            let from = b
+            let from = o
+                .env
                 .source_node(file, request.module_key.as_ref(), modules)
                 .unwrap_or_else(|| asset.clone());
             let location = source_range(&file.path, &request.range);
-            let resolved = resolve_native(b, file, request);
-            let addon = match resolved.as_ref().and_then(|p| b.file_nodes.get(p).cloned()) {
+            let resolved = resolve_native(o.env, file, request);
+            let addon = match resolved.as_ref().and_then(|p| o.env.file_nodes.get(p).cloned()) {
                 Some(node) => { c.resolved_native += 1; node }
-                None => b.node("native-addon", local_key(&sha, "native-addon-request", &format!("{}:{}", request.mechanism, request.specifier)), Some(&request.specifier),
+                None => o.node("native-addon", local_key(&sha, "native-addon-request", &format!("{}:{}", request.mechanism, request.specifier)), Some(&request.specifier),
                     json!({"specifier": request.specifier, "mechanism": request.mechanism, "resolution_status": "not-found"}),
-                    inferred("low", sha_ref, location.clone(), "resolve-native-addon"))?,
+                    inferred("low", sha_ref, location, "resolve-native-addon"))?,
             };
             let relation = if resolved.is_some() {
                 "loads"
             } else {
                 "imports"
             };
-            b.edge(&from, &addon, relation, json!({"mechanism": request.mechanism, "specifier": request.specifier, "resolved_path": resolved, "members": request.members}),
-                inferred("high", sha_ref, location.clone(), "map-native-addon-binding"));
+            o.edge(&from, &addon, relation, json!({"mechanism": request.mechanism, "specifier": request.specifier, "resolved_path": resolved, "members": request.members}),
+                inferred("high", sha_ref, location, "map-native-addon-binding"))?;
             let addon_sha = resolved
                 .as_deref()
-                .and_then(|p| b.sha_of(p))
+                .and_then(|p| o.env.sha_of(p))
                 .unwrap_or(&sha)
                 .to_owned();
             for member in &request.members {
-                let export = b.node("native-export", local_key(&addon_sha, "native-export", &format!("{}:{member}", resolved.as_deref().unwrap_or(&request.specifier))), Some(member),
+                let export = o.node("native-export", local_key(&addon_sha, "native-export", &format!("{}:{member}", resolved.as_deref().unwrap_or(&request.specifier))), Some(member),
                     json!({"member": member, "native_export_verification": "not-performed", "requested_by": file.path}),
-                    inferred("medium", sha_ref, location.clone(), "associate-native-addon-requested-exports"))?;
-                b.edge(
+                    inferred("medium", sha_ref, location, "associate-native-addon-requested-exports"))?;
+                o.edge(
                     &addon,
                     &export,
                     "exposes",
@@ -1434,15 +1775,27 @@ fn project_findings(
                     inferred(
                         "medium",
                         sha_ref,
-                        location.clone(),
+                        location,
                         "associate-native-addon-requested-exports",
                     ),
-                );
+                )?;
             }
         }
+        Ok(found)
+    })?;
+    let mut c = Counts::default();
+    // Handlers by channel, for pairing: (channel, mode) → [(handler node, path, operation)].
+    let mut handlers: BTreeMap<(String, &'static str), Vec<Handler>> = BTreeMap::new();
+    let mut transmissions = Vec::new();
+    for found in found {
+        c.add(found.counts);
+        for (key, handler) in found.handlers {
+            handlers.entry(key).or_default().push(handler);
+        }
+        transmissions.extend(found.transmissions);
     }
     // Pairing: a literal renderer transmission pairs only with exactly one compatible handler.
-    for (from, op, path, sha) in transmissions {
+    for (from, op, file, sha) in transmissions {
         let Some(channel) = &op.channel else { continue };
         if op.operation == "send-to-host" {
             continue;
@@ -1463,9 +1816,9 @@ fn project_findings(
                 } else {
                     "sends"
                 };
-                b.edge(&from, handler, relation, json!({"channel": channel, "pairing_basis": "unique-exact-literal-channel",
+                sink.edge(&from, handler, relation, json!({"channel": channel, "pairing_basis": "unique-exact-literal-channel",
                         "handler_path": handler_path, "handler_operation": handler_operation, "operation": op.operation}),
-                    inferred("high", Some(&sha), source_range(&path, &op.range), "pair-ipc-literal-channel"));
+                    inferred("high", Some(&sha), source_range(&file.path, &op.range), "pair-ipc-literal-channel"))?;
             }
             [] => c.unpaired += 1,
             _ => c.ambiguous += 1,
@@ -1476,7 +1829,7 @@ fn project_findings(
 
 /// The archive file a native request names, if shipped.
 fn resolve_native(
-    b: &Builder<'_>,
+    b: &Env<'_>,
     file: &FileFacts,
     request: &rea_parse::NativeRequest,
 ) -> Option<String> {
@@ -1568,12 +1921,12 @@ fn resolve_native(
 
 /// Source-map declarations and, when asked for, original sources.
 fn project_source_maps(
-    b: &mut Builder<'_>,
+    b: &mut Out<'_, '_>,
     parsed: &[FileFacts],
     contents: bool,
 ) -> Result<(), Failure> {
     for file in parsed {
-        let Some(asset) = b.file_nodes.get(&file.path).cloned() else {
+        let Some(asset) = b.env.file_nodes.get(&file.path).cloned() else {
             continue;
         };
         let sha = file.sha256.clone().unwrap_or_default();
@@ -1592,7 +1945,7 @@ fn project_source_maps(
                     observed(
                         "ast-static-analysis",
                         Some(&sha),
-                        location.clone(),
+                        location,
                         "discover-source-map",
                     ),
                 )?;
@@ -1602,15 +1955,18 @@ fn project_source_maps(
                     "maps_to",
                     json!({"inline": true}),
                     inferred("high", Some(&sha), location, "discover-source-map"),
-                );
+                )?;
                 continue;
             }
-            let resolution = b.files.resolve(&file.path, url, Context::ModuleSpecifier);
+            let resolution = b
+                .env
+                .files
+                .resolve(&file.path, url, Context::ModuleSpecifier);
             match resolution
                 .path
                 .as_deref()
                 .filter(|_| resolution.status == "resolved")
-                .and_then(|p| b.file_nodes.get(p))
+                .and_then(|p| b.env.file_nodes.get(p))
                 .cloned()
             {
                 Some(map) => b.edge(
@@ -1619,19 +1975,14 @@ fn project_source_maps(
                     "maps_to",
                     json!({"declared_url": url}),
                     inferred("high", Some(&sha), location, "link-source-map"),
-                ),
+                )?,
                 None => {
                     let node = b.node(
                         "source-map",
                         local_key(&sha, "source-map-declaration", url),
                         Some(url),
                         json!({"declared_url": url, "resolution_status": resolution.status}),
-                        inferred(
-                            "medium",
-                            Some(&sha),
-                            location.clone(),
-                            "discover-source-map",
-                        ),
+                        inferred("medium", Some(&sha), location, "discover-source-map"),
                     )?;
                     b.edge(
                         &asset,
@@ -1639,7 +1990,7 @@ fn project_source_maps(
                         "maps_to",
                         json!({"declared_url": url}),
                         inferred("medium", Some(&sha), location, "discover-source-map"),
-                    );
+                    )?;
                 }
             }
         }
@@ -1665,23 +2016,23 @@ fn project_source_maps(
                     artifact_path(&file.path),
                     "parse-local-source-map",
                 ),
-            );
+            )?;
         }
     }
     Ok(())
 }
 
-fn finish(
-    b: Builder<'_>,
-    request: &Request<'_>,
-    root: String,
-    app_package: Option<String>,
-    c: Counts,
-) -> Result<Built, Failure> {
-    let cx = b.cx;
-    let nested_containers = b.nested_containers;
+fn finish(cx: &StageCx<'_>, p: Projected, request: &Request<'_>) -> Result<Built, Failure> {
+    let Projected {
+        sink,
+        mut limitations,
+        budget,
+        nested_containers,
+        root,
+        app_package,
+        counts: c,
+    } = p;
     let parsed = &request.parsed.files;
-    let mut limitations = b.limitations;
     // Statistics.
     let count =
         |pred: &dyn Fn(&FileFacts) -> bool| parsed.iter().filter(|f| pred(f)).count() as u64;
@@ -1700,58 +2051,43 @@ fn finish(
         .iter()
         .map(|f| f.js.dropped_findings + f.js.dropped_modules)
         .sum::<u64>()
-        + b.budget.dropped_findings
-        + b.budget.dropped_modules;
-    if b.budget.dropped_findings > 0 {
+        + budget.dropped_findings
+        + budget.dropped_modules;
+    if budget.dropped_findings > 0 {
         limitations.insert(format!(
             "max_findings ({}) was reached: {} findings were not projected.",
-            b.budget.max_findings, b.budget.dropped_findings
+            budget.max_findings, budget.dropped_findings
         ));
     }
-    if b.budget.dropped_modules > 0 {
+    if budget.dropped_modules > 0 {
         limitations.insert(format!(
             "max_modules ({}) was reached: {} module factories were not projected.",
-            b.budget.max_modules, b.budget.dropped_modules
+            budget.max_modules, budget.dropped_modules
         ));
     }
-    // Nodes with their observations, and edges: each serialized once, in parallel.
+    // Nodes with their observations (each serialized when it was made), sorted and bounded.
     let canon = |value: &Value| CanonicalJson::of(value).map_err(failure);
     let mut omitted_observations = 0u64;
-    let mut built: Vec<(String, CanonicalJson, u64)> = b
+    let mut built: Vec<(String, CanonicalJson, u64)> = sink
         .nodes
         .into_par_iter()
         .map(
-            |(id, acc)| -> Result<(String, CanonicalJson, u64), Failure> {
-                let mut observations: Vec<(String, CanonicalJson)> =
-                    Vec::with_capacity(acc.observations.len());
-                for (label, properties, evidence) in &acc.observations {
-                    let (label, properties, evidence) =
-                        (canon(label)?, canon(properties)?, canon(evidence)?);
-                    observations.push(
-                        ids::observation(
-                            &id,
-                            Piece::Json(&label),
-                            Piece::Json(&properties),
-                            Piece::Json(&evidence),
-                        )
-                        .map_err(failure)?,
-                    );
-                }
-                observations.sort_by(|a, b| a.0.cmp(&b.0));
+            |(id, mut acc)| -> Result<(String, CanonicalJson, u64), Failure> {
+                let observations = &mut acc.observations;
+                observations.sort_unstable_by(|a, b| a.0.cmp(&b.0));
                 observations.dedup_by(|a, b| a.0 == b.0);
                 let omitted = observations.len().saturating_sub(MAX_OBSERVATIONS) as u64;
                 observations.truncate(MAX_OBSERVATIONS);
                 let observations: Vec<CanonicalJson> =
-                    observations.into_iter().map(|(_, text)| text).collect();
-                let identity = canon(&acc.identity)?;
-                let text = ids::node(&id, acc.kind, Piece::Json(&identity), &observations)
+                    acc.observations.into_iter().map(|(_, text)| text).collect();
+                let text = ids::node(&id, acc.kind, Piece::Json(&acc.identity), &observations)
                     .map_err(failure)?;
                 Ok((id, text, omitted))
             },
         )
         .collect::<Result<_, _>>()?;
     cx.check()?;
-    built.sort_by(|a, b| a.0.cmp(&b.0));
+    built.par_sort_unstable_by(|a, b| a.0.cmp(&b.0));
     let nodes: Vec<CanonicalJson> = built
         .into_iter()
         .map(|(_, text, omitted)| {
@@ -1759,23 +2095,8 @@ fn finish(
             text
         })
         .collect();
-    let mut edges: Vec<(String, CanonicalJson)> = b
-        .edges
-        .into_par_iter()
-        .map(|e| -> Result<(String, CanonicalJson), Failure> {
-            let (properties, evidence) = (canon(&e.properties)?, canon(&e.evidence)?);
-            ids::edge(
-                &e.source,
-                &e.target,
-                e.relation,
-                Piece::Json(&properties),
-                Piece::Json(&evidence),
-            )
-            .map_err(failure)
-        })
-        .collect::<Result<_, _>>()?;
-    cx.check()?;
-    edges.sort_by(|a, b| a.0.cmp(&b.0));
+    let mut edges = sink.edges;
+    edges.par_sort_unstable_by(|a, b| a.0.cmp(&b.0));
     edges.dedup_by(|a, b| a.0 == b.0);
     let edges: Vec<CanonicalJson> = edges.into_iter().map(|(_, text)| text).collect();
     let (node_count, edge_count) = (nodes.len(), edges.len());
