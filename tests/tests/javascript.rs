@@ -775,3 +775,86 @@ fn the_sealed_graph_is_validated_from_its_text() {
         "bytes are not in canonical form"
     );
 }
+
+#[test]
+fn progress_counts_the_files_parsed_and_projected_and_never_goes_back() {
+    use rea_core::{Clock, ProgressSink, ProgressUpdate};
+    use std::sync::Mutex;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    struct Recorder(Mutex<Vec<ProgressUpdate>>);
+    impl ProgressSink for Recorder {
+        fn send(&self, update: &ProgressUpdate) {
+            self.0.lock().unwrap().push(update.clone());
+        }
+    }
+    // A clock a second further on at every look: no update is dropped by the rate bound.
+    struct Ticking(AtomicU64);
+    impl Clock for Ticking {
+        fn now_ms(&self) -> u64 {
+            self.0.fetch_add(1000, Ordering::Relaxed) + 1000
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let app = electron_app();
+    write_tree(dir.path(), &app);
+    let recorder = std::sync::Arc::new(Recorder(Mutex::new(Vec::new())));
+    let progress = ProgressReporter::new(
+        recorder.clone(),
+        std::sync::Arc::new(Ticking(AtomicU64::new(0))),
+    );
+    let ctl = JobControl {
+        cancel: &CancelToken::new(),
+        progress: &progress,
+        timeout: None,
+    };
+    let request = AnalyzeRequest::new(dir.path().to_path_buf());
+    let published = Engine::new(2)
+        .unwrap()
+        .analyze_javascript_application(&request, &ctl)
+        .unwrap();
+    let envelope: Value = serde_json::from_slice(published.envelope()).unwrap();
+    let statistics = &envelope["result"]["statistics"];
+    let updates = recorder.0.lock().unwrap().clone();
+    // One update per text file parsed, counting up to the number selected.
+    let selected = statistics["text_files_selected"].as_u64().unwrap();
+    let parsed: Vec<&ProgressUpdate> = updates
+        .iter()
+        .filter(|u| u.phase == "parse" && u.message.ends_with("text files parsed"))
+        .collect();
+    // Files finish on several threads, so updates may arrive out of order: each count from 1
+    // to the number selected appears exactly once.
+    let counts = |updates: &[&ProgressUpdate], of: u64| {
+        let mut counts: Vec<u64> = updates
+            .iter()
+            .map(|u| {
+                let (n, rest) = u.message.split_once(" of ").unwrap();
+                assert!(rest.starts_with(&format!("{of} ")), "{u:?}");
+                n.parse().unwrap()
+            })
+            .collect();
+        counts.sort_unstable();
+        counts
+    };
+    assert_eq!(
+        counts(&parsed, selected),
+        (1..=selected).collect::<Vec<_>>()
+    );
+    // The graph phase counts the files it projects the same way.
+    let projected: Vec<&ProgressUpdate> = updates
+        .iter()
+        .filter(|u| u.phase == "graph" && u.message.ends_with("files projected"))
+        .collect();
+    let n = projected.len() as u64;
+    assert!(n >= selected);
+    assert_eq!(counts(&projected, n), (1..=n).collect::<Vec<_>>());
+    // Across phases the position never goes back, and the total never drops below it.
+    for pair in updates.windows(2) {
+        assert!(pair[1].completed >= pair[0].completed, "{pair:?}");
+    }
+    for update in &updates {
+        if let Some(total) = update.total {
+            assert!(total >= update.completed, "{update:?}");
+        }
+    }
+    assert!(updates.last().unwrap().terminal);
+}

@@ -125,6 +125,13 @@ impl ProgressReporter {
         self.send_locked(&mut state, phase, message, false, now);
     }
 
+    /// Where the job stands: the `completed` and `total` of everything reported so far. A
+    /// later phase counts on from here, so one job's progress stays monotonic across phases.
+    pub fn position(&self) -> (u64, Option<u64>) {
+        let state = self.lock();
+        (state.completed, state.total)
+    }
+
     /// The terminal update: always sent once; later calls and reports are ignored.
     pub fn finish(&self, phase: &str, completed: u64, total: Option<u64>, message: &str) {
         let now = self.clock.now_ms();

@@ -22,7 +22,7 @@ impl ProgressSink for BarSink {
                     self.bar.set_length(total);
                     self.bar.set_style(
                         ProgressStyle::with_template(
-                            "{msg:>12} [{bar:30}] {bytes}/{total_bytes} {bytes_per_sec}",
+                            "[{bar:30}] {bytes}/{total_bytes} {bytes_per_sec} {msg}",
                         )
                         .unwrap_or_else(|_| ProgressStyle::default_bar())
                         .progress_chars("=> "),
@@ -30,11 +30,15 @@ impl ProgressSink for BarSink {
                 }
             }
             None => self.bar.set_style(
-                ProgressStyle::with_template("{spinner} {msg:>12} {bytes} {bytes_per_sec}")
+                ProgressStyle::with_template("{spinner} {bytes} {bytes_per_sec} {msg}")
                     .unwrap_or_else(|_| ProgressStyle::default_spinner()),
             ),
         }
-        self.bar.set_message(update.phase.clone());
+        self.bar.set_message(if update.message.is_empty() {
+            update.phase.clone()
+        } else {
+            format!("{}: {}", update.phase, update.message)
+        });
         self.bar.set_position(update.completed);
     }
 }

@@ -1,6 +1,7 @@
 //! Projection of parse facts onto the JavaScript Application Graph.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 use rea_core::{Failure, FailureReason};
@@ -1220,7 +1221,20 @@ fn project_findings(
         .filter(|file| env.file_nodes.contains_key(&file.path))
         .map(|file| (file, budget.grant_findings(finding_count(&file.js))))
         .collect();
+    // Progress counts on from the job's position in bytes of the files projected.
+    let (at, known) = env.cx.progress().position();
+    let base = known.unwrap_or(at).max(at);
+    let work_bytes: u64 = work.iter().map(|(file, _)| file.bytes).sum();
+    let (files_done, bytes_done) = (AtomicU64::new(0), AtomicU64::new(0));
     let found = project_each(env, sink, &work, |o, &(file, granted)| {
+        let files = files_done.fetch_add(1, Ordering::Relaxed) + 1;
+        let bytes = bytes_done.fetch_add(file.bytes, Ordering::Relaxed) + file.bytes;
+        o.env.cx.progress().report(
+            "graph",
+            base + bytes,
+            Some(base + work_bytes),
+            &format!("{files} of {} files projected", work.len()),
+        );
         let mut left = granted;
         let mut admit = || {
             let admitted = left > 0;
