@@ -17,7 +17,9 @@ pub use cancel::{CancelReason, CancelToken, Cancelled};
 pub use error::{Failure, FailureReason};
 pub use integrity::IntegrityPolicy;
 pub use limits::{LimitViolation, Limits};
-pub use progress::{Clock, ProgressReporter, ProgressSink, ProgressUpdate, SystemClock};
+pub use progress::{
+    Clock, PhaseCounter, ProgressReporter, ProgressSink, ProgressUpdate, SystemClock,
+};
 
 /// Bytes in one hashing, reading or writing chunk: the cancellation grain for byte loops.
 pub const CHUNK_BYTES: usize = 64 * 1024;

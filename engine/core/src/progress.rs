@@ -75,6 +75,33 @@ struct State {
     finished: bool,
 }
 
+/// See [`ProgressReporter::phase_counter`].
+#[derive(Debug)]
+pub struct PhaseCounter<'r> {
+    reporter: &'r ProgressReporter,
+    phase: &'static str,
+    what: &'static str,
+    base: u64,
+    items: u64,
+    bytes: u64,
+    items_done: AtomicU64,
+    bytes_done: AtomicU64,
+}
+
+impl PhaseCounter<'_> {
+    /// One item of `bytes` bytes is done.
+    pub fn done(&self, bytes: u64) {
+        let items = self.items_done.fetch_add(1, Ordering::Relaxed) + 1;
+        let done = self.bytes_done.fetch_add(bytes, Ordering::Relaxed) + bytes;
+        self.reporter.report(
+            self.phase,
+            self.base + done,
+            Some(self.base + self.bytes),
+            &format!("{items} of {} {}", self.items, self.what),
+        );
+    }
+}
+
 /// The per-job reporter; share it by reference across threads.
 pub struct ProgressReporter {
     sink: Arc<dyn ProgressSink>,
@@ -125,11 +152,31 @@ impl ProgressReporter {
         self.send_locked(&mut state, phase, message, false, now);
     }
 
-    /// Where the job stands: the `completed` and `total` of everything reported so far. A
-    /// later phase counts on from here, so one job's progress stays monotonic across phases.
-    pub fn position(&self) -> (u64, Option<u64>) {
-        let state = self.lock();
-        (state.completed, state.total)
+    /// A counter for a phase whose `items` (of `bytes` in all) finish on any thread. It reports
+    /// bytes on from where the job stands (the largest of what earlier phases reported), so a
+    /// job's progress stays monotonic across phases, and names the items done in its message:
+    /// `"{done} of {items} {what}"`.
+    pub fn phase_counter(
+        &self,
+        phase: &'static str,
+        what: &'static str,
+        items: u64,
+        bytes: u64,
+    ) -> PhaseCounter<'_> {
+        let base = {
+            let state = self.lock();
+            state.total.unwrap_or(state.completed).max(state.completed)
+        };
+        PhaseCounter {
+            reporter: self,
+            phase,
+            what,
+            base,
+            items,
+            bytes,
+            items_done: AtomicU64::new(0),
+            bytes_done: AtomicU64::new(0),
+        }
     }
 
     /// The terminal update: always sent once; later calls and reports are ignored.

@@ -126,3 +126,22 @@ fn a_job_with_no_intermediate_updates_still_ends_with_a_terminal_one() {
     assert!(updates[0].terminal);
     assert_eq!(updates[0].total, None);
 }
+
+#[test]
+fn a_phase_counter_counts_on_from_where_earlier_phases_left_off() {
+    let (clock, sink, reporter) = setup();
+    reporter.report("hash", 700, Some(1000), "");
+    clock.advance(150);
+    let counter = reporter.phase_counter("parse", "files parsed", 2, 30);
+    counter.done(10);
+    clock.advance(150);
+    counter.done(20);
+    let updates = sent(&sink);
+    let parse: Vec<&ProgressUpdate> = updates.iter().filter(|u| u.phase == "parse").collect();
+    assert_eq!(parse.len(), 2);
+    // The earlier phase's total (1000) is the base: the job's position never goes back.
+    assert_eq!((parse[0].completed, parse[0].total), (1010, Some(1030)));
+    assert_eq!(parse[0].message, "1 of 2 files parsed");
+    assert_eq!((parse[1].completed, parse[1].total), (1030, Some(1030)));
+    assert_eq!(parse[1].message, "2 of 2 files parsed");
+}

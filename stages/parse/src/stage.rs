@@ -2,8 +2,6 @@
 //! against the inventory's digest, then parse and extract in parallel on the rayon pool.
 
 use rayon::prelude::*;
-use std::sync::atomic::{AtomicU64, Ordering};
-
 use rea_core::{Failure, FailureReason};
 use rea_exec::StageCx;
 use rea_hash::{HashOutcome, HashedEntry};
@@ -107,25 +105,15 @@ pub fn run(
         total += digest.bytes;
         selected.push((facts, hashed));
     }
-    // Progress counts on from the job's position (the hash phase's bytes) in bytes of text,
-    // and names the files parsed.
-    let (at, known) = cx.progress().position();
-    let base = known.unwrap_or(at).max(at);
-    let selected_files = selected.len();
-    let (files_done, bytes_done) = (AtomicU64::new(0), AtomicU64::new(0));
+    let counter =
+        cx.progress()
+            .phase_counter("parse", "text files parsed", selected.len() as u64, total);
     let done: Vec<Result<FileFacts, Failure>> = selected
         .into_par_iter()
         .map(|(facts, hashed)| {
             let bytes = facts.bytes;
             let parsed = read_and_parse(cx, facts, hashed, options);
-            let files = files_done.fetch_add(1, Ordering::Relaxed) + 1;
-            let bytes = bytes_done.fetch_add(bytes, Ordering::Relaxed) + bytes;
-            cx.progress().report(
-                "parse",
-                base + bytes,
-                Some(base + total),
-                &format!("{files} of {selected_files} text files parsed"),
-            );
+            counter.done(bytes);
             parsed
         })
         .collect();

@@ -212,8 +212,9 @@ fn bytes(n: u64) -> String {
 /// The application reconstruction, for people: one screen.
 pub fn analyze_summary(published: &Published, elapsed: Duration) {
     // Only the result is read: the record repeats it, and large graphs are hundreds of MB.
-    // The graph's items stay raw text; only the kinds shown here are parsed into values.
-    #[derive(serde::Deserialize)]
+    // The graph's nodes stay raw text and only the kinds shown here are parsed into values;
+    // its edges are skipped (the headline counts them).
+    #[derive(serde::Deserialize, Default)]
     struct Lite<'a> {
         #[serde(borrow, default)]
         graph: GraphLite<'a>,
@@ -230,8 +231,6 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
     struct GraphLite<'a> {
         #[serde(borrow, default)]
         nodes: Vec<&'a serde_json::value::RawValue>,
-        #[serde(borrow, default)]
-        edges: Vec<&'a serde_json::value::RawValue>,
         #[serde(default)]
         coverage: Value,
     }
@@ -240,7 +239,7 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
         #[serde(borrow)]
         kind: std::borrow::Cow<'a, str>,
     }
-    const SHOWN: [&str; 7] = [
+    const SHOWN: [&str; 8] = [
         "electron-main",
         "electron-preload",
         "electron-renderer",
@@ -248,35 +247,26 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
         "browser-window",
         "context-bridge-api",
         "ipc-channel",
+        "javascript-chunk",
     ];
-    let lite: Option<Lite<'_>> = serde_json::from_slice(published.result()).ok();
-    let (result, raw_nodes, edge_count, coverage) = match lite {
-        Some(lite) => (
-            serde_json::json!({"format": lite.format, "statistics": lite.statistics,
-                               "summary": lite.summary, "limitations": lite.limitations}),
-            lite.graph.nodes,
-            lite.graph.edges.len(),
-            lite.graph.coverage,
-        ),
-        None => (Value::Null, Vec::new(), 0, Value::Null),
-    };
-    let node_count = raw_nodes.len();
-    let nodes: Vec<Value> = raw_nodes
+    let r: Lite<'_> = serde_json::from_slice(published.result()).unwrap_or_default();
+    let nodes: Vec<Value> = r
+        .graph
+        .nodes
         .iter()
         .filter(|raw| {
             serde_json::from_str::<KindOf<'_>>(raw.get())
-                .is_ok_and(|k| SHOWN.contains(&k.kind.as_ref()) || k.kind == "javascript-chunk")
+                .is_ok_and(|k| SHOWN.contains(&k.kind.as_ref()))
         })
         .filter_map(|raw| serde_json::from_str(raw.get()).ok())
         .collect();
-    let r = &result;
-    let st = &r["statistics"];
-    let s = &r["summary"];
+    let st = &r.statistics;
+    let s = &r.summary;
     let text = |v: &Value| v.as_str().unwrap_or("").to_owned();
     let props = |n: &Value| n["observations"][0]["properties"].clone();
     say!(
         "analyze_javascript_application: {} input, {} relevant files, {} JavaScript parsed, {} modules in {} bundles, {} parse failures",
-        text(&r["format"]),
+        text(&r.format),
         st["relevant_files"],
         st["parsed_javascript_files"],
         st["modules"],
@@ -411,11 +401,11 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
     }
     say!(
         "  graph             {} nodes, {} edges, coverage {}",
-        node_count,
-        edge_count,
-        text(&coverage["status"])
+        published.headline["nodes"],
+        published.headline["edges"],
+        text(&r.graph.coverage["status"])
     );
-    for l in r["limitations"].as_array().into_iter().flatten().take(4) {
+    for l in r.limitations.as_array().into_iter().flatten().take(4) {
         say!("  limitation        {}", text(l));
     }
     say!("  evidence          {}", published.evidence_id());

@@ -1,7 +1,6 @@
 //! Projection of parse facts onto the JavaScript Application Graph.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::sync::atomic::{AtomicU64, Ordering};
 
 use rayon::prelude::*;
 use rea_core::{Failure, FailureReason};
@@ -276,6 +275,28 @@ fn fingerprint_identity(scope: &str, text: &str) -> Value {
            "scope": scope, "observation_sha256": rea_hash::sha256_hex(text.as_bytes())})
 }
 
+/// An observation of node `id`: its id and canonical text.
+fn observation(
+    id: &str,
+    label: Option<&str>,
+    properties: impl Serialize,
+    evidence: Evidence<'_>,
+) -> Result<(String, CanonicalJson), Failure> {
+    let label = match label {
+        Some(label) => CanonicalJson::string(rea_parse::cut(label, 1024)),
+        None => CanonicalJson::of(&()).map_err(failure)?,
+    };
+    let properties = CanonicalJson::of(&properties).map_err(failure)?;
+    let evidence = CanonicalJson::of(&evidence).map_err(failure)?;
+    ids::observation(
+        id,
+        Piece::Json(&label),
+        Piece::Json(&properties),
+        Piece::Json(&evidence),
+    )
+    .map_err(failure)
+}
+
 impl Sink {
     fn node(
         &mut self,
@@ -287,12 +308,16 @@ impl Sink {
     ) -> Result<String, Failure> {
         let identity = CanonicalJson::of(&identity).map_err(failure)?;
         let id = ids::node_id_of(kind, Piece::Json(&identity)).map_err(failure)?;
-        self.nodes.entry(id.clone()).or_insert_with(|| NodeAcc {
-            kind,
-            identity,
-            observations: Vec::new(),
-        });
-        self.observe(&id, label, properties, evidence)?;
+        let observation = observation(&id, label, properties, evidence)?;
+        self.nodes
+            .entry(id.clone())
+            .or_insert_with(|| NodeAcc {
+                kind,
+                identity,
+                observations: Vec::new(),
+            })
+            .observations
+            .push(observation);
         Ok(id)
     }
 
@@ -304,19 +329,7 @@ impl Sink {
         properties: impl Serialize,
         evidence: Evidence<'_>,
     ) -> Result<(), Failure> {
-        let label = match label {
-            Some(label) => CanonicalJson::string(rea_parse::cut(label, 1024)),
-            None => CanonicalJson::of(&()).map_err(failure)?,
-        };
-        let properties = CanonicalJson::of(&properties).map_err(failure)?;
-        let evidence = CanonicalJson::of(&evidence).map_err(failure)?;
-        let observation = ids::observation(
-            id,
-            Piece::Json(&label),
-            Piece::Json(&properties),
-            Piece::Json(&evidence),
-        )
-        .map_err(failure)?;
+        let observation = observation(id, label, properties, evidence)?;
         let acc = self.nodes.get_mut(id).ok_or_else(|| {
             Failure::new(
                 FailureReason::Internal,
@@ -1221,20 +1234,14 @@ fn project_findings(
         .filter(|file| env.file_nodes.contains_key(&file.path))
         .map(|file| (file, budget.grant_findings(finding_count(&file.js))))
         .collect();
-    // Progress counts on from the job's position in bytes of the files projected.
-    let (at, known) = env.cx.progress().position();
-    let base = known.unwrap_or(at).max(at);
-    let work_bytes: u64 = work.iter().map(|(file, _)| file.bytes).sum();
-    let (files_done, bytes_done) = (AtomicU64::new(0), AtomicU64::new(0));
+    let counter = env.cx.progress().phase_counter(
+        "graph",
+        "files projected",
+        work.len() as u64,
+        work.iter().map(|(file, _)| file.bytes).sum(),
+    );
     let found = project_each(env, sink, &work, |o, &(file, granted)| {
-        let files = files_done.fetch_add(1, Ordering::Relaxed) + 1;
-        let bytes = bytes_done.fetch_add(file.bytes, Ordering::Relaxed) + file.bytes;
-        o.env.cx.progress().report(
-            "graph",
-            base + bytes,
-            Some(base + work_bytes),
-            &format!("{files} of {} files projected", work.len()),
-        );
+        counter.done(file.bytes);
         let mut left = granted;
         let mut admit = || {
             let admitted = left > 0;
