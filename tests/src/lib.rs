@@ -92,6 +92,6 @@ pub fn inventory_result(
     };
     let published = rea_jobs::Engine::new(2)?.inventory_artifact(&request, &ctl)?;
     let envelope: serde_json::Value =
-        serde_json::from_slice(published.envelope()).expect("the envelope is JSON");
+        serde_json::from_slice(&published.envelope_bytes()).expect("the envelope is JSON");
     Ok(envelope["result"].clone())
 }

@@ -26,7 +26,7 @@ fn run(
         integrity: Default::default(),
     };
     let published = engine.inventory_artifact(&request, &ctl)?;
-    rea_jobs::publish::write_file_atomically(cancel, out, published.envelope())
+    rea_jobs::publish::write_file_atomically(cancel, out, &published.envelope_bytes())
 }
 
 #[test]

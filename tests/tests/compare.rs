@@ -27,7 +27,7 @@ fn inventory(path: &Path, page: PageRequest, integrity: IntegrityPolicy) -> Valu
     };
     let published =
         control(|ctl| Engine::new(2).unwrap().inventory_artifact(&request, ctl)).unwrap();
-    serde_json::from_slice(published.envelope()).unwrap()
+    serde_json::from_slice(&published.envelope_bytes()).unwrap()
 }
 
 fn compare(left: Value, right: Value) -> Result<Value, Failure> {
@@ -37,7 +37,7 @@ fn compare(left: Value, right: Value) -> Result<Value, Failure> {
         max_changes: 500,
     };
     let published = control(|ctl| Engine::new(2).unwrap().compare_artifacts(&request, ctl))?;
-    Ok(serde_json::from_slice::<Value>(published.envelope()).unwrap())
+    Ok(serde_json::from_slice::<Value>(&published.envelope_bytes()).unwrap())
 }
 
 fn paths_with(result: &Value, status: &str) -> Vec<String> {
@@ -158,7 +158,7 @@ fn an_inspect_record_compares_by_root_only() {
         max_observations: 5,
     };
     let published = control(|ctl| Engine::new(2).unwrap().inspect_artifact(&request, ctl)).unwrap();
-    let inspect_record: Value = serde_json::from_slice(published.envelope()).unwrap();
+    let inspect_record: Value = serde_json::from_slice(&published.envelope_bytes()).unwrap();
     let entries = inventory_record["result"]["summary"]["entries"].clone();
     let result = compare(inspect_record, inventory_record).unwrap()["result"].clone();
     assert_eq!(result["identical_roots"], true);

@@ -53,7 +53,7 @@ fn inventory(input: &Path) -> Value {
         .unwrap()
         .inventory_artifact(&request, &ctl)
         .unwrap();
-    serde_json::from_slice::<Value>(published.envelope()).unwrap()["result"].clone()
+    serde_json::from_slice::<Value>(&published.envelope_bytes()).unwrap()["result"].clone()
 }
 
 fn occurrence_id(result: &Value, path: &str) -> String {
@@ -128,7 +128,7 @@ fn extraction_writes_exactly_the_selection_and_leaves_nothing_on_failure() {
             0o600
         );
     }
-    let record: Value = serde_json::from_slice(done.published.envelope()).unwrap();
+    let record: Value = serde_json::from_slice(&done.published.envelope_bytes()).unwrap();
     let first_extraction_id = record["result"]["extraction_id"].clone();
     assert_eq!(
         record["result"]["output_root"],
@@ -149,7 +149,7 @@ fn extraction_writes_exactly_the_selection_and_leaves_nothing_on_failure() {
         &CancelToken::new(),
     )
     .unwrap();
-    let record: Value = serde_json::from_slice(again.published.envelope()).unwrap();
+    let record: Value = serde_json::from_slice(&again.published.envelope_bytes()).unwrap();
     assert_eq!(
         record["result"]["extraction_id"], first_extraction_id,
         "extraction ids do not depend on where"

@@ -22,7 +22,7 @@ fn inspect(max_observations: u32) -> Value {
         .unwrap()
         .inspect_artifact(&request, &ctl)
         .unwrap();
-    serde_json::from_slice::<Value>(published.envelope()).unwrap()["result"].clone()
+    serde_json::from_slice::<Value>(&published.envelope_bytes()).unwrap()["result"].clone()
 }
 
 #[test]

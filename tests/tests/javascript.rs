@@ -149,11 +149,11 @@ fn analyze_with(
     let mut request = AnalyzeRequest::new(path.to_path_buf());
     request.source_maps = maps;
     let published = engine.analyze_javascript_application(&request, &ctl)?;
-    let envelope: Value = serde_json::from_slice(published.envelope()).unwrap();
+    let envelope: Value = serde_json::from_slice(&published.envelope_bytes()).unwrap();
     Ok((
         envelope["result"].clone(),
         published.evidence_id().to_owned(),
-        published.envelope().to_vec(),
+        published.envelope_bytes(),
     ))
 }
 
@@ -652,7 +652,7 @@ fn reaching_a_finding_or_module_limit_is_partial_coverage_that_names_the_limit()
             .unwrap()
             .analyze_javascript_application(&request, &ctl)
             .unwrap();
-        let envelope: Value = serde_json::from_slice(published.envelope()).unwrap();
+        let envelope: Value = serde_json::from_slice(&published.envelope_bytes()).unwrap();
         envelope["result"].clone()
     };
     let full = run(1_000, 1_000);
@@ -812,7 +812,7 @@ fn progress_counts_the_files_parsed_and_projected_and_never_goes_back() {
         .unwrap()
         .analyze_javascript_application(&request, &ctl)
         .unwrap();
-    let envelope: Value = serde_json::from_slice(published.envelope()).unwrap();
+    let envelope: Value = serde_json::from_slice(&published.envelope_bytes()).unwrap();
     let statistics = &envelope["result"]["statistics"];
     let updates = recorder.0.lock().unwrap().clone();
     // One update per text file parsed, counting up to the number selected.

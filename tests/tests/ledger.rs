@@ -63,8 +63,11 @@ fn the_envelope_holds_the_canonical_record() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("x"), "x").unwrap();
     let published = inventory(dir.path());
-    let envelope: Value = serde_json::from_slice(published.envelope()).unwrap();
-    assert_eq!(canonical_bytes(&envelope).unwrap(), published.envelope());
+    let envelope: Value = serde_json::from_slice(&published.envelope_bytes()).unwrap();
+    assert_eq!(
+        canonical_bytes(&envelope).unwrap(),
+        published.envelope_bytes()
+    );
     assert_eq!(
         canonical_bytes(&envelope["evidence"]).unwrap(),
         published.record()

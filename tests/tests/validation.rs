@@ -43,7 +43,7 @@ fn sealed(page: PageRequest) -> Vec<u8> {
         .unwrap()
         .inventory_artifact(&request, &ctl)
         .unwrap();
-    let envelope: Value = serde_json::from_slice(published.envelope()).unwrap();
+    let envelope: Value = serde_json::from_slice(&published.envelope_bytes()).unwrap();
     rea_hash::canonical_bytes(&envelope["evidence"]).unwrap()
 }
 

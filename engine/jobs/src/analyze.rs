@@ -10,7 +10,7 @@ use std::path::PathBuf;
 use rea_core::{Failure, FailureReason, IntegrityPolicy, Limits};
 use rea_exec::{Dep, Placement, Plan, StageKind};
 use rea_graph::artifact::InventoryGraph;
-use rea_hash::CanonicalJson;
+use rea_hash::Composed;
 use rea_hash::HashedEntry;
 use rea_parse::ParseOutput;
 pub use rea_parse::TextLimits;
@@ -175,7 +175,7 @@ impl Engine {
             )
             .map_err(plan_failure)?
         };
-        let built: Slot<(Value, CanonicalJson, InventoryGraph)> = Slot::new();
+        let built: Slot<(Value, Composed, InventoryGraph)> = Slot::new();
         let display = input.display.clone();
         let text_limits = request.text_limits;
         let graph_node = {
@@ -289,7 +289,7 @@ fn text_limits_json(limits: &TextLimits) -> Value {
 fn draft(
     inventory: &InventoryGraph,
     result: Value,
-    graph: CanonicalJson,
+    graph: Composed,
     display: &str,
     parameters: Value,
 ) -> EvidenceDraft {

@@ -41,7 +41,7 @@ pub(crate) fn add_validate(
         move |cx| {
             validated.put(rea_validate::validate(
                 cx,
-                sealed.take("sealed evidence")?.bytes(),
+                sealed.take("sealed evidence")?.into_bytes(),
                 &display,
             )?);
             Ok(())

@@ -118,7 +118,7 @@ fn side(name: &str, value: &Value) -> Result<Side, Failure> {
             .with_detail("side", name)
     };
     let bytes = rea_hash::canonical_bytes(record).map_err(|_| bad("is not JSON Evidence"))?;
-    let validated = rea_validate::validate_bytes(&bytes).map_err(|err| {
+    let validated = rea_validate::validate_bytes(bytes).map_err(|err| {
         Failure::new(
             FailureReason::Integrity,
             format!("{name}: evidence failed validation"),

@@ -28,10 +28,11 @@ pub struct StageTime {
 #[derive(Debug, Clone)]
 pub struct Published {
     evidence_id: String,
-    envelope: Vec<u8>,
-    /// Where the canonical record sits inside `envelope`.
-    record: std::ops::Range<usize>,
-    /// Where the canonical result sits inside `envelope`.
+    /// The id as a JSON string.
+    id_json: Vec<u8>,
+    /// The canonical record.
+    record: Vec<u8>,
+    /// Where the canonical result sits inside `record`.
     result: std::ops::Range<usize>,
     /// Headline counts for summaries and batch indexes.
     pub headline: Map<String, Value>,
@@ -44,34 +45,19 @@ impl Published {
         headline: Map<String, Value>,
         report: &RunReport,
     ) -> Result<Published, Failure> {
-        // The record's bytes are the ones validation proved canonical; they are not
-        // serialized again. RFC 8785 orders the envelope's keys `evidence`, `evidence_id`,
-        // `result`, so the canonical envelope is these pieces in this order, and the result is
-        // the record's own `normalized_result` slice (canonical inside a canonical record).
-        let (evidence_id, record_bytes) = validated.into_bytes();
-        let no_form = |what: &str| {
+        // The record's bytes are the ones validation proved canonical; they are neither
+        // serialized again nor copied. RFC 8785 orders the envelope's keys `evidence`,
+        // `evidence_id`, `result`, so the canonical envelope is these bytes with the id and
+        // the record's own `normalized_result` slice (canonical inside a canonical record),
+        // written out piece by piece when asked for.
+        let (evidence_id, record, result) = validated.into_bytes();
+        let id_json = canonical_bytes(&Value::from(evidence_id.as_str())).map_err(|err| {
             Failure::new(
                 FailureReason::Internal,
-                format!("result has no canonical {what}"),
+                "result has no canonical evidence_id",
             )
-        };
-        let result_bytes =
-            normalized_result_slice(&record_bytes).ok_or_else(|| no_form("normalized_result"))?;
-        let id_bytes = canonical_bytes(&Value::from(evidence_id.as_str()))
-            .map_err(|err| no_form("evidence_id").with_source(err))?;
-        let mut envelope =
-            Vec::with_capacity(record_bytes.len() + result_bytes.len() + id_bytes.len() + 48);
-        envelope.extend_from_slice(b"{\"evidence\":");
-        let start = envelope.len();
-        envelope.extend_from_slice(&record_bytes);
-        let end = envelope.len();
-        envelope.extend_from_slice(b",\"evidence_id\":");
-        envelope.extend_from_slice(&id_bytes);
-        envelope.extend_from_slice(b",\"result\":");
-        let result_start = envelope.len();
-        envelope.extend_from_slice(&record_bytes[result_bytes]);
-        let result_end = envelope.len();
-        envelope.push(b'}');
+            .with_source(err)
+        })?;
         let stages = report
             .stages
             .iter()
@@ -82,9 +68,9 @@ impl Published {
             .collect();
         Ok(Published {
             evidence_id,
-            envelope,
-            record: start..end,
-            result: result_start..result_end,
+            id_json,
+            record,
+            result,
             headline,
             stages,
         })
@@ -94,31 +80,36 @@ impl Published {
         &self.evidence_id
     }
 
-    /// Canonical JSON of `{"result", "evidence_id", "evidence"}`: what MCP returns as
-    /// `structuredContent` and the CLI prints with `--json`.
-    pub fn envelope(&self) -> &[u8] {
-        &self.envelope
+    /// Canonical JSON of `{"evidence", "evidence_id", "result"}`, what MCP returns as
+    /// `structuredContent` and the CLI prints with `--json`, as the pieces that joined make
+    /// it: the record is written out without being copied.
+    pub fn envelope_parts(&self) -> [&[u8]; 7] {
+        [
+            b"{\"evidence\":",
+            &self.record,
+            b",\"evidence_id\":",
+            &self.id_json,
+            b",\"result\":",
+            self.result(),
+            b"}",
+        ]
+    }
+
+    /// [`Self::envelope_parts`] joined into one buffer.
+    pub fn envelope_bytes(&self) -> Vec<u8> {
+        self.envelope_parts().concat()
     }
 
     /// Canonical JSON of the result alone (the record's `normalized_result`): what a summary
     /// reads.
     pub fn result(&self) -> &[u8] {
-        &self.envelope[self.result.clone()]
+        &self.record[self.result.clone()]
     }
 
     /// Canonical JSON of the Evidence record alone: what a ledger retains.
     pub fn record(&self) -> &[u8] {
-        &self.envelope[self.record.clone()]
+        &self.record
     }
-}
-
-/// Where `normalized_result`'s value sits in a record's JSON bytes.
-fn normalized_result_slice(record: &[u8]) -> Option<std::ops::Range<usize>> {
-    let fields: std::collections::BTreeMap<&str, &serde_json::value::RawValue> =
-        serde_json::from_slice(record).ok()?;
-    let raw = fields.get("normalized_result")?.get().as_bytes();
-    let start = raw.as_ptr() as usize - record.as_ptr() as usize;
-    Some(start..start + raw.len())
 }
 
 /// The engine: a worker pool shared by every job run through it.

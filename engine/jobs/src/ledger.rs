@@ -324,7 +324,7 @@ pub fn parse_bundle(bytes: &[u8], cancel: &CancelToken) -> Result<ParsedBundle, 
                 .with_detail("index", i as u64)
                 .with_source(err)
         })?;
-        let validated = rea_validate::validate_bytes(&canonical).map_err(|err| {
+        let validated = rea_validate::validate_bytes(canonical.as_slice()).map_err(|err| {
             bad("record does not validate")
                 .with_detail("index", i as u64)
                 .with_detail("at", err.at.clone())

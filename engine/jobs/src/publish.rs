@@ -15,6 +15,15 @@ pub fn write_file_atomically(
     dest: &Path,
     bytes: &[u8],
 ) -> Result<(), Failure> {
+    write_parts_atomically(cancel, dest, &[bytes])
+}
+
+/// [`write_file_atomically`] of `parts` joined, without joining them in memory.
+pub fn write_parts_atomically(
+    cancel: &CancelToken,
+    dest: &Path,
+    parts: &[&[u8]],
+) -> Result<(), Failure> {
     cancel.check()?;
     let shown = dest.to_string_lossy().into_owned();
     let parent = match dest.parent() {
@@ -35,7 +44,7 @@ pub fn write_file_atomically(
                 .with_detail("path", shown.clone())
                 .with_source(err)
         })?;
-    for chunk in bytes.chunks(CHUNK_BYTES) {
+    for chunk in parts.iter().flat_map(|part| part.chunks(CHUNK_BYTES)) {
         cancel.check()?;
         staged
             .write_all(chunk)

@@ -32,6 +32,8 @@ pub enum Piece<'a> {
     /// Text the caller has established is canonical: a slice of a document whose whole text
     /// was checked to be canonical (as a validator does before it recomputes ids).
     Verbatim(&'a str),
+    /// Text composed of parts.
+    Composed(&'a Composed),
 }
 
 impl Piece<'_> {
@@ -41,6 +43,7 @@ impl Piece<'_> {
             Piece::Str(text) => text.len() + 2,
             Piece::Items(items) => items.iter().map(|i| i.0.len() + 1).sum::<usize>() + 2,
             Piece::Verbatim(text) => text.len(),
+            Piece::Composed(composed) => composed.len(),
         }
     }
 
@@ -48,6 +51,7 @@ impl Piece<'_> {
         match self {
             Piece::Json(json) => sink(&json.0),
             Piece::Verbatim(text) => sink(text.as_bytes()),
+            Piece::Composed(composed) => composed.emit(sink),
             Piece::Str(text) => {
                 let mut out = Vec::with_capacity(text.len() + 2);
                 write_str(&mut out, text);
@@ -195,6 +199,118 @@ impl CanonicalJson {
     }
 }
 
+/// Canonical text kept as parts and joined only when it is written out: an application graph
+/// of a hundred megabytes is held as its items, hashed by streaming over them, and copied once,
+/// into the sealed record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Composed {
+    /// Canonical text.
+    Text(CanonicalJson),
+    /// `[a,b,…]` of the items, in this order.
+    Items(Vec<CanonicalJson>),
+    /// `{…}` of the members, kept sorted by UTF-16 key and unique.
+    Object(Vec<(String, Composed)>),
+}
+
+impl Composed {
+    /// An object of `members`, sorted by UTF-16 key; a repeated key is an error.
+    pub fn object(mut members: Vec<(String, Composed)>) -> Result<Self, CanonicalError> {
+        members.sort_by(|a, b| a.0.encode_utf16().cmp(b.0.encode_utf16()));
+        if members.windows(2).any(|w| w[0].0 == w[1].0) {
+            return Err(CanonicalError::composition("an object repeats a key"));
+        }
+        Ok(Composed::Object(members))
+    }
+
+    /// The object `base` (canonical text of an object) with `extra` members added; a key
+    /// already in `base` is an error, and so is a `base` that is not an object. `base`'s
+    /// members are copied, so keep it small.
+    pub fn object_with(
+        base: &CanonicalJson,
+        extra: Vec<(String, Composed)>,
+    ) -> Result<Self, CanonicalError> {
+        let mut members: Vec<(String, Composed)> = base
+            .members()?
+            .into_iter()
+            .map(|(key, raw)| {
+                let text = CanonicalJson(raw.get().as_bytes().to_vec());
+                (key, Composed::Text(text))
+            })
+            .collect();
+        members.extend(extra);
+        Self::object(members)
+    }
+
+    /// The length of the text in bytes.
+    pub fn len(&self) -> usize {
+        match self {
+            Composed::Text(text) => text.len(),
+            Composed::Items(items) => {
+                // `[` and `]`, a `,` between items, and the items.
+                2 + items.len().saturating_sub(1) + items.iter().map(|i| i.0.len()).sum::<usize>()
+            }
+            Composed::Object(members) => {
+                // `{` and `}`, a `,` between members, and `"key":value` for each.
+                let commas = members.len().saturating_sub(1);
+                let members: usize = members
+                    .iter()
+                    .map(|(key, value)| key_len(key) + 1 + value.len())
+                    .sum();
+                2 + commas + members
+            }
+        }
+    }
+
+    /// Never: no JSON text is empty.
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+
+    /// Feeds the text to `sink`, part by part.
+    pub fn emit(&self, sink: &mut impl FnMut(&[u8])) {
+        match self {
+            Composed::Text(text) => sink(&text.0),
+            Composed::Items(items) => Piece::Items(items).emit(sink),
+            Composed::Object(members) => {
+                sink(b"{");
+                for (i, (key, value)) in members.iter().enumerate() {
+                    if i > 0 {
+                        sink(b",");
+                    }
+                    let mut name = Vec::with_capacity(key.len() + 3);
+                    write_str(&mut name, key);
+                    name.push(b':');
+                    sink(&name);
+                    value.emit(sink);
+                }
+                sink(b"}");
+            }
+        }
+    }
+
+    /// The whole text, copied once into a buffer of its exact size.
+    pub fn to_text(&self) -> CanonicalJson {
+        let mut out = Vec::with_capacity(self.len());
+        self.emit(&mut |bytes| out.extend_from_slice(bytes));
+        CanonicalJson(out)
+    }
+
+    /// Lowercase hex SHA-256 of the text, streamed: the text is never held whole.
+    pub fn digest(&self) -> String {
+        use sha2::{Digest, Sha256};
+        let mut hasher = Sha256::new();
+        self.emit(&mut |bytes| hasher.update(bytes));
+        hex::encode(hasher.finalize())
+    }
+}
+
+/// The length of `"key"` as JCS writes it.
+fn key_len(key: &str) -> usize {
+    let mut name = Vec::with_capacity(key.len() + 2);
+    write_str(&mut name, key);
+    name.len()
+}
+
 impl fmt::Debug for CanonicalJson {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let text = String::from_utf8_lossy(&self.0);
@@ -282,5 +398,51 @@ mod tests {
                 .is_err()
         );
         assert!(CanonicalJson::object([("k", Piece::Str("1")), ("k", Piece::Str("2"))]).is_err());
+    }
+
+    #[test]
+    fn composed_text_is_the_text_of_the_whole_and_is_copied_once() {
+        let item = |v: Value| CanonicalJson::of(&v).unwrap();
+        let items = vec![
+            item(json!({"b": 1, "a": "é\u{1}"})),
+            item(json!([null, "x"])),
+        ];
+        let base = item(json!({"z": 2, "\u{e000}": "p", "\u{1f600}": [1]}));
+        let composed = Composed::object_with(
+            &base,
+            vec![
+                ("items".to_owned(), Composed::Items(items.clone())),
+                ("none".to_owned(), Composed::Items(Vec::new())),
+                ("empty".to_owned(), Composed::object(Vec::new()).unwrap()),
+                (
+                    "q\"".to_owned(),
+                    Composed::object(vec![("k".to_owned(), Composed::Text(item(json!(true))))])
+                        .unwrap(),
+                ),
+            ],
+        )
+        .unwrap();
+        let expected = canonical_bytes(&json!({
+            "z": 2, "\u{e000}": "p", "\u{1f600}": [1],
+            "items": [{"b": 1, "a": "é\u{1}"}, [null, "x"]], "none": [], "empty": {},
+            "q\"": {"k": true},
+        }))
+        .unwrap();
+        let text = composed.to_text();
+        assert_eq!(text.as_bytes(), expected);
+        assert_eq!(composed.len(), expected.len());
+        assert_eq!(text.as_bytes().len(), text.0.capacity());
+        assert_eq!(composed.digest(), sha256_hex(&expected));
+        let outer =
+            CanonicalJson::object([("c", Piece::Composed(&composed)), ("a", Piece::Str("s"))])
+                .unwrap();
+        assert_eq!(
+            outer.to_value().unwrap(),
+            json!({"a": "s", "c": serde_json::from_slice::<Value>(&expected).unwrap()})
+        );
+        assert!(
+            Composed::object_with(&base, vec![("z".to_owned(), Composed::Items(items))]).is_err()
+        );
+        assert!(Composed::object_with(&CanonicalJson::string("x"), Vec::new()).is_err());
     }
 }

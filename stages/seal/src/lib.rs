@@ -32,5 +32,5 @@ mod record;
 
 pub use record::{
     Authority, Confidence, EvidenceDraft, Location, Provider, RECORD_KEYS, Sealed, Subject,
-    evidence_id_of, evidence_id_of_canonical, seal,
+    evidence_id_of, evidence_id_of_canonical, evidence_id_of_members, seal,
 };

@@ -2,7 +2,7 @@
 
 use rea_core::{Failure, FailureReason};
 use rea_exec::StageCx;
-use rea_hash::{CanonicalJson, Piece, canonical_bytes, content_id};
+use rea_hash::{CanonicalJson, Composed, Piece, content_id};
 use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
@@ -78,7 +78,7 @@ pub struct EvidenceDraft {
     /// Members of `normalized_result` given already as canonical text (an application graph
     /// of a hundred megabytes), spliced in without being serialized again. Their keys must
     /// not also be in `normalized_result`.
-    pub result_parts: Vec<(String, CanonicalJson)>,
+    pub result_parts: Vec<(String, Composed)>,
     pub confidence: Confidence,
     pub authority: Authority,
     pub limitations: Vec<String>,
@@ -110,8 +110,10 @@ impl Sealed {
 
 /// Seals `draft`: builds the record, derives its id and serializes it canonically.
 ///
-/// The record is serialized once, without its id; the projection the id digests and the final
-/// bytes (with `evidence_id` in its place) are spliced from those canonical bytes.
+/// The record is serialized once, without its id; its result's large parts stay as they were
+/// composed. The projection the id digests is streamed into the hasher, and the final bytes
+/// are written once, with a placeholder id, at the same time; the id then replaces the
+/// placeholder, which has its length.
 pub fn seal(cx: &StageCx<'_>, mut draft: EvidenceDraft) -> Result<Sealed, Failure> {
     cx.check()?;
     let no_form = |err| {
@@ -126,36 +128,51 @@ pub fn seal(cx: &StageCx<'_>, mut draft: EvidenceDraft) -> Result<Sealed, Failur
         None
     } else {
         let result = std::mem::take(&mut draft.normalized_result);
-        let text = CanonicalJson::of_value(&result)
-            .and_then(|text| {
-                text.with_members(parts.iter().map(|(k, v)| (k.as_str(), Piece::Json(v))))
-            })
-            .map_err(no_form)?;
-        drop(parts);
-        Some(text)
+        let base = CanonicalJson::of_value(&result).map_err(no_form)?;
+        Some(Composed::object_with(&base, parts).map_err(no_form)?)
     };
     cx.check()?;
     let record = record_value(draft);
     let without_id = rea_hash::canonical_value_bytes(&record).map_err(no_form)?;
     rea_hash::drop_value_parallel(record);
     cx.check()?;
-    let mut fields = raw_fields(&without_id)?;
+    let mut fields: Members<'_> = raw_fields(&without_id)?
+        .into_iter()
+        .map(|(key, text)| (key, Piece::Verbatim(text)))
+        .collect();
     if let Some(result) = &result {
-        fields.insert("normalized_result", result.as_bytes());
+        fields.insert("normalized_result", Piece::Composed(result));
     }
-    let evidence_id = evidence_id_of_fields(fields.clone())?;
-    cx.check()?;
-    let id_json = format!("\"{evidence_id}\"");
-    fields.insert("evidence_id", id_json.as_bytes());
-    let size = fields.values().map(|v| v.len() + 32).sum();
-    let bytes = join_fields(&fields, size);
+    let placeholder = format!("\"ev_{}\"", "0".repeat(64));
+    let (evidence_id, bytes) = rayon::join(
+        || evidence_id_of_members(&fields),
+        || {
+            let mut fields = fields.clone();
+            fields.insert("evidence_id", Piece::Verbatim(&placeholder));
+            CanonicalJson::object(fields).map(CanonicalJson::into_bytes)
+        },
+    );
+    let (evidence_id, mut bytes) = (evidence_id?, bytes.map_err(no_form)?);
+    drop(result);
+    // The first member after `authority`, `confidence` and `environment` (fixed vocabulary
+    // and null): the first occurrence of the placeholder member is the record's own.
+    let member = format!("\"evidence_id\":{placeholder}");
+    let at = bytes
+        .windows(member.len())
+        .position(|window| window == member.as_bytes())
+        .ok_or_else(|| Failure::new(FailureReason::Internal, "sealed record lost its id"))?;
+    let value = at + member.len() - placeholder.len() + 1;
+    bytes[value..value + evidence_id.len()].copy_from_slice(evidence_id.as_bytes());
     cx.check()?;
     Ok(Sealed { evidence_id, bytes })
 }
 
-/// The top-level fields of a canonical record, as slices of its bytes, in key order. Record
+/// A record's top-level members, in key order, as canonical pieces.
+type Members<'a> = BTreeMap<&'a str, Piece<'a>>;
+
+/// The top-level fields of a canonical record, as slices of its text, in key order. Record
 /// keys are plain ASCII, so byte order is RFC 8785's UTF-16 order.
-fn raw_fields(bytes: &[u8]) -> Result<BTreeMap<&str, &[u8]>, Failure> {
+fn raw_fields(bytes: &[u8]) -> Result<BTreeMap<&str, &str>, Failure> {
     let fields: BTreeMap<&str, &serde_json::value::RawValue> = serde_json::from_slice(bytes)
         .map_err(|err| {
             Failure::new(
@@ -173,66 +190,65 @@ fn raw_fields(bytes: &[u8]) -> Result<BTreeMap<&str, &[u8]>, Failure> {
             "evidence record keys are not plain ASCII",
         ));
     }
-    Ok(fields
-        .into_iter()
-        .map(|(k, v)| (k, v.get().as_bytes()))
-        .collect())
-}
-
-/// `{"k":v,…}` from fields already in canonical form and order.
-fn join_fields(fields: &BTreeMap<&str, &[u8]>, capacity: usize) -> Vec<u8> {
-    let mut out = Vec::with_capacity(capacity);
-    out.push(b'{');
-    for (i, (key, value)) in fields.iter().enumerate() {
-        if i > 0 {
-            out.push(b',');
-        }
-        out.push(b'"');
-        out.extend_from_slice(key.as_bytes());
-        out.extend_from_slice(b"\":");
-        out.extend_from_slice(value);
-    }
-    out.push(b'}');
-    out
+    Ok(fields.into_iter().map(|(k, v)| (k, v.get())).collect())
 }
 
 /// [`evidence_id_of`] for a record given as canonical bytes (with or without its
-/// `evidence_id`): the projection is spliced from the bytes and hashed, never re-serialized.
-/// Gives the same id as [`evidence_id_of`] on the parsed value.
+/// `evidence_id`): the projection is streamed from the bytes into the hasher, never
+/// re-serialized. Gives the same id as [`evidence_id_of`] on the parsed value.
 pub fn evidence_id_of_canonical(bytes: &[u8]) -> Result<String, Failure> {
-    evidence_id_of_fields(raw_fields(bytes)?)
+    let fields = raw_fields(bytes)?;
+    evidence_id_of_members(
+        &fields
+            .into_iter()
+            .map(|(key, text)| (key, Piece::Verbatim(text)))
+            .collect(),
+    )
 }
 
-/// The id of a record given as its top-level fields' canonical texts.
-fn evidence_id_of_fields(given: BTreeMap<&str, &[u8]>) -> Result<String, Failure> {
+/// The id of a record given as its top-level members (with or without `evidence_id`), each
+/// canonical: the projection is streamed into the hasher.
+pub fn evidence_id_of_members(given: &BTreeMap<&str, Piece<'_>>) -> Result<String, Failure> {
     let reduced;
-    let mut fields: BTreeMap<&str, &[u8]> = given
-        .into_iter()
-        .filter(|(key, _)| *key != "evidence_id")
+    let mut fields: Vec<(&str, Piece<'_>)> = given
+        .iter()
+        .filter(|(key, _)| **key != "evidence_id")
+        .map(|(key, piece)| (*key, *piece))
         .collect();
-    if let Some(subject) = fields.get("subject").copied()
-        && subject != b"null"
+    if let Some((_, subject)) = fields.iter_mut().find(|(key, _)| *key == "subject")
+        && !matches!(subject, Piece::Verbatim("null"))
     {
-        let subject: serde_json::Map<String, Value> =
-            serde_json::from_slice(subject).map_err(|err| {
-                Failure::new(FailureReason::Internal, "evidence subject is not an object")
-                    .with_source(err)
-            })?;
-        let kept: serde_json::Map<String, Value> = subject
+        let Piece::Verbatim(text) = subject else {
+            return Err(Failure::new(
+                FailureReason::Internal,
+                "evidence subject is not canonical text",
+            ));
+        };
+        let parsed: serde_json::Map<String, Value> = serde_json::from_str(text).map_err(|err| {
+            Failure::new(FailureReason::Internal, "evidence subject is not an object")
+                .with_source(err)
+        })?;
+        let kept: serde_json::Map<String, Value> = parsed
             .into_iter()
             .filter(|(key, _)| matches!(key.as_str(), "digest" | "format" | "architecture"))
             .collect();
-        reduced = canonical_bytes(&kept).map_err(|err| {
+        reduced = CanonicalJson::of(&kept).map_err(|err| {
             Failure::new(
                 FailureReason::Internal,
                 "evidence subject has no canonical form",
             )
             .with_source(err)
         })?;
-        fields.insert("subject", &reduced);
+        *subject = Piece::Json(&reduced);
     }
-    let projection = join_fields(&fields, fields.values().map(|v| v.len() + 32).sum());
-    Ok(format!("ev_{}", rea_hash::sha256_hex(&projection)))
+    let digest = CanonicalJson::digest_object(fields).map_err(|err| {
+        Failure::new(
+            FailureReason::Internal,
+            "evidence record has no canonical form",
+        )
+        .with_source(err)
+    })?;
+    Ok(format!("ev_{digest}"))
 }
 
 /// The id a record (with or without its `evidence_id`) must carry.
@@ -331,6 +347,7 @@ mod tests {
     use super::*;
     use rea_core::{CancelToken, ProgressReporter};
     use rea_exec::StageKind;
+    use rea_hash::canonical_bytes;
 
     fn draft(subject: Option<Subject>, result: Value) -> EvidenceDraft {
         EvidenceDraft {
@@ -371,12 +388,37 @@ mod tests {
         for result in results {
             for subject in [Some(subject.clone()), None] {
                 let sealed = seal(&cx, draft(subject.clone(), result.clone())).unwrap();
-                let mut expected = record_value(draft(subject, result.clone()));
+                let mut expected = record_value(draft(subject.clone(), result.clone()));
                 let id = evidence_id_of(&expected).unwrap();
                 assert_eq!(sealed.evidence_id(), id);
                 expected["evidence_id"] = Value::String(id.clone());
                 assert_eq!(sealed.bytes(), canonical_bytes(&expected).unwrap());
                 assert_eq!(evidence_id_of_canonical(sealed.bytes()).unwrap(), id);
+                // The same result with a large member given as composed parts seals to the
+                // same bytes as the whole result serialized at once.
+                let items = vec![
+                    CanonicalJson::of(&json!({"node_id": "n1", "b": [1]})).unwrap(),
+                    CanonicalJson::of(&json!("evidence_id")).unwrap(),
+                ];
+                let graph = Composed::object(vec![
+                    ("nodes".to_owned(), Composed::Items(items)),
+                    (
+                        "graph_id".to_owned(),
+                        Composed::Text(CanonicalJson::string("g")),
+                    ),
+                ])
+                .unwrap();
+                let mut parted = draft(subject.clone(), result.clone());
+                parted.result_parts = vec![("graph".to_owned(), graph)];
+                let sealed = seal(&cx, parted).unwrap();
+                let mut whole = result.clone();
+                whole["graph"] =
+                    json!({"nodes": [{"node_id": "n1", "b": [1]}, "evidence_id"], "graph_id": "g"});
+                let mut expected = record_value(draft(subject, whole));
+                let id = evidence_id_of(&expected).unwrap();
+                assert_eq!(sealed.evidence_id(), id);
+                expected["evidence_id"] = Value::String(id);
+                assert_eq!(sealed.bytes(), canonical_bytes(&expected).unwrap());
             }
         }
     }

@@ -188,8 +188,43 @@ pub(crate) fn check(
     else {
         return bad("/graph", "nodes, edges and root_node_ids must be arrays");
     };
-    // Every node's and edge's ids are recomputed in parallel; order, uniqueness and endpoints
-    // are then checked in one pass. The first failure in document order is reported.
+    // The graph id (a digest of nearly the whole text) is recomputed while every node's and
+    // edge's ids are, in parallel; order, uniqueness and endpoints are then checked in one
+    // pass. The first failure in document order is reported.
+    let (graph_id, items) = rayon::join(
+        || {
+            let header = json!({"coverage": graph["coverage"], "limitations": graph["limitations"],
+                "root_node_ids": graph["root_node_ids"], "schema": graph["schema"], "schema_version": graph["schema_version"]});
+            CanonicalJson::of(&header).and_then(|header| {
+                ids::graph_id(
+                    &header,
+                    Piece::Verbatim(text.nodes.get()),
+                    Piece::Verbatim(text.edges.get()),
+                )
+            })
+        },
+        || check_items(&nodes, &edges, roots),
+    );
+    items?;
+    if graph_id.ok().as_deref() != graph["graph_id"].as_str() {
+        return bad("/graph/graph_id", "does not match the graph");
+    }
+    let coverage = &graph["coverage"];
+    if coverage["status"] != "complete" && graph["limitations"].as_array().is_none_or(Vec::is_empty)
+    {
+        return bad("/graph/coverage", "partial coverage needs a limitation");
+    }
+    Ok((nodes.len(), edges.len()))
+}
+
+/// Every node's and edge's ids, recomputed in parallel; then order, uniqueness, endpoints and
+/// roots, in one pass. The first failure in document order is reported.
+fn check_items(
+    nodes: &[&RawValue],
+    edges: &[&RawValue],
+    roots: &[Value],
+) -> Result<(), ValidationError> {
+    let bad = |at: &str, problem: &str| Err(ValidationError::new(at, problem));
     let node_checks: Vec<Result<&str, ValidationError>> = nodes
         .par_iter()
         .enumerate()
@@ -235,24 +270,7 @@ pub(crate) fn check(
         }
         last = root;
     }
-    let header = json!({"coverage": graph["coverage"], "limitations": graph["limitations"],
-        "root_node_ids": graph["root_node_ids"], "schema": graph["schema"], "schema_version": graph["schema_version"]});
-    let expected = CanonicalJson::of(&header).and_then(|header| {
-        ids::graph_id(
-            &header,
-            Piece::Verbatim(text.nodes.get()),
-            Piece::Verbatim(text.edges.get()),
-        )
-    });
-    if expected.ok().as_deref() != graph["graph_id"].as_str() {
-        return bad("/graph/graph_id", "does not match the graph");
-    }
-    let coverage = &graph["coverage"];
-    if coverage["status"] != "complete" && graph["limitations"].as_array().is_none_or(Vec::is_empty)
-    {
-        return bad("/graph/coverage", "partial coverage needs a limitation");
-    }
-    Ok((nodes.len(), edges.len()))
+    Ok(())
 }
 
 /// One node: its kind, its id from its kind and identity, and its observations (ids, order,

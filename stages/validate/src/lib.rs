@@ -35,6 +35,8 @@ pub struct Validated {
     record: Value,
     /// An application graph's node and edge counts.
     graph_size: Option<(usize, usize)>,
+    /// Where the record's `normalized_result` sits in `bytes`.
+    result: std::ops::Range<usize>,
     /// The canonical bytes that were validated.
     bytes: Vec<u8>,
 }
@@ -58,10 +60,16 @@ impl Validated {
         &self.bytes
     }
 
-    /// The id and the validated canonical bytes, dropping the parsed value.
-    pub fn into_bytes(self) -> (String, Vec<u8>) {
+    /// The canonical text of the record's `normalized_result`, a slice of [`Self::bytes`].
+    pub fn result_bytes(&self) -> &[u8] {
+        &self.bytes[self.result.clone()]
+    }
+
+    /// The id, the validated canonical bytes and where `normalized_result` sits in them,
+    /// dropping the parsed value.
+    pub fn into_bytes(self) -> (String, Vec<u8>, std::ops::Range<usize>) {
         rea_hash::drop_value_parallel(self.record);
-        (self.evidence_id, self.bytes)
+        (self.evidence_id, self.bytes, self.result)
     }
 }
 
@@ -97,7 +105,11 @@ impl From<ValidationError> for Failure {
 
 /// Validates the bytes a job sealed for the input at `local_path`. Cancellation is checked
 /// before and after the work.
-pub fn validate(cx: &StageCx<'_>, bytes: &[u8], local_path: &str) -> Result<Validated, Failure> {
+pub fn validate(
+    cx: &StageCx<'_>,
+    bytes: impl Into<Vec<u8>>,
+    local_path: &str,
+) -> Result<Validated, Failure> {
     cx.check()?;
     let validated = validate_for_input(bytes, local_path)?;
     cx.check()?;
@@ -105,7 +117,7 @@ pub fn validate(cx: &StageCx<'_>, bytes: &[u8], local_path: &str) -> Result<Vali
 }
 
 /// Validates a derived record (one compared or traced from other Evidence): it has no subject.
-pub fn validate_derived(cx: &StageCx<'_>, bytes: &[u8]) -> Result<Validated, Failure> {
+pub fn validate_derived(cx: &StageCx<'_>, bytes: impl Into<Vec<u8>>) -> Result<Validated, Failure> {
     cx.check()?;
     let validated = validate_bytes(bytes)?;
     if !validated.record["subject"].is_null() {
@@ -118,7 +130,10 @@ pub fn validate_derived(cx: &StageCx<'_>, bytes: &[u8]) -> Result<Validated, Fai
 /// [`validate_bytes`], plus the two subject fields the id leaves out on purpose: `local_path`
 /// must be the input the job resolved, and `name` its last component. Together with the id
 /// and the canonical-form check, every byte of the record is then pinned.
-pub fn validate_for_input(bytes: &[u8], local_path: &str) -> Result<Validated, ValidationError> {
+pub fn validate_for_input(
+    bytes: impl Into<Vec<u8>>,
+    local_path: &str,
+) -> Result<Validated, ValidationError> {
     let validated = validate_bytes(bytes)?;
     let subject = &validated.record["subject"];
     if subject["local_path"] != local_path {
@@ -140,20 +155,88 @@ pub fn validate_for_input(bytes: &[u8], local_path: &str) -> Result<Validated, V
     Ok(validated)
 }
 
-/// The checks themselves, without a stage context.
-pub fn validate_bytes(bytes: &[u8]) -> Result<Validated, ValidationError> {
-    let (record, graph) = record_value(bytes)?;
-    let evidence_id = record::check(&record, bytes)?;
+/// The checks themselves, without a stage context. The bytes are kept, not copied: given a
+/// vector, they move into the [`Validated`].
+pub fn validate_bytes(bytes: impl Into<Vec<u8>>) -> Result<Validated, ValidationError> {
+    let bytes = bytes.into();
+    let checked = check_text(&bytes)?;
+    Ok(Validated {
+        evidence_id: checked.evidence_id,
+        record: checked.record,
+        graph_size: checked.graph_size,
+        result: checked.result,
+        bytes,
+    })
+}
+
+/// What [`check_text`] establishes about a record's bytes.
+struct Checked {
+    evidence_id: String,
+    record: Value,
+    graph_size: Option<(usize, usize)>,
+    result: std::ops::Range<usize>,
+}
+
+fn check_text(bytes: &[u8]) -> Result<Checked, ValidationError> {
+    let RecordText { thin, graph, spans } = record_text(bytes)?;
+    let not_json = |err: serde_json::Error| ValidationError::new("", format!("not json: {err}"));
+    let record: Value = if graph.is_some() {
+        serde_json::from_slice(&thin).map_err(not_json)?
+    } else {
+        rea_hash::parse_value_parallel(bytes).map_err(not_json)?
+    };
+    // The record's members, as slices of the thin text; the result's slice is mapped back to
+    // the whole text (the graph's arrays, which the thin text leaves out, lie inside it).
+    let members: std::collections::BTreeMap<&str, &serde_json::value::RawValue> =
+        serde_json::from_slice(&thin).map_err(not_json)?;
+    let removed: usize = spans.iter().map(|span| span.len() - 2).sum();
+    let result = members.get("normalized_result").map(|raw| {
+        let start = raw.get().as_ptr() as usize - thin.as_ptr() as usize;
+        start..start + raw.get().len() + removed
+    });
+    let (expected, outcome) = rayon::join(
+        || {
+            // The id's projection streams from the slices; the text was checked to be
+            // canonical (and so UTF-8) by `record_text`.
+            let text = std::str::from_utf8(bytes).ok()?;
+            let pieces = members
+                .iter()
+                .map(|(key, raw)| {
+                    let piece = match (*key, &result) {
+                        ("normalized_result", Some(range)) => text.get(range.clone())?,
+                        _ => raw.get(),
+                    };
+                    Some((*key, rea_hash::Piece::Verbatim(piece)))
+                })
+                .collect::<Option<_>>()?;
+            rea_seal::evidence_id_of_members(&pieces).ok()
+        },
+        || operation_checks(&record, graph),
+    );
+    let evidence_id = record::check(&record, expected.as_deref())?;
+    let graph_size = outcome?;
+    Ok(Checked {
+        evidence_id,
+        record,
+        graph_size,
+        result: result.unwrap_or_default(),
+    })
+}
+
+/// The checks of the record's operation; an application graph's node and edge counts.
+fn operation_checks(
+    record: &Value,
+    graph: Option<javascript::GraphItems<'_>>,
+) -> Result<Option<(usize, usize)>, ValidationError> {
     let operation = record["operation"].as_str().unwrap_or_default();
     let result = &record["normalized_result"];
-    let mut graph_size = None;
     match operation {
-        "inventory_artifact" => inventory::check(&record, result)?,
-        "extract_artifact" => extract::check(&record, result)?,
-        "inspect_artifact" => inspect::check(&record, result)?,
-        "compare_artifacts" => compare::check(&record, result)?,
+        "inventory_artifact" => inventory::check(record, result)?,
+        "extract_artifact" => extract::check(record, result)?,
+        "inspect_artifact" => inspect::check(record, result)?,
+        "compare_artifacts" => compare::check(record, result)?,
         "analyze_javascript_application" => {
-            graph_size = Some(javascript::check(&record, result, graph)?);
+            return Ok(Some(javascript::check(record, result, graph)?));
         }
         other => {
             return Err(ValidationError::new(
@@ -162,12 +245,7 @@ pub fn validate_bytes(bytes: &[u8]) -> Result<Validated, ValidationError> {
             ));
         }
     }
-    Ok(Validated {
-        evidence_id,
-        record,
-        graph_size,
-        bytes: bytes.to_vec(),
-    })
+    Ok(None)
 }
 
 /// Where an application graph's arrays sit in a record's text, if it has them.
@@ -185,12 +263,17 @@ struct ResultArrays<'a> {
     graph: Option<javascript::GraphText<'a>>,
 }
 
-/// The record as a value, checked to be canonical text, except an application graph's `nodes`
-/// and `edges` (nearly all of such a record): those are left as text, replaced by `[]` in the
-/// value, and checked item by item by the graph's validator.
-fn record_value(
-    bytes: &[u8],
-) -> Result<(Value, Option<javascript::GraphItems<'_>>), ValidationError> {
+/// A record's text, checked to be canonical, with an application graph's `nodes` and `edges`
+/// (nearly all of such a record) left out: `thin` has `[]` in their place (the whole text when
+/// there is no graph), and their items are checked one by one by the graph's validator.
+struct RecordText<'a> {
+    thin: std::borrow::Cow<'a, [u8]>,
+    graph: Option<javascript::GraphItems<'a>>,
+    /// Where the left-out arrays sit in the whole text, in order.
+    spans: Vec<std::ops::Range<usize>>,
+}
+
+fn record_text(bytes: &[u8]) -> Result<RecordText<'_>, ValidationError> {
     let not_json = |err: serde_json::Error| ValidationError::new("", format!("not json: {err}"));
     let canonical = |text: &[u8]| match rea_hash::is_canonical(text) {
         Ok(true) => Ok(()),
@@ -204,16 +287,20 @@ fn record_value(
         .and_then(|r| r.graph);
     let Some(graph) = graph else {
         canonical(bytes)?;
-        return Ok((
-            rea_hash::parse_value_parallel(bytes).map_err(not_json)?,
-            None,
-        ));
+        return Ok(RecordText {
+            thin: std::borrow::Cow::Borrowed(bytes),
+            graph: None,
+            spans: Vec::new(),
+        });
     };
     let base = bytes.as_ptr() as usize;
-    let mut spans = [graph.nodes, graph.edges].map(|raw| {
-        let start = raw.get().as_ptr() as usize - base;
-        start..start + raw.get().len()
-    });
+    let mut spans: Vec<std::ops::Range<usize>> = [graph.nodes, graph.edges]
+        .iter()
+        .map(|raw| {
+            let start = raw.get().as_ptr() as usize - base;
+            start..start + raw.get().len()
+        })
+        .collect();
     spans.sort_by_key(|span| span.start);
     let mut thin =
         Vec::with_capacity(bytes.len() - spans.iter().map(|s| s.len()).sum::<usize>() + 4);
@@ -227,8 +314,9 @@ fn record_value(
     // `[]` is canonical, so the whole is canonical when this is and the arrays are.
     canonical(&thin)?;
     let items = javascript::GraphItems::new(graph)?;
-    Ok((
-        serde_json::from_slice(&thin).map_err(not_json)?,
-        Some(items),
-    ))
+    Ok(RecordText {
+        thin: std::borrow::Cow::Owned(thin),
+        graph: Some(items),
+        spans,
+    })
 }

@@ -13,9 +13,9 @@ const AUTHORITY: [&str; 5] = [
     "analyst-inference",
 ];
 
-/// Checks keys, types and the id; returns the id.
-/// `bytes` are `record`'s canonical bytes (already checked); the id is recomputed from them.
-pub(crate) fn check(record: &Value, bytes: &[u8]) -> Result<String, ValidationError> {
+/// Checks keys, types and the id; returns the id. `expected` is the id recomputed from the
+/// record's canonical text (already checked), or `None` when it could not be.
+pub(crate) fn check(record: &Value, expected: Option<&str>) -> Result<String, ValidationError> {
     let Value::Object(map) = record else {
         return Err(ValidationError::new("", "record is not an object"));
     };
@@ -98,8 +98,7 @@ pub(crate) fn check(record: &Value, bytes: &[u8]) -> Result<String, ValidationEr
             ));
         }
     }
-    let expected = rea_seal::evidence_id_of_canonical(bytes)
-        .map_err(|_| ValidationError::new("", "no canonical form"))?;
+    let expected = expected.ok_or_else(|| ValidationError::new("", "no canonical form"))?;
     if expected != evidence_id {
         return Err(ValidationError::new(
             "/evidence_id",

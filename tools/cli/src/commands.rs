@@ -86,7 +86,7 @@ fn catalog(out: &std::path::Path, cancel: &CancelToken) -> ExitCode {
     };
     text.push('\n');
     if out.as_os_str() == "-" {
-        return render::json_line(text.trim_end().as_bytes());
+        return render::json_line(&[text.trim_end().as_bytes()]);
     }
     if let Some(parent) = out.parent().filter(|p| !p.as_os_str().is_empty())
         && let Err(err) = std::fs::create_dir_all(parent)
@@ -281,12 +281,12 @@ fn finish(
     }
     if let Some(out) = &job_args.out {
         if let Err(failure) =
-            rea_jobs::publish::write_file_atomically(cancel, out, published.envelope())
+            rea_jobs::publish::write_parts_atomically(cancel, out, &published.envelope_parts())
         {
             return fail(operation, &failure, job_args.json);
         }
     } else if job_args.json {
-        return render::json_line(published.envelope());
+        return render::json_line(&published.envelope_parts());
     }
     if !job_args.json {
         summary(&published);

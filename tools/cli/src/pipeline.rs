@@ -36,7 +36,7 @@ pub fn run(engine: &Engine, args: PipelineArgs, cancel: &CancelToken) -> ExitCod
         Ok(summary) => {
             if args.json {
                 let text = serde_json::to_vec(&summary.summary).unwrap_or_default();
-                let _ = render::json_line(&text);
+                let _ = render::json_line(&[&text]);
             } else {
                 render::pipeline_summary(&summary.summary, started.elapsed());
             }

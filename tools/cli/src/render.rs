@@ -22,10 +22,11 @@ macro_rules! say {
 }
 
 /// Prints canonical JSON and a newline to stdout.
-pub fn json_line(bytes: &[u8]) -> ExitCode {
+pub fn json_line(parts: &[&[u8]]) -> ExitCode {
     let mut stdout = std::io::stdout().lock();
-    if stdout
-        .write_all(bytes)
+    if parts
+        .iter()
+        .try_for_each(|part| stdout.write_all(part))
         .and_then(|()| stdout.write_all(b"\n"))
         .and_then(|()| stdout.flush())
         .is_err()
@@ -92,8 +93,7 @@ pub fn summary(operation: &str, published: &Published, elapsed: Duration) {
 
 /// The inspection, for people: the lists themselves, not just their sizes.
 pub fn inspect_summary(published: &Published, elapsed: Duration) {
-    let envelope: Value = serde_json::from_slice(published.envelope()).unwrap_or(Value::Null);
-    let r = &envelope["result"];
+    let r: Value = serde_json::from_slice(published.result()).unwrap_or(Value::Null);
     let s = &r["summary"];
     say!(
         "inspect_artifact: {} input, {} entries ({} files), {} distinct contents",

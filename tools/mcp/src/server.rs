@@ -321,7 +321,7 @@ impl Rea {
         }
         response::success(
             operation,
-            published.envelope(),
+            &published.envelope_bytes(),
             self.budget(),
             Some(published.evidence_id()),
         )

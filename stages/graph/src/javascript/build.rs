@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use rayon::prelude::*;
 use rea_core::{Failure, FailureReason};
 use rea_exec::StageCx;
-use rea_hash::{CanonicalJson, Piece};
+use rea_hash::{CanonicalJson, Composed, Piece};
 use rea_parse::{
     FileFacts, FileKind, IpcOp, JsFacts, Module, ModuleKey, ParseOutput, ParseStatus, Range,
     StaticValue, TextStatus,
@@ -33,9 +33,9 @@ pub struct Request<'a> {
 /// The built graph with its summary, statistics and limitations.
 #[derive(Debug, Clone)]
 pub struct Built {
-    /// The graph's canonical text: large, so serialized once here and spliced as it is into
-    /// the sealed record.
-    pub graph: CanonicalJson,
+    /// The graph's canonical text, kept as its items (large: each item was serialized once,
+    /// when it was made), copied once, into the sealed record.
+    pub graph: Composed,
     pub graph_id: String,
     pub node_count: usize,
     pub edge_count: usize,
@@ -2215,13 +2215,18 @@ fn finish(cx: &StageCx<'_>, p: Projected, request: &Request<'_>) -> Result<Built
     let graph_id =
         ids::graph_id(&header, Piece::Items(&nodes), Piece::Items(&edges)).map_err(failure)?;
     cx.check()?;
-    let graph = header
-        .with_members([
-            ("graph_id", Piece::Str(&graph_id)),
-            ("nodes", Piece::Items(&nodes)),
-            ("edges", Piece::Items(&edges)),
-        ])
-        .map_err(failure)?;
+    let graph = Composed::object_with(
+        &header,
+        vec![
+            (
+                "graph_id".to_owned(),
+                Composed::Text(CanonicalJson::string(&graph_id)),
+            ),
+            ("nodes".to_owned(), Composed::Items(nodes)),
+            ("edges".to_owned(), Composed::Items(edges)),
+        ],
+    )
+    .map_err(failure)?;
     let summary = json!({
         "browser_windows": c.windows, "explicit_web_preferences": c.explicit_prefs, "preload_entrypoints": c.preloads,
         "context_bridge_apis": c.bridges, "exposed_api_members": c.members,
