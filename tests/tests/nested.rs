@@ -1,5 +1,6 @@
 //! Archives inside archives, expanded in place: ASAR in ASAR, ASAR in ZIP in ASAR; an archive in
-//! a compressed member is recorded, not expanded; a contradicted container is quarantined.
+//! a compressed member is inflated into memory within bounds and expanded, or recorded with the
+//! reason when it cannot be; a contradicted container is quarantined.
 
 use std::path::Path;
 
@@ -45,7 +46,7 @@ fn zip_holding(asar: &[u8], deflated: bool, dir: &Path) -> Vec<u8> {
 }
 
 #[test]
-fn archives_nest_to_any_depth_and_compressed_members_are_recorded() {
+fn archives_nest_to_any_depth_stored_or_compressed() {
     let dir = tempfile::tempdir().unwrap();
     let inner = pack(&json!({"files": {"x.js": file(b"inner!", 0)}}), b"inner!");
     let stored = zip_holding(&inner, false, dir.path());
@@ -84,12 +85,80 @@ fn archives_nest_to_any_depth_and_compressed_members_are_recorded() {
     let compressed =
         occurrence(&result, "deflated.zip/app.asar").expect("the member itself is listed");
     assert_eq!(compressed["hash_status"], "hashed");
-    assert!(
-        compressed["limitations"]
-            .to_string()
-            .contains("compressed ZIP member cannot be read in place")
+    assert_eq!(compressed["sha256"].as_str().unwrap(), sha256(&inner));
+    let inflated = occurrence(&result, "deflated.zip/app.asar/x.js")
+        .expect("ASAR in a deflated ZIP member in an ASAR");
+    assert_eq!(
+        (
+            inflated["sha256"].as_str().unwrap(),
+            inflated["hash_status"].as_str().unwrap()
+        ),
+        (sha256(b"inner!").as_str(), "verified")
     );
-    assert!(occurrence(&result, "deflated.zip/app.asar/x.js").is_none());
+    assert_eq!(
+        inflated["parent_occurrence_id"],
+        compressed["occurrence_id"]
+    );
+}
+
+/// `zip` with the CRC-32 of its first member changed, in the local header and the central
+/// directory alike.
+fn with_wrong_crc(zip: &[u8]) -> Vec<u8> {
+    let mut bad = zip.to_vec();
+    let flip = |bad: &mut Vec<u8>, at: usize| bad[at] ^= 0xff;
+    assert_eq!(&bad[..4], b"PK\x03\x04");
+    flip(&mut bad, 14);
+    let central = bad
+        .windows(4)
+        .position(|w| w == b"PK\x01\x02")
+        .expect("a central directory");
+    flip(&mut bad, central + 16);
+    bad
+}
+
+#[test]
+fn a_compressed_archive_is_not_expanded_past_its_bounds_or_its_crc() {
+    let dir = tempfile::tempdir().unwrap();
+    let inner = pack(&json!({"files": {"x.js": file(b"inner!", 0)}}), b"inner!");
+    let deflated = zip_holding(&inner, true, dir.path());
+    let bad_crc = with_wrong_crc(&deflated);
+    let (zip_path, bad_path) = (dir.path().join("app.zip"), dir.path().join("bad.zip"));
+    std::fs::write(&zip_path, &deflated).unwrap();
+    std::fs::write(&bad_path, &bad_crc).unwrap();
+
+    // Expanded from a ZIP given directly, as an app shipped in a zip is.
+    let result = inventory(&zip_path, IntegrityPolicy::Fail).unwrap();
+    assert_eq!(
+        occurrence(&result, "app.asar/x.js").unwrap()["hash_status"],
+        "verified"
+    );
+
+    // An archive larger than an entry may be is recorded, with the reason, and not expanded.
+    let small = Limits {
+        max_entry_bytes: inner.len() as u64 - 1,
+        ..Limits::default()
+    };
+    let result = rea_tests::inventory_result(&zip_path, IntegrityPolicy::Fail, small).unwrap();
+    assert!(occurrence(&result, "app.asar/x.js").is_none());
+    let notes = occurrence(&result, "app.asar").unwrap()["limitations"].to_string();
+    assert!(notes.contains("it may take in memory"), "{notes}");
+
+    // Bytes that fail their CRC-32 are never expanded; the member is a recorded contradiction.
+    let result = inventory(
+        &bad_path,
+        IntegrityPolicy::RecordAndContinue { max_mismatches: 10 },
+    )
+    .unwrap();
+    assert!(occurrence(&result, "app.asar/x.js").is_none());
+    let member = occurrence(&result, "app.asar").unwrap();
+    assert_eq!(member["hash_status"], "unavailable");
+    assert!(
+        member["limitations"]
+            .to_string()
+            .contains("not expanded: the compressed member's bytes fail their CRC-32")
+    );
+    let err = inventory(&bad_path, IntegrityPolicy::Fail).unwrap_err();
+    assert_eq!(err.reason, FailureReason::Integrity);
 }
 
 #[test]

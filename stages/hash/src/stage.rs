@@ -6,7 +6,7 @@
 
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
-use std::os::unix::fs::{FileExt, MetadataExt, OpenOptionsExt};
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt};
 use std::path::Path;
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
@@ -14,9 +14,8 @@ use crossbeam_channel::Receiver;
 use rayon::iter::{ParallelBridge, ParallelIterator};
 use rea_core::{Cancelled, Failure, FailureReason, IntegrityPolicy, Limits};
 use rea_exec::StageCx;
-use rea_traverse::{
-    DeclaredIntegrity, Entry, EntryKind, EntrySource, ResolvedInput, WalkTally, ZipMethod,
-};
+use rea_traverse::read::{CrcReader, RangeReader, member_reader};
+use rea_traverse::{DeclaredIntegrity, Entry, EntryKind, EntrySource, ResolvedInput, WalkTally};
 
 use crate::stream::{StreamDigest, StreamError, hash_stream_blocks};
 
@@ -277,10 +276,7 @@ impl Job<'_, '_> {
                 };
                 // Inflation is bounded by the declared size: a member that inflates to more is cut off.
                 let cap = declared.min(limits.max_entry_bytes);
-                let mut reader = CrcReader {
-                    inner: member_reader(raw, *method),
-                    crc: crc32fast::Hasher::new(),
-                };
+                let mut reader = CrcReader::new(member_reader(raw, *method));
                 let hashed = hash_reader(cx, &mut reader, cap, block_size, &on_chunk);
                 let observed = reader.crc.finalize();
                 match hashed {
@@ -519,54 +515,6 @@ fn open_checked(path: &Path, dev: u64, ino: u64) -> Result<File, FileError> {
         return Err(FileError::Changed);
     }
     Ok(file)
-}
-
-fn member_reader<'a>(raw: RangeReader<'a>, method: ZipMethod) -> Box<dyn Read + 'a> {
-    match method {
-        ZipMethod::Stored => Box::new(raw),
-        ZipMethod::Deflated => Box::new(flate2::read::DeflateDecoder::new(
-            std::io::BufReader::with_capacity(64 * 1024, raw),
-        )),
-    }
-}
-
-/// Computes the CRC-32 of what passes through.
-struct CrcReader<R> {
-    inner: R,
-    crc: crc32fast::Hasher,
-}
-
-impl<R: Read> Read for CrcReader<R> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        self.crc.update(&buf[..n]);
-        Ok(n)
-    }
-}
-
-/// Positioned reads over a byte range of a shared file: no seek, no shared cursor.
-struct RangeReader<'a> {
-    file: &'a File,
-    pos: u64,
-    end: u64,
-}
-
-impl Read for RangeReader<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let want = (self.end - self.pos).min(buf.len() as u64) as usize;
-        if want == 0 {
-            return Ok(0);
-        }
-        let n = self.file.read_at(&mut buf[..want], self.pos)?;
-        if n == 0 {
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::UnexpectedEof,
-                "archive ended inside an entry",
-            ));
-        }
-        self.pos += n as u64;
-        Ok(n)
-    }
 }
 
 enum FileError {

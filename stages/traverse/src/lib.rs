@@ -14,6 +14,7 @@ mod entry;
 mod input;
 mod nested;
 pub mod path;
+pub mod read;
 pub mod zip;
 
 pub use entry::{

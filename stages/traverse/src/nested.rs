@@ -1,9 +1,11 @@
 //! Archives inside containers, expanded in place to any depth that `max_depth` allows:
 //! an ASAR or a zip-family archive found in a directory, in an ASAR, or stored in a ZIP.
 //!
-//! Nested bytes are never copied out: a nested archive is read as a byte range of the file that
-//! holds it. A ZIP member that is compressed cannot be read as a range, so an archive inside it
-//! is recorded, not expanded. A packed ASAR whose container declares its digest is hashed first,
+//! Nested bytes are never copied out to disk: a nested archive is read as a byte range of the
+//! file that holds it. An archive in a compressed ZIP member (an app's `app.asar` deflated in
+//! the zip it ships as) cannot be read as a range: it is inflated, with its CRC-32 checked, into
+//! an anonymous in-memory file (`memfd_create`) of at most [`MAX_INFLATED_ARCHIVE`] bytes, which
+//! its entries are then read from in place. A packed ASAR whose container declares its digest is hashed first,
 //! and a mismatch quarantines it: its contents are not listed (the hash stage then fails or
 //! records the contradiction, by policy).
 //! Whatever stops one expansion is noted on the container's occurrence; only cancellation,
@@ -21,11 +23,16 @@ use crate::{asar, zip};
 /// Nesting deeper than this is recorded, not expanded, whatever `max_depth` says.
 const MAX_NESTING: usize = 16;
 
+/// The largest archive inflated into memory from a compressed ZIP member to be expanded (and
+/// never more than `max_entry_bytes`); a larger one is recorded, not expanded.
+pub(crate) const MAX_INFLATED_ARCHIVE: u64 = 1 << 30;
+
 /// What expanding one entry needs, taken before the entry is sent on.
 pub(crate) struct Nested {
     logical_path: String,
     source: EntrySource,
     declared: Option<DeclaredIntegrity>,
+    declared_size: Option<u64>,
     format: Format,
 }
 
@@ -51,6 +58,7 @@ pub(crate) fn candidate(entry: &Entry) -> Option<Nested> {
         logical_path: entry.logical_path.clone(),
         source: entry.source.clone(),
         declared: entry.declared.clone(),
+        declared_size: entry.declared_size,
         format,
     })
 }
@@ -97,13 +105,28 @@ pub(crate) fn expand(
             method: ZipMethod::Stored,
             ..
         } => (archive.clone(), *offset, *compressed_len),
-        EntrySource::ZipMember { .. } => {
-            notes.skip(
-                path,
-                "not expanded: an archive in a compressed ZIP member cannot be read in place"
-                    .to_owned(),
-            );
-            return Ok(());
+        EntrySource::ZipMember {
+            archive,
+            offset,
+            compressed_len,
+            method,
+            crc32,
+        } => {
+            let member = Member {
+                archive,
+                offset: *offset,
+                compressed_len: *compressed_len,
+                method: *method,
+                crc32: *crc32,
+                declared_size: nested.declared_size.unwrap_or(0),
+            };
+            match inflate(cx, &member, limits)? {
+                Ok(located) => located,
+                Err(note) => {
+                    notes.skip(path, note);
+                    return Ok(());
+                }
+            }
         }
         EntrySource::None => return Ok(()),
     };
@@ -157,6 +180,92 @@ pub(crate) fn expand(
         }
         other => other,
     }
+}
+
+/// A compressed ZIP member that holds an archive.
+struct Member<'a> {
+    archive: &'a ArchiveFile,
+    offset: u64,
+    compressed_len: u64,
+    method: ZipMethod,
+    crc32: u32,
+    declared_size: u64,
+}
+
+/// Inflates `member` into an anonymous in-memory file, checking cancellation per chunk, the
+/// declared size (never more, never fewer) and the CRC-32. A member that cannot be expanded
+/// gives the note that says why.
+fn inflate(
+    cx: &StageCx<'_>,
+    member: &Member<'_>,
+    limits: &Limits,
+) -> Result<Result<(ArchiveFile, u64, u64), String>, Failure> {
+    use crate::read::{CrcReader, RangeReader, member_reader};
+    use std::io::{Read, Write};
+    let bound = limits.max_entry_bytes.min(MAX_INFLATED_ARCHIVE);
+    let declared = member.declared_size;
+    if declared > bound {
+        return Ok(Err(format!(
+            "not expanded: the archive in this compressed ZIP member inflates to {declared} bytes, over the {bound} bytes it may take in memory"
+        )));
+    }
+    let memory = rustix::fs::memfd_create("rea-nested-archive", rustix::fs::MemfdFlags::CLOEXEC)
+        .map(std::fs::File::from);
+    let mut memory = match memory {
+        Ok(file) => file,
+        Err(err) => {
+            return Ok(Err(format!(
+                "not expanded: no in-memory file for the inflated archive: {err}"
+            )));
+        }
+    };
+    let raw = RangeReader {
+        file: &member.archive.file,
+        pos: member.offset,
+        end: member.offset + member.compressed_len,
+    };
+    let mut reader = CrcReader::new(member_reader(raw, member.method));
+    let mut buf = vec![0u8; rea_core::CHUNK_BYTES];
+    let mut total = 0u64;
+    loop {
+        cx.check()?;
+        let n = match reader.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(err) => {
+                return Ok(Err(format!(
+                    "not expanded: the compressed member could not be inflated: {err}"
+                )));
+            }
+        };
+        total += n as u64;
+        if total > declared {
+            return Ok(Err(
+                "not expanded: the compressed member inflates to more than its declared size"
+                    .to_owned(),
+            ));
+        }
+        if let Err(err) = memory.write_all(&buf[..n]) {
+            return Ok(Err(format!(
+                "not expanded: the inflated archive could not be held in memory: {err}"
+            )));
+        }
+    }
+    if total != declared {
+        return Ok(Err(format!(
+            "not expanded: the compressed member inflates to {total} bytes, not the {declared} it declares"
+        )));
+    }
+    if reader.crc.finalize() != member.crc32 {
+        return Ok(Err(
+            "not expanded: the compressed member's bytes fail their CRC-32".to_owned(),
+        ));
+    }
+    let archive = ArchiveFile {
+        path: member.archive.path.clone(),
+        file: std::sync::Arc::new(memory),
+    };
+    Ok(Ok((archive, 0, total)))
 }
 
 /// How many archives deep a logical path is.

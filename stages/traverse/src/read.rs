@@ -1,0 +1,68 @@
+//! Reading an entry's bytes in place: a byte range of an open container file, inflated when it
+//! is a deflated ZIP member, with the CRC-32 of what passes through. The hash stage reads every
+//! entry this way; the walk reads a nested archive's compressed member this way to expand it.
+
+use std::fs::File;
+use std::io::Read;
+use std::os::unix::fs::FileExt;
+
+use crate::entry::ZipMethod;
+
+/// Reads `pos..end` of `file` with positioned reads (the file's cursor is never moved, so any
+/// number of readers share one open file).
+pub struct RangeReader<'a> {
+    pub file: &'a File,
+    pub pos: u64,
+    pub end: u64,
+}
+
+impl Read for RangeReader<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let want = (self.end.saturating_sub(self.pos)).min(buf.len() as u64) as usize;
+        if want == 0 {
+            return Ok(0);
+        }
+        let n = self.file.read_at(&mut buf[..want], self.pos)?;
+        if n == 0 {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::UnexpectedEof,
+                "archive ended inside an entry",
+            ));
+        }
+        self.pos += n as u64;
+        Ok(n)
+    }
+}
+
+/// A ZIP member's bytes, inflated when the member is deflated.
+pub fn member_reader<'a>(raw: RangeReader<'a>, method: ZipMethod) -> Box<dyn Read + 'a> {
+    match method {
+        ZipMethod::Stored => Box::new(raw),
+        ZipMethod::Deflated => Box::new(flate2::read::DeflateDecoder::new(
+            std::io::BufReader::with_capacity(64 * 1024, raw),
+        )),
+    }
+}
+
+/// Computes the CRC-32 of what passes through.
+pub struct CrcReader<R> {
+    pub inner: R,
+    pub crc: crc32fast::Hasher,
+}
+
+impl<R: Read> CrcReader<R> {
+    pub fn new(inner: R) -> CrcReader<R> {
+        CrcReader {
+            inner,
+            crc: crc32fast::Hasher::new(),
+        }
+    }
+}
+
+impl<R: Read> Read for CrcReader<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.crc.update(&buf[..n]);
+        Ok(n)
+    }
+}
