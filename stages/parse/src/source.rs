@@ -22,11 +22,7 @@ pub(crate) struct Source<'a> {
 impl<'a> Source<'a> {
     pub fn new(text: &'a str) -> Source<'a> {
         let mut line_starts = vec![0u32];
-        for (i, b) in text.bytes().enumerate() {
-            if b == b'\n' {
-                line_starts.push(i as u32 + 1);
-            }
-        }
+        line_starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i as u32 + 1));
         Source {
             text,
             line_starts,

@@ -120,53 +120,54 @@ fn too_deep(text: &str) -> Option<String> {
     let (mut depth, mut max, mut run) = (0u32, 0u32, 0u32);
     let mut i = 0;
     while i < bytes.len() {
-        match bytes[i] {
-            b';' | b'{' | b'}' => {
-                run = 0;
-                if bytes[i] == b'{' {
-                    depth += 1;
-                    max = max.max(depth);
-                    if max > MAX_NESTING {
-                        return Some(format!("{max} brackets"));
-                    }
-                } else if bytes[i] == b'}' {
-                    depth = depth.saturating_sub(1);
+        match CLASS[bytes[i] as usize] {
+            STATEMENT_END => run = 0,
+            BLOCK_OPEN | GROUP_OPEN => {
+                if CLASS[bytes[i] as usize] == BLOCK_OPEN {
+                    run = 0;
                 }
-            }
-            b'+' | b'-' | b'*' | b'%' | b'&' | b'|' | b'^' | b'<' | b'>' | b'?' | b':' | b'=' => {
-                run += 1;
-                if run > MAX_OPERATOR_RUN {
-                    return Some(format!("{run} operators in one statement"));
-                }
-            }
-            b'(' | b'[' => {
                 depth += 1;
                 max = max.max(depth);
                 if max > MAX_NESTING {
                     return Some(format!("{max} brackets"));
                 }
             }
-            b')' | b']' => depth = depth.saturating_sub(1),
-            quote @ (b'"' | b'\'') => {
+            BLOCK_CLOSE => {
+                run = 0;
+                depth = depth.saturating_sub(1);
+            }
+            GROUP_CLOSE => depth = depth.saturating_sub(1),
+            OPERATOR => {
+                run += 1;
+                if run > MAX_OPERATOR_RUN {
+                    return Some(format!("{run} operators in one statement"));
+                }
+            }
+            QUOTE => {
+                // To the closing quote or the end of the line, over escaped characters.
+                let quote = bytes[i];
                 i += 1;
-                while i < bytes.len() && bytes[i] != quote && bytes[i] != b'\n' {
-                    if bytes[i] == b'\\' {
-                        i += 1;
+                while let Some(k) = bytes
+                    .get(i..)
+                    .and_then(|rest| memchr::memchr3(quote, b'\\', b'\n', rest))
+                {
+                    if bytes[i + k] == b'\\' {
+                        i += k + 2;
+                    } else {
+                        i += k;
+                        break;
                     }
-                    i += 1;
+                }
+                if i < bytes.len() && bytes[i] != quote && bytes[i] != b'\n' {
+                    i = bytes.len();
                 }
             }
-            b'/' if bytes.get(i + 1) == Some(&b'/') => {
-                while i < bytes.len() && bytes[i] != b'\n' {
-                    i += 1;
-                }
+            SLASH if bytes.get(i + 1) == Some(&b'/') => {
+                i = memchr::memchr(b'\n', &bytes[i..]).map_or(bytes.len(), |k| i + k);
             }
-            b'/' if bytes.get(i + 1) == Some(&b'*') => {
+            SLASH if bytes.get(i + 1) == Some(&b'*') => {
                 i += 2;
-                while i + 1 < bytes.len() && !(bytes[i] == b'*' && bytes[i + 1] == b'/') {
-                    i += 1;
-                }
-                i += 1;
+                i = memchr::memmem::find(&bytes[i..], b"*/").map_or(bytes.len(), |k| i + k + 1);
             }
             _ => {}
         }
@@ -175,9 +176,122 @@ fn too_deep(text: &str) -> Option<String> {
     None
 }
 
+const STATEMENT_END: u8 = 1;
+const BLOCK_OPEN: u8 = 2;
+const BLOCK_CLOSE: u8 = 3;
+const GROUP_OPEN: u8 = 4;
+const GROUP_CLOSE: u8 = 5;
+const OPERATOR: u8 = 6;
+const QUOTE: u8 = 7;
+const SLASH: u8 = 8;
+
+/// What [`too_deep`] makes of each byte; 0 for bytes it passes over.
+const CLASS: [u8; 256] = {
+    let mut class = [0u8; 256];
+    class[b';' as usize] = STATEMENT_END;
+    class[b'{' as usize] = BLOCK_OPEN;
+    class[b'}' as usize] = BLOCK_CLOSE;
+    class[b'(' as usize] = GROUP_OPEN;
+    class[b'[' as usize] = GROUP_OPEN;
+    class[b')' as usize] = GROUP_CLOSE;
+    class[b']' as usize] = GROUP_CLOSE;
+    let operators = b"+-*%&|^<>?:=";
+    let mut k = 0;
+    while k < operators.len() {
+        class[operators[k] as usize] = OPERATOR;
+        k += 1;
+    }
+    class[b'"' as usize] = QUOTE;
+    class[b'\'' as usize] = QUOTE;
+    class[b'/' as usize] = SLASH;
+    class
+};
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+
+    /// The byte-by-byte scan [`too_deep`] replaced; it must decide exactly the same.
+    fn too_deep_byte_by_byte(text: &str) -> Option<String> {
+        let bytes = text.as_bytes();
+        let (mut depth, mut max, mut run) = (0u32, 0u32, 0u32);
+        let mut i = 0;
+        while i < bytes.len() {
+            match bytes[i] {
+                b';' | b'{' | b'}' => {
+                    run = 0;
+                    if bytes[i] == b'{' {
+                        depth += 1;
+                        max = max.max(depth);
+                        if max > MAX_NESTING {
+                            return Some(format!("{max} brackets"));
+                        }
+                    } else if bytes[i] == b'}' {
+                        depth = depth.saturating_sub(1);
+                    }
+                }
+                b'+' | b'-' | b'*' | b'%' | b'&' | b'|' | b'^' | b'<' | b'>' | b'?' | b':'
+                | b'=' => {
+                    run += 1;
+                    if run > MAX_OPERATOR_RUN {
+                        return Some(format!("{run} operators in one statement"));
+                    }
+                }
+                b'(' | b'[' => {
+                    depth += 1;
+                    max = max.max(depth);
+                    if max > MAX_NESTING {
+                        return Some(format!("{max} brackets"));
+                    }
+                }
+                b')' | b']' => depth = depth.saturating_sub(1),
+                quote @ (b'"' | b'\'') => {
+                    i += 1;
+                    while i < bytes.len() && bytes[i] != quote && bytes[i] != b'\n' {
+                        if bytes[i] == b'\\' {
+                            i += 1;
+                        }
+                        i += 1;
+                    }
+                }
+                b'/' if bytes.get(i + 1) == Some(&b'/') => {
+                    while i < bytes.len() && bytes[i] != b'\n' {
+                        i += 1;
+                    }
+                }
+                b'/' if bytes.get(i + 1) == Some(&b'*') => {
+                    i += 2;
+                    while i + 1 < bytes.len() && !(bytes[i] == b'*' && bytes[i + 1] == b'/') {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        None
+    }
+
+    fn token() -> impl Strategy<Value = &'static str> {
+        prop::sample::select(vec![
+            "(", ")", "{", "}", "[", "]", ";", "+", "=", "\"", "'", "\\", "\n", "/", "*", "//",
+            "/*", "*/", "a", " ", "é",
+        ])
+    }
+
+    proptest! {
+        #[test]
+        fn the_depth_scan_decides_as_the_byte_by_byte_scan_did(
+            open in 0usize..2_100,
+            head in prop::sample::select(vec!["(", "{", "[", "\"", "/*", "a"]),
+            tail in prop::collection::vec(token(), 0..400),
+        ) {
+            let text = format!("{}{}", head.repeat(open), tail.concat());
+            prop_assert_eq!(too_deep(&text), too_deep_byte_by_byte(&text));
+        }
+    }
 
     fn parse_text(text: &str, path: &str) -> Parsed {
         parse(&Source::new(text), path)

@@ -234,10 +234,13 @@ pub(crate) fn runtime_table_name(call: &CallExpr) -> Option<String> {
     let Callee::Expr(callee) = &call.callee else {
         return None;
     };
+    if call.args.len() < 3 {
+        return None;
+    }
     let exports_arg = call.args.iter().any(|a| {
         matches!(unwrap(&a.expr), Expr::Member(m) if matches!(&m.prop, MemberProp::Ident(p) if p.sym == *"exports"))
     });
-    if !exports_arg || call.args.len() < 3 {
+    if !exports_arg {
         return None;
     }
     let mut target = unwrap(callee);
