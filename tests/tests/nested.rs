@@ -116,6 +116,52 @@ fn with_wrong_crc(zip: &[u8]) -> Vec<u8> {
     bad
 }
 
+/// `zip` with the uncompressed size of its first member declared as `size`, in the local header
+/// and the central directory alike.
+fn with_declared_size(zip: &[u8], size: u32) -> Vec<u8> {
+    let mut bad = zip.to_vec();
+    bad[22..26].copy_from_slice(&size.to_le_bytes());
+    let central = bad
+        .windows(4)
+        .position(|w| w == b"PK\x01\x02")
+        .expect("a central directory");
+    bad[central + 24..central + 28].copy_from_slice(&size.to_le_bytes());
+    bad
+}
+
+#[test]
+fn a_compressed_archive_that_inflates_to_another_size_than_declared_is_not_expanded() {
+    let dir = tempfile::tempdir().unwrap();
+    let inner = pack(&json!({"files": {"x.js": file(b"inner!", 0)}}), b"inner!");
+    let deflated = zip_holding(&inner, true, dir.path());
+    let actual = inner.len() as u32;
+    for (declared, note) in [
+        (
+            actual - 1,
+            "not expanded: the compressed member inflates to more than its declared size"
+                .to_owned(),
+        ),
+        (
+            actual + 1,
+            format!(
+                "inflates to {actual} bytes, not the {} it declares",
+                actual + 1
+            ),
+        ),
+    ] {
+        let path = dir.path().join(format!("sized-{declared}.zip"));
+        std::fs::write(&path, with_declared_size(&deflated, declared)).unwrap();
+        let result = inventory(
+            &path,
+            IntegrityPolicy::RecordAndContinue { max_mismatches: 10 },
+        )
+        .unwrap();
+        assert!(occurrence(&result, "app.asar/x.js").is_none());
+        let notes = occurrence(&result, "app.asar").unwrap()["limitations"].to_string();
+        assert!(notes.contains(&note), "{declared}: {notes}");
+    }
+}
+
 #[test]
 fn a_compressed_archive_is_not_expanded_past_its_bounds_or_its_crc() {
     let dir = tempfile::tempdir().unwrap();
