@@ -858,3 +858,15 @@ fn progress_counts_the_files_parsed_and_projected_and_never_goes_back() {
     }
     assert!(updates.last().unwrap().terminal);
 }
+
+#[test]
+fn an_application_with_nothing_to_read_is_sealed_and_validated() {
+    // An empty directory: the graph holds the artifact root and nothing else, so its edge
+    // array is empty (validation finds such an array by scanning for it, not by its items).
+    let dir = tempfile::tempdir().unwrap();
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let graph = &result["graph"];
+    assert_eq!(graph["edges"].as_array().unwrap().len(), 0);
+    assert_eq!(nodes(&result, "artifact").len(), 1);
+    assert_eq!(result["statistics"]["relevant_files"], 0);
+}

@@ -219,6 +219,12 @@ fn framed_exactly(text: &str, items: &[&serde_json::value::RawValue]) -> bool {
     &text[pos..] == "]"
 }
 
+/// Whether every one of `items` (each a JSON value found in a larger text) is canonical text,
+/// checked in parallel. The text around them is the caller's to check.
+pub fn canonical_items(items: &[&serde_json::value::RawValue]) -> Result<bool, serde_json::Error> {
+    items_canonical(items, PAR_DEPTH)
+}
+
 fn items_canonical(
     items: &[&serde_json::value::RawValue],
     depth: usize,

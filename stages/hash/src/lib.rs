@@ -20,9 +20,9 @@ pub mod stream;
 pub mod text;
 
 pub use canonical::{
-    CanonicalArray, CanonicalError, canonical_array_items, canonical_bytes, canonical_value_bytes,
-    content_id, digest_canonical, digest_object_of_arrays, drop_value_parallel, is_canonical,
-    parse_value_parallel, sha256_hex, takes_fast_path,
+    CanonicalArray, CanonicalError, canonical_array_items, canonical_bytes, canonical_items,
+    canonical_value_bytes, content_id, digest_canonical, digest_object_of_arrays,
+    drop_value_parallel, is_canonical, parse_value_parallel, sha256_hex, takes_fast_path,
 };
 pub use stage::{
     HashOutcome, HashedEntry, Verdict, copy_entry, hash_archive_file, hash_input_file, run,

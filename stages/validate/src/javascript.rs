@@ -79,23 +79,97 @@ pub(crate) struct GraphText<'a> {
     pub(crate) edges: &'a RawValue,
 }
 
-/// [`GraphText`] with each array's items, checked to be canonical text.
+/// The same arrays read as their items, in the one scan that finds the graph in the record.
+#[derive(Deserialize)]
+pub(crate) struct GraphItemsText<'a> {
+    #[serde(borrow)]
+    pub(crate) nodes: Vec<&'a RawValue>,
+    #[serde(borrow)]
+    pub(crate) edges: Vec<&'a RawValue>,
+}
+
+/// The graph's arrays (as text) and their items, each item checked to be canonical text and
+/// the text around them to be exactly `[`, `,` and `]`.
 pub(crate) struct GraphItems<'a> {
-    text: GraphText<'a>,
+    nodes_text: &'a str,
+    edges_text: &'a str,
     nodes: Vec<&'a RawValue>,
     edges: Vec<&'a RawValue>,
 }
 
 impl<'a> GraphItems<'a> {
-    pub(crate) fn new(text: GraphText<'a>) -> Result<Self, ValidationError> {
+    /// Items found by scanning each array again (an array with no items has no position in
+    /// the text to be found by, so a graph with an empty array is read this way).
+    pub(crate) fn scan(text: GraphText<'a>) -> Result<Self, ValidationError> {
         // Each array's items are found by one serial scan: the two scans run side by side.
         let (nodes, edges) = rayon::join(
             || items(text.nodes, "/graph/nodes"),
             || items(text.edges, "/graph/edges"),
         );
         let (nodes, edges) = (nodes?, edges?);
-        Ok(GraphItems { text, nodes, edges })
+        Ok(GraphItems {
+            nodes_text: text.nodes.get(),
+            edges_text: text.edges.get(),
+            nodes,
+            edges,
+        })
     }
+
+    /// Items already found in `whole` (the record's text): each array's text is located from
+    /// its first and last item, and must be framed exactly. `None` when an array is empty.
+    pub(crate) fn located(
+        whole: &'a str,
+        found: GraphItemsText<'a>,
+    ) -> Result<Option<Self>, ValidationError> {
+        let (Some(nodes_text), Some(edges_text)) =
+            (framed(whole, &found.nodes)?, framed(whole, &found.edges)?)
+        else {
+            return Ok(None);
+        };
+        let (nodes, edges) = rayon::join(
+            || rea_hash::canonical_items(&found.nodes),
+            || rea_hash::canonical_items(&found.edges),
+        );
+        if !matches!((nodes, edges), (Ok(true), Ok(true))) {
+            return Err(ValidationError::new("", "bytes are not in canonical form"));
+        }
+        Ok(Some(GraphItems {
+            nodes_text,
+            edges_text,
+            nodes: found.nodes,
+            edges: found.edges,
+        }))
+    }
+
+    /// Where each array sits in `whole`, as byte ranges.
+    pub(crate) fn spans(&self, whole: &str) -> [std::ops::Range<usize>; 2] {
+        [self.nodes_text, self.edges_text].map(|text| {
+            let start = text.as_ptr() as usize - whole.as_ptr() as usize;
+            start..start + text.len()
+        })
+    }
+}
+
+/// The text of the array whose items are `items` (slices of `whole`), when it is exactly `[`,
+/// the items joined by `,`, and `]`; `None` for no items; an error when it is framed otherwise.
+fn framed<'a>(whole: &'a str, items: &[&'a RawValue]) -> Result<Option<&'a str>, ValidationError> {
+    let (Some(first), Some(last)) = (items.first(), items.last()) else {
+        return Ok(None);
+    };
+    let offset = |raw: &RawValue| raw.get().as_ptr() as usize - whole.as_ptr() as usize;
+    let bytes = whole.as_bytes();
+    let not_canonical = || ValidationError::new("", "bytes are not in canonical form");
+    let (start, end) = (offset(first), offset(last) + last.get().len());
+    if start == 0 || bytes[start - 1] != b'[' || bytes.get(end) != Some(&b']') {
+        return Err(not_canonical());
+    }
+    for pair in items.windows(2) {
+        let after = offset(pair[0]) + pair[0].get().len();
+        if bytes[after] != b',' || offset(pair[1]) != after + 1 {
+            return Err(not_canonical());
+        }
+    }
+    Ok(Some(&whole[start - 1..end + 1]))
 }
 
 #[derive(Deserialize)]
@@ -183,8 +257,15 @@ pub(crate) fn check(
     if result["limitations"] != graph["limitations"] {
         return bad("/limitations", "must equal graph.limitations");
     }
-    let (Some(GraphItems { text, nodes, edges }), Some(roots)) =
-        (graph_text, graph["root_node_ids"].as_array())
+    let (
+        Some(GraphItems {
+            nodes_text,
+            edges_text,
+            nodes,
+            edges,
+        }),
+        Some(roots),
+    ) = (graph_text, graph["root_node_ids"].as_array())
     else {
         return bad("/graph", "nodes, edges and root_node_ids must be arrays");
     };
@@ -198,8 +279,8 @@ pub(crate) fn check(
             CanonicalJson::of(&header).and_then(|header| {
                 ids::graph_id(
                     &header,
-                    Piece::Verbatim(text.nodes.get()),
-                    Piece::Verbatim(text.edges.get()),
+                    Piece::Verbatim(nodes_text),
+                    Piece::Verbatim(edges_text),
                 )
             })
         },

@@ -178,8 +178,15 @@ struct Checked {
 }
 
 fn check_text(bytes: &[u8]) -> Result<Checked, ValidationError> {
-    let RecordText { thin, graph, spans } = record_text(bytes)?;
     let not_json = |err: serde_json::Error| ValidationError::new("", format!("not json: {err}"));
+    let whole = std::str::from_utf8(bytes).map_err(|_| {
+        not_json(
+            serde_json::from_slice::<serde::de::IgnoredAny>(bytes)
+                .err()
+                .unwrap_or_else(|| serde::de::Error::custom("invalid UTF-8")),
+        )
+    })?;
+    let RecordText { thin, graph, spans } = record_text(whole)?;
     let record: Value = if graph.is_some() {
         serde_json::from_slice(&thin).map_err(not_json)?
     } else {
@@ -196,9 +203,8 @@ fn check_text(bytes: &[u8]) -> Result<Checked, ValidationError> {
     });
     let (expected, outcome) = rayon::join(
         || {
-            // The id's projection streams from the slices; the text was checked to be
-            // canonical (and so UTF-8) by `record_text`.
-            let text = std::str::from_utf8(bytes).ok()?;
+            // The id's projection streams from the slices of the text checked canonical.
+            let text = whole;
             let pieces = members
                 .iter()
                 .map(|(key, raw)| {
@@ -250,17 +256,19 @@ fn operation_checks(
 
 /// Where an application graph's arrays sit in a record's text, if it has them.
 #[derive(serde::Deserialize)]
-struct GraphArrays<'a> {
-    #[serde(borrow, default)]
-    normalized_result: Option<ResultArrays<'a>>,
+#[serde(bound(deserialize = "G: serde::Deserialize<'de>"))]
+struct GraphArrays<'a, G> {
+    #[serde(default = "Option::default")]
+    normalized_result: Option<ResultArrays<G>>,
     #[serde(borrow, default)]
     operation: Option<std::borrow::Cow<'a, str>>,
 }
 
 #[derive(serde::Deserialize)]
-struct ResultArrays<'a> {
-    #[serde(borrow, default)]
-    graph: Option<javascript::GraphText<'a>>,
+#[serde(bound(deserialize = "G: serde::Deserialize<'de>"))]
+struct ResultArrays<G> {
+    #[serde(default = "Option::default")]
+    graph: Option<G>,
 }
 
 /// A record's text, checked to be canonical, with an application graph's `nodes` and `edges`
@@ -273,19 +281,33 @@ struct RecordText<'a> {
     spans: Vec<std::ops::Range<usize>>,
 }
 
-fn record_text(bytes: &[u8]) -> Result<RecordText<'_>, ValidationError> {
+fn record_text(whole: &str) -> Result<RecordText<'_>, ValidationError> {
+    let bytes = whole.as_bytes();
     let not_json = |err: serde_json::Error| ValidationError::new("", format!("not json: {err}"));
     let canonical = |text: &[u8]| match rea_hash::is_canonical(text) {
         Ok(true) => Ok(()),
         Ok(false) => Err(ValidationError::new("", "bytes are not in canonical form")),
         Err(err) => Err(not_json(err)),
     };
-    let graph = serde_json::from_slice::<GraphArrays<'_>>(bytes)
-        .ok()
-        .filter(|a| a.operation.as_deref() == Some("analyze_javascript_application"))
-        .and_then(|a| a.normalized_result)
-        .and_then(|r| r.graph);
-    let Some(graph) = graph else {
+    fn graph_of<'a, G: serde::Deserialize<'a>>(whole: &'a str) -> Option<G> {
+        serde_json::from_str::<GraphArrays<'a, G>>(whole)
+            .ok()
+            .filter(|a| a.operation.as_deref() == Some("analyze_javascript_application"))
+            .and_then(|a| a.normalized_result)
+            .and_then(|r| r.graph)
+    }
+    // One scan finds the graph's arrays and their items; only a graph with an empty array
+    // (which has no item to locate it by) is scanned again.
+    let items = match graph_of::<javascript::GraphItemsText<'_>>(whole) {
+        Some(found) => match javascript::GraphItems::located(whole, found)? {
+            Some(items) => Some(items),
+            None => graph_of::<javascript::GraphText<'_>>(whole)
+                .map(javascript::GraphItems::scan)
+                .transpose()?,
+        },
+        None => None,
+    };
+    let Some(items) = items else {
         canonical(bytes)?;
         return Ok(RecordText {
             thin: std::borrow::Cow::Borrowed(bytes),
@@ -293,14 +315,7 @@ fn record_text(bytes: &[u8]) -> Result<RecordText<'_>, ValidationError> {
             spans: Vec::new(),
         });
     };
-    let base = bytes.as_ptr() as usize;
-    let mut spans: Vec<std::ops::Range<usize>> = [graph.nodes, graph.edges]
-        .iter()
-        .map(|raw| {
-            let start = raw.get().as_ptr() as usize - base;
-            start..start + raw.get().len()
-        })
-        .collect();
+    let mut spans = items.spans(whole).to_vec();
     spans.sort_by_key(|span| span.start);
     let mut thin =
         Vec::with_capacity(bytes.len() - spans.iter().map(|s| s.len()).sum::<usize>() + 4);
@@ -313,7 +328,6 @@ fn record_text(bytes: &[u8]) -> Result<RecordText<'_>, ValidationError> {
     thin.extend_from_slice(&bytes[at..]);
     // `[]` is canonical, so the whole is canonical when this is and the arrays are.
     canonical(&thin)?;
-    let items = javascript::GraphItems::new(graph)?;
     Ok(RecordText {
         thin: std::borrow::Cow::Owned(thin),
         graph: Some(items),
