@@ -205,6 +205,25 @@ fn a_compressed_archive_is_not_expanded_past_its_bounds_or_its_crc() {
     );
     let err = inventory(&bad_path, IntegrityPolicy::Fail).unwrap_err();
     assert_eq!(err.reason, FailureReason::Integrity);
+
+    // A damaged deflate stream is never expanded either, and never panics.
+    let name_len = u16::from_le_bytes([deflated[26], deflated[27]]) as usize;
+    let extra_len = u16::from_le_bytes([deflated[28], deflated[29]]) as usize;
+    let data = 30 + name_len + extra_len;
+    for at in [data, data + 3, data + 17] {
+        let mut damaged = deflated.clone();
+        damaged[at] ^= 0x5a;
+        let path = dir.path().join(format!("damaged-{at}.zip"));
+        std::fs::write(&path, &damaged).unwrap();
+        let result = inventory(
+            &path,
+            IntegrityPolicy::RecordAndContinue { max_mismatches: 10 },
+        )
+        .unwrap();
+        assert!(occurrence(&result, "app.asar/x.js").is_none());
+        let notes = occurrence(&result, "app.asar").unwrap()["limitations"].to_string();
+        assert!(notes.contains("not expanded"), "{at}: {notes}");
+    }
 }
 
 #[test]

@@ -14,7 +14,7 @@ use crossbeam_channel::Receiver;
 use rayon::iter::{ParallelBridge, ParallelIterator};
 use rea_core::{Cancelled, Failure, FailureReason, IntegrityPolicy, Limits};
 use rea_exec::StageCx;
-use rea_traverse::read::{CrcReader, RangeReader, member_reader};
+use rea_traverse::read::{CrcReader, RangeReader, zip_member};
 use rea_traverse::{DeclaredIntegrity, Entry, EntryKind, EntrySource, ResolvedInput, WalkTally};
 
 use crate::stream::{StreamDigest, StreamError, hash_stream_blocks};
@@ -269,14 +269,10 @@ impl Job<'_, '_> {
                 method,
                 crc32,
             } => {
-                let raw = RangeReader {
-                    file: &archive.file,
-                    pos: *offset,
-                    end: offset + compressed_len,
-                };
                 // Inflation is bounded by the declared size: a member that inflates to more is cut off.
                 let cap = declared.min(limits.max_entry_bytes);
-                let mut reader = CrcReader::new(member_reader(raw, *method));
+                let mut reader =
+                    CrcReader::new(zip_member(archive, *offset, *compressed_len, *method));
                 let hashed = hash_reader(cx, &mut reader, cap, block_size, &on_chunk);
                 let observed = reader.crc.finalize();
                 match hashed {
@@ -452,12 +448,7 @@ pub fn copy_entry(
             method,
             ..
         } => {
-            let raw = RangeReader {
-                file: &archive.file,
-                pos: *offset,
-                end: offset + compressed_len,
-            };
-            member = member_reader(raw, *method);
+            member = zip_member(archive, *offset, *compressed_len, *method);
             &mut member
         }
         EntrySource::None => return Err(unreadable("entry has no readable bytes")),

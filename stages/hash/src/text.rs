@@ -71,27 +71,45 @@ impl Piece<'_> {
     }
 }
 
+/// Sorts an object's members by UTF-16 key; a repeated key is an error.
+fn sort_members<K: AsRef<str>, V>(members: &mut [(K, V)]) -> Result<(), CanonicalError> {
+    members.sort_by(|a, b| a.0.as_ref().encode_utf16().cmp(b.0.as_ref().encode_utf16()));
+    if members
+        .windows(2)
+        .any(|w| w[0].0.as_ref() == w[1].0.as_ref())
+    {
+        return Err(CanonicalError::composition("an object repeats a key"));
+    }
+    Ok(())
+}
+
+/// Emits `{…}` of members already in canonical order, each value by `value`.
+fn emit_members<K: AsRef<str>, V, S: FnMut(&[u8])>(
+    members: &[(K, V)],
+    sink: &mut S,
+    value: impl Fn(&V, &mut S),
+) {
+    sink(b"{");
+    for (i, (key, member)) in members.iter().enumerate() {
+        if i > 0 {
+            sink(b",");
+        }
+        let mut name = Vec::with_capacity(key.as_ref().len() + 3);
+        write_str(&mut name, key.as_ref());
+        name.push(b':');
+        sink(&name);
+        value(member, sink);
+    }
+    sink(b"}");
+}
+
 /// Emits `{…}` of the members in canonical order, piece by piece.
 fn emit_object(
     members: &mut [(&str, Piece<'_>)],
     sink: &mut impl FnMut(&[u8]),
 ) -> Result<(), CanonicalError> {
-    members.sort_by(|a, b| a.0.encode_utf16().cmp(b.0.encode_utf16()));
-    if members.windows(2).any(|w| w[0].0 == w[1].0) {
-        return Err(CanonicalError::composition("an object repeats a key"));
-    }
-    sink(b"{");
-    for (i, (key, value)) in members.iter().enumerate() {
-        if i > 0 {
-            sink(b",");
-        }
-        let mut name = Vec::with_capacity(key.len() + 3);
-        write_str(&mut name, key);
-        name.push(b':');
-        sink(&name);
-        value.emit(sink);
-    }
-    sink(b"}");
+    sort_members(members)?;
+    emit_members(members, sink, |piece, sink| piece.emit(sink));
     Ok(())
 }
 
@@ -215,10 +233,7 @@ pub enum Composed {
 impl Composed {
     /// An object of `members`, sorted by UTF-16 key; a repeated key is an error.
     pub fn object(mut members: Vec<(String, Composed)>) -> Result<Self, CanonicalError> {
-        members.sort_by(|a, b| a.0.encode_utf16().cmp(b.0.encode_utf16()));
-        if members.windows(2).any(|w| w[0].0 == w[1].0) {
-            return Err(CanonicalError::composition("an object repeats a key"));
-        }
+        sort_members(&mut members)?;
         Ok(Composed::Object(members))
     }
 
@@ -272,18 +287,7 @@ impl Composed {
             Composed::Text(text) => sink(&text.0),
             Composed::Items(items) => Piece::Items(items).emit(sink),
             Composed::Object(members) => {
-                sink(b"{");
-                for (i, (key, value)) in members.iter().enumerate() {
-                    if i > 0 {
-                        sink(b",");
-                    }
-                    let mut name = Vec::with_capacity(key.len() + 3);
-                    write_str(&mut name, key);
-                    name.push(b':');
-                    sink(&name);
-                    value.emit(sink);
-                }
-                sink(b"}");
+                emit_members(members, sink, |value, sink| value.emit(sink));
             }
         }
     }

@@ -200,7 +200,7 @@ fn inflate(
     member: &Member<'_>,
     limits: &Limits,
 ) -> Result<Result<(ArchiveFile, u64, u64), String>, Failure> {
-    use crate::read::{CrcReader, RangeReader, member_reader};
+    use crate::read::{CrcReader, zip_member};
     use std::io::{Read, Write};
     let bound = limits.max_entry_bytes.min(MAX_INFLATED_ARCHIVE);
     let declared = member.declared_size;
@@ -219,12 +219,12 @@ fn inflate(
             )));
         }
     };
-    let raw = RangeReader {
-        file: &member.archive.file,
-        pos: member.offset,
-        end: member.offset + member.compressed_len,
-    };
-    let mut reader = CrcReader::new(member_reader(raw, member.method));
+    let mut reader = CrcReader::new(zip_member(
+        member.archive,
+        member.offset,
+        member.compressed_len,
+        member.method,
+    ));
     let mut buf = vec![0u8; rea_core::CHUNK_BYTES];
     let mut total = 0u64;
     loop {

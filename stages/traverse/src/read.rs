@@ -6,7 +6,7 @@ use std::fs::File;
 use std::io::Read;
 use std::os::unix::fs::FileExt;
 
-use crate::entry::ZipMethod;
+use crate::entry::{ArchiveFile, ZipMethod};
 
 /// Reads `pos..end` of `file` with positioned reads (the file's cursor is never moved, so any
 /// number of readers share one open file).
@@ -34,8 +34,19 @@ impl Read for RangeReader<'_> {
     }
 }
 
-/// A ZIP member's bytes, inflated when the member is deflated.
-pub fn member_reader<'a>(raw: RangeReader<'a>, method: ZipMethod) -> Box<dyn Read + 'a> {
+/// The bytes of the ZIP member at `offset` (`compressed_len` bytes of `archive`), inflated
+/// when it is deflated.
+pub fn zip_member(
+    archive: &ArchiveFile,
+    offset: u64,
+    compressed_len: u64,
+    method: ZipMethod,
+) -> Box<dyn Read + '_> {
+    let raw = RangeReader {
+        file: &archive.file,
+        pos: offset,
+        end: offset + compressed_len,
+    };
     match method {
         ZipMethod::Stored => Box::new(raw),
         ZipMethod::Deflated => Box::new(flate2::read::DeflateDecoder::new(
