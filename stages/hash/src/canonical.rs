@@ -237,8 +237,12 @@ fn items_canonical(
         .try_reduce(|| true, |a, b| Ok(a && b))
 }
 
-/// Transcodes `text` through the canonical serializer, comparing as it writes.
+/// Transcodes `text` through the canonical serializer, comparing as it writes; text the
+/// one-pass scan shows canonical (nearly all REA writes) skips the transcoding.
 fn transcoded_equals(text: &str) -> Result<bool, serde_json::Error> {
+    if crate::scan::surely_canonical(text) {
+        return Ok(true);
+    }
     let mut formatter = CheckingFormatter::default();
     let mut compare = Compare {
         expected: text.as_bytes(),
@@ -391,11 +395,11 @@ pub fn digest_canonical<T: Serialize + ?Sized>(value: &T) -> Result<String, Cano
         let hasher = fast.into_inner().map_err(|err| CanonicalError {
             source: serde_json::Error::io(err.into_error()),
         })?;
-        return Ok(hex::encode(hasher.0.finalize()));
+        return Ok(hex_digest(hasher.0.finalize()));
     }
     let mut slow = HashWriter(Sha256::new());
     serde_jcs::to_writer(&mut slow, value).map_err(|source| CanonicalError { source })?;
-    Ok(hex::encode(slow.0.finalize()))
+    Ok(hex_digest(slow.0.finalize()))
 }
 
 /// An array whose items' canonical forms can be produced independently, in parallel.
@@ -477,7 +481,7 @@ pub fn digest_object_of_arrays(
         hasher.update(b"]");
     }
     hasher.update(b"}");
-    Ok(hex::encode(hasher.finalize()))
+    Ok(hex_digest(hasher.finalize()))
 }
 
 /// True when `value` serializes on the fast path: sorted keys, no floats, safe integers.
@@ -523,7 +527,7 @@ struct KeyState {
 /// `a < b` in UTF-16 code units. UTF-8 byte order is code point order, which is UTF-16 order
 /// unless a character at or above U+E000 meets a supplementary one: only then compare the
 /// UTF-16 forms.
-fn utf16_lt(a: &str, b: &str) -> bool {
+pub(crate) fn utf16_lt(a: &str, b: &str) -> bool {
     if a.bytes().chain(b.bytes()).all(|byte| byte < 0xEE) {
         a < b
     } else {
@@ -683,7 +687,20 @@ pub fn content_id<T: Serialize + ?Sized>(
 
 /// Lowercase hex SHA-256 of raw bytes.
 pub fn sha256_hex(bytes: &[u8]) -> String {
-    hex::encode(Sha256::digest(bytes))
+    hex_digest(Sha256::digest(bytes))
+}
+
+/// Lowercase hex of a digest. `hex::encode` builds its string a `char` at a time; ids are
+/// made by the hundred thousand, so this encodes into a buffer of the exact size instead.
+pub fn hex_digest(digest: impl AsRef<[u8]>) -> String {
+    let digest = digest.as_ref();
+    let mut out = vec![0u8; digest.len() * 2];
+    // The buffer is exactly twice the input, the only way encoding can fail.
+    if hex::encode_to_slice(digest, &mut out).is_err() {
+        return hex::encode(digest);
+    }
+    // Hex digits are ASCII.
+    String::from_utf8(out).unwrap_or_else(|_| hex::encode(digest))
 }
 
 struct HashWriter(Sha256);
@@ -799,6 +816,53 @@ mod tests {
             proptest::prop_assert_eq!(is_canonical(&plain).unwrap(), plain == expected);
             let pretty = serde_json::to_vec_pretty(&value).unwrap();
             proptest::prop_assert_eq!(is_canonical(&pretty).unwrap(), pretty == expected);
+        }
+    }
+
+    proptest::proptest! {
+        /// The one-pass scan only ever vouches for text that is exactly canonical (serde_jcs
+        /// of its parse), and vouches for what REA writes: JCS text with integers in the safe
+        /// range and keys without escapes.
+        #[test]
+        fn the_scan_vouches_only_for_canonical_text(
+            value in arbitrary_json(),
+            at in proptest::prelude::any::<proptest::sample::Index>(),
+            byte in 0x20u8..0x7f,
+        ) {
+            let expected = serde_jcs::to_vec(&value).unwrap();
+            let text = String::from_utf8(expected.clone()).unwrap();
+            let oracle = |t: &str| {
+                serde_json::from_str::<serde_json::Value>(t)
+                    .ok()
+                    .and_then(|v| serde_jcs::to_vec(&v).ok())
+                    .is_some_and(|c| c == t.as_bytes())
+            };
+            let mut mutated = expected.clone();
+            let i = at.index(mutated.len());
+            mutated[i] = byte;
+            let mut candidates = vec![
+                text.clone(),
+                serde_json::to_string(&value).unwrap(),
+                serde_json::to_string_pretty(&value).unwrap(),
+            ];
+            candidates.extend(String::from_utf8(mutated).ok());
+            for candidate in &candidates {
+                if crate::scan::surely_canonical(candidate) {
+                    proptest::prop_assert!(oracle(candidate), "{}", candidate);
+                }
+            }
+            fn plain_keys(value: &serde_json::Value) -> bool {
+                match value {
+                    serde_json::Value::Array(items) => items.iter().all(plain_keys),
+                    serde_json::Value::Object(map) => map.iter().all(|(k, v)| {
+                        !k.chars().any(|c| c == '"' || c == '\\' || c < ' ') && plain_keys(v)
+                    }),
+                    _ => true,
+                }
+            }
+            if takes_fast_path(&value) && plain_keys(&value) {
+                proptest::prop_assert!(crate::scan::surely_canonical(&text), "{}", text);
+            }
         }
     }
 

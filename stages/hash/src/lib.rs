@@ -15,6 +15,7 @@
 //! stage before anything is sealed. `rea-seal` remains the only crate that writes Evidence.
 
 pub mod canonical;
+mod scan;
 pub mod stage;
 pub mod stream;
 pub mod text;
@@ -22,7 +23,8 @@ pub mod text;
 pub use canonical::{
     CanonicalArray, CanonicalError, canonical_array_items, canonical_bytes, canonical_items,
     canonical_value_bytes, content_id, digest_canonical, digest_object_of_arrays,
-    drop_value_parallel, is_canonical, parse_value_parallel, sha256_hex, takes_fast_path,
+    drop_value_parallel, hex_digest, is_canonical, parse_value_parallel, sha256_hex,
+    takes_fast_path,
 };
 pub use stage::{
     HashOutcome, HashedEntry, Verdict, copy_entry, hash_archive_file, hash_input_file, run,

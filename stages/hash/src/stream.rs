@@ -94,7 +94,7 @@ fn hash_with_buffer(
         on_chunk(n as u64);
     }
     Ok(StreamDigest {
-        sha256: hex::encode(hasher.finalize()),
+        sha256: crate::canonical::hex_digest(hasher.finalize()),
         bytes,
         head,
         blocks: blocks.finish(bytes),
@@ -130,7 +130,8 @@ impl BlockHasher {
             data = &data[room..];
             if self.filled == self.size {
                 let full = std::mem::replace(&mut self.current, Sha256::new());
-                self.done.push(hex::encode(full.finalize()));
+                self.done
+                    .push(crate::canonical::hex_digest(full.finalize()));
                 self.filled = 0;
             }
         }
@@ -143,7 +144,8 @@ impl BlockHasher {
             return Vec::new();
         }
         if self.filled > 0 || total == 0 {
-            self.done.push(hex::encode(self.current.finalize()));
+            self.done
+                .push(crate::canonical::hex_digest(self.current.finalize()));
         }
         self.done
     }

@@ -162,7 +162,7 @@ impl CanonicalJson {
         let mut members: Vec<(&str, Piece<'_>)> = members.into_iter().collect();
         let mut hasher = Sha256::new();
         emit_object(&mut members, &mut |bytes| hasher.update(bytes))?;
-        Ok(hex::encode(hasher.finalize()))
+        Ok(crate::canonical::hex_digest(hasher.finalize()))
     }
 
     /// This object with `extra` members added; a key already present is an error, and so is
@@ -304,7 +304,7 @@ impl Composed {
         use sha2::{Digest, Sha256};
         let mut hasher = Sha256::new();
         self.emit(&mut |bytes| hasher.update(bytes));
-        hex::encode(hasher.finalize())
+        crate::canonical::hex_digest(hasher.finalize())
     }
 }
 

@@ -1,8 +1,6 @@
 //! The non-JavaScript text kinds: `package.json`, JSON modules, HTML script tags and source
 //! maps. Each reader returns facts; a malformed file is a status, never an error.
 
-use sha2::{Digest, Sha256};
-
 use crate::facts::{HtmlScript, MapSource, PackageFacts, SourceMapFacts};
 use crate::source::cut;
 
@@ -227,7 +225,7 @@ pub(crate) fn source_map(text: &str, contents: bool, max_sources: usize) -> Sour
             let content_sha256 = contents_of
                 .and_then(|c| c.get(i))
                 .and_then(|c| c.as_str())
-                .map(|c| hex::encode(Sha256::digest(c.as_bytes())));
+                .map(|c| rea_hash::sha256_hex(c.as_bytes()));
             facts.sources.push(MapSource {
                 source: cut(&name, MAX_FIELD).to_owned(),
                 content_sha256,
@@ -303,7 +301,7 @@ mod tests {
         assert_eq!(read.sources[0].source, "webpack://fixture/src/a.ts");
         assert_eq!(
             read.sources[0].content_sha256.as_deref(),
-            Some(hex::encode(Sha256::digest(b"let a = 1;")).as_str())
+            Some(rea_hash::sha256_hex(b"let a = 1;").as_str())
         );
         assert_eq!(source_map("[]", true, 10).status, "invalid");
     }

@@ -3,7 +3,7 @@
 //! nodes, and the result commits to the subject's digest. Nodes and edges are read from the
 //! record's canonical text, each into borrowed fields, in parallel.
 
-use std::collections::HashSet;
+use rustc_hash::FxHashSet as HashSet;
 
 use rayon::prelude::*;
 use rea_graph::javascript::{MAX_OBSERVATIONS, ids};
@@ -311,7 +311,7 @@ fn check_items(
         .enumerate()
         .map(|(i, node)| check_node(i, node))
         .collect();
-    let mut node_ids = HashSet::with_capacity(nodes.len());
+    let mut node_ids = HashSet::with_capacity_and_hasher(nodes.len(), Default::default());
     let mut previous = "";
     for (i, checked) in node_checks.into_iter().enumerate() {
         let id = checked?;

@@ -1,6 +1,8 @@
 //! Projection of parse facts onto the JavaScript Application Graph.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
+
+use rustc_hash::FxHashMap as HashMap;
 
 use rayon::prelude::*;
 use rea_core::{Failure, FailureReason};
@@ -589,7 +591,7 @@ pub fn build(cx: &StageCx<'_>, request: &Request<'_>) -> Result<Built, Failure> 
         .collect();
     let mut file_map = BTreeMap::new();
     let mut containers = Vec::new();
-    let mut digests = HashMap::new();
+    let mut digests = HashMap::default();
     for occurrence in inventory.occurrences.iter().skip(1) {
         if occurrence.entry_kind != "file" {
             continue;
@@ -628,8 +630,8 @@ pub fn build(cx: &StageCx<'_>, request: &Request<'_>) -> Result<Built, Failure> 
         cx,
         root_sha: root_sha.clone(),
         files,
-        file_nodes: HashMap::new(),
-        container_nodes: HashMap::new(),
+        file_nodes: HashMap::default(),
+        container_nodes: HashMap::default(),
         digests,
     };
     let mut sink = Sink::default();
@@ -957,12 +959,13 @@ fn project_bundles<'p>(
     budget: &mut Budget,
     limitations: &mut BTreeSet<String>,
 ) -> Result<ModuleIndex<'p>, Failure> {
-    let mut modules: ModuleIndex<'p> = HashMap::new();
+    let mut modules: ModuleIndex<'p> = HashMap::default();
     // Requires resolve in the same file first, then by (container, runtime, key), then by
     // (container, key); only a unique candidate makes an edge.
-    let mut by_runtime: HashMap<(&'p str, &'p str, &'p ModuleKey), Vec<String>> = HashMap::new();
-    let mut by_container: HashMap<(&'p str, &'p ModuleKey), Vec<String>> = HashMap::new();
-    let mut chunks_by_key: HashMap<(&'p str, &'p str), Vec<String>> = HashMap::new();
+    let mut by_runtime: HashMap<(&'p str, &'p str, &'p ModuleKey), Vec<String>> =
+        HashMap::default();
+    let mut by_container: HashMap<(&'p str, &'p ModuleKey), Vec<String>> = HashMap::default();
+    let mut chunks_by_key: HashMap<(&'p str, &'p str), Vec<String>> = HashMap::default();
     let mut pending: Vec<(&'p FileFacts, &'p str, &'p str, &'p Module, String)> = Vec::new();
     for file in parsed {
         let Some(asset) = b.env.file_nodes.get(&file.path).cloned() else {

@@ -1,7 +1,9 @@
 //! Artifact path resolution: how a specifier, a filesystem expression or an HTML reference
 //! names a file of the same container. Never touches the disk: it answers from the inventory.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
+
+use rustc_hash::{FxHashMap, FxHashSet};
 
 /// Where a path came from, which decides how it resolves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -101,16 +103,19 @@ const BUILTINS: &[&str] = &[
     "zlib",
 ];
 
-/// The files of an inventory, by container.
+/// The files of an inventory, by container. Resolution looks paths up by the hundred
+/// thousand, so lookups go through hash maps; the sorted map serves range queries.
 pub struct Files {
-    /// Every file path, and whether its bytes are available.
+    /// Every file path, and whether its bytes are available, in path order.
     files: BTreeMap<String, bool>,
+    /// The same, for lookups.
+    available: FxHashMap<String, bool>,
     /// Container paths (nested archives), longest first.
     containers: Vec<String>,
     /// `main` of each `package.json`, by the package's directory.
-    mains: BTreeMap<String, String>,
+    mains: FxHashMap<String, String>,
     /// Directories that hold at least one file.
-    dirs: BTreeSet<String>,
+    dirs: FxHashSet<String>,
 }
 
 impl Files {
@@ -120,7 +125,7 @@ impl Files {
         mains: BTreeMap<String, String>,
     ) -> Files {
         containers.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
-        let mut dirs = BTreeSet::new();
+        let mut dirs = FxHashSet::default();
         for path in files.keys() {
             let mut cur = path.as_str();
             while let Some((dir, _)) = cur.rsplit_once('/') {
@@ -130,10 +135,12 @@ impl Files {
                 cur = dir;
             }
         }
+        let available = files.iter().map(|(p, a)| (p.clone(), *a)).collect();
         Files {
             files,
+            available,
             containers,
-            mains,
+            mains: mains.into_iter().collect(),
             dirs,
         }
     }
@@ -151,7 +158,7 @@ impl Files {
     }
 
     pub fn contains(&self, path: &str) -> bool {
-        self.files.contains_key(path)
+        self.available.contains_key(path)
     }
 
     /// `.node` files under `dir` (recursively), in path order.
@@ -258,12 +265,16 @@ impl Files {
     }
 
     fn candidates(&self, path: &str, depth: usize) -> Resolution {
-        if let Some(available) = self.files.get(path) {
+        if let Some(available) = self.available.get(path) {
             return self.found(path, *available);
         }
+        // One buffer for every candidate name: `path`, then each extension in turn.
+        let mut with = String::with_capacity(path.len() + 12);
+        with.push_str(path);
         for ext in EXTENSIONS {
-            let with = format!("{path}{ext}");
-            if let Some(available) = self.files.get(&with) {
+            with.truncate(path.len());
+            with.push_str(ext);
+            if let Some(available) = self.available.get(&with) {
                 return self.found(&with, *available);
             }
         }
@@ -284,10 +295,14 @@ impl Files {
                     }
                 }
             }
+            with.truncate(path.len());
+            with.push_str("/index");
+            let stem = with.len();
             for ext in EXTENSIONS {
-                let index = format!("{path}/index{ext}");
-                if let Some(available) = self.files.get(&index) {
-                    return self.found(&index, *available);
+                with.truncate(stem);
+                with.push_str(ext);
+                if let Some(available) = self.available.get(&with) {
+                    return self.found(&with, *available);
                 }
             }
         }

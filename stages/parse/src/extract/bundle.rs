@@ -285,7 +285,8 @@ pub(crate) fn walk_factory(
             expr.span()
         }
     };
-    let fingerprint = (walker.tokens < MAX_TOKENS).then(|| hex::encode(walker.hasher.finalize()));
+    let fingerprint =
+        (walker.tokens < MAX_TOKENS).then(|| rea_hash::hex_digest(walker.hasher.finalize()));
     let exports_truncated = walker.exports.len() > MAX_EXPORTS;
     Module {
         key: factory
@@ -293,7 +294,7 @@ pub(crate) fn walk_factory(
             .clone()
             .unwrap_or(ModuleKey::String(String::new())),
         range: source.range(span),
-        source_sha256: hex::encode(Sha256::digest(source.slice(span).as_bytes())),
+        source_sha256: rea_hash::sha256_hex(source.slice(span).as_bytes()),
         fingerprint,
         require_name: factory.require_name.clone(),
         requires: walker.requires.into_iter().collect(),
