@@ -690,6 +690,15 @@ pub fn sha256_hex(bytes: &[u8]) -> String {
     hex_digest(Sha256::digest(bytes))
 }
 
+/// Lowercase hex SHA-256 of the concatenation of `parts`.
+pub fn sha256_hex_of(parts: &[&[u8]]) -> String {
+    let mut hasher = Sha256::new();
+    for part in parts {
+        hasher.update(part);
+    }
+    hex_digest(hasher.finalize())
+}
+
 /// Lowercase hex of a digest. `hex::encode` builds its string a `char` at a time; ids are
 /// made by the hundred thousand, so this encodes into a buffer of the exact size instead.
 pub fn hex_digest(digest: impl AsRef<[u8]>) -> String {

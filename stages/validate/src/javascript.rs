@@ -195,14 +195,16 @@ struct Observation<'a> {
     properties: &'a RawValue,
 }
 
+/// An edge, read in one pass: its id is recomputed from its own text
+/// ([`ids::edge_id_of_text`]), so only the evidence facts are kept of its content.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Edge<'a> {
     edge_id: &'a str,
     #[serde(borrow)]
-    evidence: &'a RawValue,
-    #[serde(borrow)]
-    properties: &'a RawValue,
+    evidence: EvidenceFacts<'a>,
+    #[serde(rename = "properties")]
+    _properties: IgnoredAny,
     relation: &'a str,
     source_node_id: &'a str,
     target_node_id: &'a str,
@@ -437,34 +439,30 @@ fn check_edge<'a>(
     if source == target {
         return Err(ValidationError::new(at(), "is a self-edge"));
     }
-    if ids::edge_id(
-        source,
-        target,
-        edge.relation,
-        Piece::Verbatim(edge.properties.get()),
-        Piece::Verbatim(edge.evidence.get()),
-    )
-    .ok()
-    .as_deref()
-        != Some(edge.edge_id)
-    {
+    if ids::edge_id_of_text(text.get()).as_deref() != Some(edge.edge_id) {
         return Err(ValidationError::new(
             format!("{}/edge_id", at()),
             "does not match its content",
         ));
     }
-    check_evidence(edge.evidence, &format!("{}/evidence", at()))?;
+    check_facts(&edge.evidence, &format!("{}/evidence", at()))?;
     Ok(edge.edge_id)
 }
 
 fn check_evidence(evidence: &RawValue, at: &str) -> Result<(), ValidationError> {
-    let disagree = || {
-        ValidationError::new(
-            at,
-            "evidence state, confidence, location and limitations disagree",
-        )
-    };
-    let facts: EvidenceFacts<'_> = serde_json::from_str(evidence.get()).map_err(|_| disagree())?;
+    let facts: EvidenceFacts<'_> =
+        serde_json::from_str(evidence.get()).map_err(|_| disagreeing(at))?;
+    check_facts(&facts, at)
+}
+
+fn disagreeing(at: &str) -> ValidationError {
+    ValidationError::new(
+        at,
+        "evidence state, confidence, location and limitations disagree",
+    )
+}
+
+fn check_facts(facts: &EvidenceFacts<'_>, at: &str) -> Result<(), ValidationError> {
     let state = facts.state.as_deref().unwrap_or_default();
     let confidence = facts.confidence.as_deref().unwrap_or_default();
     let limitations = facts.limitations.as_ref().map_or(0, Vec::len);
@@ -475,7 +473,7 @@ fn check_evidence(evidence: &RawValue, at: &str) -> Result<(), ValidationError> 
         _ => false,
     };
     if !ok {
-        return Err(disagree());
+        return Err(disagreeing(at));
     }
     Ok(())
 }

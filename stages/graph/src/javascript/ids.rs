@@ -69,6 +69,19 @@ pub fn edge_id(
     ))
 }
 
+/// [`edge_id`] from an edge's own canonical text: an edge is its id's projection plus
+/// `edge_id`, which sorts first, so the projection's text is the edge's text with that first
+/// member cut out. `None` when the text does not open with an `edge_id` member.
+pub fn edge_id_of_text(text: &str) -> Option<String> {
+    let rest = text.strip_prefix("{\"edge_id\":\"")?;
+    let close = rest.find('"')?;
+    let after = rest[close + 1..].strip_prefix(',')?;
+    Some(format!(
+        "{EDGE_PREFIX}{}",
+        rea_hash::sha256_hex_of(&[b"{", after.as_bytes()])
+    ))
+}
+
 fn edge_projection<'a>(
     source: &'a str,
     target: &'a str,
@@ -144,4 +157,37 @@ pub fn graph_id(
         "{GRAPH_PREFIX}{}",
         CanonicalJson::digest_object([("edges", edges), ("header", header), ("nodes", nodes)])?
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn an_edge_id_read_from_the_edge_text_is_the_id_it_was_made_with() {
+        let properties =
+            CanonicalJson::of(&json!({"kind": "static-import", "z": [1, "\u{1f600}"]})).unwrap();
+        let evidence = CanonicalJson::of(&json!({"state": "observed", "a": "\"quoted\""})).unwrap();
+        let (id, text) = edge(
+            "jag_node_a",
+            "jag_node_b",
+            "imports",
+            Piece::Json(&properties),
+            Piece::Json(&evidence),
+        )
+        .unwrap();
+        let text = std::str::from_utf8(text.as_bytes()).unwrap();
+        assert!(id.starts_with(EDGE_PREFIX));
+        assert_eq!(edge_id_of_text(text).as_deref(), Some(id.as_str()));
+        // Any change to the content changes the id read from the text.
+        let changed = text.replacen("imports", "loads", 1);
+        assert_ne!(edge_id_of_text(&changed).as_deref(), Some(id.as_str()));
+        // Text that does not open with the id member has no id.
+        assert_eq!(
+            edge_id_of_text(&text.replacen("{\"edge_id\"", "{\"edge_ix\"", 1)),
+            None
+        );
+        assert_eq!(edge_id_of_text("{}"), None);
+    }
 }
