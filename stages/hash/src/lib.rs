@@ -30,4 +30,4 @@ pub use stage::{
     HashOutcome, HashedEntry, Verdict, copy_entry, hash_archive_file, hash_input_file, run,
 };
 pub use stream::{StreamDigest, hash_stream, hash_stream_blocks};
-pub use text::{CanonicalJson, Composed, Piece};
+pub use text::{CanonicalJson, Composed, ObjectDigest, Piece};

@@ -308,6 +308,61 @@ impl Composed {
     }
 }
 
+/// The digest of an object whose members arrive one at a time, in canonical key order: an
+/// early member (most of a graph's text) can be hashed while later ones are still being made.
+/// `ObjectDigest` of the members equals [`CanonicalJson::digest_object`] of them.
+pub struct ObjectDigest {
+    hasher: sha2::Sha256,
+    last: Option<String>,
+}
+
+impl Default for ObjectDigest {
+    fn default() -> Self {
+        ObjectDigest::new()
+    }
+}
+
+impl ObjectDigest {
+    pub fn new() -> Self {
+        use sha2::Digest;
+        ObjectDigest {
+            hasher: sha2::Sha256::new(),
+            last: None,
+        }
+    }
+
+    /// Adds a member, whose key must sort after every key before it.
+    pub fn member(&mut self, key: &str, value: Piece<'_>) -> Result<(), CanonicalError> {
+        use sha2::Digest;
+        match &self.last {
+            Some(last) if !last.encode_utf16().lt(key.encode_utf16()) => {
+                return Err(CanonicalError::composition(
+                    "an object's members arrive out of canonical order",
+                ));
+            }
+            Some(_) => self.hasher.update(b","),
+            None => self.hasher.update(b"{"),
+        }
+        let mut name = Vec::with_capacity(key.len() + 3);
+        write_str(&mut name, key);
+        name.push(b':');
+        self.hasher.update(&name);
+        value.emit(&mut |bytes| self.hasher.update(bytes));
+        self.last = Some(key.to_owned());
+        Ok(())
+    }
+
+    /// Lowercase hex SHA-256 of the object's text.
+    pub fn finish(mut self) -> String {
+        use sha2::Digest;
+        if self.last.is_none() {
+            self.hasher.update(b"{");
+        }
+        self.hasher.update(b"}");
+        crate::canonical::hex_digest(self.hasher.finalize())
+    }
+}
+
 /// The length of `"key"` as JCS writes it.
 fn key_len(key: &str) -> usize {
     let mut name = Vec::with_capacity(key.len() + 2);
@@ -402,6 +457,35 @@ mod tests {
                 .is_err()
         );
         assert!(CanonicalJson::object([("k", Piece::Str("1")), ("k", Piece::Str("2"))]).is_err());
+    }
+
+    #[test]
+    fn an_object_digested_member_by_member_equals_the_whole_digest() {
+        let items = vec![
+            CanonicalJson::of(&json!({"b": 1})).unwrap(),
+            CanonicalJson::of(&json!("x")).unwrap(),
+        ];
+        let header = CanonicalJson::of(&json!({"z": [1, 2], "a": null})).unwrap();
+        // Canonical (UTF-16) order: U+1F600 is D83D DE00, before U+E000.
+        let members = [
+            ("edges", Piece::Items(&items)),
+            ("header", Piece::Json(&header)),
+            ("\u{1f600}", Piece::Str("s")),
+            ("\u{e000}", Piece::Items(&[])),
+        ];
+        let mut streamed = ObjectDigest::new();
+        for (key, value) in members {
+            streamed.member(key, value).unwrap();
+        }
+        assert_eq!(
+            streamed.finish(),
+            CanonicalJson::digest_object(members).unwrap()
+        );
+        assert_eq!(ObjectDigest::new().finish(), sha256_hex(b"{}"));
+        let mut out_of_order = ObjectDigest::new();
+        out_of_order.member("b", Piece::Str("1")).unwrap();
+        assert!(out_of_order.member("a", Piece::Str("2")).is_err());
+        assert!(out_of_order.member("b", Piece::Str("2")).is_err());
     }
 
     #[test]

@@ -2089,29 +2089,44 @@ fn finish(cx: &StageCx<'_>, p: Projected, request: &Request<'_>) -> Result<Built
             budget.max_modules, budget.dropped_modules
         ));
     }
-    // Nodes with their observations (each serialized when it was made), sorted and bounded.
+    // Edges are sorted first: they open the graph id's projection and are most of its text,
+    // so they are hashed while the nodes (each with its observations, serialized when it was
+    // made) are bounded and sorted.
     let canon = |value: &Value| CanonicalJson::of(value).map_err(failure);
-    let mut omitted_observations = 0u64;
-    let mut built: Vec<(String, CanonicalJson, u64)> = sink
-        .nodes
-        .into_par_iter()
-        .map(
-            |(id, mut acc)| -> Result<(String, CanonicalJson, u64), Failure> {
-                let observations = &mut acc.observations;
-                observations.sort_unstable_by(|a, b| a.0.cmp(&b.0));
-                observations.dedup_by(|a, b| a.0 == b.0);
-                let omitted = observations.len().saturating_sub(MAX_OBSERVATIONS) as u64;
-                observations.truncate(MAX_OBSERVATIONS);
-                let observations: Vec<CanonicalJson> =
-                    acc.observations.into_iter().map(|(_, text)| text).collect();
-                let text = ids::node(&id, acc.kind, Piece::Json(&acc.identity), &observations)
-                    .map_err(failure)?;
-                Ok((id, text, omitted))
-            },
-        )
-        .collect::<Result<_, _>>()?;
+    let Sink { nodes, edges } = sink;
+    let mut edges = edges;
+    edges.par_sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    edges.dedup_by(|a, b| a.0 == b.0);
+    let edges: Vec<CanonicalJson> = edges.into_iter().map(|(_, text)| text).collect();
     cx.check()?;
-    built.par_sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    let (edge_digest, built) = rayon::join(
+        || ids::graph_digest_of_edges(Piece::Items(&edges)).map_err(failure),
+        || -> Result<Vec<(String, CanonicalJson, u64)>, Failure> {
+            let mut built: Vec<(String, CanonicalJson, u64)> = nodes
+                .into_par_iter()
+                .map(
+                    |(id, mut acc)| -> Result<(String, CanonicalJson, u64), Failure> {
+                        let observations = &mut acc.observations;
+                        observations.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+                        observations.dedup_by(|a, b| a.0 == b.0);
+                        let omitted = observations.len().saturating_sub(MAX_OBSERVATIONS) as u64;
+                        observations.truncate(MAX_OBSERVATIONS);
+                        let observations: Vec<CanonicalJson> =
+                            acc.observations.into_iter().map(|(_, text)| text).collect();
+                        let text =
+                            ids::node(&id, acc.kind, Piece::Json(&acc.identity), &observations)
+                                .map_err(failure)?;
+                        Ok((id, text, omitted))
+                    },
+                )
+                .collect::<Result<_, _>>()?;
+            built.par_sort_unstable_by(|a, b| a.0.cmp(&b.0));
+            Ok(built)
+        },
+    );
+    let (edge_digest, built) = (edge_digest?, built?);
+    cx.check()?;
+    let mut omitted_observations = 0u64;
     let nodes: Vec<CanonicalJson> = built
         .into_iter()
         .map(|(_, text, omitted)| {
@@ -2119,10 +2134,6 @@ fn finish(cx: &StageCx<'_>, p: Projected, request: &Request<'_>) -> Result<Built
             text
         })
         .collect();
-    let mut edges = sink.edges;
-    edges.par_sort_unstable_by(|a, b| a.0.cmp(&b.0));
-    edges.dedup_by(|a, b| a.0 == b.0);
-    let edges: Vec<CanonicalJson> = edges.into_iter().map(|(_, text)| text).collect();
     let (node_count, edge_count) = (nodes.len(), edges.len());
     // Coverage.
     let lim = request.limits;
@@ -2216,7 +2227,7 @@ fn finish(cx: &StageCx<'_>, p: Projected, request: &Request<'_>) -> Result<Built
                         "schema": "JavaScriptApplicationGraph", "schema_version": 1});
     let header = canon(&header)?;
     let graph_id =
-        ids::graph_id(&header, Piece::Items(&nodes), Piece::Items(&edges)).map_err(failure)?;
+        ids::graph_id_after_edges(edge_digest, &header, Piece::Items(&nodes)).map_err(failure)?;
     cx.check()?;
     let graph = Composed::object_with(
         &header,

@@ -15,7 +15,7 @@
 //!
 //! Nodes are sorted by `node_id`, observations by `observation_id`, edges by `edge_id`.
 
-use rea_hash::{CanonicalError, CanonicalJson, Piece};
+use rea_hash::{CanonicalError, CanonicalJson, ObjectDigest, Piece};
 use serde_json::Value;
 
 pub const NODE_PREFIX: &str = "jag_node_";
@@ -152,11 +152,26 @@ pub fn graph_id(
     nodes: Piece<'_>,
     edges: Piece<'_>,
 ) -> Result<String, CanonicalError> {
-    let header = Piece::Items(std::slice::from_ref(header));
-    Ok(format!(
-        "{GRAPH_PREFIX}{}",
-        CanonicalJson::digest_object([("edges", edges), ("header", header), ("nodes", nodes)])?
-    ))
+    graph_id_after_edges(graph_digest_of_edges(edges)?, header, nodes)
+}
+
+/// The first step of [`graph_id`]: its digest over the edges, which come first in the id's
+/// projection and are most of its text, so they can be hashed while the nodes are made.
+pub fn graph_digest_of_edges(edges: Piece<'_>) -> Result<ObjectDigest, CanonicalError> {
+    let mut digest = ObjectDigest::new();
+    digest.member("edges", edges)?;
+    Ok(digest)
+}
+
+/// The last step of [`graph_id`]: the header and the nodes after the edges.
+pub fn graph_id_after_edges(
+    mut digest: ObjectDigest,
+    header: &CanonicalJson,
+    nodes: Piece<'_>,
+) -> Result<String, CanonicalError> {
+    digest.member("header", Piece::Items(std::slice::from_ref(header)))?;
+    digest.member("nodes", nodes)?;
+    Ok(format!("{GRAPH_PREFIX}{}", digest.finish()))
 }
 
 #[cfg(test)]
