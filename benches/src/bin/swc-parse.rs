@@ -2,9 +2,13 @@
 //! below a directory (the extensions the parse stage reads as code),
 //! one after another on one thread (no extraction, no REA pipeline), with the engine's stack.
 //!
-//!     swc-parse DIR
+//!     swc-parse DIR [THREADS]
 //!
-//! Prints one JSON line: `{"files", "bytes", "seconds", "mb_per_s", "failed"}`.
+//! With THREADS (at least 2), the files are parsed on a rayon pool of that many threads in this
+//! one process, each file whole on one thread as the parse stage does: the in-process ceiling
+//! for parse-like work, beside two separate processes.
+//!
+//! Prints one JSON line: `{"files", "bytes", "seconds", "mb_per_s", "failed", "threads"}`.
 
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -37,7 +41,7 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
 
 fn main() {
     let Some(dir) = std::env::args().nth(1) else {
-        eprintln!("usage: swc-parse DIR");
+        eprintln!("usage: swc-parse DIR [THREADS]");
         std::process::exit(2);
     };
     let mut files = Vec::new();
@@ -50,20 +54,42 @@ fn main() {
         })
         .collect();
     let bytes: usize = texts.iter().map(|(_, t)| t.len()).sum();
-    let worker = std::thread::Builder::new()
-        .stack_size(rea_core::WORKER_STACK_BYTES)
-        .spawn(move || {
+    let threads: usize = std::env::args()
+        .nth(2)
+        .and_then(|t| t.parse().ok())
+        .unwrap_or(1)
+        .max(1);
+    let (seconds, failed, count) = if threads == 1 {
+        let worker = std::thread::Builder::new()
+            .stack_size(rea_core::WORKER_STACK_BYTES)
+            .spawn(move || {
+                let start = Instant::now();
+                let failed = texts
+                    .iter()
+                    .filter(|(name, text)| !rea_parse::syntax::parse_only(text, name))
+                    .count();
+                (start.elapsed().as_secs_f64(), failed, texts.len())
+            })
+            .expect("thread");
+        worker.join().expect("parse thread")
+    } else {
+        use rayon::prelude::*;
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .stack_size(rea_core::WORKER_STACK_BYTES)
+            .build()
+            .expect("pool");
+        pool.install(|| {
             let start = Instant::now();
             let failed = texts
-                .iter()
+                .par_iter()
                 .filter(|(name, text)| !rea_parse::syntax::parse_only(text, name))
                 .count();
             (start.elapsed().as_secs_f64(), failed, texts.len())
         })
-        .expect("thread");
-    let (seconds, failed, count) = worker.join().expect("parse thread");
+    };
     println!(
-        "{{\"files\": {count}, \"bytes\": {bytes}, \"seconds\": {seconds:.4}, \"mb_per_s\": {:.2}, \"failed\": {failed}}}",
+        "{{\"files\": {count}, \"bytes\": {bytes}, \"seconds\": {seconds:.4}, \"mb_per_s\": {:.2}, \"failed\": {failed}, \"threads\": {threads}}}",
         bytes as f64 / 1e6 / seconds
     );
 }
