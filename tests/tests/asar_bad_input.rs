@@ -410,3 +410,47 @@ fn directories_named_like_scripts_or_archives_are_directories() {
         );
     }
 }
+
+/// An `integrity` of any shape is read entry by entry: what is not an object with a hex hash
+/// (and blocks when a block size is declared) makes that entry unverifiable, never the run;
+/// hex case is not significant, and unknown keys are ignored.
+#[test]
+fn integrity_of_any_shape_is_recorded_entry_by_entry() {
+    let data = b"hello";
+    let mut upper = integrity(data);
+    upper["hash"] = json!(sha256(data).to_uppercase());
+    upper["blocks"] = json!([sha256(data).to_uppercase()]);
+    upper["note"] = json!({"nested": [1, 2, {"x": null}]});
+    let mut stray_blocks = integrity(data);
+    stray_blocks["blocks"] = json!("not a list");
+    let mut odd_block = integrity(data);
+    odd_block["blocks"] = json!([7]);
+    let header = json!({"files": {
+        "upper.js": {"size": 5, "offset": "0", "integrity": upper},
+        "string.js": {"size": 5, "offset": "0", "integrity": "sha256"},
+        "array.js": {"size": 5, "offset": "0", "integrity": [sha256(data)]},
+        "null.js": {"size": 5, "offset": "0", "integrity": null},
+        "number.js": {"size": 5, "offset": "0", "integrity": 3},
+        "stray-blocks.js": {"size": 5, "offset": "0", "integrity": stray_blocks},
+        "odd-block.js": {"size": 5, "offset": "0", "integrity": odd_block},
+        "plain.js": {"size": 5, "offset": "0"},
+    }});
+    let (_dir, result) = run(&pack(&header, data), IntegrityPolicy::Fail);
+    let result = result.unwrap();
+    assert_eq!(occurrence(&result, "upper.js")["hash_status"], "verified");
+    assert_eq!(occurrence(&result, "plain.js")["hash_status"], "hashed");
+    for odd in [
+        "string.js",
+        "array.js",
+        "null.js",
+        "number.js",
+        "stray-blocks.js",
+        "odd-block.js",
+    ] {
+        let entry = occurrence(&result, odd);
+        assert_eq!(entry["hash_status"], "unverifiable", "{odd}");
+        assert!(limitations(entry).contains("malformed"), "{odd}: {entry}");
+        assert_eq!(entry["sha256"], sha256(data), "{odd}");
+    }
+    assert_eq!(result["summary"]["unverifiable"], 6);
+}

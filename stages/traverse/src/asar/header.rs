@@ -44,8 +44,27 @@ pub(crate) struct RawFields {
     pub(crate) unpacked: Option<Value>,
     pub(crate) executable: Option<Value>,
     pub(crate) link: Option<Value>,
-    pub(crate) integrity: Option<Value>,
+    pub(crate) integrity: Option<RawIntegrity>,
 }
+
+/// A node's `integrity`, its fields read as JSON values (checked later) without a map for the
+/// object: a map per file was most of a large header's memory, and on a VM every fresh page
+/// is costly. A value that is not an object has no fields, as a map lookup would find none.
+#[derive(Debug, Default)]
+pub(crate) struct RawIntegrity {
+    pub(crate) algorithm: Option<Value>,
+    pub(crate) hash: Option<Value>,
+    pub(crate) block_size: Option<Value>,
+    pub(crate) blocks: Option<Value>,
+}
+
+impl<'de> Deserialize<'de> for RawIntegrity {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<RawIntegrity, D::Error> {
+        deserializer.deserialize_any(IntegrityVisitor)
+    }
+}
+
+struct IntegrityVisitor;
 
 impl<'de> Deserialize<'de> for RawFiles {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<RawFiles, D::Error> {
@@ -131,7 +150,10 @@ impl<'de> Visitor<'de> for NodeVisitor {
                 "unpacked" => &mut fields.unpacked,
                 "executable" => &mut fields.executable,
                 "link" => &mut fields.link,
-                "integrity" => &mut fields.integrity,
+                "integrity" => {
+                    fields.integrity = Some(map.next_value::<RawIntegrity>()?);
+                    continue;
+                }
                 _ => {
                     map.next_value::<IgnoredAny>()?;
                     continue;
@@ -140,5 +162,34 @@ impl<'de> Visitor<'de> for NodeVisitor {
             *slot = Some(map.next_value::<Value>()?);
         }
         Ok(RawNode::Object { files, fields })
+    }
+}
+
+impl<'de> Visitor<'de> for IntegrityVisitor {
+    type Value = RawIntegrity;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an ASAR integrity object")
+    }
+
+    accept_scalars!(RawIntegrity::default());
+
+    /// The last of repeated keys wins, as in a map.
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawIntegrity, A::Error> {
+        let mut integrity = RawIntegrity::default();
+        while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
+            let slot = match key.as_ref() {
+                "algorithm" => &mut integrity.algorithm,
+                "hash" => &mut integrity.hash,
+                "blockSize" => &mut integrity.block_size,
+                "blocks" => &mut integrity.blocks,
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                    continue;
+                }
+            };
+            *slot = Some(map.next_value::<Value>()?);
+        }
+        Ok(integrity)
     }
 }

@@ -36,7 +36,7 @@ use crate::entry::{
     ArchiveFile, DeclaredIntegrity, Entry, EntryKind, EntrySource, WalkNotes, WalkTally,
 };
 use crate::path;
-use header::{RawFiles, RawNode};
+use header::{RawFiles, RawIntegrity, RawNode};
 
 /// An ASAR archive inside a file: the whole file, or a byte range of it.
 #[derive(Debug, Clone)]
@@ -461,21 +461,24 @@ impl Walker<'_, '_> {
 }
 
 /// Reads the declared integrity; malformed metadata is kept as unverifiable, never dropped.
-fn declared_integrity(value: &Value, limitations: &mut Vec<String>) -> DeclaredIntegrity {
+fn declared_integrity(value: &RawIntegrity, limitations: &mut Vec<String>) -> DeclaredIntegrity {
     let algorithm = value
-        .get("algorithm")
+        .algorithm
+        .as_ref()
         .and_then(Value::as_str)
         .unwrap_or("")
         .to_owned();
     let hash = value
-        .get("hash")
+        .hash
+        .as_ref()
         .and_then(Value::as_str)
         .map(str::to_lowercase);
     let block_size = value
-        .get("blockSize")
+        .block_size
+        .as_ref()
         .and_then(as_safe_u64)
         .filter(|&n| n > 0);
-    let blocks: Option<Vec<String>> = match value.get("blocks") {
+    let blocks: Option<Vec<String>> = match &value.blocks {
         None => Some(Vec::new()),
         Some(Value::Array(items)) => items
             .iter()
