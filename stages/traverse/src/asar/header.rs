@@ -24,13 +24,14 @@ pub(crate) enum RawFiles {
 }
 
 /// One header node.
-// `Invalid` is rare; boxing `Object` would add an allocation to every valid node.
-#[allow(clippy::large_enum_variant)]
 #[derive(Debug)]
 pub(crate) enum RawNode {
     Object {
         files: Option<RawFiles>,
-        fields: RawFields,
+        /// Boxed: nodes sit in their directory's vector, which grows by copying, and a
+        /// directory of many thousand files would copy (and touch fresh pages for) every
+        /// node's fields at each growth.
+        fields: Box<RawFields>,
     },
     Invalid,
 }
@@ -161,7 +162,10 @@ impl<'de> Visitor<'de> for NodeVisitor {
             };
             *slot = Some(map.next_value::<Value>()?);
         }
-        Ok(RawNode::Object { files, fields })
+        Ok(RawNode::Object {
+            files,
+            fields: Box::new(fields),
+        })
     }
 }
 
