@@ -59,35 +59,22 @@ fn main() {
         .and_then(|t| t.parse().ok())
         .unwrap_or(1)
         .max(1);
-    let (seconds, failed, count) = if threads == 1 {
-        let worker = std::thread::Builder::new()
-            .stack_size(rea_core::WORKER_STACK_BYTES)
-            .spawn(move || {
-                let start = Instant::now();
-                let failed = texts
-                    .iter()
-                    .filter(|(name, text)| !rea_parse::syntax::parse_only(text, name))
-                    .count();
-                (start.elapsed().as_secs_f64(), failed, texts.len())
-            })
-            .expect("thread");
-        worker.join().expect("parse thread")
-    } else {
+    // One thread or several, the files go through a rayon pool with the engine's stack, each
+    // file whole on one thread.
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .stack_size(rea_core::WORKER_STACK_BYTES)
+        .build()
+        .expect("pool");
+    let (seconds, failed, count) = pool.install(|| {
         use rayon::prelude::*;
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .stack_size(rea_core::WORKER_STACK_BYTES)
-            .build()
-            .expect("pool");
-        pool.install(|| {
-            let start = Instant::now();
-            let failed = texts
-                .par_iter()
-                .filter(|(name, text)| !rea_parse::syntax::parse_only(text, name))
-                .count();
-            (start.elapsed().as_secs_f64(), failed, texts.len())
-        })
-    };
+        let start = Instant::now();
+        let failed = texts
+            .par_iter()
+            .filter(|(name, text)| !rea_parse::syntax::parse_only(text, name))
+            .count();
+        (start.elapsed().as_secs_f64(), failed, texts.len())
+    });
     println!(
         "{{\"files\": {count}, \"bytes\": {bytes}, \"seconds\": {seconds:.4}, \"mb_per_s\": {:.2}, \"failed\": {failed}, \"threads\": {threads}}}",
         bytes as f64 / 1e6 / seconds
