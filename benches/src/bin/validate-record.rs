@@ -19,26 +19,33 @@ fn main() {
     };
     let runs: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(5);
     let threads: usize = args.next().and_then(|a| a.parse().ok()).unwrap_or(2);
-    let envelope = std::fs::read(&path).expect("read the envelope");
+    let fail = |message: String| -> ! {
+        eprintln!("validate-record: {message}");
+        std::process::exit(1);
+    };
+    let envelope = std::fs::read(&path).unwrap_or_else(|err| fail(format!("{path}: {err}")));
     let prefix = b"{\"evidence\":";
     let marker = b",\"evidence_id\":\"ev_";
-    let end = envelope
+    let Some(end) = envelope
         .windows(marker.len())
         .rposition(|w| w == marker)
-        .filter(|_| envelope.starts_with(prefix))
-        .expect("an envelope written by rea --json");
+        .filter(|&end| envelope.starts_with(prefix) && end >= prefix.len())
+    else {
+        fail(format!("{path} is not an envelope written by rea --json"));
+    };
     let record = envelope[prefix.len()..end].to_vec();
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
+        .num_threads(threads.max(1))
         .stack_size(rea_core::WORKER_STACK_BYTES)
         .build()
-        .expect("pool");
-    let mut times: Vec<f64> = (0..runs)
+        .unwrap_or_else(|err| fail(format!("no thread pool: {err}")));
+    let mut times: Vec<f64> = (0..runs.max(1))
         .map(|_| {
             let bytes = record.clone();
             pool.install(|| {
                 let start = Instant::now();
-                let validated = rea_validate::validate_bytes(bytes).expect("the record validates");
+                let validated = rea_validate::validate_bytes(bytes)
+                    .unwrap_or_else(|err| fail(format!("the record does not validate: {err}")));
                 let seconds = start.elapsed().as_secs_f64();
                 drop(validated);
                 seconds

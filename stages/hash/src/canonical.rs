@@ -687,7 +687,7 @@ pub fn content_id<T: Serialize + ?Sized>(
 
 /// Lowercase hex SHA-256 of raw bytes.
 pub fn sha256_hex(bytes: &[u8]) -> String {
-    hex_digest(Sha256::digest(bytes))
+    sha256_hex_of(&[bytes])
 }
 
 /// Lowercase hex SHA-256 of the concatenation of `parts`.

@@ -94,13 +94,18 @@ fn emit_members<K: AsRef<str>, V, S: FnMut(&[u8])>(
         if i > 0 {
             sink(b",");
         }
-        let mut name = Vec::with_capacity(key.as_ref().len() + 3);
-        write_str(&mut name, key.as_ref());
-        name.push(b':');
-        sink(&name);
+        sink(&member_name(key.as_ref()));
         value(member, sink);
     }
     sink(b"}");
+}
+
+/// `"key":` as JCS writes it.
+fn member_name(key: &str) -> Vec<u8> {
+    let mut name = Vec::with_capacity(key.len() + 3);
+    write_str(&mut name, key);
+    name.push(b':');
+    name
 }
 
 /// Emits `{…}` of the members in canonical order, piece by piece.
@@ -335,7 +340,7 @@ impl ObjectDigest {
     pub fn member(&mut self, key: &str, value: Piece<'_>) -> Result<(), CanonicalError> {
         use sha2::Digest;
         match &self.last {
-            Some(last) if !last.encode_utf16().lt(key.encode_utf16()) => {
+            Some(last) if !crate::canonical::utf16_lt(last, key) => {
                 return Err(CanonicalError::composition(
                     "an object's members arrive out of canonical order",
                 ));
@@ -343,10 +348,7 @@ impl ObjectDigest {
             Some(_) => self.hasher.update(b","),
             None => self.hasher.update(b"{"),
         }
-        let mut name = Vec::with_capacity(key.len() + 3);
-        write_str(&mut name, key);
-        name.push(b':');
-        self.hasher.update(&name);
+        self.hasher.update(member_name(key));
         value.emit(&mut |bytes| self.hasher.update(bytes));
         self.last = Some(key.to_owned());
         Ok(())

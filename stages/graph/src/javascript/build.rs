@@ -2093,8 +2093,7 @@ fn finish(cx: &StageCx<'_>, p: Projected, request: &Request<'_>) -> Result<Built
     // so they are hashed while the nodes (each with its observations, serialized when it was
     // made) are bounded and sorted.
     let canon = |value: &Value| CanonicalJson::of(value).map_err(failure);
-    let Sink { nodes, edges } = sink;
-    let mut edges = edges;
+    let Sink { nodes, mut edges } = sink;
     edges.par_sort_unstable_by(|a, b| a.0.cmp(&b.0));
     edges.dedup_by(|a, b| a.0 == b.0);
     let edges: Vec<CanonicalJson> = edges.into_iter().map(|(_, text)| text).collect();
