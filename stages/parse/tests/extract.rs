@@ -383,3 +383,117 @@ fn webpack_method_factories_in_runtime_tables_and_chunks() {
         [ModuleKey::Number(529)]
     );
 }
+
+/// A webpack 5 production main bundle, shaped as webpack writes `electron` as an external:
+/// the factory re-exports `require("electron")`, and code reaches it through the bundle's
+/// require (`o(12)`, or a factory's own `n(12)`), destructurings of that, and indirect calls
+/// `(0, x.y)(…)` as TypeScript, Babel and webpack write them.
+#[test]
+fn bundled_main_process_reaches_electron_through_externals_and_indirect_calls() {
+    let f = facts(
+        "dist/main.js",
+        r#"(()=>{var e={
+  5:(e,t,n)=>{"use strict";const r=n(12);r.ipcMain.handle("from:factory",()=>1);function s(n){n.on("not:ipc",()=>{})}s(process.stdin)},
+  12:e=>{"use strict";e.exports=require("electron")},
+  34:e=>{"use strict";e.exports=require("path")},
+  40:function(e,t,n){var s={on(){}};s.on("not:ipc:either",()=>{})}
+},t={};function o(n){var r=t[n];if(void 0!==r)return r.exports;var i=t[n]={exports:{}};return e[n](i,i.exports,o),i.exports}
+var n=o(12),r=o(34);const{ipcMain:s,BrowserWindow:a}=n;
+function c(){new a({webPreferences:{preload:(0,r.join)(__dirname,"preload.js"),sandbox:!1}});new n.BrowserWindow({webPreferences:{contextIsolation:!0}})}
+(0,n.ipcMain).handle("app:version",()=>n.app.getVersion());s.on("win:close",e=>{});
+function d(s){s.on("stream:data",()=>{})}
+n.app.whenReady().then(c)})();"#,
+    );
+    assert_eq!(f.parse, ParseStatus::Complete, "{:?}", f.diagnostics);
+    let mut ops: Vec<(&str, &str, &str)> =
+        f.js.ipc
+            .iter()
+            .map(|o| (o.side, o.operation, o.channel.as_deref().unwrap_or("")))
+            .collect();
+    ops.sort();
+    // `n` in factory 5's inner function `s(n)` and `s` in factory 40 and in `d(s)` are other
+    // bindings of reused minified names: not IPC.
+    assert_eq!(
+        ops,
+        [
+            ("main", "handle", "app:version"),
+            ("main", "handle", "from:factory"),
+            ("main", "on", "win:close"),
+        ]
+    );
+    assert_eq!(f.js.windows.len(), 2, "{:?}", f.js.windows);
+    let preload = f.js.windows[0].preload.as_ref().expect("a static preload");
+    assert_eq!(
+        (preload.path.as_str(), preload.context),
+        ("preload.js", "filesystem-expression")
+    );
+    assert!(
+        f.js.windows[0]
+            .web_preferences
+            .contains(&("sandbox".into(), StaticValue::Literal(false.into())))
+    );
+    assert!(
+        f.js.windows[1]
+            .web_preferences
+            .contains(&("contextIsolation".into(), StaticValue::Literal(true.into())))
+    );
+}
+
+/// A name bound to `electron` in one function means nothing in a sibling function that
+/// binds the same name to something else, and a compiled `(0, path_1.join)` still resolves.
+#[test]
+fn aliases_are_scoped_to_the_function_that_binds_them() {
+    let f = facts(
+        "main.js",
+        r#"function main() { const { ipcMain: m, BrowserWindow: W } = require("electron");
+  m.handle("scoped:yes", () => 1);
+  new W({ webPreferences: { preload: (0, path_1.join)(__dirname, "p.js") } });
+}
+function other(m, W) { m.handle("scoped:no", () => 1); new W({}); }
+function third() { const m = makeEmitter(); m.on("scoped:no:either", () => {}); }"#,
+    );
+    let ops: Vec<&str> =
+        f.js.ipc
+            .iter()
+            .filter_map(|o| o.channel.as_deref())
+            .collect();
+    assert_eq!(ops, ["scoped:yes"]);
+    assert_eq!(f.js.windows.len(), 1);
+    assert_eq!(f.js.windows[0].preload.as_ref().unwrap().path, "p.js");
+}
+
+/// `const api = {…}; contextBridge.exposeInMainWorld("api", api)`, as the electron-vite
+/// template writes a preload: the members come from the literal bound in scope, and a
+/// parameter of the same name elsewhere stays dynamic.
+#[test]
+fn a_bridge_api_bound_to_a_name_has_the_literal_members() {
+    let f = facts(
+        "preload.js",
+        r#"import { contextBridge, ipcRenderer } from "electron";
+const api = { read: (k) => ipcRenderer.invoke("api:read", k), nested: { write() {} } };
+if (process.contextIsolated) { contextBridge.exposeInMainWorld("api", api); }
+function later(api) { contextBridge.exposeInMainWorld("other", api); }"#,
+    );
+    let bridges: Vec<(Option<&str>, &str, Vec<&str>)> =
+        f.js.bridges
+            .iter()
+            .map(|b| {
+                (
+                    b.api_key.as_deref(),
+                    b.api_status,
+                    b.members.iter().map(String::as_str).collect(),
+                )
+            })
+            .collect();
+    assert_eq!(
+        bridges,
+        [
+            (
+                Some("api"),
+                "object-literal",
+                vec!["nested", "nested.write", "read"]
+            ),
+            (Some("other"), "dynamic", vec![]),
+        ]
+    );
+}

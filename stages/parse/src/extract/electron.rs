@@ -301,25 +301,19 @@ impl Extractor<'_, '_> {
         if api_key.is_none() {
             self.facts.dynamic_findings += 1;
         }
-        let mut members = Vec::new();
-        let mut unknown = 0;
-        let api_status = match api.map(unwrap) {
-            None => "missing",
-            Some(Expr::Object(obj)) => {
-                collect_members(obj, "", 0, &mut members, &mut unknown);
-                "object-literal"
-            }
+        let (api_status, (members, unknown)) = match api.map(unwrap) {
+            None => ("missing", (Vec::new(), 0)),
+            Some(Expr::Object(obj)) => ("object-literal", object_members(obj)),
+            // `const api = {…}; exposeInMainWorld("api", api)`: the literal bound in scope.
+            Some(Expr::Ident(ident)) if self.bridged_object(&ident.sym).is_some() => (
+                "object-literal",
+                self.bridged_object(&ident.sym).cloned().unwrap_or_default(),
+            ),
             Some(_) => {
                 self.facts.dynamic_findings += 1;
-                "dynamic"
+                ("dynamic", (Vec::new(), 0))
             }
         };
-        members.sort();
-        members.dedup();
-        if members.len() > MAX_MEMBERS {
-            unknown += (members.len() - MAX_MEMBERS) as u64;
-            members.truncate(MAX_MEMBERS);
-        }
         self.facts.bridges.push(Bridge {
             world: if isolated { "isolated" } else { "main" },
             world_id,
@@ -331,6 +325,15 @@ impl Extractor<'_, '_> {
             range: self.source.range(span),
             module_key: self.module_key(),
         });
+    }
+
+    /// The members of the object literal bound to `name` in the innermost enclosing scope.
+    fn bridged_object(&self, name: &str) -> Option<&Members> {
+        self.scopes
+            .iter()
+            .rev()
+            .find_map(|scope| self.bridged_objects.get(&(name.to_owned(), *scope)))?
+            .as_ref()
     }
 
     fn ipc(
@@ -465,6 +468,23 @@ fn url_scheme(target: &str) -> bool {
     ["http://", "https://", "ws://", "wss://"]
         .iter()
         .any(|p| lower.starts_with(p))
+}
+
+/// Member paths of a bridge API, and how many more there were or could not be named.
+pub(super) type Members = (Vec<String>, u64);
+
+/// The members of a bridge API object literal: sorted, unique, at most [`MAX_MEMBERS`].
+pub(super) fn object_members(obj: &ObjectLit) -> Members {
+    let mut members = Vec::new();
+    let mut unknown = 0;
+    collect_members(obj, "", 0, &mut members, &mut unknown);
+    members.sort();
+    members.dedup();
+    if members.len() > MAX_MEMBERS {
+        unknown += (members.len() - MAX_MEMBERS) as u64;
+        members.truncate(MAX_MEMBERS);
+    }
+    (members, unknown)
 }
 
 fn collect_members(

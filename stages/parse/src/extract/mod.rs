@@ -1,13 +1,13 @@
 //! Static fact extraction: one pre-order walk over a parsed file. Nothing is evaluated.
 //!
-//! A pre-pass collects what the walk needs to know ahead: local aliases of `electron`,
-//! `child_process`, `bindings` and `node-gyp-build` exports, the names of webpack runtime
-//! module tables (found from the runtime's `T[id](m, m.exports, req)` call, so minified
-//! names work), and esbuild `require_x = __commonJS(...)` wrappers.
+//! A pre-pass ([`prepass`]) collects what the walk needs to know ahead: scoped aliases of
+//! `electron`, `child_process`, `bindings` and `node-gyp-build` exports, webpack runtime
+//! module tables and esbuild wrappers.
 
 mod bundle;
 mod electron;
 pub(crate) mod names;
+mod prepass;
 
 use std::collections::{HashMap, HashSet};
 
@@ -22,6 +22,7 @@ use swc_ecma_visit::{Visit, VisitWith};
 pub use bundle::FINGERPRINT_ALGORITHM;
 use bundle::{Body, Factory};
 use names::{callee_name, dotted, named, static_path, string, unwrap};
+use prepass::{Aliases, aliased_module, normalize, require_call_spec, require_spec};
 
 use crate::facts::{
     Bundle, JsFacts, ModuleKey, NativeRequest, Observation, Reference, RendererLoad,
@@ -74,8 +75,7 @@ pub(crate) fn extract(
     budget: Budget,
     cancelled: &dyn Fn() -> bool,
 ) -> Walk {
-    let mut pre = PrePass::default();
-    program.visit_with(&mut pre);
+    let pre = prepass::run(program);
     let mut facts = JsFacts {
         module_syntax: matches!(program, Program::Module(m) if m.body.iter().any(|i| i.is_module_decl())),
         ..JsFacts::default()
@@ -87,8 +87,13 @@ pub(crate) fn extract(
         cancelled,
         facts,
         aliases: pre.aliases,
+        scopes: vec![prepass::PROGRAM_SCOPE],
         tables: pre.tables,
         esbuild: pre.esbuild,
+        esm_chunk_ids: pre.esm_chunk_ids.unwrap_or_default(),
+        esm_tables: pre.esm_tables,
+        bridged_names: pre.bridged_names,
+        bridged_objects: HashMap::new(),
         stack: Vec::new(),
         nodes: 0,
         stop: false,
@@ -157,178 +162,24 @@ fn scan_text(text: &str) -> (Vec<&'static str>, Vec<String>) {
     (vendors, urls)
 }
 
-const ALIASED_MODULES: &[&str] = &["electron", "child_process", "bindings", "node-gyp-build"];
-const ELECTRON_APIS: &[&str] = &[
-    "BrowserView",
-    "BrowserWindow",
-    "WebContentsView",
-    "contextBridge",
-    "ipcMain",
-    "ipcRenderer",
-    "shell",
-    "utilityProcess",
-    "webContents",
-];
-
-#[derive(Default)]
-struct PrePass {
-    aliases: HashMap<String, String>,
-    tables: HashSet<String>,
-    esbuild: HashMap<String, ModuleKey>,
-}
-
-/// The module a `require("x")` (or `import`) names, when it is one we alias.
-fn aliased_module(spec: &str) -> Option<&'static str> {
-    let spec = spec.strip_prefix("node:").unwrap_or(spec);
-    ALIASED_MODULES.iter().copied().find(|m| *m == spec)
-}
-
-fn require_spec(expr: &Expr) -> Option<String> {
-    match unwrap(expr) {
-        Expr::Call(call) => require_call_spec(call),
-        _ => None,
-    }
-}
-
-/// The string a `require("…")` (or `x.require("…")`) call names.
-fn require_call_spec(call: &CallExpr) -> Option<String> {
-    let name = callee_name(&call.callee);
-    if name == "require" || named(&name, "require") {
-        call.args.first().and_then(|a| string(&a.expr))
-    } else {
-        None
-    }
-}
-
-impl Visit for PrePass {
-    fn visit_var_declarator(&mut self, decl: &VarDeclarator) {
-        if let Some(init) = &decl.init {
-            // const x = require("electron") / const {ipcRenderer: r} = require("electron")
-            let (module, member) = match unwrap(init) {
-                Expr::Member(m) => (require_spec(&m.obj), names::dotted_member(m)),
-                other => (require_spec(other), String::new()),
-            };
-            if let Some(module) = module.as_deref().and_then(aliased_module) {
-                let base = match member.rsplit_once('.') {
-                    Some((_, prop)) if !member.is_empty() => format!("{module}.{prop}"),
-                    _ => module.to_owned(),
-                };
-                self.bind(&decl.name, &base, module);
-            }
-            if let Pat::Ident(ident) = &decl.name
-                && let Expr::Call(call) = unwrap(init)
-            {
-                let name = callee_name(&call.callee);
-                if (named(&name, "__commonJS") || named(&name, "__esm"))
-                    && let Some(Expr::Object(obj)) = call.args.first().map(|a| unwrap(&a.expr))
-                    && let Some(PropOrSpread::Prop(prop)) = obj.props.first()
-                {
-                    let key = match &**prop {
-                        Prop::KeyValue(kv) => names::prop_name(&kv.key),
-                        Prop::Method(m) => names::prop_name(&m.key),
-                        _ => None,
-                    };
-                    if let Some(key) = key {
-                        self.esbuild
-                            .insert(ident.id.sym.to_string(), ModuleKey::String(key));
-                    }
-                }
-            }
-            if let Pat::Ident(ident) = &decl.name
-                && ident.id.sym == *"__webpack_modules__"
-            {
-                self.tables.insert(ident.id.sym.to_string());
-            }
-        }
-        decl.visit_children_with(self);
-    }
-
-    fn visit_import_decl(&mut self, decl: &swc_ecma_ast::ImportDecl) {
-        let spec = decl.src.value.to_string_lossy();
-        if let Some(module) = aliased_module(&spec) {
-            for specifier in &decl.specifiers {
-                match specifier {
-                    ImportSpecifier::Named(named) => {
-                        let imported = match &named.imported {
-                            Some(ModuleExportName::Ident(i)) => i.sym.to_string(),
-                            Some(ModuleExportName::Str(s)) => {
-                                s.value.to_string_lossy().into_owned()
-                            }
-                            None => named.local.sym.to_string(),
-                        };
-                        self.alias(&named.local.sym, &format!("{module}.{imported}"), module);
-                    }
-                    ImportSpecifier::Default(d) => self.alias(&d.local.sym, module, module),
-                    ImportSpecifier::Namespace(ns) => self.alias(&ns.local.sym, module, module),
-                }
-            }
-        }
-    }
-
-    fn visit_call_expr(&mut self, call: &CallExpr) {
-        if let Some(table) = bundle::runtime_table_name(call) {
-            self.tables.insert(table);
-        }
-        call.visit_children_with(self);
-    }
-}
-
-impl PrePass {
-    fn bind(&mut self, pat: &Pat, base: &str, module: &str) {
-        match pat {
-            Pat::Ident(ident) => self.alias(&ident.id.sym, base, module),
-            Pat::Object(obj) => {
-                for prop in &obj.props {
-                    match prop {
-                        ObjectPatProp::KeyValue(kv) => {
-                            if let (Some(key), Pat::Ident(local)) =
-                                (names::prop_name(&kv.key), &*kv.value)
-                            {
-                                self.alias(&local.id.sym, &format!("{base}.{key}"), module);
-                            }
-                        }
-                        ObjectPatProp::Assign(assign) => {
-                            let key = assign.key.id.sym.to_string();
-                            self.alias(&assign.key.id.sym, &format!("{base}.{key}"), module);
-                        }
-                        ObjectPatProp::Rest(_) => {}
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-
-    /// Records `local` → `target`. For `electron`, the canonical name drops the module
-    /// (`ipcRenderer.invoke`, as code that reads `electron.ipcRenderer` also ends with it).
-    fn alias(&mut self, local: &str, target: &str, module: &str) {
-        let target = if module == "electron" {
-            target.strip_prefix("electron.").unwrap_or(target)
-        } else {
-            target
-        };
-        if module == "electron"
-            && target != "electron"
-            && !ELECTRON_APIS
-                .iter()
-                .any(|api| target.split('.').next() == Some(api))
-        {
-            return;
-        }
-        if local != target {
-            self.aliases.insert(local.to_owned(), target.to_owned());
-        }
-    }
-}
-
 struct Extractor<'s, 'c> {
     source: &'s Source<'s>,
     budget: Budget,
     cancelled: &'c dyn Fn() -> bool,
     facts: JsFacts,
-    aliases: HashMap<String, String>,
-    tables: HashSet<String>,
+    aliases: Aliases,
+    /// Enclosing function scopes, as the pre-pass names them.
+    scopes: Vec<u32>,
+    tables: prepass::Tables,
     esbuild: HashMap<String, ModuleKey>,
+    /// The chunk ids of an ES-module chunk, and where its exported module tables start.
+    esm_chunk_ids: (Vec<String>, u64),
+    esm_tables: HashSet<u32>,
+    /// Names the pre-pass saw passed as a bridge API, and the members of the object
+    /// literals bound to them, by (name, scope).
+    bridged_names: HashSet<String>,
+    /// `None`: a parameter or other declaration of the name shadows it in that scope.
+    bridged_objects: HashMap<(String, u32), Option<electron::Members>>,
     /// Enclosing module factories.
     stack: Vec<ModuleKey>,
     nodes: u64,
@@ -344,17 +195,40 @@ struct Extractor<'s, 'c> {
 }
 
 impl Extractor<'_, '_> {
+    /// A parameter named like a bridged API object hides that object in its function.
+    fn shadow_bridged(&mut self, pat: &Pat) {
+        if self.bridged_names.is_empty() {
+            return;
+        }
+        let name = match pat {
+            Pat::Ident(ident) => &ident.id.sym,
+            Pat::Assign(assign) => match &*assign.left {
+                Pat::Ident(ident) => &ident.id.sym,
+                _ => return,
+            },
+            _ => return,
+        };
+        if self.bridged_names.contains(&**name) {
+            let scope = self
+                .scopes
+                .last()
+                .copied()
+                .unwrap_or(prepass::PROGRAM_SCOPE);
+            self.bridged_objects.insert((name.to_string(), scope), None);
+        }
+    }
+
     fn module_key(&self) -> Option<ModuleKey> {
         self.stack.last().cloned()
     }
 
     /// The dotted name with its first segment replaced by what it aliases.
     fn name(&self, expr: &Expr) -> String {
-        normalize(&self.aliases, dotted(expr))
+        normalize(&self.aliases, &self.scopes, dotted(expr))
     }
 
     fn callee(&self, callee: &Callee) -> String {
-        normalize(&self.aliases, callee_name(callee))
+        normalize(&self.aliases, &self.scopes, callee_name(callee))
     }
 
     /// Admits one more finding under `max_findings`; `dedup` keys repeat findings.
@@ -562,6 +436,32 @@ impl Extractor<'_, '_> {
         true
     }
 
+    /// An ES-module chunk's exported module table, with the chunk ids it exports beside it.
+    fn esm_chunk(&mut self, name: &str, table: &Expr, span: swc_common::Span) -> bool {
+        let factories = match unwrap(table) {
+            Expr::Object(obj) if self.claimed_tables.insert(table.span().lo.0) => {
+                bundle::object_factories(obj)
+            }
+            _ => return false,
+        };
+        let bundler = if self.source.text.contains("__rspack_") {
+            "rspack"
+        } else {
+            "webpack"
+        };
+        let chunk_keys = self.esm_chunk_ids.clone();
+        self.bundle(
+            bundler,
+            name.to_owned(),
+            "esm-chunk",
+            chunk_keys,
+            factories,
+            Vec::new(),
+            span,
+        );
+        true
+    }
+
     fn runtime_table(&mut self, name: &str, table: &Expr, span: swc_common::Span) -> bool {
         let lo = table.span().lo.0;
         if !bundle::looks_like_table(table) || !self.claimed_tables.insert(lo) {
@@ -628,20 +528,6 @@ fn entry_calls(runtime_fn: &Expr) -> Vec<ModuleKey> {
     calls.keys
 }
 
-fn normalize(aliases: &HashMap<String, String>, name: String) -> String {
-    let (first, rest) = match name.split_once('.') {
-        Some((first, rest)) => (first, Some(rest)),
-        None => (name.as_str(), None),
-    };
-    match aliases.get(first) {
-        Some(target) => match rest {
-            Some(rest) => format!("{target}.{rest}"),
-            None => target.clone(),
-        },
-        None => name,
-    }
-}
-
 fn is_native_spec(spec: &str) -> bool {
     let path = spec.split(['?', '#']).next().unwrap_or(spec);
     path.to_ascii_lowercase().ends_with(".node")
@@ -657,6 +543,24 @@ fn url_like(value: &str) -> bool {
 }
 
 impl Visit for Extractor<'_, '_> {
+    fn visit_function(&mut self, function: &swc_ecma_ast::Function) {
+        self.scopes.push(function.span.lo.0);
+        for param in &function.params {
+            self.shadow_bridged(&param.pat);
+        }
+        function.visit_children_with(self);
+        self.scopes.pop();
+    }
+
+    fn visit_arrow_expr(&mut self, arrow: &swc_ecma_ast::ArrowExpr) {
+        self.scopes.push(arrow.span.lo.0);
+        for param in &arrow.params {
+            self.shadow_bridged(param);
+        }
+        arrow.visit_children_with(self);
+        self.scopes.pop();
+    }
+
     fn visit_expr(&mut self, expr: &Expr) {
         if self.stop {
             return;
@@ -721,8 +625,27 @@ impl Visit for Extractor<'_, '_> {
     fn visit_var_declarator(&mut self, decl: &VarDeclarator) {
         if let (Pat::Ident(ident), Some(init)) = (&decl.name, &decl.init) {
             let name = ident.id.sym.to_string();
-            if self.tables.contains(&name) && self.runtime_table(&name, init, decl.span) {
+            if self.esm_tables.contains(&init.span().lo.0) && self.esm_chunk(&name, init, decl.span)
+            {
                 return;
+            }
+            let scope = self
+                .scopes
+                .last()
+                .copied()
+                .unwrap_or(prepass::PROGRAM_SCOPE);
+            if self.tables.holds(&name, scope) && self.runtime_table(&name, init, decl.span) {
+                return;
+            }
+            if self.bridged_names.contains(&name) {
+                let members = match unwrap(init) {
+                    Expr::Object(obj) => Some(electron::object_members(obj)),
+                    _ => None,
+                };
+                let slot = self.bridged_objects.entry((name, scope)).or_default();
+                if slot.is_none() {
+                    *slot = members;
+                }
             }
         }
         if let Some(init) = &decl.init
@@ -836,13 +759,16 @@ impl Visit for Extractor<'_, '_> {
         if let Callee::Expr(callee) = &call.callee
             && let Some(table) = call.args.first()
         {
-            let params: Vec<&Pat> = match unwrap(callee) {
-                Expr::Fn(f) => f.function.params.iter().map(|p| &p.pat).collect(),
-                Expr::Arrow(a) => a.params.iter().collect(),
-                _ => Vec::new(),
+            let (params, scope): (Vec<&Pat>, u32) = match unwrap(callee) {
+                Expr::Fn(f) => (
+                    f.function.params.iter().map(|p| &p.pat).collect(),
+                    f.function.span.lo.0,
+                ),
+                Expr::Arrow(a) => (a.params.iter().collect(), a.span.lo.0),
+                _ => (Vec::new(), prepass::PROGRAM_SCOPE),
             };
             if let Some(param) = names::param_name(params.first().copied())
-                && self.tables.contains(&param)
+                && self.tables.holds(&param, scope)
                 && self.runtime_table(&param, &table.expr, call.span)
             {
                 callee.visit_with(self);

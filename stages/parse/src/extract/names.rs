@@ -4,7 +4,8 @@ use std::borrow::Cow;
 
 use swc_common::Spanned;
 use swc_ecma_ast::{
-    Callee, Expr, Lit, MemberExpr, MemberProp, MetaPropKind, OptChainBase, Pat, PropName, UnaryOp,
+    Callee, Expr, Lit, MemberExpr, MemberProp, MetaPropKind, OptChainBase, Pat, PropName, SeqExpr,
+    UnaryOp,
 };
 
 use crate::facts::{StaticPath, StaticValue};
@@ -43,6 +44,13 @@ pub(crate) fn dotted(expr: &Expr) -> String {
                 }
             },
             Expr::Paren(paren) => cur = &paren.expr,
+            Expr::Seq(seq) => match indirect(seq) {
+                Some(value) => cur = value,
+                None => {
+                    parts.push(Cow::Borrowed(""));
+                    break;
+                }
+            },
             Expr::TsAs(e) => cur = &e.expr,
             Expr::TsNonNull(e) => cur = &e.expr,
             Expr::MetaProp(meta) if meta.kind == MetaPropKind::ImportMeta => {
@@ -129,12 +137,23 @@ pub(crate) fn string(expr: &Expr) -> Option<String> {
     }
 }
 
-/// Parentheses and TypeScript casts removed.
+/// The value of an indirect-call sequence, `(0, x.y)`: compilers (TypeScript, Babel, webpack)
+/// write it to call an import without `this`. Only literal leading expressions qualify.
+fn indirect(seq: &SeqExpr) -> Option<&Expr> {
+    let (last, leading) = seq.exprs.split_last()?;
+    (!leading.is_empty() && leading.iter().all(|e| matches!(**e, Expr::Lit(_)))).then_some(last)
+}
+
+/// Parentheses, indirect-call sequences and TypeScript casts removed.
 pub(crate) fn unwrap(expr: &Expr) -> &Expr {
     let mut cur = expr;
     for _ in 0..MAX_NAME_DEPTH {
         cur = match cur {
             Expr::Paren(p) => &p.expr,
+            Expr::Seq(seq) => match indirect(seq) {
+                Some(value) => value,
+                None => return cur,
+            },
             Expr::TsAs(e) => &e.expr,
             Expr::TsNonNull(e) => &e.expr,
             Expr::TsSatisfies(e) => &e.expr,

@@ -1,0 +1,559 @@
+//! The pre-pass: what the extraction walk needs to know before it starts.
+//!
+//! - Local names bound to the exports of `electron`, `child_process`, `bindings` and
+//!   `node-gyp-build`, each in the function scope that binds it: `require("electron")`,
+//!   `import`, a destructuring or member of a name already bound (`const {ipcMain: s} = n`),
+//!   and a bundler's require of an external module (`var n = o(12)`, where the factory of
+//!   key 12 is `e.exports = require("electron")`, as webpack writes externals).
+//! - The chunk ids and module tables an ES-module chunk of webpack or rspack exports
+//!   (`export const __webpack_esm_ids__ = [480]; export const __webpack_esm_modules__ = {…}`).
+//! - The names of webpack runtime module tables (found from the runtime's `T[id](m, m.exports,
+//!   req)` call, so minified names work), and esbuild `require_x = __commonJS(...)` wrappers.
+//!
+//! Scopes are function scopes named by where the function starts in the file, so the walk
+//! that reads the aliases names them the same way. A parameter or declaration that reuses a
+//! bound name in an inner function shadows it there. Block scopes are not told apart.
+//! When anything was bound, a second pass picks up names used before their binding was seen.
+
+use std::collections::{HashMap, HashSet};
+
+use swc_common::Spanned;
+use swc_ecma_ast::{
+    ArrayLit, ArrowExpr, ArrowFunctionBody, AssignOp, AssignTarget, CallExpr, Decl, ExportDecl,
+    Expr, Function, ImportSpecifier, ModuleExportName, ObjectPatProp, Pat, Program, Prop,
+    PropOrSpread, SimpleAssignTarget, Stmt, VarDeclarator,
+};
+use swc_ecma_visit::{Visit, VisitWith};
+
+use super::bundle;
+use super::names::{self, callee_name, dotted, named, string, unwrap};
+use crate::facts::ModuleKey;
+
+const ALIASED_MODULES: &[&str] = &["electron", "child_process", "bindings", "node-gyp-build"];
+const ELECTRON_APIS: &[&str] = &[
+    "BrowserView",
+    "BrowserWindow",
+    "WebContentsView",
+    "contextBridge",
+    "ipcMain",
+    "ipcRenderer",
+    "shell",
+    "utilityProcess",
+    "webContents",
+];
+
+/// The scope of the program's top level; function scopes are named by their start offset.
+pub(super) const PROGRAM_SCOPE: u32 = u32::MAX;
+
+/// How deep binding patterns are followed when looking for shadowing names.
+const MAX_PATTERN_DEPTH: usize = 32;
+
+/// Local names of aliased exports, each bound in a function scope.
+#[derive(Default)]
+pub(super) struct Aliases {
+    /// name → (scope, target); a `None` target is a binding of the same name that shadows an
+    /// outer alias in that scope.
+    by_name: HashMap<String, Vec<(u32, Option<String>)>>,
+}
+
+impl Aliases {
+    pub(super) fn is_empty(&self) -> bool {
+        self.by_name.is_empty()
+    }
+
+    /// What `name` aliases in the innermost scope of `scopes` that binds it.
+    pub(super) fn resolve(&self, name: &str, scopes: &[u32]) -> Option<&str> {
+        let entries = self.by_name.get(name)?;
+        scopes.iter().rev().find_map(|scope| {
+            entries
+                .iter()
+                .find(|(s, _)| s == scope)
+                .map(|(_, target)| target.as_deref())
+        })?
+    }
+
+    /// Binds `name` in `scope`. Within one scope an alias outlives a shadowing declaration of
+    /// the same name: the walk cannot tell which comes first at run time.
+    fn bind(&mut self, name: &str, scope: u32, target: Option<String>) {
+        let entries = self.by_name.entry(name.to_owned()).or_default();
+        match entries.iter_mut().find(|(s, _)| *s == scope) {
+            Some((_, existing)) => {
+                if existing.is_none() {
+                    *existing = target;
+                }
+            }
+            None => entries.push((scope, target)),
+        }
+    }
+}
+
+/// Names of webpack runtime module tables, each with the function scopes that enclose a
+/// runtime call reading it (`T[id](m, m.exports, req)`): a table is declared in one of them.
+/// Minifiers reuse short names, so a same-named object elsewhere is not the table.
+#[derive(Default)]
+pub(super) struct Tables {
+    /// name → enclosing scopes of its reads; `None` for a distinctive name, in any scope.
+    by_name: HashMap<String, Option<HashSet<u32>>>,
+}
+
+impl Tables {
+    /// Whether a `name` declared in `scope` is a module table.
+    pub(super) fn holds(&self, name: &str, scope: u32) -> bool {
+        match self.by_name.get(name) {
+            Some(None) => true,
+            Some(Some(scopes)) => scopes.contains(&scope),
+            None => false,
+        }
+    }
+
+    fn any_scope(&mut self, name: String) {
+        self.by_name.insert(name, None);
+    }
+
+    fn read_from(&mut self, name: String, scopes: &[u32]) {
+        if let Some(set) = self
+            .by_name
+            .entry(name)
+            .or_insert_with(|| Some(HashSet::new()))
+        {
+            set.extend(scopes.iter().copied());
+        }
+    }
+}
+
+/// `dotted` name with its first segment replaced by what it aliases in `scopes`.
+pub(super) fn normalize(aliases: &Aliases, scopes: &[u32], name: String) -> String {
+    if aliases.is_empty() {
+        return name;
+    }
+    let (first, rest) = match name.split_once('.') {
+        Some((first, rest)) => (first, Some(rest)),
+        None => (name.as_str(), None),
+    };
+    match aliases.resolve(first, scopes) {
+        Some(target) => match rest {
+            Some(rest) => format!("{target}.{rest}"),
+            None => target.to_owned(),
+        },
+        None => name,
+    }
+}
+
+/// The module a `require("x")` (or `import`) names, when it is one we alias.
+pub(super) fn aliased_module(spec: &str) -> Option<&'static str> {
+    let spec = spec.strip_prefix("node:").unwrap_or(spec);
+    ALIASED_MODULES.iter().copied().find(|m| *m == spec)
+}
+
+/// The aliased module an alias target belongs to (`ipcMain.on` → `electron`).
+fn module_of(target: &str) -> Option<&'static str> {
+    let first = target.split('.').next()?;
+    if first == "electron" || ELECTRON_APIS.contains(&first) {
+        return Some("electron");
+    }
+    ALIASED_MODULES.iter().copied().find(|m| *m == first)
+}
+
+pub(super) fn require_spec(expr: &Expr) -> Option<String> {
+    match unwrap(expr) {
+        Expr::Call(call) => require_call_spec(call),
+        _ => None,
+    }
+}
+
+/// The string a `require("…")` (or `x.require("…")`) call names.
+pub(super) fn require_call_spec(call: &CallExpr) -> Option<String> {
+    let name = callee_name(&call.callee);
+    if name == "require" || named(&name, "require") {
+        call.args.first().and_then(|a| string(&a.expr))
+    } else {
+        None
+    }
+}
+
+#[derive(Default)]
+pub(super) struct PrePass {
+    pub(super) aliases: Aliases,
+    pub(super) tables: Tables,
+    pub(super) esbuild: HashMap<String, ModuleKey>,
+    /// Module keys whose factory only re-exports an aliased module.
+    externals: HashMap<String, &'static str>,
+    /// Chunk ids an ES-module chunk exports (`export const __webpack_esm_ids__ = [480]`).
+    pub(super) esm_chunk_ids: Option<(Vec<String>, u64)>,
+    /// Where the module tables an ES-module chunk exports start.
+    pub(super) esm_tables: HashSet<u32>,
+    /// Identifiers passed as a `contextBridge` API (`exposeInMainWorld("api", api)`): the
+    /// walk reads the members of an object literal a declaration binds to one of these names.
+    pub(super) bridged_names: HashSet<String>,
+    scopes: Vec<u32>,
+}
+
+/// Runs the pre-pass over `program`, twice when the first pass bound anything.
+pub(super) fn run(program: &Program) -> PrePass {
+    let mut pre = PrePass {
+        scopes: vec![PROGRAM_SCOPE],
+        ..PrePass::default()
+    };
+    program.visit_with(&mut pre);
+    if !pre.aliases.is_empty() || !pre.externals.is_empty() {
+        program.visit_with(&mut pre);
+    }
+    pre
+}
+
+impl PrePass {
+    fn scope(&self) -> u32 {
+        self.scopes.last().copied().unwrap_or(PROGRAM_SCOPE)
+    }
+
+    /// Binds what `pat` declares from `init` when `init` is an aliased module or export.
+    fn bind_init(&mut self, pat: &Pat, init: &Expr) -> bool {
+        // const x = require("electron") / const {ipcRenderer: r} = require("electron").x
+        let (module, member) = match unwrap(init) {
+            Expr::Member(m) => (require_spec(&m.obj), names::dotted_member(m)),
+            other => (require_spec(other), String::new()),
+        };
+        if let Some(module) = module.as_deref().and_then(aliased_module) {
+            let base = match member.rsplit_once('.') {
+                Some((_, prop)) if !member.is_empty() => format!("{module}.{prop}"),
+                _ => module.to_owned(),
+            };
+            self.bind(pat, &base, module, 0);
+            return true;
+        }
+        // var n = o(12), where the factory of key 12 re-exports an aliased module.
+        if let Some(module) = self.external_require(init) {
+            self.bind(pat, module, module, 0);
+            return true;
+        }
+        // const {ipcMain: s} = n / var s = n.ipcMain, where `n` is bound here.
+        if !self.aliases.is_empty() && matches!(unwrap(init), Expr::Ident(_) | Expr::Member(_)) {
+            let name = dotted(init);
+            let first = name.split('.').next().unwrap_or("");
+            if !first.is_empty() && self.aliases.resolve(first, &self.scopes).is_some() {
+                let target = normalize(&self.aliases, &self.scopes, name);
+                if let Some(module) = module_of(&target) {
+                    self.bind(pat, &target, module, 0);
+                    return true;
+                }
+            }
+        }
+        false
+    }
+
+    /// `ident(key)` where `key` names an external's factory.
+    fn external_require(&self, init: &Expr) -> Option<&'static str> {
+        if self.externals.is_empty() {
+            return None;
+        }
+        let Expr::Call(call) = unwrap(init) else {
+            return None;
+        };
+        let callee = call.callee.as_expr()?;
+        if !matches!(unwrap(callee), Expr::Ident(_)) || call.args.len() != 1 {
+            return None;
+        }
+        let arg = &call.args[0];
+        if arg.spread.is_some() {
+            return None;
+        }
+        let key = names::literal_key(&arg.expr)?;
+        self.externals.get(&key).copied()
+    }
+
+    fn bind(&mut self, pat: &Pat, base: &str, module: &str, depth: usize) {
+        if depth > MAX_PATTERN_DEPTH {
+            return;
+        }
+        match pat {
+            Pat::Ident(ident) => self.alias(&ident.id.sym, base, module),
+            Pat::Assign(assign) => self.bind(&assign.left, base, module, depth + 1),
+            Pat::Object(obj) => {
+                for prop in &obj.props {
+                    match prop {
+                        ObjectPatProp::KeyValue(kv) => {
+                            if let Some(key) = names::prop_name(&kv.key) {
+                                self.bind(&kv.value, &format!("{base}.{key}"), module, depth + 1);
+                            }
+                        }
+                        ObjectPatProp::Assign(assign) => {
+                            let key = assign.key.id.sym.to_string();
+                            self.alias(&assign.key.id.sym, &format!("{base}.{key}"), module);
+                        }
+                        ObjectPatProp::Rest(_) => {}
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Records `local` → `target` in the current scope. For `electron`, the canonical name
+    /// drops the module (`ipcRenderer.invoke`, as code that reads `electron.ipcRenderer` also
+    /// ends with it).
+    fn alias(&mut self, local: &str, target: &str, module: &str) {
+        let target = if module == "electron" {
+            target.strip_prefix("electron.").unwrap_or(target)
+        } else {
+            target
+        };
+        if module == "electron"
+            && target != "electron"
+            && !ELECTRON_APIS
+                .iter()
+                .any(|api| target.split('.').next() == Some(api))
+        {
+            return;
+        }
+        if local != target {
+            let scope = self.scope();
+            self.aliases.bind(local, scope, Some(target.to_owned()));
+        }
+    }
+
+    /// Names that `pat` declares in the current scope stop meaning an outer alias there.
+    fn shadow(&mut self, pat: &Pat, depth: usize) {
+        if self.aliases.is_empty() || depth > MAX_PATTERN_DEPTH {
+            return;
+        }
+        match pat {
+            Pat::Ident(ident) => self.shadow_name(&ident.id.sym),
+            Pat::Assign(assign) => self.shadow(&assign.left, depth + 1),
+            Pat::Rest(rest) => self.shadow(&rest.arg, depth + 1),
+            Pat::Array(array) => {
+                for elem in array.elems.iter().flatten() {
+                    self.shadow(elem, depth + 1);
+                }
+            }
+            Pat::Object(obj) => {
+                for prop in &obj.props {
+                    match prop {
+                        ObjectPatProp::KeyValue(kv) => self.shadow(&kv.value, depth + 1),
+                        ObjectPatProp::Assign(assign) => self.shadow_name(&assign.key.id.sym),
+                        ObjectPatProp::Rest(rest) => self.shadow(&rest.arg, depth + 1),
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn shadow_name(&mut self, name: &str) {
+        if self.aliases.by_name.contains_key(name) {
+            let scope = self.scope();
+            self.aliases.bind(name, scope, None);
+        }
+    }
+
+    fn external(&mut self, key: Option<String>, factory: Option<&'static str>) {
+        if let (Some(key), Some(module)) = (key, factory) {
+            self.externals.insert(key, module);
+        }
+    }
+}
+
+/// The aliased module a factory only re-exports: `function (e) { e.exports = require("m") }`.
+fn external_factory_expr(expr: &Expr) -> Option<&'static str> {
+    match unwrap(expr) {
+        Expr::Fn(f) => external_factory(&f.function),
+        Expr::Arrow(arrow) => match &*arrow.body {
+            ArrowFunctionBody::FunctionBody(block) => external_body(&block.stmts),
+            ArrowFunctionBody::Expr(expr) => exports_of(expr),
+        },
+        _ => None,
+    }
+}
+
+fn external_factory(function: &Function) -> Option<&'static str> {
+    external_body(&function.body.as_ref()?.stmts)
+}
+
+fn external_body(stmts: &[Stmt]) -> Option<&'static str> {
+    let mut rest = stmts.iter().filter(|stmt| {
+        !matches!(stmt, Stmt::Expr(e) if matches!(&*e.expr, Expr::Lit(swc_ecma_ast::Lit::Str(_))))
+    });
+    let (Some(Stmt::Expr(only)), None) = (rest.next(), rest.next()) else {
+        return None;
+    };
+    exports_of(&only.expr)
+}
+
+/// `x.exports = require("m")` for an aliased `m`.
+fn exports_of(expr: &Expr) -> Option<&'static str> {
+    let Expr::Assign(assign) = unwrap(expr) else {
+        return None;
+    };
+    let AssignTarget::Simple(SimpleAssignTarget::Member(target)) = &assign.left else {
+        return None;
+    };
+    if assign.op != AssignOp::Assign || target.prop.as_ident().is_none_or(|p| p.sym != *"exports") {
+        return None;
+    }
+    require_spec(&assign.right)
+        .as_deref()
+        .and_then(aliased_module)
+}
+
+/// Exported names that hold an ES-module chunk's ids (webpack 5.9x+, rspack, older webpack 5).
+const ESM_CHUNK_IDS: &[&str] = &[
+    "__webpack_esm_ids__",
+    "__rspack_esm_ids",
+    "__webpack_ids__",
+    "ids",
+];
+/// Exported names that hold an ES-module chunk's module table.
+const ESM_CHUNK_MODULES: &[&str] = &["__webpack_esm_modules__", "__webpack_modules__", "modules"];
+
+impl Visit for PrePass {
+    fn visit_export_decl(&mut self, export: &ExportDecl) {
+        if let Decl::Var(var) = &export.decl {
+            for decl in &var.decls {
+                let (Pat::Ident(ident), Some(init)) = (&decl.name, &decl.init) else {
+                    continue;
+                };
+                let name: &str = &ident.id.sym;
+                match unwrap(init) {
+                    Expr::Array(ids) if ESM_CHUNK_IDS.contains(&name) => {
+                        self.esm_chunk_ids = Some(bundle::chunk_ids(ids));
+                    }
+                    table
+                        if ESM_CHUNK_MODULES.contains(&name) && bundle::looks_like_table(table) =>
+                    {
+                        self.esm_tables.insert(init.span().lo.0);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        export.visit_children_with(self);
+    }
+
+    fn visit_function(&mut self, function: &Function) {
+        self.scopes.push(function.span.lo.0);
+        for param in &function.params {
+            self.shadow(&param.pat, 0);
+        }
+        function.visit_children_with(self);
+        self.scopes.pop();
+    }
+
+    fn visit_arrow_expr(&mut self, arrow: &ArrowExpr) {
+        self.scopes.push(arrow.span.lo.0);
+        for param in &arrow.params {
+            self.shadow(param, 0);
+        }
+        arrow.visit_children_with(self);
+        self.scopes.pop();
+    }
+
+    fn visit_var_declarator(&mut self, decl: &VarDeclarator) {
+        let bound = decl
+            .init
+            .as_deref()
+            .is_some_and(|init| self.bind_init(&decl.name, init));
+        if !bound {
+            self.shadow(&decl.name, 0);
+        }
+        if let Some(init) = &decl.init {
+            if let Pat::Ident(ident) = &decl.name
+                && let Expr::Call(call) = unwrap(init)
+            {
+                let name = callee_name(&call.callee);
+                if (named(&name, "__commonJS") || named(&name, "__esm"))
+                    && let Some(Expr::Object(obj)) = call.args.first().map(|a| unwrap(&a.expr))
+                    && let Some(PropOrSpread::Prop(prop)) = obj.props.first()
+                {
+                    let key = match &**prop {
+                        Prop::KeyValue(kv) => names::prop_name(&kv.key),
+                        Prop::Method(m) => names::prop_name(&m.key),
+                        _ => None,
+                    };
+                    if let Some(key) = key {
+                        self.esbuild
+                            .insert(ident.id.sym.to_string(), ModuleKey::String(key));
+                    }
+                }
+            }
+            if let Pat::Ident(ident) = &decl.name
+                && ident.id.sym == *"__webpack_modules__"
+            {
+                self.tables.any_scope(ident.id.sym.to_string());
+            }
+        }
+        decl.visit_children_with(self);
+    }
+
+    fn visit_import_decl(&mut self, decl: &swc_ecma_ast::ImportDecl) {
+        let spec = decl.src.value.to_string_lossy();
+        if let Some(module) = aliased_module(&spec) {
+            for specifier in &decl.specifiers {
+                match specifier {
+                    ImportSpecifier::Named(named) => {
+                        let imported = match &named.imported {
+                            Some(ModuleExportName::Ident(i)) => i.sym.to_string(),
+                            Some(ModuleExportName::Str(s)) => {
+                                s.value.to_string_lossy().into_owned()
+                            }
+                            None => named.local.sym.to_string(),
+                        };
+                        self.alias(&named.local.sym, &format!("{module}.{imported}"), module);
+                    }
+                    ImportSpecifier::Default(d) => self.alias(&d.local.sym, module, module),
+                    ImportSpecifier::Namespace(ns) => self.alias(&ns.local.sym, module, module),
+                }
+            }
+        }
+    }
+
+    fn visit_call_expr(&mut self, call: &CallExpr) {
+        if let Some(table) = bundle::runtime_table_name(call) {
+            self.tables.read_from(table, &self.scopes);
+        }
+        if let Some(callee) = call.callee.as_expr()
+            && let Expr::Member(member) = unwrap(callee)
+            && let Some(method) = member.prop.as_ident()
+        {
+            let api = match &*method.sym {
+                "exposeInMainWorld" => call.args.get(1),
+                "exposeInIsolatedWorld" => call.args.get(2),
+                _ => None,
+            };
+            if let Some(api) = api
+                && let Expr::Ident(ident) = unwrap(&api.expr)
+            {
+                self.bridged_names.insert(ident.sym.to_string());
+            }
+        }
+        call.visit_children_with(self);
+    }
+
+    fn visit_prop(&mut self, prop: &Prop) {
+        match prop {
+            Prop::KeyValue(kv) => {
+                if matches!(unwrap(&kv.value), Expr::Fn(_) | Expr::Arrow(_)) {
+                    let factory = external_factory_expr(&kv.value);
+                    self.external(names::prop_name(&kv.key), factory);
+                }
+            }
+            Prop::Method(method) => {
+                let factory = external_factory(&method.function);
+                self.external(names::prop_name(&method.key), factory);
+            }
+            _ => {}
+        }
+        prop.visit_children_with(self);
+    }
+
+    fn visit_array_lit(&mut self, array: &ArrayLit) {
+        for (index, elem) in array.elems.iter().enumerate() {
+            if let Some(elem) = elem
+                && elem.spread.is_none()
+                && matches!(unwrap(&elem.expr), Expr::Fn(_) | Expr::Arrow(_))
+            {
+                let factory = external_factory_expr(&elem.expr);
+                self.external(Some(index.to_string()), factory);
+            }
+        }
+        array.visit_children_with(self);
+    }
+}
