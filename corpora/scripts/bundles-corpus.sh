@@ -1,16 +1,22 @@
 #!/usr/bin/env bash
 # Builds the bundle corpus once into DEST (under target/): the app in corpora/javascript/bundle-app
-# bundled by webpack 5 and rspack (development and minified production) and by esbuild (ESM with
-# splitting, and CommonJS), each with the bundler's own record as the oracle:
+# bundled by webpack 5 and rspack (development and minified production, classic and ES-module
+# output) and by esbuild (ESM with splitting, and CommonJS), each with the bundler's own record
+# as the oracle; and the Electron app in corpora/javascript/electron-app built by webpack, rspack,
+# esbuild and tsc, whose facts corpora/javascript/electron-app/truth.json lists:
 #
-#   DEST/<bundler>-<mode>/                 the output files
-#   DEST/<bundler>-<mode>.factories.json   {output file: [module ids]} from the bundler's stats
-#   DEST/esbuild-<format>.meta.json        esbuild's metafile
+#   DEST/corpus/<bundler>[-esm]-<mode>/               the output files
+#   DEST/corpus/<bundler>[-esm]-<mode>.factories.json {output file: [module ids]} from the stats
+#   DEST/corpus/esbuild-<format>.meta.json            esbuild's metafile
+#   DEST/corpus/electron-<tool>[-factories]/          the built Electron app
+#
+# A rebuild happens when this script or a build script changes (their digest is the stamp).
 set -euo pipefail
-dest="${1:?usage: bundles-corpus.sh DEST}"
-[ -f "$dest/.complete" ] && exit 0
-command -v npm >/dev/null || { echo "bundles-corpus.sh: npm is required" >&2; exit 1; }
+dest="$(realpath -m "${1:?usage: bundles-corpus.sh DEST}")"
 here="$(cd "$(dirname "$0")/.." && pwd)"
+stamp="$(cat "$0" "$here/javascript/bundle-app/build.mjs" "$here/javascript/electron-app/build.mjs" | sha256sum | cut -d' ' -f1)"
+[ "$(cat "$dest/.complete" 2>/dev/null)" = "$stamp" ] && exit 0
+command -v npm >/dev/null || { echo "bundles-corpus.sh: npm is required" >&2; exit 1; }
 tmp="$dest.partial.$$"
 rm -rf "$tmp"
 mkdir -p "$tmp/tools"
@@ -18,11 +24,12 @@ mkdir -p "$tmp/tools"
   cd "$tmp/tools"
   npm init -y >/dev/null
   npm install --no-audit --no-fund --loglevel=error \
-    webpack@5.112.2 @rspack/core@2.3.2 esbuild@0.28.2 lodash-es@4.18.1 >/dev/null
+    webpack@5.112.2 @rspack/core@2.3.2 esbuild@0.28.2 lodash-es@4.18.1 typescript@5.9.3 >/dev/null
   node "$here/javascript/bundle-app/build.mjs" "$tmp/out"
+  node "$here/javascript/electron-app/build.mjs" "$tmp/out"
 )
 mv "$tmp/out" "$tmp/corpus"
-touch "$tmp/.complete"
+echo "$stamp" > "$tmp/.complete"
 rm -rf "$dest"
 mkdir -p "$(dirname "$dest")"
 mv "$tmp" "$dest"

@@ -29,17 +29,23 @@ function oracle(stats) {
   return files;
 }
 
-async function pack(name, factory, mode) {
+// `esm`: ES-module output, whose chunks export their ids and module table.
+async function pack(name, factory, mode, esm = false) {
   const dir = path.join(out, name);
+  const ext = esm ? "mjs" : "js";
   const config = {
     mode,
     context: app,
     entry: "./src/index.js",
     devtool: false,
-    output: { path: dir, filename: "[name].js", chunkFilename: "[name].chunk.js" },
+    output: { path: dir, filename: `[name].${ext}`, chunkFilename: `[name].chunk.${ext}` },
     resolve: { modules: [path.join(process.cwd(), "node_modules")] },
     optimization: mode === "production" ? { minimize: true } : {},
   };
+  if (esm) {
+    config.experiments = { outputModule: true };
+    Object.assign(config.output, { module: true, chunkFormat: "module", library: { type: "module" } });
+  }
   const stats = await new Promise((resolve, reject) =>
     factory(config, (err, s) => (err ? reject(err) : s.hasErrors() ? reject(new Error(s.toString())) : resolve(s))));
   writeFileSync(path.join(out, `${name}.factories.json`), JSON.stringify(oracle(stats), null, 1));
@@ -52,6 +58,10 @@ await pack("webpack-dev", webpack, "development");
 await pack("webpack-prod", webpack, "production");
 await pack("rspack-dev", rspack, "development");
 await pack("rspack-prod", rspack, "production");
+await pack("webpack-esm-dev", webpack, "development", true);
+await pack("webpack-esm-prod", webpack, "production", true);
+await pack("rspack-esm-dev", rspack, "development", true);
+await pack("rspack-esm-prod", rspack, "production", true);
 for (const [name, options] of [
   ["esbuild-esm", { format: "esm", splitting: true, outdir: path.join(out, "esbuild-esm") }],
   ["esbuild-cjs", { format: "cjs", platform: "node", outdir: path.join(out, "esbuild-cjs") }],

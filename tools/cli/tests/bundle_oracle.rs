@@ -48,7 +48,16 @@ fn recovered(result: &Value) -> BTreeMap<String, BTreeSet<String>> {
 #[test]
 fn webpack_and_rspack_factories_match_their_stats() {
     let corpus = corpus();
-    for build in ["webpack-dev", "webpack-prod", "rspack-dev", "rspack-prod"] {
+    for build in [
+        "webpack-dev",
+        "webpack-prod",
+        "rspack-dev",
+        "rspack-prod",
+        "webpack-esm-dev",
+        "webpack-esm-prod",
+        "rspack-esm-dev",
+        "rspack-esm-prod",
+    ] {
         let oracle: Value = serde_json::from_slice(
             &std::fs::read(corpus.join(format!("{build}.factories.json"))).unwrap(),
         )
@@ -157,6 +166,114 @@ fn esbuild_imports_and_wrappers_match_the_metafile() {
         assert!(
             cjs_inputs.is_subset(&wrapped),
             "{build}: cjs inputs {cjs_inputs:?}, wrappers {wrapped:?}"
+        );
+    }
+}
+
+/// The Electron app of `corpora/javascript/electron-app`, as webpack, rspack and esbuild bundle
+/// it (minified, `electron` external; with and without module concatenation) and as `tsc`
+/// compiles it, has the facts its source states (`truth.json`): every tool rewrites the
+/// `join(__dirname, "preload.js")` of a named import as an indirect call `(0, x.join)(…)`.
+#[test]
+fn electron_apps_built_by_real_tools_keep_their_source_facts() {
+    let corpus = corpus();
+    let truth: Value = serde_json::from_slice(
+        &std::fs::read(support::scripts().join("../javascript/electron-app/truth.json")).unwrap(),
+    )
+    .unwrap();
+    let pairs = |v: &Value| -> BTreeSet<(String, String)> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                (
+                    p[0].as_str().unwrap().to_owned(),
+                    p[1].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect()
+    };
+    let builds = [
+        "electron-webpack",
+        "electron-webpack-factories",
+        "electron-rspack",
+        "electron-rspack-factories",
+        "electron-esbuild",
+        "electron-tsc",
+    ];
+    for build in builds {
+        let result = analyze(&corpus.join(build));
+        assert_eq!(result["statistics"]["parse_failures"], 0, "{build}");
+        let summary = &result["summary"];
+        assert_eq!(summary["browser_windows"], truth["windows"], "{build}");
+        assert_eq!(
+            summary["ipc"]["paired_renderer_transmissions"], truth["paired_renderer_transmissions"],
+            "{build}"
+        );
+        assert_eq!(
+            summary["open_external_calls"], truth["open_external_calls"],
+            "{build}"
+        );
+        let nodes = result["graph"]["nodes"].as_array().unwrap();
+        let observed = |kind: &str| -> Vec<&Value> {
+            nodes
+                .iter()
+                .filter(|n| n["kind"] == kind)
+                .flat_map(|n| n["observations"].as_array().unwrap())
+                .map(|o| &o["properties"])
+                .collect()
+        };
+        let preloads: BTreeSet<&str> = observed("electron-preload")
+            .into_iter()
+            .filter(|p| p["resolution_status"] == "resolved")
+            .map(|p| p["resolved_path"].as_str().unwrap())
+            .collect();
+        let expected: BTreeSet<&str> = truth["preloads"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p.as_str().unwrap())
+            .collect();
+        assert_eq!(preloads, expected, "{build}: preloads");
+        let bridges: BTreeMap<String, Value> = observed("context-bridge-api")
+            .into_iter()
+            .map(|p| {
+                (
+                    p["api_key"].as_str().unwrap().to_owned(),
+                    p["members"].clone(),
+                )
+            })
+            .collect();
+        let expected: BTreeMap<String, Value> = truth["bridges"]
+            .as_object()
+            .unwrap()
+            .iter()
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        assert_eq!(bridges, expected, "{build}: bridges");
+        let mut sides: BTreeMap<&str, BTreeSet<(String, String)>> = BTreeMap::new();
+        for edge in result["graph"]["edges"].as_array().unwrap() {
+            let p = &edge["properties"];
+            if let (Some(side), Some(operation), Some(channel)) = (
+                p["side"].as_str(),
+                p["operation"].as_str(),
+                p["channel"].as_str(),
+            ) {
+                sides
+                    .entry(side)
+                    .or_default()
+                    .insert((operation.to_owned(), channel.to_owned()));
+            }
+        }
+        assert_eq!(
+            sides["main"],
+            pairs(&truth["main_ipc"]),
+            "{build}: main IPC"
+        );
+        assert_eq!(
+            sides["renderer"],
+            pairs(&truth["renderer_ipc"]),
+            "{build}: renderer IPC"
         );
     }
 }

@@ -1,0 +1,58 @@
+// Builds the Electron app in src/ the ways Electron apps ship: the main process and the
+// preload bundled and minified with `electron` external, by webpack, rspack and esbuild, and
+// compiled file by file to CommonJS by TypeScript's `tsc` (which writes `(0, path_1.join)(…)`).
+// Each output directory gets a package.json naming main.js and the page main.js loads.
+// Usage: node build.mjs OUT   (run from a directory whose node_modules has the bundlers)
+import { createRequire } from "node:module";
+import { execFileSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+
+const require = createRequire(path.join(process.cwd(), "package.json"));
+const out = path.resolve(process.argv[2]);
+const app = path.dirname(new URL(import.meta.url).pathname);
+
+function finish(dir) {
+  writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "rea-electron-corpus", version: "1.0.0", main: "main.js" }));
+  writeFileSync(path.join(dir, "index.html"), "<!doctype html><title>rea</title>\n");
+}
+
+// `factories`: modules stay factories in a table (no concatenation), as in apps with
+// CommonJS dependencies; `electron` is then a factory that re-exports `require("electron")`.
+async function pack(name, factory, factories = false) {
+  const dir = path.join(out, name);
+  const configs = [["main", "electron-main"], ["preload", "electron-preload"]].map(([entry, target]) => ({
+    mode: "production",
+    target,
+    context: app,
+    entry: { [entry]: `./src/${entry}.js` },
+    devtool: false,
+    node: { __dirname: false, __filename: false },
+    output: { path: dir, filename: "[name].js" },
+    optimization: { minimize: true, concatenateModules: !factories },
+  }));
+  await new Promise((resolve, reject) =>
+    factory(configs, (err, s) => (err ? reject(err) : s.hasErrors() ? reject(new Error(s.toString())) : resolve(s))));
+  finish(dir);
+const tsc = path.join(path.dirname(require.resolve("typescript/package.json")), "bin", "tsc");
+const tscDir = path.join(out, "electron-tsc");
+execFileSync(process.execPath, [tsc, "--allowJs", "--module", "commonjs", "--target", "es2020",
+  "--esModuleInterop", "--outDir", tscDir, ...["main", "preload", "settings"].map((f) => path.join(app, "src", `${f}.js`))]);
+finish(tscDir);
+}
+
+await pack("electron-webpack", require("webpack"));
+await pack("electron-rspack", require("@rspack/core").rspack);
+await pack("electron-webpack-factories", require("webpack"), true);
+await pack("electron-rspack-factories", require("@rspack/core").rspack, true);
+const dir = path.join(out, "electron-esbuild");
+await require("esbuild").build({
+  absWorkingDir: app, entryPoints: ["src/main.js", "src/preload.js"], bundle: true, minify: true,
+  platform: "node", format: "cjs", external: ["electron"], outdir: dir, logLevel: "silent",
+});
+finish(dir);
+const tsc = path.join(path.dirname(require.resolve("typescript/package.json")), "bin", "tsc");
+const tscDir = path.join(out, "electron-tsc");
+execFileSync(process.execPath, [tsc, "--allowJs", "--module", "commonjs", "--target", "es2020",
+  "--esModuleInterop", "--outDir", tscDir, ...["main", "preload", "settings"].map((f) => path.join(app, "src", `${f}.js`))]);
+finish(tscDir);

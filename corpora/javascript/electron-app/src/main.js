@@ -1,0 +1,31 @@
+// The main process of a small Electron app, written as apps are and bundled by webpack,
+// rspack and esbuild (electron stays external). Its facts are listed in ../truth.json.
+import { app, BrowserWindow, ipcMain, shell } from "electron";
+import { join } from "node:path";
+import { settingsKey } from "./settings.js";
+
+function createWindows() {
+  const main = new BrowserWindow({
+    width: 900,
+    webPreferences: {
+      preload: join(__dirname, "preload.js"),
+      contextIsolation: true,
+      sandbox: true,
+    },
+  });
+  main.loadFile("index.html");
+  const legacy = new BrowserWindow({
+    webPreferences: { nodeIntegration: true, contextIsolation: false },
+  });
+  legacy.webContents.send("app:ready", settingsKey);
+}
+
+ipcMain.handle("settings:get", (event, key) => ({ key }));
+ipcMain.handle("settings:set", (event, key, value) => {
+  if (event.senderFrame.url !== "app://index.html") return false;
+  return true;
+});
+ipcMain.on("window:close", (event) => event.sender.close());
+ipcMain.on("link:open", (event, url) => shell.openExternal(url));
+
+app.whenReady().then(createWindows);

@@ -1,0 +1,1 @@
+export const settingsKey = "rea-settings";
