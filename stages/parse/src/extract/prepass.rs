@@ -345,8 +345,8 @@ impl PrePass {
         }
     }
 
-    fn external(&mut self, key: Option<String>, factory: Option<&'static str>) {
-        if let (Some(key), Some(module)) = (key, factory) {
+    fn external(&mut self, key: Option<String>, module: &'static str) {
+        if let Some(key) = key {
             self.externals.insert(key, module);
         }
     }
@@ -530,14 +530,14 @@ impl Visit for PrePass {
     fn visit_prop(&mut self, prop: &Prop) {
         match prop {
             Prop::KeyValue(kv) => {
-                if matches!(unwrap(&kv.value), Expr::Fn(_) | Expr::Arrow(_)) {
-                    let factory = external_factory_expr(&kv.value);
-                    self.external(names::prop_name(&kv.key), factory);
+                if let Some(module) = external_factory_expr(&kv.value) {
+                    self.external(names::prop_name(&kv.key), module);
                 }
             }
             Prop::Method(method) => {
-                let factory = external_factory(&method.function);
-                self.external(names::prop_name(&method.key), factory);
+                if let Some(module) = external_factory(&method.function) {
+                    self.external(names::prop_name(&method.key), module);
+                }
             }
             _ => {}
         }
@@ -548,10 +548,9 @@ impl Visit for PrePass {
         for (index, elem) in array.elems.iter().enumerate() {
             if let Some(elem) = elem
                 && elem.spread.is_none()
-                && matches!(unwrap(&elem.expr), Expr::Fn(_) | Expr::Arrow(_))
+                && let Some(module) = external_factory_expr(&elem.expr)
             {
-                let factory = external_factory_expr(&elem.expr);
-                self.external(Some(index.to_string()), factory);
+                self.external(Some(index.to_string()), module);
             }
         }
         array.visit_children_with(self);
