@@ -34,11 +34,6 @@ async function pack(name, factory, factories = false) {
   await new Promise((resolve, reject) =>
     factory(configs, (err, s) => (err ? reject(err) : s.hasErrors() ? reject(new Error(s.toString())) : resolve(s))));
   finish(dir);
-const tsc = path.join(path.dirname(require.resolve("typescript/package.json")), "bin", "tsc");
-const tscDir = path.join(out, "electron-tsc");
-execFileSync(process.execPath, [tsc, "--allowJs", "--module", "commonjs", "--target", "es2020",
-  "--esModuleInterop", "--outDir", tscDir, ...["main", "preload", "settings"].map((f) => path.join(app, "src", `${f}.js`))]);
-finish(tscDir);
 }
 
 await pack("electron-webpack", require("webpack"));

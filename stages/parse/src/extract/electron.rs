@@ -329,11 +329,7 @@ impl Extractor<'_, '_> {
 
     /// The members of the object literal bound to `name` in the innermost enclosing scope.
     fn bridged_object(&self, name: &str) -> Option<&Members> {
-        self.scopes
-            .iter()
-            .rev()
-            .find_map(|scope| self.bridged_objects.get(&(name.to_owned(), *scope)))?
-            .as_ref()
+        self.bridged_objects.resolve(name, &self.scopes)
     }
 
     fn ipc(

@@ -22,7 +22,9 @@ use swc_ecma_visit::{Visit, VisitWith};
 pub use bundle::FINGERPRINT_ALGORITHM;
 use bundle::{Body, Factory};
 use names::{callee_name, dotted, named, static_path, string, unwrap};
-use prepass::{Aliases, aliased_module, normalize, require_call_spec, require_spec};
+use prepass::{
+    Aliases, Scoped, Scopes, aliased_module, normalize, require_call_spec, require_spec,
+};
 
 use crate::facts::{
     Bundle, JsFacts, ModuleKey, NativeRequest, Observation, Reference, RendererLoad,
@@ -87,13 +89,13 @@ pub(crate) fn extract(
         cancelled,
         facts,
         aliases: pre.aliases,
-        scopes: vec![prepass::PROGRAM_SCOPE],
+        scopes: Scopes::default(),
         tables: pre.tables,
         esbuild: pre.esbuild,
         esm_chunk_ids: pre.esm_chunk_ids.unwrap_or_default(),
         esm_tables: pre.esm_tables,
         bridged_names: pre.bridged_names,
-        bridged_objects: HashMap::new(),
+        bridged_objects: Scoped::default(),
         stack: Vec::new(),
         nodes: 0,
         stop: false,
@@ -169,7 +171,7 @@ struct Extractor<'s, 'c> {
     facts: JsFacts,
     aliases: Aliases,
     /// Enclosing function scopes, as the pre-pass names them.
-    scopes: Vec<u32>,
+    scopes: Scopes,
     tables: prepass::Tables,
     esbuild: HashMap<String, ModuleKey>,
     /// The chunk ids of an ES-module chunk, and where its exported module tables start.
@@ -178,8 +180,7 @@ struct Extractor<'s, 'c> {
     /// Names the pre-pass saw passed as a bridge API, and the members of the object
     /// literals bound to them, by (name, scope).
     bridged_names: HashSet<String>,
-    /// `None`: a parameter or other declaration of the name shadows it in that scope.
-    bridged_objects: HashMap<(String, u32), Option<electron::Members>>,
+    bridged_objects: Scoped<electron::Members>,
     /// Enclosing module factories.
     stack: Vec<ModuleKey>,
     nodes: u64,
@@ -209,12 +210,7 @@ impl Extractor<'_, '_> {
             _ => return,
         };
         if self.bridged_names.contains(&**name) {
-            let scope = self
-                .scopes
-                .last()
-                .copied()
-                .unwrap_or(prepass::PROGRAM_SCOPE);
-            self.bridged_objects.insert((name.to_string(), scope), None);
+            self.bridged_objects.bind(name, self.scopes.current(), None);
         }
     }
 
@@ -415,10 +411,10 @@ impl Extractor<'_, '_> {
             entries = entry_calls(runtime_fn);
         }
         let lower = runtime.to_ascii_lowercase();
-        let bundler = if lower.contains("rspack") || self.source.text.contains("__rspack_") {
+        let bundler = if lower.contains("rspack") {
             "rspack"
         } else {
-            "webpack"
+            self.webpack_family()
         };
         self.bundle(
             bundler,
@@ -436,6 +432,15 @@ impl Extractor<'_, '_> {
         true
     }
 
+    /// `rspack` when the text scan found rspack's runtime names in the file, else `webpack`.
+    fn webpack_family(&self) -> &'static str {
+        if self.facts.vendor_markers.contains(&"rspack") {
+            "rspack"
+        } else {
+            "webpack"
+        }
+    }
+
     /// An ES-module chunk's exported module table, with the chunk ids it exports beside it.
     fn esm_chunk(&mut self, name: &str, table: &Expr, span: swc_common::Span) -> bool {
         let factories = match unwrap(table) {
@@ -444,11 +449,7 @@ impl Extractor<'_, '_> {
             }
             _ => return false,
         };
-        let bundler = if self.source.text.contains("__rspack_") {
-            "rspack"
-        } else {
-            "webpack"
-        };
+        let bundler = self.webpack_family();
         let chunk_keys = self.esm_chunk_ids.clone();
         self.bundle(
             bundler,
@@ -472,11 +473,7 @@ impl Extractor<'_, '_> {
             Expr::Array(arr) => bundle::array_factories(arr),
             _ => return false,
         };
-        let bundler = if self.source.text.contains("__rspack_") {
-            "rspack"
-        } else {
-            "webpack"
-        };
+        let bundler = self.webpack_family();
         self.bundle(
             bundler,
             name.to_owned(),
@@ -544,21 +541,21 @@ fn url_like(value: &str) -> bool {
 
 impl Visit for Extractor<'_, '_> {
     fn visit_function(&mut self, function: &swc_ecma_ast::Function) {
-        self.scopes.push(function.span.lo.0);
+        self.scopes.enter(function.span.lo.0);
         for param in &function.params {
             self.shadow_bridged(&param.pat);
         }
         function.visit_children_with(self);
-        self.scopes.pop();
+        self.scopes.leave();
     }
 
     fn visit_arrow_expr(&mut self, arrow: &swc_ecma_ast::ArrowExpr) {
-        self.scopes.push(arrow.span.lo.0);
+        self.scopes.enter(arrow.span.lo.0);
         for param in &arrow.params {
             self.shadow_bridged(param);
         }
         arrow.visit_children_with(self);
-        self.scopes.pop();
+        self.scopes.leave();
     }
 
     fn visit_expr(&mut self, expr: &Expr) {
@@ -629,11 +626,7 @@ impl Visit for Extractor<'_, '_> {
             {
                 return;
             }
-            let scope = self
-                .scopes
-                .last()
-                .copied()
-                .unwrap_or(prepass::PROGRAM_SCOPE);
+            let scope = self.scopes.current();
             if self.tables.holds(&name, scope) && self.runtime_table(&name, init, decl.span) {
                 return;
             }
@@ -642,10 +635,7 @@ impl Visit for Extractor<'_, '_> {
                     Expr::Object(obj) => Some(electron::object_members(obj)),
                     _ => None,
                 };
-                let slot = self.bridged_objects.entry((name, scope)).or_default();
-                if slot.is_none() {
-                    *slot = members;
-                }
+                self.bridged_objects.bind(&name, scope, members);
             }
         }
         if let Some(init) = &decl.init

@@ -48,44 +48,95 @@ pub(super) const PROGRAM_SCOPE: u32 = u32::MAX;
 /// How deep binding patterns are followed when looking for shadowing names.
 const MAX_PATTERN_DEPTH: usize = 32;
 
-/// Local names of aliased exports, each bound in a function scope.
-#[derive(Default)]
-pub(super) struct Aliases {
-    /// name → (scope, target); a `None` target is a binding of the same name that shadows an
-    /// outer alias in that scope.
-    by_name: HashMap<String, Vec<(u32, Option<String>)>>,
+/// The enclosing function scopes of a walk, innermost last; the program scope is first.
+pub(super) struct Scopes(Vec<u32>);
+
+impl Default for Scopes {
+    fn default() -> Scopes {
+        Scopes(vec![PROGRAM_SCOPE])
+    }
 }
 
-impl Aliases {
+impl Scopes {
+    /// Enters the function that starts at `start`.
+    pub(super) fn enter(&mut self, start: u32) {
+        self.0.push(start);
+    }
+
+    pub(super) fn leave(&mut self) {
+        if self.0.len() > 1 {
+            self.0.pop();
+        }
+    }
+
+    pub(super) fn current(&self) -> u32 {
+        self.0.last().copied().unwrap_or(PROGRAM_SCOPE)
+    }
+
+    pub(super) fn stack(&self) -> &[u32] {
+        &self.0
+    }
+}
+
+/// Names bound to values, each in a function scope.
+pub(super) struct Scoped<T> {
+    /// name → (scope, value); `None` is a binding of the same name that shadows an outer
+    /// value in that scope.
+    by_name: HashMap<String, Vec<(u32, Option<T>)>>,
+}
+
+impl<T> Default for Scoped<T> {
+    fn default() -> Scoped<T> {
+        Scoped {
+            by_name: HashMap::new(),
+        }
+    }
+}
+
+impl<T> Scoped<T> {
     pub(super) fn is_empty(&self) -> bool {
         self.by_name.is_empty()
     }
 
-    /// What `name` aliases in the innermost scope of `scopes` that binds it.
-    pub(super) fn resolve(&self, name: &str, scopes: &[u32]) -> Option<&str> {
+    pub(super) fn binds(&self, name: &str) -> bool {
+        self.by_name.contains_key(name)
+    }
+
+    /// What `name` is bound to in the innermost scope of `scopes` that binds it.
+    pub(super) fn resolve(&self, name: &str, scopes: &Scopes) -> Option<&T> {
         let entries = self.by_name.get(name)?;
-        scopes.iter().rev().find_map(|scope| {
+        scopes.stack().iter().rev().find_map(|scope| {
             entries
                 .iter()
                 .find(|(s, _)| s == scope)
-                .map(|(_, target)| target.as_deref())
+                .map(|(_, value)| value.as_ref())
         })?
     }
 
-    /// Binds `name` in `scope`. Within one scope an alias outlives a shadowing declaration of
+    /// Binds `name` in `scope`. Within one scope a value outlives a shadowing declaration of
     /// the same name: the walk cannot tell which comes first at run time.
-    fn bind(&mut self, name: &str, scope: u32, target: Option<String>) {
+    pub(super) fn bind(&mut self, name: &str, scope: u32, value: Option<T>) {
         let entries = self.by_name.entry(name.to_owned()).or_default();
         match entries.iter_mut().find(|(s, _)| *s == scope) {
             Some((_, existing)) => {
                 if existing.is_none() {
-                    *existing = target;
+                    *existing = value;
                 }
             }
-            None => entries.push((scope, target)),
+            None => entries.push((scope, value)),
+        }
+    }
+
+    /// Shadows `name` in `scope` when an outer scope binds it.
+    pub(super) fn shadow(&mut self, name: &str, scope: u32) {
+        if self.binds(name) {
+            self.bind(name, scope, None);
         }
     }
 }
+
+/// Local names of aliased exports: `s` → `ipcMain`.
+pub(super) type Aliases = Scoped<String>;
 
 /// Names of webpack runtime module tables, each with the function scopes that enclose a
 /// runtime call reading it (`T[id](m, m.exports, req)`): a table is declared in one of them.
@@ -122,7 +173,7 @@ impl Tables {
 }
 
 /// `dotted` name with its first segment replaced by what it aliases in `scopes`.
-pub(super) fn normalize(aliases: &Aliases, scopes: &[u32], name: String) -> String {
+pub(super) fn normalize(aliases: &Aliases, scopes: &Scopes, name: String) -> String {
     if aliases.is_empty() {
         return name;
     }
@@ -185,15 +236,12 @@ pub(super) struct PrePass {
     /// Identifiers passed as a `contextBridge` API (`exposeInMainWorld("api", api)`): the
     /// walk reads the members of an object literal a declaration binds to one of these names.
     pub(super) bridged_names: HashSet<String>,
-    scopes: Vec<u32>,
+    scopes: Scopes,
 }
 
 /// Runs the pre-pass over `program`, twice when the first pass bound anything.
 pub(super) fn run(program: &Program) -> PrePass {
-    let mut pre = PrePass {
-        scopes: vec![PROGRAM_SCOPE],
-        ..PrePass::default()
-    };
+    let mut pre = PrePass::default();
     program.visit_with(&mut pre);
     if !pre.aliases.is_empty() || !pre.externals.is_empty() {
         program.visit_with(&mut pre);
@@ -202,10 +250,6 @@ pub(super) fn run(program: &Program) -> PrePass {
 }
 
 impl PrePass {
-    fn scope(&self) -> u32 {
-        self.scopes.last().copied().unwrap_or(PROGRAM_SCOPE)
-    }
-
     /// Binds what `pat` declares from `init` when `init` is an aliased module or export.
     fn bind_init(&mut self, pat: &Pat, init: &Expr) -> bool {
         // const x = require("electron") / const {ipcRenderer: r} = require("electron").x
@@ -306,7 +350,7 @@ impl PrePass {
             return;
         }
         if local != target {
-            let scope = self.scope();
+            let scope = self.scopes.current();
             self.aliases.bind(local, scope, Some(target.to_owned()));
         }
     }
@@ -339,10 +383,7 @@ impl PrePass {
     }
 
     fn shadow_name(&mut self, name: &str) {
-        if self.aliases.by_name.contains_key(name) {
-            let scope = self.scope();
-            self.aliases.bind(name, scope, None);
-        }
+        self.aliases.shadow(name, self.scopes.current());
     }
 
     fn external(&mut self, key: Option<String>, module: &'static str) {
@@ -429,21 +470,21 @@ impl Visit for PrePass {
     }
 
     fn visit_function(&mut self, function: &Function) {
-        self.scopes.push(function.span.lo.0);
+        self.scopes.enter(function.span.lo.0);
         for param in &function.params {
             self.shadow(&param.pat, 0);
         }
         function.visit_children_with(self);
-        self.scopes.pop();
+        self.scopes.leave();
     }
 
     fn visit_arrow_expr(&mut self, arrow: &ArrowExpr) {
-        self.scopes.push(arrow.span.lo.0);
+        self.scopes.enter(arrow.span.lo.0);
         for param in &arrow.params {
             self.shadow(param, 0);
         }
         arrow.visit_children_with(self);
-        self.scopes.pop();
+        self.scopes.leave();
     }
 
     fn visit_var_declarator(&mut self, decl: &VarDeclarator) {
@@ -507,7 +548,7 @@ impl Visit for PrePass {
 
     fn visit_call_expr(&mut self, call: &CallExpr) {
         if let Some(table) = bundle::runtime_table_name(call) {
-            self.tables.read_from(table, &self.scopes);
+            self.tables.read_from(table, self.scopes.stack());
         }
         if let Some(callee) = call.callee.as_expr()
             && let Expr::Member(member) = unwrap(callee)
