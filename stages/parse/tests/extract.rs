@@ -497,3 +497,64 @@ function later(api) { contextBridge.exposeInMainWorld("other", api); }"#,
         ]
     );
 }
+
+/// How real main processes name their files: `file://` URLs built from `__dirname` (a
+/// template or `+`), `app.getAppPath()` as the application's root (a leading `/`, the artifact
+/// root), and window options bound to a name before `new BrowserWindow(options)`.
+#[test]
+fn file_urls_the_app_path_and_named_window_options_resolve() {
+    let f = facts(
+        "src/main.js",
+        r#"const { app, BrowserWindow } = require("electron");
+const path = require("path");
+const a = new BrowserWindow({ webPreferences: { preload: path.join(app.getAppPath(), "src", "p1.js") } });
+a.loadURL(`file://${__dirname}/index.html`);
+const b = new BrowserWindow({ webPreferences: { preload: app.getAppPath() + "/p2.js" } });
+b.loadURL("file://" + __dirname + "/page2.html");
+function third() {
+  const options = { webPreferences: { preload: path.resolve(__dirname, "p3.js"), nodeIntegration: true } };
+  new BrowserWindow(options);
+}
+function fourth(options) { new BrowserWindow(options); }
+new BrowserWindow({ webPreferences: { preload: __dirname } });"#,
+    );
+    let preloads: Vec<Option<(&str, &str)>> = f
+        .js
+        .windows
+        .iter()
+        .map(|w| w.preload.as_ref().map(|p| (p.path.as_str(), p.context)))
+        .collect();
+    assert_eq!(
+        preloads,
+        [
+            Some(("/src/p1.js", "filesystem-expression")),
+            Some(("/p2.js", "filesystem-expression")),
+            Some(("p3.js", "filesystem-expression")),
+            None,
+            // A bare directory anchor names no file.
+            None,
+        ]
+    );
+    assert_eq!(f.js.windows[2].options_status, "object-literal");
+    assert!(
+        f.js.windows[2]
+            .web_preferences
+            .contains(&("nodeIntegration".into(), StaticValue::Literal(true.into())))
+    );
+    // `options` in `fourth` is a parameter, not the literal bound in `third`.
+    assert_eq!(f.js.windows[3].options_status, "dynamic");
+    let loads: Vec<(&str, &str, &str)> = f
+        .js
+        .renderer_loads
+        .iter()
+        .filter(|l| l.api == "loadURL")
+        .map(|l| (l.api, l.target.as_str(), l.context))
+        .collect();
+    assert_eq!(
+        loads,
+        [
+            ("loadURL", "index.html", "filesystem-expression"),
+            ("loadURL", "page2.html", "filesystem-expression"),
+        ]
+    );
+}

@@ -7,7 +7,9 @@ use swc_ecma_ast::{BinExpr, BinaryOp, CallExpr, Expr, ObjectLit, Prop, PropOrSpr
 
 use super::Extractor;
 use super::names::{named, prop_name, static_path, static_value, string, unwrap};
-use crate::facts::{Bridge, IpcOp, ProcessUse, RendererLoad, SenderCheck, StaticValue, Window};
+use crate::facts::{
+    Bridge, IpcOp, ProcessUse, RendererLoad, SenderCheck, StaticPath, StaticValue, Window,
+};
 
 const MAX_PREFERENCES: usize = 64;
 const MAX_MEMBERS: usize = 128;
@@ -74,54 +76,73 @@ impl Extractor<'_, '_> {
         if !self.admit(None) {
             return;
         }
-        let constructor = name.rsplit('.').next().unwrap_or(name).to_owned();
-        let mut window = Window {
-            constructor,
-            options_status: "missing",
-            web_preferences_status: "missing",
-            web_preferences: Vec::new(),
-            omitted_web_preferences: 0,
-            preload: None,
-            preload_expression: None,
+        let options = match options.map(unwrap) {
+            None => WindowOptions::missing(),
+            Some(Expr::Object(obj)) => self.window_options(obj),
+            // `const options = {…}; new BrowserWindow(options)`: the literal bound in scope.
+            Some(Expr::Ident(ident)) if self.named_object(&ident.sym).is_some() => self
+                .named_object(&ident.sym)
+                .map(|o| o.window.clone())
+                .unwrap_or_else(WindowOptions::missing),
+            Some(_) => WindowOptions {
+                options_status: "dynamic",
+                dynamic: 1,
+                ..WindowOptions::missing()
+            },
+        };
+        self.facts.dynamic_findings += options.dynamic;
+        self.facts.windows.push(Window {
+            constructor: name.rsplit('.').next().unwrap_or(name).to_owned(),
+            options_status: options.options_status,
+            web_preferences_status: options.web_preferences_status,
+            web_preferences: options.web_preferences,
+            omitted_web_preferences: options.omitted_web_preferences,
+            preload: options.preload,
+            preload_expression: options.preload_expression,
             range: self.source.range(span),
             module_key: self.module_key(),
-        };
-        match options.map(unwrap) {
-            None => {}
-            Some(Expr::Object(obj)) => {
-                window.options_status = "object-literal";
-                let prefs = obj.props.iter().find_map(|p| match p {
-                    PropOrSpread::Prop(p) => match &**p {
-                        Prop::KeyValue(kv)
-                            if prop_name(&kv.key).as_deref() == Some("webPreferences") =>
-                        {
-                            Some(&*kv.value)
-                        }
-                        _ => None,
-                    },
-                    _ => None,
-                });
-                match prefs.map(unwrap) {
-                    None => {}
-                    Some(Expr::Object(prefs)) => {
-                        window.web_preferences_status = "object-literal";
-                        self.preferences(prefs, &mut window);
-                    }
-                    Some(_) => {
-                        window.web_preferences_status = "dynamic";
-                        self.facts.dynamic_findings += 1;
-                    }
-                }
-            }
-            Some(_) => {
-                window.options_status = "dynamic";
-                self.facts.dynamic_findings += 1;
-            }
-        }
-        self.facts.windows.push(window);
+        });
     }
 
-    fn preferences(&mut self, prefs: &ObjectLit, window: &mut Window) {
+    /// What a window reads from an options object literal.
+    fn window_options(&self, obj: &ObjectLit) -> WindowOptions {
+        let mut options = WindowOptions {
+            options_status: "object-literal",
+            ..WindowOptions::missing()
+        };
+        let prefs = obj.props.iter().find_map(|p| match p {
+            PropOrSpread::Prop(p) => match &**p {
+                Prop::KeyValue(kv) if prop_name(&kv.key).as_deref() == Some("webPreferences") => {
+                    Some(&*kv.value)
+                }
+                _ => None,
+            },
+            _ => None,
+        });
+        match prefs.map(unwrap) {
+            None => {}
+            Some(Expr::Object(prefs)) => {
+                options.web_preferences_status = "object-literal";
+                self.preferences(prefs, &mut options);
+            }
+            Some(_) => {
+                options.web_preferences_status = "dynamic";
+                options.dynamic += 1;
+            }
+        }
+        options
+    }
+
+    /// What the walk reads off an object literal bound to a name that is passed where a
+    /// literal is read: its members as a bridge API and its fields as window options.
+    pub(super) fn read_named_object(&self, obj: &ObjectLit) -> NamedObject {
+        NamedObject {
+            members: object_members(obj),
+            window: self.window_options(obj),
+        }
+    }
+
+    fn preferences(&self, prefs: &ObjectLit, window: &mut WindowOptions) {
         let mut out = Vec::new();
         for prop in &prefs.props {
             let offset = self.source.offset(prop.span().lo);
@@ -305,9 +326,11 @@ impl Extractor<'_, '_> {
             None => ("missing", (Vec::new(), 0)),
             Some(Expr::Object(obj)) => ("object-literal", object_members(obj)),
             // `const api = {…}; exposeInMainWorld("api", api)`: the literal bound in scope.
-            Some(Expr::Ident(ident)) if self.bridged_object(&ident.sym).is_some() => (
+            Some(Expr::Ident(ident)) if self.named_object(&ident.sym).is_some() => (
                 "object-literal",
-                self.bridged_object(&ident.sym).cloned().unwrap_or_default(),
+                self.named_object(&ident.sym)
+                    .map(|o| o.members.clone())
+                    .unwrap_or_default(),
             ),
             Some(_) => {
                 self.facts.dynamic_findings += 1;
@@ -327,9 +350,9 @@ impl Extractor<'_, '_> {
         });
     }
 
-    /// The members of the object literal bound to `name` in the innermost enclosing scope.
-    fn bridged_object(&self, name: &str) -> Option<&Members> {
-        self.bridged_objects.resolve(name, &self.scopes)
+    /// What was read off the object literal bound to `name` in the innermost enclosing scope.
+    fn named_object(&self, name: &str) -> Option<&NamedObject> {
+        self.named_objects.resolve(name, &self.scopes)
     }
 
     fn ipc(
@@ -468,6 +491,39 @@ fn url_scheme(target: &str) -> bool {
 
 /// Member paths of a bridge API, and how many more there were or could not be named.
 pub(super) type Members = (Vec<String>, u64);
+
+/// The fields of [`Window`] that its options decide, and how many of them stayed dynamic.
+#[derive(Debug, Clone)]
+pub(super) struct WindowOptions {
+    options_status: &'static str,
+    web_preferences_status: &'static str,
+    web_preferences: Vec<(String, StaticValue)>,
+    omitted_web_preferences: u64,
+    preload: Option<StaticPath>,
+    preload_expression: Option<String>,
+    dynamic: u64,
+}
+
+impl WindowOptions {
+    fn missing() -> WindowOptions {
+        WindowOptions {
+            options_status: "missing",
+            web_preferences_status: "missing",
+            web_preferences: Vec::new(),
+            omitted_web_preferences: 0,
+            preload: None,
+            preload_expression: None,
+            dynamic: 0,
+        }
+    }
+}
+
+/// What the walk read off an object literal bound to a name.
+#[derive(Debug, Clone)]
+pub(super) struct NamedObject {
+    members: Members,
+    window: WindowOptions,
+}
 
 /// The members of a bridge API object literal: sorted, unique, at most [`MAX_MEMBERS`].
 pub(super) fn object_members(obj: &ObjectLit) -> Members {

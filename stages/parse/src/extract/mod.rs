@@ -94,8 +94,8 @@ pub(crate) fn extract(
         esbuild: pre.esbuild,
         esm_chunk_ids: pre.esm_chunk_ids.unwrap_or_default(),
         esm_tables: pre.esm_tables,
-        bridged_names: pre.bridged_names,
-        bridged_objects: Scoped::default(),
+        object_names: pre.object_names,
+        named_objects: Scoped::default(),
         stack: Vec::new(),
         nodes: 0,
         stop: false,
@@ -177,10 +177,10 @@ struct Extractor<'s, 'c> {
     /// The chunk ids of an ES-module chunk, and where its exported module tables start.
     esm_chunk_ids: (Vec<String>, u64),
     esm_tables: HashSet<u32>,
-    /// Names the pre-pass saw passed as a bridge API, and the members of the object
-    /// literals bound to them, by (name, scope).
-    bridged_names: HashSet<String>,
-    bridged_objects: Scoped<electron::Members>,
+    /// Names the pre-pass saw passed where an object literal is read (a bridge API, window
+    /// options), and what the walk read off the literals declarations bind to them.
+    object_names: HashSet<String>,
+    named_objects: Scoped<electron::NamedObject>,
     /// Enclosing module factories.
     stack: Vec<ModuleKey>,
     nodes: u64,
@@ -196,9 +196,9 @@ struct Extractor<'s, 'c> {
 }
 
 impl Extractor<'_, '_> {
-    /// A parameter named like a bridged API object hides that object in its function.
-    fn shadow_bridged(&mut self, pat: &Pat) {
-        if self.bridged_names.is_empty() {
+    /// A parameter named like a named object literal hides it in its function.
+    fn shadow_named_object(&mut self, pat: &Pat) {
+        if self.object_names.is_empty() {
             return;
         }
         let name = match pat {
@@ -209,8 +209,8 @@ impl Extractor<'_, '_> {
             },
             _ => return,
         };
-        if self.bridged_names.contains(&**name) {
-            self.bridged_objects.bind(name, self.scopes.current(), None);
+        if self.object_names.contains(&**name) {
+            self.named_objects.bind(name, self.scopes.current(), None);
         }
     }
 
@@ -543,7 +543,7 @@ impl Visit for Extractor<'_, '_> {
     fn visit_function(&mut self, function: &swc_ecma_ast::Function) {
         self.scopes.enter(function.span.lo.0);
         for param in &function.params {
-            self.shadow_bridged(&param.pat);
+            self.shadow_named_object(&param.pat);
         }
         function.visit_children_with(self);
         self.scopes.leave();
@@ -552,7 +552,7 @@ impl Visit for Extractor<'_, '_> {
     fn visit_arrow_expr(&mut self, arrow: &swc_ecma_ast::ArrowExpr) {
         self.scopes.enter(arrow.span.lo.0);
         for param in &arrow.params {
-            self.shadow_bridged(param);
+            self.shadow_named_object(param);
         }
         arrow.visit_children_with(self);
         self.scopes.leave();
@@ -630,12 +630,12 @@ impl Visit for Extractor<'_, '_> {
             if self.tables.holds(&name, scope) && self.runtime_table(&name, init, decl.span) {
                 return;
             }
-            if self.bridged_names.contains(&name) {
-                let members = match unwrap(init) {
-                    Expr::Object(obj) => Some(electron::object_members(obj)),
+            if self.object_names.contains(&name) {
+                let object = match unwrap(init) {
+                    Expr::Object(obj) => Some(self.read_named_object(obj)),
                     _ => None,
                 };
-                self.bridged_objects.bind(&name, scope, members);
+                self.named_objects.bind(&name, scope, object);
             }
         }
         if let Some(init) = &decl.init

@@ -224,12 +224,19 @@ pub(crate) fn param_name(pat: Option<&Pat>) -> Option<String> {
     }
 }
 
-/// A path expression resolved statically: literals, `+` of static parts, `path.join` /
-/// `path.resolve` / `join` / `resolve` of static parts (skipping `__dirname` and friends),
-/// `fileURLToPath(x)` and `new URL(str, import.meta.url)`.
+/// A path expression resolved statically: literals, `+` and template literals of static
+/// parts, `path.join` / `path.resolve` / `join` / `resolve` of static parts (skipping
+/// `__dirname` and friends), `fileURLToPath(x)` and `new URL(str, import.meta.url)`.
+/// `app.getAppPath()` is the application's root, which a leading `/` names (the artifact
+/// root, reference §3.10), and a `file://` written before a directory anchor is dropped:
+/// `` `file://${__dirname}/index.html` `` is `index.html` beside the file.
 pub(crate) fn static_path(expr: &Expr) -> Option<StaticPath> {
     let mut anchored = false;
     let path = path_parts(expr, &mut anchored, 0)?;
+    // A bare anchor (`__dirname`, `app.getAppPath()`) names a directory, not a file.
+    if anchored && (path.is_empty() || path == "/") {
+        return None;
+    }
     let absolute = path.starts_with('/');
     let context = if anchored || absolute {
         "filesystem-expression"
@@ -237,6 +244,27 @@ pub(crate) fn static_path(expr: &Expr) -> Option<StaticPath> {
         "module-specifier"
     };
     Some(StaticPath { path, context })
+}
+
+/// `app.getAppPath()`: the directory of the application's `package.json`.
+fn is_app_root(expr: &Expr) -> bool {
+    matches!(unwrap(expr), Expr::Call(call) if call.args.is_empty()
+        && named(&callee_name(&call.callee), "getAppPath"))
+}
+
+/// `left + right` of two path parts. A part that an anchor left empty makes the other
+/// relative (`__dirname + "/x"` is `x`); `file://` before an anchor is dropped.
+fn concat(left: &str, right: &str) -> String {
+    if left.eq_ignore_ascii_case("file://") {
+        return right.to_owned();
+    }
+    let joined = format!("{left}{right}");
+    let rest = joined.trim_start_matches('/');
+    if left.starts_with('/') {
+        format!("/{rest}")
+    } else {
+        rest.to_owned()
+    }
 }
 
 fn is_dir_identity(expr: &Expr) -> bool {
@@ -261,22 +289,34 @@ fn path_parts(expr: &Expr, anchored: &mut bool, depth: usize) -> Option<String> 
     if let Some(s) = string(expr) {
         return Some(s);
     }
+    if is_dir_identity(expr) {
+        *anchored = true;
+        return Some(String::new());
+    }
+    if is_app_root(expr) {
+        *anchored = true;
+        return Some("/".to_owned());
+    }
     match expr {
         Expr::Bin(bin) if bin.op == swc_ecma_ast::BinaryOp::Add => {
-            let left = if is_dir_identity(&bin.left) {
-                *anchored = true;
-                String::new()
-            } else {
-                path_parts(&bin.left, anchored, depth + 1)?
-            };
+            let left = path_parts(&bin.left, anchored, depth + 1)?;
             let right = path_parts(&bin.right, anchored, depth + 1)?;
-            Some(format!("{left}{right}").trim_start_matches('/').to_owned()).map(|p| {
-                if left.starts_with('/') {
-                    format!("/{p}")
-                } else {
-                    p
-                }
-            })
+            Some(concat(&left, &right))
+        }
+        Expr::Tpl(tpl) => {
+            let mut path = tpl
+                .quasis
+                .first()?
+                .cooked
+                .as_ref()?
+                .to_string_lossy()
+                .into_owned();
+            for (expr, quasi) in tpl.exprs.iter().zip(tpl.quasis.iter().skip(1)) {
+                let part = path_parts(expr, anchored, depth + 1)?;
+                path = concat(&path, &part);
+                path = concat(&path, &quasi.cooked.as_ref()?.to_string_lossy());
+            }
+            Some(path)
         }
         Expr::Call(call) => {
             let name = callee_name(&call.callee);
@@ -286,11 +326,10 @@ fn path_parts(expr: &Expr, anchored: &mut bool, depth: usize) -> Option<String> 
                     if arg.spread.is_some() {
                         return None;
                     }
-                    if is_dir_identity(&arg.expr) {
-                        *anchored = true;
-                        continue;
+                    let part = path_parts(&arg.expr, anchored, depth + 1)?;
+                    if !part.is_empty() {
+                        parts.push(part);
                     }
-                    parts.push(path_parts(&arg.expr, anchored, depth + 1)?);
                 }
                 if parts.is_empty() {
                     return None;

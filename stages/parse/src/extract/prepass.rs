@@ -20,7 +20,7 @@ use std::collections::{HashMap, HashSet};
 use swc_common::Spanned;
 use swc_ecma_ast::{
     ArrayLit, ArrowExpr, ArrowFunctionBody, AssignOp, AssignTarget, CallExpr, Decl, ExportDecl,
-    Expr, Function, ImportSpecifier, ModuleExportName, ObjectPatProp, Pat, Program, Prop,
+    Expr, Function, ImportSpecifier, ModuleExportName, NewExpr, ObjectPatProp, Pat, Program, Prop,
     PropOrSpread, SimpleAssignTarget, Stmt, VarDeclarator,
 };
 use swc_ecma_visit::{Visit, VisitWith};
@@ -41,6 +41,9 @@ const ELECTRON_APIS: &[&str] = &[
     "utilityProcess",
     "webContents",
 ];
+
+/// Constructors whose first argument is window options.
+const WINDOW_CONSTRUCTORS: &[&str] = &["BrowserWindow", "BrowserView", "WebContentsView"];
 
 /// The scope of the program's top level; function scopes are named by their start offset.
 pub(super) const PROGRAM_SCOPE: u32 = u32::MAX;
@@ -233,9 +236,10 @@ pub(super) struct PrePass {
     pub(super) esm_chunk_ids: Option<(Vec<String>, u64)>,
     /// Where the module tables an ES-module chunk exports start.
     pub(super) esm_tables: HashSet<u32>,
-    /// Identifiers passed as a `contextBridge` API (`exposeInMainWorld("api", api)`): the
-    /// walk reads the members of an object literal a declaration binds to one of these names.
-    pub(super) bridged_names: HashSet<String>,
+    /// Identifiers passed where the walk reads an object literal: a `contextBridge` API
+    /// (`exposeInMainWorld("api", api)`) or window options (`new BrowserWindow(options)`).
+    /// The walk reads the object literal a declaration binds to one of these names.
+    pub(super) object_names: HashSet<String>,
     scopes: Scopes,
 }
 
@@ -562,10 +566,29 @@ impl Visit for PrePass {
             if let Some(api) = api
                 && let Expr::Ident(ident) = unwrap(&api.expr)
             {
-                self.bridged_names.insert(ident.sym.to_string());
+                self.object_names.insert(ident.sym.to_string());
             }
         }
         call.visit_children_with(self);
+    }
+
+    fn visit_new_expr(&mut self, new: &NewExpr) {
+        let constructor = match unwrap(&new.callee) {
+            Expr::Member(member) => member.prop.as_ident().map(|p| &*p.sym),
+            Expr::Ident(ident) => Some(
+                self.aliases
+                    .resolve(&ident.sym, &self.scopes)
+                    .map_or(&*ident.sym, String::as_str),
+            ),
+            _ => None,
+        };
+        if constructor.is_some_and(|c| WINDOW_CONSTRUCTORS.contains(&c))
+            && let Some(first) = new.args.as_ref().and_then(|a| a.first())
+            && let Expr::Ident(ident) = unwrap(&first.expr)
+        {
+            self.object_names.insert(ident.sym.to_string());
+        }
+        new.visit_children_with(self);
     }
 
     fn visit_prop(&mut self, prop: &Prop) {
