@@ -518,12 +518,11 @@ function third() {
 function fourth(options) { new BrowserWindow(options); }
 new BrowserWindow({ webPreferences: { preload: __dirname } });"#,
     );
-    let preloads: Vec<Option<(&str, &str)>> = f
-        .js
-        .windows
-        .iter()
-        .map(|w| w.preload.as_ref().map(|p| (p.path.as_str(), p.context)))
-        .collect();
+    let preloads: Vec<Option<(&str, &str)>> =
+        f.js.windows
+            .iter()
+            .map(|w| w.preload.as_ref().map(|p| (p.path.as_str(), p.context)))
+            .collect();
     assert_eq!(
         preloads,
         [
@@ -543,13 +542,12 @@ new BrowserWindow({ webPreferences: { preload: __dirname } });"#,
     );
     // `options` in `fourth` is a parameter, not the literal bound in `third`.
     assert_eq!(f.js.windows[3].options_status, "dynamic");
-    let loads: Vec<(&str, &str, &str)> = f
-        .js
-        .renderer_loads
-        .iter()
-        .filter(|l| l.api == "loadURL")
-        .map(|l| (l.api, l.target.as_str(), l.context))
-        .collect();
+    let loads: Vec<(&str, &str, &str)> =
+        f.js.renderer_loads
+            .iter()
+            .filter(|l| l.api == "loadURL")
+            .map(|l| (l.api, l.target.as_str(), l.context))
+            .collect();
     assert_eq!(
         loads,
         [

@@ -13,6 +13,8 @@ use crate::source::Source;
 
 const MAX_NAME_DEPTH: usize = 128;
 const MAX_NAME_BYTES: usize = 4096;
+/// Expressions in a template literal read as a path.
+const MAX_PATH_PARTS: usize = 32;
 
 /// The dotted name of a callee: `a.b.c`, `import`, or `""` where a part is not static.
 /// Computed string or number keys give their value. One allocation for the whole name.
@@ -303,7 +305,8 @@ fn path_parts(expr: &Expr, anchored: &mut bool, depth: usize) -> Option<String> 
             let right = path_parts(&bin.right, anchored, depth + 1)?;
             Some(concat(&left, &right))
         }
-        Expr::Tpl(tpl) => {
+        // A path is a few parts; longer templates are not paths, and stay linear.
+        Expr::Tpl(tpl) if tpl.exprs.len() <= MAX_PATH_PARTS => {
             let mut path = tpl
                 .quasis
                 .first()?

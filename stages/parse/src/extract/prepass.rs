@@ -83,9 +83,10 @@ impl Scopes {
 
 /// Names bound to values, each in a function scope.
 pub(super) struct Scoped<T> {
-    /// name → (scope, value); `None` is a binding of the same name that shadows an outer
-    /// value in that scope.
-    by_name: HashMap<String, Vec<(u32, Option<T>)>>,
+    /// name → scope → value; `None` is a binding of the same name that shadows an outer
+    /// value in that scope. Minified bundles bind one short name in thousands of functions,
+    /// so both binding and lookup go through maps.
+    by_name: HashMap<String, HashMap<u32, Option<T>>>,
 }
 
 impl<T> Default for Scoped<T> {
@@ -107,26 +108,25 @@ impl<T> Scoped<T> {
 
     /// What `name` is bound to in the innermost scope of `scopes` that binds it.
     pub(super) fn resolve(&self, name: &str, scopes: &Scopes) -> Option<&T> {
-        let entries = self.by_name.get(name)?;
-        scopes.stack().iter().rev().find_map(|scope| {
-            entries
-                .iter()
-                .find(|(s, _)| s == scope)
-                .map(|(_, value)| value.as_ref())
-        })?
+        let by_scope = self.by_name.get(name)?;
+        scopes
+            .stack()
+            .iter()
+            .rev()
+            .find_map(|scope| by_scope.get(scope))?
+            .as_ref()
     }
 
     /// Binds `name` in `scope`. Within one scope a value outlives a shadowing declaration of
     /// the same name: the walk cannot tell which comes first at run time.
     pub(super) fn bind(&mut self, name: &str, scope: u32, value: Option<T>) {
-        let entries = self.by_name.entry(name.to_owned()).or_default();
-        match entries.iter_mut().find(|(s, _)| *s == scope) {
-            Some((_, existing)) => {
-                if existing.is_none() {
-                    *existing = value;
-                }
-            }
-            None => entries.push((scope, value)),
+        let by_scope = match self.by_name.get_mut(name) {
+            Some(by_scope) => by_scope,
+            None => self.by_name.entry(name.to_owned()).or_default(),
+        };
+        let slot = by_scope.entry(scope).or_insert(None);
+        if slot.is_none() {
+            *slot = value;
         }
     }
 
