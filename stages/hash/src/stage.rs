@@ -195,13 +195,6 @@ impl Job<'_, '_> {
                 outcome: HashOutcome::NotHashed,
             });
         }
-        if entry.source == EntrySource::None {
-            // The reader could not locate the bytes; its limitations say why.
-            return Ok(HashedEntry {
-                entry,
-                outcome: HashOutcome::Unavailable,
-            });
-        }
         if matches!(entry.source, EntrySource::None) {
             // The reader could not locate the bytes; its limitations say why. Checked before the
             // budget, so that a garbage declared size cannot fail the whole job.

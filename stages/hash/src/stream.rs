@@ -70,10 +70,9 @@ fn hash_with_buffer(
     on_chunk: &dyn Fn(u64),
     buf: &mut [u8],
 ) -> Result<StreamDigest, StreamError> {
-    let mut hasher = Sha256::new();
+    let mut hasher = Hashers::new(block_size);
     let mut bytes: u64 = 0;
     let mut head = Vec::new();
-    let mut blocks = BlockHasher::new(block_size);
     loop {
         check()?;
         let n = match read_chunk(reader, buf) {
@@ -90,64 +89,86 @@ fn hash_with_buffer(
             head.extend_from_slice(&buf[..take]);
         }
         hasher.update(&buf[..n]);
-        blocks.update(&buf[..n]);
         on_chunk(n as u64);
     }
+    let (sha256, blocks) = hasher.finish();
     Ok(StreamDigest {
-        sha256: crate::canonical::hex_digest(hasher.finalize()),
+        sha256,
         bytes,
         head,
-        blocks: blocks.finish(bytes),
+        blocks,
     })
 }
 
-/// Digests of consecutive fixed-size blocks.
-struct BlockHasher {
-    size: u64,
-    filled: u64,
-    current: Sha256,
+/// The whole input's digest, and optionally the digest of each fixed-size block.
+///
+/// The first block's digest is the whole hasher's state at the block boundary, finalized on a
+/// copy: an input of at most one block (nearly every file an ASAR declares blocks for; the
+/// default block is 4 MiB) is hashed once, not twice. Later blocks have a hasher of their own.
+struct Hashers {
+    whole: Sha256,
+    /// Zero when no blocks were asked for.
+    block_size: u64,
+    total: u64,
+    /// The block after the first one that is being filled.
+    later: Sha256,
     done: Vec<String>,
 }
 
-impl BlockHasher {
-    fn new(size: Option<u64>) -> BlockHasher {
-        BlockHasher {
-            size: size.unwrap_or(0),
-            filled: 0,
-            current: Sha256::new(),
+impl Hashers {
+    fn new(block_size: Option<u64>) -> Hashers {
+        Hashers {
+            whole: Sha256::new(),
+            block_size: block_size.unwrap_or(0),
+            total: 0,
+            later: Sha256::new(),
             done: Vec::new(),
         }
     }
 
     fn update(&mut self, mut data: &[u8]) {
-        if self.size == 0 {
+        if self.block_size == 0 {
+            self.whole.update(data);
+            self.total += data.len() as u64;
             return;
         }
         while !data.is_empty() {
-            let room = (self.size - self.filled).min(data.len() as u64) as usize;
-            self.current.update(&data[..room]);
-            self.filled += room as u64;
-            data = &data[room..];
-            if self.filled == self.size {
-                let full = std::mem::replace(&mut self.current, Sha256::new());
-                self.done
-                    .push(crate::canonical::hex_digest(full.finalize()));
-                self.filled = 0;
+            let filled = self.total % self.block_size;
+            let room = (self.block_size - filled).min(data.len() as u64) as usize;
+            let (part, rest) = data.split_at(room);
+            self.whole.update(part);
+            if self.total >= self.block_size {
+                self.later.update(part);
             }
+            self.total += room as u64;
+            if self.total.is_multiple_of(self.block_size) {
+                let digest = if self.total == self.block_size {
+                    self.whole.clone().finalize()
+                } else {
+                    std::mem::replace(&mut self.later, Sha256::new()).finalize()
+                };
+                self.done.push(crate::canonical::hex_digest(digest));
+            }
+            data = rest;
         }
     }
 
-    /// The block digests; an empty input has one block, the digest of nothing, as
-    /// `@electron/asar` writes it.
-    fn finish(mut self, total: u64) -> Vec<String> {
-        if self.size == 0 {
-            return Vec::new();
+    /// The whole digest and the block digests; an empty input has one block, the digest of
+    /// nothing, as `@electron/asar` writes it.
+    fn finish(mut self) -> (String, Vec<String>) {
+        let whole = crate::canonical::hex_digest(self.whole.finalize());
+        if self.block_size == 0 {
+            return (whole, Vec::new());
         }
-        if self.filled > 0 || total == 0 {
-            self.done
-                .push(crate::canonical::hex_digest(self.current.finalize()));
+        if self.total == 0 || !self.total.is_multiple_of(self.block_size) {
+            if self.total < self.block_size {
+                self.done.push(whole.clone());
+            } else {
+                self.done
+                    .push(crate::canonical::hex_digest(self.later.finalize()));
+            }
         }
-        self.done
+        (whole, self.done)
     }
 }
 
@@ -212,6 +233,17 @@ mod tests {
         let empty =
             hash_stream_blocks(&mut [].as_slice(), 1, Some(block), &|| Ok(()), &|_| {}).unwrap();
         assert_eq!(empty.blocks, vec![crate::sha256_hex(b"")]);
+        // One block or less, exact multiples, and one byte past a multiple.
+        for len in [1, 49_999, 50_000, 50_001, 100_000, 100_001] {
+            let data = &data[..len];
+            let digest =
+                hash_stream_blocks(&mut &data[..], u64::MAX, Some(block), &|| Ok(()), &|_| {})
+                    .unwrap();
+            let expected: Vec<String> =
+                data.chunks(block as usize).map(crate::sha256_hex).collect();
+            assert_eq!(digest.blocks, expected, "{len} bytes");
+            assert_eq!(digest.sha256, crate::sha256_hex(data), "{len} bytes");
+        }
     }
 
     #[test]
