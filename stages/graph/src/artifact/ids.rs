@@ -18,10 +18,14 @@
 //! digest commits to the whole tree. Nothing here depends on the input's absolute path.
 
 use rea_core::{Failure, FailureReason};
-use rea_hash::{CanonicalError, content_id, digest_canonical};
+use rea_hash::{CanonicalError, ObjectWriter, Written, content_id, object_id};
 use serde::Serialize;
 
-// Recipe inputs are structs with fields in code-point order: the canonical fast path.
+use super::types::{ArtifactNode, Contradiction, Edge, Occurrence};
+
+// Each recipe's members are written in canonical key order by an `ObjectWriter`, which gives
+// the bytes `rea_hash::content_id` would give for the same object (tests in
+// `tests/artifact_graph.rs` compare the two), without going through `serde`.
 
 /// One child line of a directory digest.
 #[derive(Debug, Clone, Serialize)]
@@ -32,46 +36,38 @@ pub struct DirectoryChild<'a> {
     pub name: &'a str,
 }
 
-pub fn directory_sha256(children: &[DirectoryChild<'_>]) -> Result<String, Failure> {
-    #[derive(Serialize)]
-    struct Directory<'a> {
-        children: &'a [DirectoryChild<'a>],
-        kind: &'static str,
+impl DirectoryChild<'_> {
+    fn write(&self, out: &mut Vec<u8>) -> Result<(), CanonicalError> {
+        ObjectWriter::new(out)
+            .opt_str("artifact_id", self.artifact_id)
+            .str("entry_kind", self.entry_kind)
+            .opt_str("link_target", self.link_target)
+            .str("name", self.name)
+            .finish()
     }
-    digest_canonical(&Directory {
-        children,
-        kind: "directory",
+}
+
+pub fn directory_sha256(children: &[DirectoryChild<'_>]) -> Result<String, Failure> {
+    let mut out = Vec::with_capacity(64 + 160 * children.len());
+    ObjectWriter::new(&mut out)
+        .array("children", children, DirectoryChild::write)
+        .str("kind", "directory")
+        .finish()
+        .map_err(internal)?;
+    Ok(rea_hash::sha256_hex(&out))
+}
+
+pub fn artifact_id(sha256: &str) -> Result<String, Failure> {
+    object_id("art_", |w| {
+        w.uint("schema_version", 1).str("sha256", sha256);
     })
     .map_err(internal)
 }
 
-pub fn artifact_id(sha256: &str) -> Result<String, Failure> {
-    #[derive(Serialize)]
-    struct Art<'a> {
-        schema_version: u32,
-        sha256: &'a str,
-    }
-    content_id(
-        "art_",
-        &Art {
-            schema_version: 1,
-            sha256,
-        },
-    )
-    .map_err(internal)
-}
-
 pub fn root_occurrence_id(root_artifact_id: &str) -> Result<String, Failure> {
-    #[derive(Serialize)]
-    struct Root<'a> {
-        root: &'a str,
-    }
-    content_id(
-        "occ_",
-        &Root {
-            root: root_artifact_id,
-        },
-    )
+    object_id("occ_", |w| {
+        w.str("root", root_artifact_id);
+    })
     .map_err(internal)
 }
 
@@ -80,20 +76,11 @@ pub fn occurrence_id(
     logical_path: &str,
     entry_kind: &str,
 ) -> Result<String, Failure> {
-    #[derive(Serialize)]
-    struct Occ<'a> {
-        entry_kind: &'a str,
-        logical_path: &'a str,
-        root_artifact_id: &'a str,
-    }
-    content_id(
-        "occ_",
-        &Occ {
-            entry_kind,
-            logical_path,
-            root_artifact_id,
-        },
-    )
+    object_id("occ_", |w| {
+        w.str("entry_kind", entry_kind)
+            .str("logical_path", logical_path)
+            .str("root_artifact_id", root_artifact_id);
+    })
     .map_err(internal)
 }
 
@@ -104,22 +91,14 @@ pub fn edge_id(
     occurrence_id: &str,
     logical_path: &str,
 ) -> Result<String, Failure> {
-    #[derive(Serialize)]
-    struct EdgeKey<'a> {
-        child_artifact_id: &'a str,
-        logical_path: &'a str,
-        occurrence_id: &'a str,
-        parent_artifact_id: &'a str,
-        relation: &'a str,
-    }
-    let key = EdgeKey {
-        child_artifact_id,
-        logical_path,
-        occurrence_id,
-        parent_artifact_id,
-        relation,
-    };
-    content_id("edge_", &key).map_err(internal)
+    object_id("edge_", |w| {
+        w.str("child_artifact_id", child_artifact_id)
+            .str("logical_path", logical_path)
+            .str("occurrence_id", occurrence_id)
+            .str("parent_artifact_id", parent_artifact_id)
+            .str("relation", relation);
+    })
+    .map_err(internal)
 }
 
 pub fn contradiction_id(
@@ -128,20 +107,13 @@ pub fn contradiction_id(
     declared_sha256: &str,
     observed_sha256: &str,
 ) -> Result<String, Failure> {
-    #[derive(Serialize)]
-    struct Ic<'a> {
-        declared_sha256: &'a str,
-        logical_path: &'a str,
-        observed_sha256: &'a str,
-        root_artifact_id: &'a str,
-    }
-    let key = Ic {
-        declared_sha256,
-        logical_path,
-        observed_sha256,
-        root_artifact_id,
-    };
-    content_id("ic_", &key).map_err(internal)
+    object_id("ic_", |w| {
+        w.str("declared_sha256", declared_sha256)
+            .str("logical_path", logical_path)
+            .str("observed_sha256", observed_sha256)
+            .str("root_artifact_id", root_artifact_id);
+    })
+    .map_err(internal)
 }
 
 /// `graph_sha256` over the four complete arrays, which may be typed values or JSON values.
@@ -166,21 +138,28 @@ pub fn graph_sha256<
     .map_err(internal)
 }
 
+/// [`graph_sha256`] of the typed arrays, each item written by its `WriteCanonical` form.
+pub fn typed_graph_sha256(
+    nodes: &[ArtifactNode],
+    occurrences: &[Occurrence],
+    edges: &[Edge],
+    contradictions: &[Contradiction],
+) -> Result<String, Failure> {
+    rea_hash::digest_object_of_arrays(&[
+        ("edges", &Written(edges)),
+        ("integrity_contradictions", &Written(contradictions)),
+        ("nodes", &Written(nodes)),
+        ("occurrences", &Written(occurrences)),
+    ])
+    .map_err(internal)
+}
+
 pub fn manifest_id(root_artifact_id: &str, graph_sha256: &str) -> Result<String, Failure> {
-    #[derive(Serialize)]
-    struct Agm<'a> {
-        graph_sha256: &'a str,
-        root_artifact_id: &'a str,
-        schema_version: u32,
-    }
-    content_id(
-        "agm_",
-        &Agm {
-            graph_sha256,
-            root_artifact_id,
-            schema_version: 1,
-        },
-    )
+    object_id("agm_", |w| {
+        w.str("graph_sha256", graph_sha256)
+            .str("root_artifact_id", root_artifact_id)
+            .uint("schema_version", 1);
+    })
     .map_err(internal)
 }
 

@@ -3,6 +3,7 @@
 //! Fields are declared in code-point order, so that serialization takes the canonical fast
 //! path in `rea_hash::canonical` (a test checks it).
 
+use rea_hash::{CanonicalError, ObjectWriter, WriteCanonical};
 use serde::Serialize;
 
 /// The whole inventory of one input.
@@ -70,6 +71,22 @@ pub enum HashStatus {
     Unavailable,
 }
 
+impl HashStatus {
+    /// The serialized name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            HashStatus::Hashed => "hashed",
+            HashStatus::Verified => "verified",
+            HashStatus::Mismatched => "mismatched",
+            HashStatus::Derived => "derived",
+            HashStatus::NotHashed => "not-hashed",
+            HashStatus::Unverifiable => "unverifiable",
+            HashStatus::NotHashedLimit => "not-hashed-limit",
+            HashStatus::Unavailable => "unavailable",
+        }
+    }
+}
+
 /// One path at which content occurs.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Occurrence {
@@ -134,4 +151,72 @@ pub struct Summary {
     pub unavailable: u64,
     pub unverifiable: u64,
     pub verified: u64,
+}
+
+// The canonical forms of the arrays `graph_sha256` covers, written member by member; each
+// equals the canonical form of the type's `Serialize` output (tests/artifact_graph.rs).
+
+impl WriteCanonical for ArtifactNode {
+    fn write_canonical(&self, out: &mut Vec<u8>) -> Result<(), CanonicalError> {
+        ObjectWriter::new(out)
+            .str("artifact_id", &self.artifact_id)
+            .str("content_state", &self.content_state)
+            .str("format", &self.format)
+            .str("kind", &self.kind)
+            .strs("limitations", &self.limitations)
+            .str("sha256", &self.sha256)
+            .opt_uint("size", self.size)
+            .finish()
+    }
+}
+
+impl WriteCanonical for Occurrence {
+    fn write_canonical(&self, out: &mut Vec<u8>) -> Result<(), CanonicalError> {
+        ObjectWriter::new(out)
+            .opt_str("artifact_id", self.artifact_id.as_deref())
+            .opt_uint("declared_size", self.declared_size)
+            .str("entry_kind", &self.entry_kind)
+            .bool("executable", self.executable)
+            .str("hash_status", self.hash_status.as_str())
+            .strs("limitations", &self.limitations)
+            .opt_str("link_target", self.link_target.as_deref())
+            .str("logical_path", &self.logical_path)
+            .str("occurrence_id", &self.occurrence_id)
+            .opt_str("parent_occurrence_id", self.parent_occurrence_id.as_deref())
+            .opt_str("sha256", self.sha256.as_deref())
+            .opt_uint("size", self.size)
+            .bool("unpacked", self.unpacked)
+            .finish()
+    }
+}
+
+impl WriteCanonical for Edge {
+    fn write_canonical(&self, out: &mut Vec<u8>) -> Result<(), CanonicalError> {
+        ObjectWriter::new(out)
+            .str("child_artifact_id", &self.child_artifact_id)
+            .str("edge_id", &self.edge_id)
+            .str("logical_path", &self.logical_path)
+            .str("occurrence_id", &self.occurrence_id)
+            .str("parent_artifact_id", &self.parent_artifact_id)
+            .str("relation", &self.relation)
+            .finish()
+    }
+}
+
+impl WriteCanonical for Contradiction {
+    fn write_canonical(&self, out: &mut Vec<u8>) -> Result<(), CanonicalError> {
+        ObjectWriter::new(out)
+            .str("contradiction_id", &self.contradiction_id)
+            .str("declared_sha256", &self.declared_sha256)
+            .str("entry_kind", &self.entry_kind)
+            .strs("limitations", &self.limitations)
+            .str("logical_path", &self.logical_path)
+            .str("observed_sha256", &self.observed_sha256)
+            .str("occurrence_id", &self.occurrence_id)
+            .str("parent_artifact_id", &self.parent_artifact_id)
+            .str("provenance", &self.provenance)
+            .str("trust", &self.trust)
+            .bool("unpacked", self.unpacked)
+            .finish()
+    }
 }
