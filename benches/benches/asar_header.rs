@@ -38,7 +38,11 @@ fn header(c: &mut Criterion) {
     group.throughput(Throughput::Bytes(u64::from(header_bytes)));
     group.sample_size(10);
     group.bench_function("large_asar_read_and_parse", |b| {
-        b.iter(|| rea_traverse::asar::read_header(&cx, &source).is_ok())
+        b.iter(|| {
+            rea_traverse::asar::read_header(&cx, &source)
+                .and_then(|header| rea_traverse::asar::parse_header(&source, &header))
+                .is_ok()
+        })
     });
     group.finish();
 }

@@ -2,7 +2,7 @@
 
 use std::collections::BTreeMap;
 use std::fs::File;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
@@ -27,7 +27,8 @@ impl EntryKind {
 /// An open container file, shared by every entry read from it with positioned reads.
 #[derive(Debug, Clone)]
 pub struct ArchiveFile {
-    pub path: PathBuf,
+    /// Shared: every entry read from the archive holds a clone.
+    pub path: Arc<Path>,
     pub file: Arc<File>,
 }
 

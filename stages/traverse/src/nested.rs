@@ -289,7 +289,7 @@ fn open_fs(file: &std::path::Path, dev: u64, ino: u64) -> Result<(ArchiveFile, u
         return Err("not expanded: the file changed during traversal".to_owned());
     }
     let archive = ArchiveFile {
-        path: file.to_path_buf(),
+        path: std::sync::Arc::from(file),
         file: std::sync::Arc::new(opened),
     };
     Ok((archive, 0, meta.len()))

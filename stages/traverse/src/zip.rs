@@ -75,7 +75,7 @@ pub fn open(path: &Path) -> Result<ZipSource, Failure> {
         .len();
     Ok(ZipSource {
         archive: ArchiveFile {
-            path: path.to_path_buf(),
+            path: Arc::from(path),
             file: Arc::new(file),
         },
         base: 0,

@@ -22,6 +22,8 @@
 
 mod header;
 
+use std::borrow::Cow;
+use std::collections::HashMap;
 use std::fs::File;
 use std::os::unix::fs::{FileExt, MetadataExt};
 use std::path::{Path, PathBuf};
@@ -30,13 +32,12 @@ use std::sync::Arc;
 use crossbeam_channel::Sender;
 use rea_core::{Failure, FailureReason, Limits};
 use rea_exec::StageCx;
-use serde_json::Value;
 
 use crate::entry::{
     ArchiveFile, DeclaredIntegrity, Entry, EntryKind, EntrySource, WalkNotes, WalkTally,
 };
 use crate::path;
-use header::{RawFiles, RawIntegrity, RawNode};
+use header::{Blocks, RawFiles, RawIntegrity, RawNode, Scalar};
 
 /// An ASAR archive inside a file: the whole file, or a byte range of it.
 #[derive(Debug, Clone)]
@@ -50,14 +51,46 @@ pub struct AsarSource {
     pub unpacked_root: Option<PathBuf>,
 }
 
-/// A parsed header, ready to walk.
+/// A header read from the archive, ready to walk: its JSON text and where the data lies.
+/// [`walk`] parses the text, borrowing names and strings from it.
 #[derive(Debug)]
 pub struct AsarHeader {
     /// Absolute file offset where packed data starts.
     data_start: u64,
     /// End of the archive in the file.
     data_end: u64,
-    root: RawFiles,
+    json: Vec<u8>,
+}
+
+impl AsarHeader {
+    /// Parses the JSON text into the top level's `files`; a malformed header fails with
+    /// reason `format`.
+    fn parse(&self, source: &AsarSource) -> Result<RawFiles<'_>, Failure> {
+        let bad = |reason: &str, problem: String| {
+            Failure::new(FailureReason::Format, reason.to_owned())
+                .with_detail("path", source.archive.path.to_string_lossy().into_owned())
+                .with_detail("problem", problem)
+        };
+        match serde_json::from_slice::<RawNode<'_>>(&self.json) {
+            Ok(RawNode::Object {
+                files: Some(files), ..
+            }) => Ok(files),
+            Ok(_) => Err(bad(
+                "ASAR header is not valid JSON",
+                "the top level is not an object with a files member".to_owned(),
+            )),
+            Err(err) if err.to_string().contains("recursion limit") => Err(bad(
+                "ASAR header is nested too deeply to parse",
+                err.to_string(),
+            )),
+            Err(err) => Err(bad("ASAR header is not valid JSON", err.to_string())),
+        }
+    }
+}
+
+/// Parses a header as [`walk`] does, without walking it: whether it is well-formed.
+pub fn parse_header(source: &AsarSource, header: &AsarHeader) -> Result<(), Failure> {
+    header.parse(source).map(drop)
 }
 
 /// Opens the archive file at `path` (already resolved) as an ASAR source.
@@ -73,7 +106,7 @@ pub fn open(path: &Path) -> Result<AsarSource, Failure> {
     let unpacked_root = companion(path);
     Ok(AsarSource {
         archive: ArchiveFile {
-            path: path.to_path_buf(),
+            path: Arc::from(path),
             file: Arc::new(file),
         },
         base: 0,
@@ -102,7 +135,7 @@ pub fn looks_like_asar(head: &[u8]) -> bool {
         && head.get(16) == Some(&b'{')
 }
 
-/// Reads and parses the header. Checks cancellation per 64 KiB of header read.
+/// Reads the header. Checks cancellation per 64 KiB of header read.
 pub fn read_header(cx: &StageCx<'_>, source: &AsarSource) -> Result<AsarHeader, Failure> {
     let bad = |message: &str| {
         Failure::new(FailureReason::Format, message.to_owned())
@@ -144,18 +177,10 @@ pub fn read_header(cx: &StageCx<'_>, source: &AsarSource) -> Result<AsarHeader, 
             .map_err(|err| bad("ASAR header is truncated").with_source(err))?;
     }
     cx.check()?;
-    let root: header::RawRoot = serde_json::from_slice(&json).map_err(|err| {
-        let reason = if err.to_string().contains("recursion limit") {
-            "ASAR header is nested too deeply to parse"
-        } else {
-            "ASAR header is not valid JSON"
-        };
-        bad(reason).with_detail("problem", err.to_string())
-    })?;
     Ok(AsarHeader {
         data_start: source.base + 8 + pickle_size,
         data_end: source.base + source.len,
-        root: root.files,
+        json,
     })
 }
 
@@ -173,6 +198,8 @@ pub fn walk(
     notes: &mut WalkNotes,
     n_entries: &mut u64,
 ) -> Result<(), Failure> {
+    let root = header.parse(source)?;
+    cx.check()?;
     let mut walker = Walker {
         cx,
         source,
@@ -184,7 +211,7 @@ pub fn walk(
         notes,
         n_entries,
     };
-    walker.files(&header.root, "")
+    walker.files(&root, "")
 }
 
 struct Walker<'a, 'cx> {
@@ -201,7 +228,7 @@ struct Walker<'a, 'cx> {
 
 impl Walker<'_, '_> {
     /// Visits one `files` map; `inner` is its path inside the archive (`""` at the top).
-    fn files(&mut self, files: &RawFiles, inner: &str) -> Result<(), Failure> {
+    fn files(&mut self, files: &RawFiles<'_>, inner: &str) -> Result<(), Failure> {
         let here = path::join(self.prefix, inner);
         let RawFiles::Map(children) = files else {
             self.notes.skip(
@@ -216,11 +243,11 @@ impl Walker<'_, '_> {
         // JSON.parse keeps the last of duplicate keys, and so does Electron: so do we.
         let mut order: Vec<usize> = (0..children.len()).collect();
         order.sort_by(|&a, &b| children[a].0.cmp(&children[b].0).then(a.cmp(&b)));
-        let mut folded: std::collections::BTreeMap<String, String> =
-            std::collections::BTreeMap::new();
+        let mut folded: HashMap<Cow<'_, str>, &str> = HashMap::with_capacity(children.len());
         for (pos, &idx) in order.iter().enumerate() {
             self.cx.check()?;
             let (name, node) = &children[idx];
+            let name: &str = name;
             let logical = path::join(&here, name);
             if order
                 .get(pos + 1)
@@ -266,7 +293,15 @@ impl Walker<'_, '_> {
                 );
                 continue;
             }
-            if let Some(other) = folded.insert(name.to_lowercase(), name.clone()) {
+            let lower = if name
+                .bytes()
+                .any(|b| b.is_ascii_uppercase() || !b.is_ascii())
+            {
+                Cow::Owned(name.to_lowercase())
+            } else {
+                Cow::Borrowed(name)
+            };
+            if let Some(other) = folded.insert(lower, name) {
                 self.notes.skip(
                     &here,
                     format!(
@@ -322,7 +357,7 @@ impl Walker<'_, '_> {
     }
 
     /// The entry one header node describes.
-    fn entry(&self, node: &RawNode, logical_path: String, inner_path: &str) -> Entry {
+    fn entry(&self, node: &RawNode<'_>, logical_path: String, inner_path: &str) -> Entry {
         let mut entry = Entry {
             logical_path,
             kind: EntryKind::File,
@@ -365,12 +400,12 @@ impl Walker<'_, '_> {
         entry.executable = fields
             .executable
             .as_ref()
-            .and_then(Value::as_bool)
+            .and_then(Scalar::as_bool)
             .unwrap_or(false);
         entry.unpacked = fields
             .unpacked
             .as_ref()
-            .and_then(Value::as_bool)
+            .and_then(Scalar::as_bool)
             .unwrap_or(false);
         entry.declared = fields
             .integrity
@@ -394,12 +429,12 @@ impl Walker<'_, '_> {
 
     fn packed_source(
         &self,
-        offset: Option<&Value>,
+        offset: Option<&Scalar<'_>>,
         size: u64,
         limitations: &mut Vec<String>,
     ) -> EntrySource {
         let offset = match offset {
-            Some(Value::String(text)) => text.parse::<u64>().ok(),
+            Some(Scalar::Str(text)) => text.parse::<u64>().ok(),
             Some(other) => as_safe_u64(other),
             None => None,
         };
@@ -461,17 +496,20 @@ impl Walker<'_, '_> {
 }
 
 /// Reads the declared integrity; malformed metadata is kept as unverifiable, never dropped.
-fn declared_integrity(value: &RawIntegrity, limitations: &mut Vec<String>) -> DeclaredIntegrity {
+fn declared_integrity(
+    value: &RawIntegrity<'_>,
+    limitations: &mut Vec<String>,
+) -> DeclaredIntegrity {
     let algorithm = value
         .algorithm
         .as_ref()
-        .and_then(Value::as_str)
+        .and_then(Scalar::as_str)
         .unwrap_or("")
         .to_owned();
     let hash = value
         .hash
         .as_ref()
-        .and_then(Value::as_str)
+        .and_then(Scalar::as_str)
         .map(str::to_lowercase);
     let block_size = value
         .block_size
@@ -480,11 +518,11 @@ fn declared_integrity(value: &RawIntegrity, limitations: &mut Vec<String>) -> De
         .filter(|&n| n > 0);
     let blocks: Option<Vec<String>> = match &value.blocks {
         None => Some(Vec::new()),
-        Some(Value::Array(items)) => items
+        Some(Blocks::List(items)) => items
             .iter()
-            .map(|b| b.as_str().map(str::to_lowercase))
+            .map(|b| b.as_deref().map(str::to_lowercase))
             .collect(),
-        Some(_) => None,
+        Some(Blocks::Other) => None,
     };
     let well_formed = hash.as_deref().is_some_and(is_hex64)
         && blocks
@@ -512,7 +550,7 @@ fn is_hex64(text: &str) -> bool {
     text.len() == 64 && text.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
-fn as_safe_u64(value: &Value) -> Option<u64> {
+fn as_safe_u64(value: &Scalar<'_>) -> Option<u64> {
     value.as_u64().filter(|&n| n < (1 << 53))
 }
 
