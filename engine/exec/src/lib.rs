@@ -19,3 +19,14 @@ mod run;
 
 pub use plan::{Dep, NodeId, Placement, Plan, PlanError, StageKind};
 pub use run::{Executor, RunReport, StageCx, StageTiming};
+
+/// Frees `value` on a short-lived thread of its own, off the job's critical path: the hashed
+/// entries and the graph of a 56,000-entry archive take tens of milliseconds to free, and the
+/// stage that is done with them should not wait for it. When no thread can be started, the
+/// value is freed here.
+pub fn drop_off_path<T: Send + 'static>(value: T) {
+    // On failure `spawn` drops the closure, and the value with it, before returning.
+    let _ = std::thread::Builder::new()
+        .name("rea-drop".to_owned())
+        .spawn(move || drop(value));
+}

@@ -287,9 +287,12 @@ pub(crate) fn plan_graph(
     Ok((graph_node, graph))
 }
 
+/// Hands the hashed entries to a later stage that asked for them, or frees them off the
+/// critical path.
 fn hand_on(out: &Option<Slot<Vec<HashedEntry>>>, entries: Vec<HashedEntry>) {
-    if let Some(out) = out {
-        out.put(entries);
+    match out {
+        Some(out) => out.put(entries),
+        None => rea_exec::drop_off_path(entries),
     }
 }
 
@@ -313,6 +316,7 @@ fn compile(
                 let graph = graph.take("inventory graph")?;
                 headline.put(headline_of(&graph));
                 let draft = draft(&graph, &display, &limits, policy, page)?;
+                rea_exec::drop_off_path(graph);
                 sealed.put(rea_seal::seal(cx, draft)?);
                 Ok(())
             },

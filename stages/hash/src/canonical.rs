@@ -455,8 +455,8 @@ pub fn digest_object_of_arrays(
         }
         hasher.update(format!("\"{key}\":[").as_bytes());
         let n_chunks = array.item_count().div_ceil(ITEMS_PER_CHUNK);
-        for window in (0..n_chunks).collect::<Vec<_>>().chunks(CHUNKS_IN_FLIGHT) {
-            let parts: Vec<Vec<u8>> = window
+        let serialize = |window: &[usize]| -> Result<Vec<(usize, Vec<u8>)>, CanonicalError> {
+            window
                 .par_iter()
                 .map(|&chunk| {
                     let start = chunk * ITEMS_PER_CHUNK;
@@ -468,16 +468,29 @@ pub fn digest_object_of_arrays(
                         }
                         array.write_item(item, &mut out)?;
                     }
-                    Ok(out)
+                    Ok((chunk, out))
                 })
-                .collect::<Result<_, CanonicalError>>()?;
-            for (pos, part) in parts.iter().enumerate() {
-                if window[pos] > 0 {
+                .collect()
+        };
+        let absorb = |hasher: &mut Sha256, parts: Vec<(usize, Vec<u8>)>| {
+            for (chunk, part) in parts {
+                if chunk > 0 {
                     hasher.update(b",");
                 }
-                hasher.update(part);
+                hasher.update(&part);
             }
+        };
+        // Each window is hashed while the next one is serialized.
+        let chunks: Vec<usize> = (0..n_chunks).collect();
+        let mut pending = Vec::new();
+        for window in chunks.chunks(CHUNKS_IN_FLIGHT) {
+            let (next, ()) = rayon::join(
+                || serialize(window),
+                || absorb(&mut hasher, std::mem::take(&mut pending)),
+            );
+            pending = next?;
         }
+        absorb(&mut hasher, pending);
         hasher.update(b"]");
     }
     hasher.update(b"}");
