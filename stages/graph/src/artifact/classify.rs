@@ -40,6 +40,19 @@ pub fn classify_file(logical_path: &str, head: &[u8]) -> Class {
     }
 }
 
+/// Whether a component of the path (case-insensitive) ends in `.framework`.
+fn in_framework(logical_path: &str) -> bool {
+    const NEEDLE: &[u8] = b".framework/";
+    if logical_path.is_ascii() {
+        logical_path
+            .as_bytes()
+            .windows(NEEDLE.len())
+            .any(|window| window.eq_ignore_ascii_case(NEEDLE))
+    } else {
+        logical_path.to_lowercase().contains(".framework/")
+    }
+}
+
 /// The class a directory's node gets.
 pub fn classify_directory(logical_path: &str) -> Class {
     if logical_path.to_lowercase().ends_with(".framework") {
@@ -56,8 +69,12 @@ pub fn classify_directory(logical_path: &str) -> Class {
 }
 
 fn classify_path(logical_path: &str) -> Class {
-    let lower = logical_path.to_lowercase();
-    let name = lower.rsplit('/').next().unwrap_or(&lower);
+    // Only the name decides; lowercasing the whole path cost more than the rest of this.
+    let name = logical_path
+        .rsplit('/')
+        .next()
+        .unwrap_or(logical_path)
+        .to_lowercase();
     let ends = |suffix: &str| name.ends_with(suffix);
     if ends(".map") {
         return Class {
@@ -89,7 +106,7 @@ fn classify_path(logical_path: &str) -> Class {
             format: "json",
         };
     }
-    if lower.contains(".framework/") {
+    if in_framework(logical_path) {
         return Class {
             kind: "framework",
             format: "file",
@@ -176,6 +193,18 @@ mod tests {
         // A directory named like a script does not make its files scripts.
         assert_eq!(
             classify_file("node_modules/ipaddr.js/README.md", b"").kind,
+            "resource"
+        );
+        // Inside a framework bundle, whatever the case and the script, but not a lookalike.
+        for path in [
+            "Frameworks/Electron Framework.framework/Resources/icon.icns",
+            "Frameworks/Squirrel.FRAMEWORK/Versions/A/Squirrel",
+            "Frameworks/Ünïcode.Framework/Resources/x",
+        ] {
+            assert_eq!(classify_file(path, b"").kind, "framework", "{path}");
+        }
+        assert_eq!(
+            classify_file("docs/not.frameworks/readme.txt", b"").kind,
             "resource"
         );
     }
