@@ -130,6 +130,34 @@ impl<'de> Deserialize<'de> for Blocks<'de> {
     }
 }
 
+/// A JSON string, borrowed from the text when it holds no escapes. (`Cow<str>`'s own
+/// `Deserialize` always copies.)
+struct Text<'de>(Cow<'de, str>);
+
+impl<'de> Deserialize<'de> for Text<'de> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Text<'de>, D::Error> {
+        deserializer.deserialize_str(TextVisitor)
+    }
+}
+
+struct TextVisitor;
+
+impl<'de> Visitor<'de> for TextVisitor {
+    type Value = Text<'de>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a string")
+    }
+
+    fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Text<'de>, E> {
+        Ok(Text(Cow::Borrowed(v)))
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Text<'de>, E> {
+        Ok(Text(Cow::Owned(v.to_owned())))
+    }
+}
+
 struct FilesVisitor;
 struct NodeVisitor;
 struct IntegrityVisitor;
@@ -189,7 +217,7 @@ impl<'de> Visitor<'de> for FilesVisitor {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawFiles<'de>, A::Error> {
         let mut children = Vec::new();
-        while let Some(name) = map.next_key::<Cow<'de, str>>()? {
+        while let Some(Text(name)) = map.next_key::<Text<'de>>()? {
             children.push((name, map.next_value::<RawNode<'de>>()?));
         }
         Ok(RawFiles::Map(children))
@@ -209,7 +237,7 @@ impl<'de> Visitor<'de> for NodeVisitor {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawNode<'de>, A::Error> {
         let mut files = None;
         let mut fields = RawFields::default();
-        while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+        while let Some(Text(key)) = map.next_key::<Text<'de>>()? {
             let slot = match key.as_ref() {
                 "files" => {
                     files = Some(map.next_value::<RawFiles<'de>>()?);
@@ -250,7 +278,7 @@ impl<'de> Visitor<'de> for IntegrityVisitor {
     /// The last of repeated keys wins, as in a map.
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RawIntegrity<'de>, A::Error> {
         let mut integrity = RawIntegrity::default();
-        while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+        while let Some(Text(key)) = map.next_key::<Text<'de>>()? {
             let slot = match key.as_ref() {
                 "algorithm" => &mut integrity.algorithm,
                 "hash" => &mut integrity.hash,
@@ -428,6 +456,22 @@ mod tests {
         };
         let names: Vec<&str> = children.iter().map(|(name, _)| name.as_ref()).collect();
         assert_eq!(names, vec!["a", "b", "a"]);
+        // Names without escapes are borrowed from the header text, not copied.
+        assert!(
+            children
+                .iter()
+                .all(|(name, _)| matches!(name, Cow::Borrowed(_)))
+        );
+        let escaped: RawNode<'_> =
+            serde_json::from_str(r#"{"files": {"a\"b": {"size": 1}}}"#).unwrap();
         assert!(matches!(children[1].1, RawNode::Invalid));
+        let RawNode::Object {
+            files: Some(RawFiles::Map(escaped)),
+            ..
+        } = escaped
+        else {
+            panic!("files is a map");
+        };
+        assert_eq!(escaped[0].0, "a\"b");
     }
 }
