@@ -3,12 +3,13 @@
 # bundled by webpack 5 and rspack (development and minified production, classic and ES-module
 # output) and by esbuild (ESM with splitting, and CommonJS), each with the bundler's own record
 # as the oracle; and the Electron app in corpora/javascript/electron-app built by webpack, rspack,
-# esbuild and tsc, whose facts corpora/javascript/electron-app/truth.json lists:
+# esbuild, rollup (what electron-vite bundles with) and tsc, whose facts
+# corpora/javascript/electron-app/truth.json lists:
 #
 #   DEST/corpus/<bundler>[-esm]-<mode>/               the output files
 #   DEST/corpus/<bundler>[-esm]-<mode>.factories.json {output file: [module ids]} from the stats
 #   DEST/corpus/esbuild-<format>.meta.json            esbuild's metafile
-#   DEST/corpus/electron-<tool>[-factories]/          the built Electron app
+#   DEST/corpus/electron-<tool>[-factories|-esm]/     the built Electron app
 #
 # A rebuild happens when this script or a build script changes (their digest is the stamp).
 set -euo pipefail
@@ -24,7 +25,8 @@ mkdir -p "$tmp/tools"
   cd "$tmp/tools"
   npm init -y >/dev/null
   npm install --no-audit --no-fund --loglevel=error \
-    webpack@5.112.2 @rspack/core@2.3.2 esbuild@0.28.2 lodash-es@4.18.1 typescript@5.9.3 >/dev/null
+    webpack@5.112.2 @rspack/core@2.3.2 esbuild@0.28.2 lodash-es@4.18.1 typescript@5.9.3 \
+    rollup@4.68.9 @rollup/plugin-terser@1.0.2 >/dev/null
   node "$here/javascript/bundle-app/build.mjs" "$tmp/out"
   node "$here/javascript/electron-app/build.mjs" "$tmp/out"
 )

@@ -1,6 +1,8 @@
 // Builds the Electron app in src/ the ways Electron apps ship: the main process and the
-// preload bundled and minified with `electron` external, by webpack, rspack and esbuild, and
-// compiled file by file to CommonJS by TypeScript's `tsc` (which writes `(0, path_1.join)(…)`).
+// preload bundled and minified with `electron` external, by webpack, rspack, esbuild and rollup
+// (the bundler under electron-vite; CommonJS, as electron-vite writes main and preload by
+// default, and ES modules), and compiled file by file to CommonJS by TypeScript's `tsc` (which
+// writes `(0, path_1.join)(…)`).
 // Each output directory gets a package.json naming main.js and the page main.js loads.
 // Usage: node build.mjs OUT   (run from a directory whose node_modules has the bundlers)
 import { createRequire } from "node:module";
@@ -46,6 +48,18 @@ await require("esbuild").build({
   platform: "node", format: "cjs", external: ["electron"], outdir: dir, logLevel: "silent",
 });
 finish(dir);
+for (const [name, format] of [["electron-rollup", "cjs"], ["electron-rollup-esm", "es"]]) {
+  const { rollup } = require("rollup");
+  const terser = require("@rollup/plugin-terser");
+  for (const entry of ["main", "preload"]) {
+    const bundle = await rollup({
+      input: path.join(app, "src", `${entry}.js`), external: ["electron", /^node:/], onwarn() {},
+    });
+    await bundle.write({ file: path.join(out, name, `${entry}.js`), format, plugins: [terser()] });
+    await bundle.close();
+  }
+  finish(path.join(out, name));
+}
 const tsc = path.join(path.dirname(require.resolve("typescript/package.json")), "bin", "tsc");
 const tscDir = path.join(out, "electron-tsc");
 execFileSync(process.execPath, [tsc, "--allowJs", "--module", "commonjs", "--target", "es2020",

@@ -556,3 +556,33 @@ new BrowserWindow({ webPreferences: { preload: __dirname } });"#,
         ]
     );
 }
+
+/// rollup (under electron-vite) keeps a named import of `join` under a short name: the call
+/// `r(__dirname, "preload.js")` is `path.join` through the import, from an ES module or a
+/// destructured `require`, and a parameter reusing the name in an inner function is not.
+#[test]
+fn renamed_path_helpers_resolve_through_their_imports() {
+    let esm = facts(
+        "out/main.js",
+        r#"import{BrowserWindow as o,app as t}from"electron";import{join as r}from"node:path";import{fileURLToPath as u}from"node:url";t.whenReady().then(function(){new o({webPreferences:{preload:r(__dirname,"preload.js")}}).loadFile("index.html")});function s(r){new o({webPreferences:{preload:r(__dirname,"other.js")}})}new o({webPreferences:{preload:r(u(new URL(".",import.meta.url)),"p2.mjs")}});"#,
+    );
+    let preloads: Vec<Option<&str>> = esm
+        .js
+        .windows
+        .iter()
+        .map(|w| w.preload.as_ref().map(|p| p.path.as_str()))
+        .collect();
+    // The third names its directory as ES modules do, `fileURLToPath(new URL(".", import.meta.url))`,
+    // through a renamed `fileURLToPath`: the file beside the module.
+    assert_eq!(preloads, [Some("preload.js"), None, Some("./p2.mjs")]);
+    assert!(esm.js.windows[1].preload_expression.is_some());
+
+    let cjs = facts(
+        "out/main.js",
+        r#""use strict";const{BrowserWindow:o}=require("electron"),{resolve:p}=require("path");new o({webPreferences:{preload:p(__dirname,"../preload/index.js")}});"#,
+    );
+    assert_eq!(
+        cjs.js.windows[0].preload.as_ref().map(|p| p.path.as_str()),
+        Some("../preload/index.js")
+    );
+}

@@ -199,6 +199,8 @@ fn electron_apps_built_by_real_tools_keep_their_source_facts() {
         "electron-rspack",
         "electron-rspack-factories",
         "electron-esbuild",
+        "electron-rollup",
+        "electron-rollup-esm",
         "electron-tsc",
     ];
     for build in builds {

@@ -824,7 +824,7 @@ impl Visit for Extractor<'_, '_> {
                     kv.value.span(),
                 );
             } else if key == "preload"
-                && let Some(path) = static_path(&kv.value)
+                && let Some(path) = static_path(&kv.value, &|c| self.callee(c))
                 // A bare word (`preload: "auto"`) is not a script path.
                 && (path.context == "filesystem-expression"
                     || [".js", ".cjs", ".mjs"].iter().any(|e| path.path.to_ascii_lowercase().ends_with(e)))
@@ -1007,7 +1007,7 @@ impl Extractor<'_, '_> {
     fn node_gyp_build(&mut self, first: Option<&Expr>, span: swc_common::Span) {
         let dir = match first.map(unwrap) {
             Some(Expr::Ident(i)) if i.sym == *"__dirname" => Some(".".to_owned()),
-            Some(e) => static_path(e).map(|p| p.path),
+            Some(e) => static_path(e, &|c| self.callee(c)).map(|p| p.path),
             None => None,
         };
         if let Some(dir) = dir {

@@ -232,9 +232,12 @@ pub(crate) fn param_name(pat: Option<&Pat>) -> Option<String> {
 /// `app.getAppPath()` is the application's root, which a leading `/` names (the artifact
 /// root, reference §3.10), and a `file://` written before a directory anchor is dropped:
 /// `` `file://${__dirname}/index.html` `` is `index.html` beside the file.
-pub(crate) fn static_path(expr: &Expr) -> Option<StaticPath> {
+///
+/// `callee` names a call's callee, aliases resolved (`r` for `import {join as r} from "path"`
+/// is `path.join`).
+pub(crate) fn static_path(expr: &Expr, callee: &dyn Fn(&Callee) -> String) -> Option<StaticPath> {
     let mut anchored = false;
-    let path = path_parts(expr, &mut anchored, 0)?;
+    let path = path_parts(expr, callee, &mut anchored, 0)?;
     // A bare anchor (`__dirname`, `app.getAppPath()`) names a directory, not a file.
     if anchored && (path.is_empty() || path == "/") {
         return None;
@@ -249,9 +252,9 @@ pub(crate) fn static_path(expr: &Expr) -> Option<StaticPath> {
 }
 
 /// `app.getAppPath()`: the directory of the application's `package.json`.
-fn is_app_root(expr: &Expr) -> bool {
+fn is_app_root(expr: &Expr, callee: &dyn Fn(&Callee) -> String) -> bool {
     matches!(unwrap(expr), Expr::Call(call) if call.args.is_empty()
-        && named(&callee_name(&call.callee), "getAppPath"))
+        && named(&callee(&call.callee), "getAppPath"))
 }
 
 /// `left + right` of two path parts. A part that an anchor left empty makes the other
@@ -269,11 +272,11 @@ fn concat(left: &str, right: &str) -> String {
     }
 }
 
-fn is_dir_identity(expr: &Expr) -> bool {
+fn is_dir_identity(expr: &Expr, callee: &dyn Fn(&Callee) -> String) -> bool {
     match unwrap(expr) {
         Expr::Ident(i) => i.sym == *"__dirname",
         Expr::Call(call) => {
-            let name = callee_name(&call.callee);
+            let name = callee(&call.callee);
             named(&name, "dirname")
                 && call.args.first().is_some_and(
                     |a| matches!(unwrap(&a.expr), Expr::Ident(i) if i.sym == *"__filename"),
@@ -283,7 +286,12 @@ fn is_dir_identity(expr: &Expr) -> bool {
     }
 }
 
-fn path_parts(expr: &Expr, anchored: &mut bool, depth: usize) -> Option<String> {
+fn path_parts(
+    expr: &Expr,
+    callee: &dyn Fn(&Callee) -> String,
+    anchored: &mut bool,
+    depth: usize,
+) -> Option<String> {
     if depth > 16 {
         return None;
     }
@@ -291,18 +299,18 @@ fn path_parts(expr: &Expr, anchored: &mut bool, depth: usize) -> Option<String> 
     if let Some(s) = string(expr) {
         return Some(s);
     }
-    if is_dir_identity(expr) {
+    if is_dir_identity(expr, callee) {
         *anchored = true;
         return Some(String::new());
     }
-    if is_app_root(expr) {
+    if is_app_root(expr, callee) {
         *anchored = true;
         return Some("/".to_owned());
     }
     match expr {
         Expr::Bin(bin) if bin.op == swc_ecma_ast::BinaryOp::Add => {
-            let left = path_parts(&bin.left, anchored, depth + 1)?;
-            let right = path_parts(&bin.right, anchored, depth + 1)?;
+            let left = path_parts(&bin.left, callee, anchored, depth + 1)?;
+            let right = path_parts(&bin.right, callee, anchored, depth + 1)?;
             Some(concat(&left, &right))
         }
         // A path is a few parts; longer templates are not paths, and stay linear.
@@ -315,21 +323,21 @@ fn path_parts(expr: &Expr, anchored: &mut bool, depth: usize) -> Option<String> 
                 .to_string_lossy()
                 .into_owned();
             for (expr, quasi) in tpl.exprs.iter().zip(tpl.quasis.iter().skip(1)) {
-                let part = path_parts(expr, anchored, depth + 1)?;
+                let part = path_parts(expr, callee, anchored, depth + 1)?;
                 path = concat(&path, &part);
                 path = concat(&path, &quasi.cooked.as_ref()?.to_string_lossy());
             }
             Some(path)
         }
         Expr::Call(call) => {
-            let name = callee_name(&call.callee);
+            let name = callee(&call.callee);
             if named(&name, "join") || named(&name, "resolve") {
                 let mut parts = Vec::new();
                 for arg in &call.args {
                     if arg.spread.is_some() {
                         return None;
                     }
-                    let part = path_parts(&arg.expr, anchored, depth + 1)?;
+                    let part = path_parts(&arg.expr, callee, anchored, depth + 1)?;
                     if !part.is_empty() {
                         parts.push(part);
                     }
@@ -339,7 +347,7 @@ fn path_parts(expr: &Expr, anchored: &mut bool, depth: usize) -> Option<String> 
                 }
                 Some(join_parts(&parts))
             } else if named(&name, "fileURLToPath") {
-                let inner = path_parts(&call.args.first()?.expr, anchored, depth + 1)?;
+                let inner = path_parts(&call.args.first()?.expr, callee, anchored, depth + 1)?;
                 Some(
                     inner
                         .strip_prefix("file://")

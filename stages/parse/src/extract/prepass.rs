@@ -29,7 +29,18 @@ use super::bundle;
 use super::names::{self, callee_name, dotted, named, string, unwrap};
 use crate::facts::ModuleKey;
 
-const ALIASED_MODULES: &[&str] = &["electron", "child_process", "bindings", "node-gyp-build"];
+const ALIASED_MODULES: &[&str] = &[
+    "electron",
+    "child_process",
+    "bindings",
+    "node-gyp-build",
+    "path",
+    "url",
+];
+/// Modules aliased only so that static paths read renamed helpers (`import {join as r} from
+/// "node:path"`, as rollup writes it): binding one of them alone does not call for the second
+/// pre-pass, which catches facts used before their binding.
+const PATH_MODULES: &[&str] = &["path", "url"];
 const ELECTRON_APIS: &[&str] = &[
     "BrowserView",
     "BrowserWindow",
@@ -241,13 +252,15 @@ pub(super) struct PrePass {
     /// The walk reads the object literal a declaration binds to one of these names.
     pub(super) object_names: HashSet<String>,
     scopes: Scopes,
+    /// Whether an alias of a module other than [`PATH_MODULES`], or an external, was bound.
+    rebind: bool,
 }
 
 /// Runs the pre-pass over `program`, twice when the first pass bound anything.
 pub(super) fn run(program: &Program) -> PrePass {
     let mut pre = PrePass::default();
     program.visit_with(&mut pre);
-    if !pre.aliases.is_empty() || !pre.externals.is_empty() {
+    if pre.rebind {
         program.visit_with(&mut pre);
     }
     pre
@@ -356,6 +369,7 @@ impl PrePass {
         if local != target {
             let scope = self.scopes.current();
             self.aliases.bind(local, scope, Some(target.to_owned()));
+            self.rebind |= !PATH_MODULES.contains(&module);
         }
     }
 
@@ -393,6 +407,7 @@ impl PrePass {
     fn external(&mut self, key: Option<String>, module: &'static str) {
         if let Some(key) = key {
             self.externals.insert(key, module);
+            self.rebind |= !PATH_MODULES.contains(&module);
         }
     }
 }
