@@ -577,6 +577,24 @@ fn renamed_path_helpers_resolve_through_their_imports() {
     assert_eq!(preloads, [Some("preload.js"), None, Some("./p2.mjs")]);
     assert!(esm.js.windows[1].preload_expression.is_some());
 
+    // ES modules have no `__dirname`: they name the directory through `import.meta.url`, in a
+    // constant that minifiers rename (here as electron-vite's shim writes it, then mangled).
+    let shim = facts(
+        "out/main/index.mjs",
+        r#"import{BrowserWindow as o}from"electron";import i from"node:path";import{fileURLToPath as u}from"node:url";const t=u(import.meta.url),a=i.dirname(t);new o({webPreferences:{preload:i.join(a,"../preload/index.mjs")}});function f(a){new o({webPreferences:{preload:i.join(a,"x.mjs")}})}const c=a;new o({webPreferences:{preload:i.join(c,"y.mjs")}});"#,
+    );
+    let preloads: Vec<Option<&str>> = shim
+        .js
+        .windows
+        .iter()
+        .map(|w| w.preload.as_ref().map(|p| p.path.as_str()))
+        .collect();
+    // A parameter reusing the name is not the directory; a copy of the constant is.
+    assert_eq!(
+        preloads,
+        [Some("../preload/index.mjs"), None, Some("y.mjs")]
+    );
+
     let cjs = facts(
         "out/main.js",
         r#""use strict";const{BrowserWindow:o}=require("electron"),{resolve:p}=require("path");new o({webPreferences:{preload:p(__dirname,"../preload/index.js")}});"#,

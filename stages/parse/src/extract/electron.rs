@@ -156,7 +156,7 @@ impl Extractor<'_, '_> {
                         let key =
                             prop_name(&kv.key).unwrap_or_else(|| format!("[dynamic@{offset}]"));
                         if key == "preload" {
-                            match static_path(&kv.value, &|c| self.callee(c)) {
+                            match static_path(&kv.value, self) {
                                 Some(path) => window.preload = Some(path),
                                 None => {
                                     window.preload_expression =
@@ -273,7 +273,7 @@ impl Extractor<'_, '_> {
                         module_key: self.module_key(),
                     });
                 }
-            } else if let Some(path) = arg(0).and_then(|e| static_path(e, &|c| self.callee(c)))
+            } else if let Some(path) = arg(0).and_then(|e| static_path(e, self))
                 && self.admit(None)
             {
                 self.facts.renderer_loads.push(RendererLoad {
@@ -411,7 +411,7 @@ impl Extractor<'_, '_> {
         if !self.admit(None) {
             return;
         }
-        let path = target.and_then(|e| static_path(e, &|c| self.callee(c)));
+        let path = target.and_then(|e| static_path(e, self));
         let expression = match (&path, target) {
             (None, Some(t)) => {
                 self.facts.dynamic_findings += 1;

@@ -89,6 +89,7 @@ pub(crate) fn extract(
         cancelled,
         facts,
         aliases: pre.aliases,
+        anchors: pre.anchors,
         scopes: Scopes::default(),
         tables: pre.tables,
         esbuild: pre.esbuild,
@@ -170,6 +171,8 @@ struct Extractor<'s, 'c> {
     cancelled: &'c dyn Fn() -> bool,
     facts: JsFacts,
     aliases: Aliases,
+    /// Local names for the module's directory or file, bound by the pre-pass.
+    anchors: Scoped<names::Anchor>,
     /// Enclosing function scopes, as the pre-pass names them.
     scopes: Scopes,
     tables: prepass::Tables,
@@ -226,7 +229,19 @@ impl Extractor<'_, '_> {
     fn callee(&self, callee: &Callee) -> String {
         normalize(&self.aliases, &self.scopes, callee_name(callee))
     }
+}
 
+impl names::PathScope for Extractor<'_, '_> {
+    fn callee(&self, callee: &Callee) -> String {
+        Extractor::callee(self, callee)
+    }
+
+    fn anchor(&self, name: &str) -> Option<names::Anchor> {
+        self.anchors.resolve(name, &self.scopes).copied()
+    }
+}
+
+impl Extractor<'_, '_> {
     /// Admits one more finding under `max_findings`; `dedup` keys repeat findings.
     fn admit(&mut self, dedup: Option<String>) -> bool {
         if let Some(key) = dedup
@@ -824,7 +839,7 @@ impl Visit for Extractor<'_, '_> {
                     kv.value.span(),
                 );
             } else if key == "preload"
-                && let Some(path) = static_path(&kv.value, &|c| self.callee(c))
+                && let Some(path) = static_path(&kv.value, self)
                 // A bare word (`preload: "auto"`) is not a script path.
                 && (path.context == "filesystem-expression"
                     || [".js", ".cjs", ".mjs"].iter().any(|e| path.path.to_ascii_lowercase().ends_with(e)))
@@ -1007,7 +1022,7 @@ impl Extractor<'_, '_> {
     fn node_gyp_build(&mut self, first: Option<&Expr>, span: swc_common::Span) {
         let dir = match first.map(unwrap) {
             Some(Expr::Ident(i)) if i.sym == *"__dirname" => Some(".".to_owned()),
-            Some(e) => static_path(e, &|c| self.callee(c)).map(|p| p.path),
+            Some(e) => static_path(e, self).map(|p| p.path),
             None => None,
         };
         if let Some(dir) = dir {

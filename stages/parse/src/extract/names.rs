@@ -233,11 +233,12 @@ pub(crate) fn param_name(pat: Option<&Pat>) -> Option<String> {
 /// root, reference §3.10), and a `file://` written before a directory anchor is dropped:
 /// `` `file://${__dirname}/index.html` `` is `index.html` beside the file.
 ///
-/// `callee` names a call's callee, aliases resolved (`r` for `import {join as r} from "path"`
-/// is `path.join`).
-pub(crate) fn static_path(expr: &Expr, callee: &dyn Fn(&Callee) -> String) -> Option<StaticPath> {
+/// `scope` resolves names: callees through aliases (`r` for `import {join as r} from "path"`
+/// is `path.join`), and local names bound to the module's directory or file, as ES modules
+/// make them (`const d = dirname(fileURLToPath(import.meta.url))`).
+pub(crate) fn static_path(expr: &Expr, scope: &dyn PathScope) -> Option<StaticPath> {
     let mut anchored = false;
-    let path = path_parts(expr, callee, &mut anchored, 0)?;
+    let path = path_parts(expr, scope, &mut anchored, 0)?;
     // A bare anchor (`__dirname`, `app.getAppPath()`) names a directory, not a file.
     if anchored && (path.is_empty() || path == "/") {
         return None;
@@ -252,9 +253,9 @@ pub(crate) fn static_path(expr: &Expr, callee: &dyn Fn(&Callee) -> String) -> Op
 }
 
 /// `app.getAppPath()`: the directory of the application's `package.json`.
-fn is_app_root(expr: &Expr, callee: &dyn Fn(&Callee) -> String) -> bool {
+fn is_app_root(expr: &Expr, scope: &dyn PathScope) -> bool {
     matches!(unwrap(expr), Expr::Call(call) if call.args.is_empty()
-        && named(&callee(&call.callee), "getAppPath"))
+        && named(&scope.callee(&call.callee), "getAppPath"))
 }
 
 /// `left + right` of two path parts. A part that an anchor left empty makes the other
@@ -272,23 +273,52 @@ fn concat(left: &str, right: &str) -> String {
     }
 }
 
-fn is_dir_identity(expr: &Expr, callee: &dyn Fn(&Callee) -> String) -> bool {
+/// What names a path resolves through: see [`static_path`].
+pub(crate) trait PathScope {
+    /// A call's callee name, aliases resolved.
+    fn callee(&self, callee: &Callee) -> String;
+    /// What a local name is bound to, when it is the module's directory or file.
+    fn anchor(&self, name: &str) -> Option<Anchor>;
+}
+
+/// A name for the module's own location.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Anchor {
+    /// The module's directory: `__dirname`, `dirname(fileURLToPath(import.meta.url))`.
+    Dir,
+    /// The module's file: `__filename`, `fileURLToPath(import.meta.url)`.
+    File,
+}
+
+/// Which location `expr` names, if it names the module's directory or file.
+pub(crate) fn anchor_of(expr: &Expr, scope: &dyn PathScope) -> Option<Anchor> {
     match unwrap(expr) {
-        Expr::Ident(i) => i.sym == *"__dirname",
+        Expr::Ident(i) if i.sym == *"__dirname" => Some(Anchor::Dir),
+        Expr::Ident(i) if i.sym == *"__filename" => Some(Anchor::File),
+        Expr::Ident(i) => scope.anchor(&i.sym),
         Expr::Call(call) => {
-            let name = callee(&call.callee);
-            named(&name, "dirname")
-                && call.args.first().is_some_and(
-                    |a| matches!(unwrap(&a.expr), Expr::Ident(i) if i.sym == *"__filename"),
-                )
+            let name = scope.callee(&call.callee);
+            let arg = call.args.first().filter(|a| a.spread.is_none())?;
+            if named(&name, "dirname") {
+                (anchor_of(&arg.expr, scope)? == Anchor::File).then_some(Anchor::Dir)
+            } else if named(&name, "fileURLToPath") {
+                matches!(unwrap(&arg.expr), Expr::Member(m) if dotted_member(m) == "import.meta.url")
+                    .then_some(Anchor::File)
+            } else {
+                None
+            }
         }
-        _ => false,
+        _ => None,
     }
+}
+
+fn is_dir_identity(expr: &Expr, scope: &dyn PathScope) -> bool {
+    anchor_of(expr, scope) == Some(Anchor::Dir)
 }
 
 fn path_parts(
     expr: &Expr,
-    callee: &dyn Fn(&Callee) -> String,
+    scope: &dyn PathScope,
     anchored: &mut bool,
     depth: usize,
 ) -> Option<String> {
@@ -299,18 +329,18 @@ fn path_parts(
     if let Some(s) = string(expr) {
         return Some(s);
     }
-    if is_dir_identity(expr, callee) {
+    if is_dir_identity(expr, scope) {
         *anchored = true;
         return Some(String::new());
     }
-    if is_app_root(expr, callee) {
+    if is_app_root(expr, scope) {
         *anchored = true;
         return Some("/".to_owned());
     }
     match expr {
         Expr::Bin(bin) if bin.op == swc_ecma_ast::BinaryOp::Add => {
-            let left = path_parts(&bin.left, callee, anchored, depth + 1)?;
-            let right = path_parts(&bin.right, callee, anchored, depth + 1)?;
+            let left = path_parts(&bin.left, scope, anchored, depth + 1)?;
+            let right = path_parts(&bin.right, scope, anchored, depth + 1)?;
             Some(concat(&left, &right))
         }
         // A path is a few parts; longer templates are not paths, and stay linear.
@@ -323,21 +353,21 @@ fn path_parts(
                 .to_string_lossy()
                 .into_owned();
             for (expr, quasi) in tpl.exprs.iter().zip(tpl.quasis.iter().skip(1)) {
-                let part = path_parts(expr, callee, anchored, depth + 1)?;
+                let part = path_parts(expr, scope, anchored, depth + 1)?;
                 path = concat(&path, &part);
                 path = concat(&path, &quasi.cooked.as_ref()?.to_string_lossy());
             }
             Some(path)
         }
         Expr::Call(call) => {
-            let name = callee(&call.callee);
+            let name = scope.callee(&call.callee);
             if named(&name, "join") || named(&name, "resolve") {
                 let mut parts = Vec::new();
                 for arg in &call.args {
                     if arg.spread.is_some() {
                         return None;
                     }
-                    let part = path_parts(&arg.expr, callee, anchored, depth + 1)?;
+                    let part = path_parts(&arg.expr, scope, anchored, depth + 1)?;
                     if !part.is_empty() {
                         parts.push(part);
                     }
@@ -347,7 +377,7 @@ fn path_parts(
                 }
                 Some(join_parts(&parts))
             } else if named(&name, "fileURLToPath") {
-                let inner = path_parts(&call.args.first()?.expr, callee, anchored, depth + 1)?;
+                let inner = path_parts(&call.args.first()?.expr, scope, anchored, depth + 1)?;
                 Some(
                     inner
                         .strip_prefix("file://")

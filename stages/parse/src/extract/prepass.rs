@@ -26,7 +26,7 @@ use swc_ecma_ast::{
 use swc_ecma_visit::{Visit, VisitWith};
 
 use super::bundle;
-use super::names::{self, callee_name, dotted, named, string, unwrap};
+use super::names::{self, Anchor, callee_name, dotted, named, string, unwrap};
 use crate::facts::ModuleKey;
 
 const ALIASED_MODULES: &[&str] = &[
@@ -252,8 +252,21 @@ pub(super) struct PrePass {
     /// The walk reads the object literal a declaration binds to one of these names.
     pub(super) object_names: HashSet<String>,
     scopes: Scopes,
+    /// Local names bound to the module's directory or file
+    /// (`const d = dirname(fileURLToPath(import.meta.url))`, as ES modules write `__dirname`).
+    pub(super) anchors: Scoped<Anchor>,
     /// Whether an alias of a module other than [`PATH_MODULES`], or an external, was bound.
     rebind: bool,
+}
+
+impl names::PathScope for PrePass {
+    fn callee(&self, callee: &swc_ecma_ast::Callee) -> String {
+        normalize(&self.aliases, &self.scopes, callee_name(callee))
+    }
+
+    fn anchor(&self, name: &str) -> Option<Anchor> {
+        self.anchors.resolve(name, &self.scopes).copied()
+    }
 }
 
 /// Runs the pre-pass over `program`, twice when the first pass bound anything.
@@ -375,7 +388,7 @@ impl PrePass {
 
     /// Names that `pat` declares in the current scope stop meaning an outer alias there.
     fn shadow(&mut self, pat: &Pat, depth: usize) {
-        if self.aliases.is_empty() || depth > MAX_PATTERN_DEPTH {
+        if (self.aliases.is_empty() && self.anchors.is_empty()) || depth > MAX_PATTERN_DEPTH {
             return;
         }
         match pat {
@@ -402,6 +415,7 @@ impl PrePass {
 
     fn shadow_name(&mut self, name: &str) {
         self.aliases.shadow(name, self.scopes.current());
+        self.anchors.shadow(name, self.scopes.current());
     }
 
     fn external(&mut self, key: Option<String>, module: &'static str) {
@@ -513,6 +527,12 @@ impl Visit for PrePass {
             .is_some_and(|init| self.bind_init(&decl.name, init));
         if !bound {
             self.shadow(&decl.name, 0);
+        }
+        if let (Pat::Ident(ident), Some(init)) = (&decl.name, decl.init.as_deref())
+            && let Some(anchor) = names::anchor_of(init, self)
+        {
+            let scope = self.scopes.current();
+            self.anchors.bind(&ident.id.sym, scope, Some(anchor));
         }
         if let Some(init) = &decl.init {
             if let Pat::Ident(ident) = &decl.name
