@@ -100,35 +100,24 @@ pub(crate) enum Blocks<'de> {
     Other,
 }
 
-impl<'de> Deserialize<'de> for RawFiles<'de> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<RawFiles<'de>, D::Error> {
-        deserializer.deserialize_any(FilesVisitor)
-    }
+/// `Deserialize` for each lenient type, through its visitor: every JSON value is accepted.
+macro_rules! deserialize_any {
+    ($($ty:ident => $visitor:ident),* $(,)?) => {
+        $(impl<'de> Deserialize<'de> for $ty<'de> {
+            fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<$ty<'de>, D::Error> {
+                deserializer.deserialize_any($visitor)
+            }
+        })*
+    };
 }
 
-impl<'de> Deserialize<'de> for RawNode<'de> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<RawNode<'de>, D::Error> {
-        deserializer.deserialize_any(NodeVisitor)
-    }
-}
-
-impl<'de> Deserialize<'de> for RawIntegrity<'de> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<RawIntegrity<'de>, D::Error> {
-        deserializer.deserialize_any(IntegrityVisitor)
-    }
-}
-
-impl<'de> Deserialize<'de> for Scalar<'de> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Scalar<'de>, D::Error> {
-        deserializer.deserialize_any(ScalarVisitor)
-    }
-}
-
-impl<'de> Deserialize<'de> for Blocks<'de> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Blocks<'de>, D::Error> {
-        deserializer.deserialize_any(BlocksVisitor)
-    }
-}
+deserialize_any!(
+    RawFiles => FilesVisitor,
+    RawNode => NodeVisitor,
+    RawIntegrity => IntegrityVisitor,
+    Scalar => ScalarVisitor,
+    Blocks => BlocksVisitor,
+);
 
 /// A JSON string, borrowed from the text when it holds no escapes. (`Cow<str>`'s own
 /// `Deserialize` always copies.)
@@ -164,27 +153,34 @@ struct IntegrityVisitor;
 struct ScalarVisitor;
 struct BlocksVisitor;
 
+/// Accepts every scalar JSON value as `$value`.
+macro_rules! accept_scalars {
+    ($value:expr) => {
+        fn visit_bool<E: de::Error>(self, _v: bool) -> Result<Self::Value, E> {
+            Ok($value)
+        }
+        fn visit_i64<E: de::Error>(self, _v: i64) -> Result<Self::Value, E> {
+            Ok($value)
+        }
+        fn visit_u64<E: de::Error>(self, _v: u64) -> Result<Self::Value, E> {
+            Ok($value)
+        }
+        fn visit_f64<E: de::Error>(self, _v: f64) -> Result<Self::Value, E> {
+            Ok($value)
+        }
+        fn visit_str<E: de::Error>(self, _v: &str) -> Result<Self::Value, E> {
+            Ok($value)
+        }
+        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
+            Ok($value)
+        }
+    };
+}
+
 /// Accepts every JSON value but a map as `$invalid`.
 macro_rules! accept_non_maps {
     ($invalid:expr) => {
-        fn visit_bool<E: de::Error>(self, _v: bool) -> Result<Self::Value, E> {
-            Ok($invalid)
-        }
-        fn visit_i64<E: de::Error>(self, _v: i64) -> Result<Self::Value, E> {
-            Ok($invalid)
-        }
-        fn visit_u64<E: de::Error>(self, _v: u64) -> Result<Self::Value, E> {
-            Ok($invalid)
-        }
-        fn visit_f64<E: de::Error>(self, _v: f64) -> Result<Self::Value, E> {
-            Ok($invalid)
-        }
-        fn visit_str<E: de::Error>(self, _v: &str) -> Result<Self::Value, E> {
-            Ok($invalid)
-        }
-        fn visit_unit<E: de::Error>(self) -> Result<Self::Value, E> {
-            Ok($invalid)
-        }
+        accept_scalars!($invalid);
         fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
             while seq.next_element::<IgnoredAny>()?.is_some() {}
             Ok($invalid)
@@ -343,29 +339,7 @@ impl<'de> Visitor<'de> for BlocksVisitor {
         f.write_str("an ASAR integrity block list")
     }
 
-    fn visit_bool<E: de::Error>(self, _v: bool) -> Result<Blocks<'de>, E> {
-        Ok(Blocks::Other)
-    }
-
-    fn visit_i64<E: de::Error>(self, _v: i64) -> Result<Blocks<'de>, E> {
-        Ok(Blocks::Other)
-    }
-
-    fn visit_u64<E: de::Error>(self, _v: u64) -> Result<Blocks<'de>, E> {
-        Ok(Blocks::Other)
-    }
-
-    fn visit_f64<E: de::Error>(self, _v: f64) -> Result<Blocks<'de>, E> {
-        Ok(Blocks::Other)
-    }
-
-    fn visit_str<E: de::Error>(self, _v: &str) -> Result<Blocks<'de>, E> {
-        Ok(Blocks::Other)
-    }
-
-    fn visit_unit<E: de::Error>(self) -> Result<Blocks<'de>, E> {
-        Ok(Blocks::Other)
-    }
+    accept_scalars!(Blocks::Other);
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Blocks<'de>, A::Error> {
         while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
