@@ -27,7 +27,7 @@ pub use canonical::{
     drop_value_parallel, hex_digest, is_canonical, parse_value_parallel, sha256_hex, sha256_hex_of,
     takes_fast_path,
 };
-pub use object::{ObjectWriter, WriteCanonical, Written, object_id, write_str};
+pub use object::{ObjectWriter, WriteCanonical, Written, object_id};
 pub use stage::{
     HashOutcome, HashedEntry, Verdict, copy_entry, hash_archive_file, hash_input_file, run,
 };

@@ -9,8 +9,10 @@
 //! nothing to escape, which is every id and almost every path, is copied whole. A string that
 //! needs escaping is written by `serde_json`, whose escapes are the RFC 8785 ones.
 //!
-//! Types that use it keep their `Serialize` form; a test per type checks both give the same
-//! bytes, and the validate stage recomputes every digest from the published JSON.
+//! Types that use it keep their `Serialize` form; tests check that both give the same bytes
+//! (here, and per inventory type in `rea-graph`), and the validate stage recomputes
+//! `graph_sha256` from the published JSON through `serde` when a page holds everything.
+//! [`write_str`] is also how [`text`](crate::text) writes strings.
 
 use sha2::{Digest, Sha256};
 
@@ -183,8 +185,9 @@ pub fn object_id(
     Ok(id)
 }
 
-/// Appends `value` as a JSON string: copied whole when nothing needs escaping.
-pub fn write_str(out: &mut Vec<u8>, value: &str) {
+/// Appends `value` as a JSON string the way RFC 8785 writes it: copied whole when nothing
+/// needs escaping, through `serde_json` (whose escapes are JCS's) otherwise.
+pub(crate) fn write_str(out: &mut Vec<u8>, value: &str) {
     if needs_escape(value.as_bytes()) {
         // Writing into a Vec cannot fail, and a str always serializes.
         let _ = serde_json::to_writer(&mut *out, value);

@@ -15,6 +15,7 @@ use serde_json::Value;
 use serde_json::value::RawValue;
 
 use crate::canonical::{CanonicalError, canonical_bytes, canonical_value_bytes, sha256_hex};
+use crate::object::write_str;
 
 /// Canonical JSON text (valid UTF-8).
 #[derive(Clone, PartialEq, Eq, Hash)]
@@ -385,11 +386,6 @@ impl fmt::Debug for CanonicalJson {
             write!(f, "CanonicalJson({text})")
         }
     }
-}
-
-/// A JSON string the way JCS writes it (serde_json's escapes are JCS's).
-fn write_str(out: &mut Vec<u8>, text: &str) {
-    serde_json::to_writer(&mut *out, text).expect("writing a string into a vector cannot fail");
 }
 
 #[cfg(test)]

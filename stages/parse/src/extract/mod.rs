@@ -229,19 +229,7 @@ impl Extractor<'_, '_> {
     fn callee(&self, callee: &Callee) -> String {
         normalize(&self.aliases, &self.scopes, callee_name(callee))
     }
-}
 
-impl names::PathScope for Extractor<'_, '_> {
-    fn callee(&self, callee: &Callee) -> String {
-        Extractor::callee(self, callee)
-    }
-
-    fn anchor(&self, name: &str) -> Option<names::Anchor> {
-        self.anchors.resolve(name, &self.scopes).copied()
-    }
-}
-
-impl Extractor<'_, '_> {
     /// Admits one more finding under `max_findings`; `dedup` keys repeat findings.
     fn admit(&mut self, dedup: Option<String>) -> bool {
         if let Some(key) = dedup
@@ -552,6 +540,16 @@ fn url_like(value: &str) -> bool {
         .iter()
         .any(|p| lower.starts_with(p))
         || (value.starts_with('/') && value.len() > 1 && !value.starts_with("//"))
+}
+
+impl names::PathScope for Extractor<'_, '_> {
+    fn callee(&self, callee: &Callee) -> String {
+        Extractor::callee(self, callee)
+    }
+
+    fn anchor(&self, name: &str) -> Option<names::Anchor> {
+        self.anchors.resolve(name, &self.scopes).copied()
+    }
 }
 
 impl Visit for Extractor<'_, '_> {

@@ -296,14 +296,15 @@ pub(crate) fn anchor_of(expr: &Expr, scope: &dyn PathScope) -> Option<Anchor> {
         Expr::Ident(i) if i.sym == *"__dirname" => Some(Anchor::Dir),
         Expr::Ident(i) if i.sym == *"__filename" => Some(Anchor::File),
         Expr::Ident(i) => scope.anchor(&i.sym),
+        // The argument's shape is checked first: naming the callee resolves aliases and
+        // allocates, and this runs on every declaration and path part.
         Expr::Call(call) => {
-            let name = scope.callee(&call.callee);
             let arg = call.args.first().filter(|a| a.spread.is_none())?;
-            if named(&name, "dirname") {
-                (anchor_of(&arg.expr, scope)? == Anchor::File).then_some(Anchor::Dir)
-            } else if named(&name, "fileURLToPath") {
-                matches!(unwrap(&arg.expr), Expr::Member(m) if dotted_member(m) == "import.meta.url")
-                    .then_some(Anchor::File)
+            if matches!(unwrap(&arg.expr), Expr::Member(m) if dotted_member(m) == "import.meta.url")
+            {
+                named(&scope.callee(&call.callee), "fileURLToPath").then_some(Anchor::File)
+            } else if anchor_of(&arg.expr, scope)? == Anchor::File {
+                named(&scope.callee(&call.callee), "dirname").then_some(Anchor::Dir)
             } else {
                 None
             }

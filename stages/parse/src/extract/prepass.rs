@@ -119,6 +119,9 @@ impl<T> Scoped<T> {
 
     /// What `name` is bound to in the innermost scope of `scopes` that binds it.
     pub(super) fn resolve(&self, name: &str, scopes: &Scopes) -> Option<&T> {
+        if self.by_name.is_empty() {
+            return None;
+        }
         let by_scope = self.by_name.get(name)?;
         scopes
             .stack()
