@@ -870,3 +870,57 @@ fn an_application_with_nothing_to_read_is_sealed_and_validated() {
     assert_eq!(nodes(&result, "artifact").len(), 1);
     assert_eq!(result["statistics"]["relevant_files"], 0);
 }
+
+#[test]
+fn equal_keys_of_a_nested_bundle_are_other_modules_with_their_own_requires() {
+    // A prebuilt webpack 4 library inside module 1 of a webpack 5 bundle: both tables are `e`,
+    // both hold a module 1, and each bundle's requires stay inside it.
+    let dir = tempfile::tempdir().unwrap();
+    let text = r#"(()=>{var e={1:(e,t,r)=>{e.exports=(function(e){function r(n){var i={exports:{}};return e[n].call(i.exports,i,i.exports,r),i.exports}return r(0)})([function(e,t,r){r(1)},function(e){e.exports=2}])},7:(e,t,r)=>{r(1)}},t={};function r(n){var o=t[n];if(void 0!==o)return o.exports;var i=t[n]={exports:{}};return e[n](i,i.exports,r),i.exports}r(7)})();"#;
+    write_tree(dir.path(), &[("dist/vendor.js", text.as_bytes().to_vec())]);
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let modules = nodes(&result, "javascript-module");
+    let by_key = |key: u64| -> Vec<&Value> {
+        modules
+            .iter()
+            .copied()
+            .filter(|n| props(n)["module_key"] == key)
+            .collect()
+    };
+    assert_eq!(modules.len(), 4, "{modules:#?}");
+    let ones = by_key(1);
+    assert_eq!(ones.len(), 2, "module 1 of each table is its own node");
+    assert_ne!(ones[0]["node_id"], ones[1]["node_id"]);
+    assert!(
+        modules
+            .iter()
+            .all(|n| n["observations"].as_array().unwrap().len() == 1)
+    );
+    let namespaces: std::collections::BTreeSet<&str> = ones
+        .iter()
+        .map(|n| n["identity"]["namespace"].as_str().unwrap())
+        .collect();
+    assert_eq!(namespaces.len(), 2, "{namespaces:?}");
+    let imports: Vec<(&Value, &Value)> = result["graph"]["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["properties"]["kind"] == "bundler-require")
+        .map(|e| (&e["source_node_id"], &e["target_node_id"]))
+        .collect();
+    assert_eq!(imports.len(), 2, "{imports:?}");
+    let namespace_of = |id: &Value| {
+        modules
+            .iter()
+            .find(|n| &n["node_id"] == id)
+            .map(|n| n["identity"]["namespace"].clone())
+            .unwrap()
+    };
+    for (source, target) in imports {
+        assert_eq!(
+            namespace_of(source),
+            namespace_of(target),
+            "a require resolves in its own bundle"
+        );
+    }
+}

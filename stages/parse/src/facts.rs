@@ -132,6 +132,15 @@ impl ModuleKey {
     }
 }
 
+/// A module factory of this file: its bundle (an index into [`JsFacts::bundles`]) and key.
+/// Keys are unique only within a bundle: a file can hold a bundle nested in a factory of
+/// another (a prebuilt library bundled again), both tables named alike by the minifier.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct ModuleRef {
+    pub bundle: u32,
+    pub key: ModuleKey,
+}
+
 /// A value read without running code: a literal, or the source text of what it was.
 #[derive(Debug, Clone, PartialEq)]
 pub enum StaticValue {
@@ -235,7 +244,8 @@ pub struct Reference {
     pub specifier: Option<String>,
     pub expression: Option<String>,
     pub range: Range,
-    pub module_key: Option<ModuleKey>,
+    /// The module factory it sits in, if any.
+    pub module: Option<ModuleRef>,
 }
 
 /// A route, network endpoint or storage use.
@@ -248,7 +258,8 @@ pub struct Observation {
     /// The (redacted) value; storage names may be absent.
     pub value: Option<String>,
     pub range: Range,
-    pub module_key: Option<ModuleKey>,
+    /// The module factory it sits in, if any.
+    pub module: Option<ModuleRef>,
 }
 
 /// `new BrowserWindow(...)`, `new BrowserView(...)` or `new WebContentsView(...)`.
@@ -263,7 +274,8 @@ pub struct Window {
     pub preload: Option<StaticPath>,
     pub preload_expression: Option<String>,
     pub range: Range,
-    pub module_key: Option<ModuleKey>,
+    /// The module factory it sits in, if any.
+    pub module: Option<ModuleRef>,
 }
 
 /// `contextBridge.exposeInMainWorld` / `exposeInIsolatedWorld`.
@@ -277,7 +289,8 @@ pub struct Bridge {
     pub members: Vec<String>,
     pub unknown_members: u64,
     pub range: Range,
-    pub module_key: Option<ModuleKey>,
+    /// The module factory it sits in, if any.
+    pub module: Option<ModuleRef>,
 }
 
 /// One IPC operation.
@@ -294,7 +307,8 @@ pub struct IpcOp {
     pub range: Range,
     /// The byte span of the whole call, to attach sender checks to their handler.
     pub span: (u32, u32),
-    pub module_key: Option<ModuleKey>,
+    /// The module factory it sits in, if any.
+    pub module: Option<ModuleRef>,
 }
 
 /// A comparison or call that may validate an IPC sender.
@@ -317,7 +331,8 @@ pub struct ProcessUse {
     pub expression: Option<String>,
     pub service_name: Option<String>,
     pub range: Range,
-    pub module_key: Option<ModuleKey>,
+    /// The module factory it sits in, if any.
+    pub module: Option<ModuleRef>,
 }
 
 /// A native add-on request.
@@ -330,7 +345,8 @@ pub struct NativeRequest {
     pub context: &'static str,
     pub members: Vec<String>,
     pub range: Range,
-    pub module_key: Option<ModuleKey>,
+    /// The module factory it sits in, if any.
+    pub module: Option<ModuleRef>,
 }
 
 /// `loadFile(...)` / `loadURL(...)`: a renderer role.
@@ -340,7 +356,8 @@ pub struct RendererLoad {
     pub target: String,
     pub context: &'static str,
     pub range: Range,
-    pub module_key: Option<ModuleKey>,
+    /// The module factory it sits in, if any.
+    pub module: Option<ModuleRef>,
 }
 
 /// Everything read from one JavaScript file.

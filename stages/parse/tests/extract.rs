@@ -100,6 +100,56 @@ fn minified_runtime_table_and_webpack4_bootstrap_are_recovered() {
 }
 
 #[test]
+fn inlined_webpack4_bootstraps_assign_their_tables() {
+    // terser inlines webpack 4's bootstrap IIFE into a UMD factory: the table is assigned to
+    // a hoisted `var`, holes and all, and the runtime reads it from a function declared after.
+    let f = facts(
+        "antd.min.js",
+        r#"!function(e,t){module.exports=t()}(this,function(){return i=[function(e,t){e.exports=1},,function(e,t,n){n(0)}],c={},a.m=i,a.c=c,a(a.s=2);function a(e){var t;return(c[e]||(t=c[e]={i:e,l:!1,exports:{}},i[e].call(t.exports,t,t.exports,a),t.l=!0,t)).exports}var i,c});"#,
+    );
+    assert_eq!(f.parse, ParseStatus::Complete, "{:?}", f.diagnostics);
+    assert_eq!(keys(&f), ["0", "2"], "the hole at index 1 is no module");
+    assert_eq!(f.js.bundles[0].shape, "runtime-table");
+    assert_eq!(f.js.bundles[0].modules[1].requires, [ModuleKey::Number(0)]);
+    // The chained form: `r.m=o=[…]`.
+    let f = facts(
+        "Draft.min.js",
+        r#"!function(e,t){module.exports=t()}(window,function(e){return i={},r.m=o=[function(t,n){t.exports=e},function(e,t,n){n(0)}],r.c=i,r(r.s=1);function r(e){if(i[e])return i[e].exports;var t=i[e]={i:e,l:!1,exports:{}};return o[e].call(t.exports,t,t.exports,r),t.l=!0,t.exports}var o,i});"#,
+    );
+    assert_eq!(keys(&f), ["0", "1"]);
+    // A same-named array assigned where no runtime reads it is not a table.
+    let f = facts(
+        "plain.js",
+        r#"function g(){return i=[function(e){return e},function(e){return e+1}],i.map(function(f){return f(1)});var i}"#,
+    );
+    assert!(f.js.bundles.is_empty());
+}
+
+#[test]
+fn a_bundle_nested_in_a_factory_keeps_its_own_modules() {
+    // A prebuilt webpack 4 library inside a module of a webpack 5 bundle; both tables are `e`
+    // and both have a module 1.
+    let f = facts(
+        "web3.min.js",
+        r#"(()=>{var e={1:(e,t,r)=>{e.exports=(function(e){function r(n){var i={exports:{}};return e[n].call(i.exports,i,i.exports,r),i.exports}return r(0)})([function(e,t,r){r(1)},function(e){fetch("https://inner.example/x")}])},7:(e,t,r)=>{r(1)}},t={};function r(n){var o=t[n];if(void 0!==o)return o.exports;var i=t[n]={exports:{}};return e[n](i,i.exports,r),i.exports}r(7)})();"#,
+    );
+    assert_eq!(f.js.bundles.len(), 2);
+    assert_eq!(keys(&f), ["0", "1", "1", "7"]);
+    let endpoint =
+        f.js.observations
+            .iter()
+            .find(|o| o.family == "endpoint")
+            .expect("the inner module's endpoint");
+    let module = endpoint.module.as_ref().expect("it sits in a factory");
+    assert_eq!(module.key, ModuleKey::Number(1));
+    let inner = &f.js.bundles[module.bundle as usize];
+    assert!(
+        inner.modules.iter().any(|m| m.key == ModuleKey::Number(0)),
+        "the endpoint is in the inner bundle's module 1, not the outer one"
+    );
+}
+
+#[test]
 fn esbuild_wrappers_are_factories_with_their_paths() {
     let f = facts(
         "out.js",

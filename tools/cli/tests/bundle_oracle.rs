@@ -279,3 +279,78 @@ fn electron_apps_built_by_real_tools_keep_their_source_facts() {
         );
     }
 }
+
+/// Module keys per (file, table): a file can hold more than one table (a bundle nested in a
+/// factory of another), each its own identity namespace.
+fn recovered_tables(result: &Value) -> BTreeMap<(String, String), BTreeSet<String>> {
+    let mut out: BTreeMap<(String, String), BTreeSet<String>> = BTreeMap::new();
+    for node in result["graph"]["nodes"].as_array().unwrap() {
+        if node["kind"] != "javascript-module" {
+            continue;
+        }
+        let namespace = node["identity"]["namespace"].as_str().unwrap().to_owned();
+        for obs in node["observations"].as_array().unwrap() {
+            let p = &obs["properties"];
+            if let (Some(path), false) = (p["path"].as_str(), p["module_key"].is_null()) {
+                out.entry((path.to_owned(), namespace.clone()))
+                    .or_default()
+                    .insert(key_text(&p["module_key"]));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn shipped_npm_bundles_match_webpack_bundle_analyzer() {
+    // Bundles as packages ship them (corpora/npm-bundles/files.txt), against what
+    // webpack-bundle-analyzer's own parser finds in each file.
+    let corpus = support::corpus("npm-bundles.sh", "npm-bundles");
+    let oracle: Value =
+        serde_json::from_slice(&std::fs::read(corpus.join("analyzer.json")).unwrap()).unwrap();
+    let result = analyze(&corpus.join("set"));
+    assert_eq!(result["statistics"]["parse_failures"], 0);
+    let tables = recovered_tables(&result);
+    let keys_of = |list: &Value| -> BTreeSet<String> {
+        list.as_array().unwrap().iter().map(key_text).collect()
+    };
+    let mut compared = 0;
+    for (file, listed) in oracle.as_object().unwrap() {
+        let ours: Vec<&BTreeSet<String>> = tables
+            .iter()
+            .filter(|((path, _), _)| path == file)
+            .map(|(_, keys)| keys)
+            .collect();
+        let expected = keys_of(listed);
+        if expected.is_empty() {
+            continue;
+        }
+        compared += 1;
+        // The analyzer reads the outermost table; it must be one of ours, key for key.
+        assert!(
+            ours.contains(&&expected),
+            "{file}: the analyzer lists {} modules; ours are tables of {:?}",
+            expected.len(),
+            ours.iter().map(|keys| keys.len()).collect::<Vec<_>>()
+        );
+    }
+    assert!(compared >= 15, "only {compared} files had analyzer modules");
+    // The analyzer reads no module from a minified webpack 4 bundle whose bootstrap terser
+    // inlined (`return i=[…],c={},a.m=i,…`); its development build lists the same ids.
+    let (minified, development) = ("draft-js_dist_Draft.min.js", "draft-js_dist_Draft.js");
+    assert_eq!(oracle[minified], Value::Array(Vec::new()), "{minified}");
+    let ours: Vec<&BTreeSet<String>> = tables
+        .iter()
+        .filter(|((path, _), _)| path == minified)
+        .map(|(_, keys)| keys)
+        .collect();
+    assert_eq!(ours, [&keys_of(&oracle[development])], "{minified}");
+    // web3 ships a webpack 4 library inside one of its webpack 5 factories: two tables, both
+    // minified to `e`, in two namespaces.
+    let web3: Vec<&String> = tables
+        .keys()
+        .filter(|(path, _)| path == "web3_dist_web3.min.js")
+        .map(|(_, namespace)| namespace)
+        .collect();
+    assert_eq!(web3.len(), 2, "{web3:?}");
+}

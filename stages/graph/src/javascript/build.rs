@@ -9,8 +9,8 @@ use rea_core::{Failure, FailureReason};
 use rea_exec::StageCx;
 use rea_hash::{CanonicalJson, Composed, Piece};
 use rea_parse::{
-    FileFacts, FileKind, IpcOp, JsFacts, Module, ModuleKey, ParseOutput, ParseStatus, Range,
-    StaticValue, TextStatus,
+    FileFacts, FileKind, IpcOp, JsFacts, Module, ModuleKey, ModuleRef, ParseOutput, ParseStatus,
+    Range, StaticValue, TextStatus,
 };
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -422,11 +422,11 @@ impl Env<'_> {
     fn source_node(
         &self,
         file: &FileFacts,
-        module_key: Option<&ModuleKey>,
+        module: Option<&ModuleRef>,
         modules: &ModuleIndex<'_>,
     ) -> Option<String> {
-        if let Some(key) = module_key
-            && let Some(id) = modules.get(&(file.path.as_str(), key))
+        if let Some(module) = module
+            && let Some(id) = modules.get(&(file.path.as_str(), module.bundle, &module.key))
         {
             return Some(id.clone());
         }
@@ -960,13 +960,15 @@ fn project_bundles<'p>(
     limitations: &mut BTreeSet<String>,
 ) -> Result<ModuleIndex<'p>, Failure> {
     let mut modules: ModuleIndex<'p> = HashMap::default();
-    // Requires resolve in the same file first, then by (container, runtime, key), then by
-    // (container, key); only a unique candidate makes an edge.
+    // Requires resolve in the factory's own bundle first, then in the same file, then by
+    // (container, runtime, key), then by (container, key); past its own bundle, only a
+    // unique candidate makes an edge.
+    let mut by_file: HashMap<(&'p str, &'p ModuleKey), Vec<String>> = HashMap::default();
     let mut by_runtime: HashMap<(&'p str, &'p str, &'p ModuleKey), Vec<String>> =
         HashMap::default();
     let mut by_container: HashMap<(&'p str, &'p ModuleKey), Vec<String>> = HashMap::default();
     let mut chunks_by_key: HashMap<(&'p str, &'p str), Vec<String>> = HashMap::default();
-    let mut pending: Vec<(&'p FileFacts, &'p str, &'p str, &'p Module, String)> = Vec::new();
+    let mut pending: Vec<(&'p FileFacts, &'p str, u32, &'p str, &'p Module, String)> = Vec::new();
     for file in parsed {
         let Some(asset) = b.env.file_nodes.get(&file.path).cloned() else {
             continue;
@@ -974,8 +976,24 @@ fn project_bundles<'p>(
         let sha = file.sha256.as_deref().unwrap_or_default();
         // A container path is a prefix of the paths it holds.
         let container = &file.path[..b.env.files.container_of(&file.path).len()];
+        // A runtime name that names more than one bundle in the file (a bundle nested in a
+        // factory of another, both tables minified to `e`) is qualified by where each starts,
+        // so that equal keys of different tables stay different modules.
+        let mut runtimes: HashMap<&str, u32> = HashMap::default();
         for bundle in &file.js.bundles {
+            *runtimes.entry(bundle.runtime.as_str()).or_default() += 1;
+        }
+        for (index, bundle) in file.js.bundles.iter().enumerate() {
             b.env.cx.check()?;
+            let index = index as u32;
+            let namespace = if runtimes[bundle.runtime.as_str()] > 1 {
+                format!(
+                    "{}@{}:{}:module",
+                    bundle.runtime, bundle.range.start.line, bundle.range.start.column
+                )
+            } else {
+                format!("{}:module", bundle.runtime)
+            };
             let chunk_identity = format!(
                 "{}:{}:{}@{}:{}",
                 bundle.runtime,
@@ -1017,7 +1035,7 @@ fn project_bundles<'p>(
                 budget.modules += 1;
                 let location = source_range(&file.path, &module.range);
                 let key_text = module.key.text();
-                let id = b.node("javascript-module", local_key(sha, &format!("{}:module", bundle.runtime), &key_text), Some(&key_text),
+                let id = b.node("javascript-module", local_key(sha, &namespace, &key_text), Some(&key_text),
                     json!({"path": file.path, "bundler": bundle.bundler, "runtime": bundle.runtime, "chunk_keys": bundle.chunk_keys,
                            "module_key": key_json(&module.key), "factory_require_name": module.require_name,
                            "runtime_entry": bundle.entry_module_keys.contains(&module.key),
@@ -1039,7 +1057,11 @@ fn project_bundles<'p>(
                         "map-bundler-structure",
                     ),
                 )?;
-                modules.insert((file.path.as_str(), &module.key), id.clone());
+                modules.insert((file.path.as_str(), index, &module.key), id.clone());
+                by_file
+                    .entry((file.path.as_str(), &module.key))
+                    .or_default()
+                    .push(id.clone());
                 by_runtime
                     .entry((container, bundle.runtime.as_str(), &module.key))
                     .or_default()
@@ -1048,12 +1070,13 @@ fn project_bundles<'p>(
                     .entry((container, &module.key))
                     .or_default()
                     .push(id.clone());
-                pending.push((file, container, bundle.runtime.as_str(), module, id));
+                pending.push((file, container, index, bundle.runtime.as_str(), module, id));
             }
         }
     }
-    for list in by_runtime
+    for list in by_file
         .values_mut()
+        .chain(by_runtime.values_mut())
         .chain(by_container.values_mut())
         .chain(chunks_by_key.values_mut())
     {
@@ -1065,14 +1088,15 @@ fn project_bundles<'p>(
         _ => None,
     };
     let mut unresolved = 0u64;
-    for (file, container, runtime, module, id) in pending {
+    for (file, container, bundle, runtime, module, id) in pending {
         b.env.cx.check()?;
         let sha = file.sha256.as_deref();
         let location = source_range(&file.path, &module.range);
         for key in &module.requires {
             let target = modules
-                .get(&(file.path.as_str(), key))
+                .get(&(file.path.as_str(), bundle, key))
                 .cloned()
+                .or_else(|| unique(by_file.get(&(file.path.as_str(), key))))
                 .or_else(|| unique(by_runtime.get(&(container, runtime, key))))
                 .or_else(|| unique(by_container.get(&(container, key))));
             match target {
@@ -1105,8 +1129,9 @@ fn project_bundles<'p>(
     Ok(modules)
 }
 
-/// Module factory nodes by (file path, module key), borrowed from the facts.
-type ModuleIndex<'p> = HashMap<(&'p str, &'p ModuleKey), String>;
+/// Module factory nodes by (file path, bundle index in the file, module key), borrowed from
+/// the facts.
+type ModuleIndex<'p> = HashMap<(&'p str, u32, &'p ModuleKey), String>;
 
 /// A main-side handler registration: its node, file path and operation.
 type Handler = (String, String, &'static str);
@@ -1265,7 +1290,7 @@ fn project_findings(
             c.references += 1;
             let from = o
                 .env
-                .source_node(file, reference.module_key.as_ref(), modules)
+                .source_node(file, reference.module.as_ref(), modules)
                 .unwrap_or_else(|| asset.clone());
             let location = source_range(&file.path, &reference.range);
             let spec = reference.specifier.as_deref();
@@ -1378,7 +1403,7 @@ fn project_findings(
             }
             let from = o
                 .env
-                .source_node(file, obs.module_key.as_ref(), modules)
+                .source_node(file, obs.module.as_ref(), modules)
                 .unwrap_or_else(|| asset.clone());
             let location = source_range(&file.path, &obs.range);
             let value = obs.value.clone().unwrap_or_default();
@@ -1430,7 +1455,7 @@ fn project_findings(
             c.explicit_prefs += window.web_preferences.len() as u64;
             let from = o
                 .env
-                .source_node(file, window.module_key.as_ref(), modules)
+                .source_node(file, window.module.as_ref(), modules)
                 .unwrap_or_else(|| asset.clone());
             let location = source_range(&file.path, &window.range);
             let prefs: Vec<Value> = window
@@ -1487,7 +1512,7 @@ fn project_findings(
             }
             let from = o
                 .env
-                .source_node(file, load.module_key.as_ref(), modules)
+                .source_node(file, load.module.as_ref(), modules)
                 .unwrap_or_else(|| asset.clone());
             let kind = if load.api == "preload-property" {
                 "electron-preload"
@@ -1513,7 +1538,7 @@ fn project_findings(
             c.members += bridge.members.len() as u64;
             let from = o
                 .env
-                .source_node(file, bridge.module_key.as_ref(), modules)
+                .source_node(file, bridge.module.as_ref(), modules)
                 .unwrap_or_else(|| asset.clone());
             let location = source_range(&file.path, &bridge.range);
             let name = bridge
@@ -1557,7 +1582,7 @@ fn project_findings(
             c.ipc_ops += 1;
             let from = o
                 .env
-                .source_node(file, op.module_key.as_ref(), modules)
+                .source_node(file, op.module.as_ref(), modules)
                 .unwrap_or_else(|| asset.clone());
             let location = source_range(&file.path, &op.range);
             let channel_key = match &op.channel {
@@ -1696,7 +1721,7 @@ fn project_findings(
             }
             let from = o
                 .env
-                .source_node(file, process.module_key.as_ref(), modules)
+                .source_node(file, process.module.as_ref(), modules)
                 .unwrap_or_else(|| asset.clone());
             let location = source_range(&file.path, &process.range);
             match process.kind {
@@ -1765,7 +1790,7 @@ fn project_findings(
             c.native += 1;
             let from = o
                 .env
-                .source_node(file, request.module_key.as_ref(), modules)
+                .source_node(file, request.module.as_ref(), modules)
                 .unwrap_or_else(|| asset.clone());
             let location = source_range(&file.path, &request.range);
             let resolved = resolve_native(o.env, file, request);

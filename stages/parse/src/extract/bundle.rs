@@ -274,6 +274,8 @@ pub(crate) fn walk_factory(
         requires: BTreeSet::new(),
         async_chunks: BTreeSet::new(),
         exports: BTreeSet::new(),
+        functions: 0,
+        shadowed: 0,
     };
     let span = match factory.body {
         Body::Method(function) => {
@@ -314,6 +316,11 @@ struct FactoryWalker<'n> {
     requires: BTreeSet<ModuleKey>,
     async_chunks: BTreeSet<String>,
     exports: BTreeSet<String>,
+    /// Functions entered so far; the first is the factory itself.
+    functions: u64,
+    /// Open functions inside the factory that rebind its require name (a bundle nested in
+    /// the factory names its own runtime `r` too): calls to that name there are not requires.
+    shadowed: u32,
 }
 
 impl FactoryWalker<'_> {
@@ -337,7 +344,37 @@ impl FactoryWalker<'_> {
     }
 
     fn is_require(&self, name: &str) -> bool {
-        name == "__webpack_require__" || self.require_name.as_deref().is_some_and(|r| r == name)
+        name == "__webpack_require__"
+            || (self.shadowed == 0 && self.require_name.as_deref().is_some_and(|r| r == name))
+    }
+
+    /// Whether a function inside the factory binds the require name: as a parameter, or as a
+    /// function or variable declared at the top of its body.
+    fn rebinds<'p>(&mut self, mut params: impl Iterator<Item = &'p Pat>, body: &[Stmt]) -> bool {
+        self.functions += 1;
+        let Some(name) = self.require_name.as_deref() else {
+            return false;
+        };
+        if self.functions == 1 {
+            return false;
+        }
+        let is = |ident: &swc_ecma_ast::Ident| ident.sym == *name;
+        params.any(|p| param_name(Some(p)).is_some_and(|p| p == name))
+            || body.iter().any(|stmt| match stmt {
+                Stmt::Decl(Decl::Fn(f)) => is(&f.ident),
+                Stmt::Decl(Decl::Var(var)) => var
+                    .decls
+                    .iter()
+                    .any(|d| matches!(&d.name, Pat::Ident(i) if is(&i.id))),
+                _ => false,
+            })
+    }
+
+    /// Walks a function's children, with the require name shadowed when it rebinds it.
+    fn walk_function(&mut self, rebinds: bool, walk: impl FnOnce(&mut Self)) {
+        self.shadowed += u32::from(rebinds);
+        walk(self);
+        self.shadowed -= u32::from(rebinds);
     }
 
     fn is_exports(&self, name: &str) -> bool {
@@ -452,6 +489,21 @@ fn pat_kind(pat: &Pat) -> &'static str {
 }
 
 impl Visit for FactoryWalker<'_> {
+    fn visit_function(&mut self, function: &swc_ecma_ast::Function) {
+        let body = function.body.as_ref().map_or(&[][..], |b| &b.stmts[..]);
+        let rebinds = self.rebinds(function.params.iter().map(|p| &p.pat), body);
+        self.walk_function(rebinds, |walker| function.visit_children_with(walker));
+    }
+
+    fn visit_arrow_expr(&mut self, arrow: &swc_ecma_ast::ArrowExpr) {
+        let body = match &*arrow.body {
+            swc_ecma_ast::ArrowFunctionBody::FunctionBody(block) => &block.stmts[..],
+            swc_ecma_ast::ArrowFunctionBody::Expr(_) => &[][..],
+        };
+        let rebinds = self.rebinds(arrow.params.iter(), body);
+        self.walk_function(rebinds, |walker| arrow.visit_children_with(walker));
+    }
+
     fn visit_expr(&mut self, expr: &Expr) {
         if self.tokens >= MAX_TOKENS {
             return;

@@ -100,7 +100,7 @@ impl Extractor<'_, '_> {
             preload: options.preload,
             preload_expression: options.preload_expression,
             range: self.source.range(span),
-            module_key: self.module_key(),
+            module: self.module(),
         });
     }
 
@@ -270,7 +270,7 @@ impl Extractor<'_, '_> {
                         target,
                         context,
                         range: self.source.range(span),
-                        module_key: self.module_key(),
+                        module: self.module(),
                     });
                 }
             } else if let Some(path) = arg(0).and_then(|e| static_path(e, self))
@@ -285,7 +285,7 @@ impl Extractor<'_, '_> {
                     target: path.path,
                     context: path.context,
                     range: self.source.range(span),
-                    module_key: self.module_key(),
+                    module: self.module(),
                 });
             }
             return;
@@ -346,7 +346,7 @@ impl Extractor<'_, '_> {
             members,
             unknown_members: unknown,
             range: self.source.range(span),
-            module_key: self.module_key(),
+            module: self.module(),
         });
     }
 
@@ -396,7 +396,7 @@ impl Extractor<'_, '_> {
                 self.source.offset(call.span.lo),
                 self.source.offset(call.span.hi),
             ),
-            module_key: self.module_key(),
+            module: self.module(),
         });
     }
 
@@ -435,7 +435,7 @@ impl Extractor<'_, '_> {
             expression,
             service_name,
             range: self.source.range(span),
-            module_key: self.module_key(),
+            module: self.module(),
         });
     }
 

@@ -27,7 +27,7 @@ use prepass::{
 };
 
 use crate::facts::{
-    Bundle, JsFacts, ModuleKey, NativeRequest, Observation, Reference, RendererLoad,
+    Bundle, JsFacts, ModuleKey, ModuleRef, NativeRequest, Observation, Reference, RendererLoad,
 };
 use crate::source::Source;
 
@@ -185,7 +185,8 @@ struct Extractor<'s, 'c> {
     object_names: HashSet<String>,
     named_objects: Scoped<electron::NamedObject>,
     /// Enclosing module factories.
-    stack: Vec<ModuleKey>,
+    /// The module factories being walked, innermost last.
+    stack: Vec<ModuleRef>,
     nodes: u64,
     stop: bool,
     truncated: bool,
@@ -217,7 +218,7 @@ impl Extractor<'_, '_> {
         }
     }
 
-    fn module_key(&self) -> Option<ModuleKey> {
+    fn module(&self) -> Option<ModuleRef> {
         self.stack.last().cloned()
     }
 
@@ -265,10 +266,10 @@ impl Extractor<'_, '_> {
         if specifier.is_none() {
             self.facts.dynamic_findings += 1;
         }
-        let module_key = self.module_key();
+        let module = self.module();
         let dedup = format!(
             "ref\0{kind}\0{:?}\0{:?}\0{:?}",
-            specifier, expression, module_key
+            specifier, expression, module
         );
         if !self.admit(Some(dedup)) {
             return;
@@ -278,7 +279,7 @@ impl Extractor<'_, '_> {
             specifier,
             expression,
             range: self.source.range(span),
-            module_key,
+            module,
         });
     }
 
@@ -289,8 +290,8 @@ impl Extractor<'_, '_> {
         value: Option<String>,
         span: swc_common::Span,
     ) {
-        let module_key = self.module_key();
-        let dedup = format!("obs\0{family}\0{kind}\0{value:?}\0{module_key:?}");
+        let module = self.module();
+        let dedup = format!("obs\0{family}\0{kind}\0{value:?}\0{module:?}");
         if !self.admit(Some(dedup)) {
             return;
         }
@@ -299,7 +300,7 @@ impl Extractor<'_, '_> {
             kind,
             value,
             range: self.source.range(span),
-            module_key,
+            module,
         });
     }
 
@@ -327,7 +328,7 @@ impl Extractor<'_, '_> {
             context,
             members,
             range: self.source.range(span),
-            module_key: self.module_key(),
+            module: self.module(),
         });
     }
 
@@ -356,6 +357,7 @@ impl Extractor<'_, '_> {
             }
             modules.push(bundle::walk_factory(self.source, factory, &self.esbuild));
         }
+        let bundle = self.facts.bundles.len() as u32;
         self.facts.bundles.push(Bundle {
             bundler,
             runtime,
@@ -370,7 +372,7 @@ impl Extractor<'_, '_> {
         // Walk each factory body with the module as context, for the facts inside it.
         for factory in factories.0 {
             let Some(key) = factory.key else { continue };
-            self.stack.push(key);
+            self.stack.push(ModuleRef { bundle, key });
             match factory.body {
                 Body::Expr(expr) => expr.visit_with(self),
                 Body::Method(function) => function.visit_with(self),
@@ -676,6 +678,19 @@ impl Visit for Extractor<'_, '_> {
     }
 
     fn visit_assign_expr(&mut self, assign: &swc_ecma_ast::AssignExpr) {
+        // A minified webpack 4 bootstrap whose IIFE was inlined assigns the table instead of
+        // passing it: `return i=[function(e,t){…},…],c={},a.m=i,…;function a(e){… i[e].call(…)}`
+        // (or `r.m=o=[…]`).
+        if let AssignTarget::Simple(SimpleAssignTarget::Ident(ident)) = &assign.left
+            && assign.op == swc_ecma_ast::AssignOp::Assign
+        {
+            let name = ident.id.sym.to_string();
+            if self.tables.holds(&name, self.scopes.current())
+                && self.runtime_table(&name, &assign.right, assign.span)
+            {
+                return;
+            }
+        }
         if let AssignTarget::Simple(SimpleAssignTarget::Member(target)) = &assign.left {
             let target_name = names::dotted_member(target);
             if target_name.starts_with("module.exports") || target_name.starts_with("exports.") {
@@ -852,7 +867,7 @@ impl Visit for Extractor<'_, '_> {
                     target: path.path,
                     context: path.context,
                     range: self.source.range(kv.value.span()),
-                    module_key: self.module_key(),
+                    module: self.module(),
                 });
             }
         }
