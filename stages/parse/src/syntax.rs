@@ -24,8 +24,9 @@ pub(crate) struct Parsed {
     pub recovered: bool,
 }
 
-/// Parses `source` with the syntax its path implies: TypeScript for `.ts`/`.tsx`
-/// (`.tsx` with JSX), JavaScript with JSX otherwise, retried without JSX when that fails.
+/// Parses `source` with the syntax its path implies: TypeScript declarations for `.d.ts`
+/// (and `.d.mts`, `.d.cts`), TypeScript for `.ts`/`.tsx` (`.tsx` with JSX), JavaScript with
+/// JSX otherwise, retried without JSX when that fails.
 pub(crate) fn parse(source: &Source<'_>, path: &str) -> Parsed {
     let lower = path.to_ascii_lowercase();
     if let Some(depth) = too_deep(source.text) {
@@ -37,35 +38,43 @@ pub(crate) fn parse(source: &Source<'_>, path: &str) -> Parsed {
             recovered: false,
         };
     }
-    let syntaxes: &[Syntax] =
-        if lower.ends_with(".ts") || lower.ends_with(".mts") || lower.ends_with(".cts") {
-            &[Syntax::Typescript(TsSyntax {
-                tsx: false,
+    let declarations = [".d.ts", ".d.mts", ".d.cts"];
+    let syntaxes: &[Syntax] = if declarations.iter().any(|ext| lower.ends_with(ext)) {
+        // A declaration file: `export const x: T;` and other bodiless declarations are
+        // valid only here.
+        &[Syntax::Typescript(TsSyntax {
+            dts: true,
+            decorators: true,
+            ..TsSyntax::default()
+        })]
+    } else if lower.ends_with(".ts") || lower.ends_with(".mts") || lower.ends_with(".cts") {
+        &[Syntax::Typescript(TsSyntax {
+            tsx: false,
+            decorators: true,
+            ..TsSyntax::default()
+        })]
+    } else if lower.ends_with(".tsx") {
+        &[Syntax::Typescript(TsSyntax {
+            tsx: true,
+            decorators: true,
+            ..TsSyntax::default()
+        })]
+    } else {
+        &[
+            Syntax::Es(EsSyntax {
+                jsx: true,
                 decorators: true,
-                ..TsSyntax::default()
-            })]
-        } else if lower.ends_with(".tsx") {
-            &[Syntax::Typescript(TsSyntax {
-                tsx: true,
+                allow_return_outside_function: true,
+                ..EsSyntax::default()
+            }),
+            Syntax::Es(EsSyntax {
+                jsx: false,
                 decorators: true,
-                ..TsSyntax::default()
-            })]
-        } else {
-            &[
-                Syntax::Es(EsSyntax {
-                    jsx: true,
-                    decorators: true,
-                    allow_return_outside_function: true,
-                    ..EsSyntax::default()
-                }),
-                Syntax::Es(EsSyntax {
-                    jsx: false,
-                    decorators: true,
-                    allow_return_outside_function: true,
-                    ..EsSyntax::default()
-                }),
-            ]
-        };
+                allow_return_outside_function: true,
+                ..EsSyntax::default()
+            }),
+        ]
+    };
     let mut first_failure = None;
     for syntax in syntaxes {
         let input = StringInput::new(source.text, source.start(), source.end());

@@ -150,6 +150,27 @@ fn a_bundle_nested_in_a_factory_keeps_its_own_modules() {
 }
 
 #[test]
+fn declaration_files_parse_as_declarations() {
+    // What packages ship beside their code (Font Awesome writes one per icon): a `const`
+    // without an initializer or `declare` is valid only in a declaration file.
+    let text = "import { IconDefinition } from './types';\nexport const definition: IconDefinition;\nexport const width: number;\n";
+    for path in ["icons/Alarm.d.ts", "esm/Alarm.d.mts", "cjs/Alarm.d.cts"] {
+        let f = facts(path, text);
+        assert_eq!(
+            f.parse,
+            ParseStatus::Complete,
+            "{path}: {:?}",
+            f.diagnostics
+        );
+        assert!(f.diagnostics.is_empty(), "{path}: {:?}", f.diagnostics);
+        assert_eq!(f.js.references.len(), 1, "{path}: the import");
+    }
+    // The same text as a plain TypeScript source is not valid.
+    let f = facts("icons/Alarm.ts", text);
+    assert_ne!(f.parse, ParseStatus::Complete);
+}
+
+#[test]
 fn esbuild_wrappers_are_factories_with_their_paths() {
     let f = facts(
         "out.js",
