@@ -29,15 +29,16 @@ function oracle(stats) {
   return files;
 }
 
-// `esm`: ES-module output, whose chunks export their ids and module table.
-async function pack(name, factory, mode, esm = false) {
+// `esm`: ES-module output, whose chunks export their ids and module table. `devtool`: an
+// `eval` devtool (the development default) ships each factory body as a string.
+async function pack(name, factory, mode, esm = false, devtool = false) {
   const dir = path.join(out, name);
   const ext = esm ? "mjs" : "js";
   const config = {
     mode,
     context: app,
     entry: "./src/index.js",
-    devtool: false,
+    devtool,
     output: { path: dir, filename: `[name].${ext}`, chunkFilename: `[name].chunk.${ext}` },
     resolve: { modules: [path.join(process.cwd(), "node_modules")] },
     optimization: mode === "production" ? { minimize: true } : {},
@@ -62,6 +63,9 @@ await pack("webpack-esm-dev", webpack, "development", true);
 await pack("webpack-esm-prod", webpack, "production", true);
 await pack("rspack-esm-dev", rspack, "development", true);
 await pack("rspack-esm-prod", rspack, "production", true);
+await pack("webpack-eval-dev", webpack, "development", false, "eval");
+await pack("webpack-evalmap-dev", webpack, "development", false, "eval-cheap-module-source-map");
+await pack("rspack-eval-dev", rspack, "development", false, "eval");
 for (const [name, options] of [
   ["esbuild-esm", { format: "esm", splitting: true, outdir: path.join(out, "esbuild-esm") }],
   ["esbuild-cjs", { format: "cjs", platform: "node", outdir: path.join(out, "esbuild-cjs") }],

@@ -21,17 +21,19 @@ function finish(dir) {
 
 // `factories`: modules stay factories in a table (no concatenation), as in apps with
 // CommonJS dependencies; `electron` is then a factory that re-exports `require("electron")`.
-async function pack(name, factory, factories = false) {
+// `development`: webpack's development build with its default `eval` devtool, which ships
+// each module as a string, as apps packaged from a development build do.
+async function pack(name, factory, factories = false, development = false) {
   const dir = path.join(out, name);
   const configs = [["main", "electron-main"], ["preload", "electron-preload"]].map(([entry, target]) => ({
-    mode: "production",
+    mode: development ? "development" : "production",
     target,
     context: app,
     entry: { [entry]: `./src/${entry}.js` },
-    devtool: false,
+    devtool: development ? "eval" : false,
     node: { __dirname: false, __filename: false },
     output: { path: dir, filename: "[name].js" },
-    optimization: { minimize: true, concatenateModules: !factories },
+    optimization: { minimize: !development, concatenateModules: !factories },
   }));
   await new Promise((resolve, reject) =>
     factory(configs, (err, s) => (err ? reject(err) : s.hasErrors() ? reject(new Error(s.toString())) : resolve(s))));
@@ -42,6 +44,8 @@ await pack("electron-webpack", require("webpack"));
 await pack("electron-rspack", require("@rspack/core").rspack);
 await pack("electron-webpack-factories", require("webpack"), true);
 await pack("electron-rspack-factories", require("@rspack/core").rspack, true);
+await pack("electron-webpack-eval", require("webpack"), true, true);
+await pack("electron-rspack-eval", require("@rspack/core").rspack, true, true);
 const dir = path.join(out, "electron-esbuild");
 await require("esbuild").build({
   absWorkingDir: app, entryPoints: ["src/main.js", "src/preload.js"], bundle: true, minify: true,

@@ -17,6 +17,17 @@ pub(crate) struct Source<'a> {
     line_starts: Vec<u32>,
     /// The last position computed, so columns on one long minified line cost amortised O(1).
     last: Cell<(u32, Pos)>,
+    /// Code read out of string literals (see [`crate::extract::evals`]), placed after the
+    /// file's own positions in order of their start.
+    segments: Vec<Segment>,
+}
+
+/// Code parsed out of a string literal of the file: its swc positions start at `start`, and
+/// every position in it stands for the literal, `outer`.
+struct Segment {
+    start: u32,
+    text: String,
+    outer: Span,
 }
 
 impl<'a> Source<'a> {
@@ -27,7 +38,37 @@ impl<'a> Source<'a> {
             text,
             line_starts,
             last: Cell::new((0, Pos { line: 1, column: 0 })),
+            segments: Vec::new(),
         }
+    }
+
+    /// Adds code read out of the string literal at `outer`; returns where its swc positions
+    /// start, or `None` when positions would run out (the segment is then not added).
+    pub fn add_segment(&mut self, text: String, outer: Span) -> Option<BytePos> {
+        let start = match self.segments.last() {
+            Some(last) => last.start + last.text.len() as u32 + 1,
+            None => BASE + self.text.len() as u32 + 1,
+        };
+        start.checked_add(text.len() as u32 + 1)?;
+        self.segments.push(Segment { start, text, outer });
+        Some(BytePos(start))
+    }
+
+    /// The text of the segment `start` begins.
+    pub fn segment_text(&self, start: BytePos) -> Option<&str> {
+        self.segments
+            .iter()
+            .find(|s| s.start == start.0)
+            .map(|s| s.text.as_str())
+    }
+
+    /// The segment a position lies in, if it lies past the file's own text.
+    fn segment_of(&self, pos: BytePos) -> Option<&Segment> {
+        if pos.0 <= BASE + self.text.len() as u32 {
+            return None;
+        }
+        let at = self.segments.partition_point(|s| s.start <= pos.0);
+        self.segments.get(at.checked_sub(1)?)
     }
 
     pub fn start(&self) -> BytePos {
@@ -38,8 +79,10 @@ impl<'a> Source<'a> {
         BytePos(BASE + self.text.len() as u32)
     }
 
-    /// The byte offset of a swc position, clamped to the text.
+    /// The byte offset of a swc position, clamped to the text; a position in a segment is
+    /// its string literal's start.
     pub fn offset(&self, pos: BytePos) -> u32 {
+        let pos = self.segment_of(pos).map_or(pos, |s| s.outer.lo);
         pos.0.saturating_sub(BASE).min(self.text.len() as u32)
     }
 
@@ -63,7 +106,11 @@ impl<'a> Source<'a> {
         pos
     }
 
+    /// The range of a span; a span in a segment has its string literal's range.
     pub fn range(&self, span: Span) -> Range {
+        if let Some(segment) = self.segment_of(span.lo) {
+            return self.range(segment.outer);
+        }
         let start = self.offset(span.lo);
         let end = self.offset(span.hi).max(start);
         Range {
@@ -83,8 +130,13 @@ impl<'a> Source<'a> {
         self.text.get(from..to.min(self.text.len())).unwrap_or("")
     }
 
-    /// The exact source text of a span.
-    pub fn slice(&self, span: Span) -> &'a str {
+    /// The exact source text of a span (a segment's own text for a span in it).
+    pub fn slice(&self, span: Span) -> &str {
+        if let Some(segment) = self.segment_of(span.lo) {
+            let from = (span.lo.0 - segment.start) as usize;
+            let to = (span.hi.0.saturating_sub(segment.start) as usize).min(segment.text.len());
+            return segment.text.get(from..to.max(from)).unwrap_or("");
+        }
         let (from, to) = (self.offset(span.lo) as usize, self.offset(span.hi) as usize);
         self.text.get(from..to.max(from)).unwrap_or("")
     }
@@ -132,6 +184,30 @@ mod tests {
         assert_eq!(source.pos(9), Pos { line: 3, column: 0 });
         // Going backwards does not reuse the cache wrongly.
         assert_eq!(source.pos(1), Pos { line: 1, column: 1 });
+    }
+
+    #[test]
+    fn a_segment_stands_for_its_string_literal() {
+        let text = "f();\neval(\"g(1)\");\n";
+        let mut source = Source::new(text);
+        // The literal `"g(1)"` spans bytes 10..16, that is swc positions 11..17.
+        let outer = Span::new(BytePos(11), BytePos(17));
+        let start = source.add_segment("g(1)".to_owned(), outer).unwrap();
+        assert!(
+            start.0 > BASE + text.len() as u32,
+            "after the file's own positions"
+        );
+        assert_eq!(source.segment_text(start), Some("g(1)"));
+        let inner = Span::new(BytePos(start.0 + 2), BytePos(start.0 + 3));
+        assert_eq!(source.slice(inner), "1");
+        assert_eq!(source.range(inner), source.range(outer));
+        assert_eq!(source.range(inner).start, Pos { line: 2, column: 5 });
+        assert_eq!(source.offset(inner.lo), 10);
+        // A second segment starts after the first, and the file's own spans are unchanged.
+        let second = source.add_segment("h()".to_owned(), outer).unwrap();
+        assert!(second.0 > start.0 + 4);
+        let own = Span::new(BytePos(1), BytePos(4));
+        assert_eq!(source.slice(own), "f()");
     }
 
     #[test]

@@ -237,13 +237,14 @@ pub fn read_text(
             facts.source_map = Some(map);
         }
         FileKind::JavaScript => {
-            let source = Source::new(text);
+            let mut source = Source::new(text);
             let parsed = syntax::parse(&source, &facts.path);
             facts.diagnostics = parsed.diagnostics;
-            let Some(program) = parsed.program else {
+            let Some(mut program) = parsed.program else {
                 facts.parse = ParseStatus::Failed;
                 return;
             };
+            extract::evals::inline(&mut program, &mut source);
             let budget = Budget {
                 max_findings: limits.max_findings,
                 max_modules: limits.max_modules,

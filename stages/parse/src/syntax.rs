@@ -110,6 +110,22 @@ pub(crate) fn parse(source: &Source<'_>, path: &str) -> Parsed {
     }
 }
 
+/// Parses code read out of a string literal, whose swc positions start at `start`: a script,
+/// without JSX. `None` when it is too deep or does not parse.
+pub(crate) fn parse_segment(text: &str, start: swc_common::BytePos) -> Option<Program> {
+    if too_deep(text).is_some() {
+        return None;
+    }
+    let end = swc_common::BytePos(start.0 + text.len() as u32);
+    let syntax = Syntax::Es(EsSyntax {
+        allow_return_outside_function: true,
+        ..EsSyntax::default()
+    });
+    Parser::new(syntax, StringInput::new(text, start, end), None)
+        .parse_program()
+        .ok()
+}
+
 /// Parses `text` and drops the tree: the raw swc cost, for benches. True when it parsed.
 pub fn parse_only(text: &str, path: &str) -> bool {
     parse(&Source::new(text), path).program.is_some()

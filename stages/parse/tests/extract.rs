@@ -171,6 +171,61 @@ fn declaration_files_parse_as_declarations() {
 }
 
 #[test]
+fn factories_shipped_as_eval_strings_are_read_statically() {
+    // webpack's development default: each factory body is a string for `eval`, wrapped in a
+    // block. Nothing is run: the file throws if it ever is.
+    let text = r#"throw new Error("executed");
+var __webpack_modules__ = ({
+"./src/main.js": ((module, exports, __webpack_require__) => {
+eval("{var electron = __webpack_require__(/*! electron */ \"electron\");\nelectron.ipcMain.handle(\"settings:get\", () => 1);\nexports.open = 1;\neval(\"__webpack_require__('./src/never.js')\");\n\n//# sourceURL=webpack://app/./src/main.js?}");
+}),
+"electron": ((module) => {
+eval("module.exports = require(\"electron\");");
+}),
+"./src/other.js": ((module, exports, __webpack_require__) => {
+eval(name);
+eval("this is not javascript (");
+})
+});
+var __webpack_module_cache__ = {};
+function __webpack_require__(id) { var m = __webpack_module_cache__[id] = { exports: {} }; __webpack_modules__[id](m, m.exports, __webpack_require__); return m.exports; }
+__webpack_require__("./src/main.js");"#;
+    let f = facts("main.js", text);
+    assert_eq!(f.parse, ParseStatus::Complete, "{:?}", f.diagnostics);
+    let bundle = &f.js.bundles[0];
+    let main = bundle
+        .modules
+        .iter()
+        .find(|m| m.key == ModuleKey::String("./src/main.js".into()))
+        .unwrap();
+    // The require inside the string is read; the `eval` inside it is not read again.
+    assert_eq!(main.requires, [ModuleKey::String("electron".into())]);
+    assert_eq!(main.exports, ["open"]);
+    // `electron` is reached through the external factory, itself an `eval` string.
+    let op =
+        f.js.ipc
+            .iter()
+            .find(|op| op.side == "main")
+            .expect("ipcMain.handle");
+    assert_eq!(op.module.as_ref().unwrap().key, main.key);
+    // A finding inside the string is located at the string literal.
+    let literal = text.find(r#"eval("{var"#).unwrap() + "eval(".len();
+    let line = text[..literal].matches('\n').count() as u32 + 1;
+    assert_eq!(op.range.start.line, line);
+    assert_eq!(
+        op.range.start.column as usize,
+        literal - text[..literal].rfind('\n').unwrap() - 1
+    );
+    // Neither a non-literal argument nor a string that does not parse is read.
+    let other = bundle
+        .modules
+        .iter()
+        .find(|m| m.key == ModuleKey::String("./src/other.js".into()))
+        .unwrap();
+    assert!(other.requires.is_empty());
+}
+
+#[test]
 fn esbuild_wrappers_are_factories_with_their_paths() {
     let f = facts(
         "out.js",

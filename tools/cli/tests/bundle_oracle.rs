@@ -57,6 +57,9 @@ fn webpack_and_rspack_factories_match_their_stats() {
         "webpack-esm-prod",
         "rspack-esm-dev",
         "rspack-esm-prod",
+        "webpack-eval-dev",
+        "webpack-evalmap-dev",
+        "rspack-eval-dev",
     ] {
         let oracle: Value = serde_json::from_slice(
             &std::fs::read(corpus.join(format!("{build}.factories.json"))).unwrap(),
@@ -95,6 +98,73 @@ fn webpack_and_rspack_factories_match_their_stats() {
             .filter(|e| e["properties"]["kind"] == "bundler-require")
             .count();
         assert!(imports > 0, "{build}: no require edge between factories");
+    }
+}
+
+/// Per module key: its structural fingerprint, its exports and the keys it requires.
+fn factories(result: &Value) -> BTreeMap<String, (Value, Value, BTreeSet<String>)> {
+    let mut keys = BTreeMap::new();
+    let mut out: BTreeMap<String, (Value, Value, BTreeSet<String>)> = BTreeMap::new();
+    for node in result["graph"]["nodes"].as_array().unwrap() {
+        let p = &node["observations"][0]["properties"];
+        if node["kind"] == "javascript-module" && !p["module_key"].is_null() {
+            let key = key_text(&p["module_key"]);
+            keys.insert(node["node_id"].as_str().unwrap().to_owned(), key.clone());
+            let facts = (
+                p["structural_fingerprint_sha256"].clone(),
+                p["exports"].clone(),
+                BTreeSet::new(),
+            );
+            assert!(out.insert(key.clone(), facts).is_none(), "{key} twice");
+        }
+    }
+    for edge in result["graph"]["edges"].as_array().unwrap() {
+        if edge["properties"]["kind"] == "bundler-require" {
+            let source = &keys[edge["source_node_id"].as_str().unwrap()];
+            let target = key_text(&edge["properties"]["module_key"]);
+            out.get_mut(source).unwrap().2.insert(target);
+        }
+    }
+    out
+}
+
+#[test]
+fn eval_devtool_builds_read_like_the_same_build_without_it() {
+    // webpack's and rspack's development default ships each factory body as a string for
+    // `eval`; read statically, it must give what the build without the devtool gives.
+    let corpus = corpus();
+    for (eval, plain) in [
+        ("webpack-eval-dev", "webpack-dev"),
+        ("webpack-evalmap-dev", "webpack-dev"),
+        ("rspack-eval-dev", "rspack-dev"),
+    ] {
+        let text = std::fs::read_to_string(corpus.join(eval).join("main.js")).unwrap();
+        assert!(text.contains("eval(\""), "{eval} is not an eval build");
+        let ours = factories(&analyze(&corpus.join(eval)));
+        let theirs = factories(&analyze(&corpus.join(plain)));
+        let stats: Value = serde_json::from_slice(
+            &std::fs::read(corpus.join(format!("{eval}.factories.json"))).unwrap(),
+        )
+        .unwrap();
+        let entries: BTreeSet<String> = stats
+            .as_object()
+            .unwrap()
+            .values()
+            .flat_map(|file| file["entries"].as_array().unwrap().iter().map(key_text))
+            .collect();
+        for (key, facts) in &ours {
+            match theirs.get(key) {
+                // Fingerprint, exports and requires: the same module, read the same.
+                Some(plain_facts) => assert_eq!(facts, plain_facts, "{eval} vs {plain}: {key}"),
+                // Without the devtool, webpack may inline an entry module into the runtime.
+                None => assert!(entries.contains(key), "{eval}: {key} is not in {plain}"),
+            }
+        }
+        assert!(
+            theirs.keys().all(|key| ours.contains_key(key)),
+            "{plain} has factories {eval} lacks"
+        );
+        assert!(ours.values().any(|facts| !facts.2.is_empty()));
     }
 }
 
@@ -196,6 +266,8 @@ fn electron_apps_built_by_real_tools_keep_their_source_facts() {
     let builds = [
         "electron-webpack",
         "electron-webpack-factories",
+        "electron-webpack-eval",
+        "electron-rspack-eval",
         "electron-rspack",
         "electron-rspack-factories",
         "electron-esbuild",

@@ -6,6 +6,7 @@
 
 mod bundle;
 mod electron;
+pub(crate) mod evals;
 pub(crate) mod names;
 mod prepass;
 
