@@ -187,6 +187,16 @@ pub struct MapSource {
     pub content_sha256: Option<String>,
 }
 
+/// A source map a directive carries as a `data:` URL.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct InlineSourceMap {
+    /// SHA-256 of the whole URL as written.
+    pub url_sha256: String,
+    /// SHA-256 of the decoded map; `None` when the URL did not decode.
+    pub map_sha256: Option<String>,
+    pub map: SourceMapFacts,
+}
+
 /// A source map file.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct SourceMapFacts {
@@ -375,7 +385,10 @@ pub struct JsFacts {
     pub processes: Vec<ProcessUse>,
     pub native: Vec<NativeRequest>,
     pub renderer_loads: Vec<RendererLoad>,
+    /// URLs the source-map directives name, except inline (`data:`) ones.
     pub source_map_urls: Vec<String>,
+    /// Source maps the directives carry inline, as `data:` URLs.
+    pub inline_source_maps: Vec<InlineSourceMap>,
     /// Findings not kept because `max_findings` was reached.
     pub dropped_findings: u64,
     /// Module factories not kept because `max_modules` was reached.

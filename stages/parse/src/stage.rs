@@ -250,7 +250,11 @@ pub fn read_text(
                 max_modules: limits.max_modules,
                 max_ast_nodes: limits.max_ast_nodes,
             };
-            let walk = extract::extract(&source, &program, budget, cancelled);
+            let maps = extract::MapOptions {
+                contents: options.source_map_contents,
+                max_sources: limits.max_source_map_sources as usize,
+            };
+            let walk = extract::extract(&source, &program, budget, maps, cancelled);
             drop(program);
             facts.visited_nodes = walk.visited_nodes;
             let js = walk.facts;

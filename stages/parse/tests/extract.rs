@@ -226,6 +226,59 @@ __webpack_require__("./src/main.js");"#;
 }
 
 #[test]
+fn inline_source_maps_are_read_like_map_files() {
+    use base64::Engine as _;
+    let map = r#"{"version":3,"file":"app.js","sources":["webpack://app/./src/a.js","b.ts"],"sourcesContent":["export const a = 1;\n",null],"mappings":""}"#;
+    let b64 = base64::engine::general_purpose::STANDARD.encode(map);
+    let text = format!(
+        "var a = 1;\n\
+         eval(\"var b = 2;\\n//# sourceMappingURL=data:application/json;charset=utf-8;base64,{b64}\\n//# sourceURL=webpack://app/b.js\");\n\
+         //# sourceMappingURL=data:application/json,%7B%22version%22%3A3%2C%22sources%22%3A%5B%22c.js%22%5D%7D\n\
+         //# sourceMappingURL=data:application/json;base64,@@@\n\
+         //# sourceMappingURL=app.js.map\n"
+    );
+    let f = facts("app.js", &text);
+    assert_eq!(f.parse, ParseStatus::Complete, "{:?}", f.diagnostics);
+    assert_eq!(
+        f.js.source_map_urls,
+        ["app.js.map"],
+        "data: URLs are read, not listed"
+    );
+    let maps = &f.js.inline_source_maps;
+    assert_eq!(maps.len(), 3);
+    // The one inside the eval string ends where the string's escapes start.
+    let first = &maps[0];
+    assert_eq!(first.map.status, "included");
+    assert_eq!(first.map.file.as_deref(), Some("app.js"));
+    assert_eq!(first.map.source_count, 2);
+    let sources: Vec<(&str, Option<&str>)> = first
+        .map
+        .sources
+        .iter()
+        .map(|s| (s.source.as_str(), s.content_sha256.as_deref()))
+        .collect();
+    let digest = rea_hash::sha256_hex(b"export const a = 1;\n");
+    assert_eq!(
+        sources,
+        [
+            ("webpack://app/./src/a.js", Some(digest.as_str())),
+            ("b.ts", None)
+        ]
+    );
+    assert_eq!(
+        first.map_sha256.as_deref(),
+        Some(rea_hash::sha256_hex(map.as_bytes()).as_str())
+    );
+    // Percent-encoded, then a URL that does not decode.
+    assert_eq!(maps[1].map.source_count, 1);
+    assert_eq!(maps[1].map.sources[0].source, "c.js");
+    assert_eq!(
+        (maps[2].map.status, maps[2].map_sha256.as_ref()),
+        ("invalid", None)
+    );
+}
+
+#[test]
 fn esbuild_wrappers_are_factories_with_their_paths() {
     let f = facts(
         "out.js",

@@ -169,6 +169,56 @@ fn eval_devtool_builds_read_like_the_same_build_without_it() {
 }
 
 #[test]
+fn inline_source_maps_of_an_eval_build_name_its_modules() {
+    // `eval-cheap-module-source-map` gives every module's string its own inline map, whose
+    // source webpack names `webpack:///<module id>?<hash>`.
+    let corpus = corpus();
+    let build = "webpack-evalmap-dev";
+    let result = support::tool_json(
+        "analyze-javascript-application",
+        &corpus.join(build),
+        &["--source-maps", "contents"],
+    )["result"]
+        .clone();
+    let stats: Value = serde_json::from_slice(
+        &std::fs::read(corpus.join(format!("{build}.factories.json"))).unwrap(),
+    )
+    .unwrap();
+    let ids: BTreeSet<String> = stats
+        .as_object()
+        .unwrap()
+        .values()
+        .flat_map(|file| file["modules"].as_array().unwrap().iter().map(key_text))
+        .filter(|id| !id.ends_with(".json"))
+        .collect();
+    let nodes = result["graph"]["nodes"].as_array().unwrap();
+    let maps = nodes
+        .iter()
+        .filter(|n| n["kind"] == "source-map")
+        .map(|n| &n["observations"][0]["properties"])
+        .collect::<Vec<_>>();
+    assert_eq!(maps.len(), ids.len());
+    assert!(
+        maps.iter()
+            .all(|p| p["inline"] == true && p["status"] == "included")
+    );
+    let named: BTreeSet<String> = nodes
+        .iter()
+        .filter(|n| n["kind"] == "source-module")
+        .map(|n| {
+            let source = n["observations"][0]["properties"]["original_source"]
+                .as_str()
+                .unwrap();
+            let path = source.strip_prefix("webpack:///").unwrap_or(source);
+            path.rsplit_once('?')
+                .map_or(path, |(path, _)| path)
+                .to_owned()
+        })
+        .collect();
+    assert_eq!(named, ids);
+}
+
+#[test]
 fn esbuild_imports_and_wrappers_match_the_metafile() {
     let corpus = corpus();
     for build in ["esbuild-esm", "esbuild-cjs"] {

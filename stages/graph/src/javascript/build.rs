@@ -1979,34 +1979,34 @@ fn project_source_maps(
             continue;
         };
         let sha = file.sha256.clone().unwrap_or_default();
-        for url in &file.js.source_map_urls {
-            let location = artifact_path(&file.path);
-            if url.starts_with("data:") {
-                let node = b.node(
-                    "source-map",
-                    local_key(
-                        &sha,
-                        "inline-source-map",
-                        &rea_hash::sha256_hex(url.as_bytes()),
-                    ),
-                    Some("inline source map"),
-                    json!({"declared_url": "data:…", "inline": true}),
-                    observed(
-                        "ast-static-analysis",
-                        Some(&sha),
-                        location,
-                        "discover-source-map",
-                    ),
-                )?;
-                b.edge(
-                    &asset,
-                    &node,
-                    "maps_to",
-                    json!({"inline": true}),
-                    inferred("high", Some(&sha), location, "discover-source-map"),
-                )?;
-                continue;
+        let location = artifact_path(&file.path);
+        for inline in &file.js.inline_source_maps {
+            let map = &inline.map;
+            let node = b.node(
+                "source-map",
+                local_key(&sha, "inline-source-map", &inline.url_sha256),
+                Some("inline source map"),
+                json!({"declared_url": "data:…", "inline": true, "map_sha256": inline.map_sha256,
+                       "status": map.status, "file": map.file, "source_count": map.source_count}),
+                observed(
+                    "ast-static-analysis",
+                    Some(&sha),
+                    location,
+                    "discover-source-map",
+                ),
+            )?;
+            b.edge(
+                &asset,
+                &node,
+                "maps_to",
+                json!({"inline": true}),
+                inferred("high", Some(&sha), location, "discover-source-map"),
+            )?;
+            if let (true, Some(map_sha256)) = (contents, &inline.map_sha256) {
+                project_map_sources(b, &node, &map.sources, map_sha256, &sha, &file.path)?;
             }
+        }
+        for url in &file.js.source_map_urls {
             let resolution = b
                 .env
                 .files
@@ -2049,24 +2049,43 @@ fn project_source_maps(
         if !contents {
             continue;
         }
-        for source in &map.sources {
-            let node = b.node("source-module", json!({"strategy": "source-map-original", "stability": "source-map-exact",
-                    "source_map_sha256": sha, "original_source": source.source, "source_sha256": source.content_sha256}),
-                Some(&source.source), json!({"original_source": source.source, "source_sha256": source.content_sha256, "source_map_path": file.path}),
-                observed("artifact-bytes", Some(&sha), artifact_path(&file.path), "parse-local-source-map"))?;
-            b.edge(
-                &asset,
-                &node,
-                "contains",
-                json!({"original_source": source.source}),
-                observed(
-                    "artifact-bytes",
-                    Some(&sha),
-                    artifact_path(&file.path),
-                    "parse-local-source-map",
-                ),
-            )?;
-        }
+        project_map_sources(b, &asset, &map.sources, &sha, &sha, &file.path)?;
+    }
+    Ok(())
+}
+
+/// Whether a file is a source map or carries one inline.
+fn has_source_map(file: &FileFacts) -> bool {
+    file.kind == FileKind::SourceMap || !file.js.inline_source_maps.is_empty()
+}
+
+/// The original sources a source map lists (`map_sha256` is the map's digest; `sha` the
+/// digest of the file holding it), each contained by `holder`.
+fn project_map_sources(
+    b: &mut Out<'_, '_>,
+    holder: &str,
+    sources: &[rea_parse::MapSource],
+    map_sha256: &str,
+    sha: &str,
+    path: &str,
+) -> Result<(), Failure> {
+    for source in sources {
+        let node = b.node("source-module", json!({"strategy": "source-map-original", "stability": "source-map-exact",
+                "source_map_sha256": map_sha256, "original_source": source.source, "source_sha256": source.content_sha256}),
+            Some(&source.source), json!({"original_source": source.source, "source_sha256": source.content_sha256, "source_map_path": path}),
+            observed("artifact-bytes", Some(sha), artifact_path(path), "parse-local-source-map"))?;
+        b.edge(
+            holder,
+            &node,
+            "contains",
+            json!({"original_source": source.source}),
+            observed(
+                "artifact-bytes",
+                Some(sha),
+                artifact_path(path),
+                "parse-local-source-map",
+            ),
+        )?;
     }
     Ok(())
 }
@@ -2174,7 +2193,7 @@ fn finish(cx: &StageCx<'_>, p: Projected, request: &Request<'_>) -> Result<Built
     let coverage = if truncated > 0 || omitted > 0 {
         json!({"status": "partial", "truncated": true, "omitted_count": omitted, "limits": limits})
     } else if failures + invalid_utf8 + unavailable_files + partial > 0
-        || !request.source_map_contents && parsed.iter().any(|f| f.kind == FileKind::SourceMap)
+        || !request.source_map_contents && parsed.iter().any(has_source_map)
     {
         json!({"status": "partial", "truncated": false, "omitted_count": null, "limits": limits})
     } else {
@@ -2234,7 +2253,7 @@ fn finish(cx: &StageCx<'_>, p: Projected, request: &Request<'_>) -> Result<Built
             "{omitted_observations} observations beyond {MAX_OBSERVATIONS} per node were omitted."
         ));
     }
-    if !request.source_map_contents && parsed.iter().any(|f| f.kind == FileKind::SourceMap) {
+    if !request.source_map_contents && parsed.iter().any(has_source_map) {
         limitations.insert("Source maps were inventoried and their declarations linked; their contents were not read (source_maps: contents reads them).".to_owned());
     }
     limitations.extend(request.inventory.limitations.iter().take(64).cloned());

@@ -28,7 +28,8 @@ use prepass::{
 };
 
 use crate::facts::{
-    Bundle, JsFacts, ModuleKey, ModuleRef, NativeRequest, Observation, Reference, RendererLoad,
+    Bundle, InlineSourceMap, JsFacts, ModuleKey, ModuleRef, NativeRequest, Observation, Reference,
+    RendererLoad, SourceMapFacts,
 };
 use crate::source::Source;
 
@@ -38,6 +39,13 @@ pub struct Budget {
     pub max_findings: u64,
     pub max_modules: u64,
     pub max_ast_nodes: u64,
+}
+
+/// How source maps are read: their sources and content digests too, or only their counts.
+#[derive(Clone, Copy)]
+pub struct MapOptions {
+    pub contents: bool,
+    pub max_sources: usize,
 }
 
 /// What the walk returns besides the facts.
@@ -76,6 +84,7 @@ pub(crate) fn extract(
     source: &Source<'_>,
     program: &Program,
     budget: Budget,
+    maps: MapOptions,
     cancelled: &dyn Fn() -> bool,
 ) -> Walk {
     let pre = prepass::run(program);
@@ -83,7 +92,11 @@ pub(crate) fn extract(
         module_syntax: matches!(program, Program::Module(m) if m.body.iter().any(|i| i.is_module_decl())),
         ..JsFacts::default()
     };
-    (facts.vendor_markers, facts.source_map_urls) = scan_text(source.text);
+    let scan = scan_text(source.text);
+    facts.vendor_markers = scan.vendors;
+    facts.source_map_urls = scan.urls;
+    facts.inline_source_maps = inline_maps(&scan.inline, maps);
+    facts.dropped_findings += scan.dropped;
     let mut walker = Extractor {
         source,
         budget,
@@ -120,10 +133,28 @@ pub(crate) fn extract(
 /// Directives that name a source map.
 const SOURCE_MAP_DIRECTIVES: &[&str] = &["//# sourceMappingURL=", "//@ sourceMappingURL="];
 
-/// One pass over the raw text for every needle at once: the vendors whose markers occur, in
-/// [`VENDOR_MARKERS`] order, and the source-map URLs the directives name (sorted, unique, at
-/// most 16).
-fn scan_text(text: &str) -> (Vec<&'static str>, Vec<String>) {
+/// What the text scan finds.
+struct Scan<'t> {
+    /// Vendors whose markers occur, in [`VENDOR_MARKERS`] order.
+    vendors: Vec<&'static str>,
+    /// Source-map URLs the directives name, sorted and unique, except `data:` ones.
+    urls: Vec<String>,
+    /// The `data:` URLs, whole, in text order.
+    inline: Vec<&'t str>,
+    /// `data:` URLs past [`MAX_INLINE_MAPS`].
+    dropped: u64,
+}
+
+/// Most source-map URLs read from one file.
+const MAX_MAP_URLS: usize = 16;
+/// Most inline source maps read from one file: an `eval-source-map` build carries one per
+/// module. The rest are counted as dropped findings, which makes the file truncated.
+const MAX_INLINE_MAPS: usize = 10_000;
+
+/// One pass over the raw text for every needle at once. A directive's URL ends at whitespace,
+/// or at a backslash or quote: a directive inside a string literal (an `eval` devtool's
+/// module string) ends where the string's own escapes start.
+fn scan_text(text: &str) -> Scan<'_> {
     static MATCHER: std::sync::LazyLock<(aho_corasick::AhoCorasick, Vec<Option<usize>>)> =
         std::sync::LazyLock::new(|| {
             let (mut needles, mut owners) = (Vec::new(), Vec::new());
@@ -141,16 +172,22 @@ fn scan_text(text: &str) -> (Vec<&'static str>, Vec<String>) {
         });
     let (matcher, owners) = &*MATCHER;
     let mut found = [false; VENDOR_MARKERS.len()];
-    let mut urls = Vec::new();
+    let (mut urls, mut inline, mut dropped) = (Vec::new(), Vec::new(), 0);
     for hit in matcher.find_iter(text) {
         match owners[hit.pattern().as_usize()] {
             Some(vendor) => found[vendor] = true,
             None => {
                 let url: &str = text[hit.end()..]
-                    .split(char::is_whitespace)
+                    .split(|c: char| c.is_whitespace() || matches!(c, '\\' | '"' | '\'' | '`'))
                     .next()
                     .unwrap_or("");
-                if !url.is_empty() && urls.len() < 16 {
+                if url.starts_with("data:") {
+                    if inline.len() < MAX_INLINE_MAPS {
+                        inline.push(url);
+                    } else {
+                        dropped += 1;
+                    }
+                } else if !url.is_empty() && urls.len() < MAX_MAP_URLS {
                     urls.push(crate::source::cut(url, 4096).to_owned());
                 }
             }
@@ -163,7 +200,51 @@ fn scan_text(text: &str) -> (Vec<&'static str>, Vec<String>) {
         .zip(found)
         .filter_map(|((name, _), hit)| hit.then_some(*name))
         .collect();
-    (vendors, urls)
+    Scan {
+        vendors,
+        urls,
+        inline,
+        dropped,
+    }
+}
+
+/// Reads the source maps `data:` URLs carry, once each, the way map files are read.
+fn inline_maps(urls: &[&str], maps: MapOptions) -> Vec<InlineSourceMap> {
+    let mut out: Vec<InlineSourceMap> = Vec::new();
+    let mut seen = HashSet::new();
+    for url in urls {
+        let url_sha256 = rea_hash::sha256_hex(url.as_bytes());
+        if !seen.insert(url_sha256.clone()) {
+            continue;
+        }
+        let decoded = data_url::DataUrl::process(url)
+            .ok()
+            .and_then(|data| data.decode_to_vec().ok())
+            .map(|(bytes, _)| bytes);
+        let (map_sha256, map) = match decoded {
+            Some(bytes) => (
+                Some(rea_hash::sha256_hex(&bytes)),
+                crate::text::source_map(
+                    &String::from_utf8_lossy(&bytes),
+                    maps.contents,
+                    maps.max_sources,
+                ),
+            ),
+            None => (
+                None,
+                SourceMapFacts {
+                    status: "invalid",
+                    ..SourceMapFacts::default()
+                },
+            ),
+        };
+        out.push(InlineSourceMap {
+            url_sha256,
+            map_sha256,
+            map,
+        });
+    }
+    out
 }
 
 struct Extractor<'s, 'c> {
