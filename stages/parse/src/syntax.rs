@@ -111,11 +111,14 @@ pub(crate) fn parse(source: &Source<'_>, path: &str) -> Parsed {
 }
 
 /// Parses code read out of a string literal, whose swc positions start at `start`: a script,
-/// without JSX. `None` when it is too deep or does not parse.
-pub(crate) fn parse_segment(text: &str, start: swc_common::BytePos) -> Option<Program> {
-    if too_deep(text).is_some() {
-        return None;
-    }
+/// without JSX. `None` when it does not parse, or when it is too deep to walk where it will
+/// sit, inside code of extent `within`.
+pub(crate) fn parse_segment(
+    text: &str,
+    start: swc_common::BytePos,
+    within: Extent,
+) -> Option<Program> {
+    measure(text, within).ok()?;
     let end = swc_common::BytePos(start.0 + text.len() as u32);
     let syntax = Syntax::Es(EsSyntax {
         allow_return_outside_function: true,
@@ -141,8 +144,21 @@ fn describe(source: &Source<'_>, err: swc_ecma_parser::error::Error) -> String {
 /// and comment text approximately; it only decides whether parsing is safe, so an
 /// overestimate costs one unknown scope, never a crash.
 fn too_deep(text: &str) -> Option<String> {
+    measure(text, Extent::default()).err()
+}
+
+/// How deep a text nests: its deepest bracket nesting and its longest operator run.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct Extent {
+    pub depth: u32,
+    pub run: u32,
+}
+
+/// Measures `text`, as if it sat `within` code of that extent: an error names the bound the
+/// two together pass.
+pub(crate) fn measure(text: &str, within: Extent) -> Result<Extent, String> {
     let bytes = text.as_bytes();
-    let (mut depth, mut max, mut run) = (0u32, 0u32, 0u32);
+    let (mut depth, mut max, mut run, mut longest) = (within.depth, within.depth, within.run, 0);
     let mut i = 0;
     while i < bytes.len() {
         match CLASS[bytes[i] as usize] {
@@ -154,7 +170,7 @@ fn too_deep(text: &str) -> Option<String> {
                 depth += 1;
                 max = max.max(depth);
                 if max > MAX_NESTING {
-                    return Some(format!("{max} brackets"));
+                    return Err(format!("{max} brackets"));
                 }
             }
             BLOCK_CLOSE => {
@@ -164,8 +180,9 @@ fn too_deep(text: &str) -> Option<String> {
             GROUP_CLOSE => depth = depth.saturating_sub(1),
             OPERATOR => {
                 run += 1;
+                longest = longest.max(run);
                 if run > MAX_OPERATOR_RUN {
-                    return Some(format!("{run} operators in one statement"));
+                    return Err(format!("{run} operators in one statement"));
                 }
             }
             QUOTE => {
@@ -198,7 +215,10 @@ fn too_deep(text: &str) -> Option<String> {
         }
         i += 1;
     }
-    None
+    Ok(Extent {
+        depth: max,
+        run: longest.max(within.run),
+    })
 }
 
 const STATEMENT_END: u8 = 1;

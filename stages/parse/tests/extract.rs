@@ -226,6 +226,32 @@ __webpack_require__("./src/main.js");"#;
 }
 
 #[test]
+fn an_eval_string_too_deep_to_walk_beside_its_file_is_not_read() {
+    // Each side alone is within the parser's bound; together they are not.
+    let deep = |n: usize| {
+        format!(
+            "{}__webpack_require__(\\\"./x.js\\\"){}",
+            "(".repeat(n),
+            ")".repeat(n)
+        )
+    };
+    let file = |inner: usize| {
+        format!(
+            r#"var __webpack_modules__ = ({{"./a.js": ((module, exports, __webpack_require__) => {{ eval("{}"); }})}});
+function __webpack_require__(id) {{ var m = {{ exports: {{}} }}; __webpack_modules__[id](m, m.exports, __webpack_require__); return m.exports; }}"#,
+            deep(inner)
+        )
+    };
+    let requires = |text: &str| {
+        let f = facts("main.js", text);
+        assert_eq!(f.parse, ParseStatus::Complete, "{:?}", f.diagnostics);
+        f.js.bundles[0].modules[0].requires.clone()
+    };
+    assert_eq!(requires(&file(1_900)), [ModuleKey::String("./x.js".into())]);
+    assert!(requires(&file(1_999)).is_empty());
+}
+
+#[test]
 fn inline_source_maps_are_read_like_map_files() {
     use base64::Engine as _;
     let map = r#"{"version":3,"file":"app.js","sources":["webpack://app/./src/a.js","b.ts"],"sourcesContent":["export const a = 1;\n",null],"mappings":""}"#;

@@ -21,13 +21,23 @@ pub(crate) fn inline(program: &mut Program, source: &mut Source<'_>) -> u64 {
     if memchr::memmem::find(source.text.as_bytes(), b"eval(\"").is_none() {
         return 0;
     }
-    let mut inliner = Inliner { source, read: 0 };
+    // The whole file's extent bounds where any statement of it sits.
+    let Ok(within) = syntax::measure(source.text, syntax::Extent::default()) else {
+        return 0;
+    };
+    let mut inliner = Inliner {
+        source,
+        within,
+        read: 0,
+    };
     program.visit_mut_with(&mut inliner);
     inliner.read
 }
 
 struct Inliner<'s, 'a> {
     source: &'s mut Source<'a>,
+    /// The file's own extent: code read out of it must fit the parser's bounds beside it.
+    within: syntax::Extent,
     read: u64,
 }
 
@@ -53,7 +63,7 @@ impl Inliner<'_, '_> {
         let code = literal.value.to_string_lossy().into_owned();
         let start = self.source.add_segment(code, literal.span)?;
         let text = self.source.segment_text(start)?;
-        let program = syntax::parse_segment(text, start)?;
+        let program = syntax::parse_segment(text, start, self.within)?;
         self.read += 1;
         let mut stmts: Vec<Stmt> = match program {
             Program::Script(script) => script.body,
