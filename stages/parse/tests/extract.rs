@@ -305,6 +305,41 @@ fn inline_source_maps_are_read_like_map_files() {
 }
 
 #[test]
+fn browserify_tables_resolve_requires_through_their_deps_maps() {
+    let f = facts(
+        "bundle.js",
+        r#"(function(){function r(e,n,t){function o(i,f){var p=n[i]={exports:{}};e[i][0].call(p.exports,function(r){var n=e[i][1][r];return o(n||r)},p,p.exports,r,e,n,t);return n[i].exports}for(var i=0;i<t.length;i++)o(t[i]);return o}return r})()({1:[function(require,module,exports){
+var greet = require("./greet"); var fs = require("fs"); module.exports = greet;
+},{"./greet":2,"fs":false}],2:[function(require,module,exports){
+exports.greet = function (n) { return "hi " + n; };
+},{}]},{},[1]);"#,
+    );
+    assert_eq!(f.parse, ParseStatus::Complete, "{:?}", f.diagnostics);
+    let bundle = &f.js.bundles[0];
+    assert_eq!(
+        (bundle.bundler, bundle.shape),
+        ("browserify", "browserify-table")
+    );
+    assert_eq!(bundle.entry_module_keys, [ModuleKey::Number(1)]);
+    assert_eq!(keys(&f), ["1", "2"]);
+    assert_eq!(bundle.modules[0].requires, [ModuleKey::Number(2)]);
+    assert_eq!(bundle.modules[1].exports, ["greet"]);
+    // The resolved require is an edge; the one the map leaves out stays a reference.
+    let specs: Vec<_> =
+        f.js.references
+            .iter()
+            .map(|r| r.specifier.as_deref())
+            .collect();
+    assert_eq!(specs, [Some("fs")]);
+    // The same call with a table that is not all [factory, deps] pairs is no bundle.
+    let f = facts(
+        "other.js",
+        r#"run({1:[function(a,b,c){}, {}], 2:[42]}, {}, [1]);"#,
+    );
+    assert!(f.js.bundles.is_empty());
+}
+
+#[test]
 fn esbuild_wrappers_are_factories_with_their_paths() {
     let f = facts(
         "out.js",

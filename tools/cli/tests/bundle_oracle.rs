@@ -219,6 +219,50 @@ fn inline_source_maps_of_an_eval_build_name_its_modules() {
 }
 
 #[test]
+fn browserify_tables_match_browserify_dependency_records() {
+    // browserify's dependency phase lists every module with its id and what each of its
+    // `require` specifiers resolves to; with --full-paths, the bundle's keys are those ids.
+    let corpus = corpus();
+    let records: Value =
+        serde_json::from_slice(&std::fs::read(corpus.join("browserify.deps.json")).unwrap())
+            .unwrap();
+    let expected: BTreeMap<String, BTreeSet<String>> = records
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|record| {
+            let deps = record["deps"]
+                .as_object()
+                .unwrap()
+                .values()
+                .filter(|target| target.is_string())
+                .map(key_text)
+                .collect();
+            (key_text(&record["id"]), deps)
+        })
+        .collect();
+    let result = analyze(&corpus.join("browserify-full-paths"));
+    let ours: BTreeMap<String, BTreeSet<String>> = factories(&result)
+        .into_iter()
+        .map(|(key, (_, _, requires))| (key, requires))
+        .collect();
+    assert_eq!(ours, expected);
+    // A require the deps map resolves is an edge between factories, not a file reference.
+    assert_eq!(result["statistics"]["unresolved_references"], 0);
+    // Numeric ids, as browserify ships by default: the same modules and requires, renamed.
+    let numeric = factories(&analyze(&corpus.join("browserify")));
+    let shape = |requires: &mut dyn Iterator<Item = usize>| {
+        let mut counts: Vec<usize> = requires.collect();
+        counts.sort_unstable();
+        counts
+    };
+    assert_eq!(
+        shape(&mut numeric.values().map(|facts| facts.2.len())),
+        shape(&mut expected.values().map(BTreeSet::len))
+    );
+}
+
+#[test]
 fn esbuild_imports_and_wrappers_match_the_metafile() {
     let corpus = corpus();
     for build in ["esbuild-esm", "esbuild-cjs"] {

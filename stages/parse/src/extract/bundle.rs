@@ -200,6 +200,85 @@ pub(crate) fn array_factories(table: &ArrayLit) -> (Vec<Factory<'_>>, u64) {
     (out, unknown)
 }
 
+/// A browserify (and Parcel 1) module table: `prelude({key: [function (require, module,
+/// exports) {…}, {"./dep": key, …}], …}, cache, [entry keys])`. Every entry must have that
+/// shape; the deps map turns each factory's `require("./dep")` into the key it names.
+pub(crate) struct BrowserifyTable<'a> {
+    pub factories: Vec<Factory<'a>>,
+    /// Per factory, in the same order: specifier → module key (`false` entries are left out).
+    pub deps: Vec<std::collections::HashMap<String, ModuleKey>>,
+    pub entries: Vec<ModuleKey>,
+}
+
+/// Reads `call` as a browserify prelude call, if that is its shape.
+pub(crate) fn browserify_table(call: &CallExpr) -> Option<BrowserifyTable<'_>> {
+    let [table, cache, entries, ..] = &call.args[..] else {
+        return None;
+    };
+    let (Expr::Object(table), Expr::Object(_), Expr::Array(entries)) = (
+        unwrap(&table.expr),
+        unwrap(&cache.expr),
+        unwrap(&entries.expr),
+    ) else {
+        return None;
+    };
+    if table.props.is_empty() {
+        return None;
+    }
+    let mut out = BrowserifyTable {
+        factories: Vec::with_capacity(table.props.len()),
+        deps: Vec::with_capacity(table.props.len()),
+        entries: entries
+            .elems
+            .iter()
+            .flatten()
+            .filter_map(|e| module_key_of(&e.expr))
+            .collect(),
+    };
+    for prop in &table.props {
+        let PropOrSpread::Prop(prop) = prop else {
+            return None;
+        };
+        let Prop::KeyValue(kv) = &**prop else {
+            return None;
+        };
+        let Expr::Array(entry) = unwrap(&kv.value) else {
+            return None;
+        };
+        let (Some(Some(body)), deps) = (entry.elems.first(), entry.elems.get(1)) else {
+            return None;
+        };
+        let params = params_of(&body.expr);
+        if body.spread.is_some() || !is_function(&body.expr) || params.len() > 3 {
+            return None;
+        }
+        let mut map = std::collections::HashMap::new();
+        if let Some(Some(deps)) = deps {
+            let Expr::Object(deps) = unwrap(&deps.expr) else {
+                return None;
+            };
+            for dep in &deps.props {
+                if let PropOrSpread::Prop(dep) = dep
+                    && let Prop::KeyValue(dep) = &**dep
+                    && let (Some(spec), Some(key)) =
+                        (prop_name(&dep.key), module_key_of(&dep.value))
+                {
+                    map.insert(spec, key);
+                }
+            }
+        }
+        out.factories.push(Factory {
+            key: key_of(&kv.key),
+            body: Body::Expr(&body.expr),
+            require_name: param_name(params.first().copied()),
+            module_name: param_name(params.get(1).copied()),
+            exports_name: param_name(params.get(2).copied()),
+        });
+        out.deps.push(map);
+    }
+    Some(out)
+}
+
 /// Whether an object or array literal looks like a module table: non-empty, and every
 /// entry a function of at most three parameters.
 pub(crate) fn looks_like_table(expr: &Expr) -> bool {

@@ -60,6 +60,7 @@ const VENDOR_MARKERS: &[(&str, &[&str])] = &[
     ("angular", &["ɵɵdefineComponent"]),
     ("esbuild", &["__commonJS", "__esm("]),
     ("nextjs", &["__NEXT_DATA__", "/_next/"]),
+    ("parcel", &["parcelRequire"]),
     (
         "react",
         &[
@@ -550,6 +551,62 @@ impl Extractor<'_, '_> {
         true
     }
 
+    /// A browserify or Parcel 1 table: the factories require by specifier, which each
+    /// factory's deps map turns into the keys of the table.
+    fn browserify(&mut self, table: bundle::BrowserifyTable<'_>, span: swc_common::Span) {
+        let bundler = if self.facts.vendor_markers.contains(&"parcel") {
+            "parcel"
+        } else {
+            "browserify"
+        };
+        let deps: HashMap<ModuleKey, HashMap<String, ModuleKey>> = table
+            .factories
+            .iter()
+            .zip(table.deps)
+            .filter_map(|(factory, deps)| Some((factory.key.clone()?, deps)))
+            .collect();
+        let at = self.facts.bundles.len();
+        self.bundle(
+            bundler,
+            bundler.to_owned(),
+            "browserify-table",
+            (Vec::new(), 0),
+            (table.factories, 0),
+            table.entries,
+            span,
+        );
+        for module in &mut self.facts.bundles[at].modules {
+            let Some(deps) = deps.get(&module.key) else {
+                continue;
+            };
+            let mut requires: Vec<ModuleKey> = module
+                .requires
+                .iter()
+                .filter_map(|key| match key {
+                    ModuleKey::String(spec) => deps.get(spec).cloned(),
+                    ModuleKey::Number(_) => Some(key.clone()),
+                })
+                .collect();
+            requires.sort();
+            requires.dedup();
+            module.requires = requires;
+        }
+        // A `require` the deps map resolves is a require edge between factories, not a
+        // reference to resolve among the files.
+        let bundle = at as u32;
+        self.facts.references.retain(|r| {
+            !(r.kind == "require"
+                && r.module.as_ref().is_some_and(|module| {
+                    module.bundle == bundle
+                        && deps.get(&module.key).is_some_and(|deps| {
+                            r.specifier
+                                .as_ref()
+                                .is_some_and(|spec| deps.contains_key(spec))
+                        })
+                }))
+        });
+    }
+
     fn runtime_table(&mut self, name: &str, table: &Expr, span: swc_common::Span) -> bool {
         let lo = table.span().lo.0;
         if !bundle::looks_like_table(table) || !self.claimed_tables.insert(lo) {
@@ -854,6 +911,16 @@ impl Visit for Extractor<'_, '_> {
                 );
                 return;
             }
+        }
+        if let Some(table) = bundle::browserify_table(call)
+            && self.claimed_tables.insert(call.args[0].expr.span().lo.0)
+        {
+            self.browserify(table, call.span);
+            call.callee.visit_with(self);
+            for arg in call.args.iter().skip(1) {
+                arg.visit_with(self);
+            }
+            return;
         }
         // webpack 4 bootstrap: (function(modules){ … })({…} | […])
         if let Callee::Expr(callee) = &call.callee

@@ -1,0 +1,3 @@
+exports.greet = function greet(name) {
+  return require("./punctuate")(`hello, ${name}`);
+};
