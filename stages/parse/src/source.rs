@@ -56,9 +56,10 @@ impl<'a> Source<'a> {
 
     /// The text of the segment `start` begins.
     pub fn segment_text(&self, start: BytePos) -> Option<&str> {
+        let at = self.segments.partition_point(|s| s.start < start.0);
         self.segments
-            .iter()
-            .find(|s| s.start == start.0)
+            .get(at)
+            .filter(|s| s.start == start.0)
             .map(|s| s.text.as_str())
     }
 
