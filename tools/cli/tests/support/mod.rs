@@ -53,11 +53,18 @@ pub fn corpus(script: &str, name: &str) -> PathBuf {
     let dest = Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join("corpora")
         .join(name);
+    // Test processes run at once: the first builds the corpus while the others wait, then
+    // find it complete. Without the lock, each would build it and replace it under the
+    // others' feet.
+    std::fs::create_dir_all(dest.parent().unwrap()).expect("the corpora directory");
+    let lock = std::fs::File::create(dest.with_extension("lock")).expect("a lock file");
+    lock.lock().expect("the corpus lock");
     let status = Command::new("bash")
         .arg(scripts().join(script))
         .arg(&dest)
         .status()
         .expect("bash runs");
+    drop(lock);
     assert!(
         status.success(),
         "corpora/scripts/{script} failed: npm and the npm registry are needed"
