@@ -389,15 +389,24 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
         s["native_addon_bindings"],
         s["resolved_native_addon_bindings"]
     );
-    let mut per_asset: std::collections::BTreeMap<String, u64> = std::collections::BTreeMap::new();
+    // Per asset: its module count and the bundlers that wrote its tables.
+    type PerAsset = (u64, std::collections::BTreeSet<String>);
+    let mut per_asset: std::collections::BTreeMap<String, PerAsset> =
+        std::collections::BTreeMap::new();
     for n in nodes.iter().filter(|n| n["kind"] == "javascript-chunk") {
         let p = props(n);
-        *per_asset.entry(text(&p["path"])).or_default() += p["module_count"].as_u64().unwrap_or(0);
+        let asset = per_asset.entry(text(&p["path"])).or_default();
+        asset.0 += p["module_count"].as_u64().unwrap_or(0);
+        asset.1.insert(text(&p["bundler"]));
     }
-    let mut assets: Vec<(String, u64)> = per_asset.into_iter().collect();
-    assets.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
-    for (path, count) in assets.iter().take(6) {
-        say!("  bundle            {path}: {count} modules");
+    let mut assets: Vec<(String, PerAsset)> = per_asset.into_iter().collect();
+    assets.sort_by(|a, b| b.1.0.cmp(&a.1.0).then(a.0.cmp(&b.0)));
+    for (path, (count, bundlers)) in assets.iter().take(6) {
+        let bundlers: Vec<&str> = bundlers.iter().map(String::as_str).collect();
+        say!(
+            "  bundle            {path}: {count} modules ({})",
+            bundlers.join(", ")
+        );
     }
     say!(
         "  graph             {} nodes, {} edges, coverage {}",

@@ -260,6 +260,15 @@ fn browserify_tables_match_browserify_dependency_records() {
         shape(&mut numeric.values().map(|facts| facts.2.len())),
         shape(&mut expected.values().map(BTreeSet::len))
     );
+    // The one-screen summary names the bundler of each asset's tables.
+    let output = support::rea()
+        .arg("analyze-javascript-application")
+        .arg(corpus.join("browserify"))
+        .output()
+        .unwrap();
+    let text = String::from_utf8(output.stdout).unwrap();
+    let line = format!("bundle.js: {} modules (browserify)", expected.len());
+    assert!(text.contains(&line), "{line} missing from:\n{text}");
 }
 
 #[test]
