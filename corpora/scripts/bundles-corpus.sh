@@ -12,12 +12,15 @@
 #   DEST/corpus/electron-<tool>[-factories|-esm]/     the built Electron app
 #   DEST/corpus/browserify[-full-paths]/              corpora/javascript/browserify-app bundled
 #   DEST/corpus/browserify.deps.json                  browserify's own dependency records
+#   DEST/corpus/native-<forge|node-loader>/           corpora/javascript/native-app, whose add-on
+#                                                     webpack's native-module loaders relocate
+#   DEST/corpus/native-<…>.assets.json                the .node assets webpack emitted
 #
 # A rebuild happens when this script or a build script changes (their digest is the stamp).
 set -euo pipefail
 dest="$(realpath -m "${1:?usage: bundles-corpus.sh DEST}")"
 here="$(cd "$(dirname "$0")/.." && pwd)"
-stamp="$(cat "$0" "$here/javascript/bundle-app/build.mjs" "$here/javascript/electron-app/build.mjs" "$here/javascript/browserify-app/build.mjs" | sha256sum | cut -d' ' -f1)"
+stamp="$(cat "$0" "$here/javascript/bundle-app/build.mjs" "$here/javascript/electron-app/build.mjs" "$here/javascript/browserify-app/build.mjs" "$here/javascript/native-app/build.mjs" | sha256sum | cut -d' ' -f1)"
 [ "$(cat "$dest/.complete" 2>/dev/null)" = "$stamp" ] && exit 0
 command -v npm >/dev/null || { echo "bundles-corpus.sh: npm is required" >&2; exit 1; }
 tmp="$dest.partial.$$"
@@ -28,10 +31,12 @@ mkdir -p "$tmp/tools"
   npm init -y >/dev/null
   npm install --no-audit --no-fund --loglevel=error \
     webpack@5.112.2 @rspack/core@2.3.2 esbuild@0.28.2 lodash-es@4.18.1 typescript@5.9.3 \
-    rollup@4.68.9 @rollup/plugin-terser@1.0.2 browserify@17.0.1 qs@6.17.1 >/dev/null
+    rollup@4.68.9 @rollup/plugin-terser@1.0.2 browserify@17.0.1 qs@6.17.1 \
+    node-loader@2.1.0 @vercel/webpack-asset-relocator-loader@1.7.3 >/dev/null
   node "$here/javascript/bundle-app/build.mjs" "$tmp/out"
   node "$here/javascript/electron-app/build.mjs" "$tmp/out"
   node "$here/javascript/browserify-app/build.mjs" "$tmp/out"
+  node "$here/javascript/native-app/build.mjs" "$tmp/out"
 )
 mv "$tmp/out" "$tmp/corpus"
 echo "$stamp" > "$tmp/.complete"

@@ -340,6 +340,35 @@ exports.greet = function (n) { return "hi " + n; };
 }
 
 #[test]
+fn addon_paths_built_from_assigned_members_and_path_sep_are_native_requests() {
+    let f = facts(
+        "main/index.js",
+        r#"var r = {}; r.ab = __dirname + "/native_modules/"; r.p = "";
+module.exports = require(r.ab + "build/Release/a.node");
+process.dlopen(module, __dirname + require("path").sep + r.p + "b.node");
+var q = {}; q.dir = __dirname + "/one/"; q.dir = __dirname + "/two/";
+require(q.dir + "c.node");"#,
+    );
+    let native: Vec<(&str, &str, &str)> =
+        f.js.native
+            .iter()
+            .map(|n| (n.mechanism, n.specifier.as_str(), n.context))
+            .collect();
+    assert_eq!(
+        native,
+        [
+            (
+                "require",
+                "native_modules/build/Release/a.node",
+                "filesystem-expression"
+            ),
+            ("dlopen", "b.node", "filesystem-expression"),
+        ],
+        "a member assigned two different paths names neither"
+    );
+}
+
+#[test]
 fn esbuild_wrappers_are_factories_with_their_paths() {
     let f = facts(
         "out.js",

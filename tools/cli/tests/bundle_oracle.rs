@@ -272,6 +272,38 @@ fn browserify_tables_match_browserify_dependency_records() {
 }
 
 #[test]
+fn native_addons_relocated_by_webpack_loaders_resolve_to_the_emitted_files() {
+    // Electron Forge's webpack rules (the asset relocator, then node-loader) and node-loader
+    // alone: each rewrites `require("./build/Release/x.node")` into a path built from the
+    // bundle's directory, and emits the add-on where that path points.
+    let corpus = corpus();
+    for build in ["native-forge", "native-node-loader"] {
+        let emitted: BTreeSet<String> = serde_json::from_slice::<Vec<String>>(
+            &std::fs::read(corpus.join(format!("{build}.assets.json"))).unwrap(),
+        )
+        .unwrap()
+        .into_iter()
+        .collect();
+        assert!(!emitted.is_empty(), "{build}: webpack emitted no add-on");
+        let result = analyze(&corpus.join(build));
+        let resolved: BTreeSet<String> = result["graph"]["edges"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|e| e["properties"]["resolved_path"].as_str())
+            .filter(|p| p.ends_with(".node"))
+            .map(str::to_owned)
+            .collect();
+        assert_eq!(resolved, emitted, "{build}");
+        let summary = &result["summary"];
+        assert_eq!(
+            summary["resolved_native_addon_bindings"], summary["native_addon_bindings"],
+            "{build}"
+        );
+    }
+}
+
+#[test]
 fn esbuild_imports_and_wrappers_match_the_metafile() {
     let corpus = corpus();
     for build in ["esbuild-esm", "esbuild-cjs"] {

@@ -29,7 +29,7 @@ use prepass::{
 
 use crate::facts::{
     Bundle, InlineSourceMap, JsFacts, ModuleKey, ModuleRef, NativeRequest, Observation, Reference,
-    RendererLoad, SourceMapFacts,
+    RendererLoad, SourceMapFacts, StaticPath,
 };
 use crate::source::Source;
 
@@ -105,6 +105,7 @@ pub(crate) fn extract(
         facts,
         aliases: pre.aliases,
         anchors: pre.anchors,
+        member_paths: pre.member_paths,
         scopes: Scopes::default(),
         tables: pre.tables,
         esbuild: pre.esbuild,
@@ -256,6 +257,8 @@ struct Extractor<'s, 'c> {
     aliases: Aliases,
     /// Local names for the module's directory or file, bound by the pre-pass.
     anchors: Scoped<names::Anchor>,
+    /// Members the pre-pass saw assigned a static path.
+    member_paths: HashMap<String, Option<StaticPath>>,
     /// Enclosing function scopes, as the pre-pass names them.
     scopes: Scopes,
     tables: prepass::Tables,
@@ -691,6 +694,14 @@ impl names::PathScope for Extractor<'_, '_> {
     fn anchor(&self, name: &str) -> Option<names::Anchor> {
         self.anchors.resolve(name, &self.scopes).copied()
     }
+
+    fn normalized(&self, name: String) -> String {
+        prepass::normalize(&self.aliases, &self.scopes, name)
+    }
+
+    fn member_path(&self, dotted: &str) -> Option<&StaticPath> {
+        self.member_paths.get(dotted)?.as_ref()
+    }
 }
 
 impl Visit for Extractor<'_, '_> {
@@ -1038,9 +1049,28 @@ impl Extractor<'_, '_> {
                     let mechanism = self.native_mechanism.remove(&lo).unwrap_or("require");
                     self.native(mechanism, spec, "module-specifier", members, span);
                 }
+                // `require(__webpack_require__.ab + "build/Release/x.node")`: a path built
+                // from the module's directory.
+                None => {
+                    if let Some(path) = first.and_then(|e| static_path(e, self))
+                        && is_native_spec(&path.path)
+                    {
+                        let lo = call.span.lo.0;
+                        let members = self.native_members.remove(&lo).unwrap_or_default();
+                        self.native("require", path.path, path.context, members, span);
+                    }
+                }
                 _ => {}
             }
             self.reference("require", first, span);
+            return;
+        }
+        // `process.dlopen(module, path)`, as webpack's node-loader loads an add-on.
+        if name == "process.dlopen"
+            && let Some(path) = call.args.get(1).and_then(|a| static_path(&a.expr, self))
+            && is_native_spec(&path.path)
+        {
+            self.native("dlopen", path.path, path.context, Vec::new(), span);
             return;
         }
         // `__webpack_require__.e(id)` loads a chunk; the factory walk records it as an async

@@ -279,6 +279,18 @@ pub(crate) trait PathScope {
     fn callee(&self, callee: &Callee) -> String;
     /// What a local name is bound to, when it is the module's directory or file.
     fn anchor(&self, name: &str) -> Option<Anchor>;
+    /// A dotted name with its first segment replaced by what it aliases.
+    fn normalized(&self, name: String) -> String;
+    /// The static path a member (`__webpack_require__.ab`) is assigned, when every
+    /// assignment of it in the file assigns the same one.
+    fn member_path(&self, _dotted: &str) -> Option<&StaticPath> {
+        None
+    }
+}
+
+/// Whether a module name (or `require` specifier) is Node's `path`.
+fn is_path_module(name: &str) -> bool {
+    matches!(name, "path" | "node:path")
 }
 
 /// A name for the module's own location.
@@ -387,6 +399,24 @@ fn path_parts(
             } else {
                 None
             }
+        }
+        // `path.sep`, and a member a static path was assigned to: webpack's asset relocator
+        // (Electron Forge's native modules) writes `__webpack_require__.ab + "x.node"` after
+        // `__webpack_require__.ab = __dirname + "/native_modules/"`, and node-loader writes
+        // `__dirname + require("path").sep + __webpack_require__.p + "x.node"`.
+        Expr::Member(member) => {
+            let prop = member.prop.as_ident()?;
+            if prop.sym == *"sep"
+                && (super::prepass::require_spec(&member.obj)
+                    .as_deref()
+                    .is_some_and(is_path_module)
+                    || is_path_module(&scope.normalized(dotted(&member.obj))))
+            {
+                return Some("/".to_owned());
+            }
+            let bound = scope.member_path(&dotted_member(member))?;
+            *anchored |= bound.context == "filesystem-expression";
+            Some(bound.path.clone())
         }
         Expr::New(new) if dotted(&new.callee) == "URL" => {
             let args = new.args.as_ref()?;

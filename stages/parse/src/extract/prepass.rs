@@ -27,7 +27,7 @@ use swc_ecma_visit::{Visit, VisitWith};
 
 use super::bundle;
 use super::names::{self, Anchor, callee_name, dotted, named, string, unwrap};
-use crate::facts::ModuleKey;
+use crate::facts::{ModuleKey, StaticPath};
 
 const ALIASED_MODULES: &[&str] = &[
     "electron",
@@ -239,6 +239,9 @@ pub(super) fn require_call_spec(call: &CallExpr) -> Option<String> {
     }
 }
 
+/// Most members per file whose assigned static paths are kept.
+const MAX_MEMBER_PATHS: usize = 4096;
+
 #[derive(Default)]
 pub(super) struct PrePass {
     pub(super) aliases: Aliases,
@@ -260,6 +263,9 @@ pub(super) struct PrePass {
     pub(super) anchors: Scoped<Anchor>,
     /// Whether an alias of a module other than [`PATH_MODULES`], or an external, was bound.
     rebind: bool,
+    /// Members assigned a static path (`__webpack_require__.ab = __dirname + "/native_modules/"`),
+    /// by dotted name; `None` where assignments in the file disagree.
+    pub(super) member_paths: HashMap<String, Option<StaticPath>>,
 }
 
 impl names::PathScope for PrePass {
@@ -269,6 +275,14 @@ impl names::PathScope for PrePass {
 
     fn anchor(&self, name: &str) -> Option<Anchor> {
         self.anchors.resolve(name, &self.scopes).copied()
+    }
+
+    fn normalized(&self, name: String) -> String {
+        normalize(&self.aliases, &self.scopes, name)
+    }
+
+    fn member_path(&self, dotted: &str) -> Option<&StaticPath> {
+        self.member_paths.get(dotted)?.as_ref()
     }
 }
 
@@ -586,6 +600,27 @@ impl Visit for PrePass {
                 }
             }
         }
+    }
+
+    fn visit_assign_expr(&mut self, assign: &swc_ecma_ast::AssignExpr) {
+        if assign.op == AssignOp::Assign
+            && let AssignTarget::Simple(swc_ecma_ast::SimpleAssignTarget::Member(member)) =
+                &assign.left
+            && member.prop.is_ident()
+        {
+            let path = names::static_path(&assign.right, self);
+            let name = names::dotted_member(member);
+            let room = self.member_paths.len() < MAX_MEMBER_PATHS;
+            match self.member_paths.get_mut(&name) {
+                Some(bound) if *bound != path => *bound = None,
+                Some(_) => {}
+                None if path.is_some() && room => {
+                    self.member_paths.insert(name, path);
+                }
+                None => {}
+            }
+        }
+        assign.visit_children_with(self);
     }
 
     fn visit_call_expr(&mut self, call: &CallExpr) {
