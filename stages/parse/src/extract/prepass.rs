@@ -239,6 +239,33 @@ pub(super) fn require_call_spec(call: &CallExpr) -> Option<String> {
     }
 }
 
+/// Whether `expr` can be a path worth binding to a member, checked without allocating: a
+/// directory-like string (`""`, `"./"`, `"/x/"`, as publicPath is written), or a concatenation,
+/// template or `join`/`resolve` call, which may be anchored. Minified code assigns members by
+/// the thousand (`e.exports = n(12)`), so most never reach [`names::static_path`].
+fn may_be_path(expr: &Expr) -> bool {
+    match unwrap(expr) {
+        Expr::Lit(swc_ecma_ast::Lit::Str(s)) => {
+            let len = s.value.len();
+            len == 0 || (len <= 256 && s.value.as_bytes().ends_with(b"/"))
+        }
+        Expr::Bin(bin) => bin.op == swc_ecma_ast::BinaryOp::Add,
+        Expr::Tpl(tpl) => !tpl.exprs.is_empty(),
+        Expr::Call(call) => {
+            let name = match call.callee.as_expr().map(|c| unwrap(c)) {
+                Some(Expr::Ident(ident)) => &ident.sym,
+                Some(Expr::Member(member)) => match member.prop.as_ident() {
+                    Some(prop) => &prop.sym,
+                    None => return false,
+                },
+                _ => return false,
+            };
+            *name == *"join" || *name == *"resolve"
+        }
+        _ => false,
+    }
+}
+
 /// Most members per file whose assigned static paths are kept.
 const MAX_MEMBER_PATHS: usize = 4096;
 
@@ -607,6 +634,7 @@ impl Visit for PrePass {
             && let AssignTarget::Simple(swc_ecma_ast::SimpleAssignTarget::Member(member)) =
                 &assign.left
             && member.prop.is_ident()
+            && may_be_path(&assign.right)
         {
             let path = names::static_path(&assign.right, self);
             let name = names::dotted_member(member);
