@@ -244,7 +244,7 @@ pub fn read_text(
                 facts.parse = ParseStatus::Failed;
                 return;
             };
-            extract::evals::inline(&mut program, &mut source);
+            extract::evals::inline(&mut program, &mut source, parsed.extent);
             let budget = Budget {
                 max_findings: limits.max_findings,
                 max_modules: limits.max_modules,

@@ -22,6 +22,9 @@ pub(crate) struct Parsed {
     /// Errors the parser recovered from, or the fatal one.
     pub diagnostics: Vec<String>,
     pub recovered: bool,
+    /// How deep the text nests, measured before parsing (what code read out of its strings
+    /// must fit beside).
+    pub extent: Extent,
 }
 
 /// Parses `source` with the syntax its path implies: TypeScript declarations for `.d.ts`
@@ -29,15 +32,19 @@ pub(crate) struct Parsed {
 /// JSX otherwise, retried without JSX when that fails.
 pub(crate) fn parse(source: &Source<'_>, path: &str) -> Parsed {
     let lower = path.to_ascii_lowercase();
-    if let Some(depth) = too_deep(source.text) {
-        return Parsed {
-            program: None,
-            diagnostics: vec![format!(
-                "nesting deeper than the parser's bound ({depth}); not parsed"
-            )],
-            recovered: false,
-        };
-    }
+    let extent = match measure(source.text, Extent::default()) {
+        Ok(extent) => extent,
+        Err(depth) => {
+            return Parsed {
+                program: None,
+                diagnostics: vec![format!(
+                    "nesting deeper than the parser's bound ({depth}); not parsed"
+                )],
+                recovered: false,
+                extent: Extent::default(),
+            };
+        }
+    };
     let declarations = [".d.ts", ".d.mts", ".d.cts"];
     let syntaxes: &[Syntax] = if declarations.iter().any(|ext| lower.ends_with(ext)) {
         // A declaration file: `export const x: T;` and other bodiless declarations are
@@ -91,6 +98,7 @@ pub(crate) fn parse(source: &Source<'_>, path: &str) -> Parsed {
                     recovered: !recovered.is_empty(),
                     diagnostics: recovered.into_iter().take(8).collect(),
                     program: Some(program),
+                    extent,
                 };
             }
             Err(err) => {
@@ -107,6 +115,7 @@ pub(crate) fn parse(source: &Source<'_>, path: &str) -> Parsed {
         program: None,
         diagnostics: first_failure.unwrap_or_default(),
         recovered: false,
+        extent,
     }
 }
 
@@ -139,14 +148,6 @@ fn describe(source: &Source<'_>, err: swc_ecma_parser::error::Error) -> String {
     format!("{}:{}: {}", pos.line, pos.column, err.kind().msg())
 }
 
-/// Why `text` is too deep to parse safely: bracket depth past [`MAX_NESTING`] or an operator
-/// chain past [`MAX_OPERATOR_RUN`]. The scan skips string, template
-/// and comment text approximately; it only decides whether parsing is safe, so an
-/// overestimate costs one unknown scope, never a crash.
-fn too_deep(text: &str) -> Option<String> {
-    measure(text, Extent::default()).err()
-}
-
 /// How deep a text nests: its deepest bracket nesting and its longest operator run.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub(crate) struct Extent {
@@ -154,8 +155,11 @@ pub(crate) struct Extent {
     pub run: u32,
 }
 
-/// Measures `text`, as if it sat `within` code of that extent: an error names the bound the
-/// two together pass.
+/// Measures `text`, as if it sat `within` code of that extent. An error says why the two
+/// together are too deep to parse safely: bracket depth past [`MAX_NESTING`] or an operator
+/// chain past [`MAX_OPERATOR_RUN`]. The scan skips string, template and comment text
+/// approximately; it only decides whether parsing is safe, so an overestimate costs one
+/// unknown scope, never a crash.
 pub(crate) fn measure(text: &str, within: Extent) -> Result<Extent, String> {
     let bytes = text.as_bytes();
     let (mut depth, mut max, mut run, mut longest) = (within.depth, within.depth, within.run, 0);
@@ -230,7 +234,7 @@ const OPERATOR: u8 = 6;
 const QUOTE: u8 = 7;
 const SLASH: u8 = 8;
 
-/// What [`too_deep`] makes of each byte; 0 for bytes it passes over.
+/// What [`measure`] makes of each byte; 0 for bytes it passes over.
 const CLASS: [u8; 256] = {
     let mut class = [0u8; 256];
     class[b';' as usize] = STATEMENT_END;
@@ -257,7 +261,11 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
 
-    /// The byte-by-byte scan [`too_deep`] replaced; it must decide exactly the same.
+    fn too_deep(text: &str) -> Option<String> {
+        measure(text, Extent::default()).err()
+    }
+
+    /// The byte-by-byte scan [`measure`] replaced; it must decide exactly the same.
     fn too_deep_byte_by_byte(text: &str) -> Option<String> {
         let bytes = text.as_bytes();
         let (mut depth, mut max, mut run) = (0u32, 0u32, 0u32);

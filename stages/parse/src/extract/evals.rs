@@ -16,15 +16,16 @@ use crate::source::Source;
 use crate::syntax;
 
 /// Replaces every `eval("…")` statement of `program` whose string parses with the statements
-/// it holds. Returns how many were read.
-pub(crate) fn inline(program: &mut Program, source: &mut Source<'_>) -> u64 {
+/// it holds. `within` is the file's own extent, which bounds where any statement of it sits.
+/// Returns how many were read.
+pub(crate) fn inline(
+    program: &mut Program,
+    source: &mut Source<'_>,
+    within: syntax::Extent,
+) -> u64 {
     if memchr::memmem::find(source.text.as_bytes(), b"eval(\"").is_none() {
         return 0;
     }
-    // The whole file's extent bounds where any statement of it sits.
-    let Ok(within) = syntax::measure(source.text, syntax::Extent::default()) else {
-        return 0;
-    };
     let mut inliner = Inliner {
         source,
         within,

@@ -833,13 +833,10 @@ impl Visit for Extractor<'_, '_> {
         // (or `r.m=o=[…]`).
         if let AssignTarget::Simple(SimpleAssignTarget::Ident(ident)) = &assign.left
             && assign.op == swc_ecma_ast::AssignOp::Assign
+            && self.tables.holds(&ident.id.sym, self.scopes.current())
+            && self.runtime_table(&ident.id.sym, &assign.right, assign.span)
         {
-            let name = ident.id.sym.to_string();
-            if self.tables.holds(&name, self.scopes.current())
-                && self.runtime_table(&name, &assign.right, assign.span)
-            {
-                return;
-            }
+            return;
         }
         if let AssignTarget::Simple(SimpleAssignTarget::Member(target)) = &assign.left {
             let target_name = names::dotted_member(target);

@@ -281,8 +281,8 @@ pub(crate) trait PathScope {
     fn anchor(&self, name: &str) -> Option<Anchor>;
     /// A dotted name with its first segment replaced by what it aliases.
     fn normalized(&self, name: String) -> String;
-    /// The static path a member (`__webpack_require__.ab`) is assigned, when every
-    /// assignment of it in the file assigns the same one.
+    /// The static path a member (`__webpack_require__.ab`) is assigned, when the file's
+    /// path-shaped assignments of it agree.
     fn member_path(&self, _dotted: &str) -> Option<&StaticPath> {
         None
     }

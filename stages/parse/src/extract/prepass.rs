@@ -291,7 +291,8 @@ pub(super) struct PrePass {
     /// Whether an alias of a module other than [`PATH_MODULES`], or an external, was bound.
     rebind: bool,
     /// Members assigned a static path (`__webpack_require__.ab = __dirname + "/native_modules/"`),
-    /// by dotted name; `None` where assignments in the file disagree.
+    /// by dotted name; `None` where two path-shaped assignments (see [`may_be_path`]) in the
+    /// file disagree.
     pub(super) member_paths: HashMap<String, Option<StaticPath>>,
 }
 
@@ -637,6 +638,11 @@ impl Visit for PrePass {
             && may_be_path(&assign.right)
         {
             let path = names::static_path(&assign.right, self);
+            if path.is_none() && self.member_paths.is_empty() {
+                // Nothing bound that this could contradict: no name to make.
+                assign.visit_children_with(self);
+                return;
+            }
             let name = names::dotted_member(member);
             let room = self.member_paths.len() < MAX_MEMBER_PATHS;
             match self.member_paths.get_mut(&name) {
