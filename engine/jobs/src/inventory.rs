@@ -173,6 +173,7 @@ pub(crate) fn plan_graph(
                         root,
                         &mut entries,
                         notes.take("walk notes")?,
+                        policy,
                     )?);
                     hand_on(&entries_out, entries);
                     Ok(())
@@ -247,6 +248,7 @@ pub(crate) fn plan_graph(
                         root,
                         &mut entries,
                         notes.take("walk notes")?,
+                        policy,
                     )?);
                     hand_on(&entries_out, entries);
                     Ok(())
@@ -277,6 +279,7 @@ pub(crate) fn plan_graph(
                         root,
                         &mut [],
                         WalkNotes::default(),
+                        policy,
                     )?);
                     hand_on(&entries_out, Vec::new());
                     Ok(())
@@ -399,6 +402,7 @@ fn draft(
         "occurrences": occurrences,
         "edges": page_of(&graph.edges, windows[2]).map_err(no_json)?,
         "integrity_contradictions": to_value(&graph.integrity_contradictions)?,
+        "asar_headers": to_value(&graph.asar_headers)?,
         "limitations": graph.limitations,
         "limits": limits_json,
         "summary": to_value(&graph.summary)?,
@@ -440,6 +444,14 @@ fn headline_of(graph: &InventoryGraph) -> Map<String, Value> {
         "limitations".to_owned(),
         Value::from(graph.limitations.len()),
     );
+    let headers = &graph.asar_headers;
+    headline.insert("asar_headers".to_owned(), Value::from(headers.len()));
+    for status in ["verified", "mismatched", "unverifiable", "undeclared"] {
+        headline.insert(
+            format!("asar_headers_{status}"),
+            Value::from(headers.iter().filter(|h| h.status == status).count()),
+        );
+    }
     headline
 }
 

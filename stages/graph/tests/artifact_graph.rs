@@ -64,6 +64,7 @@ fn graph(entries: Vec<HashedEntry>) -> InventoryGraph {
         RootContent::Directory,
         &mut entries.clone(),
         WalkNotes::default(),
+        rea_core::IntegrityPolicy::Fail,
     )
     .unwrap()
 }

@@ -113,6 +113,18 @@ pub struct WalkNotes {
     /// Notes for one directory whose listing is incomplete, keyed by its logical path
     /// (`""` for the root).
     pub incomplete: BTreeMap<String, Vec<String>>,
+    /// Every ASAR header read, keyed by the archive's logical path (`""` for the root).
+    pub asar_headers: BTreeMap<String, HeaderDigest>,
+}
+
+/// An ASAR header as Electron's integrity check sees it: the SHA-256 of the header's JSON text
+/// (the string inside the pickle, which `ElectronAsarIntegrity` declares).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HeaderDigest {
+    /// Lowercase hex.
+    pub sha256: String,
+    /// Bytes of JSON text.
+    pub size: u64,
 }
 
 impl WalkNotes {

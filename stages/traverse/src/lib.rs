@@ -18,6 +18,7 @@ pub mod read;
 pub mod zip;
 
 pub use entry::{
-    ArchiveFile, DeclaredIntegrity, Entry, EntryKind, EntrySource, WalkNotes, WalkTally, ZipMethod,
+    ArchiveFile, DeclaredIntegrity, Entry, EntryKind, EntrySource, HeaderDigest, WalkNotes,
+    WalkTally, ZipMethod,
 };
 pub use input::{InputKind, ResolvedInput, entry_estimate, resolve_input};

@@ -140,6 +140,7 @@ pub(crate) fn check(record: &Value, result: &Value) -> Result<(), ValidationErro
     }
 
     check_locations(record, occurrences.items)?;
+    check_asar_headers(result, root_artifact_id, contradictions)?;
 
     if nodes.complete && occurrences.complete && edges.complete {
         check_complete(
@@ -149,6 +150,67 @@ pub(crate) fn check(record: &Value, result: &Value) -> Result<(), ValidationErro
             contradictions,
             graph_sha256,
         )?;
+    }
+    Ok(())
+}
+
+const HEADER_STATUSES: [&str; 4] = ["undeclared", "verified", "mismatched", "unverifiable"];
+const DECLARATION_STATUSES: [&str; 3] = ["verified", "mismatched", "unverifiable"];
+
+/// Each ASAR header names its archive's occurrence, and its verdicts agree with its digests;
+/// every mismatched declaration is also an integrity contradiction. (Records made before
+/// headers were reported have no `asar_headers`.)
+fn check_asar_headers(
+    result: &Value,
+    root_artifact_id: &str,
+    contradictions: &[Value],
+) -> Result<(), ValidationError> {
+    let Some(headers) = result.get("asar_headers") else {
+        return Ok(());
+    };
+    let Some(headers) = headers.as_array() else {
+        return Err(bad("/asar_headers", "must be an array"));
+    };
+    for (i, header) in headers.iter().enumerate() {
+        let at = format!("/asar_headers/{i}");
+        let path = str_at(header, "logical_path", &at)?;
+        let observed = str_at(header, "header_sha256", &at)?;
+        let expected = if path == "." {
+            ids::root_occurrence_id(root_artifact_id)
+        } else {
+            ids::occurrence_id(root_artifact_id, path, "file")
+        };
+        if !is_hex64(observed) || expected.ok().as_deref() != header["occurrence_id"].as_str() {
+            return Err(bad(&at, "header digest or occurrence_id does not match"));
+        }
+        let Some(declarations) = header["declarations"].as_array() else {
+            return Err(bad(&at, "declarations must be an array"));
+        };
+        let status = str_at(header, "status", &at)?;
+        if !HEADER_STATUSES.contains(&status) || (status == "undeclared") != declarations.is_empty()
+        {
+            return Err(bad(&at, "status does not match the declarations"));
+        }
+        for (k, declaration) in declarations.iter().enumerate() {
+            let at = format!("{at}/declarations/{k}");
+            let verdict = str_at(declaration, "status", &at)?;
+            let hash = str_at(declaration, "hash", &at)?.to_ascii_lowercase();
+            let consistent = match verdict {
+                "verified" => hash == observed,
+                "mismatched" => {
+                    hash != observed
+                        && contradictions.iter().any(|c| {
+                            c["logical_path"] == path
+                                && c["declared_sha256"] == hash.as_str()
+                                && c["observed_sha256"] == observed
+                        })
+                }
+                _ => DECLARATION_STATUSES.contains(&verdict),
+            };
+            if !consistent {
+                return Err(bad(&at, "verdict does not match the digests"));
+            }
+        }
     }
     Ok(())
 }

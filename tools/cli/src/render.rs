@@ -67,6 +67,16 @@ pub fn summary(operation: &str, published: &Published, elapsed: Duration) {
             n("unverifiable")
         );
     }
+    if n("asar_headers") > 0 {
+        say!(
+            "  asar headers {}: {} verified, {} mismatched, {} unverifiable (ElectronAsarIntegrity), {} undeclared",
+            n("asar_headers"),
+            n("asar_headers_verified"),
+            n("asar_headers_mismatched"),
+            n("asar_headers_unverifiable"),
+            n("asar_headers_undeclared")
+        );
+    }
     if n("unavailable") + n("not_hashed_limit") > 0 {
         say!(
             "  not hashed   {} unreadable, {} over max_entry_bytes",
@@ -110,6 +120,24 @@ pub fn inspect_summary(published: &Published, elapsed: Duration) {
         i["unverifiable"],
         i["unavailable"]
     );
+    for header in i["asar_headers"].as_array().into_iter().flatten() {
+        let by: Vec<&str> = header["declarations"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(|d| d["declared_by"].as_str())
+            .collect();
+        say!(
+            "  asar header   {}: {}{}",
+            header["logical_path"].as_str().unwrap_or(""),
+            header["status"].as_str().unwrap_or(""),
+            if by.is_empty() {
+                String::new()
+            } else {
+                format!(" (declared by {})", by.join(", "))
+            }
+        );
+    }
     let kinds: Vec<String> = r["counts"]["by_kind"]
         .as_object()
         .map(|m| m.iter().map(|(k, v)| format!("{k} {v}")).collect())

@@ -175,3 +175,157 @@ fn rea_hash_hex(bytes: &[u8]) -> String {
         .unwrap()
         .to_owned()
 }
+
+/// The header integrity `@electron/asar` computes for `archive`, as Electron's packagers
+/// declare it: SHA-256 of `getRawHeader(archive).headerString`.
+fn packager_header_hash(corpus: &Path, archive: &Path) -> String {
+    let output = Command::new("node")
+        .arg(support::scripts().join("asar_header_integrity.cjs"))
+        .arg(corpus.join("tools/node_modules/@electron/asar"))
+        .arg(archive)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    let value: Value = serde_json::from_slice(&output.stdout).unwrap();
+    value["hash"].as_str().unwrap().to_owned()
+}
+
+/// A macOS bundle `Fixture.app` holding `archive` as `Contents/Resources/app.asar`, with an
+/// `Info.plist` written by CPython's plistlib in `format` declaring `declarations`.
+fn mac_bundle(
+    corpus: &Path,
+    archive: &str,
+    format: &str,
+    declarations: &[(&str, &str)],
+) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let contents = dir.path().join("Fixture.app/Contents");
+    std::fs::create_dir_all(contents.join("Resources")).unwrap();
+    std::fs::copy(
+        corpus.join(format!("{archive}.asar")),
+        contents.join("Resources/app.asar"),
+    )
+    .unwrap();
+    let mut plist = Command::new("python3");
+    plist
+        .arg(support::scripts().join("mac_plist.py"))
+        .arg(contents.join("Info.plist"))
+        .arg(format);
+    for (key, hash) in declarations {
+        plist.args([key, "SHA256", hash]);
+    }
+    assert!(plist.status().unwrap().success());
+    dir
+}
+
+fn asar_headers(result: &Value) -> BTreeMap<String, Value> {
+    result["asar_headers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| (h["logical_path"].as_str().unwrap().to_owned(), h.clone()))
+        .collect()
+}
+
+#[test]
+fn electron_asar_integrity_declared_by_a_mac_bundle_is_checked_against_the_header() {
+    let corpus = corpus();
+    let plain = packager_header_hash(&corpus, &corpus.join("plain.asar"));
+    let unpack_node = packager_header_hash(&corpus, &corpus.join("unpack-node.asar"));
+    assert_ne!(plain, unpack_node);
+    let archive_path = "Fixture.app/Contents/Resources/app.asar";
+
+    // An archive given alone: its header digest is the packager's, and nothing declares it.
+    let alone = rea_all(&corpus.join("plain.asar"), &[]);
+    let headers = asar_headers(&alone["result"]);
+    assert_eq!(headers["."]["header_sha256"], plain.as_str());
+    assert_eq!(headers["."]["status"], "undeclared");
+
+    // The declaration the packager would write, as XML and as a binary property list, in a
+    // directory and in a zip of it: verified.
+    for format in ["xml", "binary"] {
+        let bundle = mac_bundle(&corpus, "plain", format, &[("Resources/app.asar", &plain)]);
+        let packed = bundle.path().join("Fixture.zip");
+        let status = Command::new("python3")
+            .arg(support::scripts().join("zip_tool.py"))
+            .arg("pack")
+            .arg(bundle.path().join("Fixture.app"))
+            .arg(&packed)
+            .status()
+            .unwrap();
+        assert!(status.success());
+        for (input, at) in [
+            (
+                bundle.path().join("Fixture.app/.."),
+                archive_path.to_owned(),
+            ),
+            (packed.clone(), "Contents/Resources/app.asar".to_owned()),
+        ] {
+            let value = rea_all(&input, &[]);
+            let result = &value["result"];
+            let headers = asar_headers(result);
+            let header = &headers[at.as_str()];
+            assert_eq!(header["header_sha256"], plain.as_str(), "{format} {at}");
+            assert_eq!(header["status"], "verified", "{format} {at}");
+            let declaration = &header["declarations"][0];
+            assert_eq!(declaration["key"], "Resources/app.asar");
+            assert_eq!(declaration["status"], "verified");
+            assert!(
+                declaration["declared_by"]
+                    .as_str()
+                    .unwrap()
+                    .ends_with("Contents/Info.plist")
+            );
+            let occurrence = occurrences(result, "")
+                .into_values()
+                .find(|o| o["logical_path"] == at.as_str())
+                .unwrap();
+            assert_eq!(header["occurrence_id"], occurrence["occurrence_id"]);
+            assert_eq!(result["integrity_contradictions"], serde_json::json!([]));
+        }
+        std::fs::remove_file(&packed).unwrap();
+    }
+
+    // The header of another archive declared: the inventory fails closed by default, and
+    // records the contradiction under record-and-continue. A declaration naming an archive
+    // that is not there is a limitation.
+    let bundle = mac_bundle(
+        &corpus,
+        "unpack-node",
+        "xml",
+        &[
+            ("Resources/app.asar", &plain),
+            ("Resources/other.asar", &plain),
+        ],
+    );
+    let output = support::run(&[
+        "inventory-artifact",
+        bundle.path().to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(!output.status.success());
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("ASAR header contradicts"),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let value = rea_all(
+        bundle.path(),
+        &["--integrity-policy", "record-and-continue"],
+    );
+    let result = &value["result"];
+    let header = &asar_headers(result)[archive_path];
+    assert_eq!(header["status"], "mismatched");
+    assert_eq!(header["header_sha256"], unpack_node.as_str());
+    let contradictions = result["integrity_contradictions"].as_array().unwrap();
+    assert_eq!(contradictions.len(), 1);
+    assert_eq!(contradictions[0]["logical_path"], archive_path);
+    assert_eq!(contradictions[0]["declared_sha256"], plain.as_str());
+    assert_eq!(contradictions[0]["observed_sha256"], unpack_node.as_str());
+    assert_eq!(contradictions[0]["occurrence_id"], header["occurrence_id"]);
+    let limitations = result["limitations"].to_string();
+    assert!(
+        limitations.contains("Resources/other.asar"),
+        "{limitations}"
+    );
+}

@@ -4,11 +4,12 @@ use std::collections::BTreeMap;
 
 use rayon::prelude::*;
 
-use rea_core::Failure;
+use rea_core::{Failure, IntegrityPolicy};
 use rea_exec::StageCx;
 use rea_hash::{HashOutcome, HashedEntry, StreamDigest, Verdict};
 use rea_traverse::{EntryKind, EntrySource, WalkNotes};
 
+use super::asar_integrity;
 use super::classify::{Class, classify_directory, classify_file};
 use super::ids;
 use super::types::{
@@ -34,6 +35,7 @@ pub fn build(
     root: RootContent,
     hashed: &mut [HashedEntry],
     notes: WalkNotes,
+    policy: IntegrityPolicy,
 ) -> Result<InventoryGraph, Failure> {
     hashed.par_sort_unstable_by(|a, b| a.entry.logical_path.cmp(&b.entry.logical_path));
     let hashed: &[HashedEntry] = hashed;
@@ -115,7 +117,7 @@ pub fn build(
         }
     };
 
-    let (summary, contradictions) = tally(
+    let (summary, mut contradictions) = tally(
         cx,
         hashed,
         &notes,
@@ -124,6 +126,22 @@ pub fn build(
         &occurrence_ids,
         &parent_ids,
     )?;
+    let of_entry = |i: usize| (occurrence_ids[i].as_str(), parent_ids(i).1);
+    let headers = asar_integrity::check(
+        cx,
+        hashed,
+        &notes,
+        policy,
+        &asar_integrity::Place {
+            root_artifact_id: &root_artifact_id,
+            root_occurrence_id: &root_occurrence_id,
+            of_entry: &of_entry,
+        },
+    )?;
+    if !headers.contradictions.is_empty() {
+        contradictions.extend(headers.contradictions);
+        contradictions.sort_unstable_by(|a, b| a.contradiction_id.cmp(&b.contradiction_id));
+    }
     let mut occurrences = Vec::with_capacity(hashed.len() + 1);
     occurrences.push(root_occurrence);
     occurrences.par_extend((0..hashed.len()).into_par_iter().map(|i| {
@@ -192,9 +210,12 @@ pub fn build(
         edge_count: edges.len() as u64,
         contradiction_count: contradictions.len() as u64,
     };
+    let mut limitations = top_limitations(&notes, &summary);
+    limitations.extend(headers.limitations);
     Ok(InventoryGraph {
+        asar_headers: headers.headers,
         manifest,
-        limitations: top_limitations(&notes, &summary),
+        limitations,
         nodes,
         occurrences,
         edges,

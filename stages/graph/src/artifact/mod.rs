@@ -8,8 +8,11 @@
 //!   sorted by `logical_path` in code-point order;
 //! - `edges`: one `contains` edge per non-root occurrence that has content, sorted by `edge_id`;
 //! - `integrity_contradictions`: declared-versus-observed digests recorded instead of failing;
+//! - `asar_headers`: every ASAR header read, with the integrity the application declares for it
+//!   (see [`asar_integrity`]); a contradicted header is also an integrity contradiction;
 //! - `limitations`: what the inventory could not cover.
 
+mod asar_integrity;
 mod build;
 pub mod classify;
 pub mod ids;
@@ -17,5 +20,6 @@ mod types;
 
 pub use build::{RootContent, build};
 pub use types::{
-    ArtifactNode, Contradiction, Edge, HashStatus, InventoryGraph, Manifest, Occurrence, Summary,
+    ArtifactNode, AsarHeader, Contradiction, Edge, HashStatus, HeaderDeclaration, InventoryGraph,
+    Manifest, Occurrence, Summary,
 };

@@ -9,6 +9,8 @@ use serde::Serialize;
 /// The whole inventory of one input.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct InventoryGraph {
+    /// Every ASAR header read, and what the application declares about it.
+    pub asar_headers: Vec<AsarHeader>,
     pub edges: Vec<Edge>,
     pub integrity_contradictions: Vec<Contradiction>,
     pub limitations: Vec<String>,
@@ -132,6 +134,40 @@ pub struct Contradiction {
     pub provenance: String,
     pub trust: String,
     pub unpacked: bool,
+}
+
+/// One ASAR archive's header: its digest as Electron's integrity check computes it, and the
+/// declarations that name it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct AsarHeader {
+    pub declarations: Vec<HeaderDeclaration>,
+    /// SHA-256 of the header's JSON text, lowercase hex.
+    pub header_sha256: String,
+    /// Bytes of JSON text.
+    pub header_size: u64,
+    /// The archive's occurrence path (`"."` when the input is the archive).
+    pub logical_path: String,
+    pub occurrence_id: String,
+    /// `undeclared`, or the worst of the declarations: `mismatched`, `unverifiable`, `verified`.
+    pub status: String,
+}
+
+/// What one declaring file says about an archive's header.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct HeaderDeclaration {
+    /// As declared; Electron accepts only `SHA256`.
+    pub algorithm: String,
+    /// The declaring file's logical path (a bundle's `Contents/Info.plist`).
+    pub declared_by: String,
+    /// As declared.
+    pub hash: String,
+    /// The archive's path as the declaration writes it (relative to `Contents/`).
+    pub key: String,
+    pub limitations: Vec<String>,
+    /// `info-plist`: `ElectronAsarIntegrity` in a macOS bundle's property list.
+    pub mechanism: String,
+    /// `verified`, `mismatched` (record-and-continue only) or `unverifiable`.
+    pub status: String,
 }
 
 /// Headline counts.

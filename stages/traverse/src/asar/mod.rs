@@ -34,7 +34,8 @@ use rea_core::{Failure, FailureReason, Limits};
 use rea_exec::StageCx;
 
 use crate::entry::{
-    ArchiveFile, DeclaredIntegrity, Entry, EntryKind, EntrySource, WalkNotes, WalkTally,
+    ArchiveFile, DeclaredIntegrity, Entry, EntryKind, EntrySource, HeaderDigest, WalkNotes,
+    WalkTally,
 };
 use crate::path;
 use header::{Blocks, RawFiles, RawIntegrity, RawNode, Scalar};
@@ -200,6 +201,13 @@ pub fn walk(
 ) -> Result<(), Failure> {
     let root = header.parse(source)?;
     cx.check()?;
+    notes.asar_headers.insert(
+        prefix.to_owned(),
+        HeaderDigest {
+            sha256: hex::encode(<sha2::Sha256 as sha2::Digest>::digest(&header.json)),
+            size: header.json.len() as u64,
+        },
+    );
     let mut walker = Walker {
         cx,
         source,
