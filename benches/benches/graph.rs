@@ -92,6 +92,7 @@ fn graph_build(c: &mut Criterion) {
                             RootContent::Directory,
                             &mut batch,
                             WalkNotes::default(),
+                            rea_core::IntegrityPolicy::Fail,
                         )
                         .map(|g| g.occurrences.len())
                         .ok()
