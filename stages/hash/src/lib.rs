@@ -29,7 +29,8 @@ pub use canonical::{
 };
 pub use object::{ObjectWriter, WriteCanonical, Written, object_id};
 pub use stage::{
-    HashOutcome, HashedEntry, Verdict, copy_entry, hash_archive_file, hash_input_file, run,
+    HashOutcome, HashedEntry, ReadSeek, Verdict, copy_entry, hash_archive_file, hash_input_file,
+    random_access, run,
 };
 pub use stream::{StreamDigest, hash_stream, hash_stream_blocks};
 pub use text::{CanonicalJson, Composed, ObjectDigest, Piece};

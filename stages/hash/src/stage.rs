@@ -14,8 +14,10 @@ use crossbeam_channel::Receiver;
 use rayon::iter::{ParallelBridge, ParallelIterator};
 use rea_core::{Cancelled, Failure, FailureReason, IntegrityPolicy, Limits};
 use rea_exec::StageCx;
-use rea_traverse::read::{CrcReader, RangeReader, zip_member};
-use rea_traverse::{DeclaredIntegrity, Entry, EntryKind, EntrySource, ResolvedInput, WalkTally};
+use rea_traverse::read::{CrcReader, RangeReader, SeekRange, zip_member};
+use rea_traverse::{
+    DeclaredIntegrity, Entry, EntryKind, EntrySource, ResolvedInput, WalkTally, ZipMethod,
+};
 
 use crate::stream::{StreamDigest, StreamError, hash_stream_blocks};
 
@@ -464,6 +466,50 @@ pub fn copy_entry(
         Err(StreamError::Io(err)) => {
             Err(unreadable("entry bytes could not be read or written").with_source(err))
         }
+    }
+}
+
+/// Random access to bytes: what [`random_access`] returns.
+pub trait ReadSeek: Read + std::io::Seek {}
+
+impl<T: Read + std::io::Seek> ReadSeek for T {}
+
+/// An entry's bytes for random access, where its container allows it: the file on disk the walk
+/// listed (checked by device and inode), a packed ASAR range, or a stored ZIP member. `None`
+/// for a deflated member, which can only be streamed ([`copy_entry`]), and for an entry with no
+/// bytes. Nothing here checks the bytes against the inventory's digest: a reader takes a few
+/// structures, not the whole content.
+pub fn random_access(entry: &Entry) -> Option<Result<Box<dyn ReadSeek + '_>, Failure>> {
+    let unreadable = || {
+        Failure::new(
+            FailureReason::Io,
+            "entry file could not be opened as listed",
+        )
+        .with_detail("logical_path", entry.logical_path.clone())
+    };
+    match &entry.source {
+        EntrySource::Fs { path, dev, ino } => Some(
+            open_checked(path, *dev, *ino)
+                .map(|file| Box::new(file) as Box<dyn ReadSeek>)
+                .map_err(|_| unreadable()),
+        ),
+        EntrySource::Range {
+            archive,
+            offset,
+            len,
+        } => Some(Ok(Box::new(SeekRange::new(&archive.file, *offset, *len)))),
+        EntrySource::ZipMember {
+            archive,
+            offset,
+            compressed_len,
+            method: ZipMethod::Stored,
+            ..
+        } => Some(Ok(Box::new(SeekRange::new(
+            &archive.file,
+            *offset,
+            *compressed_len,
+        )))),
+        EntrySource::ZipMember { .. } | EntrySource::None => None,
     }
 }
 

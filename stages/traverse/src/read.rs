@@ -77,3 +77,55 @@ impl<R: Read> Read for CrcReader<R> {
         Ok(n)
     }
 }
+
+/// A byte range of an open file, read as a file of its own: random access for formats read a
+/// few structures at a time (a PE's resource table) rather than streamed.
+pub struct SeekRange<'a> {
+    file: &'a File,
+    start: u64,
+    len: u64,
+    pos: u64,
+}
+
+impl<'a> SeekRange<'a> {
+    pub fn new(file: &'a File, start: u64, len: u64) -> SeekRange<'a> {
+        SeekRange {
+            file,
+            start,
+            len,
+            pos: 0,
+        }
+    }
+}
+
+impl Read for SeekRange<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let want = self.len.saturating_sub(self.pos).min(buf.len() as u64) as usize;
+        if want == 0 {
+            return Ok(0);
+        }
+        let n = self.file.read_at(&mut buf[..want], self.start + self.pos)?;
+        self.pos += n as u64;
+        Ok(n)
+    }
+}
+
+impl std::io::Seek for SeekRange<'_> {
+    fn seek(&mut self, to: std::io::SeekFrom) -> std::io::Result<u64> {
+        let target = match to {
+            std::io::SeekFrom::Start(at) => Some(at),
+            std::io::SeekFrom::End(delta) => self.len.checked_add_signed(delta),
+            std::io::SeekFrom::Current(delta) => self.pos.checked_add_signed(delta),
+        };
+        match target {
+            Some(at) => {
+                self.pos = at;
+                Ok(at)
+            }
+            None => Err(std::io::Error::new(
+                std::io::ErrorKind::InvalidInput,
+                "seek before the start of the range",
+            )),
+        }
+    }
+}

@@ -329,3 +329,109 @@ fn electron_asar_integrity_declared_by_a_mac_bundle_is_checked_against_the_heade
         "{limitations}"
     );
 }
+
+/// A Windows application directory: `App.exe` (a copy of 7-Zip's `7za.exe` for `arch`, with the
+/// integrity resource written by resedit as Electron's packagers write it, listing `list`),
+/// `helper.exe` (the same executable without the resource) and `resources/app.asar`.
+fn windows_app(corpus: &Path, archive: &str, arch: &str, list: &Value) -> tempfile::TempDir {
+    let tools = support::corpus("win-corpus.sh", "win");
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("resources")).unwrap();
+    std::fs::copy(
+        corpus.join(format!("{archive}.asar")),
+        dir.path().join("resources/app.asar"),
+    )
+    .unwrap();
+    let exe = tools.join(format!("node_modules/7zip-bin/win/{arch}/7za.exe"));
+    std::fs::copy(&exe, dir.path().join("helper.exe")).unwrap();
+    let status = Command::new("node")
+        .arg(support::scripts().join("win_integrity.mjs"))
+        .arg(&tools)
+        .arg(&exe)
+        .arg(dir.path().join("App.exe"))
+        .arg(list.to_string())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    dir
+}
+
+#[test]
+fn electron_asar_integrity_in_a_windows_executable_resource_is_checked_against_the_header() {
+    let corpus = corpus();
+    let plain = packager_header_hash(&corpus, &corpus.join("plain.asar"));
+    let declare = |file: &str, hash: &str| serde_json::json!([{"file": file, "alg": "SHA256", "value": hash}]);
+    // PE32+ and PE32, as a directory (read in place) and deflated in a zip (inflated).
+    for arch in ["x64", "ia32"] {
+        let app = windows_app(
+            &corpus,
+            "plain",
+            arch,
+            &declare("resources\\app.asar", &plain),
+        );
+        let packed = tempfile::tempdir().unwrap();
+        let zip = packed.path().join("App-win32.zip");
+        let status = Command::new("python3")
+            .arg(support::scripts().join("zip_tool.py"))
+            .arg("pack")
+            .arg(app.path())
+            .arg(&zip)
+            .status()
+            .unwrap();
+        assert!(status.success());
+        for input in [app.path(), zip.as_path()] {
+            let value = rea_all(input, &[]);
+            let result = &value["result"];
+            let headers = asar_headers(result);
+            assert_eq!(headers.len(), 1, "{arch} {input:?}: {headers:?}");
+            let header = &headers["resources/app.asar"];
+            assert_eq!(header["header_sha256"], plain.as_str());
+            assert_eq!(header["status"], "verified", "{arch} {input:?}");
+            let declarations = header["declarations"].as_array().unwrap();
+            assert_eq!(declarations.len(), 1, "helper.exe declares nothing");
+            assert_eq!(declarations[0]["declared_by"], "App.exe");
+            assert_eq!(declarations[0]["mechanism"], "pe-resource");
+            assert_eq!(declarations[0]["key"], "resources\\app.asar");
+            assert_eq!(declarations[0]["limitations"], serde_json::json!([]));
+            assert_eq!(result["limitations"], serde_json::json!([]));
+        }
+    }
+
+    // Another archive's header declared: fails closed, or a contradiction when recorded.
+    let app = windows_app(
+        &corpus,
+        "unpack-node",
+        "x64",
+        &declare("RESOURCES\\APP.ASAR", &plain),
+    );
+    let output = support::run(&["inventory-artifact", app.path().to_str().unwrap(), "--json"]);
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("ASAR header contradicts"));
+    let value = rea_all(app.path(), &["--integrity-policy", "record-and-continue"]);
+    let result = &value["result"];
+    assert_eq!(
+        asar_headers(result)["resources/app.asar"]["status"],
+        "mismatched"
+    );
+    let contradictions = result["integrity_contradictions"].as_array().unwrap();
+    assert_eq!(contradictions.len(), 1);
+    assert_eq!(contradictions[0]["declared_sha256"], plain.as_str());
+
+    // A list written with '/' (as packagers running on Linux once wrote it): the digest is
+    // checked, and the declaration says Electron would not find it.
+    let app = windows_app(
+        &corpus,
+        "plain",
+        "x64",
+        &declare("resources/app.asar", &plain),
+    );
+    let value = rea_all(app.path(), &[]);
+    let header = &asar_headers(&value["result"])["resources/app.asar"];
+    assert_eq!(header["status"], "verified");
+    assert!(
+        header["declarations"][0]["limitations"]
+            .to_string()
+            .contains("backslash"),
+        "{header}"
+    );
+}

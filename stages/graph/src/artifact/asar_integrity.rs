@@ -6,8 +6,11 @@
 //! `ElectronAsarIntegrity` in the bundle's `Contents/Info.plist`: a dictionary from the
 //! archive's path relative to `Contents/` (`Resources/app.asar`) to `{algorithm: "SHA256",
 //! hash: <hex>}`, the hash of the header's JSON text (what `@electron/asar`'s `getRawHeader`
-//! returns as `headerString`). Windows executables carry the same list in a resource, which
-//! REA does not read (no PE reader yet).
+//! returns as `headerString`). On Windows it is the executable's `Integrity`/`ElectronAsar`
+//! resource, a JSON list `[{file, alg, value}]` whose paths are relative to the executable's
+//! directory and compared without regard to case; the resource is read with the `object`
+//! crate, in place for a file on disk or a stored member (a few structures, through
+//! `rea_hash::random_access`), inflated for a deflated one.
 //!
 //! Every ASAR header read becomes an [`AsarHeader`] with its digest, whether or not anything
 //! declares it, so that a declaration found elsewhere can still be compared by hand.
@@ -27,8 +30,6 @@ use super::types::{AsarHeader, Contradiction, HeaderDeclaration};
 const MAX_PLIST_BYTES: u64 = 1 << 20;
 /// The dictionary key Electron reads.
 const PLIST_KEY: &str = "ElectronAsarIntegrity";
-/// How a declaration reached us.
-const MECHANISM: &str = "info-plist";
 
 /// What the check found.
 #[derive(Debug, Default)]
@@ -67,63 +68,13 @@ pub(super) fn check(
     for item in hashed {
         cx.check()?;
         let path = item.entry.logical_path.as_str();
-        if item.entry.kind != EntryKind::File || !declares(path) {
+        if item.entry.kind != EntryKind::File {
             continue;
         }
-        let HashOutcome::Hashed(digest, _) = &item.outcome else {
-            continue;
-        };
-        if digest.bytes > MAX_PLIST_BYTES {
-            continue;
-        }
-        let mut bytes = Vec::with_capacity(digest.bytes as usize);
-        let read = match rea_hash::copy_entry(cx, &item.entry, MAX_PLIST_BYTES, &mut bytes) {
-            Ok(read) => read,
-            Err(failure) if failure.reason == FailureReason::Cancelled => return Err(failure),
-            Err(failure) => {
-                out.limitations.push(format!(
-                    "{path} could not be read again for ElectronAsarIntegrity: {}",
-                    failure.message
-                ));
-                continue;
-            }
-        };
-        if read.sha256 != digest.sha256 {
-            out.limitations.push(format!(
-                "{path} changed after it was hashed; its ElectronAsarIntegrity was not read"
-            ));
-            continue;
-        }
-        let entries = match read_plist(&bytes) {
-            Ok(entries) => entries,
-            Err(problem) => {
-                out.limitations.push(format!(
-                    "{path} is not a readable property list ({problem}); it declares no ASAR integrity"
-                ));
-                continue;
-            }
-        };
-        let contents = path.rsplit_once('/').map_or("", |(dir, _)| dir);
-        for raw in entries {
-            let target = resolve(contents, &raw.key);
-            let declaration = HeaderDeclaration {
-                algorithm: raw.algorithm.unwrap_or_default(),
-                declared_by: path.to_owned(),
-                hash: raw.hash.unwrap_or_default(),
-                key: raw.key,
-                limitations: Vec::new(),
-                mechanism: MECHANISM.to_owned(),
-                status: String::new(),
-            };
-            match target {
-                Some(target) => declared.entry(target).or_default().push(declaration),
-                None => {
-                    out.limitations.push(format!(
-                        "{path} declares ElectronAsarIntegrity for {:?}, which is not a path inside the bundle; it was not checked",
-                        declaration.key
-                    ));
-                }
-            }
+        if declares(path) {
+            plist_declarations(cx, item, &mut declared, &mut out.limitations)?;
+        } else if is_executable_beside_an_archive(path, notes) {
+            pe_declarations(cx, item, notes, &mut declared, &mut out.limitations)?;
         }
     }
 
@@ -223,6 +174,259 @@ pub(super) fn check(
     out.contradictions
         .sort_unstable_by(|a, b| a.contradiction_id.cmp(&b.contradiction_id));
     Ok(out)
+}
+
+/// Reads the `ElectronAsarIntegrity` a bundle's `Info.plist` declares.
+fn plist_declarations(
+    cx: &StageCx<'_>,
+    item: &HashedEntry,
+    declared: &mut BTreeMap<String, Vec<HeaderDeclaration>>,
+    limitations: &mut Vec<String>,
+) -> Result<(), Failure> {
+    let path = item.entry.logical_path.as_str();
+    let Some(bytes) = read_whole(cx, item, MAX_PLIST_BYTES, limitations)? else {
+        return Ok(());
+    };
+    let entries = match read_plist(&bytes) {
+        Ok(entries) => entries,
+        Err(problem) => {
+            limitations.push(format!(
+                "{path} is not a readable property list ({problem}); it declares no ASAR integrity"
+            ));
+            return Ok(());
+        }
+    };
+    let contents = path.rsplit_once('/').map_or("", |(dir, _)| dir);
+    for raw in entries {
+        let declaration = HeaderDeclaration {
+            algorithm: raw.algorithm.unwrap_or_default(),
+            declared_by: path.to_owned(),
+            hash: raw.hash.unwrap_or_default(),
+            key: raw.key,
+            limitations: Vec::new(),
+            mechanism: "info-plist".to_owned(),
+            status: String::new(),
+        };
+        match resolve(contents, &declaration.key) {
+            Some(target) => declared.entry(target).or_default().push(declaration),
+            None => limitations.push(format!(
+                "{path} declares ElectronAsarIntegrity for {:?}, which is not a path inside the bundle; it was not checked",
+                declaration.key
+            )),
+        }
+    }
+    Ok(())
+}
+
+/// The whole content of a hashed entry of at most `cap` bytes, checked against its digest;
+/// `None` (with a limitation when something went wrong) when it cannot be had.
+fn read_whole(
+    cx: &StageCx<'_>,
+    item: &HashedEntry,
+    cap: u64,
+    limitations: &mut Vec<String>,
+) -> Result<Option<Vec<u8>>, Failure> {
+    let path = item.entry.logical_path.as_str();
+    let HashOutcome::Hashed(digest, _) = &item.outcome else {
+        return Ok(None);
+    };
+    if digest.bytes > cap {
+        return Ok(None);
+    }
+    let mut bytes = Vec::with_capacity(digest.bytes as usize);
+    match rea_hash::copy_entry(cx, &item.entry, cap, &mut bytes) {
+        Ok(read) if read.sha256 == digest.sha256 => Ok(Some(bytes)),
+        Ok(_) => {
+            limitations.push(format!(
+                "{path} changed after it was hashed; the ASAR integrity it declares was not read"
+            ));
+            Ok(None)
+        }
+        Err(failure) if failure.reason == FailureReason::Cancelled => Err(failure),
+        Err(failure) => {
+            limitations.push(format!(
+                "{path} could not be read again for the ASAR integrity it declares: {}",
+                failure.message
+            ));
+            Ok(None)
+        }
+    }
+}
+
+/// A Windows executable in a directory that holds an ASAR archive at some depth: where
+/// Electron's packagers put the integrity resource (`App.exe` beside `resources/app.asar`).
+fn is_executable_beside_an_archive(path: &str, notes: &WalkNotes) -> bool {
+    if !path.to_ascii_lowercase().ends_with(".exe") {
+        return false;
+    }
+    let dir = path.rsplit_once('/').map_or("", |(dir, _)| dir);
+    notes
+        .asar_headers
+        .keys()
+        .any(|archive| !archive.is_empty() && below(archive, dir).is_some())
+}
+
+/// `path` relative to `dir` (`""` is the root), when it lies below it.
+fn below<'p>(path: &'p str, dir: &str) -> Option<&'p str> {
+    if dir.is_empty() {
+        Some(path)
+    } else {
+        path.strip_prefix(dir)?.strip_prefix('/')
+    }
+}
+
+/// The largest executable inflated into memory to read its resources (an Electron executable
+/// is about 200 MB); stored ones and files on disk are read in place, a few structures at a time.
+const MAX_INFLATED_EXECUTABLE: u64 = 512 << 20;
+/// A resource section larger than this is not read (an Electron executable's is a few MiB).
+const MAX_RESOURCE_SECTION: u32 = 64 << 20;
+
+/// Reads the integrity list an Electron executable carries as its `INTEGRITY`/`ELECTRONASAR`
+/// resource: JSON `[{"file": "resources\\app.asar", "alg": "SHA256", "value": <hex>}]`, paths
+/// relative to the executable's directory, matched without regard to case as Electron does.
+fn pe_declarations(
+    cx: &StageCx<'_>,
+    item: &HashedEntry,
+    notes: &WalkNotes,
+    declared: &mut BTreeMap<String, Vec<HeaderDeclaration>>,
+    limitations: &mut Vec<String>,
+) -> Result<(), Failure> {
+    let path = item.entry.logical_path.as_str();
+    let payload = match rea_hash::random_access(&item.entry) {
+        Some(Ok(reader)) => {
+            let cache = object::ReadCache::new(reader);
+            integrity_resource(&cache)
+        }
+        Some(Err(failure)) => {
+            limitations.push(format!(
+                "{path} could not be opened again for its ASAR integrity resource: {}",
+                failure.message
+            ));
+            return Ok(());
+        }
+        None => match read_whole(cx, item, MAX_INFLATED_EXECUTABLE, limitations)? {
+            Some(bytes) => integrity_resource(bytes.as_slice()),
+            None => return Ok(()),
+        },
+    };
+    let payload = match payload {
+        Ok(Some(payload)) => payload,
+        // Not a PE, or no integrity resource: most executables beside an archive are helpers.
+        Ok(None) | Err(_) => return Ok(()),
+    };
+    let text = payload
+        .iter()
+        .rposition(|b| !matches!(b, 0 | b' ' | b'\t' | b'\r' | b'\n'))
+        .map_or(&payload[..0], |end| &payload[..=end]);
+    let Ok(serde_json::Value::Array(list)) = serde_json::from_slice::<serde_json::Value>(text)
+    else {
+        limitations.push(format!(
+            "{path} carries an ASAR integrity resource that is not a JSON list; Electron would refuse to start"
+        ));
+        return Ok(());
+    };
+    let dir = path.rsplit_once('/').map_or("", |(dir, _)| dir);
+    for entry in list {
+        let field = |name: &str| entry.get(name).and_then(|v| v.as_str()).map(str::to_owned);
+        let Some(file) = field("file").filter(|f| !f.is_empty()) else {
+            continue;
+        };
+        let mut declaration = HeaderDeclaration {
+            algorithm: field("alg").unwrap_or_default(),
+            declared_by: path.to_owned(),
+            hash: field("value").unwrap_or_default(),
+            key: file.clone(),
+            limitations: Vec::new(),
+            mechanism: "pe-resource".to_owned(),
+            status: String::new(),
+        };
+        if file.contains('/') {
+            declaration.limitations.push(
+                "the path is written with '/': Electron on Windows looks archives up by their backslash path and would not find this entry"
+                    .to_owned(),
+            );
+        }
+        let wanted = file.replace('\\', "/").to_ascii_lowercase();
+        let target = notes
+            .asar_headers
+            .keys()
+            .find(|archive| {
+                below(archive, dir).is_some_and(|rel| rel.to_ascii_lowercase() == wanted)
+            })
+            .cloned()
+            .or_else(|| resolve(dir, &file.replace('\\', "/")));
+        match target {
+            Some(target) => declared.entry(target).or_default().push(declaration),
+            None => limitations.push(format!(
+                "{path} declares ASAR integrity for {file:?}, which is not a path below its directory; it was not checked"
+            )),
+        }
+    }
+    Ok(())
+}
+
+/// The data of a PE's `INTEGRITY`/`ELECTRONASAR` resource (first language); `None` when the
+/// file has none. An error when it is not a PE or its resource table is malformed.
+fn integrity_resource<'data, R: object::ReadRef<'data>>(
+    data: R,
+) -> object::read::Result<Option<Vec<u8>>> {
+    match object::FileKind::parse(data)? {
+        object::FileKind::Pe32 => resource_of(&object::read::pe::PeFile32::parse(data)?, data),
+        object::FileKind::Pe64 => resource_of(&object::read::pe::PeFile64::parse(data)?, data),
+        _ => Ok(None),
+    }
+}
+
+fn resource_of<'data, Pe: object::read::pe::ImageNtHeaders, R: object::ReadRef<'data>>(
+    file: &object::read::pe::PeFile<'data, Pe, R>,
+    data: R,
+) -> object::read::Result<Option<Vec<u8>>> {
+    use object::read::pe::{ResourceDirectoryEntryData, ResourceNameOrId};
+    let directories = file.data_directories();
+    let sections = file.section_table();
+    let too_large = directories
+        .get(object::pe::IMAGE_DIRECTORY_ENTRY_RESOURCE)
+        .is_some_and(|d| d.size.get(object::LittleEndian) > MAX_RESOURCE_SECTION);
+    if too_large {
+        return Ok(None);
+    }
+    let Some(directory) = directories.resource_directory(data, &sections)? else {
+        return Ok(None);
+    };
+    let named = |table: &object::read::pe::ResourceDirectoryTable<'data>, name: &str| {
+        table.entries.iter().find(|entry| {
+            matches!(entry.name_or_id(), ResourceNameOrId::Name(n)
+                if n.to_string_lossy(directory).is_ok_and(|s| s.eq_ignore_ascii_case(name)))
+        })
+    };
+    let root = directory.root()?;
+    let Some(kind) = named(&root, "INTEGRITY") else {
+        return Ok(None);
+    };
+    let ResourceDirectoryEntryData::Table(kind) = kind.data(directory)? else {
+        return Ok(None);
+    };
+    let Some(item) = named(&kind, "ELECTRONASAR") else {
+        return Ok(None);
+    };
+    let ResourceDirectoryEntryData::Table(languages) = item.data(directory)? else {
+        return Ok(None);
+    };
+    let Some(ResourceDirectoryEntryData::Data(entry)) = languages
+        .entries
+        .first()
+        .map(|language| language.data(directory))
+        .transpose()?
+    else {
+        return Ok(None);
+    };
+    let rva = entry.offset_to_data.get(object::LittleEndian);
+    let size = entry.size.get(object::LittleEndian) as usize;
+    let bytes = sections
+        .pe_data_at(data, rva)
+        .filter(|bytes| bytes.len() >= size)
+        .map(|bytes| bytes[..size].to_vec());
+    Ok(bytes)
 }
 
 /// Whether a path is where a macOS bundle declares its archives: `…/Contents/Info.plist`.
@@ -334,6 +538,21 @@ mod tests {
         assert!(declares("dist/Foo.app/Contents/Info.plist"));
         assert!(!declares("Info.plist"));
         assert!(!declares("Foo.app/Contents/Resources/Info.plist"));
+    }
+
+    #[test]
+    fn bytes_that_are_not_a_pe_give_no_resource_and_never_panic() {
+        let mut bytes = b"MZ".to_vec();
+        bytes.resize(4096, 0xff);
+        assert!(!matches!(integrity_resource(bytes.as_slice()), Ok(Some(_))));
+        assert!(!matches!(integrity_resource(&b"#!/bin/sh\n"[..]), Ok(Some(_))));
+        // A DOS header pointing its PE header past the end, and every truncation of it.
+        let mut dos = b"MZ".to_vec();
+        dos.resize(0x40, 0);
+        dos[0x3c..0x40].copy_from_slice(&0x1000u32.to_le_bytes());
+        for end in 0..dos.len() {
+            let _ = integrity_resource(&dos[..end]);
+        }
     }
 
     #[test]
