@@ -77,7 +77,7 @@ fn entrypoints_counts_and_next_tools_of_the_sample() {
     );
     assert_eq!(
         result["integrity"],
-        json!({"verified": 0, "mismatched": 0, "unverifiable": 0, "unavailable": 0, "contradictions": 0, "asar_headers": []})
+        json!({"verified": 0, "mismatched": 0, "unverifiable": 0, "unavailable": 0, "contradictions": 0, "asar_headers": [], "electron_fuses": []})
     );
 }
 

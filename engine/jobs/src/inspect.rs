@@ -220,6 +220,7 @@ fn inspect(
             "verified": s.verified, "mismatched": s.mismatched, "unverifiable": s.unverifiable,
             "unavailable": s.unavailable, "contradictions": graph.integrity_contradictions.len(),
             "asar_headers": serde_json::to_value(&graph.asar_headers).map_err(no_json)?,
+            "electron_fuses": serde_json::to_value(&graph.electron_fuses).map_err(no_json)?,
         },
         "suggested_next_tools": next,
         "limitations": limitations,

@@ -403,6 +403,7 @@ fn draft(
         "edges": page_of(&graph.edges, windows[2]).map_err(no_json)?,
         "integrity_contradictions": to_value(&graph.integrity_contradictions)?,
         "asar_headers": to_value(&graph.asar_headers)?,
+        "electron_fuses": to_value(&graph.electron_fuses)?,
         "limitations": graph.limitations,
         "limits": limits_json,
         "summary": to_value(&graph.summary)?,
@@ -452,6 +453,24 @@ fn headline_of(graph: &InventoryGraph) -> Map<String, Value> {
             Value::from(headers.iter().filter(|h| h.status == status).count()),
         );
     }
+    headline.insert(
+        "electron_fuses".to_owned(),
+        Value::from(
+            graph
+                .electron_fuses
+                .iter()
+                .map(|binary| {
+                    let on: Vec<&str> = binary
+                        .fuses
+                        .iter()
+                        .filter(|f| f.state == "enabled")
+                        .map(|f| f.name.as_str())
+                        .collect();
+                    format!("{}: {}", binary.logical_path, on.join(", "))
+                })
+                .collect::<Vec<_>>(),
+        ),
+    );
     headline
 }
 

@@ -141,6 +141,7 @@ pub(crate) fn check(record: &Value, result: &Value) -> Result<(), ValidationErro
 
     check_locations(record, occurrences.items)?;
     check_asar_headers(result, root_artifact_id, contradictions)?;
+    check_fuses(result, root_artifact_id)?;
 
     if nodes.complete && occurrences.complete && edges.complete {
         check_complete(
@@ -210,6 +211,35 @@ fn check_asar_headers(
             if !consistent {
                 return Err(bad(&at, "verdict does not match the digests"));
             }
+        }
+    }
+    Ok(())
+}
+
+/// Each fuse wire names its binary's occurrence and lists its fuses in wire order. (Records
+/// made before fuses were read have no `electron_fuses`.)
+fn check_fuses(result: &Value, root_artifact_id: &str) -> Result<(), ValidationError> {
+    let Some(binaries) = result.get("electron_fuses") else {
+        return Ok(());
+    };
+    let Some(binaries) = binaries.as_array() else {
+        return Err(bad("/electron_fuses", "must be an array"));
+    };
+    for (i, binary) in binaries.iter().enumerate() {
+        let at = format!("/electron_fuses/{i}");
+        let path = str_at(binary, "logical_path", &at)?;
+        let expected = ids::occurrence_id(root_artifact_id, path, "file");
+        if expected.ok().as_deref() != binary["occurrence_id"].as_str() {
+            return Err(bad(&at, "occurrence_id does not match its binary"));
+        }
+        let in_order = binary["fuses"].as_array().is_some_and(|fuses| {
+            fuses
+                .iter()
+                .enumerate()
+                .all(|(k, fuse)| fuse["index"] == k && fuse["state"].is_string())
+        });
+        if !in_order {
+            return Err(bad(&at, "fuses must be listed in wire order"));
         }
     }
     Ok(())

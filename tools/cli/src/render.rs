@@ -77,6 +77,15 @@ pub fn summary(operation: &str, published: &Published, elapsed: Duration) {
             n("asar_headers_undeclared")
         );
     }
+    for binary in h
+        .get("electron_fuses")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+    {
+        say!("  fuses on     {binary}");
+    }
     if n("unavailable") + n("not_hashed_limit") > 0 {
         say!(
             "  not hashed   {} unreadable, {} over max_entry_bytes",
@@ -135,6 +144,24 @@ pub fn inspect_summary(published: &Published, elapsed: Duration) {
                 String::new()
             } else {
                 format!(" (declared by {})", by.join(", "))
+            }
+        );
+    }
+    for binary in i["electron_fuses"].as_array().into_iter().flatten() {
+        let on: Vec<&str> = binary["fuses"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|f| f["state"] == "enabled")
+            .filter_map(|f| f["name"].as_str())
+            .collect();
+        say!(
+            "  fuses on      {}: {}",
+            binary["logical_path"].as_str().unwrap_or(""),
+            if on.is_empty() {
+                "none".to_owned()
+            } else {
+                on.join(", ")
             }
         );
     }

@@ -435,3 +435,135 @@ fn electron_asar_integrity_in_a_windows_executable_resource_is_checked_against_t
         "{header}"
     );
 }
+
+/// `node electron_fuses.cjs TOOLS COMMAND ARGS…` (the official `@electron/fuses`).
+fn fuses_tool(command: &str, args: &[&std::ffi::OsStr]) -> Vec<u8> {
+    let tools = support::corpus("win-corpus.sh", "win");
+    let output = Command::new("node")
+        .arg(support::scripts().join("electron_fuses.cjs"))
+        .arg(&tools)
+        .arg(command)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    output.stdout
+}
+
+/// Our fuses of one binary, against what `getCurrentFuseWire` reads from it (given the binary,
+/// or the `.app` bundle it resolves the framework binary from).
+fn assert_fuses_match_the_official_reader(ours: &Value, binary: &Path) {
+    let oracle: Value = serde_json::from_slice(&fuses_tool("read", &[binary.as_os_str()])).unwrap();
+    assert_eq!(
+        ours["wire_version"].to_string(),
+        oracle["version"].as_str().unwrap()
+    );
+    let fuses = ours["fuses"].as_array().unwrap();
+    let count = oracle.as_object().unwrap().len() - 1;
+    assert_eq!(fuses.len(), count);
+    for (i, fuse) in fuses.iter().enumerate() {
+        let expected = match oracle[i.to_string()].as_u64().unwrap() {
+            0x31 => "enabled",
+            0x30 => "disabled",
+            0x72 => "removed",
+            other => panic!("unexpected state {other}"),
+        };
+        assert_eq!(fuse["index"], i);
+        assert_eq!(fuse["state"], expected, "{fuse}");
+    }
+}
+
+#[test]
+fn electron_fuses_read_like_the_official_reader_reads_them() {
+    let corpus = corpus();
+    let plain = packager_header_hash(&corpus, &corpus.join("plain.asar"));
+    let list =
+        serde_json::json!([{"file": "resources\\app.asar", "alg": "SHA256", "value": plain}]);
+    // Windows: the executable beside resources/, flipped the way an integrity-hardened app is.
+    let app = windows_app(&corpus, "plain", "x64", &list);
+    let exe = app.path().join("App.exe");
+    fuses_tool("seed", &[exe.as_os_str()]);
+    fuses_tool(
+        "flip",
+        &[
+            exe.as_os_str(),
+            r#"{"0": false, "4": true, "5": true}"#.as_ref(),
+        ],
+    );
+    let value = rea_all(app.path(), &[]);
+    let binaries = value["result"]["electron_fuses"].as_array().unwrap();
+    assert_eq!(
+        binaries.len(),
+        1,
+        "helper.exe carries no wire: {binaries:?}"
+    );
+    assert_eq!(binaries[0]["logical_path"], "App.exe");
+    assert_fuses_match_the_official_reader(&binaries[0], &exe);
+    let names: Vec<&str> = binaries[0]["fuses"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names[0], "RunAsNode");
+    assert_eq!(names[4], "EnableEmbeddedAsarIntegrityValidation");
+    assert_eq!(binaries[0]["fuses"][0]["state"], "disabled");
+    assert_eq!(binaries[0]["fuses"][4]["state"], "enabled");
+    assert!(
+        !value["result"]["limitations"]
+            .to_string()
+            .contains("would refuse")
+    );
+
+    // The integrity fuse on, and an integrity list that names no archive: Electron would not
+    // open the application's archive, and the inventory says so.
+    let app = windows_app(&corpus, "plain", "x64", &serde_json::json!([]));
+    let exe = app.path().join("App.exe");
+    fuses_tool("seed", &[exe.as_os_str()]);
+    fuses_tool("flip", &[exe.as_os_str(), r#"{"4": true}"#.as_ref()]);
+    let value = rea_all(app.path(), &[]);
+    assert_eq!(
+        asar_headers(&value["result"])["resources/app.asar"]["status"],
+        "undeclared"
+    );
+    let limitations = value["result"]["limitations"].to_string();
+    assert!(
+        limitations.contains("nothing declares the integrity of resources/app.asar"),
+        "{limitations}"
+    );
+
+    // macOS: the framework binary, found through the bundle's symlinks by the official tool.
+    let bundle = mac_bundle(&corpus, "plain", "xml", &[("Resources/app.asar", &plain)]);
+    let framework = bundle
+        .path()
+        .join("Fixture.app/Contents/Frameworks/Electron Framework.framework");
+    std::fs::create_dir_all(framework.join("Versions/A")).unwrap();
+    let binary = framework.join("Versions/A/Electron Framework");
+    let tools = support::corpus("win-corpus.sh", "win");
+    std::fs::copy(
+        tools.join("node_modules/7zip-bin/win/ia32/7za.exe"),
+        &binary,
+    )
+    .unwrap();
+    std::os::unix::fs::symlink("A", framework.join("Versions/Current")).unwrap();
+    std::os::unix::fs::symlink(
+        "Versions/Current/Electron Framework",
+        framework.join("Electron Framework"),
+    )
+    .unwrap();
+    fuses_tool("seed", &[binary.as_os_str()]);
+    let app = bundle.path().join("Fixture.app");
+    fuses_tool(
+        "flip",
+        &[app.as_os_str(), r#"{"0": false, "3": false}"#.as_ref()],
+    );
+    let value = rea_all(bundle.path(), &[]);
+    let binaries = value["result"]["electron_fuses"].as_array().unwrap();
+    assert_eq!(binaries.len(), 1, "{binaries:?}");
+    assert_eq!(
+        binaries[0]["logical_path"],
+        "Fixture.app/Contents/Frameworks/Electron Framework.framework/Versions/A/Electron Framework"
+    );
+    assert_fuses_match_the_official_reader(&binaries[0], &app);
+    assert_eq!(binaries[0]["fuses"][3]["state"], "disabled");
+}

@@ -255,7 +255,7 @@ fn read_whole(
 
 /// A Windows executable in a directory that holds an ASAR archive at some depth: where
 /// Electron's packagers put the integrity resource (`App.exe` beside `resources/app.asar`).
-fn is_executable_beside_an_archive(path: &str, notes: &WalkNotes) -> bool {
+pub(super) fn is_executable_beside_an_archive(path: &str, notes: &WalkNotes) -> bool {
     if !path.to_ascii_lowercase().ends_with(".exe") {
         return false;
     }
@@ -267,7 +267,7 @@ fn is_executable_beside_an_archive(path: &str, notes: &WalkNotes) -> bool {
 }
 
 /// `path` relative to `dir` (`""` is the root), when it lies below it.
-fn below<'p>(path: &'p str, dir: &str) -> Option<&'p str> {
+pub(super) fn below<'p>(path: &'p str, dir: &str) -> Option<&'p str> {
     if dir.is_empty() {
         Some(path)
     } else {
@@ -545,7 +545,10 @@ mod tests {
         let mut bytes = b"MZ".to_vec();
         bytes.resize(4096, 0xff);
         assert!(!matches!(integrity_resource(bytes.as_slice()), Ok(Some(_))));
-        assert!(!matches!(integrity_resource(&b"#!/bin/sh\n"[..]), Ok(Some(_))));
+        assert!(!matches!(
+            integrity_resource(&b"#!/bin/sh\n"[..]),
+            Ok(Some(_))
+        ));
         // A DOS header pointing its PE header past the end, and every truncation of it.
         let mut dos = b"MZ".to_vec();
         dos.resize(0x40, 0);

@@ -9,12 +9,12 @@ use rea_exec::StageCx;
 use rea_hash::{HashOutcome, HashedEntry, StreamDigest, Verdict};
 use rea_traverse::{EntryKind, EntrySource, WalkNotes};
 
-use super::asar_integrity;
 use super::classify::{Class, classify_directory, classify_file};
 use super::ids;
 use super::types::{
     ArtifactNode, Contradiction, Edge, HashStatus, InventoryGraph, Manifest, Occurrence, Summary,
 };
+use super::{asar_integrity, electron_fuses};
 
 /// What the root of the input is.
 #[derive(Debug, Clone)]
@@ -142,6 +142,18 @@ pub fn build(
         contradictions.extend(headers.contradictions);
         contradictions.sort_unstable_by(|a, b| a.contradiction_id.cmp(&b.contradiction_id));
     }
+    let mut header_limitations = headers.limitations;
+    let fuses = electron_fuses::read(
+        cx,
+        hashed,
+        &notes,
+        &|i| occurrence_ids[i].clone(),
+        &mut header_limitations,
+    )?;
+    header_limitations.extend(electron_fuses::undeclared_under_the_fuse(
+        &fuses,
+        &headers.headers,
+    ));
     let mut occurrences = Vec::with_capacity(hashed.len() + 1);
     occurrences.push(root_occurrence);
     occurrences.par_extend((0..hashed.len()).into_par_iter().map(|i| {
@@ -211,9 +223,10 @@ pub fn build(
         contradiction_count: contradictions.len() as u64,
     };
     let mut limitations = top_limitations(&notes, &summary);
-    limitations.extend(headers.limitations);
+    limitations.extend(header_limitations);
     Ok(InventoryGraph {
         asar_headers: headers.headers,
+        electron_fuses: fuses,
         manifest,
         limitations,
         nodes,

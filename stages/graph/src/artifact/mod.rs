@@ -10,11 +10,14 @@
 //! - `integrity_contradictions`: declared-versus-observed digests recorded instead of failing;
 //! - `asar_headers`: every ASAR header read, with the integrity the application declares for it
 //!   (see [`asar_integrity`]); a contradicted header is also an integrity contradiction;
+//! - `electron_fuses`: the fuse wire of each Electron binary beside the archives (see
+//!   [`electron_fuses`]);
 //! - `limitations`: what the inventory could not cover.
 
 mod asar_integrity;
 mod build;
 pub mod classify;
+mod electron_fuses;
 pub mod ids;
 mod types;
 

@@ -12,6 +12,8 @@ pub struct InventoryGraph {
     /// Every ASAR header read, and what the application declares about it.
     pub asar_headers: Vec<AsarHeader>,
     pub edges: Vec<Edge>,
+    /// The fuse wire of each Electron binary beside the archives.
+    pub electron_fuses: Vec<ElectronFuses>,
     pub integrity_contradictions: Vec<Contradiction>,
     pub limitations: Vec<String>,
     pub manifest: Manifest,
@@ -168,6 +170,28 @@ pub struct HeaderDeclaration {
     pub mechanism: String,
     /// `verified`, `mismatched` (record-and-continue only) or `unverifiable`.
     pub status: String,
+}
+
+/// The fuses of one Electron binary, in wire order.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ElectronFuses {
+    pub fuses: Vec<Fuse>,
+    /// The binary's occurrence path.
+    pub logical_path: String,
+    pub occurrence_id: String,
+    /// The wire's version byte (1 today).
+    pub wire_version: u64,
+}
+
+/// One fuse.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Fuse {
+    /// Position in the wire.
+    pub index: u64,
+    /// `@electron/fuses`' name for the position (`RunAsNode`, …), or `fuse-<index>`.
+    pub name: String,
+    /// `enabled`, `disabled`, `removed`, `inherit`, or `unknown-0x..`.
+    pub state: String,
 }
 
 /// Headline counts.
