@@ -208,6 +208,11 @@ impl Engine {
                         "inventory_manifest_id": inventory.manifest.manifest_id,
                         "inventory_graph_sha256": inventory.manifest.graph_sha256,
                     });
+                    // What the packager sealed into the application: header integrity and fuses.
+                    result["electron_packaging"] = json!({
+                        "asar_headers": crate::inventory::to_value(&inventory.asar_headers)?,
+                        "electron_fuses": crate::inventory::to_value(&inventory.electron_fuses)?,
+                    });
                     result["summary"] = graph.summary;
                     result["statistics"] = graph.statistics;
                     result["limitations"] = Value::from(graph.limitations);

@@ -503,7 +503,7 @@ fn file_name(display: &str) -> String {
         .to_owned()
 }
 
-fn to_value<T: Serialize + ?Sized>(item: &T) -> Result<Value, Failure> {
+pub(crate) fn to_value<T: Serialize + ?Sized>(item: &T) -> Result<Value, Failure> {
     serde_json::to_value(item).map_err(no_json)
 }
 

@@ -281,6 +281,8 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
         summary: Value,
         #[serde(default)]
         limitations: Value,
+        #[serde(default)]
+        electron_packaging: Value,
     }
     #[derive(serde::Deserialize, Default)]
     struct GraphLite<'a> {
@@ -412,6 +414,40 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
                 .unwrap_or(""),
             text(&p["world"]),
             members.join(", ")
+        );
+    }
+    for binary in r.electron_packaging["electron_fuses"]
+        .as_array()
+        .into_iter()
+        .flatten()
+    {
+        let on: Vec<&str> = binary["fuses"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|f| f["state"] == "enabled")
+            .filter_map(|f| f["name"].as_str())
+            .collect();
+        say!(
+            "  fuses on          {}: {}",
+            text(&binary["logical_path"]),
+            if on.is_empty() {
+                "none".to_owned()
+            } else {
+                on.join(", ")
+            }
+        );
+    }
+    for header in r.electron_packaging["asar_headers"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .take(8)
+    {
+        say!(
+            "  asar header       {}: {}",
+            text(&header["logical_path"]),
+            text(&header["status"])
         );
     }
     let ipc = &s["ipc"];

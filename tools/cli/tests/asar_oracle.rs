@@ -514,6 +514,14 @@ fn electron_fuses_read_like_the_official_reader_reads_them() {
             .to_string()
             .contains("would refuse")
     );
+    // The application analysis carries the same packaging facts.
+    let analysis = support::tool_json("analyze-javascript-application", app.path(), &[]);
+    let packaging = &analysis["result"]["electron_packaging"];
+    assert_eq!(
+        packaging["electron_fuses"],
+        value["result"]["electron_fuses"]
+    );
+    assert_eq!(packaging["asar_headers"], value["result"]["asar_headers"]);
 
     // The integrity fuse on, and an integrity list that names no archive: Electron would not
     // open the application's archive, and the inventory says so.
