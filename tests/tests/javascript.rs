@@ -924,3 +924,62 @@ fn equal_keys_of_a_nested_bundle_are_other_modules_with_their_own_requires() {
         );
     }
 }
+
+#[test]
+fn v8_bytecode_loaded_through_bytenode_is_listed_and_named_unreadable() {
+    let dir = tempfile::tempdir().unwrap();
+    write_tree(
+        dir.path(),
+        &[
+            (
+                "package.json",
+                br#"{"name":"bytecode-app","version":"1.0.0","main":"main.js"}"#.to_vec(),
+            ),
+            (
+                "main.js",
+                b"require(\"bytenode\");\nrequire(\"./app.jsc\");\n".to_vec(),
+            ),
+        ],
+    );
+    // Real V8 bytecode: Node compiles the script into a code cache (bytenode's method) and
+    // never runs it.
+    let status = std::process::Command::new("node")
+        .arg("-e")
+        .arg(
+            "const vm = require('vm'); const fs = require('fs'); \
+             const script = new vm.Script('module.exports = () => 42;', {produceCachedData: true}); \
+             fs.writeFileSync(process.argv[1], script.createCachedData());",
+        )
+        .arg(dir.path().join("app.jsc"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    assert_eq!(result["statistics"]["bytecode_files"], 1);
+    let asset = nodes(&result, "javascript-asset")
+        .into_iter()
+        .find(|n| props(n)["path"] == "app.jsc")
+        .expect("the bytecode file is an asset");
+    assert_eq!(props(asset)["file_kind"], "javascript-bytecode");
+    let unknown = nodes(&result, "unknown")
+        .into_iter()
+        .find(|n| props(n)["path"] == "app.jsc")
+        .expect("an unknown scope names it");
+    assert_eq!(props(unknown)["operation"], "read-v8-bytecode");
+    assert!(
+        result["limitations"]
+            .to_string()
+            .contains("1 files are V8 bytecode")
+    );
+    let main = nodes(&result, "javascript-asset")
+        .into_iter()
+        .find(|n| props(n)["path"] == "main.js")
+        .unwrap();
+    assert_eq!(props(main)["vendor_markers"], json!(["bytenode"]));
+    let loads_bytecode = result["graph"]["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|e| e["properties"]["resolved_path"] == "app.jsc");
+    assert!(loads_bytecode, "the require of ./app.jsc resolves to the file");
+}

@@ -11,6 +11,8 @@ pub enum FileKind {
     JavaScript,
     Json,
     SourceMap,
+    /// V8 bytecode, as bytenode writes it (`.jsc`): listed, never read as text.
+    Bytecode,
     NativeAddon,
 }
 
@@ -28,6 +30,7 @@ impl FileKind {
             "json" => FileKind::Json,
             "html" | "htm" => FileKind::Html,
             "map" => FileKind::SourceMap,
+            "jsc" => FileKind::Bytecode,
             "node" => FileKind::NativeAddon,
             _ => return None,
         })
@@ -45,6 +48,7 @@ impl FileKind {
             FileKind::JavaScript => "javascript",
             FileKind::Json => "json",
             FileKind::SourceMap => "source-map",
+            FileKind::Bytecode => "javascript-bytecode",
             FileKind::NativeAddon => "native-addon",
         }
     }

@@ -87,7 +87,7 @@ pub fn run(
         };
         facts.sha256 = Some(digest.sha256.clone());
         facts.bytes = digest.bytes;
-        if kind == FileKind::NativeAddon {
+        if matches!(kind, FileKind::NativeAddon | FileKind::Bytecode) {
             files.push(facts);
             continue;
         }
@@ -267,6 +267,6 @@ pub fn read_text(
             };
             facts.js = js;
         }
-        FileKind::NativeAddon => {}
+        FileKind::NativeAddon | FileKind::Bytecode => {}
     }
 }

@@ -571,7 +571,7 @@ impl Out<'_, '_> {
 
 fn file_node_kind(kind: FileKind) -> &'static str {
     match kind {
-        FileKind::JavaScript => "javascript-asset",
+        FileKind::JavaScript | FileKind::Bytecode => "javascript-asset",
         FileKind::SourceMap => "source-map",
         FileKind::NativeAddon => "native-addon",
         FileKind::PackageJson | FileKind::Json | FileKind::Html => "artifact",
@@ -725,6 +725,11 @@ pub fn build(cx: &StageCx<'_>, request: &Request<'_>) -> Result<Built, Failure> 
     for file in parsed {
         let (operation, limitation) = match (file.kind, file.text, file.parse) {
             (FileKind::NativeAddon, _, _) => continue,
+            (FileKind::Bytecode, _, _) => (
+                "read-v8-bytecode",
+                "V8 bytecode (a bytenode .jsc): its code cannot be read without running it"
+                    .to_owned(),
+            ),
             (_, TextStatus::FileLimit | TextStatus::ByteLimit, _) => {
                 ("read-text", format!("not read: {}", file.text.as_str()))
             }
@@ -2235,6 +2240,12 @@ fn finish(cx: &StageCx<'_>, p: Projected, request: &Request<'_>) -> Result<Built
             "{failures} files did not parse; each is an unknown scope."
         ));
     }
+    let bytecode = count(&|f| f.kind == FileKind::Bytecode);
+    if bytecode > 0 {
+        limitations.insert(format!(
+            "{bytecode} files are V8 bytecode (.jsc, as bytenode compiles them): their code was not read, and each is an unknown scope."
+        ));
+    }
     if invalid_utf8 > 0 {
         limitations.insert(format!(
             "{invalid_utf8} files are not valid UTF-8 and were not parsed."
@@ -2301,7 +2312,7 @@ fn finish(cx: &StageCx<'_>, p: Projected, request: &Request<'_>) -> Result<Built
         "text_files_selected": count(&|f| !matches!(f.text, TextStatus::FileLimit | TextStatus::ByteLimit | TextStatus::NotApplicable)),
         "text_bytes_read": request.parsed.text_bytes_read, "omitted_text_files": limit_omitted + invalid_utf8 + unavailable_files,
         "limit_omitted_text_files": limit_omitted, "invalid_utf8_files": invalid_utf8,
-        "javascript_files": js_files,
+        "javascript_files": js_files, "bytecode_files": bytecode,
         "parsed_javascript_files": count(&|f| f.kind == FileKind::JavaScript && matches!(f.parse, ParseStatus::Complete | ParseStatus::Partial | ParseStatus::Truncated)),
         "visited_ast_nodes": parsed.iter().map(|f| f.visited_nodes).sum::<u64>(),
         "findings": parsed.iter().map(|f| (f.js.references.len() + f.js.observations.len() + f.js.windows.len() + f.js.bridges.len() + f.js.ipc.len() + f.js.native.len() + f.js.processes.len()) as u64).sum::<u64>(),

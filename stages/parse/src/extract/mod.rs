@@ -58,6 +58,7 @@ pub(crate) struct Walk {
 
 const VENDOR_MARKERS: &[(&str, &[&str])] = &[
     ("angular", &["ɵɵdefineComponent"]),
+    ("bytenode", &["bytenode"]),
     ("esbuild", &["__commonJS", "__esm("]),
     ("nextjs", &["__NEXT_DATA__", "/_next/"]),
     ("parcel", &["parcelRequire"]),
