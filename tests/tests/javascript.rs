@@ -981,5 +981,8 @@ fn v8_bytecode_loaded_through_bytenode_is_listed_and_named_unreadable() {
         .unwrap()
         .iter()
         .any(|e| e["properties"]["resolved_path"] == "app.jsc");
-    assert!(loads_bytecode, "the require of ./app.jsc resolves to the file");
+    assert!(
+        loads_bytecode,
+        "the require of ./app.jsc resolves to the file"
+    );
 }

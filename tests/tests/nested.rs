@@ -257,3 +257,46 @@ fn a_contradicted_nested_archive_is_quarantined_from_expansion() {
         1
     );
 }
+
+#[test]
+fn every_zip_family_name_is_expanded_and_reported_in_its_format() {
+    let dir = tempfile::tempdir().unwrap();
+    let app = dir.path().join("app");
+    std::fs::create_dir(&app).unwrap();
+    // A Squirrel update package, a VS Code extension, a Firefox add-on, an Android package:
+    // zips by other names, each with its own content.
+    let named = [
+        ("App-1.2.3-full.nupkg", "zip"),
+        ("extension.VSIX", "zip"),
+        ("addon.xpi", "zip"),
+        ("release.apk", "apk"),
+    ];
+    for (name, _) in named {
+        let scratch = dir.path().join(format!("scratch-{name}"));
+        std::fs::create_dir(&scratch).unwrap();
+        let inner = pack(
+            &json!({"files": {"x.js": file(name.as_bytes(), 0)}}),
+            name.as_bytes(),
+        );
+        std::fs::write(app.join(name), zip_holding(&inner, true, &scratch)).unwrap();
+    }
+    let result = inventory(&app, IntegrityPolicy::Fail).unwrap();
+    let formats: std::collections::BTreeMap<&str, &str> = result["nodes"]["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| (n["sha256"].as_str().unwrap(), n["format"].as_str().unwrap()))
+        .collect();
+    for (name, format) in named {
+        let container = occurrence(&result, name).unwrap();
+        assert!(
+            occurrence(&result, &format!("{name}/app.asar/x.js")).is_some(),
+            "{name} is expanded"
+        );
+        assert_eq!(
+            formats[container["sha256"].as_str().unwrap()],
+            format,
+            "{name}"
+        );
+    }
+}

@@ -27,22 +27,38 @@ use crate::path;
 /// Longest symlink target read from a member.
 const MAX_LINK_BYTES: u64 = 4096;
 
+/// Names of the zip family, by extension (lower case), with the format each is reported as:
+/// application packages (Android, iOS, Windows), Squirrel's NuGet packages (Electron's Windows
+/// updates ship as `App-1.2.3-full.nupkg`), and the extension and library formats that are
+/// plain zips (VS Code `.vsix`, Firefox `.xpi`, Java `.jar`, Android `.aar`).
+pub const ZIP_FAMILY: [(&str, &str); 13] = [
+    (".zip", "zip"),
+    (".apk", "apk"),
+    (".aab", "apk"),
+    (".ipa", "ipa"),
+    (".msix", "msix"),
+    (".msixbundle", "msix"),
+    (".appx", "appx"),
+    (".appxbundle", "appx"),
+    (".jar", "zip"),
+    (".aar", "zip"),
+    (".nupkg", "zip"),
+    (".vsix", "zip"),
+    (".xpi", "zip"),
+];
+
+/// The zip-family format a name has, by its extension.
+pub fn zip_format(name: &str) -> Option<&'static str> {
+    let lower = name.to_lowercase();
+    ZIP_FAMILY
+        .iter()
+        .find(|(ext, _)| lower.ends_with(ext))
+        .map(|(_, format)| *format)
+}
+
 /// True for names of the zip family.
 pub fn is_zip_name(name: &str) -> bool {
-    let lower = name.to_lowercase();
-    [
-        ".zip",
-        ".apk",
-        ".aab",
-        ".ipa",
-        ".msix",
-        ".msixbundle",
-        ".appx",
-        ".appxbundle",
-        ".jar",
-    ]
-    .iter()
-    .any(|ext| lower.ends_with(ext))
+    zip_format(name).is_some()
 }
 
 /// True when `head` starts with a ZIP signature.

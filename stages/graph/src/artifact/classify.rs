@@ -7,17 +7,6 @@ pub struct Class {
     pub format: &'static str,
 }
 
-const ZIP_FAMILY: [(&str, &str); 8] = [
-    (".zip", "zip"),
-    (".apk", "apk"),
-    (".aab", "apk"),
-    (".ipa", "ipa"),
-    (".msix", "msix"),
-    (".msixbundle", "msix"),
-    (".appx", "appx"),
-    (".appxbundle", "appx"),
-];
-
 /// Classifies a file by its logical path (case-insensitive) and its first bytes.
 pub fn classify_file(logical_path: &str, head: &[u8]) -> Class {
     let by_path = classify_path(logical_path);
@@ -94,7 +83,7 @@ fn classify_path(logical_path: &str) -> Class {
             format: "asar",
         };
     }
-    if let Some((_, format)) = ZIP_FAMILY.iter().find(|(ext, _)| ends(ext)) {
+    if let Some(format) = rea_traverse::zip::zip_format(logical_path) {
         return Class {
             kind: "container",
             format,
