@@ -110,6 +110,26 @@ pub fn summary(operation: &str, published: &Published, elapsed: Duration) {
     );
 }
 
+/// `<binary>: <the fuses it enables>` from one `electron_fuses` item.
+fn fuses_on(binary: &Value) -> String {
+    let on: Vec<&str> = binary["fuses"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|f| f["state"] == "enabled")
+        .filter_map(|f| f["name"].as_str())
+        .collect();
+    format!(
+        "{}: {}",
+        binary["logical_path"].as_str().unwrap_or(""),
+        if on.is_empty() {
+            "none".to_owned()
+        } else {
+            on.join(", ")
+        }
+    )
+}
+
 /// The inspection, for people: the lists themselves, not just their sizes.
 pub fn inspect_summary(published: &Published, elapsed: Duration) {
     let r: Value = serde_json::from_slice(published.result()).unwrap_or(Value::Null);
@@ -148,22 +168,7 @@ pub fn inspect_summary(published: &Published, elapsed: Duration) {
         );
     }
     for binary in i["electron_fuses"].as_array().into_iter().flatten() {
-        let on: Vec<&str> = binary["fuses"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter(|f| f["state"] == "enabled")
-            .filter_map(|f| f["name"].as_str())
-            .collect();
-        say!(
-            "  fuses on      {}: {}",
-            binary["logical_path"].as_str().unwrap_or(""),
-            if on.is_empty() {
-                "none".to_owned()
-            } else {
-                on.join(", ")
-            }
-        );
+        say!("  fuses on      {}", fuses_on(binary));
     }
     let kinds: Vec<String> = r["counts"]["by_kind"]
         .as_object()
@@ -421,22 +426,7 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
         .into_iter()
         .flatten()
     {
-        let on: Vec<&str> = binary["fuses"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter(|f| f["state"] == "enabled")
-            .filter_map(|f| f["name"].as_str())
-            .collect();
-        say!(
-            "  fuses on          {}: {}",
-            text(&binary["logical_path"]),
-            if on.is_empty() {
-                "none".to_owned()
-            } else {
-                on.join(", ")
-            }
-        );
+        say!("  fuses on          {}", fuses_on(binary));
     }
     for header in r.electron_packaging["asar_headers"]
         .as_array()
