@@ -32,6 +32,8 @@ pub enum Format {
     Asar,
     Directory,
     Zip,
+    /// A tar, plain or compressed, or a Debian package.
+    Tar,
 }
 
 impl Format {
@@ -41,6 +43,7 @@ impl Format {
             Format::Asar => "asar",
             Format::Directory => "directory",
             Format::Zip => "zip",
+            Format::Tar => "tar",
         }
     }
 }
@@ -120,11 +123,12 @@ impl Engine {
             Shape::Directory => Format::Directory,
             Shape::Asar => Format::Asar,
             Shape::Zip => Format::Zip,
+            Shape::Tar(_) => Format::Tar,
             Shape::File => {
                 ctl.progress.finish("done", 0, None, "format");
                 return Err(Failure::new(
                     FailureReason::Format,
-                    "input is not a directory, an ASAR or a zip-family archive",
+                    "input is not a directory, an ASAR, a zip-family or a tar-family archive",
                 )
                 .with_detail("input_path", input.display.clone()));
             }
@@ -276,6 +280,7 @@ fn article(format: Format) -> &'static str {
         Format::Asar => "an ASAR",
         Format::Directory => "a directory",
         Format::Zip => "a zip-family archive",
+        Format::Tar => "a tar-family archive",
     }
 }
 

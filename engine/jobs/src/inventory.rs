@@ -110,10 +110,12 @@ pub(crate) fn invalid(field: &str, message: String) -> Failure {
 }
 
 /// What the input is, as far as planning cares.
+#[derive(Clone, Copy)]
 pub(crate) enum Shape {
     Directory,
     Asar,
     Zip,
+    Tar(rea_traverse::tar::Packing),
     File,
 }
 
@@ -133,6 +135,8 @@ pub(crate) fn shape_of(input: &ResolvedInput) -> Shape {
                 || rea_traverse::zip::looks_like_zip(&head[..read])
             {
                 Shape::Zip
+            } else if let Some(packing) = rea_traverse::tar::packing_of(&input.display) {
+                Shape::Tar(packing)
             } else {
                 Shape::File
             }
@@ -180,13 +184,25 @@ pub(crate) fn plan_graph(
                 },
             )?
         }
-        shape @ (Shape::Asar | Shape::Zip) => {
+        shape @ (Shape::Asar | Shape::Zip | Shape::Tar(_)) => {
             let path = input.path.clone();
-            let is_asar = matches!(shape, Shape::Asar);
             let walk = move |cx: &StageCx<'_>, tally: &WalkTally, tx: &Sender<Entry>| {
                 let mut notes = WalkNotes::default();
                 let mut n_entries = 0;
-                if is_asar {
+                if let Shape::Tar(packing) = shape {
+                    let source = rea_traverse::tar::open(&path)?;
+                    rea_traverse::tar::walk(
+                        cx,
+                        &source,
+                        packing,
+                        "",
+                        &limits,
+                        tally,
+                        tx,
+                        &mut notes,
+                        &mut n_entries,
+                    )?;
+                } else if let Shape::Asar = shape {
                     let source = rea_traverse::asar::open(&path)?;
                     let header = rea_traverse::asar::read_header(cx, &source)?;
                     rea_traverse::asar::walk(

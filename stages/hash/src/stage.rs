@@ -497,7 +497,11 @@ pub fn random_access(entry: &Entry) -> Option<Result<Box<dyn ReadSeek + '_>, Fai
             archive,
             offset,
             len,
-        } => Some(Ok(Box::new(SeekRange::new(&archive.file, *offset, *len)))),
+        } => Some(Ok(Box::new(SeekRange::new(
+            archive.file.clone(),
+            *offset,
+            *len,
+        )))),
         EntrySource::ZipMember {
             archive,
             offset,
@@ -505,7 +509,7 @@ pub fn random_access(entry: &Entry) -> Option<Result<Box<dyn ReadSeek + '_>, Fai
             method: ZipMethod::Stored,
             ..
         } => Some(Ok(Box::new(SeekRange::new(
-            &archive.file,
+            archive.file.clone(),
             *offset,
             *compressed_len,
         )))),

@@ -15,6 +15,7 @@ mod input;
 mod nested;
 pub mod path;
 pub mod read;
+pub mod tar;
 pub mod zip;
 
 pub use entry::{

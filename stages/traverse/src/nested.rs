@@ -40,6 +40,7 @@ pub(crate) struct Nested {
 enum Format {
     Asar,
     Zip,
+    Tar(crate::tar::Packing),
 }
 
 /// The entry, when it is a file named like an archive we expand.
@@ -51,6 +52,8 @@ pub(crate) fn candidate(entry: &Entry) -> Option<Nested> {
         Format::Asar
     } else if zip::is_zip_name(&entry.logical_path) {
         Format::Zip
+    } else if let Some(packing) = crate::tar::packing_of(&entry.logical_path) {
+        Format::Tar(packing)
     } else {
         return None;
     };
@@ -169,6 +172,17 @@ pub(crate) fn expand(
             notes,
             n_entries,
         ),
+        Format::Tar(packing) => crate::tar::walk(
+            cx,
+            &crate::tar::TarSource { archive, base, len },
+            packing,
+            path,
+            limits,
+            tally,
+            out,
+            notes,
+            n_entries,
+        ),
     };
     match outcome {
         Err(failure) if failure.reason == FailureReason::Format => {
@@ -201,7 +215,6 @@ fn inflate(
     limits: &Limits,
 ) -> Result<Result<(ArchiveFile, u64, u64), String>, Failure> {
     use crate::read::{CrcReader, zip_member};
-    use std::io::{Read, Write};
     let bound = limits.max_entry_bytes.min(MAX_INFLATED_ARCHIVE);
     let declared = member.declared_size;
     if declared > bound {
@@ -209,54 +222,33 @@ fn inflate(
             "not expanded: the archive in this compressed ZIP member inflates to {declared} bytes, over the {bound} bytes it may take in memory"
         )));
     }
-    let memory = rustix::fs::memfd_create("rea-nested-archive", rustix::fs::MemfdFlags::CLOEXEC)
-        .map(std::fs::File::from);
-    let mut memory = match memory {
-        Ok(file) => file,
-        Err(err) => {
-            return Ok(Err(format!(
-                "not expanded: no in-memory file for the inflated archive: {err}"
-            )));
-        }
-    };
-    let mut reader = CrcReader::new(zip_member(
+    let reader = CrcReader::new(zip_member(
         member.archive,
         member.offset,
         member.compressed_len,
         member.method,
     ));
-    let mut buf = vec![0u8; rea_core::CHUNK_BYTES];
-    let mut total = 0u64;
-    loop {
-        cx.check()?;
-        let n = match reader.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(err) => {
-                return Ok(Err(format!(
-                    "not expanded: the compressed member could not be inflated: {err}"
-                )));
-            }
-        };
-        total += n as u64;
-        if total > declared {
-            return Ok(Err(
-                "not expanded: the compressed member inflates to more than its declared size"
-                    .to_owned(),
-            ));
-        }
-        if let Err(err) = memory.write_all(&buf[..n]) {
-            return Ok(Err(format!(
-                "not expanded: the inflated archive could not be held in memory: {err}"
-            )));
-        }
-    }
+    let crc = std::rc::Rc::new(std::cell::Cell::new(None));
+    let counted = Finishing {
+        inner: reader,
+        done: std::rc::Rc::clone(&crc),
+    };
+    let (memory, total) = match into_memory(
+        cx,
+        counted,
+        declared,
+        "the compressed member",
+        "not expanded: the compressed member inflates to more than its declared size",
+    )? {
+        Ok(located) => located,
+        Err(note) => return Ok(Err(note)),
+    };
     if total != declared {
         return Ok(Err(format!(
             "not expanded: the compressed member inflates to {total} bytes, not the {declared} it declares"
         )));
     }
-    if reader.crc.finalize() != member.crc32 {
+    if crc.get() != Some(member.crc32) {
         return Ok(Err(
             "not expanded: the compressed member's bytes fail their CRC-32".to_owned(),
         ));
@@ -268,12 +260,77 @@ fn inflate(
     Ok(Ok((archive, 0, total)))
 }
 
+/// A CRC reader that leaves its checksum behind once the stream has ended.
+struct Finishing<R> {
+    inner: crate::read::CrcReader<R>,
+    done: std::rc::Rc<std::cell::Cell<Option<u32>>>,
+}
+
+impl<R: std::io::Read> std::io::Read for Finishing<R> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if n == 0 {
+            self.done.set(Some(self.inner.crc.clone().finalize()));
+        }
+        Ok(n)
+    }
+}
+
+/// Streams `reader` into an anonymous in-memory file of at most `bound` bytes, checking
+/// cancellation per chunk; the file and its length, or the note that says why it could not
+/// be held (`what` names the stream in the note; `too_much` is the note past `bound`).
+pub(crate) fn into_memory(
+    cx: &StageCx<'_>,
+    mut reader: impl std::io::Read,
+    bound: u64,
+    what: &str,
+    too_much: &str,
+) -> Result<Result<(std::fs::File, u64), String>, Failure> {
+    use std::io::Write;
+    let memory = rustix::fs::memfd_create("rea-nested-archive", rustix::fs::MemfdFlags::CLOEXEC)
+        .map(std::fs::File::from);
+    let mut memory = match memory {
+        Ok(file) => file,
+        Err(err) => {
+            return Ok(Err(format!(
+                "not expanded: no in-memory file for {what}: {err}"
+            )));
+        }
+    };
+    let mut buf = vec![0u8; rea_core::CHUNK_BYTES];
+    let mut total = 0u64;
+    loop {
+        cx.check()?;
+        let n = match reader.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(err) => {
+                return Ok(Err(format!(
+                    "not expanded: {what} could not be decompressed: {err}"
+                )));
+            }
+        };
+        total += n as u64;
+        if total > bound {
+            return Ok(Err(too_much.to_owned()));
+        }
+        if let Err(err) = memory.write_all(&buf[..n]) {
+            return Ok(Err(format!(
+                "not expanded: {what} could not be held in memory: {err}"
+            )));
+        }
+    }
+    Ok(Ok((memory, total)))
+}
+
 /// How many archives deep a logical path is.
 fn nesting(path: &str) -> usize {
     path.split('/')
         .filter(|part| {
             let lower = part.to_lowercase();
-            lower.ends_with(".asar") || zip::is_zip_name(&lower)
+            lower.ends_with(".asar")
+                || zip::is_zip_name(&lower)
+                || crate::tar::packing_of(&lower).is_some()
         })
         .count()
 }

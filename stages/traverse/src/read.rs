@@ -79,16 +79,17 @@ impl<R: Read> Read for CrcReader<R> {
 }
 
 /// A byte range of an open file, read as a file of its own: random access for formats read a
-/// few structures at a time (a PE's resource table) rather than streamed.
-pub struct SeekRange<'a> {
-    file: &'a File,
+/// few structures at a time (a PE's resource table, a tar's headers, a ZIP's central directory)
+/// rather than streamed. It holds the shared file, so readers that own theirs can have one.
+pub struct SeekRange {
+    file: std::sync::Arc<File>,
     start: u64,
     len: u64,
     pos: u64,
 }
 
-impl<'a> SeekRange<'a> {
-    pub fn new(file: &'a File, start: u64, len: u64) -> SeekRange<'a> {
+impl SeekRange {
+    pub fn new(file: std::sync::Arc<File>, start: u64, len: u64) -> SeekRange {
         SeekRange {
             file,
             start,
@@ -98,7 +99,7 @@ impl<'a> SeekRange<'a> {
     }
 }
 
-impl Read for SeekRange<'_> {
+impl Read for SeekRange {
     fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
         let want = self.len.saturating_sub(self.pos).min(buf.len() as u64) as usize;
         if want == 0 {
@@ -110,7 +111,7 @@ impl Read for SeekRange<'_> {
     }
 }
 
-impl std::io::Seek for SeekRange<'_> {
+impl std::io::Seek for SeekRange {
     fn seek(&mut self, to: std::io::SeekFrom) -> std::io::Result<u64> {
         let target = match to {
             std::io::SeekFrom::Start(at) => Some(at),

@@ -23,6 +23,7 @@ use rea_exec::StageCx;
 
 use crate::entry::{ArchiveFile, Entry, EntryKind, EntrySource, WalkNotes, WalkTally, ZipMethod};
 use crate::path;
+use crate::read::SeekRange;
 
 /// Longest symlink target read from a member.
 const MAX_LINK_BYTES: u64 = 4096;
@@ -112,12 +113,7 @@ pub fn walk(
     n_entries: &mut u64,
 ) -> Result<(), Failure> {
     let shown = source.archive.path.to_string_lossy().into_owned();
-    let reader = RangeFile {
-        file: Arc::clone(&source.archive.file),
-        base: source.base,
-        len: source.len,
-        pos: 0,
-    };
+    let reader = SeekRange::new(Arc::clone(&source.archive.file), source.base, source.len);
     let mut archive = ::zip::ZipArchive::new(BufReader::new(reader)).map_err(|err| {
         Failure::new(FailureReason::Format, "not a readable ZIP archive")
             .with_detail("path", shown.clone())
@@ -183,48 +179,6 @@ pub fn walk(
     Ok(())
 }
 
-/// `Read + Seek` over a byte range of a shared file, by positioned reads.
-struct RangeFile {
-    file: Arc<File>,
-    base: u64,
-    len: u64,
-    pos: u64,
-}
-
-impl Read for RangeFile {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let want = (self.len.saturating_sub(self.pos)).min(buf.len() as u64) as usize;
-        if want == 0 {
-            return Ok(0);
-        }
-        let n = std::os::unix::fs::FileExt::read_at(
-            &*self.file,
-            &mut buf[..want],
-            self.base + self.pos,
-        )?;
-        self.pos += n as u64;
-        Ok(n)
-    }
-}
-
-impl std::io::Seek for RangeFile {
-    fn seek(&mut self, to: std::io::SeekFrom) -> std::io::Result<u64> {
-        let target = match to {
-            std::io::SeekFrom::Start(n) => Some(n),
-            std::io::SeekFrom::End(d) => self.len.checked_add_signed(d),
-            std::io::SeekFrom::Current(d) => self.pos.checked_add_signed(d),
-        };
-        let Some(target) = target else {
-            return Err(std::io::Error::new(
-                std::io::ErrorKind::InvalidInput,
-                "seek before the start of the archive",
-            ));
-        };
-        self.pos = target;
-        Ok(target)
-    }
-}
-
 fn directory(logical_path: String) -> Entry {
     Entry {
         logical_path,
@@ -241,7 +195,7 @@ fn directory(logical_path: String) -> Entry {
 
 /// One member as an entry, or a note saying why it was skipped.
 fn member(
-    archive: &mut ::zip::ZipArchive<BufReader<RangeFile>>,
+    archive: &mut ::zip::ZipArchive<BufReader<SeekRange>>,
     idx: usize,
     prefix: &str,
     limits: &Limits,
@@ -361,7 +315,7 @@ fn member(
 }
 
 /// The member name as a relative logical path, or why it is unsafe (zip-slip and friends).
-fn safe_name(name: &str) -> Result<String, &'static str> {
+pub(crate) fn safe_name(name: &str) -> Result<String, &'static str> {
     if name.starts_with('/') {
         return Err("absolute path");
     }

@@ -55,6 +55,7 @@ pub enum FormatArg {
     Asar,
     Directory,
     Zip,
+    Tar,
 }
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]

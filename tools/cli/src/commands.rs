@@ -190,6 +190,7 @@ fn analyze(engine: &Engine, args: AnalyzeArgs, cancel: &CancelToken) -> ExitCode
             FormatArg::Asar => Format::Asar,
             FormatArg::Directory => Format::Directory,
             FormatArg::Zip => Format::Zip,
+            FormatArg::Tar => Format::Tar,
         },
         limits: limits(&args.limits),
         text_limits,

@@ -93,6 +93,7 @@ pub enum FormatParam {
     Asar,
     Directory,
     Zip,
+    Tar,
 }
 
 #[derive(Debug, Clone, Copy, Default, Deserialize, JsonSchema)]

@@ -996,6 +996,7 @@ fn analyze_request(p: &AnalyzeParams) -> Result<AnalyzeRequest, Failure> {
             FormatParam::Asar => Format::Asar,
             FormatParam::Directory => Format::Directory,
             FormatParam::Zip => Format::Zip,
+            FormatParam::Tar => Format::Tar,
         },
         limits,
         text_limits,

@@ -83,6 +83,15 @@ fn classify_path(logical_path: &str) -> Class {
             format: "asar",
         };
     }
+    if let Some(packing) = rea_traverse::tar::packing_of(logical_path) {
+        return Class {
+            kind: "container",
+            format: match packing {
+                rea_traverse::tar::Packing::Deb => "deb",
+                _ => "tar",
+            },
+        };
+    }
     if let Some(format) = rea_traverse::zip::zip_format(logical_path) {
         return Class {
             kind: "container",
@@ -174,6 +183,9 @@ mod tests {
         assert_eq!(classify_file("dist/main.js.MAP", b"").format, "source-map");
         assert_eq!(classify_file("resources/app.asar", b"").format, "asar");
         assert_eq!(classify_file("x.msixbundle", b"").format, "msix");
+        assert_eq!(classify_file("App-1.0.0.tar.GZ", b"").format, "tar");
+        assert_eq!(classify_file("app_1.0_amd64.deb", b"").format, "deb");
+        assert_eq!(classify_file("App-full.nupkg", b"").kind, "container");
         assert_eq!(
             classify_file("node_modules/a/package.json", b"{").kind,
             "package-metadata"
