@@ -28,8 +28,8 @@ macro_rules! artifact_params {
         #[derive(Debug, Deserialize, JsonSchema)]
         #[serde(deny_unknown_fields)]
         pub struct $name {
-            /// Absolute path of a directory, `.asar` (with its `.asar.unpacked/`), ZIP-family
-            /// archive or file.
+            /// Absolute path of a directory, `.asar` (with its `.asar.unpacked/`), ZIP-family or
+            /// tar-family archive (`.tar.gz`, `.deb`, …) or file.
             pub input_path: String,
             pub limits: Option<LimitsParam>,
             /// `fail` (default) or `record-and-continue`.
@@ -107,7 +107,7 @@ pub enum SourceMapsParam {
 }
 
 artifact_params!(AnalyzeParams {
-    /// What the input must be; `auto` (default) accepts a directory, ASAR or ZIP.
+    /// What the input must be; `auto` (default) accepts a directory, ASAR, ZIP, tar or .deb.
     format: Option<FormatParam>,
     /// `declarations` (default) or `contents`.
     source_maps: Option<SourceMapsParam>,
