@@ -482,7 +482,11 @@ fn headline_of(graph: &InventoryGraph) -> Map<String, Value> {
                         .filter(|f| f.state == "enabled")
                         .map(|f| f.name.as_str())
                         .collect();
-                    format!("{}: {}", binary.logical_path, on.join(", "))
+                    let version = binary
+                        .electron_version
+                        .as_ref()
+                        .map_or(String::new(), |v| format!(" (Electron {v})"));
+                    format!("{}{version}: {}", binary.logical_path, on.join(", "))
                 })
                 .collect::<Vec<_>>(),
         ),

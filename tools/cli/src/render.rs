@@ -119,8 +119,11 @@ fn fuses_on(binary: &Value) -> String {
         .filter(|f| f["state"] == "enabled")
         .filter_map(|f| f["name"].as_str())
         .collect();
+    let version = binary["electron_version"]
+        .as_str()
+        .map_or(String::new(), |v| format!(" (Electron {v})"));
     format!(
-        "{}: {}",
+        "{}{version}: {}",
         binary["logical_path"].as_str().unwrap_or(""),
         if on.is_empty() {
             "none".to_owned()

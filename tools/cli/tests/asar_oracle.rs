@@ -482,6 +482,8 @@ fn electron_fuses_read_like_the_official_reader_reads_them() {
     // Windows: the executable beside resources/, flipped the way an integrity-hardened app is.
     let app = windows_app(&corpus, "plain", "x64", &list);
     let exe = app.path().join("App.exe");
+    // Electron's Windows and Linux distributions name their version in a file beside the binary.
+    std::fs::write(app.path().join("version"), "28.1.0").unwrap();
     fuses_tool("seed", &[exe.as_os_str()]);
     fuses_tool(
         "flip",
@@ -498,6 +500,8 @@ fn electron_fuses_read_like_the_official_reader_reads_them() {
         "helper.exe carries no wire: {binaries:?}"
     );
     assert_eq!(binaries[0]["logical_path"], "App.exe");
+    assert_eq!(binaries[0]["electron_version"], "28.1.0");
+    assert_eq!(binaries[0]["electron_version_source"], "version");
     assert_fuses_match_the_official_reader(&binaries[0], &exe);
     let names: Vec<&str> = binaries[0]["fuses"]
         .as_array()
@@ -559,6 +563,18 @@ fn electron_fuses_read_like_the_official_reader_reads_them() {
         framework.join("Electron Framework"),
     )
     .unwrap();
+    // The framework's own property list names the Electron version (binary, as shipped).
+    std::fs::create_dir_all(framework.join("Versions/A/Resources")).unwrap();
+    let status = Command::new("python3")
+        .arg("-c")
+        .arg(
+            "import plistlib,sys; plistlib.dump({'CFBundleIdentifier': 'com.github.Electron.framework', \
+             'CFBundleVersion': '33.2.1'}, open(sys.argv[1], 'wb'), fmt=plistlib.FMT_BINARY)",
+        )
+        .arg(framework.join("Versions/A/Resources/Info.plist"))
+        .status()
+        .unwrap();
+    assert!(status.success());
     fuses_tool("seed", &[binary.as_os_str()]);
     let app = bundle.path().join("Fixture.app");
     fuses_tool(
@@ -573,5 +589,10 @@ fn electron_fuses_read_like_the_official_reader_reads_them() {
         "Fixture.app/Contents/Frameworks/Electron Framework.framework/Versions/A/Electron Framework"
     );
     assert_fuses_match_the_official_reader(&binaries[0], &app);
+    assert_eq!(binaries[0]["electron_version"], "33.2.1");
+    assert_eq!(
+        binaries[0]["electron_version_source"],
+        "Fixture.app/Contents/Frameworks/Electron Framework.framework/Versions/A/Resources/Info.plist"
+    );
     assert_eq!(binaries[0]["fuses"][3]["state"], "disabled");
 }

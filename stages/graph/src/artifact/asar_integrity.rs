@@ -220,7 +220,7 @@ fn plist_declarations(
 
 /// The whole content of a hashed entry of at most `cap` bytes, checked against its digest;
 /// `None` (with a limitation when something went wrong) when it cannot be had.
-fn read_whole(
+pub(super) fn read_whole(
     cx: &StageCx<'_>,
     item: &HashedEntry,
     cap: u64,

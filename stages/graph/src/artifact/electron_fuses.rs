@@ -14,7 +14,7 @@ use rea_exec::StageCx;
 use rea_hash::{HashOutcome, HashedEntry};
 use rea_traverse::{EntryKind, WalkNotes};
 
-use super::asar_integrity::{below, is_executable_beside_an_archive};
+use super::asar_integrity::{below, is_executable_beside_an_archive, read_whole};
 use super::types::{AsarHeader, ElectronFuses, Fuse};
 
 const SENTINEL: &[u8] = b"dL7pKGdnNz796PbbjQWNKmHXBZaB9tsX";
@@ -78,7 +78,14 @@ pub(super) fn read(
         let Some(wire) = scan.wire else {
             continue;
         };
+        let (electron_version, electron_version_source) =
+            match electron_version(cx, hashed, path, limitations)? {
+                Some((version, source)) => (Some(version), Some(source)),
+                None => (None, None),
+            };
         out.push(ElectronFuses {
+            electron_version,
+            electron_version_source,
             fuses: wire
                 .states
                 .iter()
@@ -130,6 +137,63 @@ pub(super) fn undeclared_under_the_fuse(
         }
     }
     out
+}
+
+/// The Electron version a binary belongs to, and the file that says so: on macOS the
+/// framework's `Resources/Info.plist` (`CFBundleVersion`), elsewhere the `version` file
+/// Electron's distributions put beside the executable.
+fn electron_version(
+    cx: &StageCx<'_>,
+    hashed: &[HashedEntry],
+    binary: &str,
+    limitations: &mut Vec<String>,
+) -> Result<Option<(String, String)>, Failure> {
+    let dir = binary.rsplit_once('/').map_or("", |(dir, _)| dir);
+    let framework = dir.contains(".framework/Versions/");
+    let source = if framework {
+        format!("{dir}/Resources/Info.plist")
+    } else if dir.is_empty() {
+        "version".to_owned()
+    } else {
+        format!("{dir}/version")
+    };
+    let Ok(i) = hashed.binary_search_by(|h| h.entry.logical_path.as_str().cmp(&source)) else {
+        return Ok(None);
+    };
+    let cap = if framework { 1 << 20 } else { 64 };
+    let Some(bytes) = read_whole(cx, &hashed[i], cap, limitations)? else {
+        return Ok(None);
+    };
+    let version = if framework {
+        plist::Value::from_reader(std::io::Cursor::new(&bytes))
+            .ok()
+            .and_then(|value| {
+                value
+                    .as_dictionary()?
+                    .get("CFBundleVersion")?
+                    .as_string()
+                    .map(str::to_owned)
+            })
+    } else {
+        std::str::from_utf8(&bytes)
+            .ok()
+            .map(|text| text.trim().to_owned())
+    };
+    Ok(version.filter(|v| is_version(v)).map(|v| (v, source)))
+}
+
+/// `major.minor.patch`, with an optional pre-release or build suffix.
+fn is_version(text: &str) -> bool {
+    let core = text.split(['-', '+']).next().unwrap_or("");
+    let parts: Vec<&str> = core.split('.').collect();
+    text.len() <= 64
+        && parts.len() == 3
+        && parts
+            .iter()
+            .all(|p| !p.is_empty() && p.bytes().all(|b| b.is_ascii_digit()))
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-+.".contains(&b))
 }
 
 /// A Windows or Linux executable in a directory holding an archive, or a macOS bundle's
@@ -285,6 +349,16 @@ mod tests {
             states,
             ["disabled", "enabled", "removed", "inherit", "unknown-0x07"]
         );
+    }
+
+    #[test]
+    fn versions_look_like_electron_s() {
+        for good in ["28.1.0", "33.0.0-beta.3", "1.2.3+build.4"] {
+            assert!(is_version(good), "{good}");
+        }
+        for bad in ["28.1", "v28.1.0", "28.1.0\n\0", "", "a.b.c", "1.2.3 4"] {
+            assert!(!is_version(bad), "{bad:?}");
+        }
     }
 
     #[test]

@@ -175,6 +175,10 @@ pub struct HeaderDeclaration {
 /// The fuses of one Electron binary, in wire order.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct ElectronFuses {
+    /// The Electron version, when the distribution says it beside the binary.
+    pub electron_version: Option<String>,
+    /// The file the version was read from.
+    pub electron_version_source: Option<String>,
     pub fuses: Vec<Fuse>,
     /// The binary's occurrence path.
     pub logical_path: String,
