@@ -7,7 +7,8 @@
 //!
 //! Each path is `added`, `removed`, `changed`, `unchanged`, `contradiction` (either side's bytes
 //! contradict declared integrity: never `unchanged`) or `unknown` (absent from a side whose
-//! record lists only a page, so absence proves nothing).
+//! record lists only a page, so absence proves nothing). Beside the paths, `electron_packaging`
+//! lists the fuses, Electron versions and ASAR header verdicts that differ.
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -105,6 +106,10 @@ struct Side {
     contradicted: BTreeSet<String>,
     /// False for an inspection record, which names its root but lists no paths.
     lists_paths: bool,
+    /// `electron_fuses` and `asar_headers` (an inspection carries them under `integrity`;
+    /// records made before they were read carry none).
+    fuses: Vec<Value>,
+    headers: Vec<Value>,
 }
 
 fn side(name: &str, value: &Value) -> Result<Side, Failure> {
@@ -138,6 +143,8 @@ fn side(name: &str, value: &Value) -> Result<Side, Failure> {
             occurrences: BTreeMap::new(),
             contradicted: BTreeSet::new(),
             lists_paths: false,
+            fuses: list(&result["integrity"]["electron_fuses"]),
+            headers: list(&result["integrity"]["asar_headers"]),
         });
     }
     if record["operation"] != "inventory_artifact" {
@@ -171,7 +178,67 @@ fn side(name: &str, value: &Value) -> Result<Side, Failure> {
         occurrences,
         contradicted,
         lists_paths: true,
+        fuses: list(&result["electron_fuses"]),
+        headers: list(&result["asar_headers"]),
     })
+}
+
+fn list(value: &Value) -> Vec<Value> {
+    value.as_array().cloned().unwrap_or_default()
+}
+
+/// What the packager sealed in that differs between the sides: each fuse whose state, and
+/// each binary whose Electron version, changed (or that one side lacks), and each ASAR header
+/// whose digest or verdict changed.
+fn packaging_changes(left: &Side, right: &Side) -> Value {
+    let keyed = |items: &[Value]| -> BTreeMap<String, Value> {
+        items
+            .iter()
+            .filter_map(|i| Some((i["logical_path"].as_str()?.to_owned(), i.clone())))
+            .collect()
+    };
+    let (lf, rf) = (keyed(&left.fuses), keyed(&right.fuses));
+    let mut fuses = Vec::new();
+    let mut versions = Vec::new();
+    for path in lf.keys().chain(rf.keys()).collect::<BTreeSet<_>>() {
+        let (l, r) = (lf.get(path), rf.get(path));
+        let version = |b: Option<&Value>| b.map_or(Value::Null, |b| b["electron_version"].clone());
+        if version(l) != version(r) {
+            versions.push(json!({"logical_path": path, "left": version(l), "right": version(r)}));
+        }
+        let states = |b: Option<&Value>| -> BTreeMap<String, Value> {
+            b.and_then(|b| b["fuses"].as_array())
+                .into_iter()
+                .flatten()
+                .filter_map(|f| Some((f["name"].as_str()?.to_owned(), f["state"].clone())))
+                .collect()
+        };
+        let (ls, rs) = (states(l), states(r));
+        for name in ls.keys().chain(rs.keys()).collect::<BTreeSet<_>>() {
+            let (a, b) = (
+                ls.get(name).cloned().unwrap_or(Value::Null),
+                rs.get(name).cloned().unwrap_or(Value::Null),
+            );
+            if a != b {
+                fuses.push(json!({"logical_path": path, "fuse": name, "left": a, "right": b}));
+            }
+        }
+    }
+    let (lh, rh) = (keyed(&left.headers), keyed(&right.headers));
+    let mut headers = Vec::new();
+    for path in lh.keys().chain(rh.keys()).collect::<BTreeSet<_>>() {
+        let view = |h: Option<&Value>| {
+            h.map_or(
+                Value::Null,
+                |h| json!({"header_sha256": h["header_sha256"], "status": h["status"]}),
+            )
+        };
+        let (l, r) = (view(lh.get(path)), view(rh.get(path)));
+        if l != r {
+            headers.push(json!({"logical_path": path, "left": l, "right": r}));
+        }
+    }
+    json!({"asar_headers": headers, "electron_fuses": fuses, "electron_versions": versions})
 }
 
 fn draft(left: &Side, right: &Side, max_changes: usize) -> Result<EvidenceDraft, Failure> {
@@ -250,6 +317,7 @@ fn draft(left: &Side, right: &Side, max_changes: usize) -> Result<EvidenceDraft,
         "summary": counts,
         "changes": changes,
         "changes_listed": listed,
+        "electron_packaging": packaging_changes(left, right),
         "limitations": limitations,
     });
     Ok(EvidenceDraft {

@@ -216,6 +216,42 @@ pub fn compare_summary(published: &Published, elapsed: Duration) {
         n("contradiction"),
         n("unknown")
     );
+    let r: Value = serde_json::from_slice(published.result()).unwrap_or(Value::Null);
+    let packaging = &r["electron_packaging"];
+    let text = |v: &Value| match v {
+        Value::Null => "absent".to_owned(),
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    };
+    for v in packaging["electron_versions"]
+        .as_array()
+        .into_iter()
+        .flatten()
+    {
+        say!(
+            "  electron     {}: {} -> {}",
+            text(&v["logical_path"]),
+            text(&v["left"]),
+            text(&v["right"])
+        );
+    }
+    for f in packaging["electron_fuses"].as_array().into_iter().flatten() {
+        say!(
+            "  fuse         {} {}: {} -> {}",
+            text(&f["logical_path"]),
+            text(&f["fuse"]),
+            text(&f["left"]),
+            text(&f["right"])
+        );
+    }
+    for h in packaging["asar_headers"].as_array().into_iter().flatten() {
+        say!(
+            "  asar header  {}: {} -> {}",
+            text(&h["logical_path"]),
+            text(&h["left"]["status"]),
+            text(&h["right"]["status"])
+        );
+    }
     say!("  evidence     {}", published.evidence_id());
     say!("  time         {:.3} s", elapsed.as_secs_f64());
 }

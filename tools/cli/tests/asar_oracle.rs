@@ -596,3 +596,77 @@ fn electron_fuses_read_like_the_official_reader_reads_them() {
     );
     assert_eq!(binaries[0]["fuses"][3]["state"], "disabled");
 }
+
+#[test]
+fn a_comparison_of_two_versions_names_the_fuses_versions_and_headers_that_changed() {
+    let corpus = corpus();
+    let plain = packager_header_hash(&corpus, &corpus.join("plain.asar"));
+    let list =
+        serde_json::json!([{"file": "resources\\app.asar", "alg": "SHA256", "value": plain}]);
+    // Version 1: RunAsNode off, the header declared; version 2: RunAsNode back on, a newer
+    // Electron, and an archive whose header no longer matches its declaration.
+    let v1 = windows_app(&corpus, "plain", "x64", &list);
+    let v2 = windows_app(&corpus, "unpack-node", "x64", &list);
+    for (app, run_as_node, version) in [(&v1, "false", "28.1.0"), (&v2, "true", "29.0.0")] {
+        let exe = app.path().join("App.exe");
+        std::fs::write(app.path().join("version"), version).unwrap();
+        fuses_tool("seed", &[exe.as_os_str()]);
+        let config = format!(r#"{{"0": {run_as_node}}}"#);
+        fuses_tool("flip", &[exe.as_os_str(), config.as_ref()]);
+    }
+    let records = tempfile::tempdir().unwrap();
+    let mut sides = Vec::new();
+    for (name, app, extra) in [
+        ("v1.json", &v1, &[][..]),
+        (
+            "v2.json",
+            &v2,
+            &["--integrity-policy", "record-and-continue"][..],
+        ),
+    ] {
+        let path = records.path().join(name);
+        std::fs::write(&path, support::inventory_all(app.path(), extra)).unwrap();
+        sides.push(path);
+    }
+    let output = support::run(&[
+        "compare-artifacts",
+        sides[0].to_str().unwrap(),
+        sides[1].to_str().unwrap(),
+        "--json",
+    ]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let value: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let packaging = &value["result"]["electron_packaging"];
+    assert_eq!(
+        packaging["electron_fuses"],
+        serde_json::json!([{"logical_path": "App.exe", "fuse": "RunAsNode", "left": "disabled", "right": "enabled"}])
+    );
+    assert_eq!(
+        packaging["electron_versions"],
+        serde_json::json!([{"logical_path": "App.exe", "left": "28.1.0", "right": "29.0.0"}])
+    );
+    let headers = packaging["asar_headers"].as_array().unwrap();
+    assert_eq!(headers.len(), 1);
+    assert_eq!(headers[0]["left"]["status"], "verified");
+    assert_eq!(headers[0]["right"]["status"], "mismatched");
+    // The human summary says the same.
+    let output = support::run(&[
+        "compare-artifacts",
+        sides[0].to_str().unwrap(),
+        sides[1].to_str().unwrap(),
+    ]);
+    let text = String::from_utf8_lossy(&output.stderr).into_owned()
+        + &String::from_utf8_lossy(&output.stdout);
+    assert!(
+        text.contains("App.exe RunAsNode: disabled -> enabled"),
+        "{text}"
+    );
+    assert!(
+        text.contains("resources/app.asar: verified -> mismatched"),
+        "{text}"
+    );
+}
