@@ -256,7 +256,10 @@ pub(super) fn read_whole(
 /// A Windows executable in a directory that holds an ASAR archive at some depth: where
 /// Electron's packagers put the integrity resource (`App.exe` beside `resources/app.asar`).
 pub(super) fn is_executable_beside_an_archive(path: &str, notes: &WalkNotes) -> bool {
-    if !path.to_ascii_lowercase().ends_with(".exe") {
+    let is_exe = path.len() >= 4
+        && path.is_char_boundary(path.len() - 4)
+        && path[path.len() - 4..].eq_ignore_ascii_case(".exe");
+    if !is_exe {
         return false;
     }
     let dir = path.rsplit_once('/').map_or("", |(dir, _)| dir);
