@@ -67,13 +67,7 @@ pub fn walk(
                 continue;
             };
             if n_entries >= limits.max_entries {
-                return Err(Failure::new(
-                    FailureReason::Limit,
-                    "input has more entries than max_entries allows",
-                )
-                .with_detail("limit", "max_entries")
-                .with_detail("maximum", limits.max_entries)
-                .with_detail("truncated", true));
+                return Err(crate::entry::too_many_entries(limits));
             }
             n_entries += 1;
             if child.kind == EntryKind::Directory

@@ -32,6 +32,42 @@ pub struct ArchiveFile {
     pub file: Arc<File>,
 }
 
+impl ArchiveFile {
+    /// Opens the archive file at `path` (already resolved): the shared handle, and its length.
+    pub fn open(path: &Path) -> Result<(ArchiveFile, u64), rea_core::Failure> {
+        use rea_core::{Failure, FailureReason};
+        let file = File::open(path).map_err(|err| {
+            Failure::new(FailureReason::Io, "archive could not be opened")
+                .with_detail("path", path.to_string_lossy().into_owned())
+                .with_source(err)
+        })?;
+        let len = file
+            .metadata()
+            .map_err(|err| {
+                Failure::new(FailureReason::Io, "archive could not be read").with_source(err)
+            })?
+            .len();
+        Ok((
+            ArchiveFile {
+                path: Arc::from(path),
+                file: Arc::new(file),
+            },
+            len,
+        ))
+    }
+}
+
+/// The failure of a walk that meets more entries than `max_entries` allows.
+pub(crate) fn too_many_entries(limits: &rea_core::Limits) -> rea_core::Failure {
+    rea_core::Failure::new(
+        rea_core::FailureReason::Limit,
+        "input has more entries than max_entries allows",
+    )
+    .with_detail("limit", "max_entries")
+    .with_detail("maximum", limits.max_entries)
+    .with_detail("truncated", true)
+}
+
 impl PartialEq for ArchiveFile {
     fn eq(&self, other: &ArchiveFile) -> bool {
         Arc::ptr_eq(&self.file, &other.file)
@@ -103,6 +139,29 @@ pub struct Entry {
     pub declared: Option<DeclaredIntegrity>,
     /// What the reader could not do for this entry.
     pub limitations: Vec<String>,
+}
+
+impl Entry {
+    /// A directory with nothing declared about it: one an archive's member paths imply, or
+    /// one it lists.
+    pub fn directory(logical_path: String) -> Entry {
+        Entry::bare(logical_path, EntryKind::Directory)
+    }
+
+    /// An entry of `kind` with nothing known about it yet: no size, no bytes located.
+    pub fn bare(logical_path: String, kind: EntryKind) -> Entry {
+        Entry {
+            logical_path,
+            kind,
+            declared_size: None,
+            executable: false,
+            link_target: None,
+            unpacked: false,
+            source: EntrySource::None,
+            declared: None,
+            limitations: Vec::new(),
+        }
+    }
 }
 
 /// What a walk learned besides its entries.

@@ -196,6 +196,73 @@ pub(crate) fn expand(
     }
 }
 
+/// Adds a listed member; a name listed again replaces the earlier member, as extractors do,
+/// and the container's occurrence says so.
+pub(crate) fn keep_last(
+    members: &mut std::collections::BTreeMap<String, Entry>,
+    entry: Entry,
+    prefix: &str,
+    notes: &mut WalkNotes,
+) {
+    if members.contains_key(&entry.logical_path) {
+        notes.skip(
+            prefix,
+            format!(
+                "member {} appears more than once; the last one is used",
+                entry.logical_path
+            ),
+        );
+    }
+    members.insert(entry.logical_path.clone(), entry);
+}
+
+/// Sends a container's listing in path order, with the directories its paths imply (below
+/// `prefix`) added, counting each entry against `max_entries` and expanding the archives
+/// among them: what every archive reader does once it has listed its members.
+pub(crate) fn send_listing(
+    cx: &StageCx<'_>,
+    mut members: std::collections::BTreeMap<String, Entry>,
+    prefix: &str,
+    limits: &Limits,
+    tally: &WalkTally,
+    out: &Sender<Entry>,
+    notes: &mut WalkNotes,
+    n_entries: &mut u64,
+) -> Result<(), Failure> {
+    let mut implied = Vec::new();
+    for logical in members.keys() {
+        let mut parent = logical.as_str();
+        while let Some(at) = parent.rfind('/') {
+            parent = &parent[..at];
+            if parent.len() <= prefix.len() {
+                break;
+            }
+            implied.push(parent.to_owned());
+        }
+    }
+    for dir in implied {
+        members
+            .entry(dir.clone())
+            .or_insert_with(|| Entry::directory(dir));
+    }
+    for (_, entry) in members {
+        cx.check()?;
+        if *n_entries >= limits.max_entries {
+            return Err(crate::entry::too_many_entries(limits));
+        }
+        *n_entries += 1;
+        tally.add(&entry);
+        let nested = candidate(&entry);
+        if out.send(entry).is_err() {
+            return Err(cx.disconnected());
+        }
+        if let Some(nested) = nested {
+            expand(cx, nested, limits, tally, out, notes, n_entries)?;
+        }
+    }
+    Ok(())
+}
+
 /// A compressed ZIP member that holds an archive.
 struct Member<'a> {
     archive: &'a ArchiveFile,

@@ -19,7 +19,6 @@ use rea_core::{Failure, FailureReason, Limits};
 use rea_exec::StageCx;
 
 use crate::entry::{ArchiveFile, Entry, EntryKind, EntrySource, WalkNotes, WalkTally};
-use crate::path;
 use crate::read::SeekRange;
 
 /// How a tar-family file is packed, from its name.
@@ -65,22 +64,9 @@ pub struct TarSource {
 
 /// Opens the tar-family file at `path` (already resolved) as a whole-file source.
 pub fn open(path: &std::path::Path) -> Result<TarSource, Failure> {
-    let file = std::fs::File::open(path).map_err(|err| {
-        Failure::new(FailureReason::Io, "archive could not be opened")
-            .with_detail("path", path.to_string_lossy().into_owned())
-            .with_source(err)
-    })?;
-    let len = file
-        .metadata()
-        .map_err(|err| {
-            Failure::new(FailureReason::Io, "archive could not be read").with_source(err)
-        })?
-        .len();
+    let (archive, len) = ArchiveFile::open(path)?;
     Ok(TarSource {
-        archive: ArchiveFile {
-            path: std::sync::Arc::from(path),
-            file: std::sync::Arc::new(file),
-        },
+        archive,
         base: 0,
         len,
     })
@@ -100,106 +86,19 @@ pub fn walk(
     notes: &mut WalkNotes,
     n_entries: &mut u64,
 ) -> Result<(), Failure> {
-    let mut sink = Sink {
-        cx,
-        limits,
-        tally,
-        out,
-        n_entries,
-    };
-    match packing {
-        Packing::Tar => walk_tar(cx, source, prefix, limits, notes, &mut sink),
-        Packing::Deb => walk_ar(cx, source, prefix, limits, notes, &mut sink),
+    let listed = match packing {
+        Packing::Tar => walk_tar(cx, source, prefix, limits, notes)?,
+        Packing::Deb => walk_ar(cx, source, prefix, limits, notes)?,
         compressed => {
             let unpacked = unpack(cx, source, compressed, limits)?.map_err(|problem| {
                 let problem = problem.trim_start_matches("not expanded: ").to_owned();
                 Failure::new(FailureReason::Format, problem)
                     .with_detail("path", source.archive.path.to_string_lossy().into_owned())
             })?;
-            walk_tar(cx, &unpacked, prefix, limits, notes, &mut sink)
+            walk_tar(cx, &unpacked, prefix, limits, notes)?
         }
-    }
-}
-
-/// Where entries go, against `max_entries`.
-struct Sink<'a, 'cx> {
-    cx: &'a StageCx<'cx>,
-    limits: &'a Limits,
-    tally: &'a WalkTally,
-    out: &'a Sender<Entry>,
-    n_entries: &'a mut u64,
-}
-
-impl Sink<'_, '_> {
-    /// Sends entries in path order (directories the paths imply added), expanding the
-    /// archives among them.
-    fn send_all(
-        &mut self,
-        mut members: BTreeMap<String, Entry>,
-        prefix: &str,
-        notes: &mut WalkNotes,
-    ) -> Result<(), Failure> {
-        let mut implied = Vec::new();
-        for logical in members.keys() {
-            let mut parent = logical.as_str();
-            while let Some(at) = parent.rfind('/') {
-                parent = &parent[..at];
-                if parent.len() <= prefix.len() {
-                    break;
-                }
-                implied.push(parent.to_owned());
-            }
-        }
-        for dir in implied {
-            members
-                .entry(dir.clone())
-                .or_insert_with(|| entry(dir, EntryKind::Directory));
-        }
-        for (_, entry) in members {
-            self.cx.check()?;
-            if *self.n_entries >= self.limits.max_entries {
-                return Err(Failure::new(
-                    FailureReason::Limit,
-                    "input has more entries than max_entries allows",
-                )
-                .with_detail("limit", "max_entries")
-                .with_detail("maximum", self.limits.max_entries)
-                .with_detail("truncated", true));
-            }
-            *self.n_entries += 1;
-            self.tally.add(&entry);
-            let nested = crate::nested::candidate(&entry);
-            if self.out.send(entry).is_err() {
-                return Err(self.cx.disconnected());
-            }
-            if let Some(nested) = nested {
-                crate::nested::expand(
-                    self.cx,
-                    nested,
-                    self.limits,
-                    self.tally,
-                    self.out,
-                    notes,
-                    self.n_entries,
-                )?;
-            }
-        }
-        Ok(())
-    }
-}
-
-fn entry(logical_path: String, kind: EntryKind) -> Entry {
-    Entry {
-        logical_path,
-        kind,
-        declared_size: None,
-        executable: false,
-        link_target: None,
-        unpacked: false,
-        source: EntrySource::None,
-        declared: None,
-        limitations: Vec::new(),
-    }
+    };
+    crate::nested::send_listing(cx, listed, prefix, limits, tally, out, notes, n_entries)
 }
 
 /// A member name as a logical path below `prefix`, or why it was skipped. `Ok(None)` for the
@@ -212,22 +111,7 @@ fn logical(prefix: &str, name: &str, limits: &Limits) -> Result<Option<String>, 
     if inner.is_empty() || inner == "." {
         return Ok(None);
     }
-    let inner = crate::zip::safe_name(inner)
-        .map_err(|problem| format!("member {name:?} was skipped: {problem}"))?;
-    let logical_path = path::join(prefix, &inner);
-    if path::depth(&logical_path) > limits.max_depth as usize {
-        return Err(format!(
-            "member {logical_path} was skipped: deeper than max_depth {}",
-            limits.max_depth
-        ));
-    }
-    if logical_path.len() > limits.max_path_bytes as usize {
-        return Err(format!(
-            "member {logical_path} was skipped: path longer than max_path_bytes {}",
-            limits.max_path_bytes
-        ));
-    }
-    Ok(Some(logical_path))
+    crate::zip::member_path(prefix, inner, limits).map(Some)
 }
 
 fn unreadable(source: &TarSource, what: &str, err: impl std::fmt::Display) -> Failure {
@@ -242,8 +126,7 @@ fn walk_tar(
     prefix: &str,
     limits: &Limits,
     notes: &mut WalkNotes,
-    sink: &mut Sink<'_, '_>,
-) -> Result<(), Failure> {
+) -> Result<BTreeMap<String, Entry>, Failure> {
     let reader = SeekRange::new(source.archive.file.clone(), source.base, source.len);
     let mut archive = ::tar::Archive::new(reader);
     let members_iter = archive
@@ -290,7 +173,7 @@ fn walk_tar(
         };
         let header = member.header();
         let kind = header.entry_type();
-        let mut item = entry(logical_path, EntryKind::File);
+        let mut item = Entry::bare(logical_path, EntryKind::File);
         item.executable = header.mode().is_ok_and(|mode| mode & 0o111 != 0);
         match kind {
             ::tar::EntryType::Directory => {
@@ -345,19 +228,9 @@ fn walk_tar(
                 continue;
             }
         }
-        if members.contains_key(&item.logical_path) {
-            notes.skip(
-                prefix,
-                format!(
-                    "member {} appears more than once; the last one is used",
-                    item.logical_path
-                ),
-            );
-        }
-        members.insert(item.logical_path.clone(), item);
+        crate::nested::keep_last(&mut members, item, prefix, notes);
     }
-    drop(archive);
-    sink.send_all(members, prefix, notes)
+    Ok(members)
 }
 
 /// A reader that says where it stands, so that the `ar` crate's position can be read while it
@@ -389,8 +262,7 @@ fn walk_ar(
     prefix: &str,
     limits: &Limits,
     notes: &mut WalkNotes,
-    sink: &mut Sink<'_, '_>,
-) -> Result<(), Failure> {
+) -> Result<BTreeMap<String, Entry>, Failure> {
     let at = Rc::new(Cell::new(0));
     let mut archive = ::ar::Archive::new(Tracked {
         inner: SeekRange::new(source.archive.file.clone(), source.base, source.len),
@@ -433,17 +305,16 @@ fn walk_ar(
                 continue;
             }
         };
-        let mut item = entry(logical_path, EntryKind::File);
+        let mut item = Entry::bare(logical_path, EntryKind::File);
         item.declared_size = Some(size);
         item.source = EntrySource::Range {
             archive: source.archive.clone(),
             offset: source.base + data_start,
             len: size,
         };
-        members.insert(item.logical_path.clone(), item);
+        crate::nested::keep_last(&mut members, item, prefix, notes);
     }
-    drop(archive);
-    sink.send_all(members, prefix, notes)
+    Ok(members)
 }
 
 /// Decompresses a compressed tar into an anonymous in-memory file; the note says why it could

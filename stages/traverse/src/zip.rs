@@ -11,8 +11,7 @@
 //! `max_compression_ratio` is recorded and skipped or left unread. Only an archive whose
 //! central directory cannot be read fails, with reason `format`.
 
-use std::collections::{BTreeMap, BTreeSet};
-use std::fs::File;
+use std::collections::BTreeMap;
 use std::io::{BufReader, Read};
 use std::path::Path;
 use std::sync::Arc;
@@ -78,23 +77,9 @@ pub struct ZipSource {
 
 /// Opens the archive file at `path` as a ZIP source.
 pub fn open(path: &Path) -> Result<ZipSource, Failure> {
-    let shown = path.to_string_lossy().into_owned();
-    let file = File::open(path).map_err(|err| {
-        Failure::new(FailureReason::Io, "archive could not be opened")
-            .with_detail("path", shown.clone())
-            .with_source(err)
-    })?;
-    let len = file
-        .metadata()
-        .map_err(|err| {
-            Failure::new(FailureReason::Io, "archive could not be read").with_source(err)
-        })?
-        .len();
+    let (archive, len) = ArchiveFile::open(path)?;
     Ok(ZipSource {
-        archive: ArchiveFile {
-            path: Arc::from(path),
-            file: Arc::new(file),
-        },
+        archive,
         base: 0,
         len,
     })
@@ -129,68 +114,9 @@ pub fn walk(
                 continue;
             }
         };
-        if members.contains_key(&entry.logical_path) {
-            notes.skip(
-                prefix,
-                format!(
-                    "member {} appears more than once; the last one is used",
-                    entry.logical_path
-                ),
-            );
-        }
-        members.insert(entry.logical_path.clone(), entry);
+        crate::nested::keep_last(&mut members, entry, prefix, notes);
     }
-    // Directories the member paths imply.
-    let mut implied = BTreeSet::new();
-    for logical in members.keys() {
-        let mut parent = logical.as_str();
-        while let Some(at) = parent.rfind('/') {
-            parent = &parent[..at];
-            if parent.len() <= prefix.len() {
-                break;
-            }
-            implied.insert(parent.to_owned());
-        }
-    }
-    for dir in implied {
-        members.entry(dir.clone()).or_insert_with(|| directory(dir));
-    }
-    for (_, entry) in members {
-        cx.check()?;
-        if *n_entries >= limits.max_entries {
-            return Err(Failure::new(
-                FailureReason::Limit,
-                "input has more entries than max_entries allows",
-            )
-            .with_detail("limit", "max_entries")
-            .with_detail("maximum", limits.max_entries)
-            .with_detail("truncated", true));
-        }
-        *n_entries += 1;
-        tally.add(&entry);
-        let nested = crate::nested::candidate(&entry);
-        if out.send(entry).is_err() {
-            return Err(cx.disconnected());
-        }
-        if let Some(nested) = nested {
-            crate::nested::expand(cx, nested, limits, tally, out, notes, n_entries)?;
-        }
-    }
-    Ok(())
-}
-
-fn directory(logical_path: String) -> Entry {
-    Entry {
-        logical_path,
-        kind: EntryKind::Directory,
-        declared_size: None,
-        executable: false,
-        link_target: None,
-        unpacked: false,
-        source: EntrySource::None,
-        declared: None,
-        limitations: Vec::new(),
-    }
+    crate::nested::send_listing(cx, members, prefix, limits, tally, out, notes, n_entries)
 }
 
 /// One member as an entry, or a note saying why it was skipped.
@@ -209,25 +135,11 @@ fn member(
             "member {idx} was skipped: its name is not valid UTF-8"
         ));
     };
-    let inner =
-        safe_name(&name).map_err(|problem| format!("member {name:?} was skipped: {problem}"))?;
-    let logical_path = path::join(prefix, &inner);
-    if path::depth(&logical_path) > limits.max_depth as usize {
-        return Err(format!(
-            "member {logical_path} was skipped: deeper than max_depth {}",
-            limits.max_depth
-        ));
-    }
-    if logical_path.len() > limits.max_path_bytes as usize {
-        return Err(format!(
-            "member {logical_path} was skipped: path longer than max_path_bytes {}",
-            limits.max_path_bytes
-        ));
-    }
+    let logical_path = member_path(prefix, &name, limits)?;
     if raw.is_dir() {
-        return Ok(directory(logical_path));
+        return Ok(Entry::directory(logical_path));
     }
-    let mut entry = directory(logical_path);
+    let mut entry = Entry::directory(logical_path);
     entry.kind = EntryKind::File;
     entry.declared_size = Some(raw.size());
     entry.executable = raw.unix_mode().is_some_and(|mode| mode & 0o111 != 0);
@@ -314,8 +226,30 @@ fn member(
     Ok(entry)
 }
 
+/// An archive member's name as a logical path below `prefix`, or the note that says why it
+/// was skipped: unsafe (zip-slip and friends), deeper than `max_depth`, or longer than
+/// `max_path_bytes`.
+pub(crate) fn member_path(prefix: &str, name: &str, limits: &Limits) -> Result<String, String> {
+    let inner =
+        safe_name(name).map_err(|problem| format!("member {name:?} was skipped: {problem}"))?;
+    let logical_path = path::join(prefix, &inner);
+    if path::depth(&logical_path) > limits.max_depth as usize {
+        return Err(format!(
+            "member {logical_path} was skipped: deeper than max_depth {}",
+            limits.max_depth
+        ));
+    }
+    if logical_path.len() > limits.max_path_bytes as usize {
+        return Err(format!(
+            "member {logical_path} was skipped: path longer than max_path_bytes {}",
+            limits.max_path_bytes
+        ));
+    }
+    Ok(logical_path)
+}
+
 /// The member name as a relative logical path, or why it is unsafe (zip-slip and friends).
-pub(crate) fn safe_name(name: &str) -> Result<String, &'static str> {
+fn safe_name(name: &str) -> Result<String, &'static str> {
     if name.starts_with('/') {
         return Err("absolute path");
     }

@@ -11,65 +11,20 @@ use serde_json::Value;
 
 mod support;
 
-use support::{inventory_json, scripts};
+use support::inventory_json;
 
 fn tar_tool(args: &[&std::ffi::OsStr]) -> Vec<u8> {
-    let output = Command::new("python3")
-        .arg(scripts().join("tar_tool.py"))
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    output.stdout
+    support::python_script("tar_tool.py", args)
 }
 
 fn by_path(result: &Value, prefix: &str) -> BTreeMap<String, Value> {
-    result["occurrences"]["items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|o| {
-            let path = o["logical_path"].as_str()?.strip_prefix(prefix)?;
-            (!path.is_empty() && path != ".").then(|| (path.to_owned(), o.clone()))
-        })
-        .collect()
+    support::occurrences_under(result, prefix)
 }
 
-/// Our occurrences below `prefix` equal the oracle's listing of `archive`, member for member.
+/// Our occurrences equal `tarfile`'s listing of `archive`, member for member.
 fn check(archive: &Path, ours: &BTreeMap<String, Value>) -> usize {
-    let oracle: Vec<Value> = String::from_utf8(tar_tool(&["list".as_ref(), archive.as_os_str()]))
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
-    assert_eq!(
-        ours.keys().collect::<Vec<_>>(),
-        oracle
-            .iter()
-            .map(|r| r["logical_path"].as_str().unwrap())
-            .collect::<Vec<_>>()
-            .iter()
-            .collect::<Vec<_>>(),
-        "every member, nothing more"
-    );
-    for row in &oracle {
-        let o = &ours[row["logical_path"].as_str().unwrap()];
-        assert_eq!(o["entry_kind"], row["entry_kind"], "{row}");
-        match row["entry_kind"].as_str().unwrap() {
-            "file" => {
-                assert_eq!(o["sha256"], row["sha256"], "{row}");
-                assert_eq!(o["size"], row["size"], "{row}");
-                assert_eq!(o["hash_status"], "hashed", "{row}");
-            }
-            "symlink" => assert_eq!(o["link_target"], row["link_target"], "{row}"),
-            _ => {}
-        }
-    }
-    oracle.len()
+    let oracle = support::python_lines("tar_tool.py", &["list".as_ref(), archive.as_os_str()]);
+    support::assert_listing(&oracle, ours)
 }
 
 #[test]

@@ -3,13 +3,12 @@
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use serde_json::Value;
 
 mod support;
 
-use support::{inventory_json, scripts};
+use support::inventory_json;
 
 /// The npm tree of the ASAR corpus (express, lodash, react, react-dom, a .node add-on).
 fn tree() -> PathBuf {
@@ -17,17 +16,7 @@ fn tree() -> PathBuf {
 }
 
 fn zip_tool(args: &[&std::ffi::OsStr]) -> Vec<u8> {
-    let output = Command::new("python3")
-        .arg(scripts().join("zip_tool.py"))
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        output.status.success(),
-        "{}",
-        String::from_utf8_lossy(&output.stderr)
-    );
-    output.stdout
+    support::python_script("zip_tool.py", args)
 }
 
 fn rea_all(input: &Path) -> Value {
@@ -35,38 +24,13 @@ fn rea_all(input: &Path) -> Value {
 }
 
 fn by_path(result: &Value, prefix: &str) -> BTreeMap<String, Value> {
-    result["occurrences"]["items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|o| {
-            let path = o["logical_path"].as_str()?.strip_prefix(prefix)?;
-            (!path.is_empty() && path != ".").then(|| (path.to_owned(), o.clone()))
-        })
-        .collect()
+    support::occurrences_under(result, prefix)
 }
 
 fn check(zip: &Path, ours: &BTreeMap<String, Value>) {
-    let oracle: Vec<Value> = String::from_utf8(zip_tool(&["list".as_ref(), zip.as_os_str()]))
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let oracle = support::python_lines("zip_tool.py", &["list".as_ref(), zip.as_os_str()]);
     assert!(oracle.len() > 1500);
-    assert_eq!(ours.len(), oracle.len(), "every member, nothing more");
-    for row in &oracle {
-        let o = &ours[row["logical_path"].as_str().unwrap()];
-        assert_eq!(o["entry_kind"], row["entry_kind"], "{row}");
-        match row["entry_kind"].as_str().unwrap() {
-            "file" => {
-                assert_eq!(o["sha256"], row["sha256"], "{row}");
-                assert_eq!(o["size"], row["size"], "{row}");
-                assert_eq!(o["hash_status"], "hashed", "{row}");
-            }
-            "symlink" => assert_eq!(o["link_target"], row["link_target"], "{row}"),
-            _ => {}
-        }
-    }
+    support::assert_listing(&oracle, ours);
 }
 
 #[test]

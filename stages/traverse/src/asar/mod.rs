@@ -27,7 +27,6 @@ use std::collections::HashMap;
 use std::fs::File;
 use std::os::unix::fs::{FileExt, MetadataExt};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
 
 use crossbeam_channel::Sender;
 use rea_core::{Failure, FailureReason, Limits};
@@ -96,23 +95,12 @@ pub fn parse_header(source: &AsarSource, header: &AsarHeader) -> Result<(), Fail
 
 /// Opens the archive file at `path` (already resolved) as an ASAR source.
 pub fn open(path: &Path) -> Result<AsarSource, Failure> {
-    let file = File::open(path).map_err(|err| {
-        Failure::new(FailureReason::Io, "archive could not be opened")
-            .with_detail("path", path.to_string_lossy().into_owned())
-            .with_source(err)
-    })?;
-    let meta = file.metadata().map_err(|err| {
-        Failure::new(FailureReason::Io, "archive could not be read").with_source(err)
-    })?;
-    let unpacked_root = companion(path);
+    let (archive, len) = ArchiveFile::open(path)?;
     Ok(AsarSource {
-        archive: ArchiveFile {
-            path: Arc::from(path),
-            file: Arc::new(file),
-        },
+        archive,
         base: 0,
-        len: meta.len(),
-        unpacked_root,
+        len,
+        unpacked_root: companion(path),
     })
 }
 
@@ -352,13 +340,7 @@ impl Walker<'_, '_> {
 
     fn admit(&mut self) -> Result<(), Failure> {
         if *self.n_entries >= self.limits.max_entries {
-            return Err(Failure::new(
-                FailureReason::Limit,
-                "input has more entries than max_entries allows",
-            )
-            .with_detail("limit", "max_entries")
-            .with_detail("maximum", self.limits.max_entries)
-            .with_detail("truncated", true));
+            return Err(crate::entry::too_many_entries(self.limits));
         }
         *self.n_entries += 1;
         Ok(())
@@ -366,17 +348,7 @@ impl Walker<'_, '_> {
 
     /// The entry one header node describes.
     fn entry(&self, node: &RawNode<'_>, logical_path: String, inner_path: &str) -> Entry {
-        let mut entry = Entry {
-            logical_path,
-            kind: EntryKind::File,
-            declared_size: None,
-            executable: false,
-            link_target: None,
-            unpacked: false,
-            source: EntrySource::None,
-            declared: None,
-            limitations: Vec::new(),
-        };
+        let mut entry = Entry::bare(logical_path, EntryKind::File);
         let RawNode::Object { files, fields } = node else {
             entry
                 .limitations

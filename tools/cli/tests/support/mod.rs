@@ -94,8 +94,8 @@ pub fn inventory_json(input: &Path, extra: &[&str]) -> Value {
     serde_json::from_slice(&inventory_all(input, extra)).expect("stdout is json")
 }
 
-/// Lines of JSON a Python script prints for `arg`.
-pub fn python_lines(script: &str, args: &[&std::ffi::OsStr]) -> Vec<Value> {
+/// What a Python script of `corpora/scripts/` prints for `args`; it must succeed.
+pub fn python_script(script: &str, args: &[&std::ffi::OsStr]) -> Vec<u8> {
     let output = Command::new("python3")
         .arg(scripts().join(script))
         .args(args)
@@ -106,7 +106,12 @@ pub fn python_lines(script: &str, args: &[&std::ffi::OsStr]) -> Vec<Value> {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    String::from_utf8(output.stdout)
+    output.stdout
+}
+
+/// Lines of JSON a Python script prints for `arg`.
+pub fn python_lines(script: &str, args: &[&std::ffi::OsStr]) -> Vec<Value> {
+    String::from_utf8(python_script(script, args))
         .expect("utf-8")
         .lines()
         .map(|l| serde_json::from_str(l).expect("json line"))
@@ -145,4 +150,50 @@ pub fn python() -> PathBuf {
         );
     }
     python
+}
+
+/// Occurrences of an inventory result by logical path, below `prefix` (stripped), the root
+/// left out.
+pub fn occurrences_under(
+    result: &Value,
+    prefix: &str,
+) -> std::collections::BTreeMap<String, Value> {
+    result["occurrences"]["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|o| {
+            let path = o["logical_path"].as_str()?.strip_prefix(prefix)?;
+            (!path.is_empty() && path != ".").then(|| (path.to_owned(), o.clone()))
+        })
+        .collect()
+}
+
+/// Our occurrences equal an independent tool's listing (`{logical_path, entry_kind, size,
+/// sha256, link_target}` rows), member for member: every path and nothing more, kinds, and
+/// each file's size and digest, each link's target. Returns how many members there were.
+pub fn assert_listing(oracle: &[Value], ours: &std::collections::BTreeMap<String, Value>) -> usize {
+    let listed: Vec<&str> = oracle
+        .iter()
+        .map(|r| r["logical_path"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        ours.keys().map(String::as_str).collect::<Vec<_>>(),
+        listed,
+        "every member, nothing more"
+    );
+    for row in oracle {
+        let o = &ours[row["logical_path"].as_str().unwrap()];
+        assert_eq!(o["entry_kind"], row["entry_kind"], "{row}");
+        match row["entry_kind"].as_str().unwrap() {
+            "file" => {
+                assert_eq!(o["sha256"], row["sha256"], "{row}");
+                assert_eq!(o["size"], row["size"], "{row}");
+                assert_eq!(o["hash_status"], "hashed", "{row}");
+            }
+            "symlink" => assert_eq!(o["link_target"], row["link_target"], "{row}"),
+            _ => {}
+        }
+    }
+    oracle.len()
 }
