@@ -9,13 +9,13 @@
                                   "link_target"}; a .deb lists its data.tar through
                                   `dpkg-deb --fsys-tarfile`
 """
-import hashlib
 import io
-import json
 import os
 import subprocess
 import sys
 import tarfile
+
+from listing_rows import print_rows, row
 
 
 def pack(src, dest):
@@ -57,21 +57,13 @@ def listing(path):
             name = name.rstrip("/")
             if name in ("", "."):
                 continue
-            row = {"logical_path": name, "size": None, "sha256": None, "link_target": None}
             if info.isdir():
-                row["entry_kind"] = "directory"
+                rows.append(row(name, "directory"))
             elif info.issym() or info.islnk():
-                row["entry_kind"] = "symlink"
-                row["link_target"] = info.linkname
+                rows.append(row(name, "symlink", link_target=info.linkname))
             else:
-                row["entry_kind"] = "file"
-                data = tf.extractfile(info).read()
-                row["size"] = len(data)
-                row["sha256"] = hashlib.sha256(data).hexdigest()
-            rows.append(row)
-    rows.sort(key=lambda r: r["logical_path"].encode("utf-8"))
-    for row in rows:
-        print(json.dumps(row, sort_keys=True))
+                rows.append(row(name, "file", tf.extractfile(info).read()))
+    print_rows(rows)
 
 
 if __name__ == "__main__":

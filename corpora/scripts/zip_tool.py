@@ -6,12 +6,12 @@
   zip_tool.py list ZIP                  one JSON object per member, sorted by path:
                                         {"logical_path", "entry_kind", "size", "sha256", "link_target"}
 """
-import hashlib
-import json
 import os
 import stat
 import sys
 import zipfile
+
+from listing_rows import print_rows, row
 
 
 def pack(src, dest, zip64):
@@ -40,21 +40,13 @@ def listing(path):
         for info in zf.infolist():
             name = info.filename.rstrip("/")
             mode = info.external_attr >> 16
-            row = {"logical_path": name, "size": None, "sha256": None, "link_target": None}
             if info.is_dir():
-                row["entry_kind"] = "directory"
+                rows.append(row(name, "directory"))
             elif stat.S_ISLNK(mode):
-                row["entry_kind"] = "symlink"
-                row["link_target"] = zf.read(info).decode()
+                rows.append(row(name, "symlink", link_target=zf.read(info).decode()))
             else:
-                row["entry_kind"] = "file"
-                data = zf.read(info)
-                row["size"] = len(data)
-                row["sha256"] = hashlib.sha256(data).hexdigest()
-            rows.append(row)
-    rows.sort(key=lambda r: r["logical_path"].encode("utf-8"))
-    for row in rows:
-        print(json.dumps(row, sort_keys=True))
+                rows.append(row(name, "file", zf.read(info)))
+    print_rows(rows)
 
 
 if __name__ == "__main__":

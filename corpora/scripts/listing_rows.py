@@ -1,0 +1,18 @@
+"""Rows of an archive listing as the oracle scripts print them (zip_tool.py, tar_tool.py)."""
+import hashlib
+import json
+
+
+def row(name, kind, data=None, link_target=None):
+    """One member: `kind` is "directory", "symlink" or "file" (with its bytes in `data`)."""
+    entry = {"logical_path": name, "entry_kind": kind, "size": None, "sha256": None, "link_target": link_target}
+    if kind == "file":
+        entry["size"] = len(data)
+        entry["sha256"] = hashlib.sha256(data).hexdigest()
+    return entry
+
+
+def print_rows(rows):
+    """One JSON object per line, sorted by path in code-point order (UTF-8 bytes)."""
+    for entry in sorted(rows, key=lambda r: r["logical_path"].encode("utf-8")):
+        print(json.dumps(entry, sort_keys=True))
