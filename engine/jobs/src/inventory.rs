@@ -190,7 +190,7 @@ pub(crate) fn plan_graph(
                 let mut notes = WalkNotes::default();
                 let mut n_entries = 0;
                 if let Shape::Tar(packing) = shape {
-                    let source = rea_traverse::tar::open(&path)?;
+                    let source = rea_traverse::ArchiveRange::whole(&path)?;
                     rea_traverse::tar::walk(
                         cx,
                         &source,
@@ -217,7 +217,7 @@ pub(crate) fn plan_graph(
                         &mut n_entries,
                     )?;
                 } else {
-                    let source = rea_traverse::zip::open(&path)?;
+                    let source = rea_traverse::ArchiveRange::whole(&path)?;
                     rea_traverse::zip::walk(
                         cx,
                         &source,

@@ -57,6 +57,27 @@ impl ArchiveFile {
     }
 }
 
+/// An archive inside a file: the whole file, or a byte range of it (a member of an outer
+/// archive, or an in-memory file it was decompressed into).
+#[derive(Debug, Clone)]
+pub struct ArchiveRange {
+    pub archive: ArchiveFile,
+    pub base: u64,
+    pub len: u64,
+}
+
+impl ArchiveRange {
+    /// The whole archive file at `path` (already resolved).
+    pub fn whole(path: &Path) -> Result<ArchiveRange, rea_core::Failure> {
+        let (archive, len) = ArchiveFile::open(path)?;
+        Ok(ArchiveRange {
+            archive,
+            base: 0,
+            len,
+        })
+    }
+}
+
 /// The failure of a walk that meets more entries than `max_entries` allows.
 pub(crate) fn too_many_entries(limits: &rea_core::Limits) -> rea_core::Failure {
     rea_core::Failure::new(

@@ -19,7 +19,7 @@ pub mod tar;
 pub mod zip;
 
 pub use entry::{
-    ArchiveFile, DeclaredIntegrity, Entry, EntryKind, EntrySource, HeaderDigest, WalkNotes,
-    WalkTally, ZipMethod,
+    ArchiveFile, ArchiveRange, DeclaredIntegrity, Entry, EntryKind, EntrySource, HeaderDigest,
+    WalkNotes, WalkTally, ZipMethod,
 };
 pub use input::{InputKind, ResolvedInput, entry_estimate, resolve_input};

@@ -16,7 +16,8 @@ use rea_core::{Failure, FailureReason, Limits};
 use rea_exec::StageCx;
 
 use crate::entry::{
-    ArchiveFile, DeclaredIntegrity, Entry, EntryKind, EntrySource, WalkNotes, WalkTally, ZipMethod,
+    ArchiveFile, ArchiveRange, DeclaredIntegrity, Entry, EntryKind, EntrySource, WalkNotes,
+    WalkTally, ZipMethod,
 };
 use crate::{asar, zip};
 
@@ -164,7 +165,7 @@ pub(crate) fn expand(
         }
         Format::Zip => zip::walk(
             cx,
-            &zip::ZipSource { archive, base, len },
+            &ArchiveRange { archive, base, len },
             path,
             limits,
             tally,
@@ -174,7 +175,7 @@ pub(crate) fn expand(
         ),
         Format::Tar(packing) => crate::tar::walk(
             cx,
-            &crate::tar::TarSource { archive, base, len },
+            &ArchiveRange { archive, base, len },
             packing,
             path,
             limits,
@@ -289,20 +290,15 @@ fn inflate(
             "not expanded: the archive in this compressed ZIP member inflates to {declared} bytes, over the {bound} bytes it may take in memory"
         )));
     }
-    let reader = CrcReader::new(zip_member(
+    let mut reader = CrcReader::new(zip_member(
         member.archive,
         member.offset,
         member.compressed_len,
         member.method,
     ));
-    let crc = std::rc::Rc::new(std::cell::Cell::new(None));
-    let counted = Finishing {
-        inner: reader,
-        done: std::rc::Rc::clone(&crc),
-    };
     let (memory, total) = match into_memory(
         cx,
-        counted,
+        &mut reader,
         declared,
         "the compressed member",
         "not expanded: the compressed member inflates to more than its declared size",
@@ -315,7 +311,7 @@ fn inflate(
             "not expanded: the compressed member inflates to {total} bytes, not the {declared} it declares"
         )));
     }
-    if crc.get() != Some(member.crc32) {
+    if reader.crc.finalize() != member.crc32 {
         return Ok(Err(
             "not expanded: the compressed member's bytes fail their CRC-32".to_owned(),
         ));
@@ -325,22 +321,6 @@ fn inflate(
         file: std::sync::Arc::new(memory),
     };
     Ok(Ok((archive, 0, total)))
-}
-
-/// A CRC reader that leaves its checksum behind once the stream has ended.
-struct Finishing<R> {
-    inner: crate::read::CrcReader<R>,
-    done: std::rc::Rc<std::cell::Cell<Option<u32>>>,
-}
-
-impl<R: std::io::Read> std::io::Read for Finishing<R> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        let n = self.inner.read(buf)?;
-        if n == 0 {
-            self.done.set(Some(self.inner.crc.clone().finalize()));
-        }
-        Ok(n)
-    }
 }
 
 /// Streams `reader` into an anonymous in-memory file of at most `bound` bytes, checking

@@ -18,7 +18,9 @@ use crossbeam_channel::Sender;
 use rea_core::{Failure, FailureReason, Limits};
 use rea_exec::StageCx;
 
-use crate::entry::{ArchiveFile, Entry, EntryKind, EntrySource, WalkNotes, WalkTally};
+use crate::entry::{
+    ArchiveFile, ArchiveRange, Entry, EntryKind, EntrySource, WalkNotes, WalkTally,
+};
 use crate::read::SeekRange;
 
 /// How a tar-family file is packed, from its name.
@@ -54,30 +56,12 @@ pub fn packing_of(name: &str) -> Option<Packing> {
         .map(|(_, packing)| *packing)
 }
 
-/// A tar-family archive inside a file: the whole file, or a byte range of it.
-#[derive(Debug, Clone)]
-pub struct TarSource {
-    pub archive: ArchiveFile,
-    pub base: u64,
-    pub len: u64,
-}
-
-/// Opens the tar-family file at `path` (already resolved) as a whole-file source.
-pub fn open(path: &std::path::Path) -> Result<TarSource, Failure> {
-    let (archive, len) = ArchiveFile::open(path)?;
-    Ok(TarSource {
-        archive,
-        base: 0,
-        len,
-    })
-}
-
 /// Sends every member of the archive below `prefix` (`""` at the root), then expands the
 /// archives it holds. A compressed stream that cannot be unpacked within bounds fails with
 /// reason `format` and the note that says why (nested: the container's note).
 pub fn walk(
     cx: &StageCx<'_>,
-    source: &TarSource,
+    source: &ArchiveRange,
     packing: Packing,
     prefix: &str,
     limits: &Limits,
@@ -114,7 +98,7 @@ fn logical(prefix: &str, name: &str, limits: &Limits) -> Result<Option<String>, 
     crate::zip::member_path(prefix, inner, limits).map(Some)
 }
 
-fn unreadable(source: &TarSource, what: &str, err: impl std::fmt::Display) -> Failure {
+fn unreadable(source: &ArchiveRange, what: &str, err: impl std::fmt::Display) -> Failure {
     Failure::new(FailureReason::Format, format!("not a readable {what}"))
         .with_detail("path", source.archive.path.to_string_lossy().into_owned())
         .with_detail("problem", err.to_string())
@@ -122,7 +106,7 @@ fn unreadable(source: &TarSource, what: &str, err: impl std::fmt::Display) -> Fa
 
 fn walk_tar(
     cx: &StageCx<'_>,
-    source: &TarSource,
+    source: &ArchiveRange,
     prefix: &str,
     limits: &Limits,
     notes: &mut WalkNotes,
@@ -258,7 +242,7 @@ impl Seek for Tracked {
 
 fn walk_ar(
     cx: &StageCx<'_>,
-    source: &TarSource,
+    source: &ArchiveRange,
     prefix: &str,
     limits: &Limits,
     notes: &mut WalkNotes,
@@ -321,10 +305,10 @@ fn walk_ar(
 /// not be, within bounds.
 pub(crate) fn unpack(
     cx: &StageCx<'_>,
-    source: &TarSource,
+    source: &ArchiveRange,
     packing: Packing,
     limits: &Limits,
-) -> Result<Result<TarSource, String>, Failure> {
+) -> Result<Result<ArchiveRange, String>, Failure> {
     let raw = std::io::BufReader::with_capacity(
         1 << 16,
         SeekRange::new(source.archive.file.clone(), source.base, source.len),
@@ -354,7 +338,7 @@ pub(crate) fn unpack(
             Ok(located) => located,
             Err(note) => return Ok(Err(note)),
         };
-    Ok(Ok(TarSource {
+    Ok(Ok(ArchiveRange {
         archive: ArchiveFile {
             path: source.archive.path.clone(),
             file: std::sync::Arc::new(file),

@@ -13,14 +13,13 @@
 
 use std::collections::BTreeMap;
 use std::io::{BufReader, Read};
-use std::path::Path;
 use std::sync::Arc;
 
 use crossbeam_channel::Sender;
 use rea_core::{Failure, FailureReason, Limits};
 use rea_exec::StageCx;
 
-use crate::entry::{ArchiveFile, Entry, EntryKind, EntrySource, WalkNotes, WalkTally, ZipMethod};
+use crate::entry::{ArchiveRange, Entry, EntryKind, EntrySource, WalkNotes, WalkTally, ZipMethod};
 use crate::path;
 use crate::read::SeekRange;
 
@@ -66,30 +65,11 @@ pub fn looks_like_zip(head: &[u8]) -> bool {
     matches!(head.get(..4), Some([b'P', b'K', 3, 4] | [b'P', b'K', 5, 6]))
 }
 
-/// A ZIP archive inside a file: the whole file, or a byte range of it (a stored member of an
-/// outer archive).
-#[derive(Debug, Clone)]
-pub struct ZipSource {
-    pub archive: ArchiveFile,
-    pub base: u64,
-    pub len: u64,
-}
-
-/// Opens the archive file at `path` as a ZIP source.
-pub fn open(path: &Path) -> Result<ZipSource, Failure> {
-    let (archive, len) = ArchiveFile::open(path)?;
-    Ok(ZipSource {
-        archive,
-        base: 0,
-        len,
-    })
-}
-
 /// Sends every member of the archive, below `prefix` (`""` at the root), then expands the
 /// archives it holds.
 pub fn walk(
     cx: &StageCx<'_>,
-    source: &ZipSource,
+    source: &ArchiveRange,
     prefix: &str,
     limits: &Limits,
     tally: &WalkTally,
@@ -125,7 +105,7 @@ fn member(
     idx: usize,
     prefix: &str,
     limits: &Limits,
-    source: &ZipSource,
+    source: &ArchiveRange,
 ) -> Result<Entry, String> {
     let raw = archive
         .by_index_raw(idx)

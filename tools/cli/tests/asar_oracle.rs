@@ -328,6 +328,43 @@ fn electron_asar_integrity_declared_by_a_mac_bundle_is_checked_against_the_heade
         limitations.contains("Resources/other.asar"),
         "{limitations}"
     );
+
+    // Once the second archive is there too, two contradicted headers: more than a budget of
+    // one mismatch allows, and exactly what a budget of two records.
+    std::fs::copy(
+        corpus.join("unpack-node.asar"),
+        bundle
+            .path()
+            .join("Fixture.app/Contents/Resources/other.asar"),
+    )
+    .unwrap();
+    let path = bundle.path().to_str().unwrap();
+    let output = support::run(&[
+        "inventory-artifact",
+        path,
+        "--integrity-policy",
+        "record-and-continue",
+        "--max-integrity-mismatches",
+        "1",
+    ]);
+    assert!(!output.status.success());
+    assert!(String::from_utf8_lossy(&output.stderr).contains("max_integrity_mismatches"));
+    let value = rea_all(
+        bundle.path(),
+        &[
+            "--integrity-policy",
+            "record-and-continue",
+            "--max-integrity-mismatches",
+            "2",
+        ],
+    );
+    assert_eq!(
+        value["result"]["integrity_contradictions"]
+            .as_array()
+            .unwrap()
+            .len(),
+        2
+    );
 }
 
 /// A Windows application directory: `App.exe` (a copy of 7-Zip's `7za.exe` for `arch`, with the

@@ -141,6 +141,19 @@ pub fn build(
     if !headers.contradictions.is_empty() {
         contradictions.extend(headers.contradictions);
         contradictions.sort_unstable_by(|a, b| a.contradiction_id.cmp(&b.contradiction_id));
+        // Header contradictions count against the same budget as the entries' (the hash stage
+        // stopped at it for those).
+        if let IntegrityPolicy::RecordAndContinue { max_mismatches } = policy
+            && contradictions.len() > max_mismatches as usize
+        {
+            return Err(Failure::new(
+                rea_core::FailureReason::Limit,
+                "more integrity mismatches than max_integrity_mismatches allows",
+            )
+            .with_detail("limit", "max_integrity_mismatches")
+            .with_detail("maximum", max_mismatches)
+            .with_detail("truncated", true));
+        }
     }
     let mut header_limitations = headers.limitations;
     let fuses = electron_fuses::read(
