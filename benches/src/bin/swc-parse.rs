@@ -2,7 +2,11 @@
 //! below a directory (the extensions the parse stage reads as code),
 //! one after another on one thread (no extraction, no REA pipeline), with the engine's stack.
 //!
-//!     swc-parse DIR [THREADS]
+//!     swc-parse DIR [THREADS] [--extract]
+//!
+//! With `--extract`, each file also goes through REA's fact extraction (`read_text`, what the
+//! parse stage does after reading a file), so the two runs side by side say what extraction
+//! costs on the same texts.
 //!
 //! With THREADS (at least 2), the files are parsed on a rayon pool of that many threads in this
 //! one process, each file whole on one thread as the parse stage does: the in-process ceiling
@@ -40,8 +44,10 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 fn main() {
-    let Some(dir) = std::env::args().nth(1) else {
-        eprintln!("usage: swc-parse DIR [THREADS]");
+    let extract = std::env::args().any(|a| a == "--extract");
+    let args: Vec<String> = std::env::args().filter(|a| a != "--extract").collect();
+    let Some(dir) = args.get(1) else {
+        eprintln!("usage: swc-parse DIR [THREADS] [--extract]");
         std::process::exit(2);
     };
     let mut files = Vec::new();
@@ -54,11 +60,7 @@ fn main() {
         })
         .collect();
     let bytes: usize = texts.iter().map(|(_, t)| t.len()).sum();
-    let threads: usize = std::env::args()
-        .nth(2)
-        .and_then(|t| t.parse().ok())
-        .unwrap_or(1)
-        .max(1);
+    let threads: usize = args.get(2).and_then(|t| t.parse().ok()).unwrap_or(1).max(1);
     // One thread or several, the files go through a rayon pool with the engine's stack, each
     // file whole on one thread.
     let pool = rayon::ThreadPoolBuilder::new()
@@ -71,12 +73,34 @@ fn main() {
         let start = Instant::now();
         let failed = texts
             .par_iter()
-            .filter(|(name, text)| !rea_parse::syntax::parse_only(text, name))
+            .filter(|(name, text)| {
+                if extract {
+                    !parse_and_extract(name, text)
+                } else {
+                    !rea_parse::syntax::parse_only(text, name)
+                }
+            })
             .count();
         (start.elapsed().as_secs_f64(), failed, texts.len())
     });
     println!(
-        "{{\"files\": {count}, \"bytes\": {bytes}, \"seconds\": {seconds:.4}, \"mb_per_s\": {:.2}, \"failed\": {failed}, \"threads\": {threads}}}",
+        "{{\"extract\": {extract}, \"files\": {count}, \"bytes\": {bytes}, \"seconds\": {seconds:.4}, \"mb_per_s\": {:.2}, \"failed\": {failed}, \"threads\": {threads}}}",
         bytes as f64 / 1e6 / seconds
     );
+}
+
+/// The parse stage's work on one text once it is read: parse, then extract. True when it parsed.
+fn parse_and_extract(name: &str, text: &str) -> bool {
+    let options = rea_parse::Options {
+        limits: rea_parse::TextLimits::default(),
+        source_map_contents: false,
+    };
+    let mut facts = rea_parse::FileFacts::new(
+        name.into(),
+        None,
+        text.len() as u64,
+        rea_parse::FileKind::JavaScript,
+    );
+    rea_parse::read_text(&mut facts, text, options, &|| false);
+    facts.parse != rea_parse::ParseStatus::Failed
 }

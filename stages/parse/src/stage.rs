@@ -65,16 +65,24 @@ pub fn run(
         .filter(|h| h.entry.kind == rea_traverse::EntryKind::File)
         .filter_map(|h| FileKind::of(&h.entry.logical_path).map(|k| (k, h)))
         .collect();
-    candidates.sort_by(|a, b| {
-        (a.0.priority(), a.1.entry.logical_path.as_str())
-            .cmp(&(b.0.priority(), b.1.entry.logical_path.as_str()))
-    });
-    // Selection is sequential and in a fixed order, so bounds cut the same files every run.
+    let by_path = |a: &(FileKind, &HashedEntry), b: &(FileKind, &HashedEntry)| {
+        a.1.entry.logical_path.cmp(&b.1.entry.logical_path)
+    };
+    if !candidates.is_sorted_by(|a, b| by_path(a, b).is_le()) {
+        candidates.sort_by(by_path);
+    }
+    // Each file's facts go to its slot, in path order, so the output needs no sort of its
+    // (large) facts.
+    let mut slots: Vec<Option<FileFacts>> = (0..candidates.len()).map(|_| None).collect();
+    // Selection goes by priority, then path (the rank), sequentially and in this fixed order,
+    // so bounds cut the same files every run.
+    let mut order: Vec<usize> = (0..candidates.len()).collect();
+    order.sort_by_key(|&rank| (candidates[rank].0.priority(), rank));
     let mut selected = Vec::new();
-    let mut files = Vec::new();
     let (mut count, mut total) = (0u64, 0u64);
-    for (kind, hashed) in candidates {
+    for rank in order {
         cx.check()?;
+        let (kind, hashed) = candidates[rank];
         let mut facts = FileFacts::new(hashed.entry.logical_path.clone(), None, 0, kind);
         facts.unpacked = hashed.entry.unpacked;
         let HashOutcome::Hashed(digest, _) = &hashed.outcome else {
@@ -82,46 +90,63 @@ pub fn run(
             facts
                 .diagnostics
                 .push("bytes unavailable in the inventory".to_owned());
-            files.push(facts);
+            slots[rank] = Some(facts);
             continue;
         };
         facts.sha256 = Some(digest.sha256.clone());
         facts.bytes = digest.bytes;
         if matches!(kind, FileKind::NativeAddon | FileKind::Bytecode) {
-            files.push(facts);
+            slots[rank] = Some(facts);
             continue;
         }
         if count >= limits.max_text_files || digest.bytes > limits.max_text_file_bytes {
             facts.text = TextStatus::FileLimit;
-            files.push(facts);
+            slots[rank] = Some(facts);
             continue;
         }
         if total + digest.bytes > limits.max_total_text_bytes {
             facts.text = TextStatus::ByteLimit;
-            files.push(facts);
+            slots[rank] = Some(facts);
             continue;
         }
         count += 1;
         total += digest.bytes;
-        selected.push((facts, hashed));
+        selected.push((rank, facts, hashed));
     }
     let counter =
         cx.progress()
             .phase_counter("parse", "text files parsed", selected.len() as u64, total);
-    let done: Vec<Result<FileFacts, Failure>> = selected
+    // Largest first, one file per job: rayon splits an indexed iterator only as often as
+    // jobs are stolen, so in path order a worker could be left with a run of large files
+    // while the other idles (on the large ASAR one of two workers sat idle for half the
+    // stage). Jobs of one file, biggest first, leave only small files for the end.
+    selected.sort_by_key(|(rank, facts, _)| (std::cmp::Reverse(facts.bytes), *rank));
+    let done: Vec<(usize, Result<FileFacts, Failure>)> = selected
         .into_par_iter()
-        .map(|(facts, hashed)| {
+        .with_max_len(1)
+        .map(|(rank, facts, hashed)| {
             let bytes = facts.bytes;
             let parsed = read_and_parse(cx, facts, hashed, options);
             counter.done(bytes);
-            parsed
+            (rank, parsed)
         })
         .collect();
-    for facts in done {
-        files.push(facts?);
+    // The first failure in path order, whatever order the files were read in.
+    let mut failure: Option<(usize, Failure)> = None;
+    for (rank, facts) in done {
+        match facts {
+            Ok(facts) => slots[rank] = Some(facts),
+            Err(f) if failure.as_ref().is_none_or(|(first, _)| rank < *first) => {
+                failure = Some((rank, f));
+            }
+            Err(_) => {}
+        }
+    }
+    if let Some((_, f)) = failure {
+        return Err(f);
     }
     cx.check()?;
-    files.sort_by(|a, b| a.path.cmp(&b.path));
+    let files: Vec<FileFacts> = slots.into_iter().flatten().collect();
     let text_bytes_read = files
         .iter()
         .filter(|f| f.text == TextStatus::Included)
