@@ -34,6 +34,8 @@ pub enum Format {
     Zip,
     /// A tar, plain or compressed, or a Debian package.
     Tar,
+    /// A SquashFS image: an AppImage or a snap.
+    Squashfs,
 }
 
 impl Format {
@@ -44,6 +46,7 @@ impl Format {
             Format::Directory => "directory",
             Format::Zip => "zip",
             Format::Tar => "tar",
+            Format::Squashfs => "squashfs",
         }
     }
 }
@@ -124,11 +127,12 @@ impl Engine {
             Shape::Asar => Format::Asar,
             Shape::Zip => Format::Zip,
             Shape::Tar(_) => Format::Tar,
+            Shape::Squashfs => Format::Squashfs,
             Shape::File => {
                 ctl.progress.finish("done", 0, None, "format");
                 return Err(Failure::new(
                     FailureReason::Format,
-                    "input is not a directory, an ASAR, a zip-family or a tar-family archive",
+                    "input is not a directory, an ASAR, a zip-family or a tar-family archive, or a SquashFS image",
                 )
                 .with_detail("input_path", input.display.clone()));
             }
@@ -281,6 +285,7 @@ fn article(format: Format) -> &'static str {
         Format::Directory => "a directory",
         Format::Zip => "a zip-family archive",
         Format::Tar => "a tar-family archive",
+        Format::Squashfs => "a SquashFS image (an AppImage or a snap)",
     }
 }
 

@@ -116,6 +116,8 @@ pub(crate) enum Shape {
     Asar,
     Zip,
     Tar(rea_traverse::tar::Packing),
+    /// A SquashFS image, bare (a snap) or after an ELF runtime (an AppImage).
+    Squashfs,
     File,
 }
 
@@ -137,6 +139,10 @@ pub(crate) fn shape_of(input: &ResolvedInput) -> Shape {
                 Shape::Zip
             } else if let Some(packing) = rea_traverse::tar::packing_of(&input.display) {
                 Shape::Tar(packing)
+            } else if rea_traverse::squashfs::is_squashfs_name(&input.display)
+                || rea_traverse::squashfs::looks_like_squashfs(&head[..read])
+            {
+                Shape::Squashfs
             } else {
                 Shape::File
             }
@@ -184,7 +190,7 @@ pub(crate) fn plan_graph(
                 },
             )?
         }
-        shape @ (Shape::Asar | Shape::Zip | Shape::Tar(_)) => {
+        shape @ (Shape::Asar | Shape::Zip | Shape::Tar(_) | Shape::Squashfs) => {
             let path = input.path.clone();
             let walk = move |cx: &StageCx<'_>, tally: &WalkTally, tx: &Sender<Entry>| {
                 let mut notes = WalkNotes::default();
@@ -195,6 +201,18 @@ pub(crate) fn plan_graph(
                         cx,
                         &source,
                         packing,
+                        "",
+                        &limits,
+                        tally,
+                        tx,
+                        &mut notes,
+                        &mut n_entries,
+                    )?;
+                } else if let Shape::Squashfs = shape {
+                    let source = rea_traverse::ArchiveRange::whole(&path)?;
+                    rea_traverse::squashfs::walk(
+                        cx,
+                        &source,
                         "",
                         &limits,
                         tally,

@@ -302,6 +302,18 @@ impl Job<'_, '_> {
                     other => other,
                 }
             }
+            EntrySource::Squashfs { archive, file } => {
+                // The reader stops at the inode's size; a block that does not decompress, or
+                // an image that ends first, is an I/O error.
+                let mut reader = rea_traverse::squashfs::FileReader::new(archive, file);
+                hash_reader(
+                    cx,
+                    &mut reader,
+                    limits.max_entry_bytes,
+                    block_size,
+                    &on_chunk,
+                )
+            }
             EntrySource::None => {
                 // The reader could not locate the bytes; its limitations say why.
                 return Ok(HashedEntry {
@@ -418,6 +430,7 @@ pub fn copy_entry(
     let mut owned_file;
     let mut range;
     let mut member;
+    let mut image_file;
     let reader: &mut dyn Read = match &entry.source {
         EntrySource::Fs { path, dev, ino } => {
             owned_file = open_checked(path, *dev, *ino)
@@ -445,6 +458,10 @@ pub fn copy_entry(
         } => {
             member = zip_member(archive, *offset, *compressed_len, *method);
             &mut member
+        }
+        EntrySource::Squashfs { archive, file } => {
+            image_file = rea_traverse::squashfs::FileReader::new(archive, file);
+            &mut image_file
         }
         EntrySource::None => return Err(unreadable("entry has no readable bytes")),
     };
@@ -476,7 +493,7 @@ impl<T: Read + std::io::Seek> ReadSeek for T {}
 
 /// An entry's bytes for random access, where its container allows it: the file on disk the walk
 /// listed (checked by device and inode), a packed ASAR range, or a stored ZIP member. `None`
-/// for a deflated member, which can only be streamed ([`copy_entry`]), and for an entry with no
+/// for a deflated member or a file in a SquashFS image, which can only be streamed ([`copy_entry`]), and for an entry with no
 /// bytes. Nothing here checks the bytes against the inventory's digest: a reader takes a few
 /// structures, not the whole content.
 pub fn random_access(entry: &Entry) -> Option<Result<Box<dyn ReadSeek + '_>, Failure>> {
@@ -513,7 +530,7 @@ pub fn random_access(entry: &Entry) -> Option<Result<Box<dyn ReadSeek + '_>, Fai
             *offset,
             *compressed_len,
         )))),
-        EntrySource::ZipMember { .. } | EntrySource::None => None,
+        EntrySource::ZipMember { .. } | EntrySource::Squashfs { .. } | EntrySource::None => None,
     }
 }
 

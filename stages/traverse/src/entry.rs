@@ -117,6 +117,11 @@ pub enum EntrySource {
         method: ZipMethod,
         crc32: u32,
     },
+    /// A file in a SquashFS image (an AppImage, a snap): its blocks, decompressed in order.
+    Squashfs {
+        archive: ArchiveFile,
+        file: Arc<crate::squashfs::SquashfsFile>,
+    },
     /// Nothing to read: directories, symlinks, and entries whose bytes cannot be located (their
     /// limitations say why).
     None,

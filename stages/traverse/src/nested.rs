@@ -42,6 +42,7 @@ enum Format {
     Asar,
     Zip,
     Tar(crate::tar::Packing),
+    Squashfs,
 }
 
 /// The entry, when it is a file named like an archive we expand.
@@ -55,6 +56,8 @@ pub(crate) fn candidate(entry: &Entry) -> Option<Nested> {
         Format::Zip
     } else if let Some(packing) = crate::tar::packing_of(&entry.logical_path) {
         Format::Tar(packing)
+    } else if crate::squashfs::is_squashfs_name(&entry.logical_path) {
+        Format::Squashfs
     } else {
         return None;
     };
@@ -132,6 +135,15 @@ pub(crate) fn expand(
                 }
             }
         }
+        EntrySource::Squashfs { archive, file } => {
+            match crate::squashfs::into_memory(cx, archive, file, limits)? {
+                Ok(located) => located,
+                Err(note) => {
+                    notes.skip(path, note);
+                    return Ok(());
+                }
+            }
+        }
         EntrySource::None => return Ok(()),
     };
     let (archive, base, len) = located;
@@ -177,6 +189,16 @@ pub(crate) fn expand(
             cx,
             &ArchiveRange { archive, base, len },
             packing,
+            path,
+            limits,
+            tally,
+            out,
+            notes,
+            n_entries,
+        ),
+        Format::Squashfs => crate::squashfs::walk(
+            cx,
+            &ArchiveRange { archive, base, len },
             path,
             limits,
             tally,

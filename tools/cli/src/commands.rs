@@ -191,6 +191,7 @@ fn analyze(engine: &Engine, args: AnalyzeArgs, cancel: &CancelToken) -> ExitCode
             FormatArg::Directory => Format::Directory,
             FormatArg::Zip => Format::Zip,
             FormatArg::Tar => Format::Tar,
+            FormatArg::Squashfs => Format::Squashfs,
         },
         limits: limits(&args.limits),
         text_limits,

@@ -29,7 +29,8 @@ macro_rules! artifact_params {
         #[serde(deny_unknown_fields)]
         pub struct $name {
             /// Absolute path of a directory, `.asar` (with its `.asar.unpacked/`), ZIP-family or
-            /// tar-family archive (`.tar.gz`, `.deb`, …) or file.
+            /// tar-family archive (`.tar.gz`, `.deb`, …), SquashFS image (AppImage, snap) or
+            /// file.
             pub input_path: String,
             pub limits: Option<LimitsParam>,
             /// `fail` (default) or `record-and-continue`.
@@ -94,6 +95,7 @@ pub enum FormatParam {
     Directory,
     Zip,
     Tar,
+    Squashfs,
 }
 
 #[derive(Debug, Clone, Copy, Default, Deserialize, JsonSchema)]
@@ -107,7 +109,7 @@ pub enum SourceMapsParam {
 }
 
 artifact_params!(AnalyzeParams {
-    /// What the input must be; `auto` (default) accepts a directory, ASAR, ZIP, tar or .deb.
+    /// What the input must be; `auto` (default) accepts a directory, ASAR, ZIP, tar, .deb, AppImage or snap.
     format: Option<FormatParam>,
     /// `declarations` (default) or `contents`.
     source_maps: Option<SourceMapsParam>,

@@ -997,6 +997,7 @@ fn analyze_request(p: &AnalyzeParams) -> Result<AnalyzeRequest, Failure> {
             FormatParam::Directory => Format::Directory,
             FormatParam::Zip => Format::Zip,
             FormatParam::Tar => Format::Tar,
+            FormatParam::Squashfs => Format::Squashfs,
         },
         limits,
         text_limits,

@@ -128,6 +128,7 @@ pub fn request_for(input: &BatchInput) -> Result<JobRequest, Failure> {
                 Some("directory") => Format::Directory,
                 Some("zip") => Format::Zip,
                 Some("tar") => Format::Tar,
+                Some("squashfs") => Format::Squashfs,
                 Some(other) => return Err(bad_options(format!("unknown format {other:?}"))),
             };
             let source_maps = match options.source_maps.as_deref() {

@@ -382,7 +382,12 @@ fn status_of(verdict: &Verdict) -> HashStatus {
 fn content_state(kind: EntryKind, source: &EntrySource) -> &'static str {
     match (kind, source) {
         (EntryKind::Directory, _) => "virtual",
-        (_, EntrySource::Range { .. } | EntrySource::ZipMember { .. }) => "embedded",
+        (
+            _,
+            EntrySource::Range { .. }
+            | EntrySource::ZipMember { .. }
+            | EntrySource::Squashfs { .. },
+        ) => "embedded",
         _ => "materialized",
     }
 }

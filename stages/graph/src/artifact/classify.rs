@@ -10,6 +10,10 @@ pub struct Class {
 /// Classifies a file by its logical path (case-insensitive) and its first bytes.
 pub fn classify_file(logical_path: &str, head: &[u8]) -> Class {
     let by_path = classify_path(logical_path);
+    if by_path.format == "appimage" {
+        // An ELF runtime, but what matters is the image it carries.
+        return by_path;
+    }
     let Some(native) = native_format(head) else {
         if by_path.format == "file" && is_zip_magic(head) {
             return Class {
@@ -89,6 +93,16 @@ fn classify_path(logical_path: &str) -> Class {
             format: match packing {
                 rea_traverse::tar::Packing::Deb => "deb",
                 _ => "tar",
+            },
+        };
+    }
+    if rea_traverse::squashfs::is_squashfs_name(logical_path) {
+        return Class {
+            kind: "container",
+            format: if ends(".appimage") {
+                "appimage"
+            } else {
+                "squashfs"
             },
         };
     }
@@ -186,6 +200,15 @@ mod tests {
         assert_eq!(classify_file("App-1.0.0.tar.GZ", b"").format, "tar");
         assert_eq!(classify_file("app_1.0_amd64.deb", b"").format, "deb");
         assert_eq!(classify_file("App-full.nupkg", b"").kind, "container");
+        // An AppImage starts as an ELF runtime; a snap is a bare image.
+        assert_eq!(
+            classify_file("Obsidian-1.7.7.AppImage", b"\x7fELF\x02\x01\x01").format,
+            "appimage"
+        );
+        assert_eq!(
+            classify_file("app_1.0_amd64.snap", b"hsqs").format,
+            "squashfs"
+        );
         assert_eq!(
             classify_file("node_modules/a/package.json", b"{").kind,
             "package-metadata"
