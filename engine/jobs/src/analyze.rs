@@ -15,6 +15,7 @@ use rea_hash::HashedEntry;
 use rea_parse::ParseOutput;
 pub use rea_parse::TextLimits;
 use rea_seal::{Authority, Confidence, EvidenceDraft, Sealed};
+use rea_traverse::ArchiveFormat;
 use serde_json::{Map, Value, json};
 
 use crate::common::{artifact_subject, plan_failure, resolve, validate_and_run};
@@ -124,10 +125,10 @@ impl Engine {
         let input = resolve(ctl, &request.input_path)?;
         let observed = match shape_of(&input) {
             Shape::Directory => Format::Directory,
-            Shape::Asar => Format::Asar,
-            Shape::Zip => Format::Zip,
-            Shape::Tar(_) => Format::Tar,
-            Shape::Squashfs => Format::Squashfs,
+            Shape::Archive(ArchiveFormat::Asar) => Format::Asar,
+            Shape::Archive(ArchiveFormat::Zip) => Format::Zip,
+            Shape::Archive(ArchiveFormat::Tar(_)) => Format::Tar,
+            Shape::Archive(ArchiveFormat::Squashfs) => Format::Squashfs,
             Shape::File => {
                 ctl.progress.finish("done", 0, None, "format");
                 return Err(Failure::new(

@@ -14,7 +14,7 @@ use rea_exec::{Dep, NodeId, Placement, Plan, PlanError, StageCx, StageKind};
 use rea_graph::artifact::{InventoryGraph, RootContent};
 use rea_hash::HashedEntry;
 use rea_seal::{Authority, Confidence, EvidenceDraft, Sealed};
-use rea_traverse::{Entry, InputKind, ResolvedInput, WalkNotes, WalkTally};
+use rea_traverse::{ArchiveFormat, Entry, InputKind, ResolvedInput, WalkNotes, WalkTally};
 use rea_validate::Validated;
 use serde::Serialize;
 use serde_json::{Map, Value, json};
@@ -113,11 +113,8 @@ pub(crate) fn invalid(field: &str, message: String) -> Failure {
 #[derive(Clone, Copy)]
 pub(crate) enum Shape {
     Directory,
-    Asar,
-    Zip,
-    Tar(rea_traverse::tar::Packing),
-    /// A SquashFS image, bare (a snap) or after an ELF runtime (an AppImage).
-    Squashfs,
+    /// An archive REA walks: an ASAR, a zip-family or tar-family archive, a SquashFS image.
+    Archive(ArchiveFormat),
     File,
 }
 
@@ -132,17 +129,17 @@ pub(crate) fn shape_of(input: &ResolvedInput) -> Shape {
             if input.display.to_lowercase().ends_with(".asar")
                 || rea_traverse::asar::looks_like_asar(&head[..read])
             {
-                Shape::Asar
+                Shape::Archive(ArchiveFormat::Asar)
             } else if rea_traverse::zip::is_zip_name(&input.display)
                 || rea_traverse::zip::looks_like_zip(&head[..read])
             {
-                Shape::Zip
+                Shape::Archive(ArchiveFormat::Zip)
             } else if let Some(packing) = rea_traverse::tar::packing_of(&input.display) {
-                Shape::Tar(packing)
+                Shape::Archive(ArchiveFormat::Tar(packing))
             } else if rea_traverse::squashfs::is_squashfs_name(&input.display)
                 || rea_traverse::squashfs::looks_like_squashfs(&head[..read])
             {
-                Shape::Squashfs
+                Shape::Archive(ArchiveFormat::Squashfs)
             } else {
                 Shape::File
             }
@@ -190,63 +187,27 @@ pub(crate) fn plan_graph(
                 },
             )?
         }
-        shape @ (Shape::Asar | Shape::Zip | Shape::Tar(_) | Shape::Squashfs) => {
+        Shape::Archive(format) => {
             let path = input.path.clone();
             let walk = move |cx: &StageCx<'_>, tally: &WalkTally, tx: &Sender<Entry>| {
                 let mut notes = WalkNotes::default();
                 let mut n_entries = 0;
-                if let Shape::Tar(packing) = shape {
-                    let source = rea_traverse::ArchiveRange::whole(&path)?;
-                    rea_traverse::tar::walk(
-                        cx,
-                        &source,
-                        packing,
-                        "",
-                        &limits,
-                        tally,
-                        tx,
-                        &mut notes,
-                        &mut n_entries,
-                    )?;
-                } else if let Shape::Squashfs = shape {
-                    let source = rea_traverse::ArchiveRange::whole(&path)?;
-                    rea_traverse::squashfs::walk(
-                        cx,
-                        &source,
-                        "",
-                        &limits,
-                        tally,
-                        tx,
-                        &mut notes,
-                        &mut n_entries,
-                    )?;
-                } else if let Shape::Asar = shape {
-                    let source = rea_traverse::asar::open(&path)?;
-                    let header = rea_traverse::asar::read_header(cx, &source)?;
-                    rea_traverse::asar::walk(
-                        cx,
-                        &source,
-                        &header,
-                        "",
-                        &limits,
-                        tally,
-                        tx,
-                        &mut notes,
-                        &mut n_entries,
-                    )?;
-                } else {
-                    let source = rea_traverse::ArchiveRange::whole(&path)?;
-                    rea_traverse::zip::walk(
-                        cx,
-                        &source,
-                        "",
-                        &limits,
-                        tally,
-                        tx,
-                        &mut notes,
-                        &mut n_entries,
-                    )?;
-                }
+                let unpacked_root = match format {
+                    ArchiveFormat::Asar => rea_traverse::asar::companion(&path),
+                    _ => None,
+                };
+                rea_traverse::walk_archive(
+                    cx,
+                    format,
+                    rea_traverse::ArchiveRange::whole(&path)?,
+                    unpacked_root,
+                    "",
+                    &limits,
+                    tally,
+                    tx,
+                    &mut notes,
+                    &mut n_entries,
+                )?;
                 tally.finish();
                 Ok(notes)
             };

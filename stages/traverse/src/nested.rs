@@ -34,15 +34,56 @@ pub(crate) struct Nested {
     source: EntrySource,
     declared: Option<DeclaredIntegrity>,
     declared_size: Option<u64>,
-    format: Format,
+    format: ArchiveFormat,
 }
 
-#[derive(Clone, Copy)]
-enum Format {
+/// The archive formats REA walks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ArchiveFormat {
     Asar,
     Zip,
     Tar(crate::tar::Packing),
+    /// A SquashFS image: an AppImage, a snap, a bare image.
     Squashfs,
+}
+
+/// Walks the archive at `source`, of `format`, below `prefix` (`""` for the input itself): the
+/// one dispatch to the readers, for an input file and for a nested archive alike.
+/// `unpacked_root` is an ASAR's `.unpacked` companion, when it has one.
+#[allow(clippy::too_many_arguments)]
+pub fn walk_archive(
+    cx: &StageCx<'_>,
+    format: ArchiveFormat,
+    source: ArchiveRange,
+    unpacked_root: Option<std::path::PathBuf>,
+    prefix: &str,
+    limits: &Limits,
+    tally: &WalkTally,
+    out: &Sender<Entry>,
+    notes: &mut WalkNotes,
+    n_entries: &mut u64,
+) -> Result<(), Failure> {
+    match format {
+        ArchiveFormat::Asar => {
+            let source = asar::AsarSource {
+                archive: source.archive,
+                base: source.base,
+                len: source.len,
+                unpacked_root,
+            };
+            let header = asar::read_header(cx, &source)?;
+            asar::walk(
+                cx, &source, &header, prefix, limits, tally, out, notes, n_entries,
+            )
+        }
+        ArchiveFormat::Zip => zip::walk(cx, &source, prefix, limits, tally, out, notes, n_entries),
+        ArchiveFormat::Tar(packing) => crate::tar::walk(
+            cx, &source, packing, prefix, limits, tally, out, notes, n_entries,
+        ),
+        ArchiveFormat::Squashfs => {
+            crate::squashfs::walk(cx, &source, prefix, limits, tally, out, notes, n_entries)
+        }
+    }
 }
 
 /// The entry, when it is a file named like an archive we expand.
@@ -51,13 +92,13 @@ pub(crate) fn candidate(entry: &Entry) -> Option<Nested> {
         return None;
     }
     let format = if entry.logical_path.to_lowercase().ends_with(".asar") {
-        Format::Asar
+        ArchiveFormat::Asar
     } else if zip::is_zip_name(&entry.logical_path) {
-        Format::Zip
+        ArchiveFormat::Zip
     } else if let Some(packing) = crate::tar::packing_of(&entry.logical_path) {
-        Format::Tar(packing)
+        ArchiveFormat::Tar(packing)
     } else if crate::squashfs::is_squashfs_name(&entry.logical_path) {
-        Format::Squashfs
+        ArchiveFormat::Squashfs
     } else {
         return None;
     };
@@ -157,56 +198,22 @@ pub(crate) fn expand(
         );
         return Ok(());
     }
-    let outcome = match nested.format {
-        Format::Asar => {
-            let unpacked_root = match &nested.source {
-                EntrySource::Fs { path: file, .. } => asar::companion(file),
-                _ => None,
-            };
-            let source = asar::AsarSource {
-                archive,
-                base,
-                len,
-                unpacked_root,
-            };
-            asar::read_header(cx, &source).and_then(|header| {
-                asar::walk(
-                    cx, &source, &header, path, limits, tally, out, notes, n_entries,
-                )
-            })
-        }
-        Format::Zip => zip::walk(
-            cx,
-            &ArchiveRange { archive, base, len },
-            path,
-            limits,
-            tally,
-            out,
-            notes,
-            n_entries,
-        ),
-        Format::Tar(packing) => crate::tar::walk(
-            cx,
-            &ArchiveRange { archive, base, len },
-            packing,
-            path,
-            limits,
-            tally,
-            out,
-            notes,
-            n_entries,
-        ),
-        Format::Squashfs => crate::squashfs::walk(
-            cx,
-            &ArchiveRange { archive, base, len },
-            path,
-            limits,
-            tally,
-            out,
-            notes,
-            n_entries,
-        ),
+    let unpacked_root = match &nested.source {
+        EntrySource::Fs { path: file, .. } => asar::companion(file),
+        _ => None,
     };
+    let outcome = walk_archive(
+        cx,
+        nested.format,
+        ArchiveRange { archive, base, len },
+        unpacked_root,
+        path,
+        limits,
+        tally,
+        out,
+        notes,
+        n_entries,
+    );
     match outcome {
         Err(failure) if failure.reason == FailureReason::Format => {
             notes.skip(

@@ -473,43 +473,6 @@ fn electron_asar_integrity_in_a_windows_executable_resource_is_checked_against_t
     );
 }
 
-/// `node electron_fuses.cjs TOOLS COMMAND ARGS…` (the official `@electron/fuses`).
-fn fuses_tool(command: &str, args: &[&std::ffi::OsStr]) -> Vec<u8> {
-    let tools = support::corpus("win-corpus.sh", "win");
-    let output = Command::new("node")
-        .arg(support::scripts().join("electron_fuses.cjs"))
-        .arg(&tools)
-        .arg(command)
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(output.status.success(), "{output:?}");
-    output.stdout
-}
-
-/// Our fuses of one binary, against what `getCurrentFuseWire` reads from it (given the binary,
-/// or the `.app` bundle it resolves the framework binary from).
-fn assert_fuses_match_the_official_reader(ours: &Value, binary: &Path) {
-    let oracle: Value = serde_json::from_slice(&fuses_tool("read", &[binary.as_os_str()])).unwrap();
-    assert_eq!(
-        ours["wire_version"].to_string(),
-        oracle["version"].as_str().unwrap()
-    );
-    let fuses = ours["fuses"].as_array().unwrap();
-    let count = oracle.as_object().unwrap().len() - 1;
-    assert_eq!(fuses.len(), count);
-    for (i, fuse) in fuses.iter().enumerate() {
-        let expected = match oracle[i.to_string()].as_u64().unwrap() {
-            0x31 => "enabled",
-            0x30 => "disabled",
-            0x72 => "removed",
-            other => panic!("unexpected state {other}"),
-        };
-        assert_eq!(fuse["index"], i);
-        assert_eq!(fuse["state"], expected, "{fuse}");
-    }
-}
-
 #[test]
 fn electron_fuses_read_like_the_official_reader_reads_them() {
     let corpus = corpus();
@@ -521,8 +484,8 @@ fn electron_fuses_read_like_the_official_reader_reads_them() {
     let exe = app.path().join("App.exe");
     // Electron's Windows and Linux distributions name their version in a file beside the binary.
     std::fs::write(app.path().join("version"), "28.1.0").unwrap();
-    fuses_tool("seed", &[exe.as_os_str()]);
-    fuses_tool(
+    support::fuses_tool("seed", &[exe.as_os_str()]);
+    support::fuses_tool(
         "flip",
         &[
             exe.as_os_str(),
@@ -539,7 +502,7 @@ fn electron_fuses_read_like_the_official_reader_reads_them() {
     assert_eq!(binaries[0]["logical_path"], "App.exe");
     assert_eq!(binaries[0]["electron_version"], "28.1.0");
     assert_eq!(binaries[0]["electron_version_source"], "version");
-    assert_fuses_match_the_official_reader(&binaries[0], &exe);
+    support::assert_fuses_match_the_official_reader(&binaries[0], &exe);
     let names: Vec<&str> = binaries[0]["fuses"]
         .as_array()
         .unwrap()
@@ -568,8 +531,8 @@ fn electron_fuses_read_like_the_official_reader_reads_them() {
     // open the application's archive, and the inventory says so.
     let app = windows_app(&corpus, "plain", "x64", &serde_json::json!([]));
     let exe = app.path().join("App.exe");
-    fuses_tool("seed", &[exe.as_os_str()]);
-    fuses_tool("flip", &[exe.as_os_str(), r#"{"4": true}"#.as_ref()]);
+    support::fuses_tool("seed", &[exe.as_os_str()]);
+    support::fuses_tool("flip", &[exe.as_os_str(), r#"{"4": true}"#.as_ref()]);
     let value = rea_all(app.path(), &[]);
     assert_eq!(
         asar_headers(&value["result"])["resources/app.asar"]["status"],
@@ -612,9 +575,9 @@ fn electron_fuses_read_like_the_official_reader_reads_them() {
         .status()
         .unwrap();
     assert!(status.success());
-    fuses_tool("seed", &[binary.as_os_str()]);
+    support::fuses_tool("seed", &[binary.as_os_str()]);
     let app = bundle.path().join("Fixture.app");
-    fuses_tool(
+    support::fuses_tool(
         "flip",
         &[app.as_os_str(), r#"{"0": false, "3": false}"#.as_ref()],
     );
@@ -625,7 +588,7 @@ fn electron_fuses_read_like_the_official_reader_reads_them() {
         binaries[0]["logical_path"],
         "Fixture.app/Contents/Frameworks/Electron Framework.framework/Versions/A/Electron Framework"
     );
-    assert_fuses_match_the_official_reader(&binaries[0], &app);
+    support::assert_fuses_match_the_official_reader(&binaries[0], &app);
     assert_eq!(binaries[0]["electron_version"], "33.2.1");
     assert_eq!(
         binaries[0]["electron_version_source"],
@@ -647,9 +610,9 @@ fn a_comparison_of_two_versions_names_the_fuses_versions_and_headers_that_change
     for (app, run_as_node, version) in [(&v1, "false", "28.1.0"), (&v2, "true", "29.0.0")] {
         let exe = app.path().join("App.exe");
         std::fs::write(app.path().join("version"), version).unwrap();
-        fuses_tool("seed", &[exe.as_os_str()]);
+        support::fuses_tool("seed", &[exe.as_os_str()]);
         let config = format!(r#"{{"0": {run_as_node}}}"#);
-        fuses_tool("flip", &[exe.as_os_str(), config.as_ref()]);
+        support::fuses_tool("flip", &[exe.as_os_str(), config.as_ref()]);
     }
     let records = tempfile::tempdir().unwrap();
     let mut sides = Vec::new();

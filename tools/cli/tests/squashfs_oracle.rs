@@ -1,7 +1,8 @@
 //! SquashFS inventories (AppImages, snaps) against squashfs-tools: images packed by
 //! `mksquashfs` with each compressor and block layout it offers, listed and hashed from what
 //! `unsquashfs` extracts (`corpora/scripts/squashfs_tool.py`); an AppImage laid out as
-//! appimagetool lays it out, holding an `app.asar` packed by `@electron/asar`; and broken
+//! appimagetool lays it out, holding an `app.asar` packed by `@electron/asar` and a binary
+//! whose fuses `@electron/fuses` flipped; and broken
 //! images, which are typed errors at the root and notes where they are nested.
 
 use std::collections::BTreeMap;
@@ -119,7 +120,16 @@ fn an_appimage_is_read_after_its_runtime_down_to_its_asar() {
     let app = dir.path().join("squashfs-root");
     std::fs::create_dir_all(app.join("resources")).unwrap();
     std::fs::copy(corpus.join("plain.asar"), app.join("resources/app.asar")).unwrap();
-    std::fs::copy("/usr/bin/true", app.join("fixture")).unwrap();
+    // The Electron binary beside resources/ (a real ELF standing in), with a fuse wire seeded
+    // and flipped by the official @electron/fuses, and the version file Electron ships beside it.
+    let binary = app.join("fixture");
+    std::fs::copy("/usr/bin/true", &binary).unwrap();
+    support::fuses_tool("seed", &[binary.as_os_str()]);
+    support::fuses_tool(
+        "flip",
+        &[binary.as_os_str(), r#"{"0": false, "2": false}"#.as_ref()],
+    );
+    std::fs::write(app.join("version"), "33.2.1").unwrap();
     std::os::unix::fs::symlink("fixture", app.join("AppRun")).unwrap();
     let image = dir.path().join("app.squashfs");
     pack(&app, &image, "zstd", &[]);
@@ -164,6 +174,14 @@ fn an_appimage_is_read_after_its_runtime_down_to_its_asar() {
     let headers = result["asar_headers"].as_array().unwrap();
     assert_eq!(headers.len(), 1);
     assert_eq!(headers[0]["logical_path"], "resources/app.asar");
+
+    // The fuses of the binary inside the image, as the official reader reads them.
+    let binaries = result["electron_fuses"].as_array().unwrap();
+    assert_eq!(binaries.len(), 1, "{binaries:?}");
+    assert_eq!(binaries[0]["logical_path"], "fixture");
+    assert_eq!(binaries[0]["electron_version"], "33.2.1");
+    support::assert_fuses_match_the_official_reader(&binaries[0], &binary);
+    assert_eq!(binaries[0]["fuses"][0]["state"], "disabled");
 
     // The application analysis reads the same image.
     let analysis = support::tool_json("analyze-javascript-application", &appimage, &[]);

@@ -197,3 +197,40 @@ pub fn assert_listing(oracle: &[Value], ours: &std::collections::BTreeMap<String
     }
     oracle.len()
 }
+
+/// `node electron_fuses.cjs TOOLS COMMAND ARGS…` (the official `@electron/fuses`).
+pub fn fuses_tool(command: &str, args: &[&std::ffi::OsStr]) -> Vec<u8> {
+    let tools = corpus("win-corpus.sh", "win");
+    let output = Command::new("node")
+        .arg(scripts().join("electron_fuses.cjs"))
+        .arg(&tools)
+        .arg(command)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+    output.stdout
+}
+
+/// Our fuses of one binary, against what `getCurrentFuseWire` reads from it (given the binary,
+/// or the `.app` bundle it resolves the framework binary from).
+pub fn assert_fuses_match_the_official_reader(ours: &Value, binary: &Path) {
+    let oracle: Value = serde_json::from_slice(&fuses_tool("read", &[binary.as_os_str()])).unwrap();
+    assert_eq!(
+        ours["wire_version"].to_string(),
+        oracle["version"].as_str().unwrap()
+    );
+    let fuses = ours["fuses"].as_array().unwrap();
+    let count = oracle.as_object().unwrap().len() - 1;
+    assert_eq!(fuses.len(), count);
+    for (i, fuse) in fuses.iter().enumerate() {
+        let expected = match oracle[i.to_string()].as_u64().unwrap() {
+            0x31 => "enabled",
+            0x30 => "disabled",
+            0x72 => "removed",
+            other => panic!("unexpected state {other}"),
+        };
+        assert_eq!(fuse["index"], i);
+        assert_eq!(fuse["state"], expected, "{fuse}");
+    }
+}
