@@ -190,26 +190,15 @@ pub(crate) fn plan_graph(
         Shape::Archive(format) => {
             let path = input.path.clone();
             let walk = move |cx: &StageCx<'_>, tally: &WalkTally, tx: &Sender<Entry>| {
-                let mut notes = WalkNotes::default();
-                let mut n_entries = 0;
                 let unpacked_root = match format {
                     ArchiveFormat::Asar => rea_traverse::asar::companion(&path),
                     _ => None,
                 };
-                rea_traverse::walk_archive(
-                    cx,
-                    format,
-                    rea_traverse::ArchiveRange::whole(&path)?,
-                    unpacked_root,
-                    "",
-                    &limits,
-                    tally,
-                    tx,
-                    &mut notes,
-                    &mut n_entries,
-                )?;
+                let source = rea_traverse::ArchiveRange::whole(&path)?;
+                let mut walk = rea_traverse::Walk::new(cx, &limits, tally, tx);
+                rea_traverse::walk_archive(&mut walk, format, source, unpacked_root, "")?;
                 tally.finish();
-                Ok(notes)
+                Ok(walk.notes)
             };
             let stream = add_entry_stream(plan, limits, policy, walk)?;
             let (hashed, notes) = (stream.hashed, stream.notes);

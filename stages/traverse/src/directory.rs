@@ -24,6 +24,7 @@ use rea_exec::StageCx;
 
 use crate::entry::{Entry, EntryKind, EntrySource, WalkNotes, WalkTally};
 use crate::input::special_kind;
+use crate::nested::Walk;
 use crate::path;
 
 /// Walks the directory at `root` (already resolved), sending every entry below it to `out`.
@@ -34,7 +35,7 @@ pub fn walk(
     tally: &WalkTally,
     out: &Sender<Entry>,
 ) -> Result<WalkNotes, Failure> {
-    let mut notes = WalkNotes::default();
+    let mut walk = Walk::new(cx, limits, tally, out);
     let root_meta = match fs::symlink_metadata(root) {
         Ok(meta) => meta,
         Err(err) => {
@@ -50,26 +51,21 @@ pub fn walk(
         dev: root_meta.dev(),
         ino: root_meta.ino(),
     }];
-    let mut n_entries: u64 = 0;
     while let Some(dir) = stack.pop() {
         cx.check()?;
         let children = match list(&dir) {
             Ok(children) => children,
             Err(note) => {
-                notes.skip(&dir.logical, note);
+                walk.notes.skip(&dir.logical, note);
                 continue;
             }
         };
         let mut subdirs = Vec::new();
         for name in children {
             cx.check()?;
-            let Some(child) = child_entry(&dir, &name, limits, &mut notes) else {
+            let Some(child) = child_entry(&dir, &name, limits, &mut walk.notes) else {
                 continue;
             };
-            if n_entries >= limits.max_entries {
-                return Err(crate::entry::too_many_entries(limits));
-            }
-            n_entries += 1;
             if child.kind == EntryKind::Directory
                 && let EntrySource::Fs { path, dev, ino } = &child.source
             {
@@ -80,19 +76,14 @@ pub fn walk(
                     ino: *ino,
                 });
             }
-            tally.add(&child);
-            let nested = crate::nested::candidate(&child);
-            if out.send(child).is_err() {
-                return Err(cx.disconnected());
-            }
-            if let Some(nested) = nested {
-                crate::nested::expand(cx, nested, limits, tally, out, &mut notes, &mut n_entries)?;
+            if let Some(nested) = walk.send(child)? {
+                crate::nested::expand(&mut walk, nested)?;
             }
         }
         stack.extend(subdirs.into_iter().rev());
     }
     tally.finish();
-    Ok(notes)
+    Ok(walk.notes)
 }
 
 struct PendingDir {

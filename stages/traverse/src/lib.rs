@@ -24,4 +24,4 @@ pub use entry::{
     WalkNotes, WalkTally, ZipMethod,
 };
 pub use input::{InputKind, ResolvedInput, entry_estimate, resolve_input};
-pub use nested::{ArchiveFormat, walk_archive};
+pub use nested::{ArchiveFormat, Walk, walk_archive};

@@ -37,6 +37,52 @@ pub(crate) struct Nested {
     format: ArchiveFormat,
 }
 
+/// One walk of an input: the stage, the limits, the entry channel and tally, and what every
+/// reader adds to as it goes (the notes on containers, and the count of entries sent, against
+/// `max_entries`). Every reader takes it, so nested archives share one count and one set of
+/// notes.
+pub struct Walk<'a, 'cx> {
+    pub cx: &'a StageCx<'cx>,
+    pub limits: &'a Limits,
+    pub tally: &'a WalkTally,
+    pub out: &'a Sender<Entry>,
+    pub notes: WalkNotes,
+    pub n_entries: u64,
+}
+
+impl<'a, 'cx> Walk<'a, 'cx> {
+    pub fn new(
+        cx: &'a StageCx<'cx>,
+        limits: &'a Limits,
+        tally: &'a WalkTally,
+        out: &'a Sender<Entry>,
+    ) -> Walk<'a, 'cx> {
+        Walk {
+            cx,
+            limits,
+            tally,
+            out,
+            notes: WalkNotes::default(),
+            n_entries: 0,
+        }
+    }
+
+    /// Counts `entry` against `max_entries` and sends it on; the archive it holds, when it is
+    /// one to expand (after whatever the caller sends first).
+    pub(crate) fn send(&mut self, entry: Entry) -> Result<Option<Nested>, Failure> {
+        if self.n_entries >= self.limits.max_entries {
+            return Err(crate::entry::too_many_entries(self.limits));
+        }
+        self.n_entries += 1;
+        self.tally.add(&entry);
+        let nested = candidate(&entry);
+        if self.out.send(entry).is_err() {
+            return Err(self.cx.disconnected());
+        }
+        Ok(nested)
+    }
+}
+
 /// The archive formats REA walks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ArchiveFormat {
@@ -50,18 +96,12 @@ pub enum ArchiveFormat {
 /// Walks the archive at `source`, of `format`, below `prefix` (`""` for the input itself): the
 /// one dispatch to the readers, for an input file and for a nested archive alike.
 /// `unpacked_root` is an ASAR's `.unpacked` companion, when it has one.
-#[allow(clippy::too_many_arguments)]
 pub fn walk_archive(
-    cx: &StageCx<'_>,
+    walk: &mut Walk<'_, '_>,
     format: ArchiveFormat,
     source: ArchiveRange,
     unpacked_root: Option<std::path::PathBuf>,
     prefix: &str,
-    limits: &Limits,
-    tally: &WalkTally,
-    out: &Sender<Entry>,
-    notes: &mut WalkNotes,
-    n_entries: &mut u64,
 ) -> Result<(), Failure> {
     match format {
         ArchiveFormat::Asar => {
@@ -71,18 +111,12 @@ pub fn walk_archive(
                 len: source.len,
                 unpacked_root,
             };
-            let header = asar::read_header(cx, &source)?;
-            asar::walk(
-                cx, &source, &header, prefix, limits, tally, out, notes, n_entries,
-            )
+            let header = asar::read_header(walk.cx, &source)?;
+            asar::walk(walk, &source, &header, prefix)
         }
-        ArchiveFormat::Zip => zip::walk(cx, &source, prefix, limits, tally, out, notes, n_entries),
-        ArchiveFormat::Tar(packing) => crate::tar::walk(
-            cx, &source, packing, prefix, limits, tally, out, notes, n_entries,
-        ),
-        ArchiveFormat::Squashfs => {
-            crate::squashfs::walk(cx, &source, prefix, limits, tally, out, notes, n_entries)
-        }
+        ArchiveFormat::Zip => zip::walk(walk, &source, prefix),
+        ArchiveFormat::Tar(packing) => crate::tar::walk(walk, &source, packing, prefix),
+        ArchiveFormat::Squashfs => crate::squashfs::walk(walk, &source, prefix),
     }
 }
 
@@ -112,47 +146,34 @@ pub(crate) fn candidate(entry: &Entry) -> Option<Nested> {
 }
 
 /// Expands one nested archive below its own logical path.
-pub(crate) fn expand(
-    cx: &StageCx<'_>,
-    nested: Nested,
-    limits: &Limits,
-    tally: &WalkTally,
-    out: &Sender<Entry>,
-    notes: &mut WalkNotes,
-    n_entries: &mut u64,
-) -> Result<(), Failure> {
+pub(crate) fn expand(walk: &mut Walk<'_, '_>, nested: Nested) -> Result<(), Failure> {
     let path = nested.logical_path.as_str();
     if nesting(path) > MAX_NESTING {
-        notes.skip(
+        walk.notes.skip(
             path,
             format!("not expanded: archives nested more than {MAX_NESTING} deep"),
         );
         return Ok(());
     }
+    let (cx, limits) = (walk.cx, walk.limits);
     let located = match &nested.source {
         EntrySource::Fs {
             path: file,
             dev,
             ino,
-        } => match open_fs(file, *dev, *ino) {
-            Ok(located) => located,
-            Err(note) => {
-                notes.skip(path, note);
-                return Ok(());
-            }
-        },
+        } => open_fs(file, *dev, *ino),
         EntrySource::Range {
             archive,
             offset,
             len,
-        } => (archive.clone(), *offset, *len),
+        } => Ok((archive.clone(), *offset, *len)),
         EntrySource::ZipMember {
             archive,
             offset,
             compressed_len,
             method: ZipMethod::Stored,
             ..
-        } => (archive.clone(), *offset, *compressed_len),
+        } => Ok((archive.clone(), *offset, *compressed_len)),
         EntrySource::ZipMember {
             archive,
             offset,
@@ -168,30 +189,24 @@ pub(crate) fn expand(
                 crc32: *crc32,
                 declared_size: nested.declared_size.unwrap_or(0),
             };
-            match inflate(cx, &member, limits)? {
-                Ok(located) => located,
-                Err(note) => {
-                    notes.skip(path, note);
-                    return Ok(());
-                }
-            }
+            inflate(cx, &member, limits)?
         }
         EntrySource::Squashfs { archive, file } => {
-            match crate::squashfs::into_memory(cx, archive, file, limits)? {
-                Ok(located) => located,
-                Err(note) => {
-                    notes.skip(path, note);
-                    return Ok(());
-                }
-            }
+            crate::squashfs::into_memory(cx, archive, file, limits)?
         }
         EntrySource::None => return Ok(()),
     };
-    let (archive, base, len) = located;
+    let (archive, base, len) = match located {
+        Ok(located) => located,
+        Err(note) => {
+            walk.notes.skip(path, note);
+            return Ok(());
+        }
+    };
     if let Some(declared) = &nested.declared
         && !matches_declaration(cx, &archive, base, len, declared)?
     {
-        notes.skip(
+        walk.notes.skip(
             path,
             "quarantined: the archive's bytes contradict their declared integrity; not expanded"
                 .to_owned(),
@@ -203,20 +218,15 @@ pub(crate) fn expand(
         _ => None,
     };
     let outcome = walk_archive(
-        cx,
+        walk,
         nested.format,
         ArchiveRange { archive, base, len },
         unpacked_root,
         path,
-        limits,
-        tally,
-        out,
-        notes,
-        n_entries,
     );
     match outcome {
         Err(failure) if failure.reason == FailureReason::Format => {
-            notes.skip(
+            walk.notes.skip(
                 path,
                 format!("not expanded as an archive: {}", failure.message),
             );
@@ -250,14 +260,9 @@ pub(crate) fn keep_last(
 /// `prefix`) added, counting each entry against `max_entries` and expanding the archives
 /// among them: what every archive reader does once it has listed its members.
 pub(crate) fn send_listing(
-    cx: &StageCx<'_>,
+    walk: &mut Walk<'_, '_>,
     mut members: std::collections::BTreeMap<String, Entry>,
     prefix: &str,
-    limits: &Limits,
-    tally: &WalkTally,
-    out: &Sender<Entry>,
-    notes: &mut WalkNotes,
-    n_entries: &mut u64,
 ) -> Result<(), Failure> {
     let mut implied = Vec::new();
     for logical in members.keys() {
@@ -276,18 +281,9 @@ pub(crate) fn send_listing(
             .or_insert_with(|| Entry::directory(dir));
     }
     for (_, entry) in members {
-        cx.check()?;
-        if *n_entries >= limits.max_entries {
-            return Err(crate::entry::too_many_entries(limits));
-        }
-        *n_entries += 1;
-        tally.add(&entry);
-        let nested = candidate(&entry);
-        if out.send(entry).is_err() {
-            return Err(cx.disconnected());
-        }
-        if let Some(nested) = nested {
-            expand(cx, nested, limits, tally, out, notes, n_entries)?;
+        walk.cx.check()?;
+        if let Some(nested) = walk.send(entry)? {
+            expand(walk, nested)?;
         }
     }
     Ok(())

@@ -19,13 +19,11 @@ use std::sync::Arc;
 
 use backhand::compression::{CompressionAction, Compressor, DefaultCompressor};
 use backhand::{DataSize, FilesystemReader, InnerNode, SquashfsFileReader};
-use crossbeam_channel::Sender;
 use rea_core::{Failure, FailureReason, Limits};
 use rea_exec::StageCx;
 
-use crate::entry::{
-    ArchiveFile, ArchiveRange, Entry, EntryKind, EntrySource, WalkNotes, WalkTally,
-};
+use crate::entry::{ArchiveFile, ArchiveRange, Entry, EntryKind, EntrySource};
+use crate::nested::Walk;
 use crate::read::SeekRange;
 
 /// SquashFS magic, `hsqs`, at the image's first byte.
@@ -77,19 +75,9 @@ pub struct Tail {
 /// Sends every file, directory and symlink of the image below `prefix` (`""` at the root),
 /// then expands the archives it holds. An image that cannot be read fails with reason
 /// `format` (nested: the container's note).
-#[allow(clippy::too_many_arguments)]
-pub fn walk(
-    cx: &StageCx<'_>,
-    source: &ArchiveRange,
-    prefix: &str,
-    limits: &Limits,
-    tally: &WalkTally,
-    out: &Sender<Entry>,
-    notes: &mut WalkNotes,
-    n_entries: &mut u64,
-) -> Result<(), Failure> {
-    let listed = list(cx, source, prefix, limits, notes)?;
-    crate::nested::send_listing(cx, listed, prefix, limits, tally, out, notes, n_entries)
+pub fn walk(walk: &mut Walk<'_, '_>, source: &ArchiveRange, prefix: &str) -> Result<(), Failure> {
+    let listed = list(walk, source, prefix)?;
+    crate::nested::send_listing(walk, listed, prefix)
 }
 
 fn unreadable(source: &ArchiveRange, problem: impl std::fmt::Display) -> Failure {
@@ -178,12 +166,11 @@ fn logical(
 }
 
 fn list(
-    cx: &StageCx<'_>,
+    walk: &mut Walk<'_, '_>,
     source: &ArchiveRange,
     prefix: &str,
-    limits: &Limits,
-    notes: &mut WalkNotes,
 ) -> Result<BTreeMap<String, Entry>, Failure> {
+    let (cx, limits, notes) = (walk.cx, walk.limits, &mut walk.notes);
     let offset = image_offset(source).map_err(|problem| unreadable(source, problem))?;
     let reader = std::io::BufReader::with_capacity(
         1 << 16,

@@ -14,13 +14,11 @@ use std::collections::BTreeMap;
 use std::io::{Read, Seek, SeekFrom};
 use std::rc::Rc;
 
-use crossbeam_channel::Sender;
 use rea_core::{Failure, FailureReason, Limits};
 use rea_exec::StageCx;
 
-use crate::entry::{
-    ArchiveFile, ArchiveRange, Entry, EntryKind, EntrySource, WalkNotes, WalkTally,
-};
+use crate::entry::{ArchiveFile, ArchiveRange, Entry, EntryKind, EntrySource, WalkNotes};
+use crate::nested::Walk;
 use crate::read::SeekRange;
 
 /// How a tar-family file is packed, from its name.
@@ -60,16 +58,12 @@ pub fn packing_of(name: &str) -> Option<Packing> {
 /// archives it holds. A compressed stream that cannot be unpacked within bounds fails with
 /// reason `format` and the note that says why (nested: the container's note).
 pub fn walk(
-    cx: &StageCx<'_>,
+    walk: &mut Walk<'_, '_>,
     source: &ArchiveRange,
     packing: Packing,
     prefix: &str,
-    limits: &Limits,
-    tally: &WalkTally,
-    out: &Sender<Entry>,
-    notes: &mut WalkNotes,
-    n_entries: &mut u64,
 ) -> Result<(), Failure> {
+    let (cx, limits, notes) = (walk.cx, walk.limits, &mut walk.notes);
     let listed = match packing {
         Packing::Tar => walk_tar(cx, source, prefix, limits, notes)?,
         Packing::Deb => walk_ar(cx, source, prefix, limits, notes)?,
@@ -82,7 +76,7 @@ pub fn walk(
             walk_tar(cx, &unpacked, prefix, limits, notes)?
         }
     };
-    crate::nested::send_listing(cx, listed, prefix, limits, tally, out, notes, n_entries)
+    crate::nested::send_listing(walk, listed, prefix)
 }
 
 /// A member name as a logical path below `prefix`, or why it was skipped. `Ok(None)` for the

@@ -15,11 +15,10 @@ use std::collections::BTreeMap;
 use std::io::{BufReader, Read};
 use std::sync::Arc;
 
-use crossbeam_channel::Sender;
 use rea_core::{Failure, FailureReason, Limits};
-use rea_exec::StageCx;
 
-use crate::entry::{ArchiveRange, Entry, EntryKind, EntrySource, WalkNotes, WalkTally, ZipMethod};
+use crate::entry::{ArchiveRange, Entry, EntryKind, EntrySource, ZipMethod};
+use crate::nested::Walk;
 use crate::path;
 use crate::read::SeekRange;
 
@@ -67,16 +66,8 @@ pub fn looks_like_zip(head: &[u8]) -> bool {
 
 /// Sends every member of the archive, below `prefix` (`""` at the root), then expands the
 /// archives it holds.
-pub fn walk(
-    cx: &StageCx<'_>,
-    source: &ArchiveRange,
-    prefix: &str,
-    limits: &Limits,
-    tally: &WalkTally,
-    out: &Sender<Entry>,
-    notes: &mut WalkNotes,
-    n_entries: &mut u64,
-) -> Result<(), Failure> {
+pub fn walk(walk: &mut Walk<'_, '_>, source: &ArchiveRange, prefix: &str) -> Result<(), Failure> {
+    let (cx, limits) = (walk.cx, walk.limits);
     let shown = source.archive.path.to_string_lossy().into_owned();
     let reader = SeekRange::new(Arc::clone(&source.archive.file), source.base, source.len);
     let mut archive = ::zip::ZipArchive::new(BufReader::new(reader)).map_err(|err| {
@@ -90,13 +81,13 @@ pub fn walk(
         let entry = match member(&mut archive, idx, prefix, limits, source) {
             Ok(entry) => entry,
             Err(note) => {
-                notes.skip(prefix, note);
+                walk.notes.skip(prefix, note);
                 continue;
             }
         };
-        crate::nested::keep_last(&mut members, entry, prefix, notes);
+        crate::nested::keep_last(&mut members, entry, prefix, &mut walk.notes);
     }
-    crate::nested::send_listing(cx, members, prefix, limits, tally, out, notes, n_entries)
+    crate::nested::send_listing(walk, members, prefix)
 }
 
 /// One member as an entry, or a note saying why it was skipped.

@@ -3,7 +3,7 @@
 use proptest::prelude::*;
 use rea_core::{CancelToken, Limits, ProgressReporter};
 use rea_exec::{StageCx, StageKind};
-use rea_traverse::{WalkNotes, WalkTally, asar};
+use rea_traverse::{Walk, WalkTally, asar};
 
 /// Reads `bytes` as an archive and walks it; returns how many entries came out, or the failure.
 fn read_all(bytes: &[u8]) -> Result<usize, String> {
@@ -16,24 +16,13 @@ fn read_all(bytes: &[u8]) -> Result<usize, String> {
     let source = asar::open(&path).map_err(|f| f.message)?;
     let header = asar::read_header(&cx, &source).map_err(|f| f.message)?;
     let (tx, rx) = crossbeam_channel::unbounded();
-    let mut notes = WalkNotes::default();
-    let mut n = 0;
     let limits = Limits {
         max_entries: 10_000,
         ..Limits::default()
     };
-    asar::walk(
-        &cx,
-        &source,
-        &header,
-        "",
-        &limits,
-        &WalkTally::default(),
-        &tx,
-        &mut notes,
-        &mut n,
-    )
-    .map_err(|f| f.message)?;
+    let tally = WalkTally::default();
+    let mut walk = Walk::new(&cx, &limits, &tally, &tx);
+    asar::walk(&mut walk, &source, &header, "").map_err(|f| f.message)?;
     drop(tx);
     Ok(rx.into_iter().count())
 }

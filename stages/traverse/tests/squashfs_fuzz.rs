@@ -6,7 +6,7 @@ use std::io::Read;
 use proptest::prelude::*;
 use rea_core::{CancelToken, Limits, ProgressReporter};
 use rea_exec::{StageCx, StageKind};
-use rea_traverse::{ArchiveRange, EntrySource, WalkNotes, WalkTally, squashfs};
+use rea_traverse::{ArchiveRange, EntrySource, Walk, WalkTally, squashfs};
 
 /// A small image written by `backhand`: a file of three 4 KiB blocks and a tail, a file in a
 /// fragment, a hole, a directory and a symlink.
@@ -46,23 +46,13 @@ fn read_all(bytes: &[u8]) -> Result<Vec<Listed>, String> {
     let cx = StageCx::detached(StageKind::Traverse, &cancel, &progress);
     let source = ArchiveRange::whole(&path).map_err(|f| f.message)?;
     let (tx, rx) = crossbeam_channel::unbounded();
-    let mut notes = WalkNotes::default();
-    let mut n = 0;
     let limits = Limits {
         max_entries: 10_000,
         ..Limits::default()
     };
-    squashfs::walk(
-        &cx,
-        &source,
-        "",
-        &limits,
-        &WalkTally::default(),
-        &tx,
-        &mut notes,
-        &mut n,
-    )
-    .map_err(|f| f.message)?;
+    let tally = WalkTally::default();
+    let mut walk = Walk::new(&cx, &limits, &tally, &tx);
+    squashfs::walk(&mut walk, &source, "").map_err(|f| f.message)?;
     drop(tx);
     Ok(rx
         .into_iter()

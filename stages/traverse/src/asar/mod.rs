@@ -28,14 +28,11 @@ use std::fs::File;
 use std::os::unix::fs::{FileExt, MetadataExt};
 use std::path::{Path, PathBuf};
 
-use crossbeam_channel::Sender;
-use rea_core::{Failure, FailureReason, Limits};
+use rea_core::{Failure, FailureReason};
 use rea_exec::StageCx;
 
-use crate::entry::{
-    ArchiveFile, DeclaredIntegrity, Entry, EntryKind, EntrySource, HeaderDigest, WalkNotes,
-    WalkTally,
-};
+use crate::entry::{ArchiveFile, DeclaredIntegrity, Entry, EntryKind, EntrySource, HeaderDigest};
+use crate::nested::Walk;
 use crate::path;
 use header::{Blocks, RawFiles, RawIntegrity, RawNode, Scalar};
 
@@ -177,19 +174,14 @@ pub fn read_header(cx: &StageCx<'_>, source: &AsarSource) -> Result<AsarHeader, 
 ///
 /// `n_entries` counts entries across the whole job, against `max_entries`.
 pub fn walk(
-    cx: &StageCx<'_>,
+    walk: &mut Walk<'_, '_>,
     source: &AsarSource,
     header: &AsarHeader,
     prefix: &str,
-    limits: &Limits,
-    tally: &WalkTally,
-    out: &Sender<Entry>,
-    notes: &mut WalkNotes,
-    n_entries: &mut u64,
 ) -> Result<(), Failure> {
     let root = header.parse(source)?;
-    cx.check()?;
-    notes.asar_headers.insert(
+    walk.cx.check()?;
+    walk.notes.asar_headers.insert(
         prefix.to_owned(),
         HeaderDigest {
             sha256: hex::encode(<sha2::Sha256 as sha2::Digest>::digest(&header.json)),
@@ -197,37 +189,27 @@ pub fn walk(
         },
     );
     let mut walker = Walker {
-        cx,
+        walk,
         source,
         header,
         prefix,
-        limits,
-        tally,
-        out,
-        notes,
-        n_entries,
     };
     walker.files(&root, "")
 }
 
-struct Walker<'a, 'cx> {
-    cx: &'a StageCx<'cx>,
+struct Walker<'a, 'w, 'cx> {
+    walk: &'a mut Walk<'w, 'cx>,
     source: &'a AsarSource,
     header: &'a AsarHeader,
     prefix: &'a str,
-    limits: &'a Limits,
-    tally: &'a WalkTally,
-    out: &'a Sender<Entry>,
-    notes: &'a mut WalkNotes,
-    n_entries: &'a mut u64,
 }
 
-impl Walker<'_, '_> {
+impl Walker<'_, '_, '_> {
     /// Visits one `files` map; `inner` is its path inside the archive (`""` at the top).
     fn files(&mut self, files: &RawFiles<'_>, inner: &str) -> Result<(), Failure> {
         let here = path::join(self.prefix, inner);
         let RawFiles::Map(children) = files else {
-            self.notes.skip(
+            self.walk.notes.skip(
                 &here,
                 format!(
                     "directory {} has a files value that is not an object",
@@ -241,7 +223,7 @@ impl Walker<'_, '_> {
         order.sort_by(|&a, &b| children[a].0.cmp(&children[b].0).then(a.cmp(&b)));
         let mut folded: HashMap<Cow<'_, str>, &str> = HashMap::with_capacity(children.len());
         for (pos, &idx) in order.iter().enumerate() {
-            self.cx.check()?;
+            self.walk.cx.check()?;
             let (name, node) = &children[idx];
             let name: &str = name;
             let logical = path::join(&here, name);
@@ -249,7 +231,7 @@ impl Walker<'_, '_> {
                 .get(pos + 1)
                 .is_some_and(|&next| children[next].0 == *name)
             {
-                self.notes.skip(
+                self.walk.notes.skip(
                     &here,
                     format!(
                         "entry {} is declared more than once; the last declaration is used",
@@ -259,7 +241,7 @@ impl Walker<'_, '_> {
                 continue;
             }
             if let Some(problem) = path::component_problem(name) {
-                self.notes.skip(
+                self.walk.notes.skip(
                     &here,
                     format!(
                         "entry {:?} in {} was skipped: {problem}",
@@ -269,22 +251,22 @@ impl Walker<'_, '_> {
                 );
                 continue;
             }
-            if path::depth(&logical) > self.limits.max_depth as usize {
-                self.notes.skip(
+            if path::depth(&logical) > self.walk.limits.max_depth as usize {
+                self.walk.notes.skip(
                     &here,
                     format!(
                         "entry {logical} was skipped: deeper than max_depth {}",
-                        self.limits.max_depth
+                        self.walk.limits.max_depth
                     ),
                 );
                 continue;
             }
-            if logical.len() > self.limits.max_path_bytes as usize {
-                self.notes.skip(
+            if logical.len() > self.walk.limits.max_path_bytes as usize {
+                self.walk.notes.skip(
                     &here,
                     format!(
                         "entry {logical} was skipped: path longer than max_path_bytes {}",
-                        self.limits.max_path_bytes
+                        self.walk.limits.max_path_bytes
                     ),
                 );
                 continue;
@@ -298,7 +280,7 @@ impl Walker<'_, '_> {
                 Cow::Borrowed(name)
             };
             if let Some(other) = folded.insert(lower, name) {
-                self.notes.skip(
+                self.walk.notes.skip(
                     &here,
                     format!(
                         "entries {other} and {name} in {} differ only by case",
@@ -308,41 +290,20 @@ impl Walker<'_, '_> {
             }
             let inner_path = path::join(inner, name);
             let entry = self.entry(node, logical, &inner_path);
-            self.admit()?;
             let subdir = match node {
                 RawNode::Object {
                     files: Some(files), ..
                 } => Some(files),
                 _ => None,
             };
-            self.tally.add(&entry);
-            let nested = crate::nested::candidate(&entry);
-            if self.out.send(entry).is_err() {
-                return Err(self.cx.disconnected());
-            }
+            let nested = self.walk.send(entry)?;
             if let Some(files) = subdir {
                 self.files(files, &inner_path)?;
             }
             if let Some(nested) = nested {
-                crate::nested::expand(
-                    self.cx,
-                    nested,
-                    self.limits,
-                    self.tally,
-                    self.out,
-                    self.notes,
-                    self.n_entries,
-                )?;
+                crate::nested::expand(self.walk, nested)?;
             }
         }
-        Ok(())
-    }
-
-    fn admit(&mut self) -> Result<(), Failure> {
-        if *self.n_entries >= self.limits.max_entries {
-            return Err(crate::entry::too_many_entries(self.limits));
-        }
-        *self.n_entries += 1;
         Ok(())
     }
 
