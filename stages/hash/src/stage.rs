@@ -229,6 +229,10 @@ impl Job<'_, '_> {
         let block_size = entry.declared.as_ref().and_then(|d| d.block_size);
         // A cheap clone (an `Arc` or a path) that leaves `entry` free to record limitations.
         let source = entry.source.clone();
+        // An entry read to its end, up to `max_entry_bytes`.
+        let hash_whole = |reader: &mut dyn Read| {
+            hash_reader(cx, reader, limits.max_entry_bytes, block_size, &on_chunk)
+        };
         let hashed = match &source {
             EntrySource::Fs { path, dev, ino } => hash_fs_file(
                 cx,
@@ -249,13 +253,7 @@ impl Job<'_, '_> {
                     pos: *offset,
                     end: offset + len,
                 };
-                hash_reader(
-                    cx,
-                    &mut reader,
-                    limits.max_entry_bytes,
-                    block_size,
-                    &on_chunk,
-                )
+                hash_whole(&mut reader)
             }
             EntrySource::ZipMember {
                 archive,
@@ -305,14 +303,7 @@ impl Job<'_, '_> {
             EntrySource::Squashfs { archive, file } => {
                 // The reader stops at the inode's size; a block that does not decompress, or
                 // an image that ends first, is an I/O error.
-                let mut reader = rea_traverse::squashfs::FileReader::new(archive, file);
-                hash_reader(
-                    cx,
-                    &mut reader,
-                    limits.max_entry_bytes,
-                    block_size,
-                    &on_chunk,
-                )
+                hash_whole(&mut rea_traverse::squashfs::FileReader::new(archive, file))
             }
             EntrySource::None => {
                 // The reader could not locate the bytes; its limitations say why.

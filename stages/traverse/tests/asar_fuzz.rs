@@ -1,30 +1,13 @@
 //! The ASAR reader never panics, whatever the bytes: it returns entries or a typed failure.
 
 use proptest::prelude::*;
-use rea_core::{CancelToken, Limits, ProgressReporter};
-use rea_exec::{StageCx, StageKind};
-use rea_traverse::{Walk, WalkTally, asar};
+use rea_traverse::ArchiveFormat;
+
+mod common;
 
 /// Reads `bytes` as an archive and walks it; returns how many entries came out, or the failure.
 fn read_all(bytes: &[u8]) -> Result<usize, String> {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("fuzz.asar");
-    std::fs::write(&path, bytes).unwrap();
-    let cancel = CancelToken::new();
-    let progress = ProgressReporter::silent();
-    let cx = StageCx::detached(StageKind::Traverse, &cancel, &progress);
-    let source = asar::open(&path).map_err(|f| f.message)?;
-    let header = asar::read_header(&cx, &source).map_err(|f| f.message)?;
-    let (tx, rx) = crossbeam_channel::unbounded();
-    let limits = Limits {
-        max_entries: 10_000,
-        ..Limits::default()
-    };
-    let tally = WalkTally::default();
-    let mut walk = Walk::new(&cx, &limits, &tally, &tx);
-    asar::walk(&mut walk, &source, &header, "").map_err(|f| f.message)?;
-    drop(tx);
-    Ok(rx.into_iter().count())
+    common::walk_bytes(bytes, "fuzz.asar", ArchiveFormat::Asar).map(|entries| entries.len())
 }
 
 /// A valid pickle around `json`, so that fuzzing reaches the header parser and the walker.

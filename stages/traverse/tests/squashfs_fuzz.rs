@@ -4,9 +4,9 @@
 use std::io::Read;
 
 use proptest::prelude::*;
-use rea_core::{CancelToken, Limits, ProgressReporter};
-use rea_exec::{StageCx, StageKind};
-use rea_traverse::{ArchiveRange, EntrySource, Walk, WalkTally, squashfs};
+use rea_traverse::{ArchiveFormat, EntrySource, squashfs};
+
+mod common;
 
 /// A small image written by `backhand`: a file of three 4 KiB blocks and a tail, a file in a
 /// fragment, a hole, a directory and a symlink.
@@ -38,23 +38,8 @@ type Listed = (String, Option<u64>, Result<Vec<u8>, String>);
 /// Walks `bytes` as an image and reads every file it lists: its path, declared size and bytes,
 /// in path order, or the walk's failure.
 fn read_all(bytes: &[u8]) -> Result<Vec<Listed>, String> {
-    let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("fuzz.squashfs");
-    std::fs::write(&path, bytes).unwrap();
-    let cancel = CancelToken::new();
-    let progress = ProgressReporter::silent();
-    let cx = StageCx::detached(StageKind::Traverse, &cancel, &progress);
-    let source = ArchiveRange::whole(&path).map_err(|f| f.message)?;
-    let (tx, rx) = crossbeam_channel::unbounded();
-    let limits = Limits {
-        max_entries: 10_000,
-        ..Limits::default()
-    };
-    let tally = WalkTally::default();
-    let mut walk = Walk::new(&cx, &limits, &tally, &tx);
-    squashfs::walk(&mut walk, &source, "").map_err(|f| f.message)?;
-    drop(tx);
-    Ok(rx
+    let entries = common::walk_bytes(bytes, "fuzz.squashfs", ArchiveFormat::Squashfs)?;
+    Ok(entries
         .into_iter()
         .filter_map(|entry| match &entry.source {
             EntrySource::Squashfs { archive, file } => {

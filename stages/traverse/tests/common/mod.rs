@@ -1,0 +1,28 @@
+//! What the reader fuzz tests share: walking bytes as an archive, outside any job.
+
+use rea_core::{CancelToken, Limits, ProgressReporter};
+use rea_exec::{StageCx, StageKind};
+use rea_traverse::{ArchiveFormat, ArchiveRange, Entry, Walk, WalkTally, walk_archive};
+
+/// Writes `bytes` to a file named `name` and walks it as `format`, with a stage of its own and
+/// at most 10,000 entries: the entries sent, or the walk's failure message. The entries'
+/// sources stay readable: they hold the file open.
+pub fn walk_bytes(bytes: &[u8], name: &str, format: ArchiveFormat) -> Result<Vec<Entry>, String> {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join(name);
+    std::fs::write(&path, bytes).unwrap();
+    let cancel = CancelToken::new();
+    let progress = ProgressReporter::silent();
+    let cx = StageCx::detached(StageKind::Traverse, &cancel, &progress);
+    let source = ArchiveRange::whole(&path).map_err(|f| f.message)?;
+    let (tx, rx) = crossbeam_channel::unbounded();
+    let limits = Limits {
+        max_entries: 10_000,
+        ..Limits::default()
+    };
+    let tally = WalkTally::default();
+    let mut walk = Walk::new(&cx, &limits, &tally, &tx);
+    walk_archive(&mut walk, format, source, None, "").map_err(|f| f.message)?;
+    drop(tx);
+    Ok(rx.into_iter().collect())
+}
