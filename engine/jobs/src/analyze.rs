@@ -37,6 +37,8 @@ pub enum Format {
     Tar,
     /// A SquashFS image: an AppImage or a snap.
     Squashfs,
+    /// An RPM package.
+    Rpm,
 }
 
 impl Format {
@@ -48,6 +50,7 @@ impl Format {
             Format::Zip => "zip",
             Format::Tar => "tar",
             Format::Squashfs => "squashfs",
+            Format::Rpm => "rpm",
         }
     }
 }
@@ -129,11 +132,12 @@ impl Engine {
             Shape::Archive(ArchiveFormat::Zip) => Format::Zip,
             Shape::Archive(ArchiveFormat::Tar(_)) => Format::Tar,
             Shape::Archive(ArchiveFormat::Squashfs) => Format::Squashfs,
+            Shape::Archive(ArchiveFormat::Rpm) => Format::Rpm,
             Shape::File => {
                 ctl.progress.finish("done", 0, None, "format");
                 return Err(Failure::new(
                     FailureReason::Format,
-                    "input is not a directory, an ASAR, a zip-family or a tar-family archive, or a SquashFS image",
+                    "input is not a directory, an ASAR, a zip-family or a tar-family archive, an RPM package or a SquashFS image",
                 )
                 .with_detail("input_path", input.display.clone()));
             }
@@ -287,6 +291,7 @@ fn article(format: Format) -> &'static str {
         Format::Zip => "a zip-family archive",
         Format::Tar => "a tar-family archive",
         Format::Squashfs => "a SquashFS image (an AppImage or a snap)",
+        Format::Rpm => "an RPM package",
     }
 }
 

@@ -140,6 +140,10 @@ pub(crate) fn shape_of(input: &ResolvedInput) -> Shape {
                 || rea_traverse::squashfs::looks_like_squashfs(&head[..read])
             {
                 Shape::Archive(ArchiveFormat::Squashfs)
+            } else if rea_traverse::rpm::is_rpm_name(&input.display)
+                || rea_traverse::rpm::looks_like_rpm(&head[..read])
+            {
+                Shape::Archive(ArchiveFormat::Rpm)
             } else {
                 Shape::File
             }

@@ -91,6 +91,8 @@ pub enum ArchiveFormat {
     Tar(crate::tar::Packing),
     /// A SquashFS image: an AppImage, a snap, a bare image.
     Squashfs,
+    /// An RPM package.
+    Rpm,
 }
 
 /// Walks the archive at `source`, of `format`, below `prefix` (`""` for the input itself): the
@@ -117,6 +119,7 @@ pub fn walk_archive(
         ArchiveFormat::Zip => zip::walk(walk, &source, prefix),
         ArchiveFormat::Tar(packing) => crate::tar::walk(walk, &source, packing, prefix),
         ArchiveFormat::Squashfs => crate::squashfs::walk(walk, &source, prefix),
+        ArchiveFormat::Rpm => crate::rpm::walk(walk, &source, prefix),
     }
 }
 
@@ -133,6 +136,8 @@ pub(crate) fn candidate(entry: &Entry) -> Option<Nested> {
         ArchiveFormat::Tar(packing)
     } else if crate::squashfs::is_squashfs_name(&entry.logical_path) {
         ArchiveFormat::Squashfs
+    } else if crate::rpm::is_rpm_name(&entry.logical_path) {
+        ArchiveFormat::Rpm
     } else {
         return None;
     };
@@ -343,7 +348,7 @@ fn inflate(
     }
     let archive = ArchiveFile {
         path: member.archive.path.clone(),
-        file: std::sync::Arc::new(memory),
+        file: memory,
     };
     Ok(Ok((archive, 0, total)))
 }
@@ -353,46 +358,80 @@ fn inflate(
 /// be held (`what` names the stream in the note; `too_much` is the note past `bound`).
 pub(crate) fn into_memory(
     cx: &StageCx<'_>,
-    mut reader: impl std::io::Read,
+    reader: impl std::io::Read,
     bound: u64,
     what: &str,
     too_much: &str,
-) -> Result<Result<(std::fs::File, u64), String>, Failure> {
-    use std::io::Write;
-    let memory = rustix::fs::memfd_create("rea-nested-archive", rustix::fs::MemfdFlags::CLOEXEC)
-        .map(std::fs::File::from);
-    let mut memory = match memory {
-        Ok(file) => file,
-        Err(err) => {
-            return Ok(Err(format!(
-                "not expanded: no in-memory file for {what}: {err}"
-            )));
-        }
+) -> Result<Result<(std::sync::Arc<std::fs::File>, u64), String>, Failure> {
+    let mut memory = match Memory::new(what, bound) {
+        Ok(memory) => memory,
+        Err(note) => return Ok(Err(note)),
     };
-    let mut buf = vec![0u8; rea_core::CHUNK_BYTES];
-    let mut total = 0u64;
-    loop {
-        cx.check()?;
-        let n = match reader.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(err) => {
+    Ok(memory
+        .append(cx, reader, what, too_much)?
+        .map(|(_, len)| (memory.file, len)))
+}
+
+/// An anonymous in-memory file (`memfd_create`) that streams are appended to, all of them
+/// within one bound: where a compressed container's members are decompressed to be read in
+/// place.
+pub(crate) struct Memory {
+    pub file: std::sync::Arc<std::fs::File>,
+    len: u64,
+    bound: u64,
+    buf: Vec<u8>,
+}
+
+impl Memory {
+    /// An empty in-memory file, or the note that says why there is none (`what` names what
+    /// it was to hold).
+    pub(crate) fn new(what: &str, bound: u64) -> Result<Memory, String> {
+        let file = rustix::fs::memfd_create("rea-nested-archive", rustix::fs::MemfdFlags::CLOEXEC)
+            .map(std::fs::File::from)
+            .map_err(|err| format!("not expanded: no in-memory file for {what}: {err}"))?;
+        Ok(Memory {
+            file: std::sync::Arc::new(file),
+            len: 0,
+            bound,
+            buf: vec![0u8; rea_core::CHUNK_BYTES],
+        })
+    }
+
+    /// Appends what `reader` gives, checking cancellation per chunk: where it starts in the
+    /// file and how long it is, or the note that says why it could not be held (`too_much`
+    /// past the bound).
+    pub(crate) fn append(
+        &mut self,
+        cx: &StageCx<'_>,
+        mut reader: impl std::io::Read,
+        what: &str,
+        too_much: &str,
+    ) -> Result<Result<(u64, u64), String>, Failure> {
+        use std::io::Write;
+        let start = self.len;
+        loop {
+            cx.check()?;
+            let n = match reader.read(&mut self.buf) {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(err) => {
+                    return Ok(Err(format!(
+                        "not expanded: {what} could not be decompressed: {err}"
+                    )));
+                }
+            };
+            self.len += n as u64;
+            if self.len > self.bound {
+                return Ok(Err(too_much.to_owned()));
+            }
+            if let Err(err) = (&*self.file).write_all(&self.buf[..n]) {
                 return Ok(Err(format!(
-                    "not expanded: {what} could not be decompressed: {err}"
+                    "not expanded: {what} could not be held in memory: {err}"
                 )));
             }
-        };
-        total += n as u64;
-        if total > bound {
-            return Ok(Err(too_much.to_owned()));
         }
-        if let Err(err) = memory.write_all(&buf[..n]) {
-            return Ok(Err(format!(
-                "not expanded: {what} could not be held in memory: {err}"
-            )));
-        }
+        Ok(Ok((start, self.len - start)))
     }
-    Ok(Ok((memory, total)))
 }
 
 /// How many archives deep a logical path is.
@@ -403,6 +442,8 @@ fn nesting(path: &str) -> usize {
             lower.ends_with(".asar")
                 || zip::is_zip_name(&lower)
                 || crate::tar::packing_of(&lower).is_some()
+                || crate::squashfs::is_squashfs_name(&lower)
+                || crate::rpm::is_rpm_name(&lower)
         })
         .count()
 }

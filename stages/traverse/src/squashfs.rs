@@ -307,7 +307,7 @@ pub(crate) fn into_memory(
     Ok(located.map(|(memory, len)| {
         let archive = ArchiveFile {
             path: archive.path.clone(),
-            file: Arc::new(memory),
+            file: memory,
         };
         (archive, 0, len)
     }))

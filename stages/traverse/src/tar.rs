@@ -335,7 +335,7 @@ pub(crate) fn unpack(
     Ok(Ok(ArchiveRange {
         archive: ArchiveFile {
             path: source.archive.path.clone(),
-            file: std::sync::Arc::new(file),
+            file,
         },
         base: 0,
         len,

@@ -192,6 +192,7 @@ fn analyze(engine: &Engine, args: AnalyzeArgs, cancel: &CancelToken) -> ExitCode
             FormatArg::Zip => Format::Zip,
             FormatArg::Tar => Format::Tar,
             FormatArg::Squashfs => Format::Squashfs,
+            FormatArg::Rpm => Format::Rpm,
         },
         limits: limits(&args.limits),
         text_limits,

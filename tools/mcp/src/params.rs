@@ -29,8 +29,8 @@ macro_rules! artifact_params {
         #[serde(deny_unknown_fields)]
         pub struct $name {
             /// Absolute path of a directory, `.asar` (with its `.asar.unpacked/`), ZIP-family or
-            /// tar-family archive (`.tar.gz`, `.deb`, …), SquashFS image (AppImage, snap) or
-            /// file.
+            /// tar-family archive (`.tar.gz`, `.deb`, …), RPM package, SquashFS image (AppImage,
+            /// snap) or file.
             pub input_path: String,
             pub limits: Option<LimitsParam>,
             /// `fail` (default) or `record-and-continue`.
@@ -96,6 +96,7 @@ pub enum FormatParam {
     Zip,
     Tar,
     Squashfs,
+    Rpm,
 }
 
 #[derive(Debug, Clone, Copy, Default, Deserialize, JsonSchema)]
@@ -109,7 +110,7 @@ pub enum SourceMapsParam {
 }
 
 artifact_params!(AnalyzeParams {
-    /// What the input must be; `auto` (default) accepts a directory, ASAR, ZIP, tar, .deb, AppImage or snap.
+    /// What the input must be; `auto` (default) accepts a directory, ASAR, ZIP, tar, .deb, .rpm, AppImage or snap.
     format: Option<FormatParam>,
     /// `declarations` (default) or `contents`.
     source_maps: Option<SourceMapsParam>,

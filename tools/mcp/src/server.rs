@@ -998,6 +998,7 @@ fn analyze_request(p: &AnalyzeParams) -> Result<AnalyzeRequest, Failure> {
             FormatParam::Zip => Format::Zip,
             FormatParam::Tar => Format::Tar,
             FormatParam::Squashfs => Format::Squashfs,
+            FormatParam::Rpm => Format::Rpm,
         },
         limits,
         text_limits,

@@ -129,6 +129,7 @@ pub fn request_for(input: &BatchInput) -> Result<JobRequest, Failure> {
                 Some("zip") => Format::Zip,
                 Some("tar") => Format::Tar,
                 Some("squashfs") => Format::Squashfs,
+                Some("rpm") => Format::Rpm,
                 Some(other) => return Err(bad_options(format!("unknown format {other:?}"))),
             };
             let source_maps = match options.source_maps.as_deref() {

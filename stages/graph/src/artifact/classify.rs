@@ -96,6 +96,12 @@ fn classify_path(logical_path: &str) -> Class {
             },
         };
     }
+    if rea_traverse::rpm::is_rpm_name(logical_path) {
+        return Class {
+            kind: "container",
+            format: "rpm",
+        };
+    }
     if rea_traverse::squashfs::is_squashfs_name(logical_path) {
         return Class {
             kind: "container",
@@ -208,6 +214,10 @@ mod tests {
         assert_eq!(
             classify_file("app_1.0_amd64.snap", b"hsqs").format,
             "squashfs"
+        );
+        assert_eq!(
+            classify_file("app-1.0.x86_64.rpm", b"\xed\xab\xee\xdb").format,
+            "rpm"
         );
         assert_eq!(
             classify_file("node_modules/a/package.json", b"{").kind,
