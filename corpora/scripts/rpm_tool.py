@@ -16,7 +16,7 @@ import subprocess
 import sys
 import tempfile
 
-from listing_rows import print_rows, row
+from listing_rows import print_rows, tree_rows
 
 PAYLOADS = {"gzip": "w9.gzdio", "xz": "w2.xzdio", "zstd": "w3.zstdio", "none": "w.ufdio"}
 
@@ -63,7 +63,6 @@ def pack(src, dest, compression):
 
 
 def listing(package):
-    rows = []
     with tempfile.TemporaryDirectory() as tmp:
         payload = subprocess.run(["rpm2cpio", package], check=True, capture_output=True).stdout
         subprocess.run(
@@ -72,17 +71,7 @@ def listing(package):
             cwd=tmp,
             check=True,
         )
-        for dirpath, dirnames, filenames in os.walk(tmp, followlinks=False):
-            for name in dirnames + filenames:
-                full = os.path.join(dirpath, name)
-                rel = os.path.relpath(full, tmp)
-                if os.path.islink(full):
-                    rows.append(row(rel, "symlink", link_target=os.readlink(full)))
-                elif os.path.isdir(full):
-                    rows.append(row(rel, "directory"))
-                else:
-                    with open(full, "rb") as f:
-                        rows.append(row(rel, "file", f.read()))
+        rows = tree_rows(tmp)
     print_rows(rows)
 
 

@@ -20,7 +20,7 @@ import subprocess
 import sys
 import tempfile
 
-from listing_rows import print_rows, row
+from listing_rows import print_rows, tree_rows
 
 
 def pack(src, dest, comp, extra):
@@ -58,7 +58,6 @@ def appimage(runtime, image, dest):
 
 
 def listing(archive, offset):
-    rows = []
     with tempfile.TemporaryDirectory() as tmp:
         root = os.path.join(tmp, "x")
         subprocess.run(
@@ -66,17 +65,7 @@ def listing(archive, offset):
             check=True,
             stdout=subprocess.DEVNULL,
         )
-        for dirpath, dirnames, filenames in os.walk(root, followlinks=False):
-            for name in dirnames + filenames:
-                full = os.path.join(dirpath, name)
-                rel = os.path.relpath(full, root)
-                if os.path.islink(full):
-                    rows.append(row(rel, "symlink", link_target=os.readlink(full)))
-                elif os.path.isdir(full):
-                    rows.append(row(rel, "directory"))
-                else:
-                    with open(full, "rb") as f:
-                        rows.append(row(rel, "file", f.read()))
+        rows = tree_rows(root)
         shutil.rmtree(root, ignore_errors=True)
     print_rows(rows)
 

@@ -4,6 +4,8 @@ use std::collections::BTreeMap;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+
+use rea_core::{Failure, FailureReason};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 /// What kind of thing an entry is.
@@ -34,8 +36,7 @@ pub struct ArchiveFile {
 
 impl ArchiveFile {
     /// Opens the archive file at `path` (already resolved): the shared handle, and its length.
-    pub fn open(path: &Path) -> Result<(ArchiveFile, u64), rea_core::Failure> {
-        use rea_core::{Failure, FailureReason};
+    pub fn open(path: &Path) -> Result<(ArchiveFile, u64), Failure> {
         let file = File::open(path).map_err(|err| {
             Failure::new(FailureReason::Io, "archive could not be opened")
                 .with_detail("path", path.to_string_lossy().into_owned())
@@ -67,8 +68,20 @@ pub struct ArchiveRange {
 }
 
 impl ArchiveRange {
+    /// The failure of a reader that cannot read this archive as `what` ("tar archive", "RPM
+    /// package"), with reason `format`: at the root the run's error, nested the container's
+    /// note.
+    pub fn unreadable(&self, what: &str, problem: impl std::fmt::Display) -> Failure {
+        Failure::new(
+            FailureReason::Format,
+            format!("not a readable {what}: {problem}"),
+        )
+        .with_detail("path", self.archive.path.to_string_lossy().into_owned())
+        .with_detail("problem", problem.to_string())
+    }
+
     /// The whole archive file at `path` (already resolved).
-    pub fn whole(path: &Path) -> Result<ArchiveRange, rea_core::Failure> {
+    pub fn whole(path: &Path) -> Result<ArchiveRange, Failure> {
         let (archive, len) = ArchiveFile::open(path)?;
         Ok(ArchiveRange {
             archive,

@@ -372,6 +372,17 @@ pub(crate) fn into_memory(
         .map(|(_, len)| (memory.file, len)))
 }
 
+/// How many bytes a compressed container of `compressed` bytes may decompress to in memory:
+/// at most `max_entry_bytes`, [`MAX_INFLATED_ARCHIVE`] and `max_compression_ratio` times its
+/// size (never under 1 MiB, so that small containers of text still open).
+pub(crate) fn decompression_bound(limits: &Limits, compressed: u64) -> u64 {
+    let by_ratio = (compressed as f64 * limits.max_compression_ratio).min(u64::MAX as f64) as u64;
+    limits
+        .max_entry_bytes
+        .min(MAX_INFLATED_ARCHIVE)
+        .min(by_ratio.max(1 << 20))
+}
+
 /// An anonymous in-memory file (`memfd_create`) that streams are appended to, all of them
 /// within one bound: where a compressed container's members are decompressed to be read in
 /// place.

@@ -10,7 +10,7 @@
 
 use std::collections::BTreeMap;
 
-use rea_core::{Failure, FailureReason};
+use rea_core::Failure;
 
 use crate::entry::{ArchiveFile, ArchiveRange, DeclaredIntegrity, Entry, EntryKind, EntrySource};
 use crate::nested::{Memory, Walk};
@@ -34,15 +34,6 @@ pub fn walk(walk: &mut Walk<'_, '_>, source: &ArchiveRange, prefix: &str) -> Res
     crate::nested::send_listing(walk, listed, prefix)
 }
 
-fn unreadable(source: &ArchiveRange, problem: impl std::fmt::Display) -> Failure {
-    Failure::new(
-        FailureReason::Format,
-        format!("not a readable RPM package: {problem}"),
-    )
-    .with_detail("path", source.archive.path.to_string_lossy().into_owned())
-    .with_detail("problem", problem.to_string())
-}
-
 fn list(
     walk: &mut Walk<'_, '_>,
     source: &ArchiveRange,
@@ -53,7 +44,9 @@ fn list(
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         list_payload(walk, source, prefix)
     }))
-    .unwrap_or_else(|_| Err(unreadable(source, "its headers or payload are malformed")))
+    .unwrap_or_else(|_| {
+        Err(source.unreadable("RPM package", "its headers or payload are malformed"))
+    })
 }
 
 fn list_payload(
@@ -66,17 +59,14 @@ fn list_payload(
         1 << 16,
         SeekRange::new(source.archive.file.clone(), source.base, source.len),
     );
-    let mut package = rpm::PackageReader::parse(reader).map_err(|err| unreadable(source, err))?;
-    let ratio_bound =
-        (source.len as f64 * limits.max_compression_ratio).min(u64::MAX as f64) as u64;
-    let bound = limits
-        .max_entry_bytes
-        .min(crate::nested::MAX_INFLATED_ARCHIVE)
-        .min(ratio_bound.max(1 << 20));
+    let mut package =
+        rpm::PackageReader::parse(reader).map_err(|err| source.unreadable("RPM package", err))?;
+    let bound = crate::nested::decompression_bound(limits, source.len);
     let too_much = format!(
         "the payload decompresses to more than the {bound} bytes it may take in memory (max_entry_bytes, max_compression_ratio)"
     );
-    let mut memory = Memory::new("the payload", bound).map_err(|note| unreadable(source, note))?;
+    let mut memory =
+        Memory::new("the payload", bound).map_err(|note| source.unreadable("RPM package", note))?;
     let archive = ArchiveFile {
         path: source.archive.path.clone(),
         file: memory.file.clone(),
@@ -87,7 +77,7 @@ fn list_payload(
         let mut file = match package.next_file() {
             Ok(Some(file)) => file,
             Ok(None) => break,
-            Err(err) if members.is_empty() => return Err(unreadable(source, err)),
+            Err(err) if members.is_empty() => return Err(source.unreadable("RPM package", err)),
             Err(err) => {
                 walk.notes.skip(
                     prefix,

@@ -19,7 +19,7 @@ use std::sync::Arc;
 
 use backhand::compression::{CompressionAction, Compressor, DefaultCompressor};
 use backhand::{DataSize, FilesystemReader, InnerNode, SquashfsFileReader};
-use rea_core::{Failure, FailureReason, Limits};
+use rea_core::{Failure, Limits};
 use rea_exec::StageCx;
 
 use crate::entry::{ArchiveFile, ArchiveRange, Entry, EntryKind, EntrySource};
@@ -81,15 +81,6 @@ pub struct Tail {
 pub fn walk(walk: &mut Walk<'_, '_>, source: &ArchiveRange, prefix: &str) -> Result<(), Failure> {
     let listed = list(walk, source, prefix)?;
     crate::nested::send_listing(walk, listed, prefix)
-}
-
-fn unreadable(source: &ArchiveRange, problem: impl std::fmt::Display) -> Failure {
-    Failure::new(
-        FailureReason::Format,
-        format!("not a readable SquashFS image: {problem}"),
-    )
-    .with_detail("path", source.archive.path.to_string_lossy().into_owned())
-    .with_detail("problem", problem.to_string())
 }
 
 /// Where the image starts in `source`: 0 for a bare image, the end of the runtime's section
@@ -174,7 +165,8 @@ fn list(
     prefix: &str,
 ) -> Result<BTreeMap<String, Entry>, Failure> {
     let (cx, limits, notes) = (walk.cx, walk.limits, &mut walk.notes);
-    let offset = image_offset(source).map_err(|problem| unreadable(source, problem))?;
+    let offset =
+        image_offset(source).map_err(|problem| source.unreadable("SquashFS image", problem))?;
     let reader = std::io::BufReader::with_capacity(
         1 << 16,
         SeekRange::new(source.archive.file.clone(), source.base, source.len),
@@ -185,8 +177,8 @@ fn list(
     }));
     let image = match read {
         Ok(Ok(image)) => image,
-        Ok(Err(err)) => return Err(unreadable(source, err)),
-        Err(_) => return Err(unreadable(source, "its tables are malformed")),
+        Ok(Err(err)) => return Err(source.unreadable("SquashFS image", err)),
+        Err(_) => return Err(source.unreadable("SquashFS image", "its tables are malformed")),
     };
     let fragments = image.fragments.as_deref().unwrap_or_default();
     let image_id = NEXT_IMAGE.fetch_add(1, std::sync::atomic::Ordering::Relaxed);

@@ -92,12 +92,6 @@ fn logical(prefix: &str, name: &str, limits: &Limits) -> Result<Option<String>, 
     crate::zip::member_path(prefix, inner, limits).map(Some)
 }
 
-fn unreadable(source: &ArchiveRange, what: &str, err: impl std::fmt::Display) -> Failure {
-    Failure::new(FailureReason::Format, format!("not a readable {what}"))
-        .with_detail("path", source.archive.path.to_string_lossy().into_owned())
-        .with_detail("problem", err.to_string())
-}
-
 fn walk_tar(
     cx: &StageCx<'_>,
     source: &ArchiveRange,
@@ -109,14 +103,14 @@ fn walk_tar(
     let mut archive = ::tar::Archive::new(reader);
     let members_iter = archive
         .entries_with_seek()
-        .map_err(|err| unreadable(source, "tar archive", err))?;
+        .map_err(|err| source.unreadable("tar archive", err))?;
     let mut members: BTreeMap<String, Entry> = BTreeMap::new();
     for (idx, member) in members_iter.enumerate() {
         cx.check()?;
         let member = match member {
             Ok(member) => member,
             // A header that does not parse ends the listing: what follows cannot be located.
-            Err(err) if idx == 0 => return Err(unreadable(source, "tar archive", err)),
+            Err(err) if idx == 0 => return Err(source.unreadable("tar archive", err)),
             Err(err) => {
                 notes.skip(
                     prefix,
@@ -252,7 +246,7 @@ fn walk_ar(
         cx.check()?;
         let mut member = match member {
             Ok(member) => member,
-            Err(err) if idx == 0 => return Err(unreadable(source, "Debian package", err)),
+            Err(err) if idx == 0 => return Err(source.unreadable("Debian package", err)),
             Err(err) => {
                 notes.skip(
                     prefix,
@@ -318,12 +312,7 @@ pub(crate) fn unpack(
             return Ok(Ok(source.clone()));
         }
     };
-    let ratio_bound =
-        (source.len as f64 * limits.max_compression_ratio).min(u64::MAX as f64) as u64;
-    let bound = limits
-        .max_entry_bytes
-        .min(crate::nested::MAX_INFLATED_ARCHIVE)
-        .min(ratio_bound.max(1 << 20));
+    let bound = crate::nested::decompression_bound(limits, source.len);
     let too_much = format!(
         "not expanded: the compressed tar decompresses to more than the {bound} bytes it may take in memory (max_entry_bytes, max_compression_ratio)"
     );
