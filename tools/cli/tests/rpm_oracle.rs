@@ -75,11 +75,21 @@ fn an_rpm_is_expanded_down_to_its_asar() {
     let app = dir.path().join("app");
     std::fs::create_dir_all(app.join("resources")).unwrap();
     std::fs::copy(corpus.join("plain.asar"), app.join("resources/app.asar")).unwrap();
+    // Hard links: the payload holds their data once, with the last of the group.
+    std::fs::write(app.join("LICENSE"), "MIT\n".repeat(100)).unwrap();
+    std::fs::hard_link(app.join("LICENSE"), app.join("LICENSE.electron")).unwrap();
+    std::fs::hard_link(app.join("LICENSE"), app.join("resources/LICENSE")).unwrap();
     let package = dir.path().join("fixture.rpm");
     pack(&app, &package, "xz");
     let value = inventory_json(&package, &[]);
     let result = &value["result"];
     check(&package, result);
+    let ours = support::occurrences_under(result, "");
+    for link in ["LICENSE", "LICENSE.electron", "resources/LICENSE"] {
+        let o = &ours[&format!("opt/Fixture/{link}")];
+        assert_eq!(o["size"], 400, "{link}: {o}");
+        assert_eq!(o["hash_status"], "verified", "{link}: {o}");
+    }
     let inside = support::occurrences_under(result, "opt/Fixture/resources/app.asar/");
     let alone = support::occurrences_under(
         &inventory_json(&corpus.join("plain.asar"), &[])["result"],
