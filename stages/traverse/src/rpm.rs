@@ -63,6 +63,7 @@ fn list_payload(
         1 << 16,
         SeekRange::new(source.archive.file.clone(), source.base, source.len),
     );
+    check_counts(source).map_err(|problem| source.unreadable(WHAT, problem))?;
     let metadata =
         rpm::PackageMetadata::parse(&mut input).map_err(|err| source.unreadable(WHAT, err))?;
     let headers = metadata
@@ -252,6 +253,56 @@ fn list_payload(
         crate::nested::keep_last(&mut members, ghost, prefix, &mut walk.notes);
     }
     Ok(members)
+}
+
+/// Checks what the `rpm` crate trusts before it allocates: every header index entry's item
+/// count against its header's data size (an item takes at least a byte of it). The crate sizes
+/// arrays by that count before reading the data, so one flipped count asked for 43 GB and
+/// aborted the process (found by the fuzz test). Only the header's layout is read here: the
+/// 96-byte lead, then each header's 16-byte intro (magic, reserved, entry count, data size,
+/// big-endian) and its 16-byte index entries (tag, type, offset, count).
+fn check_counts(source: &ArchiveRange) -> Result<(), String> {
+    use std::os::unix::fs::FileExt;
+    let read = |at: u64, buf: &mut [u8]| -> Result<(), String> {
+        let end = at
+            .checked_add(buf.len() as u64)
+            .ok_or("its headers overflow")?;
+        if end > source.len {
+            return Err("its headers run past the end of the file".to_owned());
+        }
+        source
+            .archive
+            .file
+            .read_exact_at(buf, source.base + at)
+            .map_err(|err| format!("its headers could not be read: {err}"))
+    };
+    let be = |bytes: &[u8]| u32::from_be_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
+    let mut at = 96u64;
+    for signature in [true, false] {
+        let mut intro = [0u8; 16];
+        read(at, &mut intro)?;
+        if intro[..3] != [0x8E, 0xAD, 0xE8] {
+            return Err("a header does not start with the header magic".to_owned());
+        }
+        let (entries, size) = (u64::from(be(&intro[8..12])), u64::from(be(&intro[12..16])));
+        let index_len = entries * 16;
+        if at + 16 + index_len + size > source.len {
+            return Err("a header is larger than the file".to_owned());
+        }
+        let mut index = vec![0u8; index_len as usize];
+        read(at + 16, &mut index)?;
+        if index
+            .chunks_exact(16)
+            .any(|entry| u64::from(be(&entry[12..16])) > size)
+        {
+            return Err("a header entry counts more items than its header holds".to_owned());
+        }
+        at += 16 + index_len + size;
+        if signature {
+            at = at.div_ceil(8) * 8;
+        }
+    }
+    Ok(())
 }
 
 /// A payload or header path relative to the package's root.
