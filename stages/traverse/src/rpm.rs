@@ -160,8 +160,9 @@ fn list_payload(
                         entry.declared = header.and_then(|i| declared_integrity(&headers[i]));
                         entry.declared_size =
                             Some(header.map_or(u64::from(size), |i| headers[i].size() as u64));
-                        if size == 0 && nlink > 1 {
-                            // Its data comes with a later link of the group.
+                        if size == 0 && nlink > 1 && entry.declared_size != Some(0) {
+                            // Its data comes with a later link of the group (an empty file
+                            // has none to wait for).
                             links
                                 .entry(ino)
                                 .or_default()
