@@ -39,6 +39,10 @@ pub enum Format {
     Squashfs,
     /// An RPM package.
     Rpm,
+    /// A 7z archive.
+    SevenZ,
+    /// A Windows executable whose overlay holds the application: an installer.
+    Exe,
 }
 
 impl Format {
@@ -51,6 +55,8 @@ impl Format {
             Format::Tar => "tar",
             Format::Squashfs => "squashfs",
             Format::Rpm => "rpm",
+            Format::SevenZ => "7z",
+            Format::Exe => "exe",
         }
     }
 }
@@ -133,11 +139,13 @@ impl Engine {
             Shape::Archive(ArchiveFormat::Tar(_)) => Format::Tar,
             Shape::Archive(ArchiveFormat::Squashfs) => Format::Squashfs,
             Shape::Archive(ArchiveFormat::Rpm) => Format::Rpm,
+            Shape::Archive(ArchiveFormat::SevenZ) => Format::SevenZ,
+            Shape::Archive(ArchiveFormat::Exe) => Format::Exe,
             Shape::File => {
                 ctl.progress.finish("done", 0, None, "format");
                 return Err(Failure::new(
                     FailureReason::Format,
-                    "input is not a directory, an ASAR, a zip-family or a tar-family archive, an RPM package or a SquashFS image",
+                    "input is not a directory, an ASAR, a zip-family or a tar-family archive, an RPM package, a 7z archive, a SquashFS image or a Windows installer",
                 )
                 .with_detail("input_path", input.display.clone()));
             }
@@ -292,6 +300,8 @@ fn article(format: Format) -> &'static str {
         Format::Tar => "a tar-family archive",
         Format::Squashfs => "a SquashFS image (an AppImage or a snap)",
         Format::Rpm => "an RPM package",
+        Format::SevenZ => "a 7z archive",
+        Format::Exe => "a Windows executable (an installer)",
     }
 }
 

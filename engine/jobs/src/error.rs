@@ -71,7 +71,7 @@ impl ErrorObject {
                 "artifact_operation_failed",
                 "execution_failure",
                 false,
-                "Check the input path and that it is a directory, ASAR, ZIP, tar, .deb, .rpm, AppImage or snap REA can read.",
+                "Check the input path and that it is a directory, ASAR, ZIP, tar, .deb, .rpm, .7z, AppImage, snap or Windows installer REA can read.",
             ),
             FailureReason::Policy | FailureReason::Unavailable => (
                 "artifact_operation_failed",

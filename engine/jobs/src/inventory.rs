@@ -144,6 +144,14 @@ pub(crate) fn shape_of(input: &ResolvedInput) -> Shape {
                 || rea_traverse::rpm::looks_like_rpm(&head[..read])
             {
                 Shape::Archive(ArchiveFormat::Rpm)
+            } else if rea_traverse::sevenz::is_7z_name(&input.display)
+                || rea_traverse::sevenz::looks_like_7z(&head[..read])
+            {
+                Shape::Archive(ArchiveFormat::SevenZ)
+            } else if rea_traverse::exe::is_exe_name(&input.display)
+                || rea_traverse::exe::looks_like_exe(&head[..read])
+            {
+                Shape::Archive(ArchiveFormat::Exe)
             } else {
                 Shape::File
             }

@@ -11,11 +11,13 @@
 pub mod asar;
 pub mod directory;
 mod entry;
+pub mod exe;
 mod input;
 mod nested;
 pub mod path;
 pub mod read;
 pub mod rpm;
+pub mod sevenz;
 pub mod squashfs;
 pub mod tar;
 pub mod zip;

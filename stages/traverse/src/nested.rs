@@ -93,6 +93,10 @@ pub enum ArchiveFormat {
     Squashfs,
     /// An RPM package.
     Rpm,
+    /// A 7z archive.
+    SevenZ,
+    /// A Windows executable, for the archives its overlay holds (an installer's payload).
+    Exe,
 }
 
 /// Walks the archive at `source`, of `format`, below `prefix` (`""` for the input itself): the
@@ -120,6 +124,8 @@ pub fn walk_archive(
         ArchiveFormat::Tar(packing) => crate::tar::walk(walk, &source, packing, prefix),
         ArchiveFormat::Squashfs => crate::squashfs::walk(walk, &source, prefix),
         ArchiveFormat::Rpm => crate::rpm::walk(walk, &source, prefix),
+        ArchiveFormat::SevenZ => crate::sevenz::walk(walk, &source, prefix),
+        ArchiveFormat::Exe => crate::exe::walk(walk, &source, prefix),
     }
 }
 
@@ -138,6 +144,10 @@ pub(crate) fn candidate(entry: &Entry) -> Option<Nested> {
         ArchiveFormat::Squashfs
     } else if crate::rpm::is_rpm_name(&entry.logical_path) {
         ArchiveFormat::Rpm
+    } else if crate::sevenz::is_7z_name(&entry.logical_path) {
+        ArchiveFormat::SevenZ
+    } else if crate::exe::is_exe_name(&entry.logical_path) {
+        ArchiveFormat::Exe
     } else {
         return None;
     };
@@ -161,6 +171,21 @@ pub(crate) fn expand(walk: &mut Walk<'_, '_>, nested: Nested) -> Result<(), Fail
         return Ok(());
     }
     let (cx, limits) = (walk.cx, walk.limits);
+    // An executable is searched for a payload only where its bytes can be read in place:
+    // decompressing every compressed program of an application to look would cost more than
+    // the rare installer inside an archive is worth.
+    let in_place = matches!(
+        nested.source,
+        EntrySource::Fs { .. }
+            | EntrySource::Range { .. }
+            | EntrySource::ZipMember {
+                method: ZipMethod::Stored,
+                ..
+            }
+    );
+    if nested.format == ArchiveFormat::Exe && !in_place {
+        return Ok(());
+    }
     let located = match &nested.source {
         EntrySource::Fs {
             path: file,
@@ -292,6 +317,27 @@ pub(crate) fn send_listing(
         }
     }
     Ok(())
+}
+
+/// Lists a container with `lister`, inside `catch_unwind` (a panic in a crate that reads its
+/// untrusted bytes is this container's `format` failure as `what`, not the run's), then sends
+/// the listing ([`send_listing`]).
+pub(crate) fn send_guarded(
+    walk: &mut Walk<'_, '_>,
+    source: &ArchiveRange,
+    prefix: &str,
+    what: &str,
+    lister: impl FnOnce(
+        &mut Walk<'_, '_>,
+        &ArchiveRange,
+        &str,
+    ) -> Result<std::collections::BTreeMap<String, Entry>, Failure>,
+) -> Result<(), Failure> {
+    let listed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        lister(walk, source, prefix)
+    }))
+    .unwrap_or_else(|_| Err(source.unreadable(what, "its structures are malformed")))?;
+    send_listing(walk, listed, prefix)
 }
 
 /// A compressed ZIP member that holds an archive.
@@ -455,6 +501,8 @@ fn nesting(path: &str) -> usize {
                 || crate::tar::packing_of(&lower).is_some()
                 || crate::squashfs::is_squashfs_name(&lower)
                 || crate::rpm::is_rpm_name(&lower)
+                || crate::sevenz::is_7z_name(&lower)
+                || crate::exe::is_exe_name(&lower)
         })
         .count()
 }

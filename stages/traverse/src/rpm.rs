@@ -33,23 +33,7 @@ pub fn looks_like_rpm(head: &[u8]) -> bool {
 /// at the root), then expands the archives among them. A package whose headers or payload
 /// cannot be read fails with reason `format` (nested: the container's note).
 pub fn walk(walk: &mut Walk<'_, '_>, source: &ArchiveRange, prefix: &str) -> Result<(), Failure> {
-    let listed = list(walk, source, prefix)?;
-    crate::nested::send_listing(walk, listed, prefix)
-}
-
-fn list(
-    walk: &mut Walk<'_, '_>,
-    source: &ArchiveRange,
-    prefix: &str,
-) -> Result<BTreeMap<String, Entry>, Failure> {
-    // The `rpm` crate reads untrusted headers and payload: a panic in it is this package's
-    // problem, not the run's.
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        list_payload(walk, source, prefix)
-    }))
-    .unwrap_or_else(|_| {
-        Err(source.unreadable("RPM package", "its headers or payload are malformed"))
-    })
+    crate::nested::send_guarded(walk, source, prefix, "RPM package", list_payload)
 }
 
 fn list_payload(

@@ -20,7 +20,7 @@ pub struct Cli {
 #[allow(clippy::enum_variant_names)]
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Inventory every byte of a directory, ASAR, ZIP, tar, .deb, .rpm, AppImage, snap or file: paths, sizes, SHA-256, integrity, ids.
+    /// Inventory every byte of a directory, ASAR, ZIP, tar, .deb, .rpm, .7z, AppImage, snap, Windows installer or file: paths, sizes, SHA-256, integrity, ids.
     InventoryArtifact(InventoryArgs),
     /// Extract selected regular files into a fresh directory that rea creates and reports.
     ExtractArtifact(ExtractArgs),
@@ -60,6 +60,12 @@ pub enum FormatArg {
     Squashfs,
     /// An RPM package.
     Rpm,
+    /// A 7z archive.
+    #[value(name = "7z")]
+    SevenZ,
+    /// A Windows executable whose overlay holds the application: an NSIS installer from
+    /// electron-builder, a 7-Zip self-extractor.
+    Exe,
 }
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -72,7 +78,7 @@ pub enum SourceMapsArg {
 
 #[derive(Debug, Args)]
 pub struct AnalyzeArgs {
-    /// The directory, ASAR, ZIP, tar, .deb, .rpm, AppImage or snap holding the application (relative paths are resolved).
+    /// The directory, ASAR, ZIP, tar, .deb, .rpm, .7z, AppImage, snap or Windows installer holding the application (relative paths are resolved).
     pub input_path: PathBuf,
     /// What the input must be; `auto` accepts any of them.
     #[arg(long, value_enum, default_value = "auto")]
@@ -112,7 +118,7 @@ pub struct CompareArgs {
 
 #[derive(Debug, Args)]
 pub struct InspectArgs {
-    /// The directory, ASAR, ZIP, tar, .deb, .rpm, AppImage, snap or file to inspect (relative paths are resolved).
+    /// The directory, ASAR, ZIP, tar, .deb, .rpm, .7z, AppImage, snap, Windows installer or file to inspect (relative paths are resolved).
     pub input_path: PathBuf,
     /// Items per list (largest files, entrypoints, containers), 1 to 500.
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=500))]
@@ -127,7 +133,7 @@ pub struct InspectArgs {
 
 #[derive(Debug, Args)]
 pub struct ExtractArgs {
-    /// The directory, ASAR, ZIP, tar, .deb, .rpm, AppImage or snap to extract from (relative paths are resolved).
+    /// The directory, ASAR, ZIP, tar, .deb, .rpm, .7z, AppImage, snap or Windows installer to extract from (relative paths are resolved).
     pub input_path: PathBuf,
     /// An occurrence id from an inventory of the same input (repeatable).
     #[arg(long = "occurrence-id", value_name = "OCC_ID")]
@@ -176,7 +182,7 @@ pub struct LimitArgs {
 
 #[derive(Debug, Args)]
 pub struct InventoryArgs {
-    /// The directory, ASAR, ZIP, tar, .deb, .rpm, AppImage, snap or file to inventory (relative paths are resolved).
+    /// The directory, ASAR, ZIP, tar, .deb, .rpm, .7z, AppImage, snap, Windows installer or file to inventory (relative paths are resolved).
     pub input_path: PathBuf,
     #[command(flatten)]
     pub job: JobArgs,

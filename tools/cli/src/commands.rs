@@ -193,6 +193,8 @@ fn analyze(engine: &Engine, args: AnalyzeArgs, cancel: &CancelToken) -> ExitCode
             FormatArg::Tar => Format::Tar,
             FormatArg::Squashfs => Format::Squashfs,
             FormatArg::Rpm => Format::Rpm,
+            FormatArg::SevenZ => Format::SevenZ,
+            FormatArg::Exe => Format::Exe,
         },
         limits: limits(&args.limits),
         text_limits,

@@ -90,18 +90,7 @@ fn an_rpm_is_expanded_down_to_its_asar() {
         assert_eq!(o["size"], 400, "{link}: {o}");
         assert_eq!(o["hash_status"], "verified", "{link}: {o}");
     }
-    let inside = support::occurrences_under(result, "opt/Fixture/resources/app.asar/");
-    let alone = support::occurrences_under(
-        &inventory_json(&corpus.join("plain.asar"), &[])["result"],
-        "",
-    );
-    assert_eq!(inside.len(), alone.len());
-    for (path, o) in &alone {
-        assert_eq!(inside[path]["sha256"], o["sha256"], "{path}");
-        assert_eq!(inside[path]["hash_status"], o["hash_status"], "{path}");
-    }
-    let headers = result["asar_headers"].as_array().unwrap();
-    assert_eq!(headers[0]["logical_path"], "opt/Fixture/resources/app.asar");
+    support::assert_plain_asar_at(result, "opt/Fixture/resources/app.asar");
 }
 
 #[test]
@@ -152,12 +141,7 @@ fn a_tampered_payload_fails_closed_and_is_a_contradiction_when_recorded() {
 #[test]
 fn broken_packages_are_noted_where_they_sit_and_typed_errors_at_the_root() {
     let dir = tempfile::tempdir().unwrap();
-    let src = dir.path().join("src");
-    std::fs::create_dir_all(&src).unwrap();
-    let text: String = (0..100_000).map(|i| format!("line {i}\n")).collect();
-    std::fs::write(src.join("text.txt"), &text).unwrap();
-    let inputs = dir.path().join("inputs");
-    std::fs::create_dir_all(&inputs).unwrap();
+    let (src, inputs) = support::text_tree(dir.path(), 100_000);
     let good = inputs.join("good.rpm");
     pack(&src, &good, "xz");
     let bytes = std::fs::read(&good).unwrap();
@@ -169,13 +153,11 @@ fn broken_packages_are_noted_where_they_sit_and_typed_errors_at_the_root() {
     let value = inventory_json(&inputs, &[]);
     let ours = support::occurrences_under(&value["result"], "");
     let note = |name: &str| ours[name]["limitations"].to_string();
-    for name in ["headers-cut.rpm", "text.rpm"] {
-        assert!(
-            note(name).contains("not a readable RPM package"),
-            "{name}: {}",
-            note(name)
-        );
-    }
+    support::assert_noted(
+        &ours,
+        &["headers-cut.rpm", "text.rpm"],
+        "not a readable RPM package",
+    );
     // A payload that ends early: what could not be read is said on the package.
     assert!(
         note("payload-cut.rpm").contains("not a readable RPM package")
@@ -189,9 +171,6 @@ fn broken_packages_are_noted_where_they_sit_and_typed_errors_at_the_root() {
     );
 
     for name in ["headers-cut.rpm", "text.rpm"] {
-        let output = support::run(&["inventory-artifact", inputs.join(name).to_str().unwrap()]);
-        assert!(!output.status.success(), "{name}");
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert!(stderr.contains("[artifact_operation_failed]"), "{stderr}");
+        support::inventory_fails(&inputs.join(name));
     }
 }

@@ -159,21 +159,8 @@ fn an_appimage_is_read_after_its_runtime_down_to_its_asar() {
     assert_eq!(root_node["format"], "appimage", "{root_node}");
 
     // The archive inside is expanded in place, entry for entry as when it is the input.
-    let inside = support::occurrences_under(result, "resources/app.asar/");
-    let alone = support::occurrences_under(
-        &inventory_json(&corpus.join("plain.asar"), &[])["result"],
-        "",
-    );
-    assert_eq!(inside.len(), alone.len());
-    for (path, o) in &alone {
-        let ours = &inside[path];
-        assert_eq!(ours["sha256"], o["sha256"], "{path}");
-        assert_eq!(ours["hash_status"], o["hash_status"], "{path}");
-        assert_eq!(ours["unpacked"], o["unpacked"], "{path}");
-    }
-    let headers = result["asar_headers"].as_array().unwrap();
-    assert_eq!(headers.len(), 1);
-    assert_eq!(headers[0]["logical_path"], "resources/app.asar");
+    support::assert_plain_asar_at(result, "resources/app.asar");
+    assert_eq!(result["asar_headers"].as_array().unwrap().len(), 1);
 
     // The fuses of the binary inside the image, as the official reader reads them.
     let binaries = result["electron_fuses"].as_array().unwrap();
@@ -184,31 +171,14 @@ fn an_appimage_is_read_after_its_runtime_down_to_its_asar() {
     assert_eq!(binaries[0]["fuses"][0]["state"], "disabled");
 
     // The application analysis reads the same image.
-    let analysis = support::tool_json("analyze-javascript-application", &appimage, &[]);
-    let summary = analysis["result"]["statistics"].to_string();
-    let alone = support::tool_json(
-        "analyze-javascript-application",
-        &corpus.join("plain.asar"),
-        &[],
-    );
-    assert_eq!(
-        analysis["result"]["statistics"]["javascript_files"],
-        alone["result"]["statistics"]["javascript_files"],
-        "{summary}"
-    );
+    support::assert_analyzed_like_plain_asar(&appimage);
 }
 
 #[test]
 fn broken_images_are_noted_where_they_sit_and_typed_errors_at_the_root() {
     let dir = tempfile::tempdir().unwrap();
-    let src = dir.path().join("src");
-    std::fs::create_dir_all(&src).unwrap();
     // Compressible text, so that a flipped byte lands in a compressed data block.
-    let text: String = (0..200_000).map(|i| format!("line {i}\n")).collect();
-    std::fs::write(src.join("text.txt"), &text).unwrap();
-    std::fs::write(src.join("small.txt"), "small").unwrap();
-    let inputs = dir.path().join("inputs");
-    std::fs::create_dir_all(&inputs).unwrap();
+    let (src, inputs) = support::text_tree(dir.path(), 200_000);
     let good = inputs.join("good.squashfs");
     pack(&src, &good, "gzip", &["-no-fragments"]);
     let bytes = std::fs::read(&good).unwrap();
@@ -276,12 +246,6 @@ fn broken_images_are_noted_where_they_sit_and_typed_errors_at_the_root() {
         "text.AppImage",
         "lzo.snap",
     ] {
-        let output = support::run(&["inventory-artifact", inputs.join(name).to_str().unwrap()]);
-        assert!(!output.status.success(), "{name}");
-        let stderr = String::from_utf8_lossy(&output.stderr);
-        assert!(
-            stderr.contains("[artifact_operation_failed]"),
-            "{name}: {stderr}"
-        );
+        support::inventory_fails(&inputs.join(name));
     }
 }

@@ -29,8 +29,8 @@ macro_rules! artifact_params {
         #[serde(deny_unknown_fields)]
         pub struct $name {
             /// Absolute path of a directory, `.asar` (with its `.asar.unpacked/`), ZIP-family or
-            /// tar-family archive (`.tar.gz`, `.deb`, …), RPM package, SquashFS image (AppImage,
-            /// snap) or file.
+            /// tar-family archive (`.tar.gz`, `.deb`, …), RPM package, 7z archive, SquashFS image
+            /// (AppImage, snap), Windows installer (`.exe`) or file.
             pub input_path: String,
             pub limits: Option<LimitsParam>,
             /// `fail` (default) or `record-and-continue`.
@@ -97,6 +97,9 @@ pub enum FormatParam {
     Tar,
     Squashfs,
     Rpm,
+    #[serde(rename = "7z")]
+    SevenZ,
+    Exe,
 }
 
 #[derive(Debug, Clone, Copy, Default, Deserialize, JsonSchema)]
@@ -110,7 +113,7 @@ pub enum SourceMapsParam {
 }
 
 artifact_params!(AnalyzeParams {
-    /// What the input must be; `auto` (default) accepts a directory, ASAR, ZIP, tar, .deb, .rpm, AppImage or snap.
+    /// What the input must be; `auto` (default) accepts a directory, ASAR, ZIP, tar, .deb, .rpm, .7z, AppImage, snap or Windows installer.
     format: Option<FormatParam>,
     /// `declarations` (default) or `contents`.
     source_maps: Option<SourceMapsParam>,

@@ -999,6 +999,8 @@ fn analyze_request(p: &AnalyzeParams) -> Result<AnalyzeRequest, Failure> {
             FormatParam::Tar => Format::Tar,
             FormatParam::Squashfs => Format::Squashfs,
             FormatParam::Rpm => Format::Rpm,
+            FormatParam::SevenZ => Format::SevenZ,
+            FormatParam::Exe => Format::Exe,
         },
         limits,
         text_limits,

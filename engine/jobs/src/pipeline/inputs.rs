@@ -130,6 +130,8 @@ pub fn request_for(input: &BatchInput) -> Result<JobRequest, Failure> {
                 Some("tar") => Format::Tar,
                 Some("squashfs") => Format::Squashfs,
                 Some("rpm") => Format::Rpm,
+                Some("7z") => Format::SevenZ,
+                Some("exe") => Format::Exe,
                 Some(other) => return Err(bad_options(format!("unknown format {other:?}"))),
             };
             let source_maps = match options.source_maps.as_deref() {

@@ -102,6 +102,12 @@ fn classify_path(logical_path: &str) -> Class {
             format: "rpm",
         };
     }
+    if rea_traverse::sevenz::is_7z_name(logical_path) {
+        return Class {
+            kind: "container",
+            format: "7z",
+        };
+    }
     if rea_traverse::squashfs::is_squashfs_name(logical_path) {
         return Class {
             kind: "container",
@@ -219,6 +225,7 @@ mod tests {
             classify_file("app-1.0.x86_64.rpm", b"\xed\xab\xee\xdb").format,
             "rpm"
         );
+        assert_eq!(classify_file("$PLUGINSDIR/app-64.7z", b"7z").format, "7z");
         assert_eq!(
             classify_file("node_modules/a/package.json", b"{").kind,
             "package-metadata"

@@ -238,3 +238,68 @@ pub fn assert_fuses_match_the_official_reader(ours: &Value, binary: &Path) {
         assert_eq!(fuse["state"], expected, "{fuse}");
     }
 }
+
+/// `rea inventory-artifact INPUT` fails with a typed `artifact_operation_failed`: its stderr.
+pub fn inventory_fails(input: &Path) -> String {
+    let output = run(&["inventory-artifact", input.to_str().unwrap()]);
+    assert!(!output.status.success(), "{}", input.display());
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(
+        stderr.contains("[artifact_operation_failed]"),
+        "{}: {stderr}",
+        input.display()
+    );
+    stderr
+}
+
+/// Each of `names` among `ours` (occurrences by path) carries a limitation that says `text`.
+pub fn assert_noted(ours: &std::collections::BTreeMap<String, Value>, names: &[&str], text: &str) {
+    for name in names {
+        let note = ours[*name]["limitations"].to_string();
+        assert!(note.contains(text), "{name}: {note}");
+    }
+}
+
+/// The ASAR expanded at `archive` inside an inventory `result` is, entry for entry, the corpus's
+/// `plain.asar` inventoried alone (digests, verdicts, unpacked flags), and its header is the
+/// first one the result reports.
+pub fn assert_plain_asar_at(result: &Value, archive: &str) {
+    let plain = corpus("asar-corpus.sh", "asar").join("plain.asar");
+    let inside = occurrences_under(result, &format!("{archive}/"));
+    let alone = occurrences_under(&inventory_json(&plain, &[])["result"], "");
+    assert_eq!(inside.len(), alone.len());
+    for (path, o) in &alone {
+        let ours = &inside[path];
+        assert_eq!(ours["sha256"], o["sha256"], "{path}");
+        assert_eq!(ours["hash_status"], o["hash_status"], "{path}");
+        assert_eq!(ours["unpacked"], o["unpacked"], "{path}");
+    }
+    assert_eq!(result["asar_headers"][0]["logical_path"], archive);
+}
+
+/// A source tree for broken-container tests under `dir`: `src/text.txt` (`lines` numbered
+/// lines, compressible) and `src/small.txt`, and an empty `inputs/`. Both paths.
+pub fn text_tree(dir: &Path, lines: usize) -> (PathBuf, PathBuf) {
+    let src = dir.join("src");
+    std::fs::create_dir_all(&src).unwrap();
+    let text: String = (0..lines).map(|i| format!("line {i}\n")).collect();
+    std::fs::write(src.join("text.txt"), &text).unwrap();
+    std::fs::write(src.join("small.txt"), "small").unwrap();
+    let inputs = dir.join("inputs");
+    std::fs::create_dir_all(&inputs).unwrap();
+    (src, inputs)
+}
+
+/// `analyze-javascript-application` reads `input` (an image, a package, an installer holding
+/// the corpus's `plain.asar`) as it reads `plain.asar` alone: the same JavaScript files.
+pub fn assert_analyzed_like_plain_asar(input: &Path) {
+    let plain = corpus("asar-corpus.sh", "asar").join("plain.asar");
+    let analysis = tool_json("analyze-javascript-application", input, &[]);
+    let alone = tool_json("analyze-javascript-application", &plain, &[]);
+    assert_eq!(
+        analysis["result"]["statistics"]["javascript_files"],
+        alone["result"]["statistics"]["javascript_files"],
+        "{}",
+        analysis["result"]["statistics"]
+    );
+}

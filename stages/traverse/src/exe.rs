@@ -1,0 +1,304 @@
+//! Windows executables (`.exe`) that carry archives in their overlay: the bytes after the last
+//! section's data, where installers keep their payload. electron-builder's NSIS installer
+//! stores its application package there uncompressed (`SetCompress off` before
+//! `File /oname=$PLUGINSDIR\app-64.7z`), and 7-Zip's self-extractors append their archive.
+//!
+//! The PE headers are read with the `object` crate. The overlay is then searched, a chunk at a
+//! time, for a 7z start header whose CRC-32 holds, and for a ZIP end-of-central-directory
+//! record whose central directory and first local header sit where it says; each archive found
+//! becomes a member named by where it starts (`payload-<offset>.7z`), a byte range of the
+//! executable, and is expanded like any nested archive. An archive found inside another is
+//! left to that one's expansion. An installer that compresses its payload (NSIS's own LZMA,
+//! bzip2 or zlib) hides it: the executable's occurrence says so, and nothing is guessed.
+
+use std::collections::BTreeMap;
+use std::os::unix::fs::FileExt;
+
+use rea_core::Failure;
+
+use crate::entry::{ArchiveRange, Entry, EntryKind, EntrySource};
+use crate::nested::Walk;
+use crate::read::SeekRange;
+
+/// Most archives taken from one overlay.
+const MAX_PAYLOADS: usize = 64;
+/// How much of the overlay is searched at a time.
+const CHUNK: usize = 1 << 20;
+/// What NSIS writes after the first header's flags (its signature and magic).
+const NSIS_MAGIC: &[u8] = b"\xEF\xBE\xAD\xDENullsoftInst";
+const ZIP_END: &[u8] = b"PK\x05\x06";
+
+/// True when `name` is named like a Windows executable.
+pub fn is_exe_name(name: &str) -> bool {
+    name.to_lowercase().ends_with(".exe")
+}
+
+/// True when `head` starts a DOS/PE executable.
+pub fn looks_like_exe(head: &[u8]) -> bool {
+    head.starts_with(b"MZ")
+}
+
+/// An archive found in the overlay: where it starts (from the executable's start), how long
+/// it is, and its extension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Payload {
+    at: u64,
+    len: u64,
+    ext: &'static str,
+}
+
+/// Sends the archives the executable's overlay holds, below `prefix`, and expands them. An
+/// executable without an overlay, or whose overlay holds none, sends nothing, and so does a
+/// file named `.exe` that is not a PE: it is a file like any other, never a failed container.
+pub fn walk(walk: &mut Walk<'_, '_>, source: &ArchiveRange, prefix: &str) -> Result<(), Failure> {
+    let Some((start, end)) = overlay(source) else {
+        return Ok(());
+    };
+    let (payloads, nsis) = search(walk, source, start, end)?;
+    if payloads.is_empty() {
+        if nsis {
+            walk.notes.skip(
+                prefix,
+                "an NSIS installer whose payload is compressed by NSIS itself; only payloads it stores uncompressed (as electron-builder stores its application package) are read".to_owned(),
+            );
+        }
+        return Ok(());
+    }
+    let mut members = BTreeMap::new();
+    for payload in payloads {
+        let name = format!("payload-{}.{}", payload.at, payload.ext);
+        let logical_path = match crate::zip::member_path(prefix, &name, walk.limits) {
+            Ok(path) => path,
+            Err(note) => {
+                walk.notes.skip(prefix, note);
+                continue;
+            }
+        };
+        let mut entry = Entry::bare(logical_path, EntryKind::File);
+        entry.declared_size = Some(payload.len);
+        entry.source = EntrySource::Range {
+            archive: source.archive.clone(),
+            offset: source.base + payload.at,
+            len: payload.len,
+        };
+        entry.limitations.push(format!(
+            "found in the executable's overlay at byte {}: the name is REA's, not the installer's",
+            payload.at
+        ));
+        members.insert(entry.logical_path.clone(), entry);
+    }
+    crate::nested::send_listing(walk, members, prefix)
+}
+
+/// Where the overlay starts and ends: from the end of the last section's data to the end of
+/// the file, less an Authenticode signature at its end. `None` when there is none, or no PE.
+fn overlay(source: &ArchiveRange) -> Option<(u64, u64)> {
+    let reader = SeekRange::new(source.archive.file.clone(), source.base, source.len);
+    let cache = object::ReadCache::new(reader);
+    let parsed = match object::FileKind::parse(&cache) {
+        Ok(object::FileKind::Pe32) => {
+            sections_end::<object::pe::ImageNtHeaders32>(&cache).map_err(|err| err.to_string())
+        }
+        Ok(object::FileKind::Pe64) => {
+            sections_end::<object::pe::ImageNtHeaders64>(&cache).map_err(|err| err.to_string())
+        }
+        Ok(_) => Err("not a PE executable".to_owned()),
+        Err(err) => Err(err.to_string()),
+    };
+    let (start, signature) = parsed.ok()?;
+    let mut end = source.len;
+    if let Some((at, len)) = signature
+        && at >= start
+        && at.checked_add(len) == Some(end)
+    {
+        end = at;
+    }
+    (start < end).then_some((start, end))
+}
+
+/// The end of the last section's raw data, and the Authenticode signature's place (the
+/// security directory holds a file offset, not an address).
+fn sections_end<Pe: object::read::pe::ImageNtHeaders>(
+    data: &object::ReadCache<SeekRange>,
+) -> object::read::Result<(u64, Option<(u64, u64)>)> {
+    use object::LittleEndian as LE;
+    use object::read::pe::ImageOptionalHeader;
+    let file = object::read::pe::PeFile::<Pe, _>::parse(data)?;
+    let mut end = u64::from(file.nt_headers().optional_header().size_of_headers());
+    for section in file.section_table().iter() {
+        let (offset, size) = (
+            u64::from(section.pointer_to_raw_data.get(LE)),
+            u64::from(section.size_of_raw_data.get(LE)),
+        );
+        if size > 0 {
+            end = end.max(offset + size);
+        }
+    }
+    let signature = file
+        .data_directories()
+        .get(object::pe::IMAGE_DIRECTORY_ENTRY_SECURITY)
+        .map(|d| {
+            (
+                u64::from(d.virtual_address.get(LE)),
+                u64::from(d.size.get(LE)),
+            )
+        })
+        .filter(|&(at, len)| at > 0 && len > 0);
+    Ok((end, signature))
+}
+
+/// The archives in `start..end` of the executable, outermost first in file order, and whether
+/// an NSIS first header is there.
+fn search(
+    walk: &mut Walk<'_, '_>,
+    source: &ArchiveRange,
+    start: u64,
+    end: u64,
+) -> Result<(Vec<Payload>, bool), Failure> {
+    let file = &source.archive.file;
+    let read = |at: u64, buf: &mut [u8]| -> bool {
+        at.checked_add(buf.len() as u64)
+            .is_some_and(|stop| stop <= end)
+            && file.read_exact_at(buf, source.base + at).is_ok()
+    };
+    let mut found = Vec::new();
+    let mut nsis = false;
+    let overlap = NSIS_MAGIC.len() + 4;
+    let mut buf = vec![0u8; CHUNK + overlap];
+    let mut at = start;
+    while at < end && found.len() <= MAX_PAYLOADS {
+        walk.cx.check()?;
+        let want = (end - at).min(buf.len() as u64) as usize;
+        if !read(at, &mut buf[..want]) {
+            break;
+        }
+        let chunk = &buf[..want];
+        // Matches that start in the overlap are found again by the next chunk.
+        let own = if at + (want as u64) < end {
+            CHUNK
+        } else {
+            want
+        };
+        nsis |= memchr::memmem::find(chunk, NSIS_MAGIC).is_some();
+        for hit in memchr::memmem::find_iter(chunk, &crate::sevenz::SIGNATURE[..]) {
+            if hit >= own {
+                break;
+            }
+            let mut header = [0u8; 32];
+            let here = at + hit as u64;
+            if read(here, &mut header)
+                && let Some(len) = crate::sevenz::archive_len(&header)
+                && here.checked_add(len).is_some_and(|stop| stop <= end)
+            {
+                found.push(Payload {
+                    at: here,
+                    len,
+                    ext: "7z",
+                });
+            }
+        }
+        for hit in memchr::memmem::find_iter(chunk, ZIP_END) {
+            if hit >= own {
+                break;
+            }
+            if let Some(payload) = zip_at(&read, at + hit as u64) {
+                found.push(payload);
+            }
+        }
+        at += own as u64;
+    }
+    // Outermost first: an archive inside another is the outer one's to expand.
+    found.sort_by_key(|p| (p.at, std::cmp::Reverse(p.len)));
+    let mut kept: Vec<Payload> = Vec::new();
+    for payload in found {
+        if kept.last().is_some_and(|k| payload.at < k.at + k.len) {
+            continue;
+        }
+        kept.push(payload);
+    }
+    if kept.len() > MAX_PAYLOADS {
+        kept.truncate(MAX_PAYLOADS);
+        walk.notes.skip(
+            "",
+            format!("more than {MAX_PAYLOADS} archives in the executable's overlay; the rest were not read"),
+        );
+    }
+    Ok((kept, nsis))
+}
+
+/// The ZIP archive whose end-of-central-directory record is at `end_record`: it starts where
+/// the record's central directory size and offset place it, if a local header is there and a
+/// central directory header is where the directory starts.
+fn zip_at(read: &dyn Fn(u64, &mut [u8]) -> bool, end_record: u64) -> Option<Payload> {
+    let mut record = [0u8; 22];
+    if !read(end_record, &mut record) {
+        return None;
+    }
+    let le32 = |b: &[u8]| u64::from(u32::from_le_bytes([b[0], b[1], b[2], b[3]]));
+    let (cd_size, cd_offset) = (le32(&record[12..16]), le32(&record[16..20]));
+    let comment = u64::from(u16::from_le_bytes([record[20], record[21]]));
+    let cd_start = end_record.checked_sub(cd_size)?;
+    let zip_start = cd_start.checked_sub(cd_offset)?;
+    let mut sig = [0u8; 4];
+    if !read(zip_start, &mut sig) || &sig != b"PK\x03\x04" {
+        return None;
+    }
+    if cd_size > 0 && (!read(cd_start, &mut sig) || &sig != b"PK\x01\x02") {
+        return None;
+    }
+    let len = end_record.checked_add(22 + comment)? - zip_start;
+    let mut tail = vec![0u8; comment as usize];
+    read(end_record + 22, &mut tail).then_some(Payload {
+        at: zip_start,
+        len,
+        ext: "zip",
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_and_magic_say_what_is_an_executable() {
+        assert!(is_exe_name("Fixture Setup 1.0.0.EXE"));
+        assert!(!is_exe_name("exe.json"));
+        assert!(looks_like_exe(b"MZ\x90\x00"));
+        assert!(!looks_like_exe(b"PK\x03\x04"));
+    }
+
+    /// Positioned reads of `bytes`, as [`zip_at`] takes them.
+    fn reader(bytes: &[u8]) -> impl Fn(u64, &mut [u8]) -> bool + '_ {
+        move |at, buf| match bytes.get(at as usize..at as usize + buf.len()) {
+            Some(src) => {
+                buf.copy_from_slice(src);
+                true
+            }
+            None => false,
+        }
+    }
+
+    #[test]
+    fn a_zip_is_placed_by_its_end_record() {
+        // A stored one-member zip after 100 bytes of something else.
+        let mut zip = Vec::new();
+        {
+            let mut writer = ::zip::ZipWriter::new(std::io::Cursor::new(&mut zip));
+            let options = ::zip::write::SimpleFileOptions::default()
+                .compression_method(::zip::CompressionMethod::Stored);
+            writer.start_file("a.txt", options).unwrap();
+            std::io::Write::write_all(&mut writer, b"hello").unwrap();
+            writer.finish().unwrap();
+        }
+        let mut bytes = vec![7u8; 100];
+        bytes.extend_from_slice(&zip);
+        bytes.extend_from_slice(&[9u8; 10]);
+        let end_record = memchr::memmem::rfind(&bytes, ZIP_END).unwrap() as u64;
+        let payload = zip_at(&reader(&bytes), end_record).unwrap();
+        assert_eq!((payload.at, payload.len), (100, zip.len() as u64));
+        // A record whose directory would start before the file does is no zip.
+        let mut broken = bytes.clone();
+        broken[end_record as usize + 16] = 0xFF;
+        assert_eq!(zip_at(&reader(&broken), end_record), None);
+    }
+}

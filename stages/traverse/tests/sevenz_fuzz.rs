@@ -1,0 +1,140 @@
+//! The 7z and executable-overlay readers never panic, whatever the bytes: a real archive (packed
+//! by 7-Zip with `corpora/scripts/sevenz_tool.py`, LZMA2, a symlink kept as a link) and a real
+//! NSIS installer holding it uncompressed (built by makensis as electron-builder's templates
+//! embed an app package), with bytes flipped or cut off, give entries or a typed failure; a
+//! file's bytes, when located, are exactly as long as the archive declares.
+
+use proptest::prelude::*;
+use rea_traverse::{ArchiveFormat, Entry, EntryKind, EntrySource};
+
+mod common;
+
+fn fixture(name: &str) -> Vec<u8> {
+    std::fs::read(format!(
+        "{}/tests/fixtures/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap()
+}
+
+fn kinds(entries: &[Entry]) -> Vec<(&str, EntryKind)> {
+    entries
+        .iter()
+        .map(|e| (e.logical_path.as_str(), e.kind))
+        .collect()
+}
+
+/// Every located file's range is as long as its declared size.
+fn ranges_match_sizes(entries: &[Entry]) -> Result<(), String> {
+    for entry in entries {
+        if let EntrySource::Range { len, .. } = entry.source
+            && entry.declared_size != Some(len)
+        {
+            return Err(format!(
+                "{}: {len} bytes located, {:?} declared",
+                entry.logical_path, entry.declared_size
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn the_seed_archive_lists_its_members() {
+    let entries =
+        common::walk_bytes(&fixture("tiny.7z"), "tiny.7z", ArchiveFormat::SevenZ).unwrap();
+    let listed = kinds(&entries);
+    for expected in [
+        ("index.js", EntryKind::File),
+        ("package.json", EntryKind::File),
+        ("lib/data.txt", EntryKind::File),
+        ("lib/link.js", EntryKind::Symlink),
+        ("empty", EntryKind::Directory),
+    ] {
+        assert!(listed.contains(&expected), "{expected:?} in {listed:?}");
+    }
+    let index = entries
+        .iter()
+        .find(|e| e.logical_path == "index.js")
+        .unwrap();
+    assert!(index.executable);
+    assert!(matches!(index.source, EntrySource::Range { len: 19, .. }));
+    let link = entries
+        .iter()
+        .find(|e| e.logical_path == "lib/link.js")
+        .unwrap();
+    assert_eq!(link.link_target.as_deref(), Some("../index.js"));
+    ranges_match_sizes(&entries).unwrap();
+}
+
+#[test]
+fn the_seed_installer_holds_the_archive() {
+    let setup = fixture("tiny-setup.exe");
+    let archive = fixture("tiny.7z");
+    let at = setup
+        .windows(archive.len())
+        .position(|w| w == archive.as_slice())
+        .expect("the installer stores the archive as it is");
+    let entries = common::walk_bytes(&setup, "tiny-setup.exe", ArchiveFormat::Exe).unwrap();
+    let payload = format!("payload-{at}.7z");
+    let carved = entries.iter().find(|e| e.logical_path == payload).unwrap();
+    assert_eq!(carved.declared_size, Some(archive.len() as u64));
+    assert!(
+        kinds(&entries).contains(&(format!("{payload}/lib/data.txt").as_str(), EntryKind::File)),
+        "{:?}",
+        kinds(&entries)
+    );
+    // A program with nothing in its overlay, or not a program at all, holds nothing.
+    let stub = &setup[..at];
+    assert!(
+        common::walk_bytes(stub, "stub.exe", ArchiveFormat::Exe)
+            .unwrap()
+            .is_empty()
+    );
+    assert!(
+        common::walk_bytes(b"MZ not really", "x.exe", ArchiveFormat::Exe)
+            .unwrap()
+            .is_empty()
+    );
+}
+
+proptest! {
+    #[test]
+    fn flipped_archive_bytes_give_entries_or_a_typed_failure(flips in proptest::collection::vec((any::<prop::sample::Index>(), 1u8..=255), 1..8)) {
+        let mut bytes = fixture("tiny.7z");
+        for (at, mask) in flips {
+            let i = at.index(bytes.len());
+            bytes[i] ^= mask;
+        }
+        match common::walk_bytes(&bytes, "fuzz.7z", ArchiveFormat::SevenZ) {
+            Ok(entries) => prop_assert!(ranges_match_sizes(&entries).is_ok(), "{:?}", ranges_match_sizes(&entries)),
+            Err(message) => prop_assert!(message.starts_with("not a readable 7z archive"), "{}", message),
+        }
+    }
+
+    #[test]
+    fn archives_cut_short_give_entries_or_a_typed_failure(at in any::<prop::sample::Index>()) {
+        let bytes = fixture("tiny.7z");
+        if let Err(message) = common::walk_bytes(&bytes[..at.index(bytes.len())], "cut.7z", ArchiveFormat::SevenZ) {
+            prop_assert!(message.starts_with("not a readable 7z archive"), "{}", message);
+        }
+    }
+
+    #[test]
+    fn flipped_or_cut_installers_give_entries_never_a_failure(
+        flips in proptest::collection::vec((any::<prop::sample::Index>(), 1u8..=255), 0..8),
+        cut in any::<prop::sample::Index>(),
+    ) {
+        let mut bytes = fixture("tiny-setup.exe");
+        for (at, mask) in flips {
+            let i = at.index(bytes.len());
+            bytes[i] ^= mask;
+        }
+        bytes.truncate(cut.index(bytes.len()).max(64));
+        // A broken payload is a note on it, a broken program no container at all.
+        let entries = common::walk_bytes(&bytes, "fuzz.exe", ArchiveFormat::Exe);
+        prop_assert!(entries.is_ok(), "{:?}", entries.err());
+        let entries = entries.unwrap();
+        prop_assert!(ranges_match_sizes(&entries).is_ok(), "{:?}", ranges_match_sizes(&entries));
+    }
+}
