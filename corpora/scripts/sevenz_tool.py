@@ -14,9 +14,11 @@
                                   not solid) for the rest of the installer
   sevenz_tool.py list ARCHIVE     one JSON object per member, sorted by path (see
                                   listing_rows.py), from what `7zz x -snl` extracts
-  sevenz_tool.py extract ARCHIVE MEMBER DEST
+  sevenz_tool.py extract ARCHIVE MEMBER DEST [TYPE]
                                   write what `7zz` extracts as MEMBER of ARCHIVE (a 7z archive or
-                                  an installer 7-Zip opens) to DEST
+                                  an installer 7-Zip opens) to DEST; TYPE is 7-Zip's `-t` (`PE`
+                                  reads an executable's resources, `.rsrc/DATA/131`, rather than
+                                  the archive 7-Zip finds in one)
 """
 import os
 import shutil
@@ -93,10 +95,11 @@ def listing(archive):
     print_rows(rows)
 
 
-def extract(archive, member, dest):
+def extract(archive, member, dest, kind=None):
     with tempfile.TemporaryDirectory() as tmp:
         subprocess.run(
-            ["7zz", "x", "-bd", "-y", f"-o{tmp}", os.path.abspath(archive), member],
+            ["7zz", "x", "-bd", "-y", *([f"-t{kind}"] if kind else []), f"-o{tmp}",
+             os.path.abspath(archive), member],
             check=True,
             stdout=subprocess.DEVNULL,
         )
@@ -109,6 +112,6 @@ if __name__ == "__main__":
     elif sys.argv[1] == "nsis":
         nsis(sys.argv[2], sys.argv[3])
     elif sys.argv[1] == "extract":
-        extract(sys.argv[2], sys.argv[3], sys.argv[4])
+        extract(*sys.argv[2:6])
     else:
         listing(sys.argv[2])

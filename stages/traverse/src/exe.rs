@@ -1,15 +1,18 @@
-//! Windows executables (`.exe`) that carry archives in their overlay: the bytes after the last
-//! section's data, where installers keep their payload. electron-builder's NSIS installer
-//! stores its application package there uncompressed (`SetCompress off` before
-//! `File /oname=$PLUGINSDIR\app-64.7z`), and 7-Zip's self-extractors append their archive.
+//! Windows executables (`.exe`) that carry archives: installers keep their payload in the
+//! overlay (the bytes after the last section's data) or in a resource. electron-builder's NSIS
+//! installer stores its application package in the overlay uncompressed (`SetCompress off`
+//! before `File /oname=$PLUGINSDIR\app-64.7z`), 7-Zip's self-extractors append their archive,
+//! and Squirrel.Windows (Electron Forge's default Windows maker) writes a zip holding
+//! `Update.exe` and the app's `.nupkg` into its `Setup.exe` as a `DATA` resource.
 //!
-//! The PE headers are read with the `object` crate. The overlay is then searched, a chunk at a
-//! time, for a 7z start header whose CRC-32 holds, and for a ZIP end-of-central-directory
-//! record whose central directory and first local header sit where it says; each archive found
-//! becomes a member named by where it starts (`payload-<offset>.7z`), a byte range of the
-//! executable, and is expanded like any nested archive. An archive found inside another is
-//! left to that one's expansion. An installer that compresses its payload (NSIS's own LZMA,
-//! bzip2 or zlib) hides it: the executable's occurrence says so, and nothing is guessed.
+//! The PE headers are read with the `object` crate. The overlay and the resource section's data
+//! are then searched, a chunk at a time, for a 7z start header whose CRC-32 holds, and for a
+//! ZIP end-of-central-directory record whose central directory and first local header sit where
+//! it says; each archive found becomes a member named by where it starts
+//! (`payload-<offset>.7z`), a byte range of the executable, and is expanded like any nested
+//! archive. An archive found inside another is left to that one's expansion. An installer that
+//! compresses its payload (NSIS's own LZMA, bzip2 or zlib) hides it: the executable's
+//! occurrence says so, and nothing is guessed.
 
 use std::collections::BTreeMap;
 use std::os::unix::fs::FileExt;
@@ -45,16 +48,23 @@ struct Payload {
     at: u64,
     len: u64,
     ext: &'static str,
+    /// "overlay" or "resources".
+    region: &'static str,
 }
 
 /// Sends the archives the executable's overlay holds, below `prefix`, and expands them. An
 /// executable without an overlay, or whose overlay holds none, sends nothing, and so does a
 /// file named `.exe` that is not a PE: it is a file like any other, never a failed container.
 pub fn walk(walk: &mut Walk<'_, '_>, source: &ArchiveRange, prefix: &str) -> Result<(), Failure> {
-    let Some((start, end)) = overlay(source) else {
+    let Some(regions) = regions(source) else {
         return Ok(());
     };
-    let (payloads, nsis) = search(walk, source, start, end)?;
+    let (mut payloads, mut nsis) = (Vec::new(), false);
+    for (start, end, region) in regions {
+        let (found, is_nsis) = search(walk, source, (start, end), region)?;
+        payloads.extend(found);
+        nsis |= is_nsis;
+    }
     if payloads.is_empty() {
         if nsis {
             walk.notes.skip(
@@ -82,45 +92,57 @@ pub fn walk(walk: &mut Walk<'_, '_>, source: &ArchiveRange, prefix: &str) -> Res
             len: payload.len,
         };
         entry.limitations.push(format!(
-            "found in the executable's overlay at byte {}: the name is REA's, not the installer's",
-            payload.at
+            "found in the executable's {} at byte {}: the name is REA's, not the installer's",
+            payload.region, payload.at
         ));
         members.insert(entry.logical_path.clone(), entry);
     }
     crate::nested::send_listing(walk, members, prefix)
 }
 
-/// Where the overlay starts and ends: from the end of the last section's data to the end of
-/// the file, less an Authenticode signature at its end. `None` when there is none, or no PE.
-fn overlay(source: &ArchiveRange) -> Option<(u64, u64)> {
+/// Where payloads may lie, as `(start, end, name)` byte ranges: the resource section's data,
+/// and the overlay (from the end of the last section's data to the end of the file, less an
+/// Authenticode signature at its end). `None` when the file is no PE.
+fn regions(source: &ArchiveRange) -> Option<Vec<(u64, u64, &'static str)>> {
     let reader = SeekRange::new(source.archive.file.clone(), source.base, source.len);
     let cache = object::ReadCache::new(reader);
-    let parsed = match object::FileKind::parse(&cache) {
-        Ok(object::FileKind::Pe32) => {
-            sections_end::<object::pe::ImageNtHeaders32>(&cache).map_err(|err| err.to_string())
-        }
-        Ok(object::FileKind::Pe64) => {
-            sections_end::<object::pe::ImageNtHeaders64>(&cache).map_err(|err| err.to_string())
-        }
-        Ok(_) => Err("not a PE executable".to_owned()),
-        Err(err) => Err(err.to_string()),
+    let layout = match object::FileKind::parse(&cache).ok()? {
+        object::FileKind::Pe32 => layout::<object::pe::ImageNtHeaders32>(&cache).ok()?,
+        object::FileKind::Pe64 => layout::<object::pe::ImageNtHeaders64>(&cache).ok()?,
+        _ => return None,
     };
-    let (start, signature) = parsed.ok()?;
-    let mut end = source.len;
-    if let Some((at, len)) = signature
+    let (start, mut end) = (layout.sections_end, source.len);
+    if let Some((at, len)) = layout.signature
         && at >= start
         && at.checked_add(len) == Some(end)
     {
         end = at;
     }
-    (start < end).then_some((start, end))
+    let mut regions = Vec::new();
+    if let Some((at, len)) = layout.resources
+        && at.saturating_add(len) <= source.len
+    {
+        regions.push((at, at + len, "resources"));
+    }
+    if start < end {
+        regions.push((start, end, "overlay"));
+    }
+    Some(regions)
 }
 
-/// The end of the last section's raw data, and the Authenticode signature's place (the
-/// security directory holds a file offset, not an address).
-fn sections_end<Pe: object::read::pe::ImageNtHeaders>(
+/// What [`regions`] reads of a PE's layout (file offsets and lengths).
+struct Layout {
+    /// The end of the last section's raw data.
+    sections_end: u64,
+    /// The Authenticode signature (the security directory holds a file offset).
+    signature: Option<(u64, u64)>,
+    /// The resource section's data, from the resource directory to the end of its section.
+    resources: Option<(u64, u64)>,
+}
+
+fn layout<Pe: object::read::pe::ImageNtHeaders>(
     data: &object::ReadCache<SeekRange>,
-) -> object::read::Result<(u64, Option<(u64, u64)>)> {
+) -> object::read::Result<Layout> {
     use object::LittleEndian as LE;
     use object::read::pe::ImageOptionalHeader;
     let file = object::read::pe::PeFile::<Pe, _>::parse(data)?;
@@ -134,8 +156,8 @@ fn sections_end<Pe: object::read::pe::ImageNtHeaders>(
             end = end.max(offset + size);
         }
     }
-    let signature = file
-        .data_directories()
+    let directories = file.data_directories();
+    let signature = directories
         .get(object::pe::IMAGE_DIRECTORY_ENTRY_SECURITY)
         .map(|d| {
             (
@@ -144,7 +166,17 @@ fn sections_end<Pe: object::read::pe::ImageNtHeaders>(
             )
         })
         .filter(|&(at, len)| at > 0 && len > 0);
-    Ok((end, signature))
+    let resources = directories
+        .get(object::pe::IMAGE_DIRECTORY_ENTRY_RESOURCE)
+        .map(|d| d.virtual_address.get(LE))
+        .filter(|&address| address > 0)
+        .and_then(|address| file.section_table().pe_file_range_at(address))
+        .map(|(at, len)| (u64::from(at), u64::from(len)));
+    Ok(Layout {
+        sections_end: end,
+        signature,
+        resources,
+    })
 }
 
 /// The archives in `start..end` of the executable, outermost first in file order, and whether
@@ -152,8 +184,8 @@ fn sections_end<Pe: object::read::pe::ImageNtHeaders>(
 fn search(
     walk: &mut Walk<'_, '_>,
     source: &ArchiveRange,
-    start: u64,
-    end: u64,
+    (start, end): (u64, u64),
+    region: &'static str,
 ) -> Result<(Vec<Payload>, bool), Failure> {
     let file = &source.archive.file;
     let read = |at: u64, buf: &mut [u8]| -> bool {
@@ -194,6 +226,7 @@ fn search(
                     at: here,
                     len,
                     ext: "7z",
+                    region,
                 });
             }
         }
@@ -201,7 +234,7 @@ fn search(
             if hit >= own {
                 break;
             }
-            if let Some(payload) = zip_at(&read, at + hit as u64) {
+            if let Some(payload) = zip_at(&read, at + hit as u64, region) {
                 found.push(payload);
             }
         }
@@ -229,7 +262,11 @@ fn search(
 /// The ZIP archive whose end-of-central-directory record is at `end_record`: it starts where
 /// the record's central directory size and offset place it, if a local header is there and a
 /// central directory header is where the directory starts.
-fn zip_at(read: &dyn Fn(u64, &mut [u8]) -> bool, end_record: u64) -> Option<Payload> {
+fn zip_at(
+    read: &dyn Fn(u64, &mut [u8]) -> bool,
+    end_record: u64,
+    region: &'static str,
+) -> Option<Payload> {
     let mut record = [0u8; 22];
     if !read(end_record, &mut record) {
         return None;
@@ -252,6 +289,7 @@ fn zip_at(read: &dyn Fn(u64, &mut [u8]) -> bool, end_record: u64) -> Option<Payl
         at: zip_start,
         len,
         ext: "zip",
+        region,
     })
 }
 
@@ -294,11 +332,11 @@ mod tests {
         bytes.extend_from_slice(&zip);
         bytes.extend_from_slice(&[9u8; 10]);
         let end_record = memchr::memmem::rfind(&bytes, ZIP_END).unwrap() as u64;
-        let payload = zip_at(&reader(&bytes), end_record).unwrap();
+        let payload = zip_at(&reader(&bytes), end_record, "overlay").unwrap();
         assert_eq!((payload.at, payload.len), (100, zip.len() as u64));
         // A record whose directory would start before the file does is no zip.
         let mut broken = bytes.clone();
         broken[end_record as usize + 16] = 0xFF;
-        assert_eq!(zip_at(&reader(&broken), end_record), None);
+        assert_eq!(zip_at(&reader(&broken), end_record, "overlay"), None);
     }
 }

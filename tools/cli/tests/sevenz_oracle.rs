@@ -1,8 +1,9 @@
 //! 7z archives and Windows installers against 7-Zip: archives packed by `7zz` with every
 //! method and filter REA reads (electron-builder's app package among them), listed and hashed
 //! from what `7zz x` extracts (`corpora/scripts/sevenz_tool.py`); an NSIS installer built by
-//! `makensis` as electron-builder's templates embed the app package, read down to the ASAR
-//! inside and checked against what 7-Zip extracts from the installer; encrypted archives;
+//! `makensis` as electron-builder's templates embed the app package, and a Squirrel.Windows
+//! `Setup.exe` (its bundle zip written as a `DATA` resource by resedit), each read down to the
+//! ASAR inside and checked against what 7-Zip extracts from the installer; encrypted archives;
 //! broken archives.
 
 use std::ffi::OsStr;
@@ -166,6 +167,95 @@ fn an_nsis_installer_is_read_down_to_its_asar() {
             .len(),
         1
     );
+}
+
+#[test]
+fn a_squirrel_setup_is_read_from_its_resource_down_to_its_asar() {
+    let corpus = support::corpus("asar-corpus.sh", "asar");
+    let win = support::corpus("win-corpus.sh", "win");
+    let program = win.join("node_modules/7zip-bin/win/x64/7za.exe");
+    let dir = tempfile::tempdir().unwrap();
+    // What Squirrel's releasify packs: the app in a .nupkg under lib/net45, and a bundle zip of
+    // Update.exe and that package, written into Setup.exe as resource DATA/131.
+    let package = dir.path().join("package");
+    std::fs::create_dir_all(package.join("lib/net45/resources")).unwrap();
+    std::fs::copy(
+        corpus.join("plain.asar"),
+        package.join("lib/net45/resources/app.asar"),
+    )
+    .unwrap();
+    std::fs::copy(&program, package.join("lib/net45/fixture.exe")).unwrap();
+    std::fs::write(package.join("fixture.nuspec"), "<package/>\n").unwrap();
+    let bundle = dir.path().join("bundle");
+    std::fs::create_dir_all(&bundle).unwrap();
+    support::python_script(
+        "zip_tool.py",
+        &[
+            "pack".as_ref(),
+            package.as_os_str(),
+            bundle.join("fixture-1.0.0-full.nupkg").as_os_str(),
+        ],
+    );
+    std::fs::copy(&program, bundle.join("Update.exe")).unwrap();
+    let bundle_zip = dir.path().join("bundle.zip");
+    support::python_script(
+        "zip_tool.py",
+        &["pack".as_ref(), bundle.as_os_str(), bundle_zip.as_os_str()],
+    );
+    let setup = dir.path().join("FixtureSetup.exe");
+    let output = std::process::Command::new("node")
+        .arg(support::scripts().join("squirrel_setup.mjs"))
+        .args([
+            win.as_os_str(),
+            program.as_os_str(),
+            setup.as_os_str(),
+            bundle_zip.as_os_str(),
+        ])
+        .output()
+        .unwrap();
+    assert!(output.status.success(), "{output:?}");
+
+    let value = inventory_json(&setup, &[]);
+    let result = &value["result"];
+    let ours = support::occurrences_under(result, "");
+    let payloads: Vec<&String> = ours
+        .keys()
+        .filter(|path| !path.contains('/') && path.ends_with(".zip"))
+        .collect();
+    assert_eq!(
+        payloads.len(),
+        1,
+        "{:?}",
+        ours.keys().take(5).collect::<Vec<_>>()
+    );
+    let payload = payloads[0].clone();
+    // Byte for byte what 7-Zip's PE reader extracts as the resource.
+    let extracted = dir.path().join("resource.zip");
+    support::python_script(
+        "sevenz_tool.py",
+        &[
+            "extract".as_ref(),
+            setup.as_os_str(),
+            OsStr::new(".rsrc/DATA/131"),
+            extracted.as_os_str(),
+            OsStr::new("PE"),
+        ],
+    );
+    assert_eq!(ours[&payload]["sha256"], sha256_file(&extracted));
+    assert!(
+        ours[&payload]["limitations"]
+            .to_string()
+            .contains("resources"),
+        "{}",
+        ours[&payload]
+    );
+    let nupkg = format!("{payload}/fixture-1.0.0-full.nupkg");
+    assert_eq!(
+        ours[&format!("{nupkg}/lib/net45/fixture.exe")]["sha256"],
+        sha256_file(&program)
+    );
+    support::assert_plain_asar_at(result, &format!("{nupkg}/lib/net45/resources/app.asar"));
+    support::assert_analyzed_like_plain_asar(&setup);
 }
 
 #[test]
