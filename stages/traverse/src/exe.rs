@@ -23,6 +23,9 @@ use crate::entry::{ArchiveRange, Entry, EntryKind, EntrySource};
 use crate::nested::Walk;
 use crate::read::SeekRange;
 
+/// What the run says when the input executable holds no archive.
+const NO_PAYLOAD: &str = "The Windows executable holds no archive REA found in its resources or overlay, where installers keep their payload.";
+
 /// Most archives taken from one overlay.
 const MAX_PAYLOADS: usize = 64;
 /// How much of the overlay is searched at a time.
@@ -56,16 +59,18 @@ struct Payload {
 /// executable without an overlay, or whose overlay holds none, sends nothing, and so does a
 /// file named `.exe` that is not a PE: it is a file like any other, never a failed container.
 pub fn walk(walk: &mut Walk<'_, '_>, source: &ArchiveRange, prefix: &str) -> Result<(), Failure> {
-    let Some(regions) = regions(source) else {
-        return Ok(());
-    };
     let (mut payloads, mut nsis) = (Vec::new(), false);
-    for (start, end, region) in regions {
+    for (start, end, region) in regions(source).unwrap_or_default() {
         let (found, is_nsis) = search(walk, source, (start, end), region)?;
         payloads.extend(found);
         nsis |= is_nsis;
     }
     if payloads.is_empty() {
+        // The input itself: said for the whole run, so that an analysis of a program that is
+        // no installer does not read as a complete analysis of nothing.
+        if prefix.is_empty() {
+            walk.notes.limitations.push(NO_PAYLOAD.to_owned());
+        }
         if nsis {
             walk.notes.skip(
                 prefix,

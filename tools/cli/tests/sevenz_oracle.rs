@@ -158,14 +158,33 @@ fn an_nsis_installer_is_read_down_to_its_asar() {
     // The application analysis reads the installer as it reads the archive alone.
     support::assert_analyzed_like_plain_asar(&setup);
 
-    // A program with no payload is a file like any other.
+    // A program with no payload is a file like any other, and its analysis says it found none.
     let plain = inventory_json(&app.join("Fixture.exe"), &[]);
+    assert!(
+        plain["result"]["limitations"]
+            .to_string()
+            .contains("holds no archive"),
+        "{}",
+        plain["result"]["limitations"]
+    );
     assert_eq!(
         plain["result"]["occurrences"]["items"]
             .as_array()
             .unwrap()
             .len(),
         1
+    );
+    let analysis = support::tool_json(
+        "analyze-javascript-application",
+        &app.join("Fixture.exe"),
+        &[],
+    );
+    assert!(
+        analysis["result"]["limitations"]
+            .to_string()
+            .contains("holds no archive"),
+        "{}",
+        analysis["result"]["limitations"]
     );
 }
 
