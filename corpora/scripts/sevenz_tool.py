@@ -10,8 +10,9 @@
   sevenz_tool.py nsis PACKAGE DEST
                                   build the NSIS installer DEST as electron-builder's templates
                                   embed an app package: compression off for
-                                  `File /oname=$PLUGINSDIR\\app-64.7z PACKAGE`, and on (LZMA,
-                                  not solid) for the rest of the installer
+                                  `File /oname=$PLUGINSDIR\\app-64.EXT PACKAGE` (EXT: 7z, or zip
+                                  as with electron-builder's `useZip`), and on (LZMA, not solid)
+                                  for the rest of the installer
   sevenz_tool.py list ARCHIVE     one JSON object per member, sorted by path (see
                                   listing_rows.py), from what `7zz x -snl` extracts
   sevenz_tool.py extract ARCHIVE MEMBER DEST [TYPE]
@@ -51,7 +52,7 @@ SetCompressor lzma
 Section
   InitPluginsDir
   SetCompress off
-  File /oname=$PLUGINSDIR\app-64.7z "{package}"
+  File /oname=$PLUGINSDIR\app-64.{ext} "{package}"
   SetCompress auto
   SetOutPath $INSTDIR
   File "{readme}"
@@ -80,7 +81,8 @@ def nsis(package, dest):
         script = os.path.join(tmp, "installer.nsi")
         with open(script, "w") as out:
             out.write(NSIS_SCRIPT.format(
-                out=os.path.abspath(dest), package=os.path.abspath(package), readme=readme))
+                out=os.path.abspath(dest), package=os.path.abspath(package), readme=readme,
+                ext=os.path.splitext(package)[1].lstrip(".")))
         subprocess.run(["makensis", "-V1", script], check=True, stdout=subprocess.DEVNULL)
 
 

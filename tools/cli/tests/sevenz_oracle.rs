@@ -158,6 +158,32 @@ fn an_nsis_installer_is_read_down_to_its_asar() {
     // The application analysis reads the installer as it reads the archive alone.
     support::assert_analyzed_like_plain_asar(&setup);
 
+    // electron-builder's `useZip`: the package is a zip, stored the same way.
+    let zipped = dir.path().join("app-64.zip");
+    support::python_script(
+        "zip_tool.py",
+        &["pack".as_ref(), app.as_os_str(), zipped.as_os_str()],
+    );
+    let zip_setup = dir.path().join("Fixture Setup zip.exe");
+    support::python_script(
+        "sevenz_tool.py",
+        &["nsis".as_ref(), zipped.as_os_str(), zip_setup.as_os_str()],
+    );
+    let result = &inventory_json(&zip_setup, &[])["result"];
+    let ours = support::occurrences_under(result, "");
+    let payloads: Vec<&String> = ours
+        .keys()
+        .filter(|path| !path.contains('/') && path.ends_with(".zip"))
+        .collect();
+    assert_eq!(
+        payloads.len(),
+        1,
+        "{:?}",
+        ours.keys().take(5).collect::<Vec<_>>()
+    );
+    assert_eq!(ours[payloads[0]]["sha256"], sha256_file(&zipped));
+    support::assert_plain_asar_at(result, &format!("{}/resources/app.asar", payloads[0]));
+
     // A program with no payload is a file like any other, and its analysis says it found none.
     let plain = inventory_json(&app.join("Fixture.exe"), &[]);
     assert!(
