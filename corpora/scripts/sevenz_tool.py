@@ -7,12 +7,13 @@
                                   links (-snl); MODE is one of MODES below ("electron-builder" is
                                   the app package of an electron-builder NSIS installer: LZMA2,
                                   -mx=9, the BCJ filter, no timestamps)
-  sevenz_tool.py nsis PACKAGE DEST
+  sevenz_tool.py nsis PACKAGE DEST [compressed]
                                   build the NSIS installer DEST as electron-builder's templates
                                   embed an app package: compression off for
                                   `File /oname=$PLUGINSDIR\\app-64.EXT PACKAGE` (EXT: 7z, or zip
                                   as with electron-builder's `useZip`), and on (LZMA, not solid)
-                                  for the rest of the installer
+                                  for the rest of the installer; with `compressed`, NSIS
+                                  compresses the package too (what electron-builder never does)
   sevenz_tool.py list ARCHIVE     one JSON object per member, sorted by path (see
                                   listing_rows.py), from what `7zz x -snl` extracts
   sevenz_tool.py extract ARCHIVE MEMBER DEST [TYPE]
@@ -51,7 +52,7 @@ RequestExecutionLevel user
 SetCompressor lzma
 Section
   InitPluginsDir
-  SetCompress off
+  SetCompress {package_compression}
   File /oname=$PLUGINSDIR\app-64.{ext} "{package}"
   SetCompress auto
   SetOutPath $INSTDIR
@@ -73,7 +74,7 @@ def pack(src, dest, mode):
     )
 
 
-def nsis(package, dest):
+def nsis(package, dest, compressed=False):
     with tempfile.TemporaryDirectory() as tmp:
         readme = os.path.join(tmp, "README.txt")
         with open(readme, "w") as out:
@@ -82,7 +83,8 @@ def nsis(package, dest):
         with open(script, "w") as out:
             out.write(NSIS_SCRIPT.format(
                 out=os.path.abspath(dest), package=os.path.abspath(package), readme=readme,
-                ext=os.path.splitext(package)[1].lstrip(".")))
+                ext=os.path.splitext(package)[1].lstrip("."),
+                package_compression="auto" if compressed else "off"))
         subprocess.run(["makensis", "-V1", script], check=True, stdout=subprocess.DEVNULL)
 
 
@@ -112,7 +114,7 @@ if __name__ == "__main__":
     if sys.argv[1] == "pack":
         pack(sys.argv[2], sys.argv[3], sys.argv[4])
     elif sys.argv[1] == "nsis":
-        nsis(sys.argv[2], sys.argv[3])
+        nsis(sys.argv[2], sys.argv[3], len(sys.argv) > 4 and sys.argv[4] == "compressed")
     elif sys.argv[1] == "extract":
         extract(*sys.argv[2:6])
     else:

@@ -184,6 +184,26 @@ fn an_nsis_installer_is_read_down_to_its_asar() {
     assert_eq!(ours[payloads[0]]["sha256"], sha256_file(&zipped));
     support::assert_plain_asar_at(result, &format!("{}/resources/app.asar", payloads[0]));
 
+    // A package NSIS compressed itself is not found, and the installer says why.
+    let squeezed = dir.path().join("Fixture Setup compressed.exe");
+    support::python_script(
+        "sevenz_tool.py",
+        &[
+            "nsis".as_ref(),
+            zipped.as_os_str(),
+            squeezed.as_os_str(),
+            OsStr::new("compressed"),
+        ],
+    );
+    let result = &inventory_json(&squeezed, &[])["result"];
+    assert_eq!(result["occurrences"]["items"].as_array().unwrap().len(), 1);
+    let notes = format!(
+        "{} {}",
+        result["limitations"], result["occurrences"]["items"][0]["limitations"]
+    );
+    assert!(notes.contains("compressed by NSIS itself"), "{notes}");
+    assert!(notes.contains("holds no archive"), "{notes}");
+
     // A program with no payload is a file like any other, and its analysis says it found none.
     let plain = inventory_json(&app.join("Fixture.exe"), &[]);
     assert!(
