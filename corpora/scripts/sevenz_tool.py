@@ -7,13 +7,17 @@
                                   links (-snl); MODE is one of MODES below ("electron-builder" is
                                   the app package of an electron-builder NSIS installer: LZMA2,
                                   -mx=9, the BCJ filter, no timestamps)
-  sevenz_tool.py nsis PACKAGE DEST [compressed]
+  sevenz_tool.py nsis PACKAGE DEST [stored|compressed]
                                   build the NSIS installer DEST as electron-builder's templates
                                   embed an app package: compression off for
                                   `File /oname=$PLUGINSDIR\\app-64.EXT PACKAGE` (EXT: 7z, or zip
                                   as with electron-builder's `useZip`), and on (LZMA, not solid)
                                   for the rest of the installer; with `compressed`, NSIS
                                   compresses the package too (what electron-builder never does)
+  sevenz_tool.py nsis-tree SRC DEST MODE
+                                  build the NSIS installer DEST that installs SRC's files under
+                                  $INSTDIR (`File /r`, as electron-builder's portable target
+                                  does), compressed by NSIS with MODE: lzma, solid-lzma or zlib
   sevenz_tool.py list ARCHIVE     one JSON object per member, sorted by path (see
                                   listing_rows.py), from what `7zz x -snl` extracts
   sevenz_tool.py extract ARCHIVE MEMBER DEST [TYPE]
@@ -88,6 +92,29 @@ def nsis(package, dest, compressed=False):
         subprocess.run(["makensis", "-V1", script], check=True, stdout=subprocess.DEVNULL)
 
 
+TREE_SCRIPT = r"""Unicode true
+Name "Fixture"
+OutFile "{out}"
+RequestExecutionLevel user
+SetCompressor {compressor}
+Section
+  SetOutPath $INSTDIR
+  File /r "{src}\*.*"
+SectionEnd
+"""
+
+COMPRESSORS = {"lzma": "lzma", "solid-lzma": "/SOLID lzma", "zlib": "zlib"}
+
+
+def nsis_tree(src, dest, mode):
+    with tempfile.TemporaryDirectory() as tmp:
+        script = os.path.join(tmp, "installer.nsi")
+        with open(script, "w") as out:
+            out.write(TREE_SCRIPT.format(
+                out=os.path.abspath(dest), src=os.path.abspath(src), compressor=COMPRESSORS[mode]))
+        subprocess.run(["makensis", "-V1", script], check=True, stdout=subprocess.DEVNULL)
+
+
 def listing(archive):
     with tempfile.TemporaryDirectory() as tmp:
         subprocess.run(
@@ -115,6 +142,8 @@ if __name__ == "__main__":
         pack(sys.argv[2], sys.argv[3], sys.argv[4])
     elif sys.argv[1] == "nsis":
         nsis(sys.argv[2], sys.argv[3], len(sys.argv) > 4 and sys.argv[4] == "compressed")
+    elif sys.argv[1] == "nsis-tree":
+        nsis_tree(sys.argv[2], sys.argv[3], sys.argv[4])
     elif sys.argv[1] == "extract":
         extract(*sys.argv[2:6])
     else:

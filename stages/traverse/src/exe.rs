@@ -31,7 +31,7 @@ const MAX_PAYLOADS: usize = 64;
 /// How much of the overlay is searched at a time.
 const CHUNK: usize = 1 << 20;
 /// What NSIS writes after the first header's flags (its signature and magic).
-const NSIS_MAGIC: &[u8] = b"\xEF\xBE\xAD\xDENullsoftInst";
+const NSIS_MAGIC: &[u8] = crate::nsis::MAGIC;
 const ZIP_END: &[u8] = b"PK\x05\x06";
 
 /// True when `name` is named like a Windows executable.
@@ -59,11 +59,22 @@ struct Payload {
 /// executable without an overlay, or whose overlay holds none, sends nothing, and so does a
 /// file named `.exe` that is not a PE: it is a file like any other, never a failed container.
 pub fn walk(walk: &mut Walk<'_, '_>, source: &ArchiveRange, prefix: &str) -> Result<(), Failure> {
-    let (mut payloads, mut nsis) = (Vec::new(), false);
+    let (mut payloads, mut nsis) = (Vec::new(), None);
     for (start, end, region) in regions(source).unwrap_or_default() {
-        let (found, is_nsis) = search(walk, source, (start, end), region)?;
+        let (found, first_header) = search(walk, source, (start, end), region)?;
         payloads.extend(found);
-        nsis |= is_nsis;
+        nsis = nsis.or(first_header);
+    }
+    // An NSIS installer is listed by its own script, names and all; the search for stored
+    // archives stands in only when the script cannot be read.
+    if let Some(at) = nsis {
+        match crate::nsis::list(walk, source, at, prefix)? {
+            Ok(members) => return crate::nested::send_listing(walk, members, prefix),
+            Err(why) => walk.notes.skip(
+                prefix,
+                format!("the NSIS installer's script could not be read ({why}); archives it stores uncompressed were searched for instead"),
+            ),
+        }
     }
     if payloads.is_empty() {
         // The input itself: said for the whole run, so that an analysis of a program that is
@@ -71,7 +82,7 @@ pub fn walk(walk: &mut Walk<'_, '_>, source: &ArchiveRange, prefix: &str) -> Res
         if prefix.is_empty() {
             walk.notes.limitations.push(NO_PAYLOAD.to_owned());
         }
-        if nsis {
+        if nsis.is_some() {
             walk.notes.skip(
                 prefix,
                 "an NSIS installer whose payload is compressed by NSIS itself; only payloads it stores uncompressed (as electron-builder stores its application package) are read".to_owned(),
@@ -184,14 +195,14 @@ fn layout<Pe: object::read::pe::ImageNtHeaders>(
     })
 }
 
-/// The archives in `start..end` of the executable, outermost first in file order, and whether
-/// an NSIS first header is there.
+/// The archives in `start..end` of the executable, outermost first in file order, and where an
+/// NSIS first header is (its flags, four bytes before its magic), if one is.
 fn search(
     walk: &mut Walk<'_, '_>,
     source: &ArchiveRange,
     (start, end): (u64, u64),
     region: &'static str,
-) -> Result<(Vec<Payload>, bool), Failure> {
+) -> Result<(Vec<Payload>, Option<u64>), Failure> {
     let file = &source.archive.file;
     let read = |at: u64, buf: &mut [u8]| -> bool {
         at.checked_add(buf.len() as u64)
@@ -199,7 +210,7 @@ fn search(
             && file.read_exact_at(buf, source.base + at).is_ok()
     };
     let mut found = Vec::new();
-    let mut nsis = false;
+    let mut nsis = None;
     let overlap = NSIS_MAGIC.len() + 4;
     let mut buf = vec![0u8; CHUNK + overlap];
     let mut at = start;
@@ -216,7 +227,12 @@ fn search(
         } else {
             want
         };
-        nsis |= memchr::memmem::find(chunk, NSIS_MAGIC).is_some();
+        if nsis.is_none()
+            && let Some(hit) = memchr::memmem::find(chunk, NSIS_MAGIC)
+            && hit >= 4
+        {
+            nsis = Some(at + hit as u64 - 4);
+        }
         for hit in memchr::memmem::find_iter(chunk, &crate::sevenz::SIGNATURE[..]) {
             if hit >= own {
                 break;

@@ -14,6 +14,7 @@ mod entry;
 pub mod exe;
 mod input;
 mod nested;
+mod nsis;
 pub mod path;
 pub mod read;
 pub mod rpm;

@@ -76,11 +76,15 @@ fn the_seed_installer_holds_the_archive() {
         .position(|w| w == archive.as_slice())
         .expect("the installer stores the archive as it is");
     let entries = common::walk_bytes(&setup, "tiny-setup.exe", ArchiveFormat::Exe).unwrap();
-    let payload = format!("payload-{at}.7z");
-    let carved = entries.iter().find(|e| e.logical_path == payload).unwrap();
-    assert_eq!(carved.declared_size, Some(archive.len() as u64));
+    // Named by the installer's script, and read where NSIS stored it.
+    let package = entries
+        .iter()
+        .find(|e| e.logical_path == "$PLUGINSDIR/app-64.7z")
+        .unwrap_or_else(|| panic!("{:?}", kinds(&entries)));
+    assert_eq!(package.declared_size, Some(archive.len() as u64));
+    assert!(matches!(package.source, EntrySource::Range { offset, .. } if offset == at as u64));
     assert!(
-        kinds(&entries).contains(&(format!("{payload}/lib/data.txt").as_str(), EntryKind::File)),
+        kinds(&entries).contains(&("$PLUGINSDIR/app-64.7z/lib/data.txt", EntryKind::File)),
         "{:?}",
         kinds(&entries)
     );

@@ -37,14 +37,14 @@ fn sha256_file(path: &Path) -> String {
     String::from_utf8(output.stdout).unwrap()[..64].to_owned()
 }
 
-/// Our occurrences below `prefix`, outside nested ASARs, equal what `7zz x` extracts from
-/// `archive`.
+/// Our occurrences below `prefix`, outside the archives nested there (ASARs, 7z and zip
+/// archives), equal what `7zz x` extracts from `archive`.
 fn check(archive: &Path, result: &Value, prefix: &str) -> usize {
     let oracle = support::python_lines("sevenz_tool.py", &["list".as_ref(), archive.as_os_str()]);
     let outside: std::collections::BTreeMap<String, Value> =
         support::occurrences_under(result, prefix)
             .into_iter()
-            .filter(|(path, _)| !path.contains(".asar/"))
+            .filter(|(path, _)| ![".asar/", ".7z/", ".zip/"].iter().any(|c| path.contains(c)))
             .collect();
     support::assert_listing(&oracle, &outside)
 }
@@ -113,39 +113,23 @@ fn an_nsis_installer_is_read_down_to_its_asar() {
     let value = inventory_json(&setup, &[]);
     let result = &value["result"];
     assert_eq!(root_format(result), "pe");
+    // The installer's files, named by its script, as 7-Zip's NSIS reader lists them.
+    check(&setup, result, "");
+    let payload = "$PLUGINSDIR/app-64.7z";
     let ours = support::occurrences_under(result, "");
-    let payloads: Vec<&String> = ours
-        .keys()
-        .filter(|path| !path.contains('/') && path.ends_with(".7z"))
-        .collect();
-    assert_eq!(
-        payloads.len(),
-        1,
-        "{:?}",
-        ours.keys().take(5).collect::<Vec<_>>()
-    );
-    let payload = payloads[0].clone();
-    // The payload is, byte for byte, what 7-Zip extracts from the installer as the app package.
+    // Stored by NSIS, so byte for byte the package electron-builder packed.
+    assert_eq!(ours[payload]["sha256"], sha256_file(&package));
+    // Its members, as 7-Zip extracts them; the program inside holds no payload of its own.
     let extracted = dir.path().join("extracted.7z");
     support::python_script(
         "sevenz_tool.py",
         &[
             "extract".as_ref(),
             setup.as_os_str(),
-            OsStr::new("$PLUGINSDIR/app-64.7z"),
+            OsStr::new(payload),
             extracted.as_os_str(),
         ],
     );
-    assert_eq!(ours[&payload]["sha256"], sha256_file(&extracted));
-    assert_eq!(ours[&payload]["sha256"], sha256_file(&package));
-    assert!(
-        ours[&payload]["limitations"]
-            .to_string()
-            .contains("overlay"),
-        "{}",
-        ours[&payload]
-    );
-    // Its members, as 7-Zip extracts them; the program inside holds no payload of its own.
     check(&extracted, result, &format!("{payload}/"));
     assert!(
         !ours
@@ -158,51 +142,34 @@ fn an_nsis_installer_is_read_down_to_its_asar() {
     // The application analysis reads the installer as it reads the archive alone.
     support::assert_analyzed_like_plain_asar(&setup);
 
-    // electron-builder's `useZip`: the package is a zip, stored the same way.
+    // electron-builder's `useZip`: the package is a zip; and a package NSIS compressed itself.
     let zipped = dir.path().join("app-64.zip");
     support::python_script(
         "zip_tool.py",
         &["pack".as_ref(), app.as_os_str(), zipped.as_os_str()],
     );
-    let zip_setup = dir.path().join("Fixture Setup zip.exe");
-    support::python_script(
-        "sevenz_tool.py",
-        &["nsis".as_ref(), zipped.as_os_str(), zip_setup.as_os_str()],
-    );
-    let result = &inventory_json(&zip_setup, &[])["result"];
-    let ours = support::occurrences_under(result, "");
-    let payloads: Vec<&String> = ours
-        .keys()
-        .filter(|path| !path.contains('/') && path.ends_with(".zip"))
-        .collect();
-    assert_eq!(
-        payloads.len(),
-        1,
-        "{:?}",
-        ours.keys().take(5).collect::<Vec<_>>()
-    );
-    assert_eq!(ours[payloads[0]]["sha256"], sha256_file(&zipped));
-    support::assert_plain_asar_at(result, &format!("{}/resources/app.asar", payloads[0]));
-
-    // A package NSIS compressed itself is not found, and the installer says why.
-    let squeezed = dir.path().join("Fixture Setup compressed.exe");
-    support::python_script(
-        "sevenz_tool.py",
-        &[
-            "nsis".as_ref(),
-            zipped.as_os_str(),
-            squeezed.as_os_str(),
-            OsStr::new("compressed"),
-        ],
-    );
-    let result = &inventory_json(&squeezed, &[])["result"];
-    assert_eq!(result["occurrences"]["items"].as_array().unwrap().len(), 1);
-    let notes = format!(
-        "{} {}",
-        result["limitations"], result["occurrences"]["items"][0]["limitations"]
-    );
-    assert!(notes.contains("compressed by NSIS itself"), "{notes}");
-    assert!(notes.contains("holds no archive"), "{notes}");
+    for compression in ["stored", "compressed"] {
+        let zip_setup = dir
+            .path()
+            .join(format!("Fixture Setup zip {compression}.exe"));
+        support::python_script(
+            "sevenz_tool.py",
+            &[
+                "nsis".as_ref(),
+                zipped.as_os_str(),
+                zip_setup.as_os_str(),
+                OsStr::new(compression),
+            ],
+        );
+        let result = &inventory_json(&zip_setup, &[])["result"];
+        check(&zip_setup, result, "");
+        let ours = support::occurrences_under(result, "");
+        assert_eq!(
+            ours["$PLUGINSDIR/app-64.zip"]["sha256"],
+            sha256_file(&zipped)
+        );
+        support::assert_plain_asar_at(result, "$PLUGINSDIR/app-64.zip/resources/app.asar");
+    }
 
     // A program with no payload is a file like any other, and its analysis says it found none.
     let plain = inventory_json(&app.join("Fixture.exe"), &[]);
@@ -232,6 +199,59 @@ fn an_nsis_installer_is_read_down_to_its_asar() {
         "{}",
         analysis["result"]["limitations"]
     );
+}
+
+#[test]
+fn nsis_installers_by_every_compressor_match_7zip() {
+    // What electron-builder's portable target builds: the app's files in the installer, each
+    // compressed by NSIS (or all in one solid stream).
+    let tree = support::corpus("asar-corpus.sh", "asar").join("tree");
+    let dir = tempfile::tempdir().unwrap();
+    for mode in ["lzma", "solid-lzma", "zlib"] {
+        let setup = dir.path().join(format!("fixture-{mode}.exe"));
+        support::python_script(
+            "sevenz_tool.py",
+            &[
+                "nsis-tree".as_ref(),
+                tree.as_os_str(),
+                setup.as_os_str(),
+                OsStr::new(mode),
+            ],
+        );
+        let value = inventory_json(&setup, &[]);
+        let result = &value["result"];
+        assert_eq!(result["limitations"], serde_json::json!([]), "{mode}");
+        let members = check(&setup, result, "");
+        assert!(members > 1500, "{mode}: {members}");
+    }
+}
+
+#[test]
+fn an_archive_appended_to_a_program_is_found_in_its_overlay() {
+    // A self-extractor: a program, then the archive it carries.
+    let tree = support::corpus("asar-corpus.sh", "asar").join("tree");
+    let win = support::corpus("win-corpus.sh", "win");
+    let dir = tempfile::tempdir().unwrap();
+    let archive = dir.path().join("fixture.7z");
+    pack(&tree, &archive, "lzma2");
+    let mut bytes = std::fs::read(win.join("node_modules/7zip-bin/win/x64/7za.exe")).unwrap();
+    let at = bytes.len();
+    bytes.extend_from_slice(&std::fs::read(&archive).unwrap());
+    let sfx = dir.path().join("fixture-sfx.exe");
+    std::fs::write(&sfx, &bytes).unwrap();
+    let value = inventory_json(&sfx, &[]);
+    let result = &value["result"];
+    let payload = format!("payload-{at}.7z");
+    let ours = support::occurrences_under(result, "");
+    assert_eq!(ours[&payload]["sha256"], sha256_file(&archive));
+    assert!(
+        ours[&payload]["limitations"]
+            .to_string()
+            .contains("overlay"),
+        "{}",
+        ours[&payload]
+    );
+    check(&archive, result, &format!("{payload}/"));
 }
 
 #[test]
