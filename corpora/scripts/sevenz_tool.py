@@ -18,6 +18,9 @@
                                   build the NSIS installer DEST that installs SRC's files under
                                   $INSTDIR (`File /r`, as electron-builder's portable target
                                   does), compressed by NSIS with MODE: lzma, solid-lzma or zlib
+  sevenz_tool.py nsis-uninstaller DEST
+                                  build the NSIS installer DEST whose script extracts no file (it
+                                  only writes its uninstaller)
   sevenz_tool.py list ARCHIVE     one JSON object per member, sorted by path (see
                                   listing_rows.py), from what `7zz x -snl` extracts
   sevenz_tool.py extract ARCHIVE MEMBER DEST [TYPE]
@@ -103,6 +106,27 @@ Section
 SectionEnd
 """
 
+UNINSTALLER_SCRIPT = r"""Unicode true
+Name "Fixture"
+OutFile "{out}"
+RequestExecutionLevel user
+Section
+  WriteUninstaller "$INSTDIR\Uninstall Fixture.exe"
+SectionEnd
+Section "Uninstall"
+  Delete "$INSTDIR\Uninstall Fixture.exe"
+SectionEnd
+"""
+
+
+def nsis_uninstaller(dest):
+    with tempfile.TemporaryDirectory() as tmp:
+        script = os.path.join(tmp, "installer.nsi")
+        with open(script, "w") as out:
+            out.write(UNINSTALLER_SCRIPT.format(out=os.path.abspath(dest)))
+        subprocess.run(["makensis", "-V1", script], check=True, stdout=subprocess.DEVNULL)
+
+
 COMPRESSORS = {"lzma": "lzma", "solid-lzma": "/SOLID lzma", "zlib": "zlib"}
 
 
@@ -142,6 +166,8 @@ if __name__ == "__main__":
         pack(sys.argv[2], sys.argv[3], sys.argv[4])
     elif sys.argv[1] == "nsis":
         nsis(sys.argv[2], sys.argv[3], len(sys.argv) > 4 and sys.argv[4] == "compressed")
+    elif sys.argv[1] == "nsis-uninstaller":
+        nsis_uninstaller(sys.argv[2])
     elif sys.argv[1] == "nsis-tree":
         nsis_tree(sys.argv[2], sys.argv[3], sys.argv[4])
     elif sys.argv[1] == "extract":

@@ -69,6 +69,13 @@ pub fn walk(walk: &mut Walk<'_, '_>, source: &ArchiveRange, prefix: &str) -> Res
     // archives stands in only when the script cannot be read.
     if let Some(at) = nsis {
         match crate::nsis::list(walk, source, at, prefix)? {
+            // An uninstaller's script extracts nothing: there is nothing to look for.
+            Ok(members) if members.is_empty() => {
+                if prefix.is_empty() {
+                    walk.notes.limitations.push(NO_PAYLOAD.to_owned());
+                }
+                return Ok(());
+            }
             Ok(members) => return crate::nested::send_listing(walk, members, prefix),
             Err(why) => walk.notes.skip(
                 prefix,

@@ -49,7 +49,8 @@ const CODE_SKIP: u16 = 4;
 const MAX_HEADER: u64 = 64 << 20;
 
 /// The files the NSIS installer whose first header is at `at` (from the executable's start)
-/// extracts, below `prefix`; an error says why the installer could not be read this way.
+/// extracts, below `prefix` (none for an uninstaller, whose script extracts nothing); an error
+/// says why the installer could not be read this way.
 pub(crate) fn list(
     walk: &mut Walk<'_, '_>,
     source: &ArchiveRange,
@@ -400,9 +401,6 @@ impl<'s> Installer<'s> {
                 }
                 _ => {}
             }
-        }
-        if members.is_empty() {
-            return Err("its script extracts no file".into());
         }
         Ok(members)
     }

@@ -224,6 +224,24 @@ fn nsis_installers_by_every_compressor_match_7zip() {
         let members = check(&setup, result, "");
         assert!(members > 1500, "{mode}: {members}");
     }
+    // A script that extracts no file (it only writes its uninstaller) holds nothing to list,
+    // and that is no failure to read it.
+    let maker = dir.path().join("uninstaller-maker.exe");
+    support::python_script(
+        "sevenz_tool.py",
+        &["nsis-uninstaller".as_ref(), maker.as_os_str()],
+    );
+    let result = &inventory_json(&maker, &[])["result"];
+    assert_eq!(result["occurrences"]["items"].as_array().unwrap().len(), 1);
+    assert!(
+        result["limitations"]
+            .to_string()
+            .contains("holds no archive")
+    );
+    assert_eq!(
+        result["occurrences"]["items"][0]["limitations"],
+        serde_json::json!([])
+    );
 }
 
 #[test]
