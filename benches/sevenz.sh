@@ -2,7 +2,7 @@
 # 7z and installer inventory: the large ASAR's tree (56,100 entries, 223 MB) packed by 7-Zip
 # (corpora/scripts/sevenz_tool.py, MODE: electron-builder's app-package settings by default),
 # inventoried by rea against 7-Zip's own decoding of it: `7zz t` (decode and check every CRC,
-# nothing written) and `7zz x` then hashing the extracted files with Python's hashlib, as the
+# nothing written) and `7zz x` then hashing the extracted files (corpora/scripts/list_tree.py), as the
 # ASAR bench does. With an NSIS installer built around the same archive (makensis, as
 # electron-builder embeds its app package), the installer's inventory too.
 #
@@ -44,14 +44,7 @@ for _ in $(seq "$runs"); do
   rm -rf "$work/x"
   start=$(date +%s.%N)
   7zz x -bd -snl -snld -y "-o$work/x" "$archive" > /dev/null
-  python3 -c '
-import hashlib, os, sys
-for d, _, names in os.walk(sys.argv[1]):
-    for n in names:
-        p = os.path.join(d, n)
-        if os.path.isfile(p) and not os.path.islink(p):
-            hashlib.sha256(open(p, "rb").read()).hexdigest()
-' "$work/x"
+  python3 corpora/scripts/list_tree.py "$work/x" > /dev/null
   extracts+=("$(echo "$(date +%s.%N) - $start" | bc)")
 done
 wall=$(printf '%s\n' "${walls[@]}" | median)

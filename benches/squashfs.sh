@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SquashFS (AppImage, snap) inventory: the large ASAR's tree (56,100 entries, 223 MB) packed by
 # mksquashfs, inventoried by rea against what squashfs-tools take to list it and to extract it
-# (then hashing the extracted files with Python's hashlib, as the ASAR bench does).
+# (then hashing the extracted files with corpora/scripts/list_tree.py, as the ASAR bench does).
 #
 #   bash benches/squashfs.sh [RUNS] [COMPRESSOR]     (defaults 3 and zstd)
 #
@@ -34,14 +34,7 @@ for _ in $(seq "$runs"); do
   rm -rf "$work/x"
   start=$(date +%s.%N)
   unsquashfs -q -no-progress -d "$work/x" "$image" > /dev/null
-  python3 -c '
-import hashlib, os, sys
-for d, _, names in os.walk(sys.argv[1]):
-    for n in names:
-        p = os.path.join(d, n)
-        if os.path.isfile(p) and not os.path.islink(p):
-            hashlib.sha256(open(p, "rb").read()).hexdigest()
-' "$work/x"
+  python3 corpora/scripts/list_tree.py "$work/x" > /dev/null
   extracts+=("$(echo "$(date +%s.%N) - $start" | bc)")
 done
 wall=$(printf '%s\n' "${walls[@]}" | median)
