@@ -6,9 +6,11 @@
 //! each block's CRC-32. A block is decoded from its start, so each file is decoded into one
 //! anonymous in-memory file, bounded by `max_entry_bytes`,
 //! [`crate::nested::MAX_INFLATED_ARCHIVE`] and `max_compression_ratio` times the archive's
-//! size, and becomes a byte range of it. Blocks are decoded one at a time: a block that cannot
-//! be decoded (an unsupported method, a CRC failure, an encrypted block, which is never read)
-//! leaves its files unavailable with a limitation, and the other blocks are still read.
+//! size, and becomes a byte range of it: every file's place is fixed from the header first, so
+//! the blocks decode in parallel on the pool (a non-solid archive, as electron-builder's
+//! differential packages are, has one block per file). A block that cannot be decoded (an
+//! unsupported method, a CRC failure, an encrypted block, which is never read) leaves its
+//! files unavailable with a limitation, and the other blocks are still read.
 //!
 //! A member whose attributes carry Unix mode bits (7-Zip's `-snl` on Unix, p7zip) keeps its
 //! executable bit; a Unix symlink is recorded with its target and never followed.
@@ -85,8 +87,7 @@ fn list_archive(
     let too_much = format!(
         "the archive decompresses to more than the {bound} bytes it may take in memory (max_entry_bytes, max_compression_ratio)"
     );
-    let mut memory =
-        Memory::new("the archive", bound).map_err(|note| source.unreadable(WHAT, note))?;
+    let memory = Memory::new("the archive", bound).map_err(|note| source.unreadable(WHAT, note))?;
     let held = ArchiveFile {
         path: source.archive.path.clone(),
         file: memory.file.clone(),
@@ -97,93 +98,71 @@ fn list_archive(
         cx.check()?;
         entries.push(listed(walk, &archive, index, file, &held, prefix));
     }
-    let mut stopped: Option<String> = None;
-    for block in 0..archive.blocks.len() {
-        cx.check()?;
-        let first = archive.stream_map.block_first_file_index[block];
-        if archive.is_file_encrypted(first) {
-            mark_block(&archive, block, &mut entries, "encrypted: never read");
-            continue;
-        }
-        if let Some(note) = &stopped {
-            mark_block(&archive, block, &mut entries, note);
-            continue;
-        }
-        let decoder = BlockDecoder::new_with_memory_limit(
-            1,
-            MEMORY_LIMIT_KB,
-            block,
-            &archive,
-            &password,
-            &mut input,
-        );
-        let mut at = first;
-        let mut outcome: Result<(), Failure> = Ok(());
-        let decoded =
-            decoder.for_each_entries(&mut |file: &ArchiveEntry, reader: &mut dyn Read| {
-                let index = at;
-                at += 1;
-                if !file.has_stream {
-                    return Ok(true);
-                }
-                let Some(Some(entry)) = entries.get_mut(index) else {
-                    return Ok(true);
-                };
-                if entry.kind == EntryKind::Symlink {
-                    let mut target = Vec::new();
-                    reader.take(4096).read_to_end(&mut target)?;
-                    entry.link_target = Some(String::from_utf8_lossy(&target).into_owned());
-                    return Ok(true);
-                }
-                let mut reader = Described {
-                    inner: reader,
-                    error: None,
-                };
-                match memory.append(cx, &mut reader, "the archive", &too_much) {
-                    Ok(Ok((offset, len))) => {
-                        entry.source = EntrySource::Range {
-                            archive: held.clone(),
-                            offset,
-                            len,
-                        };
-                        Ok(true)
-                    }
-                    Ok(Err(note)) if note == too_much => {
-                        stopped = Some(format!("not read: {note}"));
-                        Ok(false)
-                    }
-                    // Its bytes did not decode, or failed their CRC-32: the block is broken from
-                    // here on.
-                    Ok(Err(note)) => Err(sevenz_rust2::Error::Other(
-                        reader.error.unwrap_or(note).into(),
-                    )),
-                    Err(failure) => {
-                        outcome = Err(failure);
-                        Ok(false)
-                    }
-                }
-            });
-        outcome?;
-        if let Some(note) = &stopped {
-            mark_block(&archive, block, &mut entries, note);
-        }
-        if let Err(err) = decoded {
-            // Files of the block read before the failure were read whole and passed their
-            // CRC-32; the rest of the block is unavailable.
-            let why = describe(&err);
-            mark_block(
-                &archive,
-                block,
-                &mut entries,
-                &format!("not read: its block could not be decoded: {why}"),
-            );
-            walk.notes
-                .skip(prefix, format!("a block could not be decoded: {why}"));
+    // Each streamed file's place in memory is decided before any block is decoded (files in
+    // header order), so the blocks decode on every worker at once, each writing its files
+    // where they go, and the result does not depend on which finishes first.
+    let kinds: Vec<Option<EntryKind>> =
+        entries.iter().map(|e| e.as_ref().map(|e| e.kind)).collect();
+    let mut places: Vec<Option<u64>> = vec![None; archive.files.len()];
+    let mut total = 0u64;
+    for (index, file) in archive.files.iter().enumerate() {
+        if file.has_stream && kinds[index] == Some(EntryKind::File) {
+            places[index] = Some(total);
+            total = total.saturating_add(file.size);
         }
     }
-    if let Some(note) = stopped {
+    if total > bound {
+        let note = format!("not read: {too_much}");
+        for entry in entries.iter_mut().flatten() {
+            if entry.kind == EntryKind::File && matches!(entry.source, EntrySource::None) {
+                entry.limitations.push(note.clone());
+            }
+        }
         walk.notes
             .skip(prefix, format!("the listing stops: {note}"));
+    } else {
+        use rayon::prelude::*;
+        let file = &memory.file;
+        let outcomes: Vec<Result<BlockRead, Failure>> = (0..archive.blocks.len())
+            .into_par_iter()
+            .map(|block| {
+                decode_block(
+                    cx, source, &archive, &password, block, &places, &kinds, file,
+                )
+            })
+            .collect();
+        for (block, outcome) in outcomes.into_iter().enumerate() {
+            let read = outcome?;
+            for (index, target) in read.links {
+                if let Some(Some(entry)) = entries.get_mut(index) {
+                    entry.link_target = Some(target);
+                }
+            }
+            for index in read.files {
+                if let (Some(Some(entry)), Some(offset)) = (entries.get_mut(index), places[index]) {
+                    entry.source = EntrySource::Range {
+                        archive: held.clone(),
+                        offset,
+                        len: archive.files[index].size,
+                    };
+                }
+            }
+            if read.encrypted {
+                mark_block(&archive, block, &mut entries, "encrypted: never read");
+            }
+            if let Some(why) = read.error {
+                // Files of the block read before the failure were read whole and passed their
+                // CRC-32; the rest of the block is unavailable.
+                mark_block(
+                    &archive,
+                    block,
+                    &mut entries,
+                    &format!("not read: its block could not be decoded: {why}"),
+                );
+                walk.notes
+                    .skip(prefix, format!("a block could not be decoded: {why}"));
+            }
+        }
     }
     let mut members = BTreeMap::new();
     for entry in entries.into_iter().flatten() {
@@ -273,21 +252,111 @@ fn mark_block(archive: &Archive, block: usize, entries: &mut [Option<Entry>], no
     }
 }
 
-/// A block's reader that keeps what its failure was, said plainly.
-struct Described<'r> {
-    inner: &'r mut dyn Read,
+/// What decoding one block found: the files read whole (by index), the symlinks' targets,
+/// and why the rest of the block could not be read, if it could not.
+#[derive(Default)]
+struct BlockRead {
+    files: Vec<usize>,
+    links: Vec<(usize, String)>,
     error: Option<String>,
+    encrypted: bool,
 }
 
-impl Read for Described<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        self.inner.read(buf).inspect_err(|err| {
-            let inner = err
-                .get_ref()
-                .and_then(|inner| inner.downcast_ref::<sevenz_rust2::Error>());
-            self.error = Some(inner.map_or_else(|| err.to_string(), describe));
-        })
+/// Decodes `block` with a reader of its own, writing each file's bytes at its place in
+/// `memory`. Only cancellation fails it; a broken block says why in its result.
+#[allow(clippy::too_many_arguments)]
+fn decode_block(
+    cx: &rea_exec::StageCx<'_>,
+    source: &ArchiveRange,
+    archive: &Archive,
+    password: &Password,
+    block: usize,
+    places: &[Option<u64>],
+    kinds: &[Option<EntryKind>],
+    memory: &std::fs::File,
+) -> Result<BlockRead, Failure> {
+    use std::os::unix::fs::FileExt;
+    cx.check()?;
+    let mut read = BlockRead::default();
+    let first = archive.stream_map.block_first_file_index[block];
+    if archive.is_file_encrypted(first) {
+        read.encrypted = true;
+        return Ok(read);
     }
+    let mut input = std::io::BufReader::with_capacity(
+        1 << 16,
+        SeekRange::new(source.archive.file.clone(), source.base, source.len),
+    );
+    let decoder = BlockDecoder::new_with_memory_limit(
+        1,
+        MEMORY_LIMIT_KB,
+        block,
+        archive,
+        password,
+        &mut input,
+    );
+    let mut at = first;
+    let mut stop: Option<Failure> = None;
+    let mut buf = vec![0u8; 1 << 16];
+    let decoded = decoder.for_each_entries(&mut |file: &ArchiveEntry, reader: &mut dyn Read| {
+        let index = at;
+        at += 1;
+        if !file.has_stream {
+            return Ok(true);
+        }
+        match kinds.get(index).copied().flatten() {
+            Some(EntryKind::Symlink) => {
+                let mut target = Vec::new();
+                reader.take(4096).read_to_end(&mut target)?;
+                read.links
+                    .push((index, String::from_utf8_lossy(&target).into_owned()));
+            }
+            Some(EntryKind::File) => {
+                let Some(place) = places[index] else {
+                    return Ok(true);
+                };
+                let mut written = 0u64;
+                loop {
+                    if let Err(cancelled) = cx.check() {
+                        stop = Some(cancelled.into());
+                        return Ok(false);
+                    }
+                    let n = match reader.read(&mut buf) {
+                        Ok(0) => break,
+                        Ok(n) => n,
+                        // Its bytes did not decode, or failed their CRC-32: the block is broken
+                        // from here on.
+                        Err(err) => {
+                            return Err(sevenz_rust2::Error::Other(io_problem(&err).into()));
+                        }
+                    };
+                    if let Err(err) = memory.write_all_at(&buf[..n], place + written) {
+                        return Err(sevenz_rust2::Error::Other(
+                            format!("its bytes could not be held in memory: {err}").into(),
+                        ));
+                    }
+                    written += n as u64;
+                }
+                read.files.push(index);
+            }
+            _ => {}
+        }
+        Ok(true)
+    });
+    if let Some(failure) = stop {
+        return Err(failure);
+    }
+    if let Err(err) = decoded {
+        read.error = Some(describe(&err));
+    }
+    Ok(read)
+}
+
+/// A block reader's failure, said plainly.
+fn io_problem(err: &std::io::Error) -> String {
+    err.get_ref()
+        .and_then(|inner| inner.downcast_ref::<sevenz_rust2::Error>())
+        .map_or_else(|| err.to_string(), describe)
 }
 
 fn describe(err: &sevenz_rust2::Error) -> String {
