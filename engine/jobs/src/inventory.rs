@@ -126,35 +126,8 @@ pub(crate) fn shape_of(input: &ResolvedInput) -> Shape {
             let read = std::fs::File::open(&input.path)
                 .and_then(|file| std::os::unix::fs::FileExt::read_at(&file, &mut head, 0))
                 .unwrap_or(0);
-            if input.display.to_lowercase().ends_with(".asar")
-                || rea_traverse::asar::looks_like_asar(&head[..read])
-            {
-                Shape::Archive(ArchiveFormat::Asar)
-            } else if rea_traverse::zip::is_zip_name(&input.display)
-                || rea_traverse::zip::looks_like_zip(&head[..read])
-            {
-                Shape::Archive(ArchiveFormat::Zip)
-            } else if let Some(packing) = rea_traverse::tar::packing_of(&input.display) {
-                Shape::Archive(ArchiveFormat::Tar(packing))
-            } else if rea_traverse::squashfs::is_squashfs_name(&input.display)
-                || rea_traverse::squashfs::looks_like_squashfs(&head[..read])
-            {
-                Shape::Archive(ArchiveFormat::Squashfs)
-            } else if rea_traverse::rpm::is_rpm_name(&input.display)
-                || rea_traverse::rpm::looks_like_rpm(&head[..read])
-            {
-                Shape::Archive(ArchiveFormat::Rpm)
-            } else if rea_traverse::sevenz::is_7z_name(&input.display)
-                || rea_traverse::sevenz::looks_like_7z(&head[..read])
-            {
-                Shape::Archive(ArchiveFormat::SevenZ)
-            } else if rea_traverse::exe::is_exe_name(&input.display)
-                || rea_traverse::exe::looks_like_exe(&head[..read])
-            {
-                Shape::Archive(ArchiveFormat::Exe)
-            } else {
-                Shape::File
-            }
+            ArchiveFormat::of_input(&input.display, &head[..read])
+                .map_or(Shape::File, Shape::Archive)
         }
     }
 }

@@ -80,6 +80,16 @@ impl ArchiveRange {
         .with_detail("problem", problem.to_string())
     }
 
+    /// Reads `buf.len()` bytes at `at` (from the range's start), all inside the range, or
+    /// nothing: where a reader takes a container's structures a few bytes at a time.
+    pub(crate) fn read_at(&self, at: u64, buf: &mut [u8]) -> Option<()> {
+        use std::os::unix::fs::FileExt;
+        let end = at.checked_add(buf.len() as u64)?;
+        (end <= self.len)
+            .then(|| self.archive.file.read_exact_at(buf, self.base + at).ok())
+            .flatten()
+    }
+
     /// The whole archive file at `path` (already resolved).
     pub fn whole(path: &Path) -> Result<ArchiveRange, Failure> {
         let (archive, len) = ArchiveFile::open(path)?;

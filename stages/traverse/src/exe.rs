@@ -10,12 +10,12 @@
 //! ZIP end-of-central-directory record whose central directory and first local header sit where
 //! it says; each archive found becomes a member named by where it starts
 //! (`payload-<offset>.7z`), a byte range of the executable, and is expanded like any nested
-//! archive. An archive found inside another is left to that one's expansion. An installer that
-//! compresses its payload (NSIS's own LZMA, bzip2 or zlib) hides it: the executable's
-//! occurrence says so, and nothing is guessed.
+//! archive. An archive found inside another is left to that one's expansion. An NSIS installer
+//! is listed by its own script instead ([`crate::nsis`]), and searched this way only when its
+//! script cannot be read; what it compressed itself then stays hidden, and the executable's
+//! occurrence says so.
 
 use std::collections::BTreeMap;
-use std::os::unix::fs::FileExt;
 
 use rea_core::Failure;
 
@@ -26,8 +26,10 @@ use crate::read::SeekRange;
 /// What the run says when the input executable holds no archive.
 const NO_PAYLOAD: &str = "The Windows executable holds no archive REA found in its resources or overlay, where installers keep their payload.";
 
-/// Most archives taken from one overlay.
+/// Most archives taken from one executable.
 const MAX_PAYLOADS: usize = 64;
+/// Most archive headers checked in one region (nested ones included) before the search stops.
+const MAX_CANDIDATES: usize = 4096;
 /// How much of the overlay is searched at a time.
 const CHUNK: usize = 1 << 20;
 /// What NSIS writes after the first header's flags (its signature and magic).
@@ -59,11 +61,19 @@ struct Payload {
 /// executable without an overlay, or whose overlay holds none, sends nothing, and so does a
 /// file named `.exe` that is not a PE: it is a file like any other, never a failed container.
 pub fn walk(walk: &mut Walk<'_, '_>, source: &ArchiveRange, prefix: &str) -> Result<(), Failure> {
-    let (mut payloads, mut nsis) = (Vec::new(), None);
+    let (mut payloads, mut nsis, mut cut_short) = (Vec::new(), None, false);
     for (start, end, region) in regions(source).unwrap_or_default() {
-        let (found, first_header) = search(walk, source, (start, end), region)?;
-        payloads.extend(found);
-        nsis = nsis.or(first_header);
+        let found = search(walk, source, (start, end), region)?;
+        payloads.extend(found.payloads);
+        nsis = nsis.or(found.nsis);
+        cut_short |= found.cut_short;
+    }
+    if payloads.len() > MAX_PAYLOADS || cut_short {
+        payloads.truncate(MAX_PAYLOADS);
+        walk.notes.skip(
+            prefix,
+            format!("more than {MAX_PAYLOADS} archives in the executable, or more than {MAX_CANDIDATES} archive headers in one region; the rest were not read"),
+        );
     }
     // An NSIS installer is listed by its own script, names and all; the search for stored
     // archives stands in only when the script cannot be read.
@@ -202,26 +212,35 @@ fn layout<Pe: object::read::pe::ImageNtHeaders>(
     })
 }
 
-/// The archives in `start..end` of the executable, outermost first in file order, and where an
-/// NSIS first header is (its flags, four bytes before its magic), if one is.
+/// What [`search`] finds in one region.
+struct Search {
+    /// The archives, outermost first in file order.
+    payloads: Vec<Payload>,
+    /// Where an NSIS first header is (its flags, four bytes before its magic), if one is.
+    nsis: Option<u64>,
+    /// True when the search stopped at [`MAX_CANDIDATES`] before the region's end.
+    cut_short: bool,
+}
+
+/// The archives in `start..end` of the executable, and any NSIS first header there.
 fn search(
     walk: &mut Walk<'_, '_>,
     source: &ArchiveRange,
     (start, end): (u64, u64),
     region: &'static str,
-) -> Result<(Vec<Payload>, Option<u64>), Failure> {
-    let file = &source.archive.file;
+) -> Result<Search, Failure> {
+    // Reads inside this region only.
     let read = |at: u64, buf: &mut [u8]| -> bool {
         at.checked_add(buf.len() as u64)
             .is_some_and(|stop| stop <= end)
-            && file.read_exact_at(buf, source.base + at).is_ok()
+            && source.read_at(at, buf).is_some()
     };
     let mut found = Vec::new();
     let mut nsis = None;
     let overlap = NSIS_MAGIC.len() + 4;
     let mut buf = vec![0u8; CHUNK + overlap];
     let mut at = start;
-    while at < end && found.len() <= MAX_PAYLOADS {
+    while at < end && found.len() < MAX_CANDIDATES {
         walk.cx.check()?;
         let want = (end - at).min(buf.len() as u64) as usize;
         if !read(at, &mut buf[..want]) {
@@ -277,14 +296,11 @@ fn search(
         }
         kept.push(payload);
     }
-    if kept.len() > MAX_PAYLOADS {
-        kept.truncate(MAX_PAYLOADS);
-        walk.notes.skip(
-            "",
-            format!("more than {MAX_PAYLOADS} archives in the executable's overlay; the rest were not read"),
-        );
-    }
-    Ok((kept, nsis))
+    Ok(Search {
+        payloads: kept,
+        nsis,
+        cut_short: at < end,
+    })
 }
 
 /// The ZIP archive whose end-of-central-directory record is at `end_record`: it starts where
@@ -311,11 +327,11 @@ fn zip_at(
     if cd_size > 0 && (!read(cd_start, &mut sig) || &sig != b"PK\x01\x02") {
         return None;
     }
-    let len = end_record.checked_add(22 + comment)? - zip_start;
-    let mut tail = vec![0u8; comment as usize];
-    read(end_record + 22, &mut tail).then_some(Payload {
+    // The comment, the record's last field, must lie in the region too.
+    let stop = end_record.checked_add(22 + comment)?;
+    (comment == 0 || read(stop - 1, &mut [0u8])).then_some(Payload {
         at: zip_start,
-        len,
+        len: stop - zip_start,
         ext: "zip",
         region,
     })

@@ -99,6 +99,45 @@ pub enum ArchiveFormat {
     Exe,
 }
 
+impl ArchiveFormat {
+    /// The format a file named `name` is expanded as, when it is named like an archive REA
+    /// walks: how nested archives are found.
+    pub fn by_name(name: &str) -> Option<ArchiveFormat> {
+        ArchiveFormat::detect(name, &[])
+    }
+
+    /// The format of an input file, by its name or its first bytes, each format in turn (an
+    /// ASAR's magic wins over a `.zip` name, as it always has).
+    pub fn of_input(name: &str, head: &[u8]) -> Option<ArchiveFormat> {
+        ArchiveFormat::detect(name, head)
+    }
+
+    fn detect(name: &str, head: &[u8]) -> Option<ArchiveFormat> {
+        let lower = name.to_lowercase();
+        let magic = !head.is_empty();
+        if lower.ends_with(".asar") || (magic && asar::looks_like_asar(head)) {
+            Some(ArchiveFormat::Asar)
+        } else if zip::is_zip_name(&lower) || (magic && zip::looks_like_zip(head)) {
+            Some(ArchiveFormat::Zip)
+        } else if let Some(packing) = crate::tar::packing_of(&lower) {
+            Some(ArchiveFormat::Tar(packing))
+        } else if crate::squashfs::is_squashfs_name(&lower)
+            || (magic && crate::squashfs::looks_like_squashfs(head))
+        {
+            Some(ArchiveFormat::Squashfs)
+        } else if crate::rpm::is_rpm_name(&lower) || (magic && crate::rpm::looks_like_rpm(head)) {
+            Some(ArchiveFormat::Rpm)
+        } else if crate::sevenz::is_7z_name(&lower) || (magic && crate::sevenz::looks_like_7z(head))
+        {
+            Some(ArchiveFormat::SevenZ)
+        } else if crate::exe::is_exe_name(&lower) || (magic && crate::exe::looks_like_exe(head)) {
+            Some(ArchiveFormat::Exe)
+        } else {
+            None
+        }
+    }
+}
+
 /// Walks the archive at `source`, of `format`, below `prefix` (`""` for the input itself): the
 /// one dispatch to the readers, for an input file and for a nested archive alike.
 /// `unpacked_root` is an ASAR's `.unpacked` companion, when it has one.
@@ -134,23 +173,7 @@ pub(crate) fn candidate(entry: &Entry) -> Option<Nested> {
     if entry.kind != EntryKind::File {
         return None;
     }
-    let format = if entry.logical_path.to_lowercase().ends_with(".asar") {
-        ArchiveFormat::Asar
-    } else if zip::is_zip_name(&entry.logical_path) {
-        ArchiveFormat::Zip
-    } else if let Some(packing) = crate::tar::packing_of(&entry.logical_path) {
-        ArchiveFormat::Tar(packing)
-    } else if crate::squashfs::is_squashfs_name(&entry.logical_path) {
-        ArchiveFormat::Squashfs
-    } else if crate::rpm::is_rpm_name(&entry.logical_path) {
-        ArchiveFormat::Rpm
-    } else if crate::sevenz::is_7z_name(&entry.logical_path) {
-        ArchiveFormat::SevenZ
-    } else if crate::exe::is_exe_name(&entry.logical_path) {
-        ArchiveFormat::Exe
-    } else {
-        return None;
-    };
+    let format = ArchiveFormat::by_name(&entry.logical_path)?;
     Some(Nested {
         logical_path: entry.logical_path.clone(),
         source: entry.source.clone(),
@@ -494,16 +517,7 @@ impl Memory {
 /// How many archives deep a logical path is.
 fn nesting(path: &str) -> usize {
     path.split('/')
-        .filter(|part| {
-            let lower = part.to_lowercase();
-            lower.ends_with(".asar")
-                || zip::is_zip_name(&lower)
-                || crate::tar::packing_of(&lower).is_some()
-                || crate::squashfs::is_squashfs_name(&lower)
-                || crate::rpm::is_rpm_name(&lower)
-                || crate::sevenz::is_7z_name(&lower)
-                || crate::exe::is_exe_name(&lower)
-        })
+        .filter(|part| ArchiveFormat::by_name(part).is_some())
         .count()
 }
 

@@ -24,7 +24,6 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::io::Read;
-use std::os::unix::fs::FileExt;
 
 use rea_core::Failure;
 
@@ -96,8 +95,8 @@ enum Method {
 enum Data {
     /// Each block on its own, from this offset of the executable.
     Blocks(u64),
-    /// The solid stream decompressed into memory, the data starting at this offset of it.
-    Solid(ArchiveFile, u64, u64),
+    /// The solid stream's data (after the script header), decompressed into memory.
+    Solid(ArchiveRange),
 }
 
 struct Installer<'s> {
@@ -116,7 +115,9 @@ struct Installer<'s> {
 impl<'s> Installer<'s> {
     fn open(walk: &Walk<'_, '_>, source: &'s ArchiveRange, at: u64) -> Result<Self, Problem> {
         let mut first = [0u8; FIRST_HEADER as usize];
-        read_at(source, at, &mut first).ok_or("its first header is cut short")?;
+        source
+            .read_at(at, &mut first)
+            .ok_or("its first header is cut short")?;
         let le32 =
             |i: usize| u32::from_le_bytes([first[i], first[i + 1], first[i + 2], first[i + 3]]);
         let (header_len, all_len) = (u64::from(le32(20)), u64::from(le32(24)));
@@ -171,7 +172,9 @@ impl<'s> Installer<'s> {
         header_len: u64,
     ) -> Result<(), Problem> {
         let mut head = [0u8; 1];
-        read_at(self.source, start, &mut head).ok_or("its data is cut short")?;
+        self.source
+            .read_at(start, &mut head)
+            .ok_or("its data is cut short")?;
         let method = if head[0] == 0x5D {
             Method::Lzma
         } else {
@@ -198,7 +201,11 @@ impl<'s> Installer<'s> {
             .append(walk.cx, &mut stream, "the installer", &self.too_much)
             .map_err(Problem::Stop)??;
         self.header = header;
-        self.data = Data::Solid(self.held.clone(), offset, len);
+        self.data = Data::Solid(ArchiveRange {
+            archive: self.held.clone(),
+            base: offset,
+            len,
+        });
         Ok(())
     }
 
@@ -211,7 +218,9 @@ impl<'s> Installer<'s> {
                 // NSIS writes the 5 properties bytes and an end-marked stream: an `.lzma`
                 // stream once the unknown size (all ones) is put after the properties.
                 let mut props = [0u8; 5];
-                read_at(self.source, at, &mut props).ok_or("its data is cut short")?;
+                self.source
+                    .read_at(at, &mut props)
+                    .ok_or("its data is cut short")?;
                 let mut alone = props.to_vec();
                 alone.extend_from_slice(&[0xFF; 8]);
                 let rest = SeekRange::new(
@@ -244,7 +253,9 @@ impl<'s> Installer<'s> {
                 return Err("a stored block is larger than it may be".into());
             }
             out = vec![0u8; len as usize];
-            read_at(self.source, at + 4, &mut out).ok_or("its data is cut short")?;
+            self.source
+                .read_at(at + 4, &mut out)
+                .ok_or("its data is cut short")?;
         }
         Ok((out, next))
     }
@@ -253,7 +264,9 @@ impl<'s> Installer<'s> {
     /// block starts.
     fn block_at(&self, at: u64) -> Result<(bool, u64, u64), Problem> {
         let mut word = [0u8; 4];
-        read_at(self.source, at, &mut word).ok_or("a block lies past the installer's data")?;
+        self.source
+            .read_at(at, &mut word)
+            .ok_or("a block lies past the installer's data")?;
         let word = u32::from_le_bytes(word);
         let len = u64::from(word & 0x7FFF_FFFF);
         let next = at + 4 + len;
@@ -292,18 +305,18 @@ impl<'s> Installer<'s> {
                     Err(note) => Err(note.into()),
                 }
             }
-            Data::Solid(held, start, total) => {
+            Data::Solid(stream) => {
                 let mut word = [0u8; 4];
-                let at = offset.checked_add(4).filter(|&end| end <= *total);
-                at.and_then(|_| held.file.read_exact_at(&mut word, start + offset).ok())
+                stream
+                    .read_at(offset, &mut word)
                     .ok_or("a file's data lies past the installer's data")?;
                 let len = u64::from(u32::from_le_bytes(word) & 0x7FFF_FFFF);
-                if offset + 4 + len > *total {
+                if offset + 4 + len > stream.len {
                     return Err("a file's data runs past the installer's data".into());
                 }
                 Ok(EntrySource::Range {
-                    archive: held.clone(),
-                    offset: start + offset + 4,
+                    archive: stream.archive.clone(),
+                    offset: stream.base + offset + 4,
                     len,
                 })
             }
@@ -512,19 +525,6 @@ fn variable(index: u16, outdir: &str, saved: &str) -> String {
         20..=31 => NAMES[usize::from(index - 20)].to_owned(),
         _ => format!("$VAR{index}"),
     }
-}
-
-fn read_at(source: &ArchiveRange, at: u64, buf: &mut [u8]) -> Option<()> {
-    let end = at.checked_add(buf.len() as u64)?;
-    (end <= source.len)
-        .then(|| {
-            source
-                .archive
-                .file
-                .read_exact_at(buf, source.base + at)
-                .ok()
-        })
-        .flatten()
 }
 
 #[cfg(test)]

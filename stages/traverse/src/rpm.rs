@@ -247,19 +247,10 @@ fn list_payload(
 /// 96-byte lead, then each header's 16-byte intro (magic, reserved, entry count, data size,
 /// big-endian) and its 16-byte index entries (tag, type, offset, count).
 fn check_counts(source: &ArchiveRange) -> Result<(), String> {
-    use std::os::unix::fs::FileExt;
     let read = |at: u64, buf: &mut [u8]| -> Result<(), String> {
-        let end = at
-            .checked_add(buf.len() as u64)
-            .ok_or("its headers overflow")?;
-        if end > source.len {
-            return Err("its headers run past the end of the file".to_owned());
-        }
         source
-            .archive
-            .file
-            .read_exact_at(buf, source.base + at)
-            .map_err(|err| format!("its headers could not be read: {err}"))
+            .read_at(at, buf)
+            .ok_or_else(|| "its headers run past the end of the file".to_owned())
     };
     let be = |bytes: &[u8]| u32::from_be_bytes([bytes[0], bytes[1], bytes[2], bytes[3]]);
     let mut at = 96u64;

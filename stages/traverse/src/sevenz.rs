@@ -119,17 +119,27 @@ fn list_archive(
             }
         }
         walk.notes
-            .skip(prefix, format!("the listing stops: {note}"));
+            .skip(prefix, format!("its files were listed, {note}"));
     } else {
         use rayon::prelude::*;
         let file = &memory.file;
         let outcomes: Vec<Result<BlockRead, Failure>> = (0..archive.blocks.len())
             .into_par_iter()
-            .map(|block| {
-                decode_block(
-                    cx, source, &archive, &password, block, &places, &kinds, file,
-                )
-            })
+            // One copy buffer per worker, not per block: a non-solid archive has a block per file.
+            .map_init(
+                || vec![0u8; 1 << 16],
+                |buf, block| {
+                    let blocks = Blocks {
+                        source,
+                        archive: &archive,
+                        password: &password,
+                        places: &places,
+                        kinds: &kinds,
+                        memory: file,
+                    };
+                    decode_block(cx, &blocks, block, buf)
+                },
+            )
             .collect();
         for (block, outcome) in outcomes.into_iter().enumerate() {
             let read = outcome?;
@@ -262,19 +272,33 @@ struct BlockRead {
     encrypted: bool,
 }
 
+/// What every block's decoding shares: the archive, and where each file goes.
+struct Blocks<'a> {
+    source: &'a ArchiveRange,
+    archive: &'a Archive,
+    password: &'a Password,
+    /// Each streamed file's place in `memory`.
+    places: &'a [Option<u64>],
+    kinds: &'a [Option<EntryKind>],
+    memory: &'a std::fs::File,
+}
+
 /// Decodes `block` with a reader of its own, writing each file's bytes at its place in
-/// `memory`. Only cancellation fails it; a broken block says why in its result.
-#[allow(clippy::too_many_arguments)]
+/// memory through `buf`. Only cancellation fails it; a broken block says why in its result.
 fn decode_block(
     cx: &rea_exec::StageCx<'_>,
-    source: &ArchiveRange,
-    archive: &Archive,
-    password: &Password,
+    blocks: &Blocks<'_>,
     block: usize,
-    places: &[Option<u64>],
-    kinds: &[Option<EntryKind>],
-    memory: &std::fs::File,
+    buf: &mut [u8],
 ) -> Result<BlockRead, Failure> {
+    let Blocks {
+        source,
+        archive,
+        password,
+        places,
+        kinds,
+        memory,
+    } = *blocks;
     use std::os::unix::fs::FileExt;
     cx.check()?;
     let mut read = BlockRead::default();
@@ -297,7 +321,6 @@ fn decode_block(
     );
     let mut at = first;
     let mut stop: Option<Failure> = None;
-    let mut buf = vec![0u8; 1 << 16];
     let decoded = decoder.for_each_entries(&mut |file: &ArchiveEntry, reader: &mut dyn Read| {
         let index = at;
         at += 1;
@@ -321,7 +344,7 @@ fn decode_block(
                         stop = Some(cancelled.into());
                         return Ok(false);
                     }
-                    let n = match reader.read(&mut buf) {
+                    let n = match reader.read(buf) {
                         Ok(0) => break,
                         Ok(n) => n,
                         // Its bytes did not decode, or failed their CRC-32: the block is broken
