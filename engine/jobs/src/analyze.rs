@@ -43,6 +43,10 @@ pub enum Format {
     SevenZ,
     /// A Windows executable whose overlay holds the application: an installer.
     Exe,
+    /// A Windows Installer package.
+    Msi,
+    /// A cabinet.
+    Cab,
 }
 
 impl Format {
@@ -57,6 +61,8 @@ impl Format {
             Format::Rpm => "rpm",
             Format::SevenZ => "7z",
             Format::Exe => "exe",
+            Format::Msi => "msi",
+            Format::Cab => "cab",
         }
     }
 }
@@ -141,11 +147,13 @@ impl Engine {
             Shape::Archive(ArchiveFormat::Rpm) => Format::Rpm,
             Shape::Archive(ArchiveFormat::SevenZ) => Format::SevenZ,
             Shape::Archive(ArchiveFormat::Exe) => Format::Exe,
+            Shape::Archive(ArchiveFormat::Msi) => Format::Msi,
+            Shape::Archive(ArchiveFormat::Cab) => Format::Cab,
             Shape::File => {
                 ctl.progress.finish("done", 0, None, "format");
                 return Err(Failure::new(
                     FailureReason::Format,
-                    "input is not a directory, an ASAR, a zip-family or a tar-family archive, an RPM package, a 7z archive, a SquashFS image or a Windows installer",
+                    "input is not a directory, an ASAR, a zip-family or a tar-family archive, an RPM package, a 7z archive, a SquashFS image, a Windows installer (an installer executable or a Windows Installer package) or a cabinet",
                 )
                 .with_detail("input_path", input.display.clone()));
             }
@@ -302,6 +310,8 @@ fn article(format: Format) -> &'static str {
         Format::Rpm => "an RPM package",
         Format::SevenZ => "a 7z archive",
         Format::Exe => "a Windows executable (an installer)",
+        Format::Msi => "a Windows Installer package",
+        Format::Cab => "a cabinet",
     }
 }
 

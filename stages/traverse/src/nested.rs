@@ -97,6 +97,10 @@ pub enum ArchiveFormat {
     SevenZ,
     /// A Windows executable, for the archives its overlay holds (an installer's payload).
     Exe,
+    /// A Windows Installer package.
+    Msi,
+    /// A cabinet.
+    Cab,
 }
 
 impl ArchiveFormat {
@@ -132,6 +136,11 @@ impl ArchiveFormat {
             Some(ArchiveFormat::SevenZ)
         } else if crate::exe::is_exe_name(&lower) || (magic && crate::exe::looks_like_exe(head)) {
             Some(ArchiveFormat::Exe)
+        } else if crate::msi::is_msi_name(&lower) {
+            // By name only: the compound-file magic is also a Word or Excel document's.
+            Some(ArchiveFormat::Msi)
+        } else if crate::cab::is_cab_name(&lower) || (magic && crate::cab::looks_like_cab(head)) {
+            Some(ArchiveFormat::Cab)
         } else {
             None
         }
@@ -165,6 +174,8 @@ pub fn walk_archive(
         ArchiveFormat::Rpm => crate::rpm::walk(walk, &source, prefix),
         ArchiveFormat::SevenZ => crate::sevenz::walk(walk, &source, prefix),
         ArchiveFormat::Exe => crate::exe::walk(walk, &source, prefix),
+        ArchiveFormat::Msi => crate::msi::walk(walk, &source, prefix),
+        ArchiveFormat::Cab => crate::cab::walk(walk, &source, prefix),
     }
 }
 

@@ -195,6 +195,8 @@ fn analyze(engine: &Engine, args: AnalyzeArgs, cancel: &CancelToken) -> ExitCode
             FormatArg::Rpm => Format::Rpm,
             FormatArg::SevenZ => Format::SevenZ,
             FormatArg::Exe => Format::Exe,
+            FormatArg::Msi => Format::Msi,
+            FormatArg::Cab => Format::Cab,
         },
         limits: limits(&args.limits),
         text_limits,

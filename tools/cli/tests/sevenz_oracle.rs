@@ -49,18 +49,6 @@ fn check(archive: &Path, result: &Value, prefix: &str) -> usize {
     support::assert_listing(&oracle, &outside)
 }
 
-fn root_format(result: &Value) -> Value {
-    let root = &result["occurrences"]["items"][0];
-    assert_eq!(root["logical_path"], ".");
-    result["nodes"]["items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|n| n["artifact_id"] == root["artifact_id"])
-        .unwrap()["format"]
-        .clone()
-}
-
 #[test]
 fn archives_by_every_method_match_7zip() {
     let tree = support::corpus("asar-corpus.sh", "asar").join("tree");
@@ -83,7 +71,7 @@ fn archives_by_every_method_match_7zip() {
         assert_eq!(result["limitations"], serde_json::json!([]), "{mode}");
         let members = check(&archive, result, "");
         assert!(members > 1500, "{mode}: {members}");
-        assert_eq!(root_format(result), "7z", "{mode}");
+        assert_eq!(support::root_format(result), "7z", "{mode}");
     }
 }
 
@@ -112,7 +100,7 @@ fn an_nsis_installer_is_read_down_to_its_asar() {
 
     let value = inventory_json(&setup, &[]);
     let result = &value["result"];
-    assert_eq!(root_format(result), "pe");
+    assert_eq!(support::root_format(result), "pe");
     // The installer's files, named by its script, as 7-Zip's NSIS reader lists them.
     check(&setup, result, "");
     let payload = "$PLUGINSDIR/app-64.7z";

@@ -30,7 +30,7 @@ macro_rules! artifact_params {
         pub struct $name {
             /// Absolute path of a directory, `.asar` (with its `.asar.unpacked/`), ZIP-family or
             /// tar-family archive (`.tar.gz`, `.deb`, …), RPM package, 7z archive, SquashFS image
-            /// (AppImage, snap), Windows installer (`.exe`) or file.
+            /// (AppImage, snap), Windows installer (`.exe`, `.msi`), cabinet (`.cab`) or file.
             pub input_path: String,
             pub limits: Option<LimitsParam>,
             /// `fail` (default) or `record-and-continue`.
@@ -100,6 +100,8 @@ pub enum FormatParam {
     #[serde(rename = "7z")]
     SevenZ,
     Exe,
+    Msi,
+    Cab,
 }
 
 #[derive(Debug, Clone, Copy, Default, Deserialize, JsonSchema)]
@@ -113,7 +115,7 @@ pub enum SourceMapsParam {
 }
 
 artifact_params!(AnalyzeParams {
-    /// What the input must be; `auto` (default) accepts a directory, ASAR, ZIP, tar, .deb, .rpm, .7z, AppImage, snap or Windows installer.
+    /// What the input must be; `auto` (default) accepts a directory, ASAR, ZIP, tar, .deb, .rpm, .7z, AppImage, snap, Windows installer (.exe or .msi) or cabinet.
     format: Option<FormatParam>,
     /// `declarations` (default) or `contents`.
     source_maps: Option<SourceMapsParam>,

@@ -1001,6 +1001,8 @@ fn analyze_request(p: &AnalyzeParams) -> Result<AnalyzeRequest, Failure> {
             FormatParam::Rpm => Format::Rpm,
             FormatParam::SevenZ => Format::SevenZ,
             FormatParam::Exe => Format::Exe,
+            FormatParam::Msi => Format::Msi,
+            FormatParam::Cab => Format::Cab,
         },
         limits,
         text_limits,

@@ -132,6 +132,8 @@ pub fn request_for(input: &BatchInput) -> Result<JobRequest, Failure> {
                 Some("rpm") => Format::Rpm,
                 Some("7z") => Format::SevenZ,
                 Some("exe") => Format::Exe,
+                Some("msi") => Format::Msi,
+                Some("cab") => Format::Cab,
                 Some(other) => return Err(bad_options(format!("unknown format {other:?}"))),
             };
             let source_maps = match options.source_maps.as_deref() {

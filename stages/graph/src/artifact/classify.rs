@@ -108,6 +108,18 @@ fn classify_path(logical_path: &str) -> Class {
             format: "7z",
         };
     }
+    if rea_traverse::msi::is_msi_name(logical_path) {
+        return Class {
+            kind: "container",
+            format: "msi",
+        };
+    }
+    if rea_traverse::cab::is_cab_name(logical_path) {
+        return Class {
+            kind: "container",
+            format: "cab",
+        };
+    }
     if rea_traverse::squashfs::is_squashfs_name(logical_path) {
         return Class {
             kind: "container",
@@ -226,6 +238,8 @@ mod tests {
             "rpm"
         );
         assert_eq!(classify_file("$PLUGINSDIR/app-64.7z", b"7z").format, "7z");
+        assert_eq!(classify_file("Demo App.MSI", b"").format, "msi");
+        assert_eq!(classify_file("x/app.cab", b"MSCF").format, "cab");
         assert_eq!(
             classify_file("node_modules/a/package.json", b"{").kind,
             "package-metadata"

@@ -303,3 +303,16 @@ pub fn assert_analyzed_like_plain_asar(input: &Path) {
         analysis["result"]["statistics"]
     );
 }
+
+/// The format the inventory `result` gives its root (the input itself).
+pub fn root_format(result: &Value) -> Value {
+    let root = &result["occurrences"]["items"][0];
+    assert_eq!(root["logical_path"], ".");
+    result["nodes"]["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["artifact_id"] == root["artifact_id"])
+        .unwrap()["format"]
+        .clone()
+}

@@ -1,0 +1,138 @@
+//! The Windows Installer and cabinet readers never panic, whatever the bytes: a real package
+//! (built by wixl with `corpora/scripts/msi_tool.py`: three files, one of them compressed over
+//! several MSZIP blocks, and a custom action binary) and its embedded cabinet alone, with bytes
+//! flipped or cut off, give entries or a typed failure; a file's bytes, when located, are
+//! exactly as long as the package declares.
+
+use std::io::Read;
+
+use proptest::prelude::*;
+use rea_traverse::{ArchiveFormat, Entry, EntryKind, EntrySource};
+
+mod common;
+
+fn fixture(name: &str) -> Vec<u8> {
+    std::fs::read(format!(
+        "{}/tests/fixtures/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap()
+}
+
+/// The bytes a located entry reads as.
+fn bytes_of(entry: &Entry) -> Vec<u8> {
+    let EntrySource::Range {
+        archive,
+        offset,
+        len,
+    } = &entry.source
+    else {
+        panic!(
+            "{} is not located: {:?}",
+            entry.logical_path, entry.limitations
+        );
+    };
+    let mut out = Vec::new();
+    rea_traverse::read::SeekRange::new(archive.file.clone(), *offset, *len)
+        .read_to_end(&mut out)
+        .unwrap();
+    out
+}
+
+/// Every located file's range is as long as its declared size.
+fn ranges_match_sizes(entries: &[Entry]) -> Result<(), String> {
+    for entry in entries {
+        if let EntrySource::Range { len, .. } = entry.source
+            && entry.declared_size != Some(len)
+        {
+            return Err(format!(
+                "{}: {len} bytes located, {:?} declared",
+                entry.logical_path, entry.declared_size
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn the_seed_package_installs_its_files_and_lists_its_streams() {
+    let entries = common::walk_bytes(&fixture("tiny.msi"), "tiny.msi", ArchiveFormat::Msi).unwrap();
+    let find = |path: &str| {
+        entries
+            .iter()
+            .find(|e| e.logical_path == path)
+            .unwrap_or_else(|| {
+                panic!(
+                    "{path} in {:?}",
+                    entries.iter().map(|e| &e.logical_path).collect::<Vec<_>>()
+                )
+            })
+    };
+    assert_eq!(
+        bytes_of(find("Program Files/Demo App/index.js")),
+        b"console.log(\"tiny\");\n"
+    );
+    let data: String = (0..12_000).map(|i| format!("line {i}\n")).collect();
+    assert_eq!(
+        bytes_of(find("Program Files/Demo App/lib/data.txt")),
+        data.as_bytes()
+    );
+    assert_eq!(
+        bytes_of(find("[streams]/Binary.CustomActionDll")),
+        b"MZ custom action"
+    );
+    assert_eq!(
+        find("Program Files/Demo App/lib").kind,
+        EntryKind::Directory
+    );
+    ranges_match_sizes(&entries).unwrap();
+
+    // The cabinet alone: the same bytes, under the keys the package's File table gives them.
+    let cabinet = common::walk_bytes(&fixture("tiny.cab"), "tiny.cab", ArchiveFormat::Cab).unwrap();
+    assert_eq!(cabinet.len(), 3);
+    let mut from_cab: Vec<Vec<u8>> = cabinet.iter().map(bytes_of).collect();
+    from_cab.sort();
+    assert!(from_cab.contains(&data.into_bytes()));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(128))]
+
+    #[test]
+    fn flipped_packages_give_entries_or_a_typed_failure(flips in proptest::collection::vec((any::<prop::sample::Index>(), 1u8..=255), 1..8)) {
+        let mut bytes = fixture("tiny.msi");
+        for (at, mask) in flips {
+            let i = at.index(bytes.len());
+            bytes[i] ^= mask;
+        }
+        match common::walk_bytes(&bytes, "fuzz.msi", ArchiveFormat::Msi) {
+            Ok(entries) => prop_assert!(ranges_match_sizes(&entries).is_ok(), "{:?}", ranges_match_sizes(&entries)),
+            Err(message) => prop_assert!(message.starts_with("not a readable Windows Installer package"), "{}", message),
+        }
+    }
+
+    #[test]
+    fn packages_cut_short_give_entries_or_a_typed_failure(at in any::<prop::sample::Index>()) {
+        let bytes = fixture("tiny.msi");
+        if let Err(message) = common::walk_bytes(&bytes[..at.index(bytes.len())], "cut.msi", ArchiveFormat::Msi) {
+            prop_assert!(message.starts_with("not a readable Windows Installer package"), "{}", message);
+        }
+    }
+
+    #[test]
+    fn flipped_or_cut_cabinets_give_entries_or_a_typed_failure(
+        flips in proptest::collection::vec((any::<prop::sample::Index>(), 1u8..=255), 0..8),
+        cut in any::<prop::sample::Index>(),
+    ) {
+        let mut bytes = fixture("tiny.cab");
+        for (at, mask) in flips {
+            let i = at.index(bytes.len());
+            bytes[i] ^= mask;
+        }
+        bytes.truncate(cut.index(bytes.len()).max(1));
+        match common::walk_bytes(&bytes, "fuzz.cab", ArchiveFormat::Cab) {
+            Ok(entries) => prop_assert!(ranges_match_sizes(&entries).is_ok(), "{:?}", ranges_match_sizes(&entries)),
+            Err(message) => prop_assert!(message.starts_with("not a readable cabinet"), "{}", message),
+        }
+    }
+}
