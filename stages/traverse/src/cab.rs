@@ -52,6 +52,24 @@ pub fn looks_like_cab(head: &[u8]) -> bool {
     head.starts_with(&SIGNATURE)
 }
 
+/// How long the cabinet that `start` (its first 36 bytes) begins is, when those bytes are a
+/// plausible cabinet header: the signature, format version 1.3, a declared length of at least
+/// a header, a file table inside it, and at least one folder and one file. How an archive
+/// appended to a program (a self-extractor, an IExpress package, a WiX bundle's container) is
+/// told from the bytes `MSCF` anywhere else.
+pub fn archive_len(start: &[u8]) -> Option<u64> {
+    let start = start.get(..36)?;
+    if !looks_like_cab(start) {
+        return None;
+    }
+    let len = field(start, 8, 4).ok()?;
+    let files_at = field(start, 16, 4).ok()?;
+    let version = (start[25], start[24]);
+    let (folders, files) = (field(start, 26, 2).ok()?, field(start, 28, 2).ok()?);
+    (version == (1, 3) && len >= 36 && files_at >= 36 && files_at < len && folders > 0 && files > 0)
+        .then_some(len)
+}
+
 /// One folder: where its data blocks start, how many there are, and how they are compressed.
 #[derive(Debug, Clone)]
 pub(crate) struct Folder {
@@ -505,6 +523,24 @@ mod tests {
         assert_eq!(checksum(&[1, 0, 0, 0, 2, 0, 0, 0], 0), 3);
         assert_eq!(checksum(&[0xAA, 0xBB, 0xCC], 0), 0x00AA_BBCC);
         assert_eq!(checksum(&[0x01], 0x10), 0x11);
+    }
+
+    #[test]
+    fn headers_say_how_long_a_cabinet_is() {
+        let mut head = [0u8; 36];
+        head[..8].copy_from_slice(&SIGNATURE);
+        head[8..12].copy_from_slice(&5000u32.to_le_bytes());
+        head[16..20].copy_from_slice(&44u32.to_le_bytes());
+        (head[24], head[25]) = (3, 1);
+        head[26] = 1;
+        head[28] = 2;
+        assert_eq!(archive_len(&head), Some(5000));
+        head[25] = 2;
+        assert_eq!(archive_len(&head), None, "another format version");
+        head[25] = 1;
+        head[16..20].copy_from_slice(&6000u32.to_le_bytes());
+        assert_eq!(archive_len(&head), None, "a file table past its end");
+        assert_eq!(archive_len(&head[..35]), None);
     }
 
     #[test]

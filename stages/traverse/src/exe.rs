@@ -6,10 +6,11 @@
 //! `Update.exe` and the app's `.nupkg` into its `Setup.exe` as a `DATA` resource.
 //!
 //! The PE headers are read with the `object` crate. The overlay and the resource section's data
-//! are then searched, a chunk at a time, for a 7z start header whose CRC-32 holds, and for a
-//! ZIP end-of-central-directory record whose central directory and first local header sit where
-//! it says; each archive found becomes a member named by where it starts
-//! (`payload-<offset>.7z`), a byte range of the executable, and is expanded like any nested
+//! are then searched, a chunk at a time, for a 7z start header whose CRC-32 holds, a cabinet
+//! header that fits ([`crate::cab::archive_len`]: IExpress packages, cabinet self-extractors,
+//! a WiX bundle's attached container), and a ZIP end-of-central-directory record whose central
+//! directory and first local header sit where it says; each archive found becomes a member
+//! named by where it starts (`payload-<offset>.7z`), a byte range of the executable, and is expanded like any nested
 //! archive. An archive found inside another is left to that one's expansion. An NSIS installer
 //! is listed by its own script instead ([`crate::nsis`]), and searched this way only when its
 //! script cannot be read; what it compressed itself then stays hidden, and the executable's
@@ -273,6 +274,24 @@ fn search(
                     at: here,
                     len,
                     ext: "7z",
+                    region,
+                });
+            }
+        }
+        for hit in memchr::memmem::find_iter(chunk, &crate::cab::SIGNATURE[..]) {
+            if hit >= own {
+                break;
+            }
+            let mut header = [0u8; 36];
+            let here = at + hit as u64;
+            if read(here, &mut header)
+                && let Some(len) = crate::cab::archive_len(&header)
+                && here.checked_add(len).is_some_and(|stop| stop <= end)
+            {
+                found.push(Payload {
+                    at: here,
+                    len,
+                    ext: "cab",
                     region,
                 });
             }

@@ -186,6 +186,81 @@ fn an_external_cabinet_is_read_beside_the_package_and_alone() {
 }
 
 #[test]
+fn a_cabinet_appended_to_a_program_is_found_in_its_overlay() {
+    // A cabinet self-extractor (as IExpress and WiX bundles carry theirs): a program, then the
+    // cabinet, which holds an MSI installer holding the application.
+    let corpus = support::corpus("asar-corpus.sh", "asar");
+    let win = support::corpus("win-corpus.sh", "win");
+    let dir = tempfile::tempdir().unwrap();
+    let app = dir.path().join("app");
+    std::fs::create_dir_all(app.join("resources")).unwrap();
+    std::fs::copy(corpus.join("plain.asar"), app.join("resources/app.asar")).unwrap();
+    let inner = dir.path().join("inner");
+    std::fs::create_dir_all(&inner).unwrap();
+    pack(
+        &app,
+        &inner.join("Fixture.msi"),
+        "per-user",
+        "embedded",
+        None,
+    );
+    let outer = dir.path().join("outer.msi");
+    pack(&inner, &outer, "program-files", "embedded", None);
+    let cabinet = dir.path().join("payload.cab");
+    support::python_script(
+        "msi_tool.py",
+        &[
+            "cabinet".as_ref(),
+            outer.as_os_str(),
+            "app.cab".as_ref(),
+            cabinet.as_os_str(),
+        ],
+    );
+    let mut bytes = std::fs::read(win.join("node_modules/7zip-bin/win/x64/7za.exe")).unwrap();
+    let at = bytes.len();
+    bytes.extend_from_slice(&std::fs::read(&cabinet).unwrap());
+    let sfx = dir.path().join("fixture-sfx.exe");
+    std::fs::write(&sfx, &bytes).unwrap();
+
+    let result = &inventory_json(&sfx, &[])["result"];
+    let payload = format!("payload-{at}.cab");
+    let ours = support::occurrences_under(result, "");
+    assert!(
+        ours[&payload]["limitations"]
+            .to_string()
+            .contains("overlay"),
+        "{}",
+        ours[&payload]
+    );
+    let oracle = support::python_lines("sevenz_tool.py", &["list".as_ref(), cabinet.as_os_str()]);
+    let members: std::collections::BTreeMap<String, Value> =
+        support::occurrences_under(result, &format!("{payload}/"))
+            .into_iter()
+            .filter(|(path, _)| !path.contains('/'))
+            .collect();
+    support::assert_listing(&oracle, &members);
+    // The cabinet names the package by its key, not as an .msi: it is listed, not expanded.
+    // Named as the package it is, the same bytes expand down to the ASAR.
+    let key = members.keys().next().unwrap();
+    let renamed = dir.path().join("renamed");
+    std::fs::create_dir_all(&renamed).unwrap();
+    support::python_script(
+        "sevenz_tool.py",
+        &[
+            "extract".as_ref(),
+            cabinet.as_os_str(),
+            key.as_ref(),
+            renamed.join("Fixture.msi").as_os_str(),
+        ],
+    );
+    let nested = &inventory_json(&renamed, &[])["result"];
+    support::assert_plain_asar_at(
+        nested,
+        "Fixture.msi/AppData/Local/Programs/Demo App/resources/app.asar",
+    );
+}
+
+#[test]
 fn broken_cabinets_and_packages_are_noted_or_refused() {
     let dir = tempfile::tempdir().unwrap();
     let (src, inputs) = support::text_tree(dir.path(), 40_000);
