@@ -481,12 +481,8 @@ fn list_cabinet(
     for (index, file) in cabinet.files.iter().enumerate() {
         walk.cx.check()?;
         let name = file.name.replace('\\', "/");
-        let logical_path = match crate::zip::member_path(prefix, &name, walk.limits) {
-            Ok(path) => path,
-            Err(note) => {
-                walk.notes.skip(prefix, note);
-                continue;
-            }
+        let Some(logical_path) = walk.member_path(prefix, &name) else {
+            continue;
         };
         let mut entry = Entry::bare(logical_path, EntryKind::File);
         entry.declared_size = Some(u64::from(file.size));

@@ -111,12 +111,8 @@ pub fn walk(walk: &mut Walk<'_, '_>, source: &ArchiveRange, prefix: &str) -> Res
     let mut members = BTreeMap::new();
     for payload in payloads {
         let name = format!("payload-{}.{}", payload.at, payload.ext);
-        let logical_path = match crate::zip::member_path(prefix, &name, walk.limits) {
-            Ok(path) => path,
-            Err(note) => {
-                walk.notes.skip(prefix, note);
-                continue;
-            }
+        let Some(logical_path) = walk.member_path(prefix, &name) else {
+            continue;
         };
         let mut entry = Entry::bare(logical_path, EntryKind::File);
         entry.declared_size = Some(payload.len);

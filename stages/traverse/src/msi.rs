@@ -288,12 +288,8 @@ fn list_package(
         } else {
             format!("{directory}/{}", file.name)
         };
-        let logical_path = match crate::zip::member_path(prefix, &relative, limits) {
-            Ok(path) => path,
-            Err(note) => {
-                walk.notes.skip(prefix, note);
-                continue;
-            }
+        let Some(logical_path) = walk.member_path(prefix, &relative) else {
+            continue;
         };
         let mut entry = Entry::bare(logical_path, EntryKind::File);
         entry.declared_size = Some(file.size);
@@ -313,12 +309,8 @@ fn list_package(
             continue;
         }
         let relative = format!("{STREAMS_DIR}/{name}");
-        let logical_path = match crate::zip::member_path(prefix, &relative, limits) {
-            Ok(path) => path,
-            Err(note) => {
-                walk.notes.skip(prefix, note);
-                continue;
-            }
+        let Some(logical_path) = walk.member_path(prefix, &relative) else {
+            continue;
         };
         let mut entry = Entry::bare(logical_path, EntryKind::File);
         match placed {

@@ -67,6 +67,19 @@ impl<'a, 'cx> Walk<'a, 'cx> {
         }
     }
 
+    /// The logical path of the member named `name` inside the container at `prefix`, or
+    /// `None`, the container's note saying why the member was skipped (an unsafe or overlong
+    /// name).
+    pub(crate) fn member_path(&mut self, prefix: &str, name: &str) -> Option<String> {
+        match crate::zip::member_path(prefix, name, self.limits) {
+            Ok(path) => Some(path),
+            Err(note) => {
+                self.notes.skip(prefix, note);
+                None
+            }
+        }
+    }
+
     /// Counts `entry` against `max_entries` and sends it on; the archive it holds, when it is
     /// one to expand (after whatever the caller sends first).
     pub(crate) fn send(&mut self, entry: Entry) -> Result<Option<Nested>, Failure> {

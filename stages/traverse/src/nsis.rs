@@ -397,19 +397,16 @@ impl<'s> Installer<'s> {
                             Err(Problem::Unreadable(why)) => (EntrySource::None, Some(why)),
                         },
                     };
-                    match crate::zip::member_path(prefix, relative, walk.limits) {
-                        Ok(logical_path) => {
-                            let mut item = Entry::bare(logical_path, EntryKind::File);
-                            if let EntrySource::Range { len, .. } = source {
-                                item.declared_size = Some(len);
-                            }
-                            item.source = source;
-                            if let Some(why) = &problem {
-                                item.limitations.push(format!("not read: {why}"));
-                            }
-                            crate::nested::keep_last(&mut members, item, prefix, &mut walk.notes);
+                    if let Some(logical_path) = walk.member_path(prefix, relative) {
+                        let mut item = Entry::bare(logical_path, EntryKind::File);
+                        if let EntrySource::Range { len, .. } = source {
+                            item.declared_size = Some(len);
                         }
-                        Err(note) => walk.notes.skip(prefix, note),
+                        item.source = source;
+                        if let Some(why) = &problem {
+                            item.limitations.push(format!("not read: {why}"));
+                        }
+                        crate::nested::keep_last(&mut members, item, prefix, &mut walk.notes);
                     }
                 }
                 _ => {}

@@ -199,13 +199,7 @@ fn listed(
         );
         return None;
     }
-    let logical_path = match crate::zip::member_path(prefix, &name, walk.limits) {
-        Ok(path) => path,
-        Err(note) => {
-            walk.notes.skip(prefix, note);
-            return None;
-        }
-    };
+    let logical_path = walk.member_path(prefix, &name)?;
     let mode = (file.has_windows_attributes && file.windows_attributes & UNIX_EXTENSION != 0)
         .then_some(file.windows_attributes >> 16);
     let kind = if file.is_directory {

@@ -39,21 +39,6 @@ fn bytes_of(entry: &Entry) -> Vec<u8> {
     out
 }
 
-/// Every located file's range is as long as its declared size.
-fn ranges_match_sizes(entries: &[Entry]) -> Result<(), String> {
-    for entry in entries {
-        if let EntrySource::Range { len, .. } = entry.source
-            && entry.declared_size != Some(len)
-        {
-            return Err(format!(
-                "{}: {len} bytes located, {:?} declared",
-                entry.logical_path, entry.declared_size
-            ));
-        }
-    }
-    Ok(())
-}
-
 #[test]
 fn the_seed_package_installs_its_files_and_lists_its_streams() {
     let entries = common::walk_bytes(&fixture("tiny.msi"), "tiny.msi", ArchiveFormat::Msi).unwrap();
@@ -85,7 +70,7 @@ fn the_seed_package_installs_its_files_and_lists_its_streams() {
         find("Program Files/Demo App/lib").kind,
         EntryKind::Directory
     );
-    ranges_match_sizes(&entries).unwrap();
+    common::ranges_match_sizes(&entries).unwrap();
 
     // The cabinet alone: the same bytes, under the keys the package's File table gives them.
     let cabinet = common::walk_bytes(&fixture("tiny.cab"), "tiny.cab", ArchiveFormat::Cab).unwrap();
@@ -106,7 +91,7 @@ proptest! {
             bytes[i] ^= mask;
         }
         match common::walk_bytes(&bytes, "fuzz.msi", ArchiveFormat::Msi) {
-            Ok(entries) => prop_assert!(ranges_match_sizes(&entries).is_ok(), "{:?}", ranges_match_sizes(&entries)),
+            Ok(entries) => prop_assert!(common::ranges_match_sizes(&entries).is_ok(), "{:?}", common::ranges_match_sizes(&entries)),
             Err(message) => prop_assert!(message.starts_with("not a readable Windows Installer package"), "{}", message),
         }
     }
@@ -131,7 +116,7 @@ proptest! {
         }
         bytes.truncate(cut.index(bytes.len()).max(1));
         match common::walk_bytes(&bytes, "fuzz.cab", ArchiveFormat::Cab) {
-            Ok(entries) => prop_assert!(ranges_match_sizes(&entries).is_ok(), "{:?}", ranges_match_sizes(&entries)),
+            Ok(entries) => prop_assert!(common::ranges_match_sizes(&entries).is_ok(), "{:?}", common::ranges_match_sizes(&entries)),
             Err(message) => prop_assert!(message.starts_with("not a readable cabinet"), "{}", message),
         }
     }

@@ -24,21 +24,6 @@ fn kinds(entries: &[Entry]) -> Vec<(&str, EntryKind)> {
         .collect()
 }
 
-/// Every located file's range is as long as its declared size.
-fn ranges_match_sizes(entries: &[Entry]) -> Result<(), String> {
-    for entry in entries {
-        if let EntrySource::Range { len, .. } = entry.source
-            && entry.declared_size != Some(len)
-        {
-            return Err(format!(
-                "{}: {len} bytes located, {:?} declared",
-                entry.logical_path, entry.declared_size
-            ));
-        }
-    }
-    Ok(())
-}
-
 #[test]
 fn the_seed_archive_lists_its_members() {
     let entries =
@@ -64,7 +49,7 @@ fn the_seed_archive_lists_its_members() {
         .find(|e| e.logical_path == "lib/link.js")
         .unwrap();
     assert_eq!(link.link_target.as_deref(), Some("../index.js"));
-    ranges_match_sizes(&entries).unwrap();
+    common::ranges_match_sizes(&entries).unwrap();
 }
 
 #[test]
@@ -111,7 +96,7 @@ proptest! {
             bytes[i] ^= mask;
         }
         match common::walk_bytes(&bytes, "fuzz.7z", ArchiveFormat::SevenZ) {
-            Ok(entries) => prop_assert!(ranges_match_sizes(&entries).is_ok(), "{:?}", ranges_match_sizes(&entries)),
+            Ok(entries) => prop_assert!(common::ranges_match_sizes(&entries).is_ok(), "{:?}", common::ranges_match_sizes(&entries)),
             Err(message) => prop_assert!(message.starts_with("not a readable 7z archive"), "{}", message),
         }
     }
@@ -139,6 +124,6 @@ proptest! {
         let entries = common::walk_bytes(&bytes, "fuzz.exe", ArchiveFormat::Exe);
         prop_assert!(entries.is_ok(), "{:?}", entries.err());
         let entries = entries.unwrap();
-        prop_assert!(ranges_match_sizes(&entries).is_ok(), "{:?}", ranges_match_sizes(&entries));
+        prop_assert!(common::ranges_match_sizes(&entries).is_ok(), "{:?}", common::ranges_match_sizes(&entries));
     }
 }

@@ -109,11 +109,8 @@ fn packages_match_msiextract_per_machine_and_per_user() {
 
 #[test]
 fn an_msi_installer_is_read_down_to_its_asar() {
-    let corpus = support::corpus("asar-corpus.sh", "asar");
     let dir = tempfile::tempdir().unwrap();
-    let app = dir.path().join("app");
-    std::fs::create_dir_all(app.join("resources")).unwrap();
-    std::fs::copy(corpus.join("plain.asar"), app.join("resources/app.asar")).unwrap();
+    let app = support::app_tree(dir.path(), "app");
     std::fs::write(app.join("LICENSE.electron.txt"), "MIT\n").unwrap();
     let msi = dir.path().join("Fixture 1.0.0.msi");
     pack(&app, &msi, "program-files", "embedded", None);
@@ -189,12 +186,9 @@ fn an_external_cabinet_is_read_beside_the_package_and_alone() {
 fn a_cabinet_appended_to_a_program_is_found_in_its_overlay() {
     // A cabinet self-extractor (as IExpress and WiX bundles carry theirs): a program, then the
     // cabinet, which holds an MSI installer holding the application.
-    let corpus = support::corpus("asar-corpus.sh", "asar");
     let win = support::corpus("win-corpus.sh", "win");
     let dir = tempfile::tempdir().unwrap();
-    let app = dir.path().join("app");
-    std::fs::create_dir_all(app.join("resources")).unwrap();
-    std::fs::copy(corpus.join("plain.asar"), app.join("resources/app.asar")).unwrap();
+    let app = support::app_tree(dir.path(), "app");
     let inner = dir.path().join("inner");
     std::fs::create_dir_all(&inner).unwrap();
     pack(

@@ -70,11 +70,8 @@ fn packages_by_every_payload_compression_match_rpm2cpio() {
 
 #[test]
 fn an_rpm_is_expanded_down_to_its_asar() {
-    let corpus = support::corpus("asar-corpus.sh", "asar");
     let dir = tempfile::tempdir().unwrap();
-    let app = dir.path().join("app");
-    std::fs::create_dir_all(app.join("resources")).unwrap();
-    std::fs::copy(corpus.join("plain.asar"), app.join("resources/app.asar")).unwrap();
+    let app = support::app_tree(dir.path(), "app");
     // Hard links: the payload holds their data once, with the last of the group.
     std::fs::write(app.join("LICENSE"), "MIT\n".repeat(100)).unwrap();
     std::fs::hard_link(app.join("LICENSE"), app.join("LICENSE.electron")).unwrap();

@@ -77,13 +77,10 @@ fn archives_by_every_method_match_7zip() {
 
 #[test]
 fn an_nsis_installer_is_read_down_to_its_asar() {
-    let corpus = support::corpus("asar-corpus.sh", "asar");
     let win = support::corpus("win-corpus.sh", "win");
     let dir = tempfile::tempdir().unwrap();
     // The unpacked application as electron-builder packs it: a program, its resources.
-    let app = dir.path().join("app");
-    std::fs::create_dir_all(app.join("resources")).unwrap();
-    std::fs::copy(corpus.join("plain.asar"), app.join("resources/app.asar")).unwrap();
+    let app = support::app_tree(dir.path(), "app");
     std::fs::copy(
         win.join("node_modules/7zip-bin/win/x64/7za.exe"),
         app.join("Fixture.exe"),

@@ -115,11 +115,8 @@ fn holes_tails_duplicates_and_links_match_unsquashfs() {
 
 #[test]
 fn an_appimage_is_read_after_its_runtime_down_to_its_asar() {
-    let corpus = support::corpus("asar-corpus.sh", "asar");
     let dir = tempfile::tempdir().unwrap();
-    let app = dir.path().join("squashfs-root");
-    std::fs::create_dir_all(app.join("resources")).unwrap();
-    std::fs::copy(corpus.join("plain.asar"), app.join("resources/app.asar")).unwrap();
+    let app = support::app_tree(dir.path(), "squashfs-root");
     // The Electron binary beside resources/ (a real ELF standing in), with a fuse wire seeded
     // and flipped by the official @electron/fuses, and the version file Electron ships beside it.
     let binary = app.join("fixture");

@@ -1,4 +1,5 @@
 //! What the reader fuzz tests share: walking bytes as an archive, outside any job.
+#![allow(dead_code)] // Each test crate uses some of these.
 
 use rea_core::{CancelToken, Limits, ProgressReporter};
 use rea_exec::{StageCx, StageKind};
@@ -25,4 +26,19 @@ pub fn walk_bytes(bytes: &[u8], name: &str, format: ArchiveFormat) -> Result<Vec
     walk_archive(&mut walk, format, source, None, "").map_err(|f| f.message)?;
     drop(tx);
     Ok(rx.into_iter().collect())
+}
+
+/// Every located file's range is as long as its declared size.
+pub fn ranges_match_sizes(entries: &[Entry]) -> Result<(), String> {
+    for entry in entries {
+        if let rea_traverse::EntrySource::Range { len, .. } = entry.source
+            && entry.declared_size != Some(len)
+        {
+            return Err(format!(
+                "{}: {len} bytes located, {:?} declared",
+                entry.logical_path, entry.declared_size
+            ));
+        }
+    }
+    Ok(())
 }

@@ -316,3 +316,16 @@ pub fn root_format(result: &Value) -> Value {
         .unwrap()["format"]
         .clone()
 }
+
+/// An unpacked application under `dir/name`, as packagers lay one out: the corpus's
+/// `plain.asar` as `resources/app.asar`. Its path.
+pub fn app_tree(dir: &Path, name: &str) -> PathBuf {
+    let app = dir.join(name);
+    std::fs::create_dir_all(app.join("resources")).unwrap();
+    std::fs::copy(
+        corpus("asar-corpus.sh", "asar").join("plain.asar"),
+        app.join("resources/app.asar"),
+    )
+    .unwrap();
+    app
+}
