@@ -209,6 +209,14 @@ fn layout<Pe: object::read::pe::ImageNtHeaders>(
     })
 }
 
+/// The archives found by a start header that gives their length (from its first 36 bytes): a
+/// signature, the extension a payload is named with, and the measure.
+type Headed = (&'static [u8], &'static str, fn(&[u8]) -> Option<u64>);
+const HEADED: [Headed; 2] = [
+    (&crate::sevenz::SIGNATURE, "7z", crate::sevenz::archive_len),
+    (&crate::cab::SIGNATURE, "cab", crate::cab::archive_len),
+];
+
 /// What [`search`] finds in one region.
 struct Search {
     /// The archives, outermost first in file order.
@@ -256,40 +264,25 @@ fn search(
         {
             nsis = Some(at + hit as u64 - 4);
         }
-        for hit in memchr::memmem::find_iter(chunk, &crate::sevenz::SIGNATURE[..]) {
-            if hit >= own {
-                break;
-            }
-            let mut header = [0u8; 32];
-            let here = at + hit as u64;
-            if read(here, &mut header)
-                && let Some(len) = crate::sevenz::archive_len(&header)
-                && here.checked_add(len).is_some_and(|stop| stop <= end)
-            {
-                found.push(Payload {
-                    at: here,
-                    len,
-                    ext: "7z",
-                    region,
-                });
-            }
-        }
-        for hit in memchr::memmem::find_iter(chunk, &crate::cab::SIGNATURE[..]) {
-            if hit >= own {
-                break;
-            }
-            let mut header = [0u8; 36];
-            let here = at + hit as u64;
-            if read(here, &mut header)
-                && let Some(len) = crate::cab::archive_len(&header)
-                && here.checked_add(len).is_some_and(|stop| stop <= end)
-            {
-                found.push(Payload {
-                    at: here,
-                    len,
-                    ext: "cab",
-                    region,
-                });
+        // Archives whose start header says how long they are.
+        for (signature, ext, measure) in HEADED {
+            for hit in memchr::memmem::find_iter(chunk, signature) {
+                if hit >= own {
+                    break;
+                }
+                let mut header = [0u8; 36];
+                let here = at + hit as u64;
+                if read(here, &mut header)
+                    && let Some(len) = measure(&header)
+                    && here.checked_add(len).is_some_and(|stop| stop <= end)
+                {
+                    found.push(Payload {
+                        at: here,
+                        len,
+                        ext,
+                        region,
+                    });
+                }
             }
         }
         for hit in memchr::memmem::find_iter(chunk, ZIP_END) {
