@@ -29,7 +29,7 @@ const MAX_LINK_BYTES: u64 = 4096;
 /// application packages (Android, iOS, Windows), Squirrel's NuGet packages (Electron's Windows
 /// updates ship as `App-1.2.3-full.nupkg`), and the extension and library formats that are
 /// plain zips (VS Code `.vsix`, Firefox `.xpi`, Java `.jar`, Android `.aar`).
-pub const ZIP_FAMILY: [(&str, &str); 13] = [
+pub const ZIP_FAMILY: [(&str, &str); 14] = [
     (".zip", "zip"),
     (".apk", "apk"),
     (".aab", "apk"),
@@ -43,6 +43,9 @@ pub const ZIP_FAMILY: [(&str, &str); 13] = [
     (".nupkg", "zip"),
     (".vsix", "zip"),
     (".xpi", "zip"),
+    // A Chromium extension: a CRX3 header (its signatures), then a ZIP of the extension's
+    // files, which the `zip` crate finds past the header.
+    (".crx", "crx"),
 ];
 
 /// The zip-family format a name has, by its extension.
