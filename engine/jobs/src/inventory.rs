@@ -175,13 +175,13 @@ pub(crate) fn plan_graph(
         Shape::Archive(format) => {
             let path = input.path.clone();
             let walk = move |cx: &StageCx<'_>, tally: &WalkTally, tx: &Sender<Entry>| {
-                let unpacked_root = match format {
-                    ArchiveFormat::Asar => rea_traverse::asar::companion(&path),
-                    _ => None,
+                let unpacked = match format {
+                    ArchiveFormat::Asar => rea_traverse::asar::Unpacked::beside(&path),
+                    _ => rea_traverse::asar::Unpacked::Missing,
                 };
                 let source = rea_traverse::ArchiveRange::whole(&path)?;
                 let mut walk = rea_traverse::Walk::new(cx, &limits, tally, tx);
-                rea_traverse::walk_archive(&mut walk, format, source, unpacked_root, "")?;
+                rea_traverse::walk_archive(&mut walk, format, source, unpacked, "")?;
                 tally.finish();
                 Ok(walk.notes)
             };

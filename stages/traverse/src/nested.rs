@@ -35,6 +35,8 @@ pub(crate) struct Nested {
     declared: Option<DeclaredIntegrity>,
     declared_size: Option<u64>,
     format: ArchiveFormat,
+    /// An ASAR's `.unpacked` companion among its container's members.
+    companion: Option<std::sync::Arc<asar::UnpackedMembers>>,
 }
 
 /// One walk of an input: the stage, the limits, the entry channel and tally, and what every
@@ -162,12 +164,12 @@ impl ArchiveFormat {
 
 /// Walks the archive at `source`, of `format`, below `prefix` (`""` for the input itself): the
 /// one dispatch to the readers, for an input file and for a nested archive alike.
-/// `unpacked_root` is an ASAR's `.unpacked` companion, when it has one.
+/// `unpacked` is where an ASAR's unpacked entries are read from.
 pub fn walk_archive(
     walk: &mut Walk<'_, '_>,
     format: ArchiveFormat,
     source: ArchiveRange,
-    unpacked_root: Option<std::path::PathBuf>,
+    unpacked: asar::Unpacked,
     prefix: &str,
 ) -> Result<(), Failure> {
     match format {
@@ -176,7 +178,7 @@ pub fn walk_archive(
                 archive: source.archive,
                 base: source.base,
                 len: source.len,
-                unpacked_root,
+                unpacked,
             };
             let header = asar::read_header(walk.cx, &source)?;
             asar::walk(walk, &source, &header, prefix)
@@ -204,6 +206,7 @@ pub(crate) fn candidate(entry: &Entry) -> Option<Nested> {
         declared: entry.declared.clone(),
         declared_size: entry.declared_size,
         format,
+        companion: None,
     })
 }
 
@@ -290,15 +293,16 @@ pub(crate) fn expand(walk: &mut Walk<'_, '_>, nested: Nested) -> Result<(), Fail
         );
         return Ok(());
     }
-    let unpacked_root = match &nested.source {
-        EntrySource::Fs { path: file, .. } => asar::companion(file),
-        _ => None,
+    let unpacked = match (&nested.source, nested.companion.clone()) {
+        (EntrySource::Fs { path: file, .. }, _) => asar::Unpacked::beside(file),
+        (_, Some(members)) => asar::Unpacked::Members(members),
+        _ => asar::Unpacked::Missing,
     };
     let outcome = walk_archive(
         walk,
         nested.format,
         ArchiveRange { archive, base, len },
-        unpacked_root,
+        unpacked,
         path,
     );
     match outcome {
@@ -357,13 +361,46 @@ pub(crate) fn send_listing(
             .entry(dir.clone())
             .or_insert_with(|| Entry::directory(dir));
     }
-    for (_, entry) in members {
+    let mut companions = unpacked_companions(&members);
+    for (path, entry) in members {
         walk.cx.check()?;
-        if let Some(nested) = walk.send(entry)? {
+        if let Some(mut nested) = walk.send(entry)? {
+            nested.companion = companions.remove(&path);
             expand(walk, nested)?;
         }
     }
     Ok(())
+}
+
+/// For each ASAR among a container's `members`, its `.unpacked` companion's members (by their
+/// path inside the companion), when the container holds the companion: an application packed
+/// with its `resources/app.asar.unpacked/` beside its `resources/app.asar`.
+fn unpacked_companions(
+    members: &std::collections::BTreeMap<String, Entry>,
+) -> std::collections::HashMap<String, std::sync::Arc<asar::UnpackedMembers>> {
+    let mut companions = std::collections::HashMap::new();
+    for (path, entry) in members {
+        if entry.kind != EntryKind::File
+            || ArchiveFormat::by_name(path) != Some(ArchiveFormat::Asar)
+        {
+            continue;
+        }
+        let folder = format!("{path}.unpacked/");
+        let inside: asar::UnpackedMembers = members
+            .range(folder.clone()..)
+            .take_while(|(member, _)| member.starts_with(&folder))
+            .map(|(member, e)| {
+                (
+                    member[folder.len()..].to_owned(),
+                    (e.kind, e.source.clone()),
+                )
+            })
+            .collect();
+        if !inside.is_empty() {
+            companions.insert(path.clone(), std::sync::Arc::new(inside));
+        }
+    }
+    companions
 }
 
 /// Lists a container with `lister`, inside `catch_unwind` (a panic in a crate that reads its

@@ -86,7 +86,10 @@ fn a_chromium_extension_is_read_past_its_crx3_header() {
         r#"{"manifest_version": 3, "name": "fixture", "version": "1.0", "background": {"service_worker": "index.js"}}"#,
     )
     .unwrap();
-    let (crx, zip) = (dir.path().join("fixture.crx"), dir.path().join("fixture.zip"));
+    let (crx, zip) = (
+        dir.path().join("fixture.crx"),
+        dir.path().join("fixture.zip"),
+    );
     let output = std::process::Command::new("node")
         .arg(&crx3)
         .arg("-p")

@@ -44,8 +44,32 @@ pub struct AsarSource {
     pub base: u64,
     /// The archive's length in bytes.
     pub len: u64,
-    /// `<archive>.unpacked`, canonical, when the archive sits on disk and the folder exists.
-    pub unpacked_root: Option<PathBuf>,
+    /// Where its unpacked entries are read from.
+    pub unpacked: Unpacked,
+}
+
+/// The members of an archive's container below `<archive>.unpacked/`, by their path inside
+/// that folder: their kind and where their bytes are.
+pub type UnpackedMembers = std::collections::BTreeMap<String, (EntryKind, EntrySource)>;
+
+/// Where an ASAR's unpacked entries are read from: its `.unpacked` companion.
+#[derive(Debug, Clone, Default)]
+pub enum Unpacked {
+    /// Nowhere: the archive has no companion.
+    #[default]
+    Missing,
+    /// `<archive>.unpacked` on disk, canonical (an archive on disk, or found in a directory).
+    Dir(PathBuf),
+    /// The companion's files as members of the container that holds the archive too (an
+    /// application packed into a zip, a tar, an image, a package or an installer).
+    Members(std::sync::Arc<UnpackedMembers>),
+}
+
+impl Unpacked {
+    /// The companion of the archive at `path` on disk, if it has one.
+    pub fn beside(path: &Path) -> Unpacked {
+        companion(path).map_or(Unpacked::Missing, Unpacked::Dir)
+    }
 }
 
 /// A header read from the archive, ready to walk: its JSON text and where the data lies.
@@ -97,7 +121,7 @@ pub fn open(path: &Path) -> Result<AsarSource, Failure> {
         archive,
         base: 0,
         len,
-        unpacked_root: companion(path),
+        unpacked: Unpacked::beside(path),
     })
 }
 
@@ -403,10 +427,34 @@ impl Walker<'_, '_, '_> {
     }
 
     fn unpacked_source(&self, inner_path: &str, limitations: &mut Vec<String>) -> EntrySource {
-        let Some(root) = &self.source.unpacked_root else {
-            limitations
-                .push("entry is unpacked but the archive's .unpacked folder is missing".to_owned());
-            return EntrySource::None;
+        let root = match &self.source.unpacked {
+            Unpacked::Dir(root) => root,
+            Unpacked::Members(members) => {
+                return match members.get(inner_path) {
+                    Some((EntryKind::File, EntrySource::None)) => {
+                        limitations.push(
+                            "unpacked companion file could not be read from its container"
+                                .to_owned(),
+                        );
+                        EntrySource::None
+                    }
+                    Some((EntryKind::File, source)) => source.clone(),
+                    Some(_) => {
+                        limitations.push("unpacked companion is not a regular file".to_owned());
+                        EntrySource::None
+                    }
+                    None => {
+                        limitations.push("unpacked companion file is missing".to_owned());
+                        EntrySource::None
+                    }
+                };
+            }
+            Unpacked::Missing => {
+                limitations.push(
+                    "entry is unpacked but the archive's .unpacked folder is missing".to_owned(),
+                );
+                return EntrySource::None;
+            }
         };
         let path = root.join(inner_path);
         let meta = match std::fs::symlink_metadata(&path) {

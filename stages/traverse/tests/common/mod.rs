@@ -23,7 +23,7 @@ pub fn walk_bytes(bytes: &[u8], name: &str, format: ArchiveFormat) -> Result<Vec
     };
     let tally = WalkTally::default();
     let mut walk = Walk::new(&cx, &limits, &tally, &tx);
-    walk_archive(&mut walk, format, source, None, "").map_err(|f| f.message)?;
+    walk_archive(&mut walk, format, source, Default::default(), "").map_err(|f| f.message)?;
     drop(tx);
     Ok(rx.into_iter().collect())
 }

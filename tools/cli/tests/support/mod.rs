@@ -264,9 +264,17 @@ pub fn assert_noted(ours: &std::collections::BTreeMap<String, Value>, names: &[&
 /// `plain.asar` inventoried alone (digests, verdicts, unpacked flags), and its header is the
 /// first one the result reports.
 pub fn assert_plain_asar_at(result: &Value, archive: &str) {
-    let plain = corpus("asar-corpus.sh", "asar").join("plain.asar");
+    assert_asar_at(result, archive, "plain.asar");
+}
+
+/// The ASAR expanded at `archive` inside an inventory `result` is, entry for entry, the
+/// corpus's `name` (`plain.asar`, `unpack-node.asar`, `unpack-dir.asar`) inventoried alone on
+/// disk beside its `.unpacked` companion (digests, verdicts, unpacked flags), and its header is
+/// the first one the result reports.
+pub fn assert_asar_at(result: &Value, archive: &str, name: &str) {
+    let original = corpus("asar-corpus.sh", "asar").join(name);
     let inside = occurrences_under(result, &format!("{archive}/"));
-    let alone = occurrences_under(&inventory_json(&plain, &[])["result"], "");
+    let alone = occurrences_under(&inventory_json(&original, &[])["result"], "");
     assert_eq!(inside.len(), alone.len());
     for (path, o) in &alone {
         let ours = &inside[path];
