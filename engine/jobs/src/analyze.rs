@@ -47,6 +47,8 @@ pub enum Format {
     Msi,
     /// A cabinet.
     Cab,
+    /// An Apple disk image.
+    Dmg,
 }
 
 impl Format {
@@ -63,6 +65,7 @@ impl Format {
             Format::Exe => "exe",
             Format::Msi => "msi",
             Format::Cab => "cab",
+            Format::Dmg => "dmg",
         }
     }
 }
@@ -149,11 +152,12 @@ impl Engine {
             Shape::Archive(ArchiveFormat::Exe) => Format::Exe,
             Shape::Archive(ArchiveFormat::Msi) => Format::Msi,
             Shape::Archive(ArchiveFormat::Cab) => Format::Cab,
+            Shape::Archive(ArchiveFormat::Dmg) => Format::Dmg,
             Shape::File => {
                 ctl.progress.finish("done", 0, None, "format");
                 return Err(Failure::new(
                     FailureReason::Format,
-                    "input is not a directory, an ASAR, a zip-family or a tar-family archive, an RPM package, a 7z archive, a SquashFS image, a Windows installer (an installer executable or a Windows Installer package) or a cabinet",
+                    "input is not a directory, an ASAR, a zip-family or a tar-family archive, an RPM package, a 7z archive, a SquashFS image, a Windows installer (an installer executable or a Windows Installer package) a cabinet or a disk image",
                 )
                 .with_detail("input_path", input.display.clone()));
             }
@@ -312,6 +316,7 @@ fn article(format: Format) -> &'static str {
         Format::Exe => "a Windows executable (an installer)",
         Format::Msi => "a Windows Installer package",
         Format::Cab => "a cabinet",
+        Format::Dmg => "an Apple disk image",
     }
 }
 

@@ -116,6 +116,8 @@ pub enum ArchiveFormat {
     Msi,
     /// A cabinet.
     Cab,
+    /// An Apple disk image.
+    Dmg,
 }
 
 impl ArchiveFormat {
@@ -156,6 +158,9 @@ impl ArchiveFormat {
             Some(ArchiveFormat::Msi)
         } else if crate::cab::is_cab_name(&lower) || (magic && crate::cab::looks_like_cab(head)) {
             Some(ArchiveFormat::Cab)
+        } else if crate::dmg::is_dmg_name(&lower) {
+            // By name only: a disk image's trailer is at its end.
+            Some(ArchiveFormat::Dmg)
         } else {
             None
         }
@@ -191,6 +196,7 @@ pub fn walk_archive(
         ArchiveFormat::Exe => crate::exe::walk(walk, &source, prefix),
         ArchiveFormat::Msi => crate::msi::walk(walk, &source, prefix),
         ArchiveFormat::Cab => crate::cab::walk(walk, &source, prefix),
+        ArchiveFormat::Dmg => crate::dmg::walk(walk, &source, prefix),
     }
 }
 

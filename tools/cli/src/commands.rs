@@ -197,6 +197,7 @@ fn analyze(engine: &Engine, args: AnalyzeArgs, cancel: &CancelToken) -> ExitCode
             FormatArg::Exe => Format::Exe,
             FormatArg::Msi => Format::Msi,
             FormatArg::Cab => Format::Cab,
+            FormatArg::Dmg => Format::Dmg,
         },
         limits: limits(&args.limits),
         text_limits,

@@ -30,7 +30,7 @@ macro_rules! artifact_params {
         pub struct $name {
             /// Absolute path of a directory, `.asar` (with its `.asar.unpacked/`), ZIP-family or
             /// tar-family archive (`.tar.gz`, `.deb`, …), RPM package, 7z archive, SquashFS image
-            /// (AppImage, snap), Windows installer (`.exe`, `.msi`), cabinet (`.cab`) or file.
+            /// (AppImage, snap), Windows installer (`.exe`, `.msi`), cabinet (`.cab`), macOS disk image (`.dmg`) or file.
             pub input_path: String,
             pub limits: Option<LimitsParam>,
             /// `fail` (default) or `record-and-continue`.
@@ -102,6 +102,7 @@ pub enum FormatParam {
     Exe,
     Msi,
     Cab,
+    Dmg,
 }
 
 #[derive(Debug, Clone, Copy, Default, Deserialize, JsonSchema)]
@@ -115,7 +116,7 @@ pub enum SourceMapsParam {
 }
 
 artifact_params!(AnalyzeParams {
-    /// What the input must be; `auto` (default) accepts a directory, ASAR, ZIP, tar, .deb, .rpm, .7z, AppImage, snap, Windows installer (.exe or .msi) or cabinet.
+    /// What the input must be; `auto` (default) accepts a directory, ASAR, ZIP, tar, .deb, .rpm, .7z, AppImage, snap, Windows installer (.exe or .msi), cabinet or macOS disk image (.dmg).
     format: Option<FormatParam>,
     /// `declarations` (default) or `contents`.
     source_maps: Option<SourceMapsParam>,

@@ -1003,6 +1003,7 @@ fn analyze_request(p: &AnalyzeParams) -> Result<AnalyzeRequest, Failure> {
             FormatParam::Exe => Format::Exe,
             FormatParam::Msi => Format::Msi,
             FormatParam::Cab => Format::Cab,
+            FormatParam::Dmg => Format::Dmg,
         },
         limits,
         text_limits,

@@ -134,6 +134,7 @@ pub fn request_for(input: &BatchInput) -> Result<JobRequest, Failure> {
                 Some("exe") => Format::Exe,
                 Some("msi") => Format::Msi,
                 Some("cab") => Format::Cab,
+                Some("dmg") => Format::Dmg,
                 Some(other) => return Err(bad_options(format!("unknown format {other:?}"))),
             };
             let source_maps = match options.source_maps.as_deref() {

@@ -114,6 +114,12 @@ fn classify_path(logical_path: &str) -> Class {
             format: "msi",
         };
     }
+    if rea_traverse::dmg::is_dmg_name(logical_path) {
+        return Class {
+            kind: "container",
+            format: "dmg",
+        };
+    }
     if rea_traverse::cab::is_cab_name(logical_path) {
         return Class {
             kind: "container",

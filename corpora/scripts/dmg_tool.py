@@ -1,0 +1,323 @@
+#!/usr/bin/env python3
+"""A disk-image (.dmg) writer for tests, and 7-Zip (`7zz`) as the oracle that reads it.
+
+No tool on Linux writes an HFS+ volume without mounting one, so this script lays out an HFSX
+volume itself (case-sensitive HFS+, what `hdiutil create -fs HFSX` makes: a volume header, an
+allocation bitmap, an empty extents tree, and a catalog B-tree of folders, files and symlinks
+with their thread records, in leaf nodes under an index node), and wraps it in a UDIF image
+as `hdiutil` writes one (`koly` trailer, an XML property list whose `blkx` table maps the
+volume's sectors to zlib, bzip2, raw or zero chunks). 7-Zip's DMG and HFS readers, not this
+script, judge the result: `list` is what `7zz x` extracts.
+
+  dmg_tool.py pack SRC DEST [zlib|bzip2|raw]
+                                  write SRC's files, folders and symlinks as the volume "Fixture"
+                                  of the disk image DEST (chunks zlib-compressed by default, as
+                                  UDZO images are); a file of more than 64 KiB is stored in
+                                  two extents, so that files in pieces are read too
+  dmg_tool.py list DMG            one JSON object per member (see listing_rows.py) of the volume,
+                                  from what `7zz x -snl -snld` extracts from the image (below the
+                                  volume's name)
+"""
+import bz2
+import os
+import plistlib
+import stat
+import struct
+import subprocess
+import sys
+import tempfile
+import zlib
+
+from listing_rows import print_rows, tree_rows
+
+BLOCK = 4096
+NODE = 4096
+SECTOR = 512
+EPOCH_OFFSET = 2082844800  # seconds from 1904 to 1970
+NOW = 3_900_000_000
+
+
+def fork(size, extents):
+    """An HFSPlusForkData: logical size, clump size, total blocks and eight extents."""
+    blocks = sum(count for _, count in extents)
+    out = struct.pack(">QII", size, 0, blocks)
+    for start, count in (extents + [(0, 0)] * 8)[:8]:
+        out += struct.pack(">II", start, count)
+    return out
+
+
+def permissions(mode):
+    return struct.pack(">IIBBHI", 501, 20, 0, 0, mode, 0)
+
+
+def catalog_key(parent, name):
+    units = name.encode("utf-16-be")
+    return struct.pack(">HIH", 6 + len(units), parent, len(units) // 2) + units
+
+
+def thread(kind, parent, name):
+    units = name.encode("utf-16-be")
+    return struct.pack(">hhIH", kind, 0, parent, len(units) // 2) + units
+
+
+class Volume:
+    def __init__(self):
+        self.next_id = 16
+        self.records = []  # (parent, name, record bytes)
+        self.blobs = []  # (cnid, data), written after the B-trees
+        self.files = 0
+        self.folders = 0
+
+    def folder(self, parent, name, cnid, valence):
+        record = struct.pack(">hHII", 1, 0, valence, cnid) + struct.pack(">5I", *[NOW] * 5)
+        record += permissions(stat.S_IFDIR | 0o755) + bytes(16) + bytes(16) + struct.pack(">II", 0, 0)
+        self.records.append((parent, name, record))
+        self.records.append((cnid, "", thread(3, parent, name)))
+
+    def file(self, parent, name, data, mode, kind=b"\0\0\0\0", creator=b"\0\0\0\0"):
+        cnid = self.next_id
+        self.next_id += 1
+        self.files += 1
+        self.blobs.append((cnid, data))
+        self.records.append((parent, name, (cnid, mode, kind, creator, len(data))))
+        self.records.append((cnid, "", thread(4, parent, name)))
+
+    def add_tree(self, src, parent):
+        names = sorted(os.listdir(src))
+        for name in names:
+            full = os.path.join(src, name)
+            st = os.lstat(full)
+            if stat.S_ISLNK(st.st_mode):
+                target = os.readlink(full).encode()
+                self.file(parent, name, target, stat.S_IFLNK | 0o755, b"slnk", b"rhap")
+            elif stat.S_ISDIR(st.st_mode):
+                cnid = self.next_id
+                self.next_id += 1
+                self.folders += 1
+                self.folder(parent, name, cnid, len(os.listdir(full)))
+                self.add_tree(full, cnid)
+            elif stat.S_ISREG(st.st_mode):
+                with open(full, "rb") as f:
+                    self.file(parent, name, f.read(), stat.S_IFREG | (st.st_mode & 0o777))
+
+    def image(self, src):
+        self.folder(1, "Fixture", 2, len(os.listdir(src)))
+        self.add_tree(src, 2)
+        # Blocks: 0 (boot and volume header), the allocation bitmap, the extents tree, the
+        # catalog, then the files' data, then a spare block for the alternate volume header.
+        data_blocks = sum(max(1, -(-len(d) // BLOCK)) + 1 for _, d in self.blobs)
+        leaves = self.leaf_nodes()
+        catalog_nodes = 1 + len(leaves) + len(index_nodes([(k, 0) for k, _ in leaves], 0)[0])
+        total = 1 + 1 + 1 + catalog_nodes + data_blocks + 2
+        bitmap_blocks = -(-total // (BLOCK * 8))
+        total += bitmap_blocks
+        at = 1
+        allocation = (at, bitmap_blocks)
+        at += bitmap_blocks
+        extents_tree = (at, 1)
+        at += 1
+        catalog = (at, catalog_nodes)
+        at += catalog_nodes
+        disk = bytearray(total * BLOCK)
+        places = {}
+        for cnid, blob in self.blobs:
+            blocks = -(-len(blob) // BLOCK)
+            if not blob:
+                # An empty fork has no extents.
+                places[cnid] = []
+                continue
+            if len(blob) > 64 * 1024:
+                # Two extents with a gap between them.
+                first = blocks // 2
+                extents = [(at, first), (at + first + 1, blocks - first)]
+                at += blocks + 1
+            else:
+                extents = [(at, blocks)]
+                at += blocks
+            offset = 0
+            for start, count in extents:
+                piece = blob[offset:offset + count * BLOCK]
+                disk[start * BLOCK:start * BLOCK + len(piece)] = piece
+                offset += count * BLOCK
+            places[cnid] = extents
+        used = at
+        # The catalog, now that the files' extents are known.
+        leaves = self.leaf_nodes(places)
+        nodes = [None] + leaves
+        index, root, depth = index_nodes(
+            [(key, number) for number, (key, _) in enumerate(leaves, start=1)], len(nodes))
+        nodes += [(None, node) for node in index]
+        leaf_count = len(leaves)
+        header = btree_header(depth, root, sum(1 for _ in self.records), 1, leaf_count,
+                              catalog_nodes, 516, 0xBC, catalog[1] * BLOCK)
+        catalog_bytes = header + b"".join(n[1] for n in nodes[1:])
+        start = catalog[0] * BLOCK
+        disk[start:start + len(catalog_bytes)] = catalog_bytes
+        extents_bytes = btree_header(0, 0, 0, 0, 0, 1, 10, 0, BLOCK)
+        start = extents_tree[0] * BLOCK
+        disk[start:start + len(extents_bytes)] = extents_bytes
+        bitmap = bytearray(bitmap_blocks * BLOCK)
+        for block in range(used):
+            bitmap[block // 8] |= 0x80 >> (block % 8)
+        for block in (total - 1,):
+            bitmap[block // 8] |= 0x80 >> (block % 8)
+        disk[allocation[0] * BLOCK:(allocation[0] + bitmap_blocks) * BLOCK] = bitmap
+        header = struct.pack(">2sHIIIIIIIIIIIIIIIIIQ", b"HX", 5, 1 << 8, 0x31302E30, 0,
+                             NOW, NOW, 0, NOW, self.files, self.folders, BLOCK, total,
+                             total - used - 1, used, BLOCK, BLOCK, self.next_id, 1, 0)
+        header += bytes(32)
+        header += fork(bitmap_blocks * BLOCK, [allocation])
+        header += fork(BLOCK, [extents_tree])
+        header += fork(catalog[1] * BLOCK, [catalog])
+        header += fork(0, []) + fork(0, [])
+        assert len(header) == 512, len(header)
+        disk[1024:1536] = header
+        disk[len(disk) - 1024:len(disk) - 512] = header
+        return bytes(disk)
+
+    def leaf_nodes(self, places=None):
+        """The catalog's leaf nodes, records sorted by parent and name (binary order): each as
+        (its first key, its bytes)."""
+        records = []
+        for parent, name, record in self.records:
+            if isinstance(record, tuple):
+                cnid, mode, kind, creator, size = record
+                extents = (places or {}).get(cnid, [])
+                record = struct.pack(">hHII", 2, 2, 0, cnid) + struct.pack(">5I", *[NOW] * 5)
+                record += permissions(mode) + kind + creator + bytes(8) + bytes(16)
+                record += struct.pack(">II", 0, 0) + fork(size, extents) + fork(0, [])
+            records.append((parent, name.encode("utf-16-be"), catalog_key(parent, name) + record))
+        records.sort(key=lambda r: (r[0], r[1]))
+        leaves = []
+        current, offsets = b"", []
+        first_key = None
+        for parent, units, record in records:
+            if 14 + len(current) + len(record) + 2 * (len(offsets) + 2) > NODE:
+                leaves.append((first_key, current, offsets))
+                current, offsets = b"", []
+            if not offsets:
+                first_key = record[:2 + struct.unpack(">H", record[:2])[0]]
+            offsets.append(14 + len(current))
+            current += record
+        leaves.append((first_key, current, offsets))
+        out = []
+        for i, (key, body, offsets) in enumerate(leaves):
+            flink = i + 2 if i + 1 < len(leaves) else 0
+            blink = i if i > 0 else 0
+            out.append((key, node_bytes(flink, blink, 0xFF, 1, offsets, body)))
+        return out
+
+
+def index_nodes(children, first_number):
+    """The index levels above `children` ((first key, node number) of each leaf), numbered
+    from `first_number`: their nodes, the root's number and the tree's depth."""
+    nodes, depth = [], 1
+    while len(children) > 1:
+        depth += 1
+        level, body, offsets, first = [], b"", [], None
+        for key, number in children:
+            record = key + struct.pack(">I", number)
+            if 14 + len(body) + len(record) + 2 * (len(offsets) + 2) > NODE:
+                level.append((first, body, offsets))
+                body, offsets = b"", []
+            if not offsets:
+                first = key
+            offsets.append(14 + len(body))
+            body += record
+        level.append((first, body, offsets))
+        children = []
+        for first, body, offsets in level:
+            number = first_number + len(nodes)
+            nodes.append(node_bytes(0, 0, 0, depth, offsets, body))
+            children.append((first, number))
+    root = children[0][1] if depth > 1 else 1
+    return nodes, root, depth
+
+
+def node_bytes(flink, blink, kind, height, offsets, body):
+    assert 14 + len(body) + 2 * (len(offsets) + 1) <= NODE, "a node overflows"
+    node = bytearray(NODE)
+    node[:14] = struct.pack(">IIBBHH", flink, blink, kind, height, len(offsets), 0)
+    node[14:14 + len(body)] = body
+    table = offsets + [14 + len(body)]
+    for i, offset in enumerate(table):
+        struct.pack_into(">H", node, NODE - 2 * (i + 1), offset)
+    return bytes(node)
+
+
+def btree_header(depth, root, leaf_records, first_leaf, last_leaf, total_nodes, max_key,
+                 compare, clump):
+    record = struct.pack(">HIIIIHHIIHIBBI", depth, root, leaf_records, first_leaf, last_leaf,
+                         NODE, max_key, total_nodes, 0, 0, clump, 0, compare, 6) + bytes(64)
+    assert len(record) == 106
+    user = bytes(128)
+    map_len = NODE - 14 - 106 - 128 - 8
+    bitmap = bytearray(map_len)
+    for node in range(total_nodes):
+        bitmap[node // 8] |= 0x80 >> (node % 8)
+    body = record + user + bytes(bitmap)
+    return node_bytes(0, 0, 1, 0, [14, 120, 248], body)
+
+
+def udif(volume, method):
+    """The UDIF image of one partition holding `volume`: chunks of 64 KiB of sectors."""
+    chunk_sectors = 128
+    sectors = len(volume) // SECTOR
+    data = b""
+    chunks = []
+    for first in range(0, sectors, chunk_sectors):
+        count = min(chunk_sectors, sectors - first)
+        piece = volume[first * SECTOR:(first + count) * SECTOR]
+        if piece.count(0) == len(piece):
+            chunks.append((0x00000000, first, count, len(data), 0))
+            continue
+        if method == "zlib":
+            packed, kind = zlib.compress(piece, 9), 0x80000005
+        elif method == "bzip2":
+            packed, kind = bz2.compress(piece), 0x80000006
+        else:
+            packed, kind = piece, 0x00000001
+        chunks.append((kind, first, count, len(data), len(packed)))
+        data += packed
+    chunks.append((0xFFFFFFFF, sectors, 0, len(data), 0))
+    mish = struct.pack(">4sIQQQII", b"mish", 1, 0, sectors, 0, 0x208, 0) + bytes(24)
+    mish += struct.pack(">II", 2, 0) + bytes(128) + struct.pack(">I", len(chunks))
+    for kind, first, count, offset, length in chunks:
+        mish += struct.pack(">IIQQQQ", kind, 0, first, count, offset, length)
+    plist = plistlib.dumps({"resource-fork": {"blkx": [{
+        "Attributes": "0x0050", "CFName": "disk image (Apple_HFSX : 1)",
+        "Data": mish, "ID": "0", "Name": "disk image (Apple_HFSX : 1)"}]}})
+    koly = struct.pack(">4sIIIQQQQQII", b"koly", 4, 512, 1, 0, 0, len(data), 0, 0, 1, 1)
+    koly += bytes(16) + struct.pack(">II", 2, 0) + bytes(128)
+    koly += struct.pack(">QQ", len(data), len(plist)) + bytes(120)
+    koly += struct.pack(">II", 2, 0) + bytes(128)
+    koly += struct.pack(">IQIII", 1, sectors, 0, 0, 0)
+    assert len(koly) == 512, len(koly)
+    return data + plist + koly
+
+
+def pack(src, dest, method="zlib"):
+    volume = Volume().image(src)
+    with open(dest, "wb") as f:
+        f.write(udif(volume, method))
+
+
+def listing(dmg):
+    with tempfile.TemporaryDirectory() as tmp:
+        # 7-Zip opens the image's HFS volume itself; its files land below the volume's name.
+        subprocess.run(["7zz", "x", "-bd", "-y", "-snl", "-snld", f"-o{tmp}", dmg], check=True,
+                       capture_output=True)
+        volumes = os.listdir(tmp)
+        assert len(volumes) == 1, volumes
+        rows = tree_rows(os.path.join(tmp, volumes[0]))
+        # 7-Zip writes an absolute link target below the output folder: what was stored is
+        # the part after it.
+        for row in rows:
+            if row["link_target"] and row["link_target"].startswith(tmp + "/"):
+                row["link_target"] = row["link_target"][len(tmp):]
+        print_rows(rows)
+
+
+if __name__ == "__main__":
+    command, args = sys.argv[1], sys.argv[2:]
+    {"pack": pack, "list": listing}[command](*args)

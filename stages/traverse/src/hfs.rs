@@ -1,0 +1,528 @@
+//! HFS+ and HFSX volumes, as a disk image ([`crate::dmg`]) holds them: the file system of a
+//! macOS application's `.dmg`.
+//!
+//! The volume header (at 1024) locates the catalog and extents-overflow B-trees. Every leaf of
+//! the catalog is read by following the leaves' forward links from the first: folder and file
+//! records give each item's parent, name (UTF-16, `/` stored as `:`), POSIX mode and data
+//! fork. A file's data fork is its first eight extents, then those the extents-overflow tree
+//! adds; a file in one run is a byte range of the volume, one in pieces is copied whole into
+//! the in-memory file. Symlinks keep their target (their data fork), never followed; hard
+//! links are read from the `iNode` file they name in the volume's private folder, which is
+//! not listed itself. A file compressed by the file system (decmpfs), or whose bytes lie where
+//! the image could not be decoded, is unavailable with the reason.
+
+use std::collections::{BTreeMap, HashMap};
+
+use rea_core::Failure;
+
+use crate::entry::{ArchiveRange, Entry, EntryKind, EntrySource};
+use crate::nested::Walk;
+
+/// What a volume's signature says it is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Hfs,
+    Apfs,
+}
+
+/// The root folder's catalog id.
+const ROOT: u32 = 2;
+/// The file system's private folders: hard links' files, directory hard links.
+const PRIVATE_FILES: &str = "\0\0\0\0HFS+ Private Data";
+const PRIVATE_DIRS: &str = ".HFS+ Private Directory Data\r";
+/// The BSD flag of a file the file system compresses (decmpfs).
+const UF_COMPRESSED: u8 = 0x20;
+/// The most catalog or extents-tree bytes read.
+const MAX_TREE: u64 = 1 << 30;
+
+fn be16(b: &[u8], at: usize) -> Option<u16> {
+    Some(u16::from_be_bytes(b.get(at..at + 2)?.try_into().ok()?))
+}
+
+fn be32(b: &[u8], at: usize) -> Option<u32> {
+    Some(u32::from_be_bytes(b.get(at..at + 4)?.try_into().ok()?))
+}
+
+fn be64(b: &[u8], at: usize) -> Option<u64> {
+    Some(u64::from_be_bytes(b.get(at..at + 8)?.try_into().ok()?))
+}
+
+/// What the volume at `volume` is, by its signature: HFS+ (`H+`) or HFSX (`HX`) at 1024, or an
+/// APFS container (`NXSB` at 32).
+pub(crate) fn signature(volume: &ArchiveRange) -> Option<Kind> {
+    let mut sig = [0u8; 4];
+    if volume.read_at(1024, &mut sig[..2]).is_some() && matches!(&sig[..2], b"H+" | b"HX") {
+        return Some(Kind::Hfs);
+    }
+    (volume.read_at(32, &mut sig).is_some() && &sig == b"NXSB").then_some(Kind::Apfs)
+}
+
+/// A fork: its logical size and its extents (start block, block count).
+#[derive(Debug, Clone, Default)]
+struct Fork {
+    size: u64,
+    extents: Vec<(u32, u32)>,
+}
+
+impl Fork {
+    fn parse(b: &[u8], at: usize) -> Option<Fork> {
+        let size = be64(b, at)?;
+        let mut extents = Vec::new();
+        for i in 0..8 {
+            let (start, count) = (be32(b, at + 16 + 8 * i)?, be32(b, at + 20 + 8 * i)?);
+            if count > 0 {
+                extents.push((start, count));
+            }
+        }
+        Some(Fork { size, extents })
+    }
+}
+
+/// A fork of a file: its catalog id, and 0 (data) or 0xFF (resource).
+type ForkKey = (u32, u8);
+
+/// A volume being read: where it is, its block size, and the extents-overflow records.
+struct Volume<'a> {
+    range: &'a ArchiveRange,
+    block: u64,
+    /// The extents past a fork's first eight, in order.
+    overflow: HashMap<ForkKey, Vec<(u32, u32)>>,
+}
+
+impl Volume<'_> {
+    /// The byte runs (offset in the volume, length) of a fork of `file`, its extents
+    /// completed from the overflow tree; an error when they do not cover its size.
+    fn runs(&self, file: u32, fork: &Fork) -> Result<Vec<(u64, u64)>, String> {
+        let mut extents = fork.extents.clone();
+        if let Some(more) = self.overflow.get(&(file, 0)) {
+            extents.extend(more);
+        }
+        let mut runs: Vec<(u64, u64)> = Vec::new();
+        let mut left = fork.size;
+        for (start, count) in extents {
+            if left == 0 {
+                break;
+            }
+            let len = (u64::from(count) * self.block).min(left);
+            let at = u64::from(start) * self.block;
+            if at.checked_add(len).is_none_or(|end| end > self.range.len) {
+                return Err("its extents lie outside the volume".to_owned());
+            }
+            match runs.last_mut() {
+                Some(last) if last.0 + last.1 == at => last.1 += len,
+                _ => runs.push((at, len)),
+            }
+            left -= len;
+        }
+        if left > 0 {
+            return Err(format!(
+                "its extents hold {} of its {} bytes",
+                fork.size - left,
+                fork.size
+            ));
+        }
+        Ok(runs)
+    }
+
+    /// A whole fork's bytes (a B-tree, a symlink's target), at most `max`.
+    fn read(&self, file: u32, fork: &Fork, max: u64) -> Result<Vec<u8>, String> {
+        if fork.size > max {
+            return Err(format!("it declares {} bytes", fork.size));
+        }
+        let mut out = vec![0u8; fork.size as usize];
+        let mut at = 0usize;
+        for (offset, len) in self.runs(file, fork)? {
+            let len = len as usize;
+            self.range
+                .read_at(offset, &mut out[at..at + len])
+                .ok_or("its bytes could not be read")?;
+            at += len;
+        }
+        Ok(out)
+    }
+}
+
+/// The records of every leaf of a B-tree (`tree`, its nodes end to end), in order: each
+/// record's bytes. Leaves are followed by their forward links from the first, each at most once.
+fn leaf_records(tree: &[u8]) -> Result<Vec<&[u8]>, String> {
+    let header_end = 14 + 106;
+    if tree.len() < header_end {
+        return Err("its B-tree header is cut short".to_owned());
+    }
+    let first = be32(tree, 14 + 10).unwrap_or(0);
+    let node_size = usize::from(be16(tree, 14 + 18).unwrap_or(0));
+    if !(512..=32768).contains(&node_size) || !node_size.is_power_of_two() {
+        return Err(format!("its B-tree declares nodes of {node_size} bytes"));
+    }
+    let nodes = tree.len() / node_size;
+    let mut seen = vec![false; nodes];
+    let mut records = Vec::new();
+    let mut next = first as usize;
+    while next != 0 {
+        if next >= nodes || seen[next] {
+            return Err(format!(
+                "its B-tree's leaf chain reaches node {next} twice or past its end"
+            ));
+        }
+        seen[next] = true;
+        let node = &tree[next * node_size..(next + 1) * node_size];
+        if node[8] != 0xFF {
+            return Err(format!(
+                "its B-tree's leaf chain reaches node {next}, not a leaf"
+            ));
+        }
+        let count = usize::from(be16(node, 10).unwrap_or(0));
+        for i in 0..count {
+            let start = usize::from(be16(node, node_size - 2 * (i + 1)).unwrap_or(0));
+            let end = usize::from(be16(node, node_size - 2 * (i + 2)).unwrap_or(0));
+            if start < 14 || end < start || end > node_size - 2 * (count + 1) {
+                return Err(format!("a record of node {next} lies outside it"));
+            }
+            records.push(&node[start..end]);
+        }
+        next = be32(node, 0).unwrap_or(0) as usize;
+    }
+    Ok(records)
+}
+
+/// One catalog item.
+#[derive(Debug)]
+struct Item {
+    parent: u32,
+    name: String,
+    kind: ItemKind,
+}
+
+#[derive(Debug)]
+enum ItemKind {
+    Folder,
+    File {
+        mode: u16,
+        owner_flags: u8,
+        /// File type and creator (`hlnk`/`hfs+` marks a hard link, `slnk` a symlink).
+        type_creator: [u8; 8],
+        /// The iNode number a hard link names.
+        special: u32,
+        data: Fork,
+    },
+}
+
+/// Reads a catalog record: its key's parent and name, then a folder or file record (threads
+/// and anything else: `None`).
+fn catalog_item(record: &[u8]) -> Option<(u32, Item)> {
+    let key_len = usize::from(be16(record, 0)?);
+    let parent = be32(record, 2)?;
+    let units = usize::from(be16(record, 6)?);
+    let name_bytes = record.get(8..8 + 2 * units)?;
+    let name: String = char::decode_utf16(
+        name_bytes
+            .chunks_exact(2)
+            .map(|u| u16::from_be_bytes([u[0], u[1]])),
+    )
+    .map(|c| c.unwrap_or(char::REPLACEMENT_CHARACTER))
+    .map(|c| if c == '/' { ':' } else { c })
+    .collect();
+    let data = record.get(2 + key_len..)?;
+    match be16(data, 0)? {
+        1 => Some((
+            be32(data, 8)?,
+            Item {
+                parent,
+                name,
+                kind: ItemKind::Folder,
+            },
+        )),
+        2 => {
+            let mut type_creator = [0u8; 8];
+            type_creator.copy_from_slice(data.get(48..56)?);
+            Some((
+                be32(data, 8)?,
+                Item {
+                    parent,
+                    name,
+                    kind: ItemKind::File {
+                        mode: be16(data, 42)?,
+                        owner_flags: *data.get(41)?,
+                        type_creator,
+                        special: be32(data, 44)?,
+                        data: Fork::parse(data, 88)?,
+                    },
+                },
+            ))
+        }
+        _ => None,
+    }
+}
+
+/// Lists the HFS+ volume at `volume` below `prefix`: every folder, file and symlink under its
+/// root. `broken` are the byte ranges of the disk (`volume.base` is where the volume starts)
+/// that could not be decoded, with why.
+pub(crate) fn list(
+    walk: &mut Walk<'_, '_>,
+    volume: &ArchiveRange,
+    prefix: &str,
+    broken: &[(u64, u64, String)],
+) -> Result<BTreeMap<String, Entry>, Failure> {
+    const WHAT: &str = "HFS+ volume";
+    let unreadable = |problem: String| volume.unreadable(WHAT, problem);
+    let mut header = [0u8; 512];
+    volume
+        .read_at(1024, &mut header)
+        .ok_or_else(|| unreadable("its volume header is cut short".to_owned()))?;
+    let block = u64::from(be32(&header, 40).unwrap_or(0));
+    if !(512..=1 << 20).contains(&block) || !block.is_power_of_two() {
+        return Err(unreadable(format!("it declares blocks of {block} bytes")));
+    }
+    let extents_fork = Fork::parse(&header, 192).unwrap_or_default();
+    let catalog_fork = Fork::parse(&header, 272).unwrap_or_default();
+    let mut vol = Volume {
+        range: volume,
+        block,
+        overflow: HashMap::new(),
+    };
+    // The extents-overflow tree (file 3), read from its own first eight extents.
+    if extents_fork.size > 0 {
+        let tree = vol
+            .read(3, &extents_fork, MAX_TREE)
+            .map_err(|why| unreadable(format!("its extents tree: {why}")))?;
+        // (file id, fork type) → (the extent record's first block in the fork, start, count).
+        let mut overflow: HashMap<ForkKey, Vec<(u32, u32, u32)>> = HashMap::new();
+        for record in
+            leaf_records(&tree).map_err(|why| unreadable(format!("its extents tree: {why}")))?
+        {
+            // Key: length, fork type, pad, file id, start block; then eight extents.
+            let (Some(fork_type), Some(file), Some(start)) =
+                (record.get(2).copied(), be32(record, 4), be32(record, 8))
+            else {
+                continue;
+            };
+            let list = overflow.entry((file, fork_type)).or_default();
+            for i in 0..8 {
+                if let (Some(at), Some(count)) =
+                    (be32(record, 12 + 8 * i), be32(record, 16 + 8 * i))
+                    && count > 0
+                {
+                    list.push((start, at, count));
+                }
+            }
+        }
+        for (key, mut list) in overflow {
+            list.sort_by_key(|&(start, _, _)| start);
+            vol.overflow.insert(
+                key,
+                list.into_iter().map(|(_, at, count)| (at, count)).collect(),
+            );
+        }
+    }
+    let tree = vol
+        .read(4, &catalog_fork, MAX_TREE)
+        .map_err(|why| unreadable(format!("its catalog: {why}")))?;
+    let mut items: HashMap<u32, Item> = HashMap::new();
+    for record in leaf_records(&tree).map_err(|why| unreadable(format!("its catalog: {why}")))? {
+        walk.cx.check()?;
+        if let Some((id, item)) = catalog_item(record) {
+            items.insert(id, item);
+        }
+    }
+    // The private folders: not listed; hard links read their iNode files from the first.
+    let private: Vec<u32> = items
+        .iter()
+        .filter(|(_, item)| {
+            item.parent == ROOT && (item.name == PRIVATE_FILES || item.name == PRIVATE_DIRS)
+        })
+        .map(|(&id, _)| id)
+        .collect();
+    let inodes: HashMap<&str, u32> = items
+        .iter()
+        .filter(|(_, item)| private.contains(&item.parent))
+        .map(|(&id, item)| (item.name.as_str(), id))
+        .collect();
+
+    // Each item's path below the root, its folders named upwards (a chain that never reaches
+    // the root, or loops, is skipped).
+    let path_of = |id: u32| -> Option<String> {
+        let mut names = Vec::new();
+        let mut at = id;
+        while at != ROOT {
+            let item = items.get(&at)?;
+            if names.len() > 4096 || private.contains(&at) {
+                return None;
+            }
+            names.push(item.name.as_str());
+            at = item.parent;
+        }
+        names.reverse();
+        Some(names.join("/"))
+    };
+    let memory_bound = crate::nested::decompression_bound(walk.limits, volume.len);
+    let mut pieces: Option<crate::nested::Memory> = None;
+    let mut members = BTreeMap::new();
+    let mut ids: Vec<u32> = items.keys().copied().collect();
+    ids.sort_unstable();
+    for id in ids {
+        walk.cx.check()?;
+        let item = &items[&id];
+        let Some(relative) = path_of(id) else {
+            continue;
+        };
+        if relative.is_empty() {
+            continue;
+        }
+        let Some(logical_path) = walk.member_path(prefix, &relative) else {
+            continue;
+        };
+        let entry = match &item.kind {
+            ItemKind::Folder => Entry::directory(logical_path),
+            ItemKind::File {
+                mode,
+                owner_flags,
+                type_creator,
+                special,
+                data,
+            } => {
+                // A hard link reads the file it names.
+                let (mode, owner_flags, data, file_id) = if type_creator == b"hlnkhfs+" {
+                    match inodes
+                        .get(format!("iNode{special}").as_str())
+                        .and_then(|&inode| Some((inode, items.get(&inode)?)))
+                    {
+                        Some((
+                            inode,
+                            Item {
+                                kind:
+                                    ItemKind::File {
+                                        mode,
+                                        owner_flags,
+                                        data,
+                                        ..
+                                    },
+                                ..
+                            },
+                        )) => (*mode, *owner_flags, data, inode),
+                        _ => {
+                            let mut entry = Entry::bare(logical_path, EntryKind::File);
+                            entry.limitations.push(format!(
+                                "not read: a hard link to iNode{special}, which the volume does not hold"
+                            ));
+                            crate::nested::keep_last(&mut members, entry, prefix, &mut walk.notes);
+                            continue;
+                        }
+                    }
+                } else {
+                    (*mode, *owner_flags, data, id)
+                };
+                if mode & 0o170000 == 0o120000 {
+                    let mut entry = Entry::bare(logical_path, EntryKind::Symlink);
+                    match vol.read(file_id, data, 4096) {
+                        Ok(target) => {
+                            entry.link_target = Some(String::from_utf8_lossy(&target).into_owned());
+                        }
+                        Err(why) => entry
+                            .limitations
+                            .push(format!("its target was not read: {why}")),
+                    }
+                    entry
+                } else {
+                    let mut entry = Entry::bare(logical_path, EntryKind::File);
+                    entry.declared_size = Some(data.size);
+                    entry.executable = mode & 0o111 != 0;
+                    if owner_flags & UF_COMPRESSED != 0 {
+                        entry.limitations.push(
+                            "not read: the file system compresses it (decmpfs), which REA does not read"
+                                .to_owned(),
+                        );
+                    } else {
+                        match file_source(
+                            walk,
+                            &vol,
+                            file_id,
+                            data,
+                            broken,
+                            &mut pieces,
+                            memory_bound,
+                        )? {
+                            Ok(source) => entry.source = source,
+                            Err(why) => entry.limitations.push(format!("not read: {why}")),
+                        }
+                    }
+                    entry
+                }
+            }
+        };
+        crate::nested::keep_last(&mut members, entry, prefix, &mut walk.notes);
+    }
+    Ok(members)
+}
+
+/// Where a file's bytes are: a range of the volume when they are one run, else a copy of its
+/// runs in one in-memory file (`pieces`, made on first use).
+fn file_source(
+    walk: &Walk<'_, '_>,
+    vol: &Volume<'_>,
+    file: u32,
+    data: &Fork,
+    broken: &[(u64, u64, String)],
+    pieces: &mut Option<crate::nested::Memory>,
+    bound: u64,
+) -> Result<Result<EntrySource, String>, Failure> {
+    let runs = match vol.runs(file, data) {
+        Ok(runs) => runs,
+        Err(why) => return Ok(Err(why)),
+    };
+    let base = vol.range.base;
+    for &(at, len) in &runs {
+        if let Some((_, _, why)) = broken
+            .iter()
+            .find(|(start, end, _)| base + at < *end && *start < base + at + len)
+        {
+            return Ok(Err(format!(
+                "its bytes lie in a run of the image that could not be read: {why}"
+            )));
+        }
+    }
+    match runs.as_slice() {
+        [] => Ok(Ok(EntrySource::Range {
+            archive: vol.range.archive.clone(),
+            offset: 0,
+            len: 0,
+        })),
+        [(at, len)] => Ok(Ok(EntrySource::Range {
+            archive: vol.range.archive.clone(),
+            offset: base + at,
+            len: *len,
+        })),
+        _ => {
+            if pieces.is_none() {
+                match crate::nested::Memory::new("a file in pieces", bound) {
+                    Ok(memory) => *pieces = Some(memory),
+                    Err(note) => return Ok(Err(note)),
+                }
+            }
+            let memory = pieces.as_mut().expect("made above");
+            let too_much = format!(
+                "the files stored in pieces take more than the {bound} bytes they may take in memory"
+            );
+            // The runs appended one after another are the file, contiguous.
+            let (mut offset, mut total) = (None, 0u64);
+            for &(at, len) in &runs {
+                let piece =
+                    crate::read::SeekRange::new(vol.range.archive.file.clone(), base + at, len);
+                match memory.append(walk.cx, piece, "a file in pieces", &too_much)? {
+                    Ok((start, n)) => {
+                        offset.get_or_insert(start);
+                        total += n;
+                    }
+                    Err(note) => return Ok(Err(note)),
+                }
+            }
+            Ok(Ok(EntrySource::Range {
+                archive: crate::entry::ArchiveFile {
+                    path: vol.range.archive.path.clone(),
+                    file: memory.file.clone(),
+                },
+                offset: offset.unwrap_or(0),
+                len: total,
+            }))
+        }
+    }
+}

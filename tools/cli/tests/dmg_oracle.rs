@@ -1,0 +1,170 @@
+//! Apple disk images against 7-Zip: HFSX volumes of the corpus tree wrapped in UDIF images
+//! with zlib (UDZO), bzip2 (UDBZ) and raw runs (`corpora/scripts/dmg_tool.py`), listed and
+//! hashed from what `7zz x` extracts; a macOS application bundle (its framework symlinks, its
+//! `app.asar` and `.unpacked` companion) read down to the ASAR; broken images.
+
+use std::ffi::OsStr;
+use std::path::Path;
+
+use serde_json::Value;
+
+mod support;
+
+use support::inventory_json;
+
+fn pack(src: &Path, dest: &Path, method: &str) {
+    support::python_script(
+        "dmg_tool.py",
+        &[
+            "pack".as_ref(),
+            src.as_os_str(),
+            dest.as_os_str(),
+            OsStr::new(method),
+        ],
+    );
+}
+
+/// Our occurrences below `prefix`, outside the archives nested there, equal what 7-Zip
+/// extracts from the image `dmg`.
+fn check(dmg: &Path, result: &Value, prefix: &str) -> usize {
+    let oracle = support::python_lines("dmg_tool.py", &["list".as_ref(), dmg.as_os_str()]);
+    let ours: std::collections::BTreeMap<String, Value> =
+        support::occurrences_under(result, prefix)
+            .into_iter()
+            .filter(|(path, _)| !path.contains(".asar/"))
+            .collect();
+    support::assert_listing(&oracle, &ours)
+}
+
+#[test]
+fn images_of_every_run_kind_match_7zip() {
+    let tree = support::corpus("asar-corpus.sh", "asar").join("tree");
+    let dir = tempfile::tempdir().unwrap();
+    for method in ["zlib", "bzip2", "raw"] {
+        let dmg = dir.path().join(format!("fixture-{method}.dmg"));
+        pack(&tree, &dmg, method);
+        let value = inventory_json(&dmg, &[]);
+        let result = &value["result"];
+        assert_eq!(support::root_format(result), "dmg", "{method}");
+        assert_eq!(result["summary"]["unavailable"], 0, "{method}");
+        let members = check(&dmg, result, "");
+        assert!(members > 1500, "{method}: {members}");
+    }
+}
+
+#[test]
+fn a_mac_application_is_read_down_to_its_asar() {
+    let corpus = support::corpus("asar-corpus.sh", "asar");
+    let dir = tempfile::tempdir().unwrap();
+    // The volume as electron-builder lays it out: the bundle, and a link to /Applications.
+    let volume = dir.path().join("volume");
+    let contents = volume.join("Fixture.app/Contents");
+    let framework = contents.join("Frameworks/Electron Framework.framework");
+    std::fs::create_dir_all(contents.join("Resources")).unwrap();
+    std::fs::create_dir_all(framework.join("Versions/A/Resources")).unwrap();
+    std::fs::copy(
+        corpus.join("unpack-node.asar"),
+        contents.join("Resources/app.asar"),
+    )
+    .unwrap();
+    let status = std::process::Command::new("cp")
+        .arg("-r")
+        .arg(corpus.join("unpack-node.asar.unpacked"))
+        .arg(contents.join("Resources/app.asar.unpacked"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    std::fs::write(
+        framework.join("Versions/A/Resources/Info.plist"),
+        "<plist/>",
+    )
+    .unwrap();
+    std::os::unix::fs::symlink("A", framework.join("Versions/Current")).unwrap();
+    std::os::unix::fs::symlink("Versions/Current/Resources", framework.join("Resources")).unwrap();
+    std::os::unix::fs::symlink("/Applications", volume.join("Applications")).unwrap();
+    let dmg = dir.path().join("Fixture-1.0.0.dmg");
+    pack(&volume, &dmg, "zlib");
+
+    let result = &inventory_json(&dmg, &[])["result"];
+    check(&dmg, result, "");
+    let ours = support::occurrences_under(result, "");
+    assert_eq!(ours["Applications"]["link_target"], "/Applications");
+    assert_eq!(
+        ours["Fixture.app/Contents/Frameworks/Electron Framework.framework/Versions/Current"]["link_target"],
+        "A"
+    );
+    // The ASAR, its unpacked add-on read from the volume beside it.
+    support::assert_asar_at(
+        result,
+        "Fixture.app/Contents/Resources/app.asar",
+        "unpack-node.asar",
+    );
+    let analysis = support::tool_json("analyze-javascript-application", &dmg, &[]);
+    let alone = support::tool_json(
+        "analyze-javascript-application",
+        &corpus.join("unpack-node.asar"),
+        &[],
+    );
+    assert_eq!(
+        analysis["result"]["statistics"]["javascript_files"],
+        alone["result"]["statistics"]["javascript_files"]
+    );
+}
+
+#[test]
+fn broken_images_are_noted_or_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let (src, inputs) = support::text_tree(dir.path(), 40_000);
+    let dmg = inputs.join("good.dmg");
+    pack(&src, &dmg, "zlib");
+    let bytes = std::fs::read(&dmg).unwrap();
+
+    // A byte flipped in the compressed runs: the file whose bytes lie there is unavailable,
+    // with the reason; the rest of the volume is listed.
+    let mut flipped = bytes.clone();
+    let middle = bytes.len() / 2;
+    flipped[middle] ^= 0x55;
+    let flipped_path = inputs.join("flipped.dmg");
+    std::fs::write(&flipped_path, &flipped).unwrap();
+    let result = &inventory_json(&flipped_path, &[])["result"];
+    let ours = support::occurrences_under(result, "");
+    let unavailable: Vec<&String> = ours
+        .iter()
+        .filter(|(_, o)| o["hash_status"] == "unavailable")
+        .map(|(p, _)| p)
+        .collect();
+    assert!(!unavailable.is_empty(), "{ours:?}");
+    for path in &unavailable {
+        assert!(
+            ours[*path]["limitations"].to_string().contains("could not")
+                || ours[*path]["limitations"]
+                    .to_string()
+                    .contains("decompress"),
+            "{path}: {}",
+            ours[*path]
+        );
+    }
+
+    // No trailer, and a trailer whose property list is cut: typed failures.
+    let cut = inputs.join("cut.dmg");
+    std::fs::write(&cut, &bytes[..bytes.len() - 100]).unwrap();
+    let stderr = support::inventory_fails(&cut);
+    assert!(stderr.contains("disk image"), "{stderr}");
+    let not = inputs.join("not.dmg");
+    std::fs::write(&not, b"not a disk image at all").unwrap();
+    support::inventory_fails(&not);
+
+    // Nested, a broken image is a note on its occurrence, not the run's failure.
+    let outer = dir.path().join("outer");
+    std::fs::create_dir_all(&outer).unwrap();
+    std::fs::copy(&cut, outer.join("cut.dmg")).unwrap();
+    let result = &inventory_json(&outer, &[])["result"];
+    let ours = support::occurrences_under(result, "");
+    assert!(
+        ours["cut.dmg"]["limitations"]
+            .to_string()
+            .contains("disk image"),
+        "{}",
+        ours["cut.dmg"]
+    );
+}
