@@ -9,11 +9,14 @@ as `hdiutil` writes one (`koly` trailer, an XML property list whose `blkx` table
 volume's sectors to zlib, bzip2, raw or zero chunks). 7-Zip's DMG and HFS readers, not this
 script, judge the result: `list` is what `7zz x` extracts.
 
-  dmg_tool.py pack SRC DEST [zlib|bzip2|raw]
+  dmg_tool.py pack SRC DEST [zlib|bzip2|raw] [volume|gpt]
                                   write SRC's files, folders and symlinks as the volume "Fixture"
                                   of the disk image DEST (chunks zlib-compressed by default, as
-                                  UDZO images are); a file of more than 64 KiB is stored in
-                                  two extents, so that files in pieces are read too
+                                  UDZO images are), alone on the disk or (gpt) in a GUID
+                                  partition map as `hdiutil` lays one out (protective MBR, GPT
+                                  header and table, free space, the volume, the backups); a
+                                  file of more than 64 KiB is stored in two extents, so that
+                                  files in pieces are read too
   dmg_tool.py list DMG            one JSON object per member (see listing_rows.py) of the volume,
                                   from what `7zz x -snl -snld` extracts from the image (below the
                                   volume's name)
@@ -259,15 +262,15 @@ def btree_header(depth, root, leaf_records, first_leaf, last_leaf, total_nodes, 
     return node_bytes(0, 0, 1, 0, [14, 120, 248], body)
 
 
-def udif(volume, method):
-    """The UDIF image of one partition holding `volume`: chunks of 64 KiB of sectors."""
+def mish_of(part, first_sector, method, data):
+    """The block map of one partition (`part`, starting at `first_sector` of the disk), its
+    runs appended to `data` (the image's data fork so far): the map, and the data fork."""
     chunk_sectors = 128
-    sectors = len(volume) // SECTOR
-    data = b""
+    sectors = len(part) // SECTOR
     chunks = []
     for first in range(0, sectors, chunk_sectors):
         count = min(chunk_sectors, sectors - first)
-        piece = volume[first * SECTOR:(first + count) * SECTOR]
+        piece = part[first * SECTOR:(first + count) * SECTOR]
         if piece.count(0) == len(piece):
             chunks.append((0x00000000, first, count, len(data), 0))
             continue
@@ -280,13 +283,63 @@ def udif(volume, method):
         chunks.append((kind, first, count, len(data), len(packed)))
         data += packed
     chunks.append((0xFFFFFFFF, sectors, 0, len(data), 0))
-    mish = struct.pack(">4sIQQQII", b"mish", 1, 0, sectors, 0, 0x208, 0) + bytes(24)
+    mish = struct.pack(">4sIQQQII", b"mish", 1, first_sector, sectors, 0, 0x208, 0) + bytes(24)
     mish += struct.pack(">II", 2, 0) + bytes(128) + struct.pack(">I", len(chunks))
     for kind, first, count, offset, length in chunks:
         mish += struct.pack(">IIQQQQ", kind, 0, first, count, offset, length)
-    plist = plistlib.dumps({"resource-fork": {"blkx": [{
-        "Attributes": "0x0050", "CFName": "disk image (Apple_HFSX : 1)",
-        "Data": mish, "ID": "0", "Name": "disk image (Apple_HFSX : 1)"}]}})
+    return mish, data
+
+
+HFS_TYPE = bytes.fromhex("005346480000aa11aa1100306543ecac")  # 48465300-0000-11AA-AA11-00306543ECAC
+
+
+def gpt_partitions(volume):
+    """The disk `hdiutil` lays out with a GUID partition map: (name, first sector, bytes) for
+    the protective MBR, the GPT header and table, the free space, the volume, and the backups."""
+    vol_sectors = len(volume) // SECTOR
+    first, last_usable = 40, 40 + vol_sectors + 7
+    total = last_usable + 1 + 32 + 1
+    entry = HFS_TYPE + bytes(range(16)) + struct.pack("<QQQ", first, first + vol_sectors - 1, 0)
+    entry += "disk image".encode("utf-16-le").ljust(72, b"\0")
+    table = entry.ljust(128 * 128, b"\0")
+
+    def header(current, backup, entries_at):
+        h = struct.pack("<8sIIIIQQQQ16sQIII", b"EFI PART", 0x10000, 92, 0, 0, current, backup,
+                        34, last_usable, bytes(range(16, 32)), entries_at, 128, 128,
+                        zlib.crc32(table))
+        h = h[:16] + struct.pack("<I", zlib.crc32(h)) + h[20:]
+        return h.ljust(SECTOR, b"\0")
+
+    mbr = bytearray(SECTOR)
+    mbr[446:462] = struct.pack("<BBBBBBBBII", 0, 0, 2, 0, 0xEE, 0xFF, 0xFF, 0xFF, 1,
+                               min(total - 1, 0xFFFFFFFF))
+    mbr[510:512] = b"\x55\xaa"
+    return [
+        ("Protective Master Boot Record (MBR : 0)", 0, bytes(mbr)),
+        ("GPT Header (Primary GPT Header : 1)", 1, header(1, total - 1, 2)),
+        ("GPT Partition Data (Primary GPT Table : 2)", 2, table),
+        (" (Apple_Free : 3)", 34, bytes(6 * SECTOR)),
+        ("disk image (Apple_HFSX : 4)", first, volume),
+        (" (Apple_Free : 5)", first + vol_sectors, bytes(8 * SECTOR)),
+        ("GPT Partition Data (Backup GPT Table : 6)", last_usable + 1, table),
+        ("GPT Header (Backup GPT Header : 7)", total - 1, header(total - 1, 1, last_usable + 1)),
+    ]
+
+
+def udif(volume, method, layout="volume"):
+    """The UDIF image of `volume`: alone on the disk, or (`gpt`) in a GUID partition map as
+    `hdiutil` writes one; each partition a block map of runs of 64 KiB."""
+    if layout == "gpt":
+        partitions = gpt_partitions(volume)
+    else:
+        partitions = [("disk image (Apple_HFSX : 1)", 0, volume)]
+    data, blkx = b"", []
+    for number, (name, first, part) in enumerate(partitions):
+        mish, data = mish_of(part, first, method, data)
+        blkx.append({"Attributes": "0x0050", "CFName": name, "Data": mish,
+                     "ID": str(number - 1), "Name": name})
+    sectors = max(first + len(part) // SECTOR for _, first, part in partitions)
+    plist = plistlib.dumps({"resource-fork": {"blkx": blkx}})
     koly = struct.pack(">4sIIIQQQQQII", b"koly", 4, 512, 1, 0, 0, len(data), 0, 0, 1, 1)
     koly += bytes(16) + struct.pack(">II", 2, 0) + bytes(128)
     koly += struct.pack(">QQ", len(data), len(plist)) + bytes(120)
@@ -296,10 +349,10 @@ def udif(volume, method):
     return data + plist + koly
 
 
-def pack(src, dest, method="zlib"):
+def pack(src, dest, method="zlib", layout="volume"):
     volume = Volume().image(src)
     with open(dest, "wb") as f:
-        f.write(udif(volume, method))
+        f.write(udif(volume, method, layout))
 
 
 def listing(dmg):

@@ -1,5 +1,6 @@
 //! Apple disk images against 7-Zip: HFSX volumes of the corpus tree wrapped in UDIF images
-//! with zlib (UDZO), bzip2 (UDBZ) and raw runs (`corpora/scripts/dmg_tool.py`), listed and
+//! with zlib (UDZO), bzip2 (UDBZ) and raw runs, alone on the disk or in a GUID partition map as
+//! `hdiutil` lays one out (`corpora/scripts/dmg_tool.py`), listed and
 //! hashed from what `7zz x` extracts; a macOS application bundle (its framework symlinks, its
 //! `app.asar` and `.unpacked` companion) read down to the ASAR; broken images.
 
@@ -12,7 +13,9 @@ mod support;
 
 use support::inventory_json;
 
-fn pack(src: &Path, dest: &Path, method: &str) {
+/// `dmg_tool.py pack SRC DEST METHOD LAYOUT`: LAYOUT `volume` (the volume alone on the disk)
+/// or `gpt` (in a GUID partition map, as `hdiutil` lays out a disk).
+fn pack(src: &Path, dest: &Path, method: &str, layout: &str) {
     support::python_script(
         "dmg_tool.py",
         &[
@@ -20,6 +23,7 @@ fn pack(src: &Path, dest: &Path, method: &str) {
             src.as_os_str(),
             dest.as_os_str(),
             OsStr::new(method),
+            OsStr::new(layout),
         ],
     );
 }
@@ -40,9 +44,9 @@ fn check(dmg: &Path, result: &Value, prefix: &str) -> usize {
 fn images_of_every_run_kind_match_7zip() {
     let tree = support::corpus("asar-corpus.sh", "asar").join("tree");
     let dir = tempfile::tempdir().unwrap();
-    for method in ["zlib", "bzip2", "raw"] {
+    for (method, layout) in [("zlib", "gpt"), ("bzip2", "volume"), ("raw", "volume")] {
         let dmg = dir.path().join(format!("fixture-{method}.dmg"));
-        pack(&tree, &dmg, method);
+        pack(&tree, &dmg, method, layout);
         let value = inventory_json(&dmg, &[]);
         let result = &value["result"];
         assert_eq!(support::root_format(result), "dmg", "{method}");
@@ -83,7 +87,7 @@ fn a_mac_application_is_read_down_to_its_asar() {
     std::os::unix::fs::symlink("Versions/Current/Resources", framework.join("Resources")).unwrap();
     std::os::unix::fs::symlink("/Applications", volume.join("Applications")).unwrap();
     let dmg = dir.path().join("Fixture-1.0.0.dmg");
-    pack(&volume, &dmg, "zlib");
+    pack(&volume, &dmg, "zlib", "gpt");
 
     let result = &inventory_json(&dmg, &[])["result"];
     check(&dmg, result, "");
@@ -116,7 +120,7 @@ fn broken_images_are_noted_or_refused() {
     let dir = tempfile::tempdir().unwrap();
     let (src, inputs) = support::text_tree(dir.path(), 40_000);
     let dmg = inputs.join("good.dmg");
-    pack(&src, &dmg, "zlib");
+    pack(&src, &dmg, "zlib", "volume");
     let bytes = std::fs::read(&dmg).unwrap();
 
     // A byte flipped in the compressed runs: the file whose bytes lie there is unavailable,
