@@ -10,7 +10,7 @@ volume's sectors to zlib, bzip2, raw or zero chunks). 7-Zip's DMG and HFS reader
 script, judge the result: `list` is what `7zz x` extracts.
 
   dmg_tool.py pack SRC DEST [zlib|bzip2|raw] [volume|gpt]
-                                  write SRC's files, folders and symlinks as the volume "Fixture"
+                                  write SRC's files, folders, symlinks and hard links as the volume "Fixture"
                                   of the disk image DEST (chunks zlib-compressed by default, as
                                   UDZO images are), alone on the disk or (gpt) in a GUID
                                   partition map as `hdiutil` lays one out (protective MBR, GPT
@@ -49,8 +49,8 @@ def fork(size, extents):
     return out
 
 
-def permissions(mode):
-    return struct.pack(">IIBBHI", 501, 20, 0, 0, mode, 0)
+def permissions(mode, special=0):
+    return struct.pack(">IIBBHI", 501, 20, 0, 0, mode, special)
 
 
 def catalog_key(parent, name):
@@ -70,6 +70,9 @@ class Volume:
         self.blobs = []  # (cnid, data), written after the B-trees
         self.files = 0
         self.folders = 0
+        # Hard links: the private folder's id, and the iNode id of each linked (dev, inode).
+        self.private = None
+        self.inodes = {}
 
     def folder(self, parent, name, cnid, valence):
         record = struct.pack(">hHII", 1, 0, valence, cnid) + struct.pack(">5I", *[NOW] * 5)
@@ -77,13 +80,32 @@ class Volume:
         self.records.append((parent, name, record))
         self.records.append((cnid, "", thread(3, parent, name)))
 
-    def file(self, parent, name, data, mode, kind=b"\0\0\0\0", creator=b"\0\0\0\0"):
+    def file(self, parent, name, data, mode, kind=b"\0\0\0\0", creator=b"\0\0\0\0", special=0):
         cnid = self.next_id
         self.next_id += 1
         self.files += 1
         self.blobs.append((cnid, data))
-        self.records.append((parent, name, (cnid, mode, kind, creator, len(data))))
+        self.records.append((parent, name, (cnid, mode, kind, creator, len(data), special)))
         self.records.append((cnid, "", thread(4, parent, name)))
+        return cnid
+
+    def hard_link(self, parent, name, full, st):
+        """A file with more than one link, as HFS+ stores one: its data once, as the file
+        `iNode<id>` of the private folder, and each link a file record of type `hlnk` naming it."""
+        if self.private is None:
+            self.private = self.next_id
+            self.next_id += 1
+            self.folders += 1
+            self.folder(2, "\0\0\0\0HFS+ Private Data", self.private, 0)
+        key = (st.st_dev, st.st_ino)
+        if key not in self.inodes:
+            with open(full, "rb") as f:
+                data = f.read()
+            inode = self.next_id
+            self.file(self.private, f"iNode{inode}", data, stat.S_IFREG | (st.st_mode & 0o777))
+            self.inodes[key] = inode
+        self.file(parent, name, b"", stat.S_IFREG | (st.st_mode & 0o777), b"hlnk", b"hfs+",
+                  self.inodes[key])
 
     def add_tree(self, src, parent):
         names = sorted(os.listdir(src))
@@ -99,6 +121,8 @@ class Volume:
                 self.folders += 1
                 self.folder(parent, name, cnid, len(os.listdir(full)))
                 self.add_tree(full, cnid)
+            elif stat.S_ISREG(st.st_mode) and st.st_nlink > 1:
+                self.hard_link(parent, name, full, st)
             elif stat.S_ISREG(st.st_mode):
                 with open(full, "rb") as f:
                     self.file(parent, name, f.read(), stat.S_IFREG | (st.st_mode & 0o777))
@@ -184,10 +208,10 @@ class Volume:
         records = []
         for parent, name, record in self.records:
             if isinstance(record, tuple):
-                cnid, mode, kind, creator, size = record
+                cnid, mode, kind, creator, size, special = record
                 extents = (places or {}).get(cnid, [])
                 record = struct.pack(">hHII", 2, 2, 0, cnid) + struct.pack(">5I", *[NOW] * 5)
-                record += permissions(mode) + kind + creator + bytes(8) + bytes(16)
+                record += permissions(mode, special) + kind + creator + bytes(8) + bytes(16)
                 record += struct.pack(">II", 0, 0) + fork(size, extents) + fork(0, [])
             records.append((parent, name.encode("utf-16-be"), catalog_key(parent, name) + record))
         records.sort(key=lambda r: (r[0], r[1]))

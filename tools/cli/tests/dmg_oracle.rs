@@ -172,3 +172,28 @@ fn broken_images_are_noted_or_refused() {
         ours["cut.dmg"]
     );
 }
+
+#[test]
+fn hard_links_read_the_file_they_name() {
+    // HFS+ keeps a hard-linked file's bytes once, as `iNode<id>` in its private folder, and
+    // each link as a record naming it. 7-Zip lists the links empty and the private folder as a
+    // folder; REA reads each link as the file it names and leaves the private folder out, so
+    // the judge here is the source tree itself, read by Python's standard library.
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("src");
+    std::fs::create_dir_all(src.join("a")).unwrap();
+    std::fs::create_dir_all(src.join("b")).unwrap();
+    let shared: String = (0..30_000).map(|i| format!("shared {i}\n")).collect();
+    std::fs::write(src.join("a/one.txt"), &shared).unwrap();
+    std::fs::hard_link(src.join("a/one.txt"), src.join("b/two.txt")).unwrap();
+    std::fs::hard_link(src.join("a/one.txt"), src.join("three.txt")).unwrap();
+    std::fs::write(src.join("solo.txt"), "solo").unwrap();
+    let dmg = dir.path().join("links.dmg");
+    pack(&src, &dmg, "zlib", "volume");
+    let oracle = support::python_lines("list_tree.py", &[src.as_os_str()]);
+    let result = &inventory_json(&dmg, &[])["result"];
+    assert_eq!(
+        support::assert_listing(&oracle, &support::occurrences_under(result, "")),
+        6
+    );
+}
