@@ -1,7 +1,8 @@
 //! The disk-image and HFS+ readers never panic, whatever the bytes: a small image (written by
 //! `corpora/scripts/dmg_tool.py`, whose images 7-Zip reads file for file in the CLI tests: an
 //! HFSX volume of three files, one in two extents, and a symlink, in zlib runs), with bytes
-//! flipped or cut off, gives entries or a typed failure; a file's bytes, when located, are
+//! flipped or cut off (and the same volume in raw runs, flipped where its structures are),
+//! gives entries or a typed failure; a file's bytes, when located, are
 //! exactly as long as the volume declares.
 
 use std::io::Read;
@@ -12,8 +13,12 @@ use rea_traverse::{ArchiveFormat, Entry, EntryKind, EntrySource};
 mod common;
 
 fn fixture() -> Vec<u8> {
+    fixture_named("tiny.dmg")
+}
+
+fn fixture_named(name: &str) -> Vec<u8> {
     std::fs::read(format!(
-        "{}/tests/fixtures/tiny.dmg",
+        "{}/tests/fixtures/{name}",
         env!("CARGO_MANIFEST_DIR")
     ))
     .unwrap()
@@ -66,6 +71,22 @@ proptest! {
         let mut bytes = fixture();
         for (at, mask) in flips {
             let i = at.index(bytes.len());
+            bytes[i] ^= mask;
+        }
+        match common::walk_bytes(&bytes, "fuzz.dmg", ArchiveFormat::Dmg) {
+            Ok(entries) => prop_assert!(common::ranges_match_sizes(&entries).is_ok(), "{:?}", common::ranges_match_sizes(&entries)),
+            Err(message) => prop_assert!(typed(&message), "{}", message),
+        }
+    }
+
+    /// The same volume in raw runs: flips land in the volume header, the B-trees and the
+    /// records themselves, not in compressed bytes.
+    #[test]
+    fn flipped_volumes_give_entries_or_a_typed_failure(flips in proptest::collection::vec((any::<prop::sample::Index>(), 1u8..=255), 1..8)) {
+        let mut bytes = fixture_named("tiny-raw.dmg");
+        let volume_end = bytes.len() - 4096;
+        for (at, mask) in flips {
+            let i = at.index(volume_end);
             bytes[i] ^= mask;
         }
         match common::walk_bytes(&bytes, "fuzz.dmg", ArchiveFormat::Dmg) {
