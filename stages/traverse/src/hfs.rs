@@ -339,13 +339,14 @@ pub(crate) fn list(
         .collect();
 
     // Each item's path below the root, its folders named upwards (a chain that never reaches
-    // the root, or loops, is skipped).
+    // the root, loops, or climbs through a file, is skipped).
     let path_of = |id: u32| -> Option<String> {
         let mut names = Vec::new();
         let mut at = id;
         while at != ROOT {
             let item = items.get(&at)?;
-            if names.len() > 4096 || private.contains(&at) {
+            let folder = matches!(item.kind, ItemKind::Folder);
+            if names.len() > 4096 || private.contains(&at) || (!names.is_empty() && !folder) {
                 return None;
             }
             names.push(item.name.as_str());
