@@ -5,42 +5,13 @@
 //! gives entries or a typed failure; a file's bytes, when located, are
 //! exactly as long as the volume declares.
 
-use std::io::Read;
-
 use proptest::prelude::*;
-use rea_traverse::{ArchiveFormat, Entry, EntryKind, EntrySource};
+use rea_traverse::{ArchiveFormat, EntryKind};
 
 mod common;
 
 fn fixture() -> Vec<u8> {
-    fixture_named("tiny.dmg")
-}
-
-fn fixture_named(name: &str) -> Vec<u8> {
-    std::fs::read(format!(
-        "{}/tests/fixtures/{name}",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap()
-}
-
-fn bytes_of(entry: &Entry) -> Vec<u8> {
-    let EntrySource::Range {
-        archive,
-        offset,
-        len,
-    } = &entry.source
-    else {
-        panic!(
-            "{} is not located: {:?}",
-            entry.logical_path, entry.limitations
-        );
-    };
-    let mut out = Vec::new();
-    rea_traverse::read::SeekRange::new(archive.file.clone(), *offset, *len)
-        .read_to_end(&mut out)
-        .unwrap();
-    out
+    common::fixture("tiny.dmg")
 }
 
 fn typed(message: &str) -> bool {
@@ -52,10 +23,13 @@ fn typed(message: &str) -> bool {
 fn the_seed_image_lists_its_volume() {
     let entries = common::walk_bytes(&fixture(), "tiny.dmg", ArchiveFormat::Dmg).unwrap();
     let find = |path: &str| entries.iter().find(|e| e.logical_path == path).unwrap();
-    assert_eq!(bytes_of(find("index.js")), b"console.log(\"tiny\");\n");
+    assert_eq!(
+        common::bytes_of(find("index.js")),
+        b"console.log(\"tiny\");\n"
+    );
     // More than 64 KiB: stored in two extents, read as one.
     let data: String = (0..12_000).map(|i| format!("line {i}\n")).collect();
-    assert_eq!(bytes_of(find("lib/data.txt")), data.as_bytes());
+    assert_eq!(common::bytes_of(find("lib/data.txt")), data.as_bytes());
     let link = find("lib/link.js");
     assert_eq!(link.kind, EntryKind::Symlink);
     assert_eq!(link.link_target.as_deref(), Some("../index.js"));
@@ -83,7 +57,7 @@ proptest! {
     /// records themselves, not in compressed bytes.
     #[test]
     fn flipped_volumes_give_entries_or_a_typed_failure(flips in proptest::collection::vec((any::<prop::sample::Index>(), 1u8..=255), 1..8)) {
-        let mut bytes = fixture_named("tiny-raw.dmg");
+        let mut bytes = common::fixture("tiny-raw.dmg");
         let volume_end = bytes.len() - 4096;
         for (at, mask) in flips {
             let i = at.index(volume_end);

@@ -4,44 +4,15 @@
 //! flipped or cut off, give entries or a typed failure; a file's bytes, when located, are
 //! exactly as long as the package declares.
 
-use std::io::Read;
-
 use proptest::prelude::*;
-use rea_traverse::{ArchiveFormat, Entry, EntryKind, EntrySource};
+use rea_traverse::{ArchiveFormat, EntryKind};
 
 mod common;
 
-fn fixture(name: &str) -> Vec<u8> {
-    std::fs::read(format!(
-        "{}/tests/fixtures/{name}",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap()
-}
-
-/// The bytes a located entry reads as.
-fn bytes_of(entry: &Entry) -> Vec<u8> {
-    let EntrySource::Range {
-        archive,
-        offset,
-        len,
-    } = &entry.source
-    else {
-        panic!(
-            "{} is not located: {:?}",
-            entry.logical_path, entry.limitations
-        );
-    };
-    let mut out = Vec::new();
-    rea_traverse::read::SeekRange::new(archive.file.clone(), *offset, *len)
-        .read_to_end(&mut out)
-        .unwrap();
-    out
-}
-
 #[test]
 fn the_seed_package_installs_its_files_and_lists_its_streams() {
-    let entries = common::walk_bytes(&fixture("tiny.msi"), "tiny.msi", ArchiveFormat::Msi).unwrap();
+    let entries =
+        common::walk_bytes(&common::fixture("tiny.msi"), "tiny.msi", ArchiveFormat::Msi).unwrap();
     let find = |path: &str| {
         entries
             .iter()
@@ -54,16 +25,16 @@ fn the_seed_package_installs_its_files_and_lists_its_streams() {
             })
     };
     assert_eq!(
-        bytes_of(find("Program Files/Demo App/index.js")),
+        common::bytes_of(find("Program Files/Demo App/index.js")),
         b"console.log(\"tiny\");\n"
     );
     let data: String = (0..12_000).map(|i| format!("line {i}\n")).collect();
     assert_eq!(
-        bytes_of(find("Program Files/Demo App/lib/data.txt")),
+        common::bytes_of(find("Program Files/Demo App/lib/data.txt")),
         data.as_bytes()
     );
     assert_eq!(
-        bytes_of(find("[streams]/Binary.CustomActionDll")),
+        common::bytes_of(find("[streams]/Binary.CustomActionDll")),
         b"MZ custom action"
     );
     assert_eq!(
@@ -73,9 +44,10 @@ fn the_seed_package_installs_its_files_and_lists_its_streams() {
     common::ranges_match_sizes(&entries).unwrap();
 
     // The cabinet alone: the same bytes, under the keys the package's File table gives them.
-    let cabinet = common::walk_bytes(&fixture("tiny.cab"), "tiny.cab", ArchiveFormat::Cab).unwrap();
+    let cabinet =
+        common::walk_bytes(&common::fixture("tiny.cab"), "tiny.cab", ArchiveFormat::Cab).unwrap();
     assert_eq!(cabinet.len(), 3);
-    let mut from_cab: Vec<Vec<u8>> = cabinet.iter().map(bytes_of).collect();
+    let mut from_cab: Vec<Vec<u8>> = cabinet.iter().map(common::bytes_of).collect();
     from_cab.sort();
     assert!(from_cab.contains(&data.into_bytes()));
 }
@@ -85,7 +57,7 @@ proptest! {
 
     #[test]
     fn flipped_packages_give_entries_or_a_typed_failure(flips in proptest::collection::vec((any::<prop::sample::Index>(), 1u8..=255), 1..8)) {
-        let mut bytes = fixture("tiny.msi");
+        let mut bytes = common::fixture("tiny.msi");
         for (at, mask) in flips {
             let i = at.index(bytes.len());
             bytes[i] ^= mask;
@@ -98,7 +70,7 @@ proptest! {
 
     #[test]
     fn packages_cut_short_give_entries_or_a_typed_failure(at in any::<prop::sample::Index>()) {
-        let bytes = fixture("tiny.msi");
+        let bytes = common::fixture("tiny.msi");
         if let Err(message) = common::walk_bytes(&bytes[..at.index(bytes.len())], "cut.msi", ArchiveFormat::Msi) {
             prop_assert!(message.starts_with("not a readable Windows Installer package"), "{}", message);
         }
@@ -109,7 +81,7 @@ proptest! {
         flips in proptest::collection::vec((any::<prop::sample::Index>(), 1u8..=255), 0..8),
         cut in any::<prop::sample::Index>(),
     ) {
-        let mut bytes = fixture("tiny.cab");
+        let mut bytes = common::fixture("tiny.cab");
         for (at, mask) in flips {
             let i = at.index(bytes.len());
             bytes[i] ^= mask;

@@ -9,14 +9,6 @@ use rea_traverse::{ArchiveFormat, Entry, EntryKind, EntrySource};
 
 mod common;
 
-fn fixture(name: &str) -> Vec<u8> {
-    std::fs::read(format!(
-        "{}/tests/fixtures/{name}",
-        env!("CARGO_MANIFEST_DIR")
-    ))
-    .unwrap()
-}
-
 fn kinds(entries: &[Entry]) -> Vec<(&str, EntryKind)> {
     entries
         .iter()
@@ -26,8 +18,12 @@ fn kinds(entries: &[Entry]) -> Vec<(&str, EntryKind)> {
 
 #[test]
 fn the_seed_archive_lists_its_members() {
-    let entries =
-        common::walk_bytes(&fixture("tiny.7z"), "tiny.7z", ArchiveFormat::SevenZ).unwrap();
+    let entries = common::walk_bytes(
+        &common::fixture("tiny.7z"),
+        "tiny.7z",
+        ArchiveFormat::SevenZ,
+    )
+    .unwrap();
     let listed = kinds(&entries);
     for expected in [
         ("index.js", EntryKind::File),
@@ -54,8 +50,8 @@ fn the_seed_archive_lists_its_members() {
 
 #[test]
 fn the_seed_installer_holds_the_archive() {
-    let setup = fixture("tiny-setup.exe");
-    let archive = fixture("tiny.7z");
+    let setup = common::fixture("tiny-setup.exe");
+    let archive = common::fixture("tiny.7z");
     let at = setup
         .windows(archive.len())
         .position(|w| w == archive.as_slice())
@@ -90,7 +86,7 @@ fn the_seed_installer_holds_the_archive() {
 proptest! {
     #[test]
     fn flipped_archive_bytes_give_entries_or_a_typed_failure(flips in proptest::collection::vec((any::<prop::sample::Index>(), 1u8..=255), 1..8)) {
-        let mut bytes = fixture("tiny.7z");
+        let mut bytes = common::fixture("tiny.7z");
         for (at, mask) in flips {
             let i = at.index(bytes.len());
             bytes[i] ^= mask;
@@ -103,7 +99,7 @@ proptest! {
 
     #[test]
     fn archives_cut_short_give_entries_or_a_typed_failure(at in any::<prop::sample::Index>()) {
-        let bytes = fixture("tiny.7z");
+        let bytes = common::fixture("tiny.7z");
         if let Err(message) = common::walk_bytes(&bytes[..at.index(bytes.len())], "cut.7z", ArchiveFormat::SevenZ) {
             prop_assert!(message.starts_with("not a readable 7z archive"), "{}", message);
         }
@@ -114,7 +110,7 @@ proptest! {
         flips in proptest::collection::vec((any::<prop::sample::Index>(), 1u8..=255), 0..8),
         cut in any::<prop::sample::Index>(),
     ) {
-        let mut bytes = fixture("tiny-setup.exe");
+        let mut bytes = common::fixture("tiny-setup.exe");
         for (at, mask) in flips {
             let i = at.index(bytes.len());
             bytes[i] ^= mask;

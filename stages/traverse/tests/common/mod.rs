@@ -42,3 +42,33 @@ pub fn ranges_match_sizes(entries: &[Entry]) -> Result<(), String> {
     }
     Ok(())
 }
+
+/// A committed fixture's bytes (`tests/fixtures/NAME`).
+pub fn fixture(name: &str) -> Vec<u8> {
+    std::fs::read(format!(
+        "{}/tests/fixtures/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    ))
+    .unwrap()
+}
+
+/// The bytes a located entry reads as.
+pub fn bytes_of(entry: &Entry) -> Vec<u8> {
+    use std::io::Read;
+    let rea_traverse::EntrySource::Range {
+        archive,
+        offset,
+        len,
+    } = &entry.source
+    else {
+        panic!(
+            "{} is not located: {:?}",
+            entry.logical_path, entry.limitations
+        );
+    };
+    let mut out = Vec::new();
+    rea_traverse::read::SeekRange::new(archive.file.clone(), *offset, *len)
+        .read_to_end(&mut out)
+        .unwrap();
+    out
+}

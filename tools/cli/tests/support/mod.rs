@@ -337,3 +337,24 @@ pub fn app_tree(dir: &Path, name: &str) -> PathBuf {
     .unwrap();
     app
 }
+
+/// Writes `bytes` with the byte at `at` flipped to `path`, and inventories it: the result.
+pub fn inventory_flipped(bytes: &[u8], at: usize, path: &Path) -> Value {
+    let mut flipped = bytes.to_vec();
+    flipped[at] ^= 0x55;
+    std::fs::write(path, &flipped).unwrap();
+    inventory_json(path, &[])["result"].clone()
+}
+
+/// Some occurrences of `result` are unavailable, and each says why with `text`.
+pub fn assert_unavailable_saying(result: &Value, text: &str) {
+    let ours = occurrences_under(result, "");
+    let unavailable: Vec<(&String, &Value)> = ours
+        .iter()
+        .filter(|(_, o)| o["hash_status"] == "unavailable")
+        .collect();
+    assert!(!unavailable.is_empty(), "{ours:?}");
+    for (path, o) in unavailable {
+        assert!(o["limitations"].to_string().contains(text), "{path}: {o}");
+    }
+}
