@@ -61,6 +61,16 @@ pub fn classify_directory(logical_path: &str) -> Class {
     }
 }
 
+/// Containers told by their name alone, with the format each is classified as.
+type Named = (fn(&str) -> bool, &'static str);
+const NAMED_CONTAINERS: [Named; 5] = [
+    (rea_traverse::rpm::is_rpm_name, "rpm"),
+    (rea_traverse::sevenz::is_7z_name, "7z"),
+    (rea_traverse::msi::is_msi_name, "msi"),
+    (rea_traverse::dmg::is_dmg_name, "dmg"),
+    (rea_traverse::cab::is_cab_name, "cab"),
+];
+
 fn classify_path(logical_path: &str) -> Class {
     // Only the name decides; lowercasing the whole path cost more than the rest of this.
     let name = logical_path
@@ -96,34 +106,13 @@ fn classify_path(logical_path: &str) -> Class {
             },
         };
     }
-    if rea_traverse::rpm::is_rpm_name(logical_path) {
+    if let Some((_, format)) = NAMED_CONTAINERS
+        .iter()
+        .find(|(named, _)| named(logical_path))
+    {
         return Class {
             kind: "container",
-            format: "rpm",
-        };
-    }
-    if rea_traverse::sevenz::is_7z_name(logical_path) {
-        return Class {
-            kind: "container",
-            format: "7z",
-        };
-    }
-    if rea_traverse::msi::is_msi_name(logical_path) {
-        return Class {
-            kind: "container",
-            format: "msi",
-        };
-    }
-    if rea_traverse::dmg::is_dmg_name(logical_path) {
-        return Class {
-            kind: "container",
-            format: "dmg",
-        };
-    }
-    if rea_traverse::cab::is_cab_name(logical_path) {
-        return Class {
-            kind: "container",
-            format: "cab",
+            format,
         };
     }
     if rea_traverse::squashfs::is_squashfs_name(logical_path) {
