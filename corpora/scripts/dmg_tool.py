@@ -9,14 +9,18 @@ as `hdiutil` writes one (`koly` trailer, an XML property list whose `blkx` table
 volume's sectors to zlib, bzip2, raw or zero chunks). 7-Zip's DMG and HFS readers, not this
 script, judge the result: `list` is what `7zz x` extracts.
 
-  dmg_tool.py pack SRC DEST [zlib|bzip2|raw] [volume|gpt]
+  dmg_tool.py pack SRC DEST [zlib|bzip2|raw] [volume|gpt] [plain|decmpfs]
                                   write SRC's files, folders, symlinks and hard links as the volume "Fixture"
                                   of the disk image DEST (chunks zlib-compressed by default, as
                                   UDZO images are), alone on the disk or (gpt) in a GUID
                                   partition map as `hdiutil` lays one out (protective MBR, GPT
                                   header and table, free space, the volume, the backups); a
                                   file of more than 64 KiB is stored in two extents, so that
-                                  files in pieces are read too
+                                  files in pieces are read too; with decmpfs, every regular
+                                  file is compressed by the file system as
+                                  `ditto --hfsCompression` stores it (zlib, in its
+                                  com.apple.decmpfs attribute when small, else in its resource
+                                  fork in chunks of 64 KiB; the attributes B-tree holds them)
   dmg_tool.py list DMG            one JSON object per member (see listing_rows.py) of the volume,
                                   from what `7zz x -snl -snld` extracts from the image (below the
                                   volume's name)
@@ -49,8 +53,35 @@ def fork(size, extents):
     return out
 
 
-def permissions(mode, special=0):
-    return struct.pack(">IIBBHI", 501, 20, 0, 0, mode, special)
+def permissions(mode, special=0, owner_flags=0):
+    return struct.pack(">IIBBHI", 501, 20, 0, owner_flags, mode, special)
+
+
+def squeezed(data):
+    """A decmpfs zlib chunk: zlib's stream, or 0xFF then the bytes when zlib does not help
+    (a zlib stream never starts with 0xFF)."""
+    packed = zlib.compress(data, 9)
+    return packed if len(packed) < len(data) + 1 else b"\xff" + data
+
+
+def resource_fork(data):
+    """A decmpfs type-4 resource fork: the resource header, then one resource (its length, a
+    block count and table, the zlib blocks of 64 KiB), then the 50-byte resource map."""
+    blocks = [squeezed(data[i:i + 65536]) for i in range(0, len(data), 65536)]
+    table, body = b"", b""
+    at = 4 + 8 * len(blocks)
+    for block in blocks:
+        table += struct.pack("<II", at + len(body), len(block))
+        body += block
+    payload = struct.pack("<I", len(blocks)) + table + body
+    resource = struct.pack(">I", len(payload)) + payload
+    data_at = 0x100
+    map_at = data_at + len(resource)
+    header = struct.pack(">IIII", data_at, map_at, len(resource), 50)
+    resource_map = header + struct.pack(">IHHHHH", 0, 0, 0, 28, 50, 0)
+    resource_map += b"cmpf" + struct.pack(">HH", 0, 10) + struct.pack(">HHIi", 1, 0xFFFF, 0, 0)
+    resource_map = resource_map.ljust(50, b"\0")[:50]
+    return header.ljust(data_at, b"\0") + resource + resource_map
 
 
 def catalog_key(parent, name):
@@ -73,6 +104,9 @@ class Volume:
         # Hard links: the private folder's id, and the iNode id of each linked (dev, inode).
         self.private = None
         self.inodes = {}
+        # decmpfs: whether regular files are compressed, and the inline attributes written.
+        self.compress = False
+        self.attributes = []  # (cnid, name, data)
 
     def folder(self, parent, name, cnid, valence):
         record = struct.pack(">hHII", 1, 0, valence, cnid) + struct.pack(">5I", *[NOW] * 5)
@@ -84,8 +118,26 @@ class Volume:
         cnid = self.next_id
         self.next_id += 1
         self.files += 1
-        self.blobs.append((cnid, data))
-        self.records.append((parent, name, (cnid, mode, kind, creator, len(data), special)))
+        flags, resource = 0, b""
+        if self.compress and stat.S_ISREG(mode) and kind == b"\0\0\0\0" and data:
+            # As `ditto --hfsCompression` stores a file: an empty data fork, the UF_COMPRESSED
+            # flag, and a com.apple.decmpfs attribute holding it (type 3, zlib inline) or
+            # saying its resource fork does (type 4, zlib blocks of 64 KiB).
+            flags = 0x20
+            packed = squeezed(data)
+            if len(packed) + 16 <= 3802:
+                self.attributes.append((cnid, "com.apple.decmpfs",
+                                        struct.pack("<4sIQ", b"fpmc", 3, len(data)) + packed))
+            else:
+                self.attributes.append((cnid, "com.apple.decmpfs",
+                                        struct.pack("<4sIQ", b"fpmc", 4, len(data))))
+                resource = resource_fork(data)
+            data = b""
+        self.blobs.append(((cnid, "data"), data))
+        if resource:
+            self.blobs.append(((cnid, "rsrc"), resource))
+        self.records.append((parent, name, (cnid, mode, kind, creator, len(data), special,
+                                            flags, len(resource))))
         self.records.append((cnid, "", thread(4, parent, name)))
         return cnid
 
@@ -135,7 +187,11 @@ class Volume:
         data_blocks = sum(max(1, -(-len(d) // BLOCK)) + 1 for _, d in self.blobs)
         leaves = self.leaf_nodes()
         catalog_nodes = 1 + len(leaves) + len(index_nodes([(k, 0) for k, _ in leaves], 0)[0])
-        total = 1 + 1 + 1 + catalog_nodes + data_blocks + 2
+        attribute_leaves = tree_leaves(self.attribute_records())
+        attribute_nodes = (1 + len(attribute_leaves)
+                           + len(index_nodes([(k, 0) for k, _ in attribute_leaves], 0)[0])
+                           if self.attributes else 0)
+        total = 1 + 1 + 1 + catalog_nodes + attribute_nodes + data_blocks + 2
         bitmap_blocks = -(-total // (BLOCK * 8))
         total += bitmap_blocks
         at = 1
@@ -145,6 +201,8 @@ class Volume:
         at += 1
         catalog = (at, catalog_nodes)
         at += catalog_nodes
+        attributes_tree = (at, attribute_nodes)
+        at += attribute_nodes
         disk = bytearray(total * BLOCK)
         places = {}
         for cnid, blob in self.blobs:
@@ -180,6 +238,17 @@ class Volume:
         catalog_bytes = header + b"".join(n[1] for n in nodes[1:])
         start = catalog[0] * BLOCK
         disk[start:start + len(catalog_bytes)] = catalog_bytes
+        if self.attributes:
+            nodes = [None] + attribute_leaves
+            index, root, depth = index_nodes(
+                [(key, number) for number, (key, _) in enumerate(attribute_leaves, start=1)],
+                len(nodes))
+            nodes += [(None, node) for node in index]
+            tree = btree_header(depth, root, len(self.attributes), 1, len(attribute_leaves),
+                                attribute_nodes, 266, 0, attribute_nodes * BLOCK)
+            tree += b"".join(n[1] for n in nodes[1:])
+            start = attributes_tree[0] * BLOCK
+            disk[start:start + len(tree)] = tree
         extents_bytes = btree_header(0, 0, 0, 0, 0, 1, 10, 0, BLOCK)
         start = extents_tree[0] * BLOCK
         disk[start:start + len(extents_bytes)] = extents_bytes
@@ -196,7 +265,11 @@ class Volume:
         header += fork(bitmap_blocks * BLOCK, [allocation])
         header += fork(BLOCK, [extents_tree])
         header += fork(catalog[1] * BLOCK, [catalog])
-        header += fork(0, []) + fork(0, [])
+        if self.attributes:
+            header += fork(attribute_nodes * BLOCK, [attributes_tree])
+        else:
+            header += fork(0, [])
+        header += fork(0, [])
         assert len(header) == 512, len(header)
         disk[1024:1536] = header
         disk[len(disk) - 1024:len(disk) - 512] = header
@@ -208,31 +281,52 @@ class Volume:
         records = []
         for parent, name, record in self.records:
             if isinstance(record, tuple):
-                cnid, mode, kind, creator, size, special = record
-                extents = (places or {}).get(cnid, [])
+                cnid, mode, kind, creator, size, special, flags, rsrc_size = record
+                extents = (places or {}).get((cnid, "data"), [])
+                rsrc_extents = (places or {}).get((cnid, "rsrc"), [])
                 record = struct.pack(">hHII", 2, 2, 0, cnid) + struct.pack(">5I", *[NOW] * 5)
-                record += permissions(mode, special) + kind + creator + bytes(8) + bytes(16)
-                record += struct.pack(">II", 0, 0) + fork(size, extents) + fork(0, [])
+                record += permissions(mode, special, flags) + kind + creator + bytes(8) + bytes(16)
+                record += struct.pack(">II", 0, 0) + fork(size, extents)
+                record += fork(rsrc_size, rsrc_extents)
             records.append((parent, name.encode("utf-16-be"), catalog_key(parent, name) + record))
         records.sort(key=lambda r: (r[0], r[1]))
-        leaves = []
-        current, offsets = b"", []
-        first_key = None
-        for parent, units, record in records:
-            if 14 + len(current) + len(record) + 2 * (len(offsets) + 2) > NODE:
-                leaves.append((first_key, current, offsets))
-                current, offsets = b"", []
-            if not offsets:
-                first_key = record[:2 + struct.unpack(">H", record[:2])[0]]
-            offsets.append(14 + len(current))
-            current += record
-        leaves.append((first_key, current, offsets))
-        out = []
-        for i, (key, body, offsets) in enumerate(leaves):
-            flink = i + 2 if i + 1 < len(leaves) else 0
-            blink = i if i > 0 else 0
-            out.append((key, node_bytes(flink, blink, 0xFF, 1, offsets, body)))
-        return out
+        return tree_leaves([record for _, _, record in records])
+
+    def attribute_records(self):
+        """The attributes tree's records, sorted by file id and name: inline data (0x10)."""
+        records = []
+        for cnid, name, data in self.attributes:
+            units = name.encode("utf-16-be")
+            key = struct.pack(">HHIIH", 12 + len(units), 0, cnid, 0, len(units) // 2) + units
+            body = struct.pack(">IIII", 0x10, 0, 0, len(data)) + data
+            if len(body) % 2:
+                body += b"\0"
+            records.append(((cnid, units), key + body))
+        records.sort(key=lambda r: r[0])
+        return [record for _, record in records]
+
+
+def tree_leaves(records):
+    """Leaf nodes holding `records` (sorted, each a key then its data), linked in order: each
+    as (its first key, its bytes)."""
+    leaves = []
+    current, offsets = b"", []
+    first_key = None
+    for record in records:
+        if 14 + len(current) + len(record) + 2 * (len(offsets) + 2) > NODE:
+            leaves.append((first_key, current, offsets))
+            current, offsets = b"", []
+        if not offsets:
+            first_key = record[:2 + struct.unpack(">H", record[:2])[0]]
+        offsets.append(14 + len(current))
+        current += record
+    leaves.append((first_key, current, offsets))
+    out = []
+    for i, (key, body, offsets) in enumerate(leaves):
+        flink = i + 2 if i + 1 < len(leaves) else 0
+        blink = i if i > 0 else 0
+        out.append((key, node_bytes(flink, blink, 0xFF, 1, offsets, body)))
+    return out
 
 
 def index_nodes(children, first_number):
@@ -373,8 +467,10 @@ def udif(volume, method, layout="volume"):
     return data + plist + koly
 
 
-def pack(src, dest, method="zlib", layout="volume"):
-    volume = Volume().image(src)
+def pack(src, dest, method="zlib", layout="volume", compression="plain"):
+    vol = Volume()
+    vol.compress = compression == "decmpfs"
+    volume = vol.image(src)
     with open(dest, "wb") as f:
         f.write(udif(volume, method, layout))
 

@@ -8,8 +8,11 @@
 //! adds; a file in one run is a byte range of the volume, one in pieces is copied whole into
 //! the in-memory file. Symlinks keep their target (their data fork), never followed; hard
 //! links are read from the `iNode` file they name in the volume's private folder, which is
-//! not listed itself. A file compressed by the file system (decmpfs), or whose bytes lie where
-//! the image could not be decoded, is unavailable with the reason.
+//! not listed itself. A file the file system compresses (decmpfs: the `UF_COMPRESSED` flag and
+//! a `com.apple.decmpfs` attribute in the attributes B-tree) is decompressed into the
+//! in-memory file: zlib in the attribute (type 3) or in its resource fork's chunk table (type
+//! 4); LZVN and LZFSE types are not read. A file whose bytes lie where the image could not be
+//! decoded is unavailable with the reason.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -78,8 +81,10 @@ impl Fork {
     }
 }
 
-/// A fork of a file: its catalog id, and 0 (data) or 0xFF (resource).
+/// A fork of a file: its catalog id, and [`DATA`] or [`RESOURCE`].
 type ForkKey = (u32, u8);
+const DATA: u8 = 0x00;
+const RESOURCE: u8 = 0xFF;
 
 /// A volume being read: where it is, its block size, and the extents-overflow records.
 struct Volume<'a> {
@@ -92,9 +97,9 @@ struct Volume<'a> {
 impl Volume<'_> {
     /// The byte runs (offset in the volume, length) of a fork of `file`, its extents
     /// completed from the overflow tree; an error when they do not cover its size.
-    fn runs(&self, file: u32, fork: &Fork) -> Result<Vec<(u64, u64)>, String> {
+    fn runs(&self, (file, kind): ForkKey, fork: &Fork) -> Result<Vec<(u64, u64)>, String> {
         let mut extents = fork.extents.clone();
-        if let Some(more) = self.overflow.get(&(file, 0)) {
+        if let Some(more) = self.overflow.get(&(file, kind)) {
             extents.extend(more);
         }
         let mut runs: Vec<(u64, u64)> = Vec::new();
@@ -125,7 +130,7 @@ impl Volume<'_> {
     }
 
     /// A whole fork's bytes (a B-tree, a symlink's target), at most `max`.
-    fn read(&self, file: u32, fork: &Fork, max: u64) -> Result<Vec<u8>, String> {
+    fn read(&self, file: ForkKey, fork: &Fork, max: u64) -> Result<Vec<u8>, String> {
         if fork.size > max {
             return Err(format!("it declares {} bytes", fork.size));
         }
@@ -204,6 +209,7 @@ enum ItemKind {
         /// The iNode number a hard link names.
         special: u32,
         data: Fork,
+        resource: Fork,
     },
 }
 
@@ -246,6 +252,7 @@ fn catalog_item(record: &[u8]) -> Option<(u32, Item)> {
                         type_creator,
                         special: be32(data, 44)?,
                         data: Fork::parse(data, 88)?,
+                        resource: Fork::parse(data, 168)?,
                     },
                 },
             ))
@@ -283,7 +290,7 @@ pub(crate) fn list(
     // The extents-overflow tree (file 3), read from its own first eight extents.
     if extents_fork.size > 0 {
         let tree = vol
-            .read(3, &extents_fork, MAX_TREE)
+            .read((3, DATA), &extents_fork, MAX_TREE)
             .map_err(|why| unreadable(format!("its extents tree: {why}")))?;
         // (file id, fork type) → (the extent record's first block in the fork, start, count).
         let mut overflow: HashMap<ForkKey, Vec<(u32, u32, u32)>> = HashMap::new();
@@ -314,8 +321,30 @@ pub(crate) fn list(
             );
         }
     }
+    // The attributes tree (file 8): each file's com.apple.decmpfs attribute, when inline.
+    let attributes_fork = Fork::parse(&header, 352).unwrap_or_default();
+    let mut decmpfs: HashMap<u32, Vec<u8>> = HashMap::new();
+    if attributes_fork.size > 0 {
+        match vol.read((8, DATA), &attributes_fork, MAX_TREE) {
+            Ok(tree) => match leaf_records(&tree) {
+                Ok(records) => {
+                    for record in records {
+                        if let Some((file, value)) = decmpfs_attribute(record) {
+                            decmpfs.insert(file, value.to_vec());
+                        }
+                    }
+                }
+                Err(why) => walk
+                    .notes
+                    .skip(prefix, format!("its attributes tree: {why}")),
+            },
+            Err(why) => walk
+                .notes
+                .skip(prefix, format!("its attributes tree: {why}")),
+        }
+    }
     let tree = vol
-        .read(4, &catalog_fork, MAX_TREE)
+        .read((4, DATA), &catalog_fork, MAX_TREE)
         .map_err(|why| unreadable(format!("its catalog: {why}")))?;
     let mut items: HashMap<u32, Item> = HashMap::new();
     for record in leaf_records(&tree).map_err(|why| unreadable(format!("its catalog: {why}")))? {
@@ -375,84 +404,257 @@ pub(crate) fn list(
         let entry = match &item.kind {
             ItemKind::Folder => Entry::directory(logical_path),
             ItemKind::File {
-                mode,
-                owner_flags,
                 type_creator,
                 special,
-                data,
+                ..
             } => {
                 // A hard link reads the file it names.
-                let (mode, owner_flags, data, file_id) = if type_creator == b"hlnkhfs+" {
-                    match inodes
-                        .get(format!("iNode{special}").as_str())
-                        .and_then(|&inode| Some((inode, items.get(&inode)?)))
-                    {
-                        Some((
-                            inode,
-                            Item {
-                                kind:
-                                    ItemKind::File {
-                                        mode,
-                                        owner_flags,
-                                        data,
-                                        ..
-                                    },
-                                ..
-                            },
-                        )) => (*mode, *owner_flags, data, inode),
-                        _ => {
-                            let mut entry = Entry::bare(logical_path, EntryKind::File);
-                            entry.limitations.push(format!(
-                                "not read: a hard link to iNode{special}, which the volume does not hold"
-                            ));
-                            crate::nested::keep_last(&mut members, entry, prefix, &mut walk.notes);
-                            continue;
-                        }
-                    }
+                let target = if type_creator == b"hlnkhfs+" {
+                    inodes.get(format!("iNode{special}").as_str()).copied()
                 } else {
-                    (*mode, *owner_flags, data, id)
+                    Some(id)
                 };
-                if mode & 0o170000 == 0o120000 {
-                    let mut entry = Entry::bare(logical_path, EntryKind::Symlink);
-                    match vol.read(file_id, data, 4096) {
-                        Ok(target) => {
-                            entry.link_target = Some(String::from_utf8_lossy(&target).into_owned());
-                        }
-                        Err(why) => entry
-                            .limitations
-                            .push(format!("its target was not read: {why}")),
-                    }
-                    entry
-                } else {
-                    let mut entry = Entry::bare(logical_path, EntryKind::File);
-                    entry.declared_size = Some(data.size);
-                    entry.executable = mode & 0o111 != 0;
-                    if owner_flags & UF_COMPRESSED != 0 {
-                        entry.limitations.push(
-                            "not read: the file system compresses it (decmpfs), which REA does not read"
-                                .to_owned(),
-                        );
-                    } else {
-                        match file_source(
+                match target.and_then(|t| Some((t, items.get(&t)?))) {
+                    Some((
+                        file_id,
+                        Item {
+                            kind:
+                                ItemKind::File {
+                                    mode,
+                                    owner_flags,
+                                    data,
+                                    resource,
+                                    ..
+                                },
+                            ..
+                        },
+                    )) => {
+                        let file = FileFork {
+                            id: file_id,
+                            mode: *mode,
+                            owner_flags: *owner_flags,
+                            data,
+                            resource,
+                        };
+                        file_entry(
                             walk,
                             &vol,
-                            file_id,
-                            data,
+                            logical_path,
+                            &file,
+                            &decmpfs,
                             broken,
                             &mut pieces,
                             memory_bound,
-                        )? {
-                            Ok(source) => entry.source = source,
-                            Err(why) => entry.limitations.push(format!("not read: {why}")),
-                        }
+                        )?
                     }
-                    entry
+                    _ => {
+                        let mut entry = Entry::bare(logical_path, EntryKind::File);
+                        entry.limitations.push(format!(
+                            "not read: a hard link to iNode{special}, which the volume does not hold"
+                        ));
+                        entry
+                    }
                 }
             }
         };
         crate::nested::keep_last(&mut members, entry, prefix, &mut walk.notes);
     }
     Ok(members)
+}
+
+/// The file whose bytes an entry reads (the link's target, for a hard link).
+struct FileFork<'a> {
+    id: u32,
+    mode: u16,
+    owner_flags: u8,
+    data: &'a Fork,
+    resource: &'a Fork,
+}
+
+/// The entry of one file record: a symlink with its target, or a file with its bytes located
+/// (decompressed first when the file system compresses it).
+#[allow(clippy::too_many_arguments)]
+fn file_entry(
+    walk: &Walk<'_, '_>,
+    vol: &Volume<'_>,
+    logical_path: String,
+    file: &FileFork<'_>,
+    decmpfs: &HashMap<u32, Vec<u8>>,
+    broken: &[(u64, u64, String)],
+    pieces: &mut Option<crate::nested::Memory>,
+    bound: u64,
+) -> Result<Entry, Failure> {
+    if file.mode & 0o170000 == 0o120000 {
+        let mut entry = Entry::bare(logical_path, EntryKind::Symlink);
+        match vol.read((file.id, DATA), file.data, 4096) {
+            Ok(target) => entry.link_target = Some(String::from_utf8_lossy(&target).into_owned()),
+            Err(why) => entry
+                .limitations
+                .push(format!("its target was not read: {why}")),
+        }
+        return Ok(entry);
+    }
+    let mut entry = Entry::bare(logical_path, EntryKind::File);
+    entry.declared_size = Some(file.data.size);
+    entry.executable = file.mode & 0o111 != 0;
+    let located = if file.owner_flags & UF_COMPRESSED != 0 {
+        match decompressed(vol, file, decmpfs.get(&file.id), bound) {
+            Ok(bytes) => {
+                entry.declared_size = Some(bytes.len() as u64);
+                held(walk, vol, pieces, bound, vec![Box::new(&bytes[..])])?
+            }
+            Err(why) => Err(why),
+        }
+    } else {
+        file_source(walk, vol, file.id, file.data, broken, pieces, bound)?
+    };
+    match located {
+        Ok(source) => entry.source = source,
+        Err(why) => entry.limitations.push(format!("not read: {why}")),
+    }
+    Ok(entry)
+}
+
+/// A `com.apple.decmpfs` attribute stored inline: the file it belongs to and its value.
+fn decmpfs_attribute(record: &[u8]) -> Option<(u32, &[u8])> {
+    // Key: length, pad, file id, start block, name (UTF-16); then the record.
+    let key_len = usize::from(be16(record, 0)?);
+    let file = be32(record, 4)?;
+    let units = usize::from(be16(record, 12)?);
+    let name = record.get(14..14 + 2 * units)?;
+    let wanted = "com.apple.decmpfs"
+        .encode_utf16()
+        .flat_map(u16::to_be_bytes);
+    if !name.iter().copied().eq(wanted) {
+        return None;
+    }
+    let data = record.get(2 + key_len..)?;
+    // Inline data (0x10): type, two reserved words, its size, then the value.
+    if be32(data, 0)? != 0x10 {
+        return None;
+    }
+    let size = be32(data, 12)? as usize;
+    Some((file, data.get(16..16 + size)?))
+}
+
+/// The bytes of a file the file system compresses, from its `com.apple.decmpfs` attribute:
+/// type 3 holds them in the attribute, type 4 in the resource fork as a table of chunks of
+/// 64 KiB; each chunk zlib-compressed, or stored after a 0xFF byte. At most `bound` bytes.
+fn decompressed(
+    vol: &Volume<'_>,
+    file: &FileFork<'_>,
+    attribute: Option<&Vec<u8>>,
+    bound: u64,
+) -> Result<Vec<u8>, String> {
+    let attribute =
+        attribute.ok_or("the file system compresses it, but its decmpfs attribute is missing")?;
+    if attribute.len() < 16 || &attribute[..4] != b"fpmc" {
+        return Err("its decmpfs attribute has no decmpfs header".to_owned());
+    }
+    let le32 = |b: &[u8], at: usize| {
+        b.get(at..at + 4)
+            .map(|w| u32::from_le_bytes([w[0], w[1], w[2], w[3]]))
+    };
+    let kind = le32(attribute, 4).unwrap_or(0);
+    let size = u64::from(le32(attribute, 8).unwrap_or(0))
+        | u64::from(le32(attribute, 12).unwrap_or(0)) << 32;
+    if size > bound {
+        return Err(format!(
+            "it decompresses to {size} bytes, more than the {bound} it may take in memory"
+        ));
+    }
+    let mut out = Vec::with_capacity(size as usize);
+    match kind {
+        3 => inflate_chunk(&attribute[16..], size, &mut out)?,
+        4 => {
+            let fork = vol.read((file.id, RESOURCE), file.resource, MAX_TREE)?;
+            let at = be32(&fork, 0).ok_or("its resource fork has no header")? as usize;
+            let payload = fork
+                .get(at + 4..)
+                .ok_or("its resource fork's data lies outside it")?;
+            let count = le32(payload, 0).ok_or("its resource fork has no chunk table")? as usize;
+            for i in 0..count {
+                let (Some(offset), Some(len)) =
+                    (le32(payload, 4 + 8 * i), le32(payload, 8 + 8 * i))
+                else {
+                    return Err("its chunk table is cut short".to_owned());
+                };
+                let chunk = payload
+                    .get(offset as usize..offset as usize + len as usize)
+                    .ok_or("a chunk lies outside its resource fork")?;
+                inflate_chunk(chunk, size - out.len() as u64, &mut out)?;
+            }
+        }
+        other => {
+            return Err(format!(
+                "the file system compresses it with decmpfs type {other} (LZVN or LZFSE), which REA does not read"
+            ));
+        }
+    }
+    if out.len() as u64 != size {
+        return Err(format!(
+            "it decompresses to {} bytes, not the {size} it declares",
+            out.len()
+        ));
+    }
+    Ok(out)
+}
+
+/// Appends one decmpfs chunk (zlib, or 0xFF then stored bytes) to `out`, at most `left` bytes.
+fn inflate_chunk(chunk: &[u8], left: u64, out: &mut Vec<u8>) -> Result<(), String> {
+    use std::io::Read;
+    match chunk.split_first() {
+        Some((0xFF, stored)) => {
+            out.extend_from_slice(&stored[..stored.len().min(left as usize)]);
+            Ok(())
+        }
+        _ => flate2::read::ZlibDecoder::new(chunk)
+            .take(left)
+            .read_to_end(out)
+            .map(drop)
+            .map_err(|err| format!("a decmpfs chunk does not inflate: {err}")),
+    }
+}
+
+/// Holds `bytes` in the in-memory file for files stored in pieces: where they are.
+fn held(
+    walk: &Walk<'_, '_>,
+    vol: &Volume<'_>,
+    pieces: &mut Option<crate::nested::Memory>,
+    bound: u64,
+    readers: Vec<Box<dyn std::io::Read + '_>>,
+) -> Result<Result<EntrySource, String>, Failure> {
+    if pieces.is_none() {
+        match crate::nested::Memory::new("the volume's files in pieces", bound) {
+            Ok(memory) => *pieces = Some(memory),
+            Err(note) => return Ok(Err(note)),
+        }
+    }
+    let Some(memory) = pieces.as_mut() else {
+        return Ok(Err("no in-memory file".to_owned()));
+    };
+    let too_much = format!(
+        "the volume's files in pieces take more than the {bound} bytes they may take in memory"
+    );
+    // Appended one after another, the pieces are the file, contiguous.
+    let (mut offset, mut total) = (None, 0u64);
+    for reader in readers {
+        match memory.append(walk.cx, reader, "a file in pieces", &too_much)? {
+            Ok((start, n)) => {
+                offset.get_or_insert(start);
+                total += n;
+            }
+            Err(note) => return Ok(Err(note)),
+        }
+    }
+    Ok(Ok(EntrySource::Range {
+        archive: crate::entry::ArchiveFile {
+            path: vol.range.archive.path.clone(),
+            file: memory.file.clone(),
+        },
+        offset: offset.unwrap_or(0),
+        len: total,
+    }))
 }
 
 /// Where a file's bytes are: a range of the volume when they are one run, else a copy of its
@@ -466,7 +668,7 @@ fn file_source(
     pieces: &mut Option<crate::nested::Memory>,
     bound: u64,
 ) -> Result<Result<EntrySource, String>, Failure> {
-    let runs = match vol.runs(file, data) {
+    let runs = match vol.runs((file, DATA), data) {
         Ok(runs) => runs,
         Err(why) => return Ok(Err(why)),
     };
@@ -493,37 +695,17 @@ fn file_source(
             len: *len,
         })),
         _ => {
-            if pieces.is_none() {
-                match crate::nested::Memory::new("a file in pieces", bound) {
-                    Ok(memory) => *pieces = Some(memory),
-                    Err(note) => return Ok(Err(note)),
-                }
-            }
-            let memory = pieces.as_mut().expect("made above");
-            let too_much = format!(
-                "the files stored in pieces take more than the {bound} bytes they may take in memory"
-            );
-            // The runs appended one after another are the file, contiguous.
-            let (mut offset, mut total) = (None, 0u64);
-            for &(at, len) in &runs {
-                let piece =
-                    crate::read::SeekRange::new(vol.range.archive.file.clone(), base + at, len);
-                match memory.append(walk.cx, piece, "a file in pieces", &too_much)? {
-                    Ok((start, n)) => {
-                        offset.get_or_insert(start);
-                        total += n;
-                    }
-                    Err(note) => return Ok(Err(note)),
-                }
-            }
-            Ok(Ok(EntrySource::Range {
-                archive: crate::entry::ArchiveFile {
-                    path: vol.range.archive.path.clone(),
-                    file: memory.file.clone(),
-                },
-                offset: offset.unwrap_or(0),
-                len: total,
-            }))
+            let readers: Vec<Box<dyn std::io::Read>> = runs
+                .iter()
+                .map(|&(at, len)| {
+                    Box::new(crate::read::SeekRange::new(
+                        vol.range.archive.file.clone(),
+                        base + at,
+                        len,
+                    )) as Box<dyn std::io::Read>
+                })
+                .collect();
+            held(walk, vol, pieces, bound, readers)
         }
     }
 }

@@ -1,6 +1,7 @@
 //! Apple disk images against 7-Zip: HFSX volumes of the corpus tree wrapped in UDIF images
 //! with zlib (UDZO), bzip2 (UDBZ) and raw runs, alone on the disk or in a GUID partition map as
-//! `hdiutil` lays one out (`corpora/scripts/dmg_tool.py`), listed and
+//! `hdiutil` lays one out, and with every file compressed by the file system (decmpfs, in its
+//! attribute or its resource fork) (`corpora/scripts/dmg_tool.py`), listed and
 //! hashed from what `7zz x` extracts; a macOS application bundle (its framework symlinks, its
 //! `app.asar` and `.unpacked` companion) read down to the ASAR; broken images.
 
@@ -16,6 +17,12 @@ use support::inventory_json;
 /// `dmg_tool.py pack SRC DEST METHOD LAYOUT`: LAYOUT `volume` (the volume alone on the disk)
 /// or `gpt` (in a GUID partition map, as `hdiutil` lays out a disk).
 fn pack(src: &Path, dest: &Path, method: &str, layout: &str) {
+    pack_with(src, dest, method, layout, "plain");
+}
+
+/// The same, with COMPRESSION `plain` or `decmpfs` (every regular file compressed by the file
+/// system, as `ditto --hfsCompression` stores one).
+fn pack_with(src: &Path, dest: &Path, method: &str, layout: &str, compression: &str) {
     support::python_script(
         "dmg_tool.py",
         &[
@@ -24,6 +31,7 @@ fn pack(src: &Path, dest: &Path, method: &str, layout: &str) {
             dest.as_os_str(),
             OsStr::new(method),
             OsStr::new(layout),
+            OsStr::new(compression),
         ],
     );
 }
@@ -44,15 +52,29 @@ fn check(dmg: &Path, result: &Value, prefix: &str) -> usize {
 fn images_of_every_run_kind_match_7zip() {
     let tree = support::corpus("asar-corpus.sh", "asar").join("tree");
     let dir = tempfile::tempdir().unwrap();
-    for (method, layout) in [("zlib", "gpt"), ("bzip2", "volume"), ("raw", "volume")] {
-        let dmg = dir.path().join(format!("fixture-{method}.dmg"));
-        pack(&tree, &dmg, method, layout);
+    for (method, layout, compression) in [
+        ("zlib", "gpt", "plain"),
+        ("bzip2", "volume", "plain"),
+        ("raw", "volume", "plain"),
+        ("zlib", "volume", "decmpfs"),
+    ] {
+        let dmg = dir
+            .path()
+            .join(format!("fixture-{method}-{compression}.dmg"));
+        pack_with(&tree, &dmg, method, layout, compression);
         let value = inventory_json(&dmg, &[]);
         let result = &value["result"];
-        assert_eq!(support::root_format(result), "dmg", "{method}");
-        assert_eq!(result["summary"]["unavailable"], 0, "{method}");
+        assert_eq!(
+            support::root_format(result),
+            "dmg",
+            "{method} {compression}"
+        );
+        assert_eq!(
+            result["summary"]["unavailable"], 0,
+            "{method} {compression}"
+        );
         let members = check(&dmg, result, "");
-        assert!(members > 1500, "{method}: {members}");
+        assert!(members > 1500, "{method} {compression}: {members}");
     }
 }
 
