@@ -49,6 +49,8 @@ pub enum Format {
     Cab,
     /// An Apple disk image.
     Dmg,
+    /// A macOS flat package (XAR).
+    Pkg,
 }
 
 impl Format {
@@ -66,6 +68,7 @@ impl Format {
             Format::Msi => "msi",
             Format::Cab => "cab",
             Format::Dmg => "dmg",
+            Format::Pkg => "pkg",
         }
     }
 }
@@ -153,11 +156,14 @@ impl Engine {
             Shape::Archive(ArchiveFormat::Msi) => Format::Msi,
             Shape::Archive(ArchiveFormat::Cab) => Format::Cab,
             Shape::Archive(ArchiveFormat::Dmg) => Format::Dmg,
+            Shape::Archive(ArchiveFormat::Xar) => Format::Pkg,
+            // Only ever nested: a payload is named by the package that holds it.
+            Shape::Archive(ArchiveFormat::PkgPayload) => Format::Pkg,
             Shape::File => {
                 ctl.progress.finish("done", 0, None, "format");
                 return Err(Failure::new(
                     FailureReason::Format,
-                    "input is not a directory, an ASAR, a zip-family or a tar-family archive, an RPM package, a 7z archive, a SquashFS image, a Windows installer (an installer executable or a Windows Installer package) a cabinet or a disk image",
+                    "input is not a directory, an ASAR, a zip-family or a tar-family archive, an RPM package, a 7z archive, a SquashFS image, a Windows installer (an installer executable or a Windows Installer package) a cabinet, a disk image or a macOS package",
                 )
                 .with_detail("input_path", input.display.clone()));
             }
@@ -317,6 +323,7 @@ fn article(format: Format) -> &'static str {
         Format::Msi => "a Windows Installer package",
         Format::Cab => "a cabinet",
         Format::Dmg => "an Apple disk image",
+        Format::Pkg => "a macOS package",
     }
 }
 

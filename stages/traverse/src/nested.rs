@@ -118,6 +118,10 @@ pub enum ArchiveFormat {
     Cab,
     /// An Apple disk image.
     Dmg,
+    /// A macOS flat package, or another XAR archive.
+    Xar,
+    /// A component package's `Payload` or `Scripts` (a compressed cpio archive).
+    PkgPayload,
 }
 
 impl ArchiveFormat {
@@ -158,6 +162,10 @@ impl ArchiveFormat {
             Some(ArchiveFormat::Msi)
         } else if crate::cab::is_cab_name(&lower) || (magic && crate::cab::looks_like_cab(head)) {
             Some(ArchiveFormat::Cab)
+        } else if crate::payload::is_payload_name(name) {
+            Some(ArchiveFormat::PkgPayload)
+        } else if crate::xar::is_xar_name(&lower) || (magic && crate::xar::looks_like_xar(head)) {
+            Some(ArchiveFormat::Xar)
         } else if crate::dmg::is_dmg_name(&lower) {
             // By name only: a disk image's trailer is at its end.
             Some(ArchiveFormat::Dmg)
@@ -197,6 +205,8 @@ pub fn walk_archive(
         ArchiveFormat::Msi => crate::msi::walk(walk, &source, prefix),
         ArchiveFormat::Cab => crate::cab::walk(walk, &source, prefix),
         ArchiveFormat::Dmg => crate::dmg::walk(walk, &source, prefix),
+        ArchiveFormat::Xar => crate::xar::walk(walk, &source, prefix),
+        ArchiveFormat::PkgPayload => crate::payload::walk(walk, &source, prefix),
     }
 }
 

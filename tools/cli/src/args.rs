@@ -20,7 +20,7 @@ pub struct Cli {
 #[allow(clippy::enum_variant_names)]
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Inventory every byte of a directory, ASAR, ZIP, tar, .deb, .rpm, .7z, AppImage, snap, Windows installer (.exe, .msi), cabinet, disk image (.dmg) or file: paths, sizes, SHA-256, integrity, ids.
+    /// Inventory every byte of a directory, ASAR, ZIP, tar, .deb, .rpm, .7z, AppImage, snap, Windows installer (.exe, .msi), cabinet, disk image (.dmg), macOS package (.pkg) or file: paths, sizes, SHA-256, integrity, ids.
     InventoryArtifact(InventoryArgs),
     /// Extract selected regular files into a fresh directory that rea creates and reports.
     ExtractArtifact(ExtractArgs),
@@ -72,6 +72,8 @@ pub enum FormatArg {
     Cab,
     /// An Apple disk image (HFS+): a macOS application's `.dmg`.
     Dmg,
+    /// A macOS flat package (`.pkg`, a XAR archive) and the payloads of its components.
+    Pkg,
 }
 
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -84,7 +86,7 @@ pub enum SourceMapsArg {
 
 #[derive(Debug, Args)]
 pub struct AnalyzeArgs {
-    /// The directory, ASAR, ZIP, tar, .deb, .rpm, .7z, AppImage, snap, Windows installer (.exe, .msi), cabinet or disk image (.dmg) holding the application (relative paths are resolved).
+    /// The directory, ASAR, ZIP, tar, .deb, .rpm, .7z, AppImage, snap, Windows installer (.exe, .msi), cabinet, disk image (.dmg) or macOS package (.pkg) holding the application (relative paths are resolved).
     pub input_path: PathBuf,
     /// What the input must be; `auto` accepts any of them.
     #[arg(long, value_enum, default_value = "auto")]
@@ -124,7 +126,7 @@ pub struct CompareArgs {
 
 #[derive(Debug, Args)]
 pub struct InspectArgs {
-    /// The directory, ASAR, ZIP, tar, .deb, .rpm, .7z, AppImage, snap, Windows installer (.exe, .msi), cabinet, disk image (.dmg) or file to inspect (relative paths are resolved).
+    /// The directory, ASAR, ZIP, tar, .deb, .rpm, .7z, AppImage, snap, Windows installer (.exe, .msi), cabinet, disk image (.dmg), macOS package (.pkg) or file to inspect (relative paths are resolved).
     pub input_path: PathBuf,
     /// Items per list (largest files, entrypoints, containers), 1 to 500.
     #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=500))]

@@ -198,6 +198,7 @@ fn analyze(engine: &Engine, args: AnalyzeArgs, cancel: &CancelToken) -> ExitCode
             FormatArg::Msi => Format::Msi,
             FormatArg::Cab => Format::Cab,
             FormatArg::Dmg => Format::Dmg,
+            FormatArg::Pkg => Format::Pkg,
         },
         limits: limits(&args.limits),
         text_limits,

@@ -30,7 +30,7 @@ macro_rules! artifact_params {
         pub struct $name {
             /// Absolute path of a directory, `.asar` (with its `.asar.unpacked/`), ZIP-family or
             /// tar-family archive (`.tar.gz`, `.deb`, …), RPM package, 7z archive, SquashFS image
-            /// (AppImage, snap), Windows installer (`.exe`, `.msi`), cabinet (`.cab`), macOS disk image (`.dmg`) or file.
+            /// (AppImage, snap), Windows installer (`.exe`, `.msi`), cabinet (`.cab`), macOS disk image (`.dmg`) or package (`.pkg`), or file.
             pub input_path: String,
             pub limits: Option<LimitsParam>,
             /// `fail` (default) or `record-and-continue`.
@@ -103,6 +103,7 @@ pub enum FormatParam {
     Msi,
     Cab,
     Dmg,
+    Pkg,
 }
 
 #[derive(Debug, Clone, Copy, Default, Deserialize, JsonSchema)]
@@ -116,7 +117,7 @@ pub enum SourceMapsParam {
 }
 
 artifact_params!(AnalyzeParams {
-    /// What the input must be; `auto` (default) accepts a directory, ASAR, ZIP, tar, .deb, .rpm, .7z, AppImage, snap, Windows installer (.exe or .msi), cabinet or macOS disk image (.dmg).
+    /// What the input must be; `auto` (default) accepts a directory, ASAR, ZIP, tar, .deb, .rpm, .7z, AppImage, snap, Windows installer (.exe or .msi), cabinet, macOS disk image (.dmg) or package (.pkg).
     format: Option<FormatParam>,
     /// `declarations` (default) or `contents`.
     source_maps: Option<SourceMapsParam>,

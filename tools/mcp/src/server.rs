@@ -1004,6 +1004,7 @@ fn analyze_request(p: &AnalyzeParams) -> Result<AnalyzeRequest, Failure> {
             FormatParam::Msi => Format::Msi,
             FormatParam::Cab => Format::Cab,
             FormatParam::Dmg => Format::Dmg,
+            FormatParam::Pkg => Format::Pkg,
         },
         limits,
         text_limits,

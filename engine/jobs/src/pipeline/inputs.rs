@@ -135,6 +135,7 @@ pub fn request_for(input: &BatchInput) -> Result<JobRequest, Failure> {
                 Some("msi") => Format::Msi,
                 Some("cab") => Format::Cab,
                 Some("dmg") => Format::Dmg,
+                Some("pkg") => Format::Pkg,
                 Some(other) => return Err(bad_options(format!("unknown format {other:?}"))),
             };
             let source_maps = match options.source_maps.as_deref() {

@@ -63,12 +63,14 @@ pub fn classify_directory(logical_path: &str) -> Class {
 
 /// Containers told by their name alone, with the format each is classified as.
 type Named = (fn(&str) -> bool, &'static str);
-const NAMED_CONTAINERS: [Named; 5] = [
+const NAMED_CONTAINERS: [Named; 7] = [
     (rea_traverse::rpm::is_rpm_name, "rpm"),
     (rea_traverse::sevenz::is_7z_name, "7z"),
     (rea_traverse::msi::is_msi_name, "msi"),
     (rea_traverse::dmg::is_dmg_name, "dmg"),
     (rea_traverse::cab::is_cab_name, "cab"),
+    (rea_traverse::xar::is_xar_name, "pkg"),
+    (rea_traverse::payload::is_payload_name, "pkg-payload"),
 ];
 
 fn classify_path(logical_path: &str) -> Class {
