@@ -9,14 +9,18 @@ format, written by GNU `cpio -o -H odc`, gzip-compressed (what `pkgbuild` writes
 members are zlib-encoded in the heap, the Payload stored as it is. 7-Zip's XAR reader and GNU
 cpio, not this script, judge the result.
 
-  pkg_tool.py pack SRC DEST       write SRC's files, folders and symlinks as the Payload of the
-                                  package DEST (installed below /Applications)
+  pkg_tool.py pack SRC DEST [gzip|pbzx]
+                                  write SRC's files, folders and symlinks as the Payload of the
+                                  package DEST (installed below /Applications), gzip-compressed
+                                  or in pbzx xz chunks of 1 MiB
   pkg_tool.py list PKG            one JSON object per member (see listing_rows.py): the package's
                                   members as `7zz x` extracts them, and below each Payload what
-                                  `gzip -d | cpio -idm` extracts from it
+                                  `cpio -idm` extracts from it (once gzip or Python's xz decoder
+                                  has undone its compression)
 """
 import gzip
 import hashlib
+import lzma
 import os
 import subprocess
 import sys
@@ -38,8 +42,28 @@ PACKAGE_INFO = b"""<?xml version="1.0" encoding="utf-8"?>
 """
 
 
-def payload(src):
-    """`find . | cpio -o -H odc`, gzip-compressed: what `pkgbuild` writes as a Payload."""
+def pbzx(archive, chunk=1 << 20):
+    """Apple's pbzx framing: a chunk size, then each chunk's flags, length and xz stream."""
+    out = b"pbzx" + chunk.to_bytes(8, "big")
+    for at in range(0, len(archive), chunk):
+        packed = lzma.compress(archive[at:at + chunk], format=lzma.FORMAT_XZ)
+        out += (1 << 24).to_bytes(8, "big") + len(packed).to_bytes(8, "big") + packed
+    return out
+
+
+def unpbzx(data):
+    """The cpio archive inside a pbzx payload (Python's own xz decoder)."""
+    out, at = b"", 12
+    while at < len(data):
+        length = int.from_bytes(data[at + 8:at + 16], "big")
+        out += lzma.decompress(data[at + 16:at + 16 + length])
+        at += 16 + length
+    return out
+
+
+def payload(src, compression="gzip"):
+    """`find . | cpio -o -H odc`, gzip-compressed (what `pkgbuild` writes as a Payload) or in
+    pbzx chunks (what Apple's own packages carry)."""
     names = ["."]
     for dirpath, dirnames, filenames in os.walk(src):
         dirnames.sort()
@@ -48,6 +72,8 @@ def payload(src):
     archive = subprocess.run(["cpio", "-o", "-H", "odc", "--quiet"], cwd=src,
                              input="\n".join(names).encode() + b"\n", capture_output=True,
                              check=True).stdout
+    if compression == "pbzx":
+        return pbzx(archive)
     return gzip.compress(archive, 9, mtime=0)
 
 
@@ -80,7 +106,7 @@ class Xar:
                 + "".join(children) + "</file>")
 
 
-def pack(src, dest):
+def pack(src, dest, compression="gzip"):
     xar = Xar()
     # The heap starts with the table of contents' own checksum (20 bytes of SHA-1).
     xar.heap = bytes(20)
@@ -89,7 +115,7 @@ def pack(src, dest):
         xar.directory("app.pkg", [
             xar.file("PackageInfo", PACKAGE_INFO),
             xar.file("Bom", b"BOMStore" + bytes(56)),
-            xar.file("Payload", payload(src), compress=False),
+            xar.file("Payload", payload(src, compression), compress=False),
         ]),
     ]
     toc = ("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<xar><toc>"
@@ -116,7 +142,8 @@ def listing(pkg):
             out = os.path.join(tmp, "payload-" + str(len(rows)))
             os.makedirs(out)
             with open(os.path.join(members, row["logical_path"]), "rb") as f:
-                archive = gzip.decompress(f.read())
+                data = f.read()
+            archive = unpbzx(data) if data.startswith(b"pbzx") else gzip.decompress(data)
             subprocess.run(["cpio", "-idm", "--quiet", "--no-absolute-filenames"], cwd=out,
                            input=archive, check=True, capture_output=True)
             for inner in tree_rows(out):

@@ -1,7 +1,7 @@
 //! macOS flat packages against 7-Zip and GNU cpio: packages laid out as `productbuild` writes
 //! them (`corpora/scripts/pkg_tool.py`: a XAR archive holding `Distribution` and `app.pkg/`
-//! with its `PackageInfo`, `Bom` and a gzip-compressed odc cpio `Payload` written by
-//! `cpio -o -H odc`), listed from what `7zz x` extracts and, below each Payload, what
+//! with its `PackageInfo`, `Bom` and an odc cpio `Payload` written by `cpio -o -H odc`,
+//! gzip-compressed or in pbzx xz chunks), listed from what `7zz x` extracts and, below each Payload, what
 //! `cpio -idm` extracts; an application package read down to its ASAR; broken packages.
 
 use std::path::Path;
@@ -13,9 +13,19 @@ mod support;
 use support::inventory_json;
 
 fn pack(src: &Path, dest: &Path) {
+    pack_with(src, dest, "gzip");
+}
+
+/// `pkg_tool.py pack SRC DEST COMPRESSION`: the Payload gzip-compressed or in pbzx chunks.
+fn pack_with(src: &Path, dest: &Path, compression: &str) {
     support::python_script(
         "pkg_tool.py",
-        &["pack".as_ref(), src.as_os_str(), dest.as_os_str()],
+        &[
+            "pack".as_ref(),
+            src.as_os_str(),
+            dest.as_os_str(),
+            compression.as_ref(),
+        ],
     );
 }
 
@@ -33,14 +43,16 @@ fn check(pkg: &Path, result: &Value) -> usize {
 fn packages_match_7zip_and_cpio() {
     let tree = support::corpus("asar-corpus.sh", "asar").join("tree");
     let dir = tempfile::tempdir().unwrap();
-    let pkg = dir.path().join("Fixture.pkg");
-    pack(&tree, &pkg);
-    let value = inventory_json(&pkg, &[]);
-    let result = &value["result"];
-    assert_eq!(support::root_format(result), "pkg");
-    assert_eq!(result["summary"]["unavailable"], 0);
-    let members = check(&pkg, result);
-    assert!(members > 1500, "{members}");
+    for compression in ["gzip", "pbzx"] {
+        let pkg = dir.path().join(format!("Fixture-{compression}.pkg"));
+        pack_with(&tree, &pkg, compression);
+        let value = inventory_json(&pkg, &[]);
+        let result = &value["result"];
+        assert_eq!(support::root_format(result), "pkg", "{compression}");
+        assert_eq!(result["summary"]["unavailable"], 0, "{compression}");
+        let members = check(&pkg, result);
+        assert!(members > 1500, "{compression}: {members}");
+    }
 }
 
 #[test]
