@@ -80,26 +80,13 @@ fn images_of_every_run_kind_match_7zip() {
 
 #[test]
 fn a_mac_application_is_read_down_to_its_asar() {
-    let corpus = support::corpus("asar-corpus.sh", "asar");
     let dir = tempfile::tempdir().unwrap();
     // The volume as electron-builder lays it out: the bundle, and a link to /Applications.
     let volume = dir.path().join("volume");
     let contents = volume.join("Fixture.app/Contents");
     let framework = contents.join("Frameworks/Electron Framework.framework");
-    std::fs::create_dir_all(contents.join("Resources")).unwrap();
+    support::place_asar(&contents.join("Resources"), "unpack-node.asar");
     std::fs::create_dir_all(framework.join("Versions/A/Resources")).unwrap();
-    std::fs::copy(
-        corpus.join("unpack-node.asar"),
-        contents.join("Resources/app.asar"),
-    )
-    .unwrap();
-    let status = std::process::Command::new("cp")
-        .arg("-r")
-        .arg(corpus.join("unpack-node.asar.unpacked"))
-        .arg(contents.join("Resources/app.asar.unpacked"))
-        .status()
-        .unwrap();
-    assert!(status.success());
     std::fs::write(
         framework.join("Versions/A/Resources/Info.plist"),
         "<plist/>",
@@ -125,16 +112,7 @@ fn a_mac_application_is_read_down_to_its_asar() {
         "Fixture.app/Contents/Resources/app.asar",
         "unpack-node.asar",
     );
-    let analysis = support::tool_json("analyze-javascript-application", &dmg, &[]);
-    let alone = support::tool_json(
-        "analyze-javascript-application",
-        &corpus.join("unpack-node.asar"),
-        &[],
-    );
-    assert_eq!(
-        analysis["result"]["statistics"]["javascript_files"],
-        alone["result"]["statistics"]["javascript_files"]
-    );
+    support::assert_analyzed_like(&dmg, "unpack-node.asar");
 }
 
 #[test]

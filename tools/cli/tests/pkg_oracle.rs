@@ -57,19 +57,12 @@ fn packages_match_7zip_and_cpio() {
 
 #[test]
 fn a_mac_application_package_is_read_down_to_its_asar() {
-    let corpus = support::corpus("asar-corpus.sh", "asar");
     let dir = tempfile::tempdir().unwrap();
     let root = dir.path().join("root");
-    let resources = root.join("Fixture.app/Contents/Resources");
-    std::fs::create_dir_all(&resources).unwrap();
-    std::fs::copy(corpus.join("unpack-node.asar"), resources.join("app.asar")).unwrap();
-    let status = std::process::Command::new("cp")
-        .arg("-r")
-        .arg(corpus.join("unpack-node.asar.unpacked"))
-        .arg(resources.join("app.asar.unpacked"))
-        .status()
-        .unwrap();
-    assert!(status.success());
+    support::place_asar(
+        &root.join("Fixture.app/Contents/Resources"),
+        "unpack-node.asar",
+    );
     let pkg = dir.path().join("Fixture-1.0.0.pkg");
     pack(&root, &pkg);
     let result = &inventory_json(&pkg, &[])["result"];
@@ -79,16 +72,7 @@ fn a_mac_application_package_is_read_down_to_its_asar() {
         "app.pkg/Payload/Fixture.app/Contents/Resources/app.asar",
         "unpack-node.asar",
     );
-    let analysis = support::tool_json("analyze-javascript-application", &pkg, &[]);
-    let alone = support::tool_json(
-        "analyze-javascript-application",
-        &corpus.join("unpack-node.asar"),
-        &[],
-    );
-    assert_eq!(
-        analysis["result"]["statistics"]["javascript_files"],
-        alone["result"]["statistics"]["javascript_files"]
-    );
+    support::assert_analyzed_like(&pkg, "unpack-node.asar");
 }
 
 #[test]

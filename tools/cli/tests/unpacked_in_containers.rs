@@ -12,17 +12,8 @@ mod support;
 
 /// `DIR/app/resources/app.asar` and its companion, copied from the corpus's `name`.
 fn app_with_companion(dir: &Path, name: &str) -> std::path::PathBuf {
-    let corpus = support::corpus("asar-corpus.sh", "asar");
     let app = dir.join("app");
-    std::fs::create_dir_all(app.join("resources")).unwrap();
-    std::fs::copy(corpus.join(name), app.join("resources/app.asar")).unwrap();
-    let status = std::process::Command::new("cp")
-        .arg("-r")
-        .arg(corpus.join(format!("{name}.unpacked")))
-        .arg(app.join("resources/app.asar.unpacked"))
-        .status()
-        .unwrap();
-    assert!(status.success());
+    support::place_asar(&app.join("resources"), name);
     app
 }
 

@@ -301,9 +301,14 @@ pub fn text_tree(dir: &Path, lines: usize) -> (PathBuf, PathBuf) {
 /// `analyze-javascript-application` reads `input` (an image, a package, an installer holding
 /// the corpus's `plain.asar`) as it reads `plain.asar` alone: the same JavaScript files.
 pub fn assert_analyzed_like_plain_asar(input: &Path) {
-    let plain = corpus("asar-corpus.sh", "asar").join("plain.asar");
+    assert_analyzed_like(input, "plain.asar");
+}
+
+/// `analyze-javascript-application` reads `input` as it reads the corpus's ASAR `name` alone.
+pub fn assert_analyzed_like(input: &Path, name: &str) {
+    let original = corpus("asar-corpus.sh", "asar").join(name);
     let analysis = tool_json("analyze-javascript-application", input, &[]);
-    let alone = tool_json("analyze-javascript-application", &plain, &[]);
+    let alone = tool_json("analyze-javascript-application", &original, &[]);
     assert_eq!(
         analysis["result"]["statistics"]["javascript_files"],
         alone["result"]["statistics"]["javascript_files"],
@@ -356,5 +361,23 @@ pub fn assert_unavailable_saying(result: &Value, text: &str) {
     assert!(!unavailable.is_empty(), "{ours:?}");
     for (path, o) in unavailable {
         assert!(o["limitations"].to_string().contains(text), "{path}: {o}");
+    }
+}
+
+/// Copies the corpus's ASAR `name` into the folder `resources` as `app.asar`, with its
+/// `.unpacked` companion beside it when it has one, as packagers lay out an application.
+pub fn place_asar(resources: &Path, name: &str) {
+    let corpus = corpus("asar-corpus.sh", "asar");
+    std::fs::create_dir_all(resources).unwrap();
+    std::fs::copy(corpus.join(name), resources.join("app.asar")).unwrap();
+    let companion = corpus.join(format!("{name}.unpacked"));
+    if companion.is_dir() {
+        let status = Command::new("cp")
+            .arg("-r")
+            .arg(&companion)
+            .arg(resources.join("app.asar.unpacked"))
+            .status()
+            .unwrap();
+        assert!(status.success());
     }
 }
