@@ -21,9 +21,7 @@ mkdir -p target/bench/dmg
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-seconds() { /usr/bin/time -f "%e" -o "$work/t" "$@" > /dev/null; cat "$work/t"; }
-timed() { { /usr/bin/time -f "%e %M" "$@" > /dev/null; } 2>&1 | tail -1; }
+. benches/timing.sh
 
 $rea inventory-artifact "$image" --json > "$work/inventory.json"
 walls=(); rss=(); tests=(); extracts=()
@@ -31,11 +29,7 @@ for _ in $(seq "$runs"); do
   out=$(timed $rea inventory-artifact "$image")
   walls+=("${out% *}"); rss+=("${out#* }")
   tests+=("$(seconds 7zz t -bd "$image")")
-  rm -rf "$work/x"
-  start=$(date +%s.%N)
-  7zz x -bd -snl -snld -y "-o$work/x" "$image" > /dev/null
-  python3 corpora/scripts/list_tree.py "$work/x" > /dev/null
-  extracts+=("$(echo "$(date +%s.%N) - $start" | bc)")
+  extracts+=("$(extract_then_hash "$work/x" 7zz x -bd -snl -snld -y "-o$work/x" "$image")")
 done
 wall=$(printf '%s\n' "${walls[@]}" | median)
 peak=$(printf '%s\n' "${rss[@]}" | sort -n | tail -1)

@@ -21,19 +21,14 @@ mkdir -p target/bench/msi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-timed() { { /usr/bin/time -f "%e %M" "$@" > /dev/null; } 2>&1 | tail -1; }
+. benches/timing.sh
 
 $rea inventory-artifact "$package" --json > "$work/inventory.json"
 walls=(); rss=(); extracts=()
 for _ in $(seq "$runs"); do
   out=$(timed $rea inventory-artifact "$package")
   walls+=("${out% *}"); rss+=("${out#* }")
-  rm -rf "$work/x"
-  start=$(date +%s.%N)
-  msiextract -C "$work/x" "$package" > /dev/null
-  python3 corpora/scripts/list_tree.py "$work/x" > /dev/null
-  extracts+=("$(echo "$(date +%s.%N) - $start" | bc)")
+  extracts+=("$(extract_then_hash "$work/x" msiextract -C "$work/x" "$package")")
 done
 wall=$(printf '%s\n' "${walls[@]}" | median)
 peak=$(printf '%s\n' "${rss[@]}" | sort -n | tail -1)

@@ -27,9 +27,7 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-seconds() { /usr/bin/time -f "%e" -o "$work/t" "$@" > /dev/null; cat "$work/t"; }
-timed() { { /usr/bin/time -f "%e %M" "$@" > /dev/null; } 2>&1 | tail -1; }
+. benches/timing.sh
 
 $rea inventory-artifact "$archive" --json > "$work/inventory.json"
 walls=(); rss=(); tests=(); extracts=(); setups=(); setup_rss=()
@@ -41,11 +39,7 @@ for _ in $(seq "$runs"); do
     setups+=("${out% *}"); setup_rss+=("${out#* }")
   fi
   tests+=("$(seconds 7zz t -bd "$archive")")
-  rm -rf "$work/x"
-  start=$(date +%s.%N)
-  7zz x -bd -snl -snld -y "-o$work/x" "$archive" > /dev/null
-  python3 corpora/scripts/list_tree.py "$work/x" > /dev/null
-  extracts+=("$(echo "$(date +%s.%N) - $start" | bc)")
+  extracts+=("$(extract_then_hash "$work/x" 7zz x -bd -snl -snld -y "-o$work/x" "$archive")")
 done
 wall=$(printf '%s\n' "${walls[@]}" | median)
 peak=$(printf '%s\n' "${rss[@]}" | sort -n | tail -1)

@@ -22,20 +22,15 @@ fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-seconds() { /usr/bin/time -f "%e" -o "$work/t" "$@" > /dev/null; cat "$work/t"; }
+. benches/timing.sh
 
 $rea inventory-artifact "$image" --json > "$work/inventory.json"
 walls=(); rss=(); lists=(); extracts=()
 for _ in $(seq "$runs"); do
-  out=$( { /usr/bin/time -f "%e %M" $rea inventory-artifact "$image" > /dev/null; } 2>&1 | tail -1)
+  out=$(timed $rea inventory-artifact "$image")
   walls+=("${out% *}"); rss+=("${out#* }")
   lists+=("$(seconds unsquashfs -lls "$image")")
-  rm -rf "$work/x"
-  start=$(date +%s.%N)
-  unsquashfs -q -no-progress -d "$work/x" "$image" > /dev/null
-  python3 corpora/scripts/list_tree.py "$work/x" > /dev/null
-  extracts+=("$(echo "$(date +%s.%N) - $start" | bc)")
+  extracts+=("$(extract_then_hash "$work/x" unsquashfs -q -no-progress -d "$work/x" "$image")")
 done
 wall=$(printf '%s\n' "${walls[@]}" | median)
 peak=$(printf '%s\n' "${rss[@]}" | sort -n | tail -1)
