@@ -44,7 +44,7 @@ const MAX_BLOCK: usize = 1 << 15;
 
 /// True when `name` is named like a cabinet.
 pub fn is_cab_name(name: &str) -> bool {
-    name.to_lowercase().ends_with(".cab")
+    crate::path::has_suffix(name, ".cab")
 }
 
 /// True when `head` starts a cabinet.

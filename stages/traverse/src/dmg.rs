@@ -24,7 +24,7 @@ const SECTOR: u64 = 512;
 
 /// True when `name` is named like a disk image.
 pub fn is_dmg_name(name: &str) -> bool {
-    name.to_lowercase().ends_with(".dmg")
+    crate::path::has_suffix(name, ".dmg")
 }
 
 /// Sends every file, folder and symlink of the image's volume below `prefix` (`""` at the

@@ -39,7 +39,7 @@ const ZIP_END: &[u8] = b"PK\x05\x06";
 
 /// True when `name` is named like a Windows executable.
 pub fn is_exe_name(name: &str) -> bool {
-    name.to_lowercase().ends_with(".exe")
+    crate::path::has_suffix(name, ".exe")
 }
 
 /// True when `head` starts a DOS/PE executable.

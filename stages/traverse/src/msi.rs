@@ -34,7 +34,7 @@ const MAX_DIRECTORY_DEPTH: usize = 256;
 
 /// True when `name` is named like a Windows Installer package.
 pub fn is_msi_name(name: &str) -> bool {
-    name.to_lowercase().ends_with(".msi")
+    crate::path::has_suffix(name, ".msi")
 }
 
 /// The name Windows gives a standard folder property's directory, for a `Directory` row whose

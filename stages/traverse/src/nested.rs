@@ -138,35 +138,33 @@ impl ArchiveFormat {
     }
 
     fn detect(name: &str, head: &[u8]) -> Option<ArchiveFormat> {
-        let lower = name.to_lowercase();
         let magic = !head.is_empty();
-        if lower.ends_with(".asar") || (magic && asar::looks_like_asar(head)) {
+        if crate::path::has_suffix(name, ".asar") || (magic && asar::looks_like_asar(head)) {
             Some(ArchiveFormat::Asar)
-        } else if zip::is_zip_name(&lower) || (magic && zip::looks_like_zip(head)) {
+        } else if zip::is_zip_name(name) || (magic && zip::looks_like_zip(head)) {
             Some(ArchiveFormat::Zip)
-        } else if let Some(packing) = crate::tar::packing_of(&lower) {
+        } else if let Some(packing) = crate::tar::packing_of(name) {
             Some(ArchiveFormat::Tar(packing))
-        } else if crate::squashfs::is_squashfs_name(&lower)
+        } else if crate::squashfs::is_squashfs_name(name)
             || (magic && crate::squashfs::looks_like_squashfs(head))
         {
             Some(ArchiveFormat::Squashfs)
-        } else if crate::rpm::is_rpm_name(&lower) || (magic && crate::rpm::looks_like_rpm(head)) {
+        } else if crate::rpm::is_rpm_name(name) || (magic && crate::rpm::looks_like_rpm(head)) {
             Some(ArchiveFormat::Rpm)
-        } else if crate::sevenz::is_7z_name(&lower) || (magic && crate::sevenz::looks_like_7z(head))
-        {
+        } else if crate::sevenz::is_7z_name(name) || (magic && crate::sevenz::looks_like_7z(head)) {
             Some(ArchiveFormat::SevenZ)
-        } else if crate::exe::is_exe_name(&lower) || (magic && crate::exe::looks_like_exe(head)) {
+        } else if crate::exe::is_exe_name(name) || (magic && crate::exe::looks_like_exe(head)) {
             Some(ArchiveFormat::Exe)
-        } else if crate::msi::is_msi_name(&lower) {
+        } else if crate::msi::is_msi_name(name) {
             // By name only: the compound-file magic is also a Word or Excel document's.
             Some(ArchiveFormat::Msi)
-        } else if crate::cab::is_cab_name(&lower) || (magic && crate::cab::looks_like_cab(head)) {
+        } else if crate::cab::is_cab_name(name) || (magic && crate::cab::looks_like_cab(head)) {
             Some(ArchiveFormat::Cab)
         } else if crate::payload::is_payload_name(name) {
             Some(ArchiveFormat::PkgPayload)
-        } else if crate::xar::is_xar_name(&lower) || (magic && crate::xar::looks_like_xar(head)) {
+        } else if crate::xar::is_xar_name(name) || (magic && crate::xar::looks_like_xar(head)) {
             Some(ArchiveFormat::Xar)
-        } else if crate::dmg::is_dmg_name(&lower) {
+        } else if crate::dmg::is_dmg_name(name) {
             // By name only: a disk image's trailer is at its end.
             Some(ArchiveFormat::Dmg)
         } else {

@@ -15,6 +15,13 @@ pub fn join(parent: &str, name: &str) -> String {
     }
 }
 
+/// True when `name` ends with `suffix` (an ASCII extension such as `.zip`), in any case. It
+/// never allocates: every entry of a walk is checked against every archive extension.
+pub fn has_suffix(name: &str, suffix: &str) -> bool {
+    let (name, suffix) = (name.as_bytes(), suffix.as_bytes());
+    name.len() >= suffix.len() && name[name.len() - suffix.len()..].eq_ignore_ascii_case(suffix)
+}
+
 /// Why one name cannot be a path component.
 pub fn component_problem(name: &str) -> Option<&'static str> {
     if name.is_empty() {
@@ -44,6 +51,15 @@ pub fn depth(path: &str) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn suffixes_match_in_any_case_without_splitting_characters() {
+        assert!(has_suffix("Demo.App/x.ASAR", ".asar"));
+        assert!(has_suffix(".zip", ".zip"));
+        assert!(!has_suffix("zip", ".zip"));
+        assert!(!has_suffix("résumé", ".zip"));
+        assert!(has_suffix("naïve.7Z", ".7z"));
+    }
 
     #[test]
     fn join_and_depth() {

@@ -23,7 +23,7 @@ pub fn is_payload_name(path: &str) -> bool {
     let (Some(name), Some(parent)) = (parts.next(), parts.next()) else {
         return false;
     };
-    matches!(name, "Payload" | "Scripts") && parent.to_lowercase().ends_with(".pkg")
+    matches!(name, "Payload" | "Scripts") && crate::path::has_suffix(parent, ".pkg")
 }
 
 /// Sends every member of the payload below `prefix`, then expands the archives among them. A

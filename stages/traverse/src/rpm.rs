@@ -21,7 +21,7 @@ use crate::read::SeekRange;
 
 /// True when `name` is named like an RPM package.
 pub fn is_rpm_name(name: &str) -> bool {
-    name.to_lowercase().ends_with(".rpm")
+    crate::path::has_suffix(name, ".rpm")
 }
 
 /// True when `head` starts an RPM package (its lead's magic).

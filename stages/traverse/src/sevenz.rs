@@ -37,7 +37,7 @@ const UNIX_EXTENSION: u32 = 0x8000;
 
 /// True when `name` is named like a 7z archive.
 pub fn is_7z_name(name: &str) -> bool {
-    name.to_lowercase().ends_with(".7z")
+    crate::path::has_suffix(name, ".7z")
 }
 
 /// True when `head` starts a 7z archive.

@@ -37,8 +37,9 @@ const SQUASHFS_NAMES: [&str; 6] = [".appimage", ".snap", ".squashfs", ".sqfs", "
 
 /// True when `name` is named like a SquashFS image or an AppImage.
 pub fn is_squashfs_name(name: &str) -> bool {
-    let lower = name.to_lowercase();
-    SQUASHFS_NAMES.iter().any(|ext| lower.ends_with(ext))
+    SQUASHFS_NAMES
+        .iter()
+        .any(|ext| crate::path::has_suffix(name, ext))
 }
 
 /// True when `head` starts a bare SquashFS image.

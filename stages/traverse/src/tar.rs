@@ -47,10 +47,9 @@ const TAR_FAMILY: [(&str, Packing); 9] = [
 
 /// How a name says its file is packed, if it is of the tar family.
 pub fn packing_of(name: &str) -> Option<Packing> {
-    let lower = name.to_lowercase();
     TAR_FAMILY
         .iter()
-        .find(|(ext, _)| lower.ends_with(ext))
+        .find(|(ext, _)| crate::path::has_suffix(name, ext))
         .map(|(_, packing)| *packing)
 }
 

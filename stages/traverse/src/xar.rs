@@ -27,10 +27,9 @@ const MAX_DEPTH: usize = 256;
 
 /// True when `name` is named like a flat package or a XAR archive.
 pub fn is_xar_name(name: &str) -> bool {
-    let lower = name.to_lowercase();
     [".pkg", ".mpkg", ".xar"]
         .iter()
-        .any(|ext| lower.ends_with(ext))
+        .any(|ext| crate::path::has_suffix(name, ext))
 }
 
 /// True when `head` starts a XAR archive.

@@ -50,10 +50,9 @@ pub const ZIP_FAMILY: [(&str, &str); 14] = [
 
 /// The zip-family format a name has, by its extension.
 pub fn zip_format(name: &str) -> Option<&'static str> {
-    let lower = name.to_lowercase();
     ZIP_FAMILY
         .iter()
-        .find(|(ext, _)| lower.ends_with(ext))
+        .find(|(ext, _)| crate::path::has_suffix(name, ext))
         .map(|(_, format)| *format)
 }
 
