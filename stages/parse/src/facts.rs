@@ -244,6 +244,9 @@ pub struct Module {
     pub requires: Vec<ModuleKey>,
     /// Chunk ids this factory loads on demand.
     pub async_chunks: Vec<String>,
+    /// Keys of other factories this one loads on demand (AMD's `require([ids], callback)`),
+    /// sorted and unique.
+    pub async_modules: Vec<ModuleKey>,
     /// CommonJS/harmony export names, sorted and unique, at most 256.
     pub exports: Vec<String>,
     pub exports_truncated: bool,

@@ -873,3 +873,89 @@ fn renamed_path_helpers_resolve_through_their_imports() {
         Some("../preload/index.js")
     );
 }
+
+#[test]
+fn named_amd_defines_are_modules_whose_dependencies_resolve_in_the_file() {
+    let f = facts(
+        "out/app.js",
+        r#"var __m = ["exports", "require", "app/util", "vs/css", "vs/css!app/style"];
+var __M = function (deps) { return deps.map(function (i) { return __m[i]; }); };
+define(__m[2], __M([1, 0]), function (require, exports) { exports.twice = function (x) { return 2 * x; }; });
+define(__m[3], __M([0]), function (exports) { exports.load = function () {}; });
+define("app/main", ["require", "exports", "./util", "vs/css!./style", "fs"], function (r, e, util, css, fs) {
+  var helper = r("./util");
+  r(["./later"], function (later) {});
+  e.run = function () { return util.twice(1); };
+});
+define("app/later", { ready: true });
+define("app/main", [], function () { return 1; });"#,
+    );
+    assert_eq!(f.parse, ParseStatus::Complete, "{:?}", f.diagnostics);
+    assert_eq!(f.js.bundles.len(), 1);
+    let bundle = &f.js.bundles[0];
+    assert_eq!((bundle.bundler, bundle.shape), ("amd", "amd-define"));
+    // Ids read through the table; the repeated id keeps its first define.
+    assert_eq!(keys(&f), ["app/later", "app/main", "app/util", "vs/css"]);
+    let main = bundle
+        .modules
+        .iter()
+        .find(|m| m.key.text() == "app/main")
+        .unwrap();
+    // `./util` relative to `app/main`; the CSS resource loads through its plugin module.
+    assert_eq!(
+        main.requires,
+        [
+            ModuleKey::String("app/util".into()),
+            ModuleKey::String("vs/css".into())
+        ]
+    );
+    assert_eq!(main.async_modules, [ModuleKey::String("app/later".into())]);
+    assert_eq!(main.exports, ["run"]);
+    assert_eq!(main.require_name.as_deref(), Some("r"));
+    // Only what the file does not define stays a reference: the Node built-in.
+    let refs: Vec<(&str, Option<&str>)> =
+        f.js.references
+            .iter()
+            .map(|r| (r.kind, r.specifier.as_deref()))
+            .collect();
+    assert_eq!(refs, [("require", Some("fs"))]);
+}
+
+#[test]
+fn anonymous_and_umd_defines_declare_references_only() {
+    let f = facts(
+        "lib/widget.js",
+        r#"(function (root, factory) {
+  if (typeof define === "function" && define.amd) { define(["exports", "jquery", "./theme"], factory); }
+  else { factory(root.widget = {}, root.jQuery); }
+})(this, function (exports, $) { exports.widget = 1; });
+const globalDefine = globalThis.define;
+globalDefine(["./late"], function (late) { require(["./lazy", "module"], function () {}); });"#,
+    );
+    assert_eq!(f.parse, ParseStatus::Complete, "{:?}", f.diagnostics);
+    assert!(f.js.bundles.is_empty());
+    let refs: Vec<(&str, Option<&str>)> =
+        f.js.references
+            .iter()
+            .map(|r| (r.kind, r.specifier.as_deref()))
+            .collect();
+    assert_eq!(
+        refs,
+        [
+            ("require", Some("jquery")),
+            ("require", Some("./theme")),
+            ("require", Some("./late")),
+            ("dynamic-import", Some("./lazy")),
+        ]
+    );
+    // regenerator-runtime's own `define(obj, key, value)` is not AMD, and an id that is no
+    // string or table index makes no module.
+    let f = facts(
+        "runtime.js",
+        r#"function define(obj, key, value) { obj[key] = value; return obj[key]; }
+define(Gp, toStringTagSymbol, "Generator");
+define(names[i], ["a"], function () {});"#,
+    );
+    assert!(f.js.bundles.is_empty());
+    assert!(f.js.references.is_empty(), "{:?}", f.js.references);
+}

@@ -221,7 +221,7 @@ fn build_tools() -> Vec<ToolSpec> {
             name: "analyze_javascript_application",
             title: "Analyze a JavaScript application",
             surface: "javascript",
-            description: "Reconstruct a JavaScript or Electron application statically, never running it: package entrypoints, Electron main/preload/renderer roles, bundle chunks and module factories (webpack, rspack, esbuild), imports and requires, windows and their webPreferences, preloads, contextBridge APIs, IPC channels paired with handlers, endpoints, native add-ons and source maps. Use it first on an app.asar, an installed or unpacked app directory, a zip, a tar or a .deb; for an installed app the result also carries the ASAR header integrity verdicts and the Electron fuses. Returns {result, evidence_id, evidence}; pass the evidence_id to later tools as {kind: \"retained-evidence\", evidence_id}.",
+            description: "Reconstruct a JavaScript or Electron application statically, never running it: package entrypoints, Electron main/preload/renderer roles, bundle chunks and module factories (webpack, rspack, esbuild, browserify, AMD), imports and requires, windows and their webPreferences, preloads, contextBridge APIs, IPC channels paired with handlers, endpoints, native add-ons and source maps. Use it first on an app.asar, an installed or unpacked app directory, a zip, a tar or a .deb; for an installed app the result also carries the ASAR header integrity verdicts and the Electron fuses. Returns {result, evidence_id, evidence}; pass the evidence_id to later tools as {kind: \"retained-evidence\", evidence_id}.",
             effects: ARTIFACT_EVIDENCE,
             input_schema: schema_of::<AnalyzeParams>(),
             output_schema: evidence(),

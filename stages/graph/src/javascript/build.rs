@@ -1115,6 +1115,22 @@ fn project_bundles<'p>(
                 None => unresolved += 1,
             }
         }
+        for key in &module.async_modules {
+            let target = modules
+                .get(&(file.path.as_str(), bundle, key))
+                .cloned()
+                .or_else(|| unique(by_runtime.get(&(container, runtime, key))));
+            match target {
+                Some(target) => b.edge(
+                    &id,
+                    &target,
+                    "imports",
+                    json!({"kind": "bundler-async-module", "module_key": key_json(key)}),
+                    inferred("medium", sha, location, "resolve-bundler-async-module"),
+                )?,
+                None => unresolved += 1,
+            }
+        }
         for chunk_key in &module.async_chunks {
             match unique(chunks_by_key.get(&(container, chunk_key.as_str()))) {
                 Some(chunk) => b.edge(

@@ -352,6 +352,7 @@ pub(crate) fn walk_factory(
         esbuild_names,
         requires: BTreeSet::new(),
         async_chunks: BTreeSet::new(),
+        async_modules: BTreeSet::new(),
         exports: BTreeSet::new(),
         functions: 0,
         shadowed: 0,
@@ -380,6 +381,7 @@ pub(crate) fn walk_factory(
         require_name: factory.require_name.clone(),
         requires: walker.requires.into_iter().collect(),
         async_chunks: walker.async_chunks.into_iter().collect(),
+        async_modules: walker.async_modules.into_iter().collect(),
         exports: walker.exports.into_iter().take(MAX_EXPORTS).collect(),
         exports_truncated,
     }
@@ -394,6 +396,7 @@ struct FactoryWalker<'n> {
     esbuild_names: &'n std::collections::HashMap<String, ModuleKey>,
     requires: BTreeSet<ModuleKey>,
     async_chunks: BTreeSet<String>,
+    async_modules: BTreeSet<ModuleKey>,
     exports: BTreeSet<String>,
     /// Functions entered so far; the first is the factory itself.
     functions: u64,
@@ -699,8 +702,20 @@ impl FactoryWalker<'_> {
         let name = callee_name(&call.callee);
         let first = call.args.first().map(|a| &*a.expr);
         if self.is_require(&name) {
-            if let Some(key) = first.and_then(module_key_of) {
-                self.requires.insert(key);
+            match first.map(unwrap) {
+                // AMD's `require([ids], callback)` loads on demand.
+                Some(Expr::Array(ids)) => {
+                    for id in ids.elems.iter().flatten() {
+                        if let Some(id) = super::names::string(&id.expr) {
+                            self.async_modules.insert(ModuleKey::String(id));
+                        }
+                    }
+                }
+                _ => {
+                    if let Some(key) = first.and_then(module_key_of) {
+                        self.requires.insert(key);
+                    }
+                }
             }
         } else if let Some((object, method)) = name.rsplit_once('.')
             && self.is_require(object)

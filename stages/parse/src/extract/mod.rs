@@ -4,6 +4,7 @@
 //! `electron`, `child_process`, `bindings` and `node-gyp-build` exports, webpack runtime
 //! module tables and esbuild wrappers.
 
+mod amd;
 mod bundle;
 mod electron;
 pub(crate) mod evals;
@@ -56,6 +57,31 @@ pub(crate) struct Walk {
     pub truncated: bool,
 }
 
+/// The file's named AMD defines, gathered into one bundle as the walk meets them.
+struct AmdBundle {
+    /// Its index in [`JsFacts::bundles`].
+    bundle: u32,
+    /// Where the first define starts and the last ends.
+    lo: swc_common::BytePos,
+    hi: swc_common::BytePos,
+    /// The ids defined so far.
+    keys: HashSet<String>,
+    /// What each module names, resolved once the whole file is read.
+    pending: Vec<Pending>,
+}
+
+/// The ids one AMD module names, normalized against its own.
+struct Pending {
+    /// Its index in the bundle.
+    index: usize,
+    /// The dependencies it declares, with where each is written.
+    declared: Vec<(String, swc_common::Span)>,
+    /// What its factory's `require("…")` calls name.
+    required: Vec<String>,
+    /// What its factory's `require([…], callback)` calls load.
+    loaded: Vec<String>,
+}
+
 const VENDOR_MARKERS: &[(&str, &[&str])] = &[
     ("angular", &["ɵɵdefineComponent"]),
     ("bytenode", &["bytenode"]),
@@ -89,7 +115,8 @@ pub(crate) fn extract(
     maps: MapOptions,
     cancelled: &dyn Fn() -> bool,
 ) -> Walk {
-    let pre = prepass::run(program);
+    let amd = memchr::memmem::find(source.text.as_bytes(), b"define(").is_some();
+    let pre = prepass::run(program, amd);
     let mut facts = JsFacts {
         module_syntax: matches!(program, Program::Module(m) if m.body.iter().any(|i| i.is_module_decl())),
         ..JsFacts::default()
@@ -113,6 +140,8 @@ pub(crate) fn extract(
         esm_chunk_ids: pre.esm_chunk_ids.unwrap_or_default(),
         esm_tables: pre.esm_tables,
         object_names: pre.object_names,
+        strings: pre.strings,
+        amd: None,
         named_objects: Scoped::default(),
         stack: Vec::new(),
         nodes: 0,
@@ -126,6 +155,7 @@ pub(crate) fn extract(
         claimed_tables: HashSet::new(),
     };
     program.visit_with(&mut walker);
+    walker.finish_amd();
     Walk {
         visited_nodes: walker.nodes,
         truncated: walker.truncated,
@@ -274,6 +304,10 @@ struct Extractor<'s, 'c> {
     /// options), and what the walk read off the literals declarations bind to them.
     object_names: HashSet<String>,
     named_objects: Scoped<electron::NamedObject>,
+    /// Arrays of strings the pre-pass kept, for AMD ids read by index.
+    strings: amd::AmdNames,
+    /// The file's named AMD defines, once one is seen.
+    amd: Option<AmdBundle>,
     /// Enclosing module factories.
     /// The module factories being walked, innermost last.
     stack: Vec<ModuleRef>,
@@ -556,6 +590,202 @@ impl Extractor<'_, '_> {
             span,
         );
         true
+    }
+
+    /// A call to the global `define`: a named define is a module of the file's AMD bundle; an
+    /// anonymous one declares the file's dependencies, recorded as references.
+    fn try_define(&mut self, call: &CallExpr) -> bool {
+        let Some(define) = amd::define_call(call, &self.strings) else {
+            return false;
+        };
+        match define.id.clone() {
+            Some(id) => self.amd_module(id, &define, call.span),
+            None => {
+                for (dep, span) in define.deps.iter().flatten().flatten() {
+                    if !amd::is_special(dep) {
+                        self.reference_to("require", Some(dep.clone()), None, *span);
+                    }
+                }
+                call.visit_children_with(self);
+            }
+        }
+        true
+    }
+
+    /// A named define: its factory is walked as a module, keyed by its id. Its dependencies
+    /// are resolved once the whole file is read ([`Extractor::finish_amd`]).
+    fn amd_module(&mut self, id: String, define: &amd::Define<'_>, span: swc_common::Span) {
+        let amd = match &mut self.amd {
+            Some(amd) => amd,
+            None => {
+                self.facts.bundles.push(Bundle {
+                    bundler: "amd",
+                    runtime: "define".to_owned(),
+                    shape: "amd-define",
+                    chunk_keys: Vec::new(),
+                    unknown_chunk_keys: 0,
+                    entry_module_keys: Vec::new(),
+                    range: self.source.range(span),
+                    modules: Vec::new(),
+                    unknown_modules: 0,
+                });
+                self.amd.insert(AmdBundle {
+                    bundle: (self.facts.bundles.len() - 1) as u32,
+                    lo: span.lo,
+                    hi: span.hi,
+                    keys: HashSet::new(),
+                    pending: Vec::new(),
+                })
+            }
+        };
+        amd.hi = amd.hi.max(span.hi);
+        let bundle = amd.bundle;
+        // The loader keeps the first define of an id; a later one is walked as plain code.
+        let first = amd.keys.insert(id.clone());
+        if !first || self.modules >= self.budget.max_modules {
+            if first {
+                self.facts.dropped_modules += 1;
+            }
+            define.value.visit_with(self);
+            return;
+        }
+        self.modules += 1;
+        let key = ModuleKey::String(id.clone());
+        let factory = Factory {
+            key: Some(key.clone()),
+            body: Body::Expr(define.value),
+            require_name: define.param_for("require"),
+            exports_name: define.param_for("exports"),
+            module_name: define.param_for("module"),
+        };
+        let mut module = bundle::walk_factory(self.source, &factory, &self.esbuild);
+        let ids = |keys: Vec<ModuleKey>| -> Vec<String> {
+            keys.into_iter()
+                .filter_map(|key| match key {
+                    ModuleKey::String(spec) => Some(amd::normalize(&id, &spec)),
+                    ModuleKey::Number(_) => None,
+                })
+                .collect()
+        };
+        let required = ids(std::mem::take(&mut module.requires));
+        let loaded = ids(std::mem::take(&mut module.async_modules));
+        let declared = define
+            .deps
+            .iter()
+            .flatten()
+            .flatten()
+            .filter(|(dep, _)| !amd::is_special(dep))
+            .map(|(dep, span)| (amd::normalize(&id, dep), *span))
+            .collect();
+        let modules = &mut self.facts.bundles[bundle as usize].modules;
+        if let Some(amd) = &mut self.amd {
+            amd.pending.push(Pending {
+                index: modules.len(),
+                declared,
+                required,
+                loaded,
+            });
+        }
+        modules.push(module);
+        self.stack.push(ModuleRef { bundle, key });
+        define.value.visit_with(self);
+        self.stack.pop();
+    }
+
+    /// Resolves the AMD modules' dependencies within the file: a dependency on a module the
+    /// file defines, or a plugin resource whose plugin it defines, is a require edge between
+    /// factories; any other is a `require` reference
+    /// of its module (a Node built-in, a package, or a module of another file). A
+    /// `require("x")` inside a factory that names a module of the file is an edge only.
+    fn finish_amd(&mut self) {
+        let Some(amd) = self.amd.take() else { return };
+        let bundle = amd.bundle as usize;
+        self.facts.bundles[bundle].range = self
+            .source
+            .range(swc_common::Span::new(amd.lo, amd.hi.max(amd.lo)));
+        for Pending {
+            index,
+            declared,
+            required,
+            loaded,
+        } in amd.pending
+        {
+            let key = self.facts.bundles[bundle].modules[index].key.clone();
+            let mut requires = Vec::new();
+            for (dep, span) in declared {
+                // A plugin resource (`vs/css!x`) not defined itself loads through its plugin.
+                let plugin = dep.split_once('!').map(|(plugin, _)| plugin);
+                if amd.keys.contains(&dep) {
+                    requires.push(ModuleKey::String(dep));
+                } else if let Some(plugin) = plugin.filter(|p| amd.keys.contains(*p)) {
+                    requires.push(ModuleKey::String(plugin.to_owned()));
+                } else {
+                    self.stack.push(ModuleRef {
+                        bundle: amd.bundle,
+                        key: key.clone(),
+                    });
+                    self.reference_to("require", Some(dep), None, span);
+                    self.stack.pop();
+                }
+            }
+            requires.extend(
+                required
+                    .into_iter()
+                    .filter(|dep| amd.keys.contains(dep))
+                    .map(ModuleKey::String),
+            );
+            requires.sort();
+            requires.dedup();
+            let mut loads: Vec<ModuleKey> = loaded
+                .into_iter()
+                .filter(|dep| amd.keys.contains(dep))
+                .map(ModuleKey::String)
+                .collect();
+            loads.sort();
+            loads.dedup();
+            let module = &mut self.facts.bundles[bundle].modules[index];
+            module.requires = requires;
+            module.async_modules = loads;
+        }
+        // References of the modules that name a module of the file: a `require("x")` is an
+        // edge already; a `require(["x"], callback)` becomes a load on demand of that module.
+        let mut lazy: HashMap<usize, Vec<ModuleKey>> = HashMap::new();
+        let index_of: HashMap<&ModuleKey, usize> = self.facts.bundles[bundle]
+            .modules
+            .iter()
+            .enumerate()
+            .map(|(i, m)| (&m.key, i))
+            .collect();
+        self.facts.references.retain(|r| {
+            let Some(m) = r.module.as_ref().filter(|m| m.bundle == amd.bundle) else {
+                return true;
+            };
+            let (ModuleKey::String(id), Some(spec)) = (&m.key, &r.specifier) else {
+                return true;
+            };
+            let target = amd::normalize(id, spec);
+            if !amd.keys.contains(&target) {
+                return true;
+            }
+            match r.kind {
+                "require" => false,
+                "dynamic-import" => {
+                    if let Some(index) = index_of.get(&m.key) {
+                        lazy.entry(*index)
+                            .or_default()
+                            .push(ModuleKey::String(target));
+                    }
+                    false
+                }
+                _ => true,
+            }
+        });
+        for (index, keys) in lazy {
+            let module = &mut self.facts.bundles[bundle].modules[index];
+            module.async_modules.extend(keys);
+            module.async_modules.sort();
+            module.async_modules.dedup();
+        }
     }
 
     /// A browserify or Parcel 1 table: the factories require by specifier, which each
@@ -897,7 +1127,7 @@ impl Visit for Extractor<'_, '_> {
             call.visit_children_with(self);
             return;
         }
-        if self.try_chunk_push(call) {
+        if self.try_chunk_push(call) || self.try_define(call) {
             return;
         }
         let name = self.callee(&call.callee);
@@ -1042,6 +1272,19 @@ impl Extractor<'_, '_> {
         let span = call.span;
         // require and its native-addon forms.
         if name == "require" || (named(name, "require") && !name.contains("__webpack_require__")) {
+            // AMD's `require([ids], callback)` loads modules on demand.
+            if let Some(Expr::Array(ids)) = first.map(unwrap) {
+                for id in ids.elems.iter().flatten() {
+                    match string(&id.expr) {
+                        Some(spec) if amd::is_special(&spec) => {}
+                        Some(spec) => {
+                            self.reference_to("dynamic-import", Some(spec), None, id.expr.span())
+                        }
+                        None => self.reference("dynamic-import", Some(&id.expr), id.expr.span()),
+                    }
+                }
+                return;
+            }
             let spec = first.and_then(string);
             match spec {
                 Some(spec) if is_native_spec(&spec) => {

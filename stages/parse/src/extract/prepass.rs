@@ -294,6 +294,10 @@ pub(super) struct PrePass {
     /// by dotted name; `None` where two path-shaped assignments (see [`may_be_path`]) in the
     /// file disagree.
     pub(super) member_paths: HashMap<String, Option<StaticPath>>,
+    /// Whether the text calls `define(`: only then are arrays of strings kept.
+    amd: bool,
+    /// Arrays of strings by name, for AMD defines that read ids through one.
+    pub(super) strings: super::amd::AmdNames,
 }
 
 impl names::PathScope for PrePass {
@@ -314,9 +318,13 @@ impl names::PathScope for PrePass {
     }
 }
 
-/// Runs the pre-pass over `program`, twice when the first pass bound anything.
-pub(super) fn run(program: &Program) -> PrePass {
-    let mut pre = PrePass::default();
+/// Runs the pre-pass over `program`, twice when the first pass bound anything. `amd` says
+/// whether the text calls `define(`.
+pub(super) fn run(program: &Program, amd: bool) -> PrePass {
+    let mut pre = PrePass {
+        amd,
+        ..PrePass::default()
+    };
     program.visit_with(&mut pre);
     if pre.rebind {
         program.visit_with(&mut pre);
@@ -572,6 +580,14 @@ impl Visit for PrePass {
             .is_some_and(|init| self.bind_init(&decl.name, init));
         if !bound {
             self.shadow(&decl.name, 0);
+        }
+        if self.amd
+            && let (Pat::Ident(ident), Some(init)) = (&decl.name, decl.init.as_deref())
+        {
+            match unwrap(init) {
+                Expr::Array(array) => self.strings.bind_array(&ident.id.sym, array),
+                other => self.strings.bind_define(&ident.id.sym, other),
+            }
         }
         if let (Pat::Ident(ident), Some(init)) = (&decl.name, decl.init.as_deref())
             && let Some(anchor) = names::anchor_of(init, self)

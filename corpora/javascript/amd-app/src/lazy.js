@@ -1,0 +1,1 @@
+define(['exports'], function (exports) { exports.lazy = true; });

@@ -1,0 +1,1 @@
+define({ answer: 42 });

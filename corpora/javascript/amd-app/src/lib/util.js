@@ -1,0 +1,4 @@
+define(function (require, exports, module) {
+  var helper = require('./helper');
+  exports.value = helper.answer;
+});
