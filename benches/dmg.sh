@@ -5,19 +5,26 @@
 # check, nothing written) and `7zz x` then hashing the extracted files
 # (corpora/scripts/list_tree.py), as the ASAR bench does.
 #
-#   bash benches/dmg.sh [RUNS]     (default 3)
+#   bash benches/dmg.sh [RUNS] [METHOD]     (default 3 runs, zlib runs)
+#
+# METHOD `lzfse` writes a ULFO image (Apple's reference encoder: needs the test venv,
+# target/tmp/e2e-venv, which the tests create) and `xz` a ULMO one.
 #
 # Prints a table for BENCHMARKS.md. Every figure comes from this one run, on this machine.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 runs="${1:-3}"
+method="${2:-zlib}"
+python=python3
+[ "$method" = lzfse ] && python=target/tmp/e2e-venv/bin/python
 command -v 7zz >/dev/null || { echo "needs 7zz (Debian: 7zip)" >&2; exit 1; }
 bash corpora/scripts/large-asar.sh target/bench/large-asar
 cargo build -q --release -p rea-cli
 rea=target/release/rea
 image=target/bench/dmg/large.dmg
+[ "$method" = zlib ] || image=target/bench/dmg/large-$method.dmg
 mkdir -p target/bench/dmg
-[ -f "$image" ] || python3 corpora/scripts/dmg_tool.py pack target/bench/large-asar/tree "$image"
+[ -f "$image" ] || "$python" corpora/scripts/dmg_tool.py pack target/bench/large-asar/tree "$image" "$method"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 

@@ -6,10 +6,11 @@ volume itself (case-sensitive HFS+, what `hdiutil create -fs HFSX` makes: a volu
 allocation bitmap, an empty extents tree, and a catalog B-tree of folders, files and symlinks
 with their thread records, in leaf nodes under an index node), and wraps it in a UDIF image
 as `hdiutil` writes one (`koly` trailer, an XML property list whose `blkx` table maps the
-volume's sectors to zlib, bzip2, raw or zero chunks). 7-Zip's DMG and HFS readers, not this
-script, judge the result: `list` is what `7zz x` extracts.
+volume's sectors to zlib, bzip2, LZFSE, xz, raw or zero chunks). 7-Zip's DMG and HFS readers,
+not this script, judge the result: `list` is what `7zz x` extracts. LZFSE and LZVN come from
+Apple's reference encoder (the `lzfse` package from PyPI, imported only when asked for).
 
-  dmg_tool.py pack SRC DEST [zlib|bzip2|raw] [volume|gpt] [plain|decmpfs]
+  dmg_tool.py pack SRC DEST [zlib|bzip2|lzfse|xz|raw] [volume|gpt] [plain|decmpfs|decmpfs-lzvn|decmpfs-lzfse]
                                   write SRC's files, folders, symlinks and hard links as the volume "Fixture"
                                   of the disk image DEST (chunks zlib-compressed by default, as
                                   UDZO images are), alone on the disk or (gpt) in a GUID
@@ -20,12 +21,17 @@ script, judge the result: `list` is what `7zz x` extracts.
                                   file is compressed by the file system as
                                   `ditto --hfsCompression` stores it (zlib, in its
                                   com.apple.decmpfs attribute when small, else in its resource
-                                  fork in chunks of 64 KiB; the attributes B-tree holds them)
+                                  fork in chunks of 64 KiB; the attributes B-tree holds them);
+                                  decmpfs-lzvn and decmpfs-lzfse store them as LZVN (types 7
+                                  and 8; a chunk of 4 KiB or more, which the reference encoder
+                                  writes as LZFSE, is stored after a 0x06 byte) or LZFSE (types
+                                  11 and 12)
   dmg_tool.py list DMG            one JSON object per member (see listing_rows.py) of the volume,
                                   from what `7zz x -snl -snld` extracts from the image (below the
                                   volume's name)
 """
 import bz2
+import lzma
 import os
 import plistlib
 import stat
@@ -62,6 +68,37 @@ def squeezed(data):
     (a zlib stream never starts with 0xFF)."""
     packed = zlib.compress(data, 9)
     return packed if len(packed) < len(data) + 1 else b"\xff" + data
+
+
+def lzvn(data):
+    """A decmpfs LZVN chunk: the LZVN stream Apple's reference encoder writes for an input under
+    4 KiB (its `bvxn` block without the block header and the end-of-stream marker), or 0x06
+    then the bytes."""
+    import lzfse
+    if len(data) < 4096:
+        stream = lzfse.compress(data)
+        if stream[:4] == b"bvxn" and stream[-4:] == b"bvx$":
+            payload = stream[12:-4]
+            if len(payload) < len(data):
+                return payload
+    return b"\x06" + data
+
+
+def lzfse_chunk(data):
+    """A decmpfs LZFSE chunk: an LZFSE stream from Apple's reference encoder."""
+    import lzfse
+    return lzfse.compress(data)
+
+
+def offset_fork(data, encode):
+    """A decmpfs type-8 or type-12 resource fork: little-endian offsets of the chunks of 64 KiB
+    (one more than the chunks), then the chunks."""
+    blocks = [encode(data[i:i + 65536]) for i in range(0, len(data), 65536)]
+    at = 4 * (len(blocks) + 1)
+    offsets = [at]
+    for block in blocks:
+        offsets.append(offsets[-1] + len(block))
+    return struct.pack(f"<{len(offsets)}I", *offsets) + b"".join(blocks)
 
 
 def resource_fork(data):
@@ -124,14 +161,16 @@ class Volume:
             # flag, and a com.apple.decmpfs attribute holding it (type 3, zlib inline) or
             # saying its resource fork does (type 4, zlib blocks of 64 KiB).
             flags = 0x20
-            packed = squeezed(data)
-            if len(packed) + 16 <= 3802:
+            inline, forked, encode = {"zlib": (3, 4, squeezed), "lzvn": (7, 8, lzvn),
+                                      "lzfse": (11, 12, lzfse_chunk)}[self.compress]
+            packed = encode(data) if len(data) <= 65536 else b""
+            if packed and len(packed) + 16 <= 3802:
                 self.attributes.append((cnid, "com.apple.decmpfs",
-                                        struct.pack("<4sIQ", b"fpmc", 3, len(data)) + packed))
+                                        struct.pack("<4sIQ", b"fpmc", inline, len(data)) + packed))
             else:
                 self.attributes.append((cnid, "com.apple.decmpfs",
-                                        struct.pack("<4sIQ", b"fpmc", 4, len(data))))
-                resource = resource_fork(data)
+                                        struct.pack("<4sIQ", b"fpmc", forked, len(data))))
+                resource = resource_fork(data) if forked == 4 else offset_fork(data, encode)
             data = b""
         self.blobs.append(((cnid, "data"), data))
         if resource:
@@ -396,6 +435,15 @@ def mish_of(part, first_sector, method, data):
             packed, kind = zlib.compress(piece, 9), 0x80000005
         elif method == "bzip2":
             packed, kind = bz2.compress(piece), 0x80000006
+        elif method == "lzfse":
+            # The reference encoder writes data it cannot shrink as one stored block (`bvx-`),
+            # which 7-Zip's DMG reader refuses; such a run is stored raw instead.
+            import lzfse
+            packed, kind = lzfse.compress(piece), 0x80000007
+            if len(packed) >= len(piece):
+                packed, kind = piece, 0x00000001
+        elif method == "xz":
+            packed, kind = lzma.compress(piece, format=lzma.FORMAT_XZ), 0x80000008
         else:
             packed, kind = piece, 0x00000001
         chunks.append((kind, first, count, len(data), len(packed)))
@@ -469,7 +517,8 @@ def udif(volume, method, layout="volume"):
 
 def pack(src, dest, method="zlib", layout="volume", compression="plain"):
     vol = Volume()
-    vol.compress = compression == "decmpfs"
+    vol.compress = {"plain": False, "decmpfs": "zlib", "decmpfs-lzvn": "lzvn",
+                    "decmpfs-lzfse": "lzfse"}[compression]
     volume = vol.image(src)
     with open(dest, "wb") as f:
         f.write(udif(volume, method, layout))

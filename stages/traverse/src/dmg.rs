@@ -3,9 +3,10 @@
 //!
 //! A UDIF image ends with a 512-byte `koly` trailer that locates an XML property list; its
 //! `blkx` table lists, for each partition, a `mish` block map: runs of the disk's sectors,
-//! each stored raw, zlib-compressed (UDZO), bzip2-compressed (UDBZ), or all zeros. Every run
-//! is independent, so the disk is decoded into one anonymous in-memory file in parallel,
-//! bounded like every decompressed container. An LZFSE, LZMA or ADC run is not read: the
+//! each stored raw, zlib-compressed (UDZO), bzip2-compressed (UDBZ), LZFSE-compressed (ULFO,
+//! through Apple's reference decoder), xz-compressed (ULMO), or all zeros. Every run is
+//! independent, so the disk is decoded into one anonymous in-memory file in parallel, bounded
+//! like every decompressed container. An ADC run (UDCO, before Mac OS X 10.3) is not read: the
 //! sectors it covers are noted, and a file whose bytes lie there is unavailable.
 //!
 //! The disk's partitions are then searched for an HFS+ or HFSX volume ([`crate::hfs`]), which
@@ -61,7 +62,8 @@ const ADC: u32 = 0x8000_0004;
 const ZLIB: u32 = 0x8000_0005;
 const BZIP2: u32 = 0x8000_0006;
 const LZFSE: u32 = 0x8000_0007;
-const LZMA: u32 = 0x8000_0008;
+/// ULMO images: each run an xz stream (7-Zip reads them so).
+const XZ: u32 = 0x8000_0008;
 const COMMENT: u32 = 0x7FFF_FFFE;
 const END: u32 = 0xFFFF_FFFF;
 
@@ -161,6 +163,16 @@ fn block_map(source: &ArchiveRange) -> Result<(Vec<Partition>, Vec<Run>), String
 }
 
 /// Decodes one run into the disk's in-memory file; why it could not be, if it could not.
+/// Decodes an LZFSE stream (Apple's reference decoder, through the `lzfse` crate) that should
+/// hold `len` bytes: what it holds, at most `len` bytes and one more, so that a stream holding
+/// more or less than declared shows in the length.
+pub(crate) fn lzfse_decode(stream: &[u8], len: usize) -> Vec<u8> {
+    let mut out = vec![0u8; len + 1];
+    let n = lzfse::decode_buffer(stream, &mut out).unwrap_or(len + 1);
+    out.truncate(n);
+    out
+}
+
 fn decode_run(source: &ArchiveRange, disk: &std::fs::File, run: &Run) -> Option<String> {
     use std::os::unix::fs::FileExt;
     let kind = run.kind;
@@ -168,10 +180,8 @@ fn decode_run(source: &ArchiveRange, disk: &std::fs::File, run: &Run) -> Option<
         return None;
     }
     let name = match kind {
-        RAW | ZLIB | BZIP2 => "",
+        RAW | ZLIB | BZIP2 | LZFSE | XZ => "",
         ADC => "ADC",
-        LZFSE => "LZFSE",
-        LZMA => "LZMA",
         _ => "an unknown",
     };
     if !name.is_empty() {
@@ -196,6 +206,13 @@ fn decode_run(source: &ArchiveRange, disk: &std::fs::File, run: &Run) -> Option<
         ZLIB => flate2::read::ZlibDecoder::new(&stored[..])
             .take(run.len)
             .read_to_end(&mut out),
+        XZ => liblzma::read::XzDecoder::new(&stored[..])
+            .take(run.len)
+            .read_to_end(&mut out),
+        LZFSE => {
+            out = lzfse_decode(&stored, run.len as usize);
+            Ok(out.len())
+        }
         _ => bzip2::read::BzDecoder::new(&stored[..])
             .take(run.len)
             .read_to_end(&mut out),

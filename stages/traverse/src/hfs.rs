@@ -10,9 +10,9 @@
 //! links are read from the `iNode` file they name in the volume's private folder, which is
 //! not listed itself. A file the file system compresses (decmpfs: the `UF_COMPRESSED` flag and
 //! a `com.apple.decmpfs` attribute in the attributes B-tree) is decompressed into the
-//! in-memory file: zlib in the attribute (type 3) or in its resource fork's chunk table (type
-//! 4); LZVN and LZFSE types are not read. A file whose bytes lie where the image could not be
-//! decoded is unavailable with the reason.
+//! in-memory file: zlib, LZVN or LZFSE, in the attribute (types 3, 7, 11) or in chunks of its
+//! resource fork (types 4, 8, 12), LZVN and LZFSE through Apple's reference decoder. A file
+//! whose bytes lie where the image could not be decoded is unavailable with the reason.
 
 use std::collections::{BTreeMap, HashMap};
 
@@ -538,8 +538,10 @@ fn decmpfs_attribute(record: &[u8]) -> Option<(u32, &[u8])> {
 }
 
 /// The bytes of a file the file system compresses, from its `com.apple.decmpfs` attribute:
-/// type 3 holds them in the attribute, type 4 in the resource fork as a table of chunks of
-/// 64 KiB; each chunk zlib-compressed, or stored after a 0xFF byte. At most `bound` bytes.
+/// types 3 (zlib), 7 (LZVN) and 11 (LZFSE) hold them in the attribute; types 4, 8 and 12 in the
+/// resource fork as chunks of 64 KiB (type 4 behind a resource header and a table of offsets
+/// and lengths, types 8 and 12 behind a table of offsets). A chunk may be stored instead, after
+/// a marker byte. At most `bound` bytes.
 fn decompressed(
     vol: &Volume<'_>,
     file: &FileFork<'_>,
@@ -585,9 +587,33 @@ fn decompressed(
                 inflate_chunk(chunk, size - out.len() as u64, &mut out)?;
             }
         }
+        7 | 11 => {
+            let decode = if kind == 7 { lzvn_chunk } else { lzfse_chunk };
+            decode(&attribute[16..], size as usize, &mut out)?;
+        }
+        8 | 12 => {
+            let decode = if kind == 8 { lzvn_chunk } else { lzfse_chunk };
+            let fork = vol.read((file.id, RESOURCE), file.resource, MAX_TREE)?;
+            // A table of little-endian offsets into the fork, one more than the chunks of
+            // 64 KiB the file takes: chunk i lies between offsets i and i + 1.
+            let chunks = size.div_ceil(CHUNK) as usize;
+            let offset = |i: usize| {
+                le32(&fork, 4 * i)
+                    .map(|o| o as usize)
+                    .ok_or("its chunk table is cut short")
+            };
+            for i in 0..chunks {
+                let (start, end) = (offset(i)?, offset(i + 1)?);
+                let chunk = fork
+                    .get(start..end)
+                    .ok_or("a chunk lies outside its resource fork")?;
+                let want = (size - out.len() as u64).min(CHUNK) as usize;
+                decode(chunk, want, &mut out)?;
+            }
+        }
         other => {
             return Err(format!(
-                "the file system compresses it with decmpfs type {other} (LZVN or LZFSE), which REA does not read"
+                "the file system compresses it with decmpfs type {other}, which REA does not read"
             ));
         }
     }
@@ -598,6 +624,53 @@ fn decompressed(
         ));
     }
     Ok(out)
+}
+
+/// The bytes a decmpfs chunk in a resource fork holds, the last excepted.
+const CHUNK: u64 = 64 << 10;
+
+/// Appends one LZVN decmpfs chunk that holds `len` bytes to `out`: stored after a 0x06 byte,
+/// or an LZVN stream, which Apple's reference decoder reads framed as one LZVN block of an
+/// LZFSE stream (`bvxn`, the decoded and encoded sizes, then the end-of-stream `bvx$`).
+fn lzvn_chunk(chunk: &[u8], len: usize, out: &mut Vec<u8>) -> Result<(), String> {
+    if let Some((0x06, stored)) = chunk.split_first() {
+        out.extend_from_slice(&stored[..stored.len().min(len)]);
+        return Ok(());
+    }
+    let (Ok(raw), Ok(payload)) = (u32::try_from(len), u32::try_from(chunk.len())) else {
+        return Err("an LZVN chunk is larger than a chunk holds".to_owned());
+    };
+    let mut framed = Vec::with_capacity(chunk.len() + 16);
+    framed.extend_from_slice(b"bvxn");
+    framed.extend_from_slice(&raw.to_le_bytes());
+    framed.extend_from_slice(&payload.to_le_bytes());
+    framed.extend_from_slice(chunk);
+    framed.extend_from_slice(b"bvx$");
+    decoded(crate::dmg::lzfse_decode(&framed, len), len, "LZVN", out)
+}
+
+/// Appends one LZFSE decmpfs chunk that holds `len` bytes to `out`: an LZFSE stream, or
+/// stored after a 0xFF or 0x06 byte.
+fn lzfse_chunk(chunk: &[u8], len: usize, out: &mut Vec<u8>) -> Result<(), String> {
+    match chunk.split_first() {
+        Some((0xFF | 0x06, stored)) if !chunk.starts_with(b"bvx") => {
+            out.extend_from_slice(&stored[..stored.len().min(len)]);
+            Ok(())
+        }
+        _ => decoded(crate::dmg::lzfse_decode(chunk, len), len, "LZFSE", out),
+    }
+}
+
+/// Appends what a chunk decoded to, when it is the `len` bytes the chunk holds.
+fn decoded(bytes: Vec<u8>, len: usize, what: &str, out: &mut Vec<u8>) -> Result<(), String> {
+    if bytes.len() != len {
+        return Err(format!(
+            "a decmpfs {what} chunk decodes to {} bytes, not {len}",
+            bytes.len()
+        ));
+    }
+    out.extend_from_slice(&bytes);
+    Ok(())
 }
 
 /// Appends one decmpfs chunk (zlib, or 0xFF then stored bytes) to `out`, at most `left` bytes.

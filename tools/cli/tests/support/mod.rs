@@ -96,7 +96,12 @@ pub fn inventory_json(input: &Path, extra: &[&str]) -> Value {
 
 /// What a Python script of `corpora/scripts/` prints for `args`; it must succeed.
 pub fn python_script(script: &str, args: &[&std::ffi::OsStr]) -> Vec<u8> {
-    let output = Command::new("python3")
+    python_script_with(Path::new("python3"), script, args)
+}
+
+/// The same, run by `python` (the test venv's, for a script that needs its packages).
+pub fn python_script_with(python: &Path, script: &str, args: &[&std::ffi::OsStr]) -> Vec<u8> {
+    let output = Command::new(python)
         .arg(scripts().join(script))
         .args(args)
         .output()
@@ -118,8 +123,9 @@ pub fn python_lines(script: &str, args: &[&std::ffi::OsStr]) -> Vec<Value> {
         .collect()
 }
 
-/// A Python with the test requirements (`tests/mcp-e2e/requirements.txt`: the pinned `mcp` SDK
-/// and PyYAML), in a venv under the target directory, created on first use.
+/// A Python with the test requirements (`tests/mcp-e2e/requirements.txt`: the pinned `mcp` SDK,
+/// PyYAML, and Apple's reference LZFSE encoder), in a venv under the target directory, created
+/// on first use.
 pub fn python() -> PathBuf {
     let venv = Path::new(env!("CARGO_TARGET_TMPDIR")).join("e2e-venv");
     let python = venv.join("bin/python");
@@ -129,7 +135,7 @@ pub fn python() -> PathBuf {
     lock.lock().expect("lock");
     let ready = python.is_file()
         && Command::new(&python)
-            .args(["-c", "import mcp, yaml"])
+            .args(["-c", "import mcp, yaml, lzfse"])
             .status()
             .is_ok_and(|s| s.success());
     if !ready {
