@@ -22,6 +22,9 @@ use crate::nested::Walk;
 
 const WHAT: &str = "disk image";
 const SECTOR: u64 = 512;
+/// The largest disk read: its free space costs nothing (zero runs are left sparse), but its
+/// structures may lie anywhere in it.
+const MAX_DISK: u64 = 1 << 40;
 
 /// True when `name` is named like a disk image.
 pub fn is_dmg_name(name: &str) -> bool {
@@ -246,11 +249,18 @@ fn list_image(
         .map(|r| r.at.saturating_add(r.len))
         .max()
         .unwrap_or(0);
+    // The disk is a sparse in-memory file: only the runs that hold data take memory (a
+    // volume's free space is zero runs), so they are what the bound weighs.
+    let data_len: u64 = runs
+        .iter()
+        .filter(|r| !matches!(r.kind, ZERO | IGNORE | COMMENT | END))
+        .map(|r| r.len)
+        .fold(0u64, u64::saturating_add);
     let bound = crate::nested::decompression_bound(walk.limits, source.len);
-    if disk_len > bound {
+    if data_len > bound || disk_len > MAX_DISK {
         walk.notes.skip(
             prefix,
-            format!("not read: its disk holds {disk_len} bytes, more than the {bound} it may take in memory (max_entry_bytes, max_compression_ratio)"),
+            format!("not read: its disk holds {data_len} bytes of data in {disk_len}, more than the {bound} it may take in memory (max_entry_bytes, max_compression_ratio) or a disk of {MAX_DISK} bytes"),
         );
         return Ok(BTreeMap::new());
     }

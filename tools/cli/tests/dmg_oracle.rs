@@ -206,3 +206,31 @@ fn files_the_file_system_compresses_with_lzfse_match_their_source() {
         .collect();
     assert!(support::assert_listing(&oracle, &ours) > 1500);
 }
+
+#[test]
+fn free_space_takes_no_part_of_the_memory_bound() {
+    // The disk is decoded into a sparse in-memory file, so the bound weighs the runs that hold
+    // data: a volume holding 4 MiB of zeros (zero runs) is read under a bound smaller than its
+    // disk, and one holding 4 MiB of text, which inflates past the bound, is not.
+    let dir = tempfile::tempdir().unwrap();
+    let inputs = dir.path().join("inputs");
+    std::fs::create_dir_all(&inputs).unwrap();
+    let text: Vec<u8> = (0..400_000)
+        .flat_map(|i| format!("line {i}\n").into_bytes())
+        .collect();
+    for (name, data) in [("sparse", vec![0u8; 4 << 20]), ("dense", text)] {
+        let src = dir.path().join(name);
+        std::fs::create_dir_all(&src).unwrap();
+        std::fs::write(src.join("data.bin"), data).unwrap();
+        std::fs::write(src.join("index.js"), "console.log(1);\n").unwrap();
+        pack(&src, &inputs.join(format!("{name}.dmg")), "zlib", "volume");
+    }
+    // Each image may take its own size in memory, and at least 1 MiB.
+    let result = &inventory_json(&inputs, &["--max-compression-ratio", "1"])["result"];
+    let ours = support::occurrences_under(result, "");
+    assert_eq!(ours["sparse.dmg/data.bin"]["size"], 4 << 20);
+    assert_eq!(ours["sparse.dmg/data.bin"]["hash_status"], "hashed");
+    assert_eq!(ours["sparse.dmg/index.js"]["hash_status"], "hashed");
+    assert!(!ours.contains_key("dense.dmg/data.bin"));
+    support::assert_noted(&ours, &["dense.dmg"], "more than the");
+}
