@@ -959,3 +959,72 @@ define(names[i], ["a"], function () {});"#,
     assert!(f.js.bundles.is_empty());
     assert!(f.js.references.is_empty(), "{:?}", f.js.references);
 }
+
+#[test]
+fn parcel_registrations_are_modules_of_the_applications_runtime() {
+    // Scope-hoisted, as `parcel build` writes it unminified and minified, and a bundle loaded
+    // later that registers through the global.
+    let f = facts(
+        "app.js",
+        r#"var $parcel$global = globalThis;
+var parcelRequire = $parcel$global["parcelRequire5b12"];
+var parcelRegister = parcelRequire.register;
+parcelRegister("aaaaa", function(module, exports) {
+  module.exports = parcelRequire("bbbbb").x;
+});
+parcelRegister("bbbbb", function(module, exports) { exports.x = 1; });
+parcelRequire("aaaaa");"#,
+    );
+    let bundle = &f.js.bundles[0];
+    assert_eq!(
+        (bundle.bundler, bundle.runtime.as_str(), bundle.shape),
+        ("parcel", "parcelRequire5b12", "parcel-register")
+    );
+    assert_eq!(keys(&f), ["aaaaa", "bbbbb"]);
+    assert_eq!(
+        bundle.modules[0].requires,
+        [ModuleKey::String("bbbbb".into())]
+    );
+    assert_eq!(bundle.modules[1].exports, ["x"]);
+    let f = facts(
+        "min.js",
+        r#"var t=globalThis,a=t.parcelRequire5b12;var l=a.register;l("ccccc",function(n,e){var a=function(r){return r};n.exports=a("ddddd")});l("ddddd",function(n,e){n.exports=a("ccccc")});"#,
+    );
+    assert_eq!(keys(&f), ["ccccc", "ddddd"]);
+    let modules = &f.js.bundles[0].modules;
+    // The first factory binds its own `a`: its call is no require.
+    assert!(modules[0].requires.is_empty(), "{:?}", modules[0].requires);
+    assert_eq!(modules[1].requires, [ModuleKey::String("ccccc".into())]);
+    let f = facts(
+        "lazy.js",
+        r#"(0,globalThis.parcelRequire5b12.register)("eeeee",function(e,i){e.exports=1});"#,
+    );
+    assert_eq!(keys(&f), ["eeeee"]);
+    assert_eq!(f.js.bundles[0].runtime, "parcelRequire5b12");
+    // A `register` of something else is no registration.
+    let f = facts(
+        "other.js",
+        r#"var r = registry.register; r("x", function(){});"#,
+    );
+    assert!(f.js.bundles.is_empty());
+}
+
+#[test]
+fn parcel_development_preludes_are_tables_with_deps_maps() {
+    let f = facts(
+        "dev.js",
+        r#"(function (modules, entry, mainEntry, parcelRequireName, externals) { /* runtime */ })({"k1":[function(require,module,exports,__globalThis) {
+var dep = require("1a2b3c");
+},{"1a2b3c":"k2"}],"k2":[function(require,module,exports,__globalThis) {
+exports.v = 1;
+},{}]},["k1"], "k1", "parcelRequire5b12", {})"#,
+    );
+    let bundle = &f.js.bundles[0];
+    assert_eq!(
+        (bundle.bundler, bundle.runtime.as_str(), bundle.shape),
+        ("parcel", "parcelRequire5b12", "browserify-table")
+    );
+    assert_eq!(bundle.entry_module_keys, [ModuleKey::String("k1".into())]);
+    assert_eq!(bundle.modules[0].requires, [ModuleKey::String("k2".into())]);
+    assert!(f.js.references.is_empty(), "{:?}", f.js.references);
+}

@@ -44,6 +44,9 @@ pub(crate) struct Factory<'a> {
     pub require_name: Option<String>,
     pub exports_name: Option<String>,
     pub module_name: Option<String>,
+    /// Whether the require name is bound outside the factory (Parcel's `parcelRequire`), so
+    /// that the factory itself can rebind it, not only the functions inside it.
+    pub require_outside: bool,
 }
 
 /// A factory is a function expression or an object method.
@@ -136,6 +139,7 @@ fn factory<'a>(key: Option<ModuleKey>, expr: &'a Expr) -> Factory<'a> {
         module_name: param_name(params.first().copied()),
         exports_name: param_name(params.get(1).copied()),
         require_name: param_name(params.get(2).copied()),
+        require_outside: false,
     }
 }
 
@@ -173,6 +177,7 @@ pub(crate) fn object_factories(table: &ObjectLit) -> (Vec<Factory<'_>>, u64) {
                         module_name: param_name(params.first().copied()),
                         exports_name: param_name(params.get(1).copied()),
                         require_name: param_name(params.get(2).copied()),
+                        require_outside: false,
                     });
                 }
                 None => unknown += 1,
@@ -201,25 +206,37 @@ pub(crate) fn array_factories(table: &ArrayLit) -> (Vec<Factory<'_>>, u64) {
 }
 
 /// A browserify (and Parcel 1) module table: `prelude({key: [function (require, module,
-/// exports) {…}, {"./dep": key, …}], …}, cache, [entry keys])`. Every entry must have that
+/// exports) {…}, {"./dep": key, …}], …}, cache, [entry keys])`, or Parcel 2's development
+/// one: `prelude({key: [function (require, module, exports, __globalThis) {…}, {…}], …},
+/// [entry keys], mainEntry, "parcelRequire<hash>", externals)`. Every entry must have that
 /// shape; the deps map turns each factory's `require("./dep")` into the key it names.
 pub(crate) struct BrowserifyTable<'a> {
     pub factories: Vec<Factory<'a>>,
     /// Per factory, in the same order: specifier → module key (`false` entries are left out).
     pub deps: Vec<std::collections::HashMap<String, ModuleKey>>,
     pub entries: Vec<ModuleKey>,
+    /// Parcel 2's global require name (`parcelRequire<hash>`), shared by the bundles of one
+    /// application.
+    pub parcel_global: Option<String>,
 }
 
-/// Reads `call` as a browserify prelude call, if that is its shape.
+/// Reads `call` as a browserify or Parcel prelude call, if that is its shape.
 pub(crate) fn browserify_table(call: &CallExpr) -> Option<BrowserifyTable<'_>> {
-    let [table, cache, entries, ..] = &call.args[..] else {
-        return None;
+    let (table, entries, parcel_global) = match &call.args[..] {
+        [table, cache, entries, ..] if matches!(unwrap(&cache.expr), Expr::Object(_)) => {
+            (table, entries, None)
+        }
+        [table, entries, _, global, ..] => {
+            let global = super::names::string(&global.expr)?;
+            if !global.starts_with("parcelRequire") {
+                return None;
+            }
+            (table, entries, Some(global))
+        }
+        _ => return None,
     };
-    let (Expr::Object(table), Expr::Object(_), Expr::Array(entries)) = (
-        unwrap(&table.expr),
-        unwrap(&cache.expr),
-        unwrap(&entries.expr),
-    ) else {
+    let (Expr::Object(table), Expr::Array(entries)) = (unwrap(&table.expr), unwrap(&entries.expr))
+    else {
         return None;
     };
     if table.props.is_empty() {
@@ -234,6 +251,7 @@ pub(crate) fn browserify_table(call: &CallExpr) -> Option<BrowserifyTable<'_>> {
             .flatten()
             .filter_map(|e| module_key_of(&e.expr))
             .collect(),
+        parcel_global,
     };
     for prop in &table.props {
         let PropOrSpread::Prop(prop) = prop else {
@@ -249,7 +267,7 @@ pub(crate) fn browserify_table(call: &CallExpr) -> Option<BrowserifyTable<'_>> {
             return None;
         };
         let params = params_of(&body.expr);
-        if body.spread.is_some() || !is_function(&body.expr) || params.len() > 3 {
+        if body.spread.is_some() || !is_function(&body.expr) || params.len() > 4 {
             return None;
         }
         let mut map = std::collections::HashMap::new();
@@ -273,6 +291,7 @@ pub(crate) fn browserify_table(call: &CallExpr) -> Option<BrowserifyTable<'_>> {
             require_name: param_name(params.first().copied()),
             module_name: param_name(params.get(1).copied()),
             exports_name: param_name(params.get(2).copied()),
+            require_outside: false,
         });
         out.deps.push(map);
     }
@@ -355,6 +374,7 @@ pub(crate) fn walk_factory(
         async_modules: BTreeSet::new(),
         exports: BTreeSet::new(),
         functions: 0,
+        require_outside: factory.require_outside,
         shadowed: 0,
     };
     let span = match factory.body {
@@ -400,6 +420,8 @@ struct FactoryWalker<'n> {
     exports: BTreeSet<String>,
     /// Functions entered so far; the first is the factory itself.
     functions: u64,
+    /// Whether the require name is bound outside the factory.
+    require_outside: bool,
     /// Open functions inside the factory that rebind its require name (a bundle nested in
     /// the factory names its own runtime `r` too): calls to that name there are not requires.
     shadowed: u32,
@@ -437,7 +459,7 @@ impl FactoryWalker<'_> {
         let Some(name) = self.require_name.as_deref() else {
             return false;
         };
-        if self.functions == 1 {
+        if self.functions == 1 && !self.require_outside {
             return false;
         }
         let is = |ident: &swc_ecma_ast::Ident| ident.sym == *name;

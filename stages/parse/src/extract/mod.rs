@@ -9,6 +9,7 @@ mod bundle;
 mod electron;
 pub(crate) mod evals;
 pub(crate) mod names;
+mod parcel;
 mod prepass;
 
 use std::collections::{HashMap, HashSet};
@@ -57,17 +58,57 @@ pub(crate) struct Walk {
     pub truncated: bool,
 }
 
-/// The file's named AMD defines, gathered into one bundle as the walk meets them.
-struct AmdBundle {
+/// A bundle the walk gathers from registrations as it meets them, one per file and kind:
+/// AMD's named defines, Parcel 2's `register` calls.
+struct Gathered {
     /// Its index in [`JsFacts::bundles`].
     bundle: u32,
-    /// Where the first define starts and the last ends.
+    /// Where the first registration starts and the last ends.
     lo: swc_common::BytePos,
     hi: swc_common::BytePos,
-    /// The ids defined so far.
+    /// The keys registered so far.
     keys: HashSet<String>,
-    /// What each module names, resolved once the whole file is read.
-    pending: Vec<Pending>,
+}
+
+impl Gathered {
+    /// The gathered bundle in `slot`, made (bundler, runtime, shape) on the first registration,
+    /// extended to `span`.
+    fn at<'g>(
+        slot: &'g mut Option<Gathered>,
+        bundles: &mut Vec<Bundle>,
+        source: &Source<'_>,
+        kind: (&'static str, &str, &'static str),
+        span: swc_common::Span,
+    ) -> &'g mut Gathered {
+        let gathered = slot.get_or_insert_with(|| {
+            let (bundler, runtime, shape) = kind;
+            bundles.push(Bundle {
+                bundler,
+                runtime: runtime.to_owned(),
+                shape,
+                chunk_keys: Vec::new(),
+                unknown_chunk_keys: 0,
+                entry_module_keys: Vec::new(),
+                range: source.range(span),
+                modules: Vec::new(),
+                unknown_modules: 0,
+            });
+            Gathered {
+                bundle: (bundles.len() - 1) as u32,
+                lo: span.lo,
+                hi: span.hi,
+                keys: HashSet::new(),
+            }
+        });
+        gathered.hi = gathered.hi.max(span.hi);
+        gathered
+    }
+
+    /// Sets the bundle's range to span its registrations.
+    fn close(&self, bundles: &mut [Bundle], source: &Source<'_>) {
+        bundles[self.bundle as usize].range =
+            source.range(swc_common::Span::new(self.lo, self.hi.max(self.lo)));
+    }
 }
 
 /// The ids one AMD module names, normalized against its own.
@@ -115,8 +156,14 @@ pub(crate) fn extract(
     maps: MapOptions,
     cancelled: &dyn Fn() -> bool,
 ) -> Walk {
-    let amd = memchr::memmem::find(source.text.as_bytes(), b"define(").is_some();
-    let pre = prepass::run(program, amd);
+    let text = source.text.as_bytes();
+    let pre = prepass::run(
+        program,
+        prepass::Looks {
+            amd: memchr::memmem::find(text, b"define(").is_some(),
+            parcel: memchr::memmem::find(text, b"parcelRequire").is_some(),
+        },
+    );
     let mut facts = JsFacts {
         module_syntax: matches!(program, Program::Module(m) if m.body.iter().any(|i| i.is_module_decl())),
         ..JsFacts::default()
@@ -141,7 +188,10 @@ pub(crate) fn extract(
         esm_tables: pre.esm_tables,
         object_names: pre.object_names,
         strings: pre.strings,
+        parcel_names: pre.parcel,
         amd: None,
+        amd_pending: Vec::new(),
+        parcel: None,
         named_objects: Scoped::default(),
         stack: Vec::new(),
         nodes: 0,
@@ -156,6 +206,9 @@ pub(crate) fn extract(
     };
     program.visit_with(&mut walker);
     walker.finish_amd();
+    if let Some(parcel) = walker.parcel.take() {
+        parcel.close(&mut walker.facts.bundles, source);
+    }
     Walk {
         visited_nodes: walker.nodes,
         truncated: walker.truncated,
@@ -306,8 +359,13 @@ struct Extractor<'s, 'c> {
     named_objects: Scoped<electron::NamedObject>,
     /// Arrays of strings the pre-pass kept, for AMD ids read by index.
     strings: amd::AmdNames,
-    /// The file's named AMD defines, once one is seen.
-    amd: Option<AmdBundle>,
+    /// Parcel 2's local require and register names the pre-pass found.
+    parcel_names: parcel::ParcelNames,
+    /// The file's named AMD defines, once one is seen, and what each names.
+    amd: Option<Gathered>,
+    amd_pending: Vec<Pending>,
+    /// The file's Parcel 2 registrations, once one is seen.
+    parcel: Option<Gathered>,
     /// Enclosing module factories.
     /// The module factories being walked, innermost last.
     stack: Vec<ModuleRef>,
@@ -615,41 +673,20 @@ impl Extractor<'_, '_> {
     /// A named define: its factory is walked as a module, keyed by its id. Its dependencies
     /// are resolved once the whole file is read ([`Extractor::finish_amd`]).
     fn amd_module(&mut self, id: String, define: &amd::Define<'_>, span: swc_common::Span) {
-        let amd = match &mut self.amd {
-            Some(amd) => amd,
-            None => {
-                self.facts.bundles.push(Bundle {
-                    bundler: "amd",
-                    runtime: "define".to_owned(),
-                    shape: "amd-define",
-                    chunk_keys: Vec::new(),
-                    unknown_chunk_keys: 0,
-                    entry_module_keys: Vec::new(),
-                    range: self.source.range(span),
-                    modules: Vec::new(),
-                    unknown_modules: 0,
-                });
-                self.amd.insert(AmdBundle {
-                    bundle: (self.facts.bundles.len() - 1) as u32,
-                    lo: span.lo,
-                    hi: span.hi,
-                    keys: HashSet::new(),
-                    pending: Vec::new(),
-                })
-            }
-        };
-        amd.hi = amd.hi.max(span.hi);
+        let amd = Gathered::at(
+            &mut self.amd,
+            &mut self.facts.bundles,
+            self.source,
+            ("amd", "define", "amd-define"),
+            span,
+        );
         let bundle = amd.bundle;
         // The loader keeps the first define of an id; a later one is walked as plain code.
         let first = amd.keys.insert(id.clone());
-        if !first || self.modules >= self.budget.max_modules {
-            if first {
-                self.facts.dropped_modules += 1;
-            }
+        if !self.admit_registration(first) {
             define.value.visit_with(self);
             return;
         }
-        self.modules += 1;
         let key = ModuleKey::String(id.clone());
         let factory = Factory {
             key: Some(key.clone()),
@@ -657,6 +694,7 @@ impl Extractor<'_, '_> {
             require_name: define.param_for("require"),
             exports_name: define.param_for("exports"),
             module_name: define.param_for("module"),
+            require_outside: false,
         };
         let mut module = bundle::walk_factory(self.source, &factory, &self.esbuild);
         let ids = |keys: Vec<ModuleKey>| -> Vec<String> {
@@ -678,18 +716,71 @@ impl Extractor<'_, '_> {
             .map(|(dep, span)| (amd::normalize(&id, dep), *span))
             .collect();
         let modules = &mut self.facts.bundles[bundle as usize].modules;
-        if let Some(amd) = &mut self.amd {
-            amd.pending.push(Pending {
-                index: modules.len(),
-                declared,
-                required,
-                loaded,
-            });
-        }
+        self.amd_pending.push(Pending {
+            index: modules.len(),
+            declared,
+            required,
+            loaded,
+        });
         modules.push(module);
         self.stack.push(ModuleRef { bundle, key });
         define.value.visit_with(self);
         self.stack.pop();
+    }
+
+    /// Whether one more registered module is walked as a module: not when its key was
+    /// registered before in the file (`first` false), nor past `max_modules` (counted).
+    fn admit_registration(&mut self, first: bool) -> bool {
+        if first && self.modules >= self.budget.max_modules {
+            self.facts.dropped_modules += 1;
+        }
+        if !first || self.modules >= self.budget.max_modules {
+            return false;
+        }
+        self.modules += 1;
+        true
+    }
+
+    /// A Parcel 2 registration, `parcelRegister("key", function (module, exports) {…})`: a
+    /// module of the file's bundle for that application's `parcelRequire<hash>`, its requires
+    /// the calls of the local `parcelRequire` name inside it.
+    fn try_parcel_register(&mut self, call: &CallExpr) -> bool {
+        let Some(register) = parcel::register_call(call, &self.parcel_names) else {
+            return false;
+        };
+        let parcel = Gathered::at(
+            &mut self.parcel,
+            &mut self.facts.bundles,
+            self.source,
+            ("parcel", &register.global, "parcel-register"),
+            call.span,
+        );
+        let bundle = parcel.bundle;
+        let first = parcel.keys.insert(register.key.clone());
+        if !self.admit_registration(first) {
+            register.factory.visit_with(self);
+            return true;
+        }
+        let params = register.params();
+        let (module_name, exports_name) = (
+            names::param_name(params.first().copied()),
+            names::param_name(params.get(1).copied()),
+        );
+        let key = ModuleKey::String(register.key);
+        let factory = Factory {
+            key: Some(key.clone()),
+            body: Body::Expr(register.factory),
+            module_name,
+            exports_name,
+            require_name: Some(register.require),
+            require_outside: true,
+        };
+        let module = bundle::walk_factory(self.source, &factory, &self.esbuild);
+        self.facts.bundles[bundle as usize].modules.push(module);
+        self.stack.push(ModuleRef { bundle, key });
+        register.factory.visit_with(self);
+        self.stack.pop();
+        true
     }
 
     /// Resolves the AMD modules' dependencies within the file: a dependency on a module the
@@ -700,15 +791,13 @@ impl Extractor<'_, '_> {
     fn finish_amd(&mut self) {
         let Some(amd) = self.amd.take() else { return };
         let bundle = amd.bundle as usize;
-        self.facts.bundles[bundle].range = self
-            .source
-            .range(swc_common::Span::new(amd.lo, amd.hi.max(amd.lo)));
+        amd.close(&mut self.facts.bundles, self.source);
         for Pending {
             index,
             declared,
             required,
             loaded,
-        } in amd.pending
+        } in std::mem::take(&mut self.amd_pending)
         {
             let key = self.facts.bundles[bundle].modules[index].key.clone();
             let mut requires = Vec::new();
@@ -791,11 +880,16 @@ impl Extractor<'_, '_> {
     /// A browserify or Parcel 1 table: the factories require by specifier, which each
     /// factory's deps map turns into the keys of the table.
     fn browserify(&mut self, table: bundle::BrowserifyTable<'_>, span: swc_common::Span) {
-        let bundler = if self.facts.vendor_markers.contains(&"parcel") {
-            "parcel"
-        } else {
-            "browserify"
-        };
+        let bundler =
+            if table.parcel_global.is_some() || self.facts.vendor_markers.contains(&"parcel") {
+                "parcel"
+            } else {
+                "browserify"
+            };
+        let runtime = table
+            .parcel_global
+            .clone()
+            .unwrap_or_else(|| bundler.to_owned());
         let deps: HashMap<ModuleKey, HashMap<String, ModuleKey>> = table
             .factories
             .iter()
@@ -805,7 +899,7 @@ impl Extractor<'_, '_> {
         let at = self.facts.bundles.len();
         self.bundle(
             bundler,
-            bundler.to_owned(),
+            runtime,
             "browserify-table",
             (Vec::new(), 0),
             (table.factories, 0),
@@ -1127,7 +1221,7 @@ impl Visit for Extractor<'_, '_> {
             call.visit_children_with(self);
             return;
         }
-        if self.try_chunk_push(call) || self.try_define(call) {
+        if self.try_chunk_push(call) || self.try_define(call) || self.try_parcel_register(call) {
             return;
         }
         let name = self.callee(&call.callee);

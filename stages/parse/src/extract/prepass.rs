@@ -294,10 +294,12 @@ pub(super) struct PrePass {
     /// by dotted name; `None` where two path-shaped assignments (see [`may_be_path`]) in the
     /// file disagree.
     pub(super) member_paths: HashMap<String, Option<StaticPath>>,
-    /// Whether the text calls `define(`: only then are arrays of strings kept.
-    amd: bool,
+    /// What the text holds that calls for more bindings to be kept.
+    looks: Looks,
     /// Arrays of strings by name, for AMD defines that read ids through one.
     pub(super) strings: super::amd::AmdNames,
+    /// Parcel 2's local require and register names.
+    pub(super) parcel: super::parcel::ParcelNames,
 }
 
 impl names::PathScope for PrePass {
@@ -318,13 +320,23 @@ impl names::PathScope for PrePass {
     }
 }
 
-/// Runs the pre-pass over `program`, twice when the first pass bound anything. `amd` says
-/// whether the text calls `define(`.
-pub(super) fn run(program: &Program, amd: bool) -> PrePass {
+/// What a file's text holds that calls for more bindings to be kept, found by a search of the
+/// text before the walk.
+#[derive(Default, Clone, Copy)]
+pub(super) struct Looks {
+    /// It calls `define(`: arrays of strings and names of `define` are kept (AMD).
+    pub amd: bool,
+    /// It names `parcelRequire`: Parcel 2's require and register names are kept.
+    pub parcel: bool,
+}
+
+/// Runs the pre-pass over `program`, twice when the first pass bound anything.
+pub(super) fn run(program: &Program, looks: Looks) -> PrePass {
     let mut pre = PrePass {
-        amd,
+        looks,
         ..PrePass::default()
     };
+    pre.parcel.enabled = looks.parcel;
     program.visit_with(&mut pre);
     if pre.rebind {
         program.visit_with(&mut pre);
@@ -581,12 +593,15 @@ impl Visit for PrePass {
         if !bound {
             self.shadow(&decl.name, 0);
         }
-        if self.amd
-            && let (Pat::Ident(ident), Some(init)) = (&decl.name, decl.init.as_deref())
-        {
-            match unwrap(init) {
-                Expr::Array(array) => self.strings.bind_array(&ident.id.sym, array),
-                other => self.strings.bind_define(&ident.id.sym, other),
+        if let (Pat::Ident(ident), Some(init)) = (&decl.name, decl.init.as_deref()) {
+            if self.looks.amd {
+                match unwrap(init) {
+                    Expr::Array(array) => self.strings.bind_array(&ident.id.sym, array),
+                    other => self.strings.bind_define(&ident.id.sym, other),
+                }
+            }
+            if self.looks.parcel {
+                self.parcel.bind(&ident.id.sym, init);
             }
         }
         if let (Pat::Ident(ident), Some(init)) = (&decl.name, decl.init.as_deref())

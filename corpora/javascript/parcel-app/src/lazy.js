@@ -1,0 +1,3 @@
+export function run() {
+  return fetch("https://api.example.invalid/v1/items?token=secret");
+}
