@@ -1,15 +1,19 @@
 // Builds src/ (anonymous AMD modules) with RequireJS's optimizer, r.js, twice: unminified, and
-// minified by the UglifyJS it bundles. Writes, beside each output, what r.js's own parser finds
-// in it, with ids normalized by RequireJS's own loader:
+// minified by the UglifyJS it bundles; and compiles ts/ (ES modules) with TypeScript into one
+// file of named defines (`--module amd --outFile`). Writes, beside each output, what r.js's own
+// parser finds in it, with ids normalized by RequireJS's own loader:
 //
-//   OUT/amd-rjs-<none|uglify>/main.js          the built file: one named define per module
-//   OUT/amd-rjs-<none|uglify>.oracle.json      {modules: [{name, deps}], loads: [ids]}
+//   OUT/amd-<rjs-none|rjs-uglify|tsc>/main.js  the built file: one named define per module
+//   OUT/amd-<rjs-none|rjs-uglify|tsc>.oracle.json
+//                                              {modules: [{name, deps}], loads: [ids]}
 //   OUT/amd-src/                               the sources, as shipped unbuilt
 //   OUT/amd-src.oracle.json                    {file: {deps, loads}}: dependencies as written
 //
 // `deps` are a define's dependencies (a factory's `require("x")` calls included, as r.js
 // reads them); `loads` are the ids of `require([ids], callback)` calls, loaded on demand.
-// Usage: node build.mjs OUT   (run from a directory whose node_modules has requirejs)
+// Usage: node build.mjs OUT   (run from a directory whose node_modules has requirejs and
+// typescript)
+import { execFileSync } from "node:child_process";
 import { createRequire } from "node:module";
 import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -45,6 +49,16 @@ function read(text) {
   return { modules, anonymous, loads };
 }
 
+// Writes what r.js's parser finds in OUT/<name>/main.js beside it.
+function oracle(name) {
+  const found = read(readFileSync(path.join(out, name, "main.js"), "utf8"));
+  const oracle = {
+    modules: found.modules.map((m) => ({ name: m.name, deps: m.deps.map((d) => normalize(d, m.name)) })),
+    loads: found.loads,
+  };
+  writeFileSync(path.join(out, `${name}.oracle.json`), JSON.stringify(oracle, null, 1));
+}
+
 for (const [mode, optimize] of [["none", "none"], ["uglify", "uglify"]]) {
   const dir = path.join(out, `amd-rjs-${mode}`);
   mkdirSync(dir, { recursive: true });
@@ -63,13 +77,16 @@ for (const [mode, optimize] of [["none", "none"], ["uglify", "uglify"]]) {
       reject,
     ),
   );
-  const found = read(readFileSync(path.join(dir, "main.js"), "utf8"));
-  const oracle = {
-    modules: found.modules.map((m) => ({ name: m.name, deps: m.deps.map((d) => normalize(d, m.name)) })),
-    loads: found.loads,
-  };
-  writeFileSync(path.join(out, `amd-rjs-${mode}.oracle.json`), JSON.stringify(oracle, null, 1));
+  oracle(`amd-rjs-${mode}`);
 }
+
+const app = path.dirname(new URL(import.meta.url).pathname);
+execFileSync(process.execPath, [
+  require.resolve("typescript/bin/tsc"),
+  "-p", path.join(app, "ts", "tsconfig.json"),
+  "--outFile", path.join(out, "amd-tsc", "main.js"),
+]);
+oracle("amd-tsc");
 
 cpSync(src, path.join(out, "amd-src"), { recursive: true });
 const files = {};

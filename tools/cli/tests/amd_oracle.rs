@@ -1,6 +1,7 @@
 //! AMD modules that `rea analyze-javascript-application` recovers, against third-party records:
-//! RequireJS's optimizer (r.js) builds of corpora/javascript/amd-app, read back by r.js's own
-//! parser and normalized by RequireJS's loader; and Monaco's editor bundle as monaco-editor
+//! RequireJS's optimizer (r.js) and TypeScript (`--module amd --outFile`) builds of
+//! corpora/javascript/amd-app, read back by r.js's own parser and normalized by RequireJS's
+//! loader; and Monaco's editor bundle as monaco-editor
 //! 0.52.0 ships it (VS Code's AMD bundler), read through the table of ids it writes.
 //!
 //! The corpus is built once by `corpora/scripts/amd-corpus.sh` under Cargo's target tmp dir.
@@ -132,12 +133,12 @@ fn loaded<'m>(modules: &'m BTreeMap<String, Vec<String>>, dep: &str) -> Option<&
 }
 
 #[test]
-fn requirejs_optimizer_builds_match_its_own_parse() {
+fn requirejs_and_typescript_builds_match_the_optimizers_parse() {
     let corpus = corpus().join("corpus");
-    for mode in ["none", "uglify"] {
-        let oracle = read_json(&corpus.join(format!("amd-rjs-{mode}.oracle.json")));
+    for mode in ["rjs-none", "rjs-uglify", "tsc"] {
+        let oracle = read_json(&corpus.join(format!("amd-{mode}.oracle.json")));
         let modules = oracle_modules(&oracle);
-        let result = analyze(&corpus.join(format!("amd-rjs-{mode}")));
+        let result = analyze(&corpus.join(format!("amd-{mode}")));
         assert_eq!(result["statistics"]["parse_failures"], 0, "{mode}");
         let ours = recovered(&result, "main.js");
         assert_eq!(

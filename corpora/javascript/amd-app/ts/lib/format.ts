@@ -1,0 +1,4 @@
+import { twice } from "./util";
+export function label(n: number): string {
+  return "n=" + twice(n);
+}
