@@ -986,3 +986,55 @@ fn v8_bytecode_loaded_through_bytenode_is_listed_and_named_unreadable() {
         "the require of ./app.jsc resolves to the file"
     );
 }
+
+#[test]
+fn preloads_a_session_registers_are_preload_roles() {
+    // Outside any window's options: `session.setPreloads([...])` (every frame of the session)
+    // and Electron 35's `session.registerPreloadScript({type, filePath})`.
+    let dir = tempfile::tempdir().unwrap();
+    write_tree(
+        dir.path(),
+        &[
+            (
+                "package.json",
+                br#"{"name":"session-app","version":"1.0.0","main":"main.js"}"#.to_vec(),
+            ),
+            (
+                "main.js",
+                br#"const { app, session } = require("electron");
+const path = require("node:path");
+app.whenReady().then(() => {
+  const s = session.fromPartition("persist:app");
+  s.setPreloads([path.join(__dirname, "frames.js"), path.join(__dirname, "missing.js")]);
+  session.defaultSession.registerPreloadScript({ type: "service-worker", id: "sw", filePath: path.join(__dirname, "sw.js") });
+});
+"#
+                .to_vec(),
+            ),
+            ("frames.js", b"window.framed = true;\n".to_vec()),
+            ("sw.js", b"self.worker = true;\n".to_vec()),
+        ],
+    );
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let mut preloads: Vec<(String, String, String)> = nodes(&result, "electron-preload")
+        .into_iter()
+        .map(|n| {
+            let p = props(n);
+            (
+                p["declared_path"].as_str().unwrap().to_owned(),
+                p["mechanism"].as_str().unwrap().to_owned(),
+                p["resolution_status"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    preloads.sort();
+    let expected: Vec<(String, String, String)> = [
+        ("frames.js", "setPreloads", "resolved"),
+        ("missing.js", "setPreloads", "not-found"),
+        ("sw.js", "registerPreloadScript", "resolved"),
+    ]
+    .iter()
+    .map(|(a, b, c)| ((*a).to_owned(), (*b).to_owned(), (*c).to_owned()))
+    .collect();
+    assert_eq!(preloads, expected);
+}

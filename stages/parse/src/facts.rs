@@ -366,9 +366,12 @@ pub struct NativeRequest {
     pub module: Option<ModuleRef>,
 }
 
-/// `loadFile(...)` / `loadURL(...)`: a renderer role.
+/// A file the main process hands to a renderer: `loadFile(...)` / `loadURL(...)` (a renderer
+/// role), or a preload outside a window's options (`preload-property`, a session's
+/// `setPreloads` or `registerPreloadScript`: a preload role).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RendererLoad {
+    /// `loadFile`, `loadURL`, `preload-property`, `setPreloads` or `registerPreloadScript`.
     pub api: &'static str,
     pub target: String,
     pub context: &'static str,

@@ -1028,3 +1028,23 @@ exports.v = 1;
     assert_eq!(bundle.modules[0].requires, [ModuleKey::String("k2".into())]);
     assert!(f.js.references.is_empty(), "{:?}", f.js.references);
 }
+
+#[test]
+fn session_preloads_are_renderer_loads_of_their_api() {
+    let f = facts(
+        "main.js",
+        r#"const { session } = require("electron");
+const path = require("path");
+session.defaultSession.setPreloads([path.join(__dirname, "a.js"), dynamicPath]);
+session.defaultSession.registerPreloadScript({ type: "frame", filePath: path.join(__dirname, "b.js") });"#,
+    );
+    let loads: Vec<(&str, &str)> =
+        f.js.renderer_loads
+            .iter()
+            .map(|l| (l.api, l.target.as_str()))
+            .collect();
+    assert_eq!(
+        loads,
+        [("setPreloads", "a.js"), ("registerPreloadScript", "b.js")]
+    );
+}

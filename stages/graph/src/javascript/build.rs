@@ -1535,7 +1535,10 @@ fn project_findings(
                 .env
                 .source_node(file, load.module.as_ref(), modules)
                 .unwrap_or_else(|| asset.clone());
-            let kind = if load.api == "preload-property" {
+            let kind = if matches!(
+                load.api,
+                "preload-property" | "setPreloads" | "registerPreloadScript"
+            ) {
                 "electron-preload"
             } else {
                 "electron-renderer"

@@ -239,6 +239,55 @@ impl Extractor<'_, '_> {
             self.process("open-external", name, arg(0), None, span);
             return;
         }
+        // Preloads a session runs in every frame (or service worker) it hosts:
+        // `session.setPreloads([paths])`, and Electron 35's
+        // `session.registerPreloadScript({type, filePath})`.
+        if named(name, "setPreloads") || named(name, "registerPreloadScript") {
+            let api = if name.ends_with("setPreloads") {
+                "setPreloads"
+            } else {
+                "registerPreloadScript"
+            };
+            let paths: Vec<&Expr> = match arg(0).map(unwrap) {
+                Some(Expr::Array(list)) => list
+                    .elems
+                    .iter()
+                    .flatten()
+                    .filter(|e| e.spread.is_none())
+                    .map(|e| &*e.expr)
+                    .collect(),
+                Some(Expr::Object(obj)) => obj
+                    .props
+                    .iter()
+                    .filter_map(|p| match p {
+                        PropOrSpread::Prop(p) => match &**p {
+                            Prop::KeyValue(kv)
+                                if prop_name(&kv.key).as_deref() == Some("filePath") =>
+                            {
+                                Some(&*kv.value)
+                            }
+                            _ => None,
+                        },
+                        _ => None,
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            };
+            for expr in paths {
+                if let Some(path) = static_path(expr, self)
+                    && self.admit(None)
+                {
+                    self.facts.renderer_loads.push(RendererLoad {
+                        api,
+                        target: path.path,
+                        context: path.context,
+                        range: self.source.range(expr.span()),
+                        module: self.module(),
+                    });
+                }
+            }
+            return;
+        }
         if named(name, "loadFile") || named(name, "loadURL") {
             let api = if name.ends_with("loadFile") {
                 "loadFile"
