@@ -18,10 +18,8 @@ dest="$(realpath -m "${1:?usage: amd-corpus.sh DEST}")"
 here="$(cd "$(dirname "$0")/.." && pwd)"
 stamp="$(cat "$0" "$here/scripts/amd_bundle_ids.cjs" \
   $(find "$here/javascript/amd-app" -type f | sort) | sha256sum | cut -d' ' -f1)"
-[ "$(cat "$dest/.complete" 2>/dev/null)" = "$stamp" ] && exit 0
-command -v npm >/dev/null || { echo "amd-corpus.sh: npm is required" >&2; exit 1; }
-tmp="$dest.partial.$$"
-rm -rf "$tmp"
+. "$(dirname "$0")/corpus.sh"
+corpus_begin "$dest" "$stamp"
 mkdir -p "$tmp/tools" "$tmp/monaco/dev" "$tmp/monaco/min"
 (
   cd "$tmp/tools"
@@ -35,7 +33,4 @@ mkdir -p "$tmp/tools" "$tmp/monaco/dev" "$tmp/monaco/min"
 )
 node "$here/scripts/amd_bundle_ids.cjs" "$tmp/monaco/dev/editor.main.js" > "$tmp/monaco/dev.oracle.json"
 rm -rf "$tmp/tools"
-echo "$stamp" > "$tmp/.complete"
-rm -rf "$dest"
-mkdir -p "$(dirname "$dest")"
-mv "$tmp" "$dest"
+corpus_end

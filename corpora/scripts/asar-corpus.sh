@@ -10,10 +10,8 @@
 #   DEST/tools/                @electron/asar 3.4.1 itself, for tests that extract with it
 set -euo pipefail
 dest="${1:?usage: asar-corpus.sh DEST}"
-[ -f "$dest/.complete" ] && exit 0
-command -v npm >/dev/null || { echo "asar-corpus.sh: npm is required" >&2; exit 1; }
-tmp="$dest.partial.$$"
-rm -rf "$tmp"
+. "$(dirname "$0")/corpus.sh"
+corpus_begin "$dest"
 mkdir -p "$tmp/tree" "$tmp/tools"
 (
   cd "$tmp/tools"
@@ -35,7 +33,4 @@ asar="$tmp/tools/node_modules/.bin/asar"
   "$asar" pack tree unpack-dir.asar --unpack-dir 'node_modules/lodash'
   for name in plain unpack-node unpack-dir; do "$asar" list "$name.asar" > "$name.list"; done
 )
-touch "$tmp/.complete"
-rm -rf "$dest"
-mkdir -p "$(dirname "$dest")"
-mv "$tmp" "$dest"
+corpus_end

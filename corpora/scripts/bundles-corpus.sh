@@ -21,10 +21,8 @@ set -euo pipefail
 dest="$(realpath -m "${1:?usage: bundles-corpus.sh DEST}")"
 here="$(cd "$(dirname "$0")/.." && pwd)"
 stamp="$(cat "$0" "$here/javascript/bundle-app/build.mjs" "$here/javascript/electron-app/build.mjs" "$here/javascript/browserify-app/build.mjs" "$here/javascript/native-app/build.mjs" | sha256sum | cut -d' ' -f1)"
-[ "$(cat "$dest/.complete" 2>/dev/null)" = "$stamp" ] && exit 0
-command -v npm >/dev/null || { echo "bundles-corpus.sh: npm is required" >&2; exit 1; }
-tmp="$dest.partial.$$"
-rm -rf "$tmp"
+. "$(dirname "$0")/corpus.sh"
+corpus_begin "$dest" "$stamp"
 mkdir -p "$tmp/tools"
 (
   cd "$tmp/tools"
@@ -39,7 +37,4 @@ mkdir -p "$tmp/tools"
   node "$here/javascript/native-app/build.mjs" "$tmp/out"
 )
 mv "$tmp/out" "$tmp/corpus"
-echo "$stamp" > "$tmp/.complete"
-rm -rf "$dest"
-mkdir -p "$(dirname "$dest")"
-mv "$tmp" "$dest"
+corpus_end

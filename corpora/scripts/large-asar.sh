@@ -7,10 +7,8 @@
 #   DEST/tools/       @electron/asar itself, for the extract comparison
 set -euo pipefail
 dest="${1:?usage: large-asar.sh DEST}"
-[ -f "$dest/.complete" ] && exit 0
-command -v npm >/dev/null || { echo "large-asar.sh: npm is required" >&2; exit 1; }
-tmp="$dest.partial.$$"
-rm -rf "$tmp"
+. "$(dirname "$0")/corpus.sh"
+corpus_begin "$dest"
 mkdir -p "$tmp/tree" "$tmp/tools"
 (
   cd "$tmp/tools"
@@ -26,7 +24,4 @@ mkdir -p "$tmp/tree" "$tmp/tools"
     @fortawesome/free-solid-svg-icons@6.6.0 >/dev/null
 )
 "$tmp/tools/node_modules/.bin/asar" pack "$tmp/tree" "$tmp/large.asar" --unpack '*.node'
-touch "$tmp/.complete"
-rm -rf "$dest"
-mkdir -p "$(dirname "$dest")"
-mv "$tmp" "$dest"
+corpus_end

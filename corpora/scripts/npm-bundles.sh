@@ -12,10 +12,8 @@ dest="$(realpath -m "${1:?usage: npm-bundles.sh DEST}")"
 here="$(cd "$(dirname "$0")/.." && pwd)"
 list="$here/npm-bundles/files.txt"
 stamp="$(cat "$0" "$list" "$here/scripts/wba_modules.cjs" | sha256sum | cut -d' ' -f1)"
-[ "$(cat "$dest/.complete" 2>/dev/null)" = "$stamp" ] && exit 0
-command -v npm >/dev/null || { echo "npm-bundles.sh: npm is required" >&2; exit 1; }
-tmp="$dest.partial.$$"
-rm -rf "$tmp"
+. "$(dirname "$0")/corpus.sh"
+corpus_begin "$dest" "$stamp"
 mkdir -p "$tmp/tools" "$tmp/packs" "$tmp/set"
 (
   cd "$tmp/tools"
@@ -34,7 +32,4 @@ grep -v '^#' "$list" | awk 'NF' | while read -r spec file; do
 done
 NODE_PATH="$tmp/tools/node_modules" node "$here/scripts/wba_modules.cjs" "$tmp/set" > "$tmp/analyzer.json"
 rm -rf "$tmp/packs" "$tmp/tools"
-echo "$stamp" > "$tmp/.complete"
-rm -rf "$dest"
-mkdir -p "$(dirname "$dest")"
-mv "$tmp" "$dest"
+corpus_end

@@ -12,10 +12,8 @@ set -euo pipefail
 dest="$(realpath -m "${1:?usage: parcel-corpus.sh DEST}")"
 here="$(cd "$(dirname "$0")/.." && pwd)"
 stamp="$(cat "$0" $(find "$here/javascript/parcel-app" -type f | sort) | sha256sum | cut -d' ' -f1)"
-[ "$(cat "$dest/.complete" 2>/dev/null)" = "$stamp" ] && exit 0
-command -v npm >/dev/null || { echo "parcel-corpus.sh: npm is required" >&2; exit 1; }
-tmp="$dest.partial.$$"
-rm -rf "$tmp"
+. "$(dirname "$0")/corpus.sh"
+corpus_begin "$dest" "$stamp"
 mkdir -p "$tmp/tools"
 (
   cd "$tmp/tools"
@@ -25,7 +23,4 @@ mkdir -p "$tmp/tools"
   node "$here/javascript/parcel-app/build.mjs" "$tmp/corpus"
 )
 rm -rf "$tmp/tools"
-echo "$stamp" > "$tmp/.complete"
-rm -rf "$dest"
-mkdir -p "$(dirname "$dest")"
-mv "$tmp" "$dest"
+corpus_end

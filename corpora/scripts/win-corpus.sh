@@ -12,17 +12,11 @@ set -euo pipefail
 dest="${1:?usage: win-corpus.sh DEST}"
 # Rebuilt when this script changes.
 stamp=$(sha256sum "$0" | cut -c1-16)
-[ "$(cat "$dest/.complete" 2>/dev/null)" = "$stamp" ] && exit 0
-command -v npm >/dev/null || { echo "win-corpus.sh: npm is required" >&2; exit 1; }
-tmp="$dest.partial.$$"
-rm -rf "$tmp"
-mkdir -p "$tmp"
+. "$(dirname "$0")/corpus.sh"
+corpus_begin "$dest" "$stamp"
 (
   cd "$tmp"
   npm init -y >/dev/null
   npm install --ignore-scripts --no-audit --no-fund --loglevel=error resedit@3.1.0 7zip-bin@5.2.0 @electron/fuses@1.8.0 >/dev/null
 )
-echo "$stamp" > "$tmp/.complete"
-rm -rf "$dest"
-mkdir -p "$(dirname "$dest")"
-mv "$tmp" "$dest"
+corpus_end
