@@ -1097,38 +1097,39 @@ fn project_bundles<'p>(
         b.env.cx.check()?;
         let sha = file.sha256.as_deref();
         let location = source_range(&file.path, &module.range);
-        for key in &module.requires {
-            let target = modules
-                .get(&(file.path.as_str(), bundle, key))
-                .cloned()
-                .or_else(|| unique(by_file.get(&(file.path.as_str(), key))))
-                .or_else(|| unique(by_runtime.get(&(container, runtime, key))))
-                .or_else(|| unique(by_container.get(&(container, key))));
-            match target {
-                Some(target) => b.edge(
-                    &id,
-                    &target,
-                    "imports",
-                    json!({"kind": "bundler-require", "module_key": key_json(key)}),
-                    inferred("high", sha, location, "resolve-bundler-require"),
-                )?,
-                None => unresolved += 1,
-            }
-        }
-        for key in &module.async_modules {
-            let target = modules
-                .get(&(file.path.as_str(), bundle, key))
-                .cloned()
-                .or_else(|| unique(by_runtime.get(&(container, runtime, key))));
-            match target {
-                Some(target) => b.edge(
-                    &id,
-                    &target,
-                    "imports",
-                    json!({"kind": "bundler-async-module", "module_key": key_json(key)}),
-                    inferred("medium", sha, location, "resolve-bundler-async-module"),
-                )?,
-                None => unresolved += 1,
+        // Requires, and AMD's loads on demand, by the same resolution.
+        let named = [
+            (
+                &module.requires,
+                "bundler-require",
+                "high",
+                "resolve-bundler-require",
+            ),
+            (
+                &module.async_modules,
+                "bundler-async-module",
+                "medium",
+                "resolve-bundler-async-module",
+            ),
+        ];
+        for (keys, kind, confidence, operation) in named {
+            for key in keys {
+                let target = modules
+                    .get(&(file.path.as_str(), bundle, key))
+                    .cloned()
+                    .or_else(|| unique(by_file.get(&(file.path.as_str(), key))))
+                    .or_else(|| unique(by_runtime.get(&(container, runtime, key))))
+                    .or_else(|| unique(by_container.get(&(container, key))));
+                match target {
+                    Some(target) => b.edge(
+                        &id,
+                        &target,
+                        "imports",
+                        json!({"kind": kind, "module_key": key_json(key)}),
+                        inferred(confidence, sha, location, operation),
+                    )?,
+                    None => unresolved += 1,
+                }
             }
         }
         for chunk_key in &module.async_chunks {
