@@ -1038,3 +1038,46 @@ app.whenReady().then(() => {
     .collect();
     assert_eq!(preloads, expected);
 }
+
+#[test]
+fn a_webviews_preload_is_a_preload_role_beside_its_page() {
+    let dir = tempfile::tempdir().unwrap();
+    write_tree(
+        dir.path(),
+        &[
+            (
+                "package.json",
+                br#"{"name":"webview-app","version":"1.0.0","main":"main.js"}"#.to_vec(),
+            ),
+            (
+                "main.js",
+                br#"const { BrowserWindow } = require("electron");
+new BrowserWindow({ webPreferences: { webviewTag: true } }).loadFile("ui/index.html");
+"#
+                .to_vec(),
+            ),
+            (
+                "ui/index.html",
+                br#"<webview src="https://example.invalid/" preload="./guest.js"></webview>"#
+                    .to_vec(),
+            ),
+            ("ui/guest.js", b"window.guest = true;\n".to_vec()),
+        ],
+    );
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let preloads: Vec<(&str, &str, &str)> = nodes(&result, "electron-preload")
+        .into_iter()
+        .map(|n| {
+            let p = props(n);
+            (
+                p["mechanism"].as_str().unwrap(),
+                p["anchor_path"].as_str().unwrap(),
+                p["resolved_path"].as_str().unwrap_or("-"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        preloads,
+        [("html-webview-preload", "ui/index.html", "ui/guest.js")]
+    );
+}

@@ -176,12 +176,15 @@ pub struct PackageFacts {
     pub exports: Vec<(String, String)>,
 }
 
-/// A `<script src>` in an HTML file.
+/// A script an HTML file names: a `<script src>` (a renderer script), or the `preload` of a
+/// `<webview>` tag (a preload of the guest page it hosts).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HtmlScript {
     pub src: String,
     pub base_href: Option<String>,
     pub line: u32,
+    /// Whether it is a `<webview preload>`.
+    pub webview_preload: bool,
 }
 
 /// One original source named by a source map.

@@ -94,16 +94,36 @@ pub(crate) fn json_keys(text: &str) -> Option<(Vec<String>, u64, bool)> {
     }
 }
 
-/// `<script src>` tags and the `<base href>` in an HTML file, found by a tag scan.
+/// `<script src>` tags, `<webview preload>` attributes and the `<base href>` in an HTML file,
+/// found by a tag scan, in text order. A webview's preload is a `file:` URL: a relative one
+/// (`./preload.js`, `file:./preload.js`) names a file beside the page.
 pub(crate) fn html_scripts(text: &str) -> Vec<HtmlScript> {
     let lower = text.to_ascii_lowercase();
     let base_href = find_tags(&lower, "<base")
         .into_iter()
         .find_map(|(at, end)| attribute(&text[at..end], "href"));
+    let mut tags: Vec<(usize, usize, bool)> = find_tags(&lower, "<script")
+        .into_iter()
+        .map(|(at, end)| (at, end, false))
+        .chain(
+            find_tags(&lower, "<webview")
+                .into_iter()
+                .map(|(at, end)| (at, end, true)),
+        )
+        .collect();
+    tags.sort_unstable();
     let mut out = Vec::new();
     let (mut line, mut counted) = (1u32, 0usize);
-    for (at, end) in find_tags(&lower, "<script") {
-        if let Some(src) = attribute(&text[at..end], "src") {
+    for (at, end, webview) in tags {
+        let value = if webview {
+            attribute(&text[at..end], "preload").map(|url| match url.strip_prefix("file:") {
+                Some(rest) if !rest.starts_with("//") => rest.to_owned(),
+                _ => url,
+            })
+        } else {
+            attribute(&text[at..end], "src")
+        };
+        if let Some(src) = value {
             line += text.as_bytes()[counted..at]
                 .iter()
                 .filter(|b| **b == b'\n')
@@ -113,6 +133,7 @@ pub(crate) fn html_scripts(text: &str) -> Vec<HtmlScript> {
                 src: cut(&src, MAX_FIELD).to_owned(),
                 base_href: base_href.clone(),
                 line,
+                webview_preload: webview,
             });
             if out.len() >= MAX_SCRIPTS {
                 break;

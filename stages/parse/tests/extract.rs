@@ -1048,3 +1048,31 @@ session.defaultSession.registerPreloadScript({ type: "frame", filePath: path.joi
         [("setPreloads", "a.js"), ("registerPreloadScript", "b.js")]
     );
 }
+
+#[test]
+fn html_names_its_scripts_and_its_webviews_preloads_in_text_order() {
+    let f = facts(
+        "app/index.html",
+        r#"<html><head><script src="vendor.js"></script></head>
+<body>
+<webview src="https://example.invalid/" preload="./guest-preload.js"></webview>
+<webview src="https://example.invalid/b" preload="file:./other.js" nodeintegration></webview>
+<webview src="https://example.invalid/c"></webview>
+<script src="./renderer.js"></script>
+</body></html>"#,
+    );
+    let scripts: Vec<(&str, bool, u32)> = f
+        .html
+        .iter()
+        .map(|s| (s.src.as_str(), s.webview_preload, s.line))
+        .collect();
+    assert_eq!(
+        scripts,
+        [
+            ("vendor.js", false, 1),
+            ("./guest-preload.js", true, 3),
+            ("./other.js", true, 4),
+            ("./renderer.js", false, 6),
+        ]
+    );
+}

@@ -919,7 +919,7 @@ fn project_packages(b: &mut Out<'_, '_>, parsed: &[FileFacts]) -> Result<Option<
             }
         }
     }
-    // HTML script entrypoints.
+    // HTML script entrypoints, and the preloads of the `<webview>` guests a page hosts.
     for file in parsed.iter().filter(|f| !f.html.is_empty()) {
         let Some(source) = b.env.file_nodes.get(&file.path).cloned() else {
             continue;
@@ -935,13 +935,18 @@ fn project_packages(b: &mut Out<'_, '_>, parsed: &[FileFacts]) -> Result<Option<
                 }
                 _ => script.src.clone(),
             };
+            let (kind, mechanism) = if script.webview_preload {
+                ("electron-preload", "html-webview-preload")
+            } else {
+                ("electron-renderer", "html-script")
+            };
             b.role(
-                "electron-renderer",
+                kind,
                 &source,
                 file,
                 &spec,
                 Context::HtmlReference,
-                "html-script",
+                mechanism,
                 None,
             )?;
         }
