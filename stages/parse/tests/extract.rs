@@ -1076,3 +1076,32 @@ fn html_names_its_scripts_and_its_webviews_preloads_in_text_order() {
         ]
     );
 }
+
+#[test]
+fn update_feeds_are_endpoints() {
+    let f = facts(
+        "main.js",
+        r#"const { autoUpdater } = require("electron");
+autoUpdater.setFeedURL({ url: "https://updates.example.invalid/app/darwin?token=abc" });
+require("electron-updater").autoUpdater.setFeedURL({ provider: "generic", url: "https://dl.example.invalid/releases" });
+autoUpdater.setFeedURL("https://legacy.example.invalid/feed");"#,
+    );
+    let mut feeds: Vec<(&str, &str)> =
+        f.js.observations
+            .iter()
+            .filter(|o| o.family == "endpoint")
+            .map(|o| (o.kind.as_str(), o.value.as_deref().unwrap()))
+            .collect();
+    feeds.sort();
+    assert_eq!(
+        feeds,
+        [
+            ("setFeedURL", "https://dl.example.invalid/releases"),
+            ("setFeedURL", "https://legacy.example.invalid/feed"),
+            (
+                "setFeedURL",
+                "https://updates.example.invalid/app/darwin?token=%5BREDACTED%5D"
+            ),
+        ]
+    );
+}

@@ -1500,6 +1500,35 @@ impl Extractor<'_, '_> {
             }
             return;
         }
+        // Where the application looks for updates: Electron's `autoUpdater.setFeedURL(url)` or
+        // `({url})`, and electron-updater's `({provider, url})`.
+        if named(name, "setFeedURL") {
+            let url = first.and_then(|arg| {
+                string(arg).or_else(|| match unwrap(arg) {
+                    Expr::Object(obj) => obj.props.iter().find_map(|p| match p {
+                        PropOrSpread::Prop(p) => match &**p {
+                            Prop::KeyValue(kv)
+                                if names::prop_name(&kv.key).as_deref() == Some("url") =>
+                            {
+                                string(&kv.value)
+                            }
+                            _ => None,
+                        },
+                        _ => None,
+                    }),
+                    _ => None,
+                })
+            });
+            if let Some(url) = url {
+                self.observation(
+                    "endpoint",
+                    "setFeedURL".to_owned(),
+                    Some(crate::redact::url(&url)),
+                    span,
+                );
+            }
+            return;
+        }
         for method in ["get", "post", "put", "patch", "delete", "request"] {
             if names::object_of(name, method).is_some()
                 && let Some(url) = first.and_then(string)
