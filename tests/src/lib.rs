@@ -18,14 +18,34 @@ pub fn corpora() -> PathBuf {
 /// A small tree with nested directories, a duplicate, a symlink and a file of several chunks.
 pub fn fixture_tree() -> tempfile::TempDir {
     let dir = tempfile::tempdir().expect("temp dir");
-    let root = dir.path();
+    write_fixture_tree(dir.path());
+    dir
+}
+
+/// The fixture tree at `parent/name`, the same path for every test process that asks: for
+/// tests whose records must all name one input path. It is written into a directory of its own
+/// and renamed into place, so that processes running at once never see it half made, and it
+/// is kept for the next run (a tree held in a static would never be dropped, and each test
+/// process would leave one behind).
+pub fn shared_fixture_tree(parent: &Path, name: &str) -> PathBuf {
+    let path = parent.join(name);
+    if !path.is_dir() {
+        std::fs::create_dir_all(parent).expect("mkdir");
+        let draft = tempfile::tempdir_in(parent).expect("temp dir");
+        write_fixture_tree(draft.path());
+        // Another process may have put its own in place first: theirs is the same tree.
+        let _ = std::fs::rename(draft.keep(), &path);
+    }
+    path
+}
+
+fn write_fixture_tree(root: &Path) {
     std::fs::create_dir_all(root.join("app/lib")).expect("mkdir");
     std::fs::write(root.join("app/main.js"), b"require('./lib/a')\n").expect("write");
     std::fs::write(root.join("app/lib/a.js"), b"module.exports = 1\n").expect("write");
     std::fs::write(root.join("app/lib/copy.js"), b"module.exports = 1\n").expect("write");
     std::fs::write(root.join("big.bin"), vec![3u8; 200_000]).expect("write");
     std::os::unix::fs::symlink("app/main.js", root.join("main-link")).expect("symlink");
-    dir
 }
 
 /// Writes ASAR archives byte by byte, for tests that need malformed ones.

@@ -6,10 +6,15 @@ use rea_jobs::{Engine, JobControl, PageRequest};
 use rea_validate::{Validated, ValidationError};
 use serde_json::Value;
 
-/// The fixture lives here for the whole test binary, so that records name one input path.
+/// One fixture for every test here, so that records name one input path.
 fn tree() -> &'static std::path::Path {
-    static TREE: std::sync::OnceLock<tempfile::TempDir> = std::sync::OnceLock::new();
-    TREE.get_or_init(rea_tests::fixture_tree).path()
+    static TREE: std::sync::OnceLock<std::path::PathBuf> = std::sync::OnceLock::new();
+    TREE.get_or_init(|| {
+        rea_tests::shared_fixture_tree(
+            std::path::Path::new(env!("CARGO_TARGET_TMPDIR")),
+            "validation-tree",
+        )
+    })
 }
 
 fn input_path() -> String {
