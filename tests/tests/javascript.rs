@@ -1081,3 +1081,101 @@ new BrowserWindow({ webPreferences: { webviewTag: true } }).loadFile("ui/index.h
         [("html-webview-preload", "ui/index.html", "ui/guest.js")]
     );
 }
+
+#[test]
+fn inline_scripts_and_policies_of_the_pages_windows_load() {
+    let dir = tempfile::tempdir().unwrap();
+    write_tree(
+        dir.path(),
+        &[
+            (
+                "package.json",
+                br#"{"name":"pages-app","version":"1.0.0","main":"main.js"}"#.to_vec(),
+            ),
+            (
+                "main.js",
+                br#"const { BrowserWindow, ipcMain } = require("electron");
+const path = require("node:path");
+new BrowserWindow({ webPreferences: { nodeIntegration: true, contextIsolation: false } }).loadFile(path.join(__dirname, "ui", "index.html"));
+new BrowserWindow({}).loadFile("ui/legacy.html");
+new BrowserWindow({}).loadURL("https://example.invalid/remote.html");
+ipcMain.handle("settings:get", () => ({}));
+"#
+                .to_vec(),
+            ),
+            (
+                "ui/index.html",
+                br#"<!doctype html>
+<meta http-equiv="Content-Security-Policy" content="default-src 'self'; script-src 'self' 'unsafe-inline'">
+<script>
+  const { ipcRenderer } = require("electron");
+  ipcRenderer.invoke("settings:get");
+</script>
+"#
+                .to_vec(),
+            ),
+            (
+                "ui/legacy.html",
+                b"<script>var state = {{ state }};</script>\n<script>window.ready = true;</script>\n"
+                    .to_vec(),
+            ),
+            // A page no window loads: read, but not one of the renderer pages.
+            (
+                "docs/readme.html",
+                b"<meta http-equiv=\"Content-Security-Policy\" content=\"script-src 'unsafe-eval'\"><script>go()</script>"
+                    .to_vec(),
+            ),
+        ],
+    );
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    assert_eq!(
+        result["summary"]["renderer_pages"],
+        json!({"loaded_pages": 2, "with_content_security_policy": 1, "policy_allows_inline_scripts": 1,
+               "policy_allows_eval": 0, "with_inline_scripts": 2})
+    );
+    // The inline script's invoke pairs with the main process's handler.
+    assert_eq!(result["summary"]["ipc"]["paired_renderer_transmissions"], 1);
+    let statistics = &result["statistics"];
+    assert_eq!(statistics["html_pages"], 3);
+    assert_eq!(statistics["html_inline_scripts"], 4);
+    assert_eq!(statistics["html_inline_scripts_read"], 3);
+    let page = |path: &str| {
+        result["graph"]["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(props)
+            .find(|p| p["path"] == path && p["file_kind"] == "html")
+            .unwrap()
+            .clone()
+    };
+    let index = page("ui/index.html");
+    assert_eq!(index["content_security_policy"]["allows_eval"], false);
+    assert_eq!(index["content_security_policy"]["policies"][0]["line"], 2);
+    assert_eq!(page("ui/legacy.html")["inline_scripts_read"], 1);
+    assert_eq!(page("ui/legacy.html")["parse_status"], "partial");
+    assert!(
+        page("ui/legacy.html")
+            .get("content_security_policy")
+            .is_none()
+    );
+    let unread: Vec<&str> = nodes(&result, "unknown")
+        .into_iter()
+        .filter(|n| props(n)["operation"] == "parse-inline-script")
+        .map(|n| props(n)["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(unread, ["ui/legacy.html"]);
+    // The renderer's IPC call is located in the page, on the line it is written.
+    let invoke = result["graph"]["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|e| {
+            e["relation"] == "invokes" && e["evidence"]["operation"] == "pair-ipc-literal-channel"
+        })
+        .unwrap();
+    assert_eq!(invoke["properties"]["handler_path"], "main.js");
+    let location = &invoke["evidence"]["location"];
+    assert_eq!(location["source"], "ui/index.html");
+    assert_eq!(location["start"], json!({"line": 5, "column": 2}));
+}

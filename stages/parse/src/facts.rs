@@ -187,6 +187,26 @@ pub struct HtmlScript {
     pub webview_preload: bool,
 }
 
+/// A content security policy a page declares in `<meta http-equiv="Content-Security-Policy">`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PagePolicy {
+    /// The policy as written (attribute value decoded), cut to 4096 bytes.
+    pub policy: String,
+    pub line: u32,
+}
+
+/// The content security policies a page declares, and what they let scripts do, as CSP
+/// Level 3 decides it (the `content-security-policy` crate, Servo's): every policy enforced.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PageCsp {
+    pub policies: Vec<PagePolicy>,
+    /// Whether an inline script with no nonce and no matching hash would run: what an
+    /// injected `<script>` could do.
+    pub allows_inline_scripts: bool,
+    /// Whether `eval` and `new Function` would run.
+    pub allows_eval: bool,
+}
+
 /// One original source named by a source map.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MapSource {
@@ -427,6 +447,11 @@ pub struct FileFacts {
     /// Top-level keys of a JSON module (at most 64) and how many more there were.
     pub json_keys: Option<(Vec<String>, u64)>,
     pub html: Vec<HtmlScript>,
+    /// The content security policies an HTML page declares in meta tags, if any.
+    pub csp: Option<PageCsp>,
+    /// Inline scripts an HTML page holds, and how many of them were read as code (those that
+    /// did not parse are not).
+    pub inline_scripts: (u32, u32),
     pub source_map: Option<SourceMapFacts>,
     pub js: JsFacts,
 }
@@ -447,6 +472,8 @@ impl FileFacts {
             package: None,
             json_keys: None,
             html: Vec::new(),
+            csp: None,
+            inline_scripts: (0, 0),
             source_map: None,
             js: JsFacts::default(),
         }

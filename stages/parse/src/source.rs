@@ -14,6 +14,10 @@ pub(crate) const MAX_EXPRESSION: usize = 4096;
 
 pub(crate) struct Source<'a> {
     pub text: &'a str,
+    /// The text columns are counted in: `text` itself, or, for the inline scripts of a page,
+    /// the page (`text` is then the page with everything outside the scripts blanked, of the
+    /// same length and line breaks, so only the UTF-16 widths of the blanked characters differ).
+    columns: &'a str,
     line_starts: Vec<u32>,
     /// The last position computed, so columns on one long minified line cost amortised O(1).
     last: Cell<(u32, Pos)>,
@@ -32,10 +36,17 @@ struct Segment {
 
 impl<'a> Source<'a> {
     pub fn new(text: &'a str) -> Source<'a> {
+        Source::embedded(text, text)
+    }
+
+    /// A source whose `text` stands at the same byte offsets in `page` (see `columns`).
+    pub fn embedded(text: &'a str, page: &'a str) -> Source<'a> {
+        let page = if page.len() == text.len() { page } else { text };
         let mut line_starts = vec![0u32];
         line_starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i as u32 + 1));
         Source {
             text,
+            columns: page,
             line_starts,
             last: Cell::new((0, Pos { line: 1, column: 0 })),
             segments: Vec::new(),
@@ -120,15 +131,17 @@ impl<'a> Source<'a> {
         }
     }
 
+    /// The text between two offsets, as the columns are counted.
     fn slice_bytes(&self, from: u32, to: u32) -> &str {
+        let text = self.columns;
         let (mut from, mut to) = (from as usize, to as usize);
-        while from > 0 && !self.text.is_char_boundary(from) {
+        while from > 0 && !text.is_char_boundary(from) {
             from -= 1;
         }
-        while to < self.text.len() && !self.text.is_char_boundary(to) {
+        while to < text.len() && !text.is_char_boundary(to) {
             to += 1;
         }
-        self.text.get(from..to.min(self.text.len())).unwrap_or("")
+        text.get(from..to.min(text.len())).unwrap_or("")
     }
 
     /// The exact source text of a span (a segment's own text for a span in it).

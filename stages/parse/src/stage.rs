@@ -244,10 +244,7 @@ pub fn read_text(
                 facts.diagnostics.push("not valid JSON".to_owned());
             }
         },
-        FileKind::Html => {
-            facts.html = text::html_scripts(text);
-            facts.parse = ParseStatus::Complete;
-        }
+        FileKind::Html => read_html(facts, text, options, cancelled),
         FileKind::SourceMap => {
             let map = text::source_map(
                 text,
@@ -262,36 +259,109 @@ pub fn read_text(
             facts.source_map = Some(map);
         }
         FileKind::JavaScript => {
-            let mut source = Source::new(text);
-            let parsed = syntax::parse(&source, &facts.path);
-            facts.diagnostics = parsed.diagnostics;
-            let Some(mut program) = parsed.program else {
+            if let Err(diagnostics) = read_javascript(facts, Source::new(text), options, cancelled)
+            {
+                facts.diagnostics = diagnostics;
                 facts.parse = ParseStatus::Failed;
-                return;
-            };
-            extract::evals::inline(&mut program, &mut source, parsed.extent);
-            let budget = Budget {
-                max_findings: limits.max_findings,
-                max_modules: limits.max_modules,
-                max_ast_nodes: limits.max_ast_nodes,
-            };
-            let maps = extract::MapOptions {
-                contents: options.source_map_contents,
-                max_sources: limits.max_source_map_sources as usize,
-            };
-            let walk = extract::extract(&source, &program, budget, maps, cancelled);
-            drop(program);
-            facts.visited_nodes = walk.visited_nodes;
-            let js = walk.facts;
-            facts.parse = if walk.truncated || js.dropped_findings > 0 || js.dropped_modules > 0 {
-                ParseStatus::Truncated
-            } else if parsed.recovered || js.dynamic_findings > 0 {
-                ParseStatus::Partial
-            } else {
-                ParseStatus::Complete
-            };
-            facts.js = js;
+            }
         }
         FileKind::NativeAddon | FileKind::Bytecode => {}
+    }
+}
+
+/// Parses `source` as JavaScript and extracts its facts into `facts` (its parse status, its
+/// `js` facts, the parser's recovered errors); the parser's diagnostics when it does not
+/// parse, and then `facts` is untouched.
+fn read_javascript(
+    facts: &mut FileFacts,
+    mut source: Source<'_>,
+    options: Options,
+    cancelled: &dyn Fn() -> bool,
+) -> Result<(), Vec<String>> {
+    let limits = options.limits;
+    let parsed = syntax::parse(&source, &facts.path);
+    let Some(mut program) = parsed.program else {
+        return Err(parsed.diagnostics);
+    };
+    facts.diagnostics.extend(parsed.diagnostics);
+    extract::evals::inline(&mut program, &mut source, parsed.extent);
+    let budget = Budget {
+        max_findings: limits.max_findings,
+        max_modules: limits.max_modules,
+        max_ast_nodes: limits.max_ast_nodes,
+    };
+    let maps = extract::MapOptions {
+        contents: options.source_map_contents,
+        max_sources: limits.max_source_map_sources as usize,
+    };
+    let walk = extract::extract(&source, &program, budget, maps, cancelled);
+    drop(program);
+    facts.visited_nodes = walk.visited_nodes;
+    let js = walk.facts;
+    facts.parse = if walk.truncated || js.dropped_findings > 0 || js.dropped_modules > 0 {
+        ParseStatus::Truncated
+    } else if parsed.recovered || js.dynamic_findings > 0 {
+        ParseStatus::Partial
+    } else {
+        ParseStatus::Complete
+    };
+    facts.js = js;
+    Ok(())
+}
+
+/// Reads an HTML page: its script tags, webview preloads and content security policies, and
+/// its inline scripts as code. The inline scripts are parsed together, each at its place in
+/// the page (`text::inline_script_text`), so that every finding has its position in the page;
+/// when they do not parse together, those that do not parse alone are left out, each with a
+/// diagnostic, and the page is `partial`.
+fn read_html(facts: &mut FileFacts, text: &str, options: Options, cancelled: &dyn Fn() -> bool) {
+    let page = text::html_page(text);
+    facts.html = page.scripts;
+    facts.csp = page.csp;
+    facts.parse = ParseStatus::Complete;
+    if page.inline.is_empty() {
+        return;
+    }
+    let all: Vec<&text::InlineScript> = page.inline.iter().collect();
+    let read = |facts: &mut FileFacts, scripts: &[&text::InlineScript]| {
+        let js = text::inline_script_text(text, scripts);
+        read_javascript(facts, Source::embedded(&js, text), options, cancelled)
+    };
+    let mut kept = all.clone();
+    let mut outcome = read(facts, &kept);
+    if outcome.is_err() && kept.len() > 1 {
+        kept.retain(|script| {
+            let js = text::inline_script_text(text, &[script]);
+            syntax::parse(&Source::embedded(&js, text), &facts.path)
+                .program
+                .is_some()
+        });
+        if !kept.is_empty() {
+            outcome = read(facts, &kept);
+        }
+        if outcome.is_err() && kept.len() > 1 {
+            // Each parses alone but not with the others: the largest is read alone.
+            kept = kept
+                .iter()
+                .max_by_key(|s| s.body.len())
+                .copied()
+                .into_iter()
+                .collect();
+            outcome = read(facts, &kept);
+        }
+    }
+    let read_count = if outcome.is_ok() { kept.len() } else { 0 };
+    facts.inline_scripts = (all.len() as u32, read_count as u32);
+    for script in all.iter().filter(|s| outcome.is_err() || !kept.contains(s)) {
+        facts.diagnostics.push(format!(
+            "the inline script at line {} does not parse; its code was not read",
+            script.line
+        ));
+    }
+    if let Err(diagnostics) = outcome {
+        facts.diagnostics.extend(diagnostics.into_iter().take(8));
+    }
+    if read_count < all.len() && facts.parse == ParseStatus::Complete {
+        facts.parse = ParseStatus::Partial;
     }
 }

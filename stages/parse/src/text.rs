@@ -1,7 +1,7 @@
 //! The non-JavaScript text kinds: `package.json`, JSON modules, HTML script tags and source
 //! maps. Each reader returns facts; a malformed file is a status, never an error.
 
-use crate::facts::{HtmlScript, MapSource, PackageFacts, SourceMapFacts};
+use crate::facts::{HtmlScript, MapSource, PackageFacts, PageCsp, PagePolicy, SourceMapFacts};
 use crate::source::cut;
 
 const MAX_FIELD: usize = 4096;
@@ -94,97 +94,229 @@ pub(crate) fn json_keys(text: &str) -> Option<(Vec<String>, u64, bool)> {
     }
 }
 
-/// `<script src>` tags, `<webview preload>` attributes and the `<base href>` in an HTML file,
-/// found by a tag scan, in text order. A webview's preload is a `file:` URL: a relative one
-/// (`./preload.js`, `file:./preload.js`) names a file beside the page.
-pub(crate) fn html_scripts(text: &str) -> Vec<HtmlScript> {
-    let lower = text.to_ascii_lowercase();
-    let base_href = find_tags(&lower, "<base")
-        .into_iter()
-        .find_map(|(at, end)| attribute(&text[at..end], "href"));
-    let mut tags: Vec<(usize, usize, bool)> = find_tags(&lower, "<script")
-        .into_iter()
-        .map(|(at, end)| (at, end, false))
-        .chain(
-            find_tags(&lower, "<webview")
-                .into_iter()
-                .map(|(at, end)| (at, end, true)),
-        )
-        .collect();
-    tags.sort_unstable();
-    let mut out = Vec::new();
-    let (mut line, mut counted) = (1u32, 0usize);
-    for (at, end, webview) in tags {
-        let value = if webview {
-            attribute(&text[at..end], "preload").map(|url| match url.strip_prefix("file:") {
-                Some(rest) if !rest.starts_with("//") => rest.to_owned(),
-                _ => url,
-            })
-        } else {
-            attribute(&text[at..end], "src")
-        };
-        if let Some(src) = value {
-            line += text.as_bytes()[counted..at]
-                .iter()
-                .filter(|b| **b == b'\n')
-                .count() as u32;
-            counted = at;
-            out.push(HtmlScript {
-                src: cut(&src, MAX_FIELD).to_owned(),
-                base_href: base_href.clone(),
-                line,
-                webview_preload: webview,
-            });
-            if out.len() >= MAX_SCRIPTS {
-                break;
+/// What an HTML page holds for the analysis, read by a WHATWG tokenizer (`html5gum`, with
+/// its naive switch into script, style and other raw-text states, so that markup inside a
+/// script or a comment is never read as tags).
+#[derive(Debug, Default)]
+pub(crate) struct HtmlPage {
+    /// `<script src>` tags and `<webview preload>` attributes, in text order.
+    pub scripts: Vec<HtmlScript>,
+    /// Inline classic and module scripts, in text order.
+    pub inline: Vec<InlineScript>,
+    /// `<meta http-equiv="Content-Security-Policy">` policies, if any.
+    pub csp: Option<PageCsp>,
+}
+
+/// An inline `<script>` element's code.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct InlineScript {
+    /// The byte offset of the `>` that ends the start tag.
+    pub tag_end: usize,
+    /// The body's byte range: from the start tag's end to the end tag (or the end of the page).
+    pub body: std::ops::Range<usize>,
+    /// The start tag's line.
+    pub line: u32,
+}
+
+/// Reads an HTML page: script tags, the `<base href>`, webview preloads (a `file:` URL: a
+/// relative one, `./preload.js` or `file:./preload.js`, names a file beside the page), inline
+/// scripts (no `src`, and a JavaScript type or `module`) and meta content security policies.
+/// Attribute values are decoded as the browser decodes them (`&amp;`, `&#39;`).
+pub(crate) fn html_page(text: &str) -> HtmlPage {
+    let mut emitter = html5gum::DefaultEmitter::<usize>::new_with_span();
+    emitter.naively_switch_states(true);
+    let mut page = HtmlPage::default();
+    let mut policies = Vec::new();
+    let mut base_href = None;
+    let mut tags = Vec::new();
+    let mut open_script: Option<(usize, u32)> = None;
+    let mut lines = LineCounter::default();
+    for token in html5gum::Tokenizer::new_with_emitter(text, emitter) {
+        // The reader of a `&str` cannot fail.
+        let Ok(token) = token;
+        match token {
+            html5gum::Token::StartTag(tag) => {
+                let value = |name: &str| {
+                    tag.attributes
+                        .get(name.as_bytes())
+                        .map(|v| String::from_utf8_lossy(&v.value).into_owned())
+                };
+                let line = lines.line_of(text, tag.span.start);
+                match tag.name.as_slice() {
+                    b"base" if base_href.is_none() => {
+                        base_href = value("href").filter(|h| !h.is_empty())
+                    }
+                    b"script" => match value("src") {
+                        Some(src) if !src.is_empty() => tags.push((src, line, false)),
+                        Some(_) => {}
+                        None if !tag.self_closing
+                            && value("type").is_none_or(|t| is_script_type(&t)) =>
+                        {
+                            open_script = Some((tag.span.end, line));
+                        }
+                        None => {}
+                    },
+                    b"webview" => {
+                        if let Some(url) = value("preload").filter(|u| !u.is_empty()) {
+                            let url = match url.strip_prefix("file:") {
+                                Some(rest) if !rest.starts_with("//") => rest.to_owned(),
+                                _ => url,
+                            };
+                            tags.push((url, line, true));
+                        }
+                    }
+                    b"meta" => {
+                        let equiv = value("http-equiv").unwrap_or_default();
+                        if equiv.trim().eq_ignore_ascii_case("content-security-policy")
+                            && policies.len() < MAX_SCRIPTS
+                            && let Some(policy) = value("content")
+                        {
+                            policies.push(PagePolicy {
+                                policy: cut(policy.trim(), MAX_FIELD).to_owned(),
+                                line,
+                            });
+                        }
+                    }
+                    _ => {}
+                }
             }
+            html5gum::Token::EndTag(tag) if tag.name.as_slice() == b"script" => {
+                if let Some((body_start, line)) = open_script.take() {
+                    page.inline.push(InlineScript {
+                        tag_end: body_start - 1,
+                        body: body_start..tag.span.start,
+                        line,
+                    });
+                }
+            }
+            _ => {}
+        }
+        if page.inline.len() >= MAX_SCRIPTS {
+            break;
         }
     }
-    out
+    if let Some((body_start, line)) = open_script
+        && page.inline.len() < MAX_SCRIPTS
+    {
+        page.inline.push(InlineScript {
+            tag_end: body_start - 1,
+            body: body_start..text.len(),
+            line,
+        });
+    }
+    page.inline
+        .retain(|s| !text[s.body.clone()].trim().is_empty());
+    page.csp = (!policies.is_empty()).then(|| page_csp(policies));
+    page.scripts = tags
+        .into_iter()
+        .take(MAX_SCRIPTS)
+        .map(|(src, line, webview_preload)| HtmlScript {
+            src: cut(&src, MAX_FIELD).to_owned(),
+            base_href: base_href.clone(),
+            line,
+            webview_preload,
+        })
+        .collect();
+    page
 }
 
-/// (start, end) of each tag opening with `open` (lower-case text, ASCII offsets match).
-fn find_tags(lower: &str, open: &str) -> Vec<(usize, usize)> {
-    let mut out = Vec::new();
-    let mut from = 0;
-    while let Some(rel) = lower[from..].find(open) {
-        let at = from + rel;
-        let after = lower.as_bytes().get(at + open.len()).copied();
-        let end = lower[at..].find('>').map_or(lower.len(), |e| at + e);
-        if matches!(after, Some(b' ' | b'\t' | b'\n' | b'\r' | b'>' | b'/')) {
-            out.push((at, end));
-        }
-        from = end.max(at + 1);
+/// What a page's meta policies, all enforced, let scripts do.
+fn page_csp(policies: Vec<PagePolicy>) -> PageCsp {
+    use content_security_policy::{
+        CheckResult, CspList, Element, InlineCheckType, PolicyDisposition, PolicySource,
+    };
+    let mut list = CspList(Vec::new());
+    for policy in &policies {
+        list.append(CspList::parse(
+            &policy.policy,
+            PolicySource::Meta,
+            PolicyDisposition::Enforce,
+        ));
     }
-    out
+    let (inline, _) = list.should_elements_inline_type_behavior_be_blocked(
+        &Element { nonce: None },
+        InlineCheckType::Script,
+        "",
+    );
+    let (eval, _) = list.is_js_evaluation_allowed("");
+    PageCsp {
+        policies,
+        allows_inline_scripts: inline == CheckResult::Allowed,
+        allows_eval: eval == CheckResult::Allowed,
+    }
 }
 
-/// The value of `name="…"`, `name='…'` or `name=…` in a tag.
-fn attribute(tag: &str, name: &str) -> Option<String> {
-    let lower = tag.to_ascii_lowercase();
-    let mut from = 0;
-    while let Some(rel) = lower[from..].find(name) {
-        let at = from + rel;
-        from = at + name.len();
-        let before = lower.as_bytes().get(at.wrapping_sub(1)).copied();
-        if !matches!(before, Some(b' ' | b'\t' | b'\n' | b'\r')) {
-            continue;
-        }
-        let rest = tag[from..].trim_start();
-        let Some(rest) = rest.strip_prefix('=') else {
-            continue;
-        };
-        let rest = rest.trim_start();
-        let value = match rest.chars().next()? {
-            q @ ('"' | '\'') => rest[1..].split(q).next()?.to_owned(),
-            _ => rest
-                .split(|c: char| c.is_whitespace() || c == '>')
-                .next()?
-                .to_owned(),
-        };
-        return (!value.is_empty()).then_some(value);
+/// Whether a `<script type>` holds code the browser runs as JavaScript: a JavaScript MIME
+/// type (HTML's list, parameters ignored), `module`, or the JSX types Babel's standalone
+/// build compiles in the page (`text/babel`, `text/jsx`).
+fn is_script_type(value: &str) -> bool {
+    let essence = value
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    matches!(
+        essence.as_str(),
+        "" | "module"
+            | "application/ecmascript"
+            | "application/javascript"
+            | "application/x-ecmascript"
+            | "application/x-javascript"
+            | "text/ecmascript"
+            | "text/javascript"
+            | "text/javascript1.0"
+            | "text/javascript1.1"
+            | "text/javascript1.2"
+            | "text/javascript1.3"
+            | "text/javascript1.4"
+            | "text/javascript1.5"
+            | "text/jscript"
+            | "text/livescript"
+            | "text/x-ecmascript"
+            | "text/x-javascript"
+            | "text/babel"
+            | "text/jsx"
+    )
+}
+
+/// The page's inline scripts as one JavaScript text of the page's length: every byte outside
+/// the scripts' bodies is a space (line breaks kept), and the `>` ending each script's start
+/// tag a `;`, so that positions in the text are positions in the page and each script starts
+/// a statement of its own.
+pub(crate) fn inline_script_text(page: &str, scripts: &[&InlineScript]) -> String {
+    let mut out: Vec<u8> = page
+        .bytes()
+        .map(|b| if matches!(b, b'\n' | b'\r') { b } else { b' ' })
+        .collect();
+    for script in scripts {
+        out[script.tag_end] = b';';
+        out[script.body.clone()].copy_from_slice(&page.as_bytes()[script.body.clone()]);
     }
-    None
+    // Every byte kept is ASCII or a whole body, and bodies start and end at ASCII `>` and `<`.
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// Line numbers of increasing offsets, counted once.
+#[derive(Default)]
+struct LineCounter {
+    counted: usize,
+    line: u32,
+}
+
+impl LineCounter {
+    fn line_of(&mut self, text: &str, at: usize) -> u32 {
+        if self.line == 0 {
+            self.line = 1;
+        }
+        let at = at.min(text.len());
+        if at > self.counted {
+            self.line +=
+                memchr::memchr_iter(b'\n', &text.as_bytes()[self.counted..at]).count() as u32;
+            self.counted = at;
+        }
+        self.line
+    }
 }
 
 /// Reads a source map: version 3, `sources` (and `sections` of an indexed map). With
@@ -281,11 +413,111 @@ mod tests {
     #[test]
     fn html_scripts_with_quotes_and_base() {
         let html = "<html><head><BASE href='/app/'></head>\n<script type=\"module\" src=\"./r.js\"></script><script>inline()</script>\n<script src=x.js></script>";
-        let scripts = html_scripts(html);
-        let srcs: Vec<&str> = scripts.iter().map(|s| s.src.as_str()).collect();
+        let page = html_page(html);
+        let srcs: Vec<&str> = page.scripts.iter().map(|s| s.src.as_str()).collect();
         assert_eq!(srcs, ["./r.js", "x.js"]);
-        assert_eq!(scripts[0].base_href.as_deref(), Some("/app/"));
-        assert_eq!(scripts[1].line, 3);
+        assert_eq!(page.scripts[0].base_href.as_deref(), Some("/app/"));
+        assert_eq!(page.scripts[1].line, 3);
+        assert_eq!(page.inline.len(), 1);
+        assert_eq!(&html[page.inline[0].body.clone()], "inline()");
+        assert_eq!(page.inline[0].line, 2);
+    }
+
+    #[test]
+    fn markup_in_comments_and_scripts_is_not_read_as_tags() {
+        let html = "<!-- <script src=old.js></script> -->\n<script>const s = '<script src=fake.js>' + \"</div>\";</script>\n<script type=\"application/json\">{\"a\": 1}</script><script type=\"text/template\"><p></p></script>\n<SCRIPT TYPE=\"text/javascript; charset=utf-8\">go()</SCRIPT><script src=real.js></script>";
+        let page = html_page(html);
+        let srcs: Vec<&str> = page.scripts.iter().map(|s| s.src.as_str()).collect();
+        assert_eq!(srcs, ["real.js"]);
+        let bodies: Vec<&str> = page.inline.iter().map(|s| &html[s.body.clone()]).collect();
+        assert_eq!(
+            bodies,
+            ["const s = '<script src=fake.js>' + \"</div>\";", "go()"]
+        );
+        assert_eq!(
+            page.inline.iter().map(|s| s.line).collect::<Vec<_>>(),
+            [2, 4]
+        );
+    }
+
+    #[test]
+    fn inline_script_text_keeps_every_position_of_the_page() {
+        let html = "<p>h\u{e9}llo</p><script>a()</script><script>b()</script>\r\n<script type=module>\nimport x from './x.js'</script>";
+        let page = html_page(html);
+        let scripts: Vec<&InlineScript> = page.inline.iter().collect();
+        let js = inline_script_text(html, &scripts);
+        assert_eq!(js.len(), html.len());
+        // `<p>héllo</p>` is 13 bytes, `<script>` 8, `</script>` 9, `<script type=module>` 20.
+        let spaces = |n: usize| " ".repeat(n);
+        let expected = format!(
+            "{};a(){};b(){}\r\n{};\nimport x from './x.js'{}",
+            spaces(13 + 7),
+            spaces(9 + 7),
+            spaces(9),
+            spaces(19),
+            spaces(9)
+        );
+        assert_eq!(js, expected);
+        for script in &page.inline {
+            assert_eq!(js[script.body.clone()], html[script.body.clone()]);
+        }
+    }
+
+    #[test]
+    fn meta_policies_are_decoded_and_webview_preloads_are_files() {
+        let html = "<meta http-equiv=\"content-security-policy\" content=\"default-src &#39;self&#39;; script-src &apos;self&apos; &#x27;unsafe-eval&#x27;\">\n<meta http-equiv=refresh content=5><webview src=\"https://x.test\" preload=\"file:./guest.js\"></webview>";
+        let page = html_page(html);
+        let csp = page.csp.unwrap();
+        assert_eq!(csp.policies.len(), 1);
+        assert_eq!(
+            csp.policies[0].policy,
+            "default-src 'self'; script-src 'self' 'unsafe-eval'"
+        );
+        assert_eq!(csp.policies[0].line, 1);
+        assert!(csp.allows_eval);
+        assert!(!csp.allows_inline_scripts);
+        assert_eq!(page.scripts.len(), 1);
+        assert_eq!(page.scripts[0].src, "./guest.js");
+        assert!(page.scripts[0].webview_preload);
+        assert!(page.inline.is_empty());
+    }
+
+    #[test]
+    fn what_meta_policies_let_scripts_do() {
+        let judge = |metas: &[&str]| {
+            let html: String = metas
+                .iter()
+                .map(|p| format!("<meta http-equiv=Content-Security-Policy content=\"{p}\">\n"))
+                .collect();
+            html_page(&html)
+                .csp
+                .map(|c| (c.allows_inline_scripts, c.allows_eval))
+        };
+        assert_eq!(judge(&[]), None);
+        assert_eq!(judge(&["default-src 'self'"]), Some((false, false)));
+        assert_eq!(judge(&["img-src *"]), Some((true, true)));
+        assert_eq!(
+            judge(&["script-src 'self' 'unsafe-inline' 'unsafe-eval'"]),
+            Some((true, true))
+        );
+        // A nonce or a hash makes the browser ignore 'unsafe-inline'.
+        assert_eq!(
+            judge(&["script-src 'unsafe-inline' 'nonce-abc'"]),
+            Some((false, false))
+        );
+        // script-src replaces default-src for scripts.
+        assert_eq!(
+            judge(&["default-src 'none'; script-src 'unsafe-inline'"]),
+            Some((true, false))
+        );
+        // Every policy is enforced: one that forbids is enough.
+        assert_eq!(
+            judge(&[
+                "script-src 'unsafe-inline' 'unsafe-eval'",
+                "script-src 'self'"
+            ]),
+            Some((false, false))
+        );
     }
 
     #[test]

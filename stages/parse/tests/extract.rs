@@ -1105,3 +1105,107 @@ autoUpdater.setFeedURL("https://legacy.example.invalid/feed");"#,
         ]
     );
 }
+
+#[test]
+fn inline_scripts_of_a_page_are_read_at_their_places_in_the_page() {
+    // A renderer page with Node integration: its inline scripts call IPC and import a module;
+    // a JSON block, a template and a commented-out script are not code.
+    let page = "<!doctype html>\n<html><head><title>Caf\u{e9} \u{2615}</title>\n\
+<meta http-equiv=\"Content-Security-Policy\" content=\"script-src 'self' 'unsafe-inline'\">\n\
+<script type=\"application/json\" id=\"state\">{\"ipcRenderer\": 1}</script>\n\
+<!-- <script>require('electron').ipcRenderer.send('old:channel')</script> -->\n\
+</head><body><p>\u{e9}\u{e9}</p><script>const { ipcRenderer } = require('electron');\n\
+ipcRenderer.send('page:ready', 1);</script>\n\
+<script type=\"module\">import { render } from './view.js';\n\
+  window.api.invoke('ignored');\n  ipcRenderer.invoke('page:load');</script>\n\
+<script type=\"text/x-template\"><p>{{ ipcRenderer.send('x') }}</p></script>\n\
+<script src=\"./renderer.js\"></script></body></html>\n";
+    let f = facts("renderer/index.html", page);
+    assert_eq!(f.parse, ParseStatus::Complete, "{:?}", f.diagnostics);
+    assert_eq!(f.inline_scripts, (2, 2));
+    assert_eq!(f.html.len(), 1);
+    assert_eq!(f.html[0].src, "./renderer.js");
+    let csp = f.csp.as_ref().unwrap();
+    assert_eq!(csp.policies.len(), 1);
+    assert_eq!(csp.policies[0].policy, "script-src 'self' 'unsafe-inline'");
+    assert_eq!(csp.policies[0].line, 3);
+    assert!(csp.allows_inline_scripts);
+    assert!(!csp.allows_eval);
+    let ops: Vec<(&str, Option<&str>, u32, u32)> =
+        f.js.ipc
+            .iter()
+            .map(|o| {
+                (
+                    o.operation,
+                    o.channel.as_deref(),
+                    o.range.start.line,
+                    o.range.start.column,
+                )
+            })
+            .collect();
+    // Lines and UTF-16 columns are those of the page: the send starts its line; the invoke
+    // sits two columns in.
+    assert_eq!(
+        ops,
+        [
+            ("send", Some("page:ready"), 7, 0),
+            ("invoke", Some("page:load"), 10, 2)
+        ]
+    );
+    let imports: Vec<(&str, Option<&str>, u32)> =
+        f.js.references
+            .iter()
+            .map(|r| (r.kind, r.specifier.as_deref(), r.range.start.line))
+            .collect();
+    assert!(
+        imports.contains(&("static-import", Some("./view.js"), 8)),
+        "{imports:?}"
+    );
+    assert!(
+        imports.contains(&("require", Some("electron"), 6)),
+        "{imports:?}"
+    );
+    // The require's column on line 6 counts `é` as one UTF-16 unit, as in the page.
+    let require =
+        f.js.references
+            .iter()
+            .find(|r| r.kind == "require")
+            .unwrap();
+    let line_6 = page.lines().nth(5).unwrap();
+    let prefix = &line_6[..line_6.find("require").unwrap()];
+    assert_eq!(
+        require.range.start.column,
+        prefix.encode_utf16().count() as u32
+    );
+}
+
+#[test]
+fn an_inline_script_that_does_not_parse_leaves_the_others_read() {
+    let page = "<script>ipcRenderer.send('first')</script>\n\
+<script>var data = {{ server_side }};</script>\n\
+<script>ipcRenderer.send('third')</script>\n";
+    let f = facts("index.html", page);
+    assert_eq!(f.parse, ParseStatus::Partial);
+    assert_eq!(f.inline_scripts, (3, 2));
+    let channels: Vec<&str> =
+        f.js.ipc
+            .iter()
+            .filter_map(|o| o.channel.as_deref())
+            .collect();
+    assert_eq!(channels, ["first", "third"]);
+    assert!(
+        f.diagnostics
+            .iter()
+            .any(|d| d == "the inline script at line 2 does not parse; its code was not read"),
+        "{:?}",
+        f.diagnostics
+    );
+    // A page whose only script does not parse is still read for its tags.
+    let f = facts(
+        "index.html",
+        "<script src=app.js></script><script>if (</script>",
+    );
+    assert_eq!(f.parse, ParseStatus::Partial);
+    assert_eq!(f.inline_scripts, (1, 0));
+    assert_eq!(f.html.len(), 1);
+}

@@ -438,6 +438,17 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
             risky.join(" ")
         );
     }
+    let pages = &s["renderer_pages"];
+    if pages["loaded_pages"].as_u64().unwrap_or(0) > 0 {
+        say!(
+            "  renderer pages    {} loaded, {} with inline scripts, {} with a CSP (allowing inline scripts: {}, eval: {})",
+            pages["loaded_pages"],
+            pages["with_inline_scripts"],
+            pages["with_content_security_policy"],
+            pages["policy_allows_inline_scripts"],
+            pages["policy_allows_eval"]
+        );
+    }
     for n in nodes
         .iter()
         .filter(|n| n["kind"] == "context-bridge-api")

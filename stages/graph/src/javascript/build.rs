@@ -114,6 +114,7 @@ struct Projected {
     root: String,
     app_package: Option<String>,
     counts: Counts,
+    renderer_pages: RendererPages,
 }
 
 fn failure(err: rea_hash::CanonicalError) -> Failure {
@@ -679,6 +680,19 @@ pub fn build(cx: &StageCx<'_>, request: &Request<'_>) -> Result<Built, Failure> 
         if !file.js.vendor_markers.is_empty() {
             props["vendor_markers"] = json!(file.js.vendor_markers);
         }
+        if file.kind == FileKind::Html {
+            props["inline_scripts"] = json!(file.inline_scripts.0);
+            props["inline_scripts_read"] = json!(file.inline_scripts.1);
+            if let Some(csp) = &file.csp {
+                let policies: Vec<Value> = csp
+                    .policies
+                    .iter()
+                    .map(|p| json!({"policy": p.policy, "line": p.line}))
+                    .collect();
+                props["content_security_policy"] = json!({"source": "meta", "policies": policies,
+                    "allows_inline_scripts": csp.allows_inline_scripts, "allows_eval": csp.allows_eval});
+            }
+        }
         if let Some((keys, omitted)) = &file.json_keys {
             props["json_top_level_keys"] = json!(keys);
             props["omitted_json_top_level_keys"] = json!(omitted);
@@ -750,6 +764,14 @@ pub fn build(cx: &StageCx<'_>, request: &Request<'_>) -> Result<Built, Failure> 
                         .map_or("unknown error", String::as_str)
                 ),
             ),
+            (FileKind::Html, _, _) if file.inline_scripts.1 < file.inline_scripts.0 => (
+                "parse-inline-script",
+                format!(
+                    "{} of {} inline scripts do not parse; their code was not read",
+                    file.inline_scripts.0 - file.inline_scripts.1,
+                    file.inline_scripts.0
+                ),
+            ),
             _ => continue,
         };
         let sha = file.sha256.clone().unwrap_or_else(|| root_sha.clone());
@@ -803,6 +825,7 @@ pub fn build(cx: &StageCx<'_>, request: &Request<'_>) -> Result<Built, Failure> 
         parsed,
         request.source_map_contents,
     )?;
+    let renderer_pages = renderer_pages(&env, parsed);
     let projected = Projected {
         sink,
         limitations,
@@ -811,8 +834,58 @@ pub fn build(cx: &StageCx<'_>, request: &Request<'_>) -> Result<Built, Failure> 
         root,
         app_package,
         counts,
+        renderer_pages,
     };
     finish(cx, projected, request)
+}
+
+/// What the HTML pages that windows and views load (`loadFile`, `loadURL` of a file in the
+/// application) declare about their scripts.
+#[derive(Debug, Default)]
+struct RendererPages {
+    pages: u64,
+    with_policy: u64,
+    policy_allows_inline_scripts: u64,
+    policy_allows_eval: u64,
+    with_inline_scripts: u64,
+}
+
+fn renderer_pages(env: &Env<'_>, parsed: &[FileFacts]) -> RendererPages {
+    let html: HashMap<&str, &FileFacts> = parsed
+        .iter()
+        .filter(|f| f.kind == FileKind::Html)
+        .map(|f| (f.path.as_str(), f))
+        .collect();
+    let mut loaded: BTreeMap<String, &FileFacts> = BTreeMap::new();
+    for file in parsed {
+        for load in &file.js.renderer_loads {
+            if matches!(
+                load.api,
+                "preload-property" | "setPreloads" | "registerPreloadScript"
+            ) {
+                continue;
+            }
+            let resolution =
+                env.files
+                    .resolve(&file.path, &load.target, Context::parse(load.context));
+            if let Some(path) = resolution.path
+                && let Some(page) = html.get(path.as_str())
+            {
+                loaded.insert(path, page);
+            }
+        }
+    }
+    let mut out = RendererPages::default();
+    for page in loaded.values() {
+        out.pages += 1;
+        out.with_inline_scripts += u64::from(page.inline_scripts.0 > 0);
+        if let Some(csp) = &page.csp {
+            out.with_policy += 1;
+            out.policy_allows_inline_scripts += u64::from(csp.allows_inline_scripts);
+            out.policy_allows_eval += u64::from(csp.allows_eval);
+        }
+    }
+    out
 }
 
 /// Package nodes; the application's own `package.json` (outside `node_modules`, shallowest
@@ -2129,6 +2202,7 @@ fn finish(cx: &StageCx<'_>, p: Projected, request: &Request<'_>) -> Result<Built
         root,
         app_package,
         counts: c,
+        renderer_pages: pages,
     } = p;
     let parsed = &request.parsed.files;
     // Statistics.
@@ -2289,6 +2363,17 @@ fn finish(cx: &StageCx<'_>, p: Projected, request: &Request<'_>) -> Result<Built
             "{omitted_observations} observations beyond {MAX_OBSERVATIONS} per node were omitted."
         ));
     }
+    let inline_scripts: u64 = parsed.iter().map(|f| u64::from(f.inline_scripts.0)).sum();
+    let inline_scripts_read: u64 = parsed.iter().map(|f| u64::from(f.inline_scripts.1)).sum();
+    if inline_scripts > inline_scripts_read {
+        limitations.insert(format!(
+            "{} of {inline_scripts} inline scripts of HTML pages do not parse; their code was not read.",
+            inline_scripts - inline_scripts_read
+        ));
+    }
+    if pages.pages > 0 {
+        limitations.insert("Content security policies were read from the pages' meta tags; a policy sent in response headers (session.webRequest.onHeadersReceived, a custom protocol's responses) is not seen.".to_owned());
+    }
     if !request.source_map_contents && parsed.iter().any(has_source_map) {
         limitations.insert("Source maps were inventoried and their declarations linked; their contents were not read (source_maps: contents reads them).".to_owned());
     }
@@ -2330,6 +2415,9 @@ fn finish(cx: &StageCx<'_>, p: Projected, request: &Request<'_>) -> Result<Built
         "sender_validation_observations": c.sender_checks, "utility_processes": c.utilities,
         "resolved_utility_entrypoints": c.resolved_utilities, "child_process_calls": c.child_processes,
         "open_external_calls": c.open_external, "native_addon_bindings": c.native, "resolved_native_addon_bindings": c.resolved_native,
+        "renderer_pages": {"loaded_pages": pages.pages, "with_content_security_policy": pages.with_policy,
+                           "policy_allows_inline_scripts": pages.policy_allows_inline_scripts,
+                           "policy_allows_eval": pages.policy_allows_eval, "with_inline_scripts": pages.with_inline_scripts},
     });
     let js_files = count(&|f| f.kind == FileKind::JavaScript);
     let statistics = json!({
@@ -2338,6 +2426,8 @@ fn finish(cx: &StageCx<'_>, p: Projected, request: &Request<'_>) -> Result<Built
         "text_bytes_read": request.parsed.text_bytes_read, "omitted_text_files": limit_omitted + invalid_utf8 + unavailable_files,
         "limit_omitted_text_files": limit_omitted, "invalid_utf8_files": invalid_utf8,
         "javascript_files": js_files, "bytecode_files": bytecode,
+        "html_pages": count(&|f| f.kind == FileKind::Html), "html_inline_scripts": inline_scripts,
+        "html_inline_scripts_read": inline_scripts_read,
         "parsed_javascript_files": count(&|f| f.kind == FileKind::JavaScript && matches!(f.parse, ParseStatus::Complete | ParseStatus::Partial | ParseStatus::Truncated)),
         "visited_ast_nodes": parsed.iter().map(|f| f.visited_nodes).sum::<u64>(),
         "findings": parsed.iter().map(|f| (f.js.references.len() + f.js.observations.len() + f.js.windows.len() + f.js.bridges.len() + f.js.ipc.len() + f.js.native.len() + f.js.processes.len()) as u64).sum::<u64>(),
