@@ -1100,6 +1100,7 @@ new BrowserWindow({ webPreferences: { nodeIntegration: true, contextIsolation: f
 new BrowserWindow({}).loadFile("ui/legacy.html");
 new BrowserWindow({}).loadURL("https://example.invalid/remote.html");
 ipcMain.handle("settings:get", () => ({}));
+session.defaultSession.webRequest.onHeadersReceived((d, cb) => cb({ responseHeaders: { "Content-Security-Policy": ["script-src 'self'"] } }));
 "#
                 .to_vec(),
             ),
@@ -1131,7 +1132,7 @@ ipcMain.handle("settings:get", () => ({}));
     assert_eq!(
         result["summary"]["renderer_pages"],
         json!({"loaded_pages": 2, "with_content_security_policy": 1, "policy_allows_inline_scripts": 1,
-               "policy_allows_eval": 0, "with_inline_scripts": 2})
+               "policy_allows_eval": 0, "with_inline_scripts": 2, "response_header_policies": 1})
     );
     // The inline script's invoke pairs with the main process's handler.
     assert_eq!(result["summary"]["ipc"]["paired_renderer_transmissions"], 1);
@@ -1152,6 +1153,22 @@ ipcMain.handle("settings:get", () => ({}));
     let index = page("ui/index.html");
     assert_eq!(index["content_security_policy"]["allows_eval"], false);
     assert_eq!(index["content_security_policy"]["policies"][0]["line"], 2);
+    let main = result["graph"]["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(props)
+        .find(|p| p["path"] == "main.js" && p["file_kind"] == "javascript")
+        .unwrap();
+    // The header's value starts on line 7, at the string inside the array.
+    let line_7 = std::fs::read_to_string(dir.path().join("main.js")).unwrap();
+    let line_7 = line_7.lines().nth(6).unwrap();
+    let column = line_7.find("\"script-src").unwrap();
+    assert_eq!(
+        main["content_security_policy_headers"],
+        json!([{"policy": "script-src 'self'", "line": 7, "column": column,
+                "allows_inline_scripts": false, "allows_eval": false}])
+    );
     assert_eq!(page("ui/legacy.html")["inline_scripts_read"], 1);
     assert_eq!(page("ui/legacy.html")["parse_status"], "partial");
     assert!(
@@ -1178,4 +1195,82 @@ ipcMain.handle("settings:get", () => ({}));
     let location = &invoke["evidence"]["location"];
     assert_eq!(location["source"], "ui/index.html");
     assert_eq!(location["start"], json!({"line": 5, "column": 2}));
+}
+
+#[test]
+fn a_page_loaded_through_the_applications_own_scheme_resolves_to_its_file() {
+    let dir = tempfile::tempdir().unwrap();
+    write_tree(
+        dir.path(),
+        &[
+            (
+                "package.json",
+                br#"{"name":"served-app","version":"1.0.0","main":"dist/background.js"}"#.to_vec(),
+            ),
+            // As vue-cli-plugin-electron-builder's createProtocol serves `app://./index.html`.
+            (
+                "dist/background.js",
+                br#"const { app, BrowserWindow, protocol } = require("electron");
+protocol.registerSchemesAsPrivileged([{ scheme: "app", privileges: { secure: true, standard: true } }]);
+app.whenReady().then(() => {
+  protocol.registerFileProtocol("app", (request, respond) => respond({ path: decodeURI(new URL(request.url).pathname) }));
+  new BrowserWindow({}).loadURL("app://./index.html");
+  new BrowserWindow({}).loadURL("app://settings/");
+  new BrowserWindow({}).loadURL("other://./index.html");
+});
+"#
+                .to_vec(),
+            ),
+            ("dist/index.html", b"<script src=\"js/app.js\"></script>".to_vec()),
+            ("dist/js/app.js", b"window.app = 1;\n".to_vec()),
+            ("dist/settings/index.html", b"<p>settings</p>".to_vec()),
+        ],
+    );
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let mut renderers: Vec<(String, String, String)> = nodes(&result, "electron-renderer")
+        .into_iter()
+        .map(|n| {
+            let p = props(n);
+            (
+                p["declared_path"].as_str().unwrap().to_owned(),
+                p["resolution_status"].as_str().unwrap().to_owned(),
+                p["resolved_path"].as_str().unwrap_or("-").to_owned(),
+            )
+        })
+        .collect();
+    renderers.sort();
+    assert_eq!(
+        renderers,
+        [
+            (
+                "app://./index.html".into(),
+                "resolved".into(),
+                "dist/index.html".into()
+            ),
+            (
+                "app://settings/".into(),
+                "resolved".into(),
+                "dist/settings/index.html".into()
+            ),
+            (
+                "js/app.js".into(),
+                "resolved".into(),
+                "dist/js/app.js".into()
+            ),
+            ("other://./index.html".into(), "external".into(), "-".into()),
+        ]
+    );
+    let served = nodes(&result, "electron-renderer")
+        .into_iter()
+        .map(props)
+        .find(|p| p["declared_path"] == "app://./index.html")
+        .unwrap();
+    assert!(
+        served["limitations"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("served by the application's own protocol handler"),
+        "{served}"
+    );
+    assert_eq!(result["summary"]["renderer_pages"]["loaded_pages"], 2);
 }

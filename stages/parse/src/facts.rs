@@ -207,6 +207,20 @@ pub struct PageCsp {
     pub allows_eval: bool,
 }
 
+/// A `Content-Security-Policy` response header the code writes: a property of that name
+/// (in any case) whose value is a literal string or an array of them, as
+/// `session.webRequest.onHeadersReceived` callbacks and custom protocols' responses set it.
+/// Each value is judged alone (see [`PageCsp`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HeaderPolicy {
+    pub policy: String,
+    pub range: Range,
+    pub allows_inline_scripts: bool,
+    pub allows_eval: bool,
+    /// The module factory it sits in, if any.
+    pub module: Option<ModuleRef>,
+}
+
 /// One original source named by a source map.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MapSource {
@@ -403,6 +417,18 @@ pub struct RendererLoad {
     pub module: Option<ModuleRef>,
 }
 
+/// A URL scheme the application serves itself: `protocol.handle(scheme, …)` or
+/// `protocol.register{File,Buffer,String,Stream}Protocol(scheme, …)` (and their
+/// `intercept…` twins), on the default session's `protocol` or another's.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ServedScheme {
+    /// Lower case, as URLs compare schemes.
+    pub scheme: String,
+    /// The method: `handle`, `registerFileProtocol`, ….
+    pub api: &'static str,
+    pub range: Range,
+}
+
 /// Everything read from one JavaScript file.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct JsFacts {
@@ -418,6 +444,10 @@ pub struct JsFacts {
     pub processes: Vec<ProcessUse>,
     pub native: Vec<NativeRequest>,
     pub renderer_loads: Vec<RendererLoad>,
+    /// Content-Security-Policy response headers the code writes.
+    pub csp_headers: Vec<HeaderPolicy>,
+    /// URL schemes the code serves through Electron's `protocol` module.
+    pub served_schemes: Vec<ServedScheme>,
     /// URLs the source-map directives name, except inline (`data:`) ones.
     pub source_map_urls: Vec<String>,
     /// Source maps the directives carry inline, as `data:` URLs.

@@ -14,6 +14,7 @@
 //! Deep nesting is refused before parsing ([`syntax::MAX_NESTING`]) and pool threads have
 //! large stacks, so no input can overflow the stack.
 
+mod csp;
 pub mod extract;
 pub mod facts;
 pub mod redact;

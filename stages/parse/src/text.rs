@@ -222,27 +222,14 @@ pub(crate) fn html_page(text: &str) -> HtmlPage {
 
 /// What a page's meta policies, all enforced, let scripts do.
 fn page_csp(policies: Vec<PagePolicy>) -> PageCsp {
-    use content_security_policy::{
-        CheckResult, CspList, Element, InlineCheckType, PolicyDisposition, PolicySource,
-    };
-    let mut list = CspList(Vec::new());
-    for policy in &policies {
-        list.append(CspList::parse(
-            &policy.policy,
-            PolicySource::Meta,
-            PolicyDisposition::Enforce,
-        ));
-    }
-    let (inline, _) = list.should_elements_inline_type_behavior_be_blocked(
-        &Element { nonce: None },
-        InlineCheckType::Script,
-        "",
+    let (allows_inline_scripts, allows_eval) = crate::csp::judge(
+        policies.iter().map(|p| p.policy.as_str()),
+        crate::csp::Delivery::Meta,
     );
-    let (eval, _) = list.is_js_evaluation_allowed("");
     PageCsp {
         policies,
-        allows_inline_scripts: inline == CheckResult::Allowed,
-        allows_eval: eval == CheckResult::Allowed,
+        allows_inline_scripts,
+        allows_eval,
     }
 }
 

@@ -1209,3 +1209,67 @@ fn an_inline_script_that_does_not_parse_leaves_the_others_read() {
     assert_eq!(f.inline_scripts, (1, 0));
     assert_eq!(f.html.len(), 1);
 }
+
+#[test]
+fn content_security_policy_headers_the_code_writes_are_judged() {
+    let f = facts(
+        "main.js",
+        r#"const { session } = require("electron");
+session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
+  callback({ responseHeaders: { ...details.responseHeaders,
+    "Content-Security-Policy": ["default-src 'self'", "script-src 'self' 'unsafe-eval'"] } });
+});
+protocol.handle("app", () => new Response(body, { headers: { "content-security-policy": "script-src 'unsafe-inline'" } }));
+const other = { "Content-Security-Policy": computePolicy() };
+"#,
+    );
+    let headers: Vec<(&str, u32, bool, bool)> =
+        f.js.csp_headers
+            .iter()
+            .map(|h| {
+                (
+                    h.policy.as_str(),
+                    h.range.start.line,
+                    h.allows_inline_scripts,
+                    h.allows_eval,
+                )
+            })
+            .collect();
+    assert_eq!(
+        headers,
+        [
+            ("default-src 'self'", 4, false, false),
+            // No 'unsafe-inline': inline scripts blocked, eval allowed.
+            ("script-src 'self' 'unsafe-eval'", 4, false, true),
+            // script-src without 'unsafe-eval' blocks eval.
+            ("script-src 'unsafe-inline'", 6, true, false),
+        ]
+    );
+}
+
+#[test]
+fn schemes_the_application_serves_through_its_protocol_module() {
+    let f = facts(
+        "background.js",
+        r#"const { protocol, session, ipcMain } = require("electron");
+protocol.registerFileProtocol("App", (request, callback) => callback({ path: "x" }));
+session.fromPartition("persist:main").protocol.handle("bundle", () => new Response(""));
+protocol.registerHttpProtocol("proxy", () => {});
+protocol.interceptFileProtocol("file", () => {});
+protocol.handle(schemeName, () => {});
+ipcMain.handle("not-a-scheme", () => 1);
+"#,
+    );
+    let served: Vec<(&str, &str, u32)> =
+        f.js.served_schemes
+            .iter()
+            .map(|s| (s.scheme.as_str(), s.api, s.range.start.line))
+            .collect();
+    assert_eq!(
+        served,
+        [("app", "registerFileProtocol", 2), ("bundle", "handle", 3)]
+    );
+    // The IPC handler is still an IPC handler.
+    assert_eq!(f.js.ipc.len(), 1);
+    assert_eq!(f.js.ipc[0].channel.as_deref(), Some("not-a-scheme"));
+}

@@ -441,12 +441,13 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
     let pages = &s["renderer_pages"];
     if pages["loaded_pages"].as_u64().unwrap_or(0) > 0 {
         say!(
-            "  renderer pages    {} loaded, {} with inline scripts, {} with a CSP (allowing inline scripts: {}, eval: {})",
+            "  renderer pages    {} loaded, {} with inline scripts, {} with a meta CSP (allowing inline scripts: {}, eval: {}); {} CSP response headers in the code",
             pages["loaded_pages"],
             pages["with_inline_scripts"],
             pages["with_content_security_policy"],
             pages["policy_allows_inline_scripts"],
-            pages["policy_allows_eval"]
+            pages["policy_allows_eval"],
+            pages["response_header_policies"]
         );
     }
     for n in nodes

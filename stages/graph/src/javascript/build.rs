@@ -10,7 +10,7 @@ use rea_exec::StageCx;
 use rea_hash::{CanonicalJson, Composed, Piece};
 use rea_parse::{
     FileFacts, FileKind, IpcOp, JsFacts, Module, ModuleKey, ModuleRef, ParseOutput, ParseStatus,
-    Range, StaticValue, TextStatus,
+    Range, RendererLoad, StaticValue, TextStatus,
 };
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -65,6 +65,24 @@ struct Env<'a> {
     container_nodes: HashMap<String, String>,
     /// Digest of each file path.
     digests: HashMap<String, String>,
+    /// URL schemes the application serves through Electron's `protocol` module.
+    served_schemes: BTreeSet<String>,
+}
+
+impl Env<'_> {
+    /// Where a window's or view's load leads: a URL of a scheme the application serves
+    /// itself resolves to a file of the application (`Files::resolve_served`), any other
+    /// target as its context says.
+    fn resolve_load(&self, file: &FileFacts, load: &RendererLoad) -> Resolution {
+        if load.api == "loadURL"
+            && let Some((scheme, _)) = load.target.split_once("://")
+            && self.served_schemes.contains(&scheme.to_ascii_lowercase())
+        {
+            return self.files.resolve_served(&file.path, &load.target);
+        }
+        self.files
+            .resolve(&file.path, &load.target, Context::parse(load.context))
+    }
 }
 
 /// The nodes (with their observations) and edges a projection adds. Projections of
@@ -634,6 +652,13 @@ pub fn build(cx: &StageCx<'_>, request: &Request<'_>) -> Result<Built, Failure> 
         file_nodes: HashMap::default(),
         container_nodes: HashMap::default(),
         digests,
+        served_schemes: request
+            .parsed
+            .files
+            .iter()
+            .flat_map(|f| &f.js.served_schemes)
+            .map(|s| s.scheme.clone())
+            .collect(),
     };
     let mut sink = Sink::default();
     // Root and containers.
@@ -679,6 +704,17 @@ pub fn build(cx: &StageCx<'_>, request: &Request<'_>) -> Result<Built, Failure> 
             "file_kind": file.kind.as_str(), "text_status": file.text.as_str(), "parse_status": file.parse.as_str()});
         if !file.js.vendor_markers.is_empty() {
             props["vendor_markers"] = json!(file.js.vendor_markers);
+        }
+        if !file.js.csp_headers.is_empty() {
+            props["content_security_policy_headers"] = json!(
+                file.js
+                    .csp_headers
+                    .iter()
+                    .map(|h| json!({
+                "policy": h.policy, "line": h.range.start.line, "column": h.range.start.column,
+                "allows_inline_scripts": h.allows_inline_scripts, "allows_eval": h.allows_eval}))
+                    .collect::<Vec<_>>()
+            );
         }
         if file.kind == FileKind::Html {
             props["inline_scripts"] = json!(file.inline_scripts.0);
@@ -865,10 +901,7 @@ fn renderer_pages(env: &Env<'_>, parsed: &[FileFacts]) -> RendererPages {
             ) {
                 continue;
             }
-            let resolution =
-                env.files
-                    .resolve(&file.path, &load.target, Context::parse(load.context));
-            if let Some(path) = resolution.path
+            if let Some(path) = env.resolve_load(file, load).path
                 && let Some(page) = html.get(path.as_str())
             {
                 loaded.insert(path, page);
@@ -1622,12 +1655,14 @@ fn project_findings(
             } else {
                 "electron-renderer"
             };
-            o.role(
+            let resolution = o.env.resolve_load(file, load);
+            o.role_resolved(
                 kind,
                 &from,
                 file,
                 &load.target,
                 Context::parse(load.context),
+                resolution,
                 load.api,
                 Some(&load.range),
             )?;
@@ -2371,8 +2406,11 @@ fn finish(cx: &StageCx<'_>, p: Projected, request: &Request<'_>) -> Result<Built
             inline_scripts - inline_scripts_read
         ));
     }
-    if pages.pages > 0 {
-        limitations.insert("Content security policies were read from the pages' meta tags; a policy sent in response headers (session.webRequest.onHeadersReceived, a custom protocol's responses) is not seen.".to_owned());
+    let header_policies: u64 = parsed.iter().map(|f| f.js.csp_headers.len() as u64).sum();
+    if header_policies > 0 {
+        limitations.insert(format!("The code writes {header_policies} Content-Security-Policy response headers (listed on the files that write them); which pages they cover is not resolved, so renderer_pages counts only the pages' meta policies."));
+    } else if pages.pages > 0 {
+        limitations.insert("Content security policies were read from the pages' meta tags and from literal Content-Security-Policy headers in the code; none of the latter was found, and a policy computed at run time is not seen.".to_owned());
     }
     if !request.source_map_contents && parsed.iter().any(has_source_map) {
         limitations.insert("Source maps were inventoried and their declarations linked; their contents were not read (source_maps: contents reads them).".to_owned());
@@ -2417,7 +2455,8 @@ fn finish(cx: &StageCx<'_>, p: Projected, request: &Request<'_>) -> Result<Built
         "open_external_calls": c.open_external, "native_addon_bindings": c.native, "resolved_native_addon_bindings": c.resolved_native,
         "renderer_pages": {"loaded_pages": pages.pages, "with_content_security_policy": pages.with_policy,
                            "policy_allows_inline_scripts": pages.policy_allows_inline_scripts,
-                           "policy_allows_eval": pages.policy_allows_eval, "with_inline_scripts": pages.with_inline_scripts},
+                           "policy_allows_eval": pages.policy_allows_eval, "with_inline_scripts": pages.with_inline_scripts,
+                           "response_header_policies": header_policies},
     });
     let js_files = count(&|f| f.kind == FileKind::JavaScript);
     let statistics = json!({

@@ -228,6 +228,48 @@ impl Files {
         self.candidates(&normal, 0)
     }
 
+    /// A URL of a scheme the application serves itself (`protocol.handle("app", …)`): its
+    /// handler is code that was not run, so the URL's path (`index.html` for a directory) is
+    /// taken, as the common handlers map it, beside the file that loads it, then at the root
+    /// of its container; a host other than `.`, `-`, `localhost` or none is tried first as a
+    /// first directory (a file at that path is the better evidence). A file found this way
+    /// says how it was found.
+    pub fn resolve_served(&self, from: &str, url: &str) -> Resolution {
+        let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
+        let rest = rest.split(['?', '#']).next().unwrap_or("");
+        let (host, path) = rest.split_once('/').unwrap_or((rest, ""));
+        let path = if path.is_empty() || path.ends_with('/') {
+            format!("{path}index.html")
+        } else {
+            path.to_owned()
+        };
+        let named_host = !matches!(host, "" | "." | "-" | "localhost");
+        let mut tries = Vec::with_capacity(4);
+        if named_host {
+            tries.push(format!("./{host}/{path}"));
+        }
+        tries.push(format!("./{path}"));
+        if named_host {
+            tries.push(format!("/{host}/{path}"));
+        }
+        tries.push(format!("/{path}"));
+        for spec in &tries {
+            let found = self.resolve(from, spec, Context::FilesystemExpression);
+            if found.status == "resolved" {
+                return Resolution {
+                    limitation: Some(format!(
+                        "served by the application's own protocol handler, which was not run: the URL's path was taken as {spec} from {from}"
+                    )),
+                    ..found
+                };
+            }
+        }
+        Resolution::status(
+            "not-found",
+            "a URL of a scheme the application serves itself; no file of the application is at its path",
+        )
+    }
+
     fn resolve_package(&self, container: &str, from_dir: &str, spec: &str) -> Resolution {
         let plain = spec.strip_prefix("node:").unwrap_or(spec);
         let first = plain.split('/').next().unwrap_or(plain);

@@ -8,7 +8,8 @@ use swc_ecma_ast::{BinExpr, BinaryOp, CallExpr, Expr, ObjectLit, Prop, PropOrSpr
 use super::Extractor;
 use super::names::{named, prop_name, static_path, static_value, string, unwrap};
 use crate::facts::{
-    Bridge, IpcOp, ProcessUse, RendererLoad, SenderCheck, StaticPath, StaticValue, Window,
+    Bridge, IpcOp, ProcessUse, RendererLoad, SenderCheck, ServedScheme, StaticPath, StaticValue,
+    Window,
 };
 
 const MAX_PREFERENCES: usize = 64;
@@ -233,6 +234,22 @@ impl Extractor<'_, '_> {
             && CHILD_PROCESS_APIS.contains(&api)
         {
             self.process("child-process", name, arg(0), None, span);
+            return;
+        }
+        if let Some((object, method)) = name.rsplit_once('.')
+            && (object == "protocol" || object.ends_with(".protocol"))
+            && let Some(api) = SERVING_APIS.iter().find(|a| **a == method)
+        {
+            if let Some(scheme) = arg(0).and_then(string)
+                && is_custom_scheme(&scheme)
+                && self.admit(None)
+            {
+                self.facts.served_schemes.push(ServedScheme {
+                    scheme: scheme.to_ascii_lowercase(),
+                    api,
+                    range: self.source.range(span),
+                });
+            }
             return;
         }
         if named(name, "shell.openExternal") || named(name, "shell.openPath") {
@@ -529,6 +546,40 @@ fn sender_subject(name: &str) -> Option<&'static str> {
         .iter()
         .find(|(subject, _)| named(name, subject))
         .map(|(_, kind)| *kind)
+}
+
+/// `protocol` methods that serve a scheme's requests with the application's own handler
+/// (`registerHttpProtocol` forwards them to another URL, so it is not one).
+const SERVING_APIS: &[&str] = &[
+    "handle",
+    "registerFileProtocol",
+    "registerBufferProtocol",
+    "registerStringProtocol",
+    "registerStreamProtocol",
+    "interceptFileProtocol",
+    "interceptBufferProtocol",
+    "interceptStringProtocol",
+    "interceptStreamProtocol",
+];
+
+/// A scheme name (RFC 3986: a letter, then letters, digits, `+`, `-`, `.`) other than the
+/// web's and the file system's own.
+fn is_custom_scheme(scheme: &str) -> bool {
+    let mut chars = scheme.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic())
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+        && ![
+            "http",
+            "https",
+            "file",
+            "ws",
+            "wss",
+            "data",
+            "blob",
+            "about",
+            "javascript",
+        ]
+        .contains(&scheme.to_ascii_lowercase().as_str())
 }
 
 fn url_scheme(target: &str) -> bool {

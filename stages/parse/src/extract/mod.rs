@@ -30,10 +30,13 @@ use prepass::{
 };
 
 use crate::facts::{
-    Bundle, InlineSourceMap, JsFacts, ModuleKey, ModuleRef, NativeRequest, Observation, Reference,
-    RendererLoad, SourceMapFacts, StaticPath,
+    Bundle, HeaderPolicy, InlineSourceMap, JsFacts, ModuleKey, ModuleRef, NativeRequest,
+    Observation, Reference, RendererLoad, SourceMapFacts, StaticPath,
 };
-use crate::source::Source;
+use crate::source::{Source, cut};
+
+/// Longest content security policy kept.
+const MAX_POLICY: usize = 4096;
 
 /// Per-file bounds.
 #[derive(Debug, Clone, Copy)]
@@ -1336,6 +1339,8 @@ impl Visit for Extractor<'_, '_> {
                     Some(value),
                     kv.value.span(),
                 );
+            } else if key.eq_ignore_ascii_case("content-security-policy") {
+                self.csp_header(&kv.value);
             } else if key == "preload"
                 && let Some(path) = static_path(&kv.value, self)
                 // A bare word (`preload: "auto"`) is not a script path.
@@ -1361,6 +1366,37 @@ impl Visit for Extractor<'_, '_> {
 }
 
 impl Extractor<'_, '_> {
+    /// The value of a `Content-Security-Policy` property: a literal string, or an array of
+    /// them (each a header value).
+    fn csp_header(&mut self, value: &Expr) {
+        let values: Vec<(String, swc_common::Span)> = match unwrap(value) {
+            Expr::Array(items) => items
+                .elems
+                .iter()
+                .flatten()
+                .filter_map(|item| Some((string(&item.expr)?, item.expr.span())))
+                .collect(),
+            other => string(other)
+                .map(|policy| (policy, other.span()))
+                .into_iter()
+                .collect(),
+        };
+        for (policy, span) in values {
+            if !self.admit(Some(format!("csp\0{}", span.lo.0))) {
+                continue;
+            }
+            let (allows_inline_scripts, allows_eval) =
+                crate::csp::judge([policy.as_str()], crate::csp::Delivery::Header);
+            self.facts.csp_headers.push(HeaderPolicy {
+                policy: cut(&policy, MAX_POLICY).to_owned(),
+                range: self.source.range(span),
+                allows_inline_scripts,
+                allows_eval,
+                module: self.module(),
+            });
+        }
+    }
+
     fn inspect_call(&mut self, name: &str, call: &CallExpr) {
         let first = call.args.first().map(|a| &*a.expr);
         let span = call.span;
