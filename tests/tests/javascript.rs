@@ -1101,6 +1101,9 @@ new BrowserWindow({}).loadFile("ui/legacy.html");
 new BrowserWindow({}).loadURL("https://example.invalid/remote.html");
 ipcMain.handle("settings:get", () => ({}));
 session.defaultSession.webRequest.onHeadersReceived((d, cb) => cb({ responseHeaders: { "Content-Security-Policy": ["script-src 'self'"] } }));
+app.on("web-contents-created", (e, contents) => { contents.setWindowOpenHandler(() => ({ action: "deny" })); contents.on("will-navigate", (e) => e.preventDefault()); });
+session.defaultSession.setPermissionRequestHandler((wc, permission, callback) => callback(false));
+session.defaultSession.setPermissionCheckHandler(null);
 "#
                 .to_vec(),
             ),
@@ -1134,6 +1137,12 @@ session.defaultSession.webRequest.onHeadersReceived((d, cb) => cb({ responseHead
         json!({"loaded_pages": 2, "with_content_security_policy": 1, "policy_allows_inline_scripts": 1,
                "policy_allows_eval": 0, "with_inline_scripts": 2, "response_header_policies": 1})
     );
+    // A null handler removes one; it is listed but not counted.
+    assert_eq!(
+        result["summary"]["security_handlers"],
+        json!({"window_open_handlers": 1, "navigation_listeners": 1, "legacy_new_window_listeners": 0,
+               "webview_attach_listeners": 0, "web_contents_created_listeners": 1, "permission_handlers": 1})
+    );
     // The inline script's invoke pairs with the main process's handler.
     assert_eq!(result["summary"]["ipc"]["paired_renderer_transmissions"], 1);
     let statistics = &result["statistics"];
@@ -1160,6 +1169,22 @@ session.defaultSession.webRequest.onHeadersReceived((d, cb) => cb({ responseHead
         .map(props)
         .find(|p| p["path"] == "main.js" && p["file_kind"] == "javascript")
         .unwrap();
+    let apis: Vec<&str> = main["electron_security_handlers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|h| h["api"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        apis,
+        [
+            "web-contents-created",
+            "setWindowOpenHandler",
+            "will-navigate",
+            "setPermissionRequestHandler",
+            "setPermissionCheckHandler"
+        ]
+    );
     // The header's value starts on line 7, at the string inside the array.
     let line_7 = std::fs::read_to_string(dir.path().join("main.js")).unwrap();
     let line_7 = line_7.lines().nth(6).unwrap();

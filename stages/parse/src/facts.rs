@@ -429,6 +429,22 @@ pub struct ServedScheme {
     pub range: Range,
 }
 
+/// A handler the main process installs on what renderers may do: the controls of Electron's
+/// security checklist (limit navigation, limit new windows, handle permission requests,
+/// check webviews before they attach).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SecurityHandler {
+    /// `setWindowOpenHandler`, `setPermissionRequestHandler`, `setPermissionCheckHandler`,
+    /// `setDevicePermissionHandler`, `setDisplayMediaRequestHandler`, or the event a listener
+    /// is added for: `will-navigate`, `will-frame-navigate`, `will-redirect`, `new-window`
+    /// (removed in Electron 22), `will-attach-webview`, `web-contents-created`.
+    pub api: &'static str,
+    /// `function` (a function written there), `reference` (a name or member), `null` (the
+    /// handler removed) or `other`.
+    pub handler: &'static str,
+    pub range: Range,
+}
+
 /// Everything read from one JavaScript file.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct JsFacts {
@@ -448,6 +464,8 @@ pub struct JsFacts {
     pub csp_headers: Vec<HeaderPolicy>,
     /// URL schemes the code serves through Electron's `protocol` module.
     pub served_schemes: Vec<ServedScheme>,
+    /// Navigation, new-window, permission and webview handlers the code installs.
+    pub security_handlers: Vec<SecurityHandler>,
     /// URLs the source-map directives name, except inline (`data:`) ones.
     pub source_map_urls: Vec<String>,
     /// Source maps the directives carry inline, as `data:` URLs.

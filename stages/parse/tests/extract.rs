@@ -1273,3 +1273,37 @@ ipcMain.handle("not-a-scheme", () => 1);
     assert_eq!(f.js.ipc.len(), 1);
     assert_eq!(f.js.ipc[0].channel.as_deref(), Some("not-a-scheme"));
 }
+
+#[test]
+fn security_handlers_the_main_process_installs() {
+    let f = facts(
+        "main.js",
+        r#"const { app, session } = require("electron");
+app.on("web-contents-created", (event, contents) => {
+  contents.on("will-navigate", (e) => e.preventDefault());
+  contents.setWindowOpenHandler(() => ({ action: "deny" }));
+  contents.on("will-attach-webview", guardWebview);
+});
+session.defaultSession.setPermissionRequestHandler(null);
+win.webContents.once("will-redirect", onRedirect);
+win.on("closed", () => {});
+emitter.on(eventName, () => {});
+"#,
+    );
+    let handlers: Vec<(&str, &str, u32)> =
+        f.js.security_handlers
+            .iter()
+            .map(|h| (h.api, h.handler, h.range.start.line))
+            .collect();
+    assert_eq!(
+        handlers,
+        [
+            ("web-contents-created", "function", 2),
+            ("will-navigate", "function", 3),
+            ("setWindowOpenHandler", "function", 4),
+            ("will-attach-webview", "reference", 5),
+            ("setPermissionRequestHandler", "null", 7),
+            ("will-redirect", "reference", 8),
+        ]
+    );
+}

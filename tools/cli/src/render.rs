@@ -438,6 +438,15 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
             risky.join(" ")
         );
     }
+    let guards = &s["security_handlers"];
+    say!(
+        "  security handlers window open {}, navigation {}, webview attach {}, permissions {}, web-contents-created {}",
+        guards["window_open_handlers"],
+        guards["navigation_listeners"],
+        guards["webview_attach_listeners"],
+        guards["permission_handlers"],
+        guards["web_contents_created_listeners"]
+    );
     let pages = &s["renderer_pages"];
     if pages["loaded_pages"].as_u64().unwrap_or(0) > 0 {
         say!(

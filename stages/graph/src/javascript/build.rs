@@ -705,6 +705,11 @@ pub fn build(cx: &StageCx<'_>, request: &Request<'_>) -> Result<Built, Failure> 
         if !file.js.vendor_markers.is_empty() {
             props["vendor_markers"] = json!(file.js.vendor_markers);
         }
+        if !file.js.security_handlers.is_empty() {
+            props["electron_security_handlers"] = json!(file.js.security_handlers.iter().map(|h| json!({
+                "api": h.api, "handler": h.handler, "line": h.range.start.line, "column": h.range.start.column}))
+                .collect::<Vec<_>>());
+        }
         if !file.js.csp_headers.is_empty() {
             props["content_security_policy_headers"] = json!(
                 file.js
@@ -873,6 +878,37 @@ pub fn build(cx: &StageCx<'_>, request: &Request<'_>) -> Result<Built, Failure> 
         renderer_pages,
     };
     finish(cx, projected, request)
+}
+
+/// How many of each kind of security handler the code installs (a `null` handler, which
+/// removes one, is not counted).
+fn security_handlers(parsed: &[FileFacts]) -> Value {
+    let mut counts: BTreeMap<&str, u64> = [
+        "window_open_handlers",
+        "navigation_listeners",
+        "legacy_new_window_listeners",
+        "webview_attach_listeners",
+        "web_contents_created_listeners",
+        "permission_handlers",
+    ]
+    .into_iter()
+    .map(|k| (k, 0))
+    .collect();
+    for handler in parsed.iter().flat_map(|f| &f.js.security_handlers) {
+        if handler.handler == "null" {
+            continue;
+        }
+        let key = match handler.api {
+            "setWindowOpenHandler" => "window_open_handlers",
+            "will-navigate" | "will-frame-navigate" | "will-redirect" => "navigation_listeners",
+            "new-window" => "legacy_new_window_listeners",
+            "will-attach-webview" => "webview_attach_listeners",
+            "web-contents-created" => "web_contents_created_listeners",
+            _ => "permission_handlers",
+        };
+        *counts.entry(key).or_default() += 1;
+    }
+    json!(counts)
 }
 
 /// What the HTML pages that windows and views load (`loadFile`, `loadURL` of a file in the
@@ -2453,6 +2489,7 @@ fn finish(cx: &StageCx<'_>, p: Projected, request: &Request<'_>) -> Result<Built
         "sender_validation_observations": c.sender_checks, "utility_processes": c.utilities,
         "resolved_utility_entrypoints": c.resolved_utilities, "child_process_calls": c.child_processes,
         "open_external_calls": c.open_external, "native_addon_bindings": c.native, "resolved_native_addon_bindings": c.resolved_native,
+        "security_handlers": security_handlers(parsed),
         "renderer_pages": {"loaded_pages": pages.pages, "with_content_security_policy": pages.with_policy,
                            "policy_allows_inline_scripts": pages.policy_allows_inline_scripts,
                            "policy_allows_eval": pages.policy_allows_eval, "with_inline_scripts": pages.with_inline_scripts,

@@ -3,13 +3,13 @@
 //! processes, `shell.openExternal`, and renderer loads.
 
 use swc_common::{Span, Spanned};
-use swc_ecma_ast::{BinExpr, BinaryOp, CallExpr, Expr, ObjectLit, Prop, PropOrSpread};
+use swc_ecma_ast::{BinExpr, BinaryOp, CallExpr, Expr, Lit, ObjectLit, Prop, PropOrSpread};
 
 use super::Extractor;
 use super::names::{named, prop_name, static_path, static_value, string, unwrap};
 use crate::facts::{
-    Bridge, IpcOp, ProcessUse, RendererLoad, SenderCheck, ServedScheme, StaticPath, StaticValue,
-    Window,
+    Bridge, IpcOp, ProcessUse, RendererLoad, SecurityHandler, SenderCheck, ServedScheme,
+    StaticPath, StaticValue, Window,
 };
 
 const MAX_PREFERENCES: usize = 64;
@@ -234,6 +234,27 @@ impl Extractor<'_, '_> {
             && CHILD_PROCESS_APIS.contains(&api)
         {
             self.process("child-process", name, arg(0), None, span);
+            return;
+        }
+        if let Some(api) = security_handler(name, arg(0)) {
+            let handler_arg = if SECURITY_SETTERS.contains(&api) {
+                arg(0)
+            } else {
+                arg(1)
+            };
+            if self.admit(None) {
+                let handler = match handler_arg.map(unwrap) {
+                    Some(Expr::Fn(_) | Expr::Arrow(_)) => "function",
+                    Some(Expr::Ident(_) | Expr::Member(_)) => "reference",
+                    Some(Expr::Lit(Lit::Null(_))) => "null",
+                    _ => "other",
+                };
+                self.facts.security_handlers.push(SecurityHandler {
+                    api,
+                    handler,
+                    range: self.source.range(span),
+                });
+            }
             return;
         }
         if let Some((object, method)) = name.rsplit_once('.')
@@ -546,6 +567,40 @@ fn sender_subject(name: &str) -> Option<&'static str> {
         .iter()
         .find(|(subject, _)| named(name, subject))
         .map(|(_, kind)| *kind)
+}
+
+/// The setters of Electron's security handlers (a `webContents`' or a session's method).
+const SECURITY_SETTERS: &[&str] = &[
+    "setWindowOpenHandler",
+    "setPermissionRequestHandler",
+    "setPermissionCheckHandler",
+    "setDevicePermissionHandler",
+    "setDisplayMediaRequestHandler",
+];
+
+/// The events whose listeners guard navigation, new windows and webviews.
+const SECURITY_EVENTS: &[&str] = &[
+    "will-navigate",
+    "will-frame-navigate",
+    "will-redirect",
+    "new-window",
+    "will-attach-webview",
+    "web-contents-created",
+];
+
+/// The security handler a call installs: a setter called on any object (its names are
+/// Electron's own), or a listener (`on`, `once`, `addListener`, `prependListener`) added for
+/// one of the guarding events, named by a literal.
+fn security_handler(name: &str, first: Option<&Expr>) -> Option<&'static str> {
+    let (_, method) = name.rsplit_once('.')?;
+    if let Some(setter) = SECURITY_SETTERS.iter().find(|s| **s == method) {
+        return Some(setter);
+    }
+    if !matches!(method, "on" | "once" | "addListener" | "prependListener") {
+        return None;
+    }
+    let event = first.and_then(string)?;
+    SECURITY_EVENTS.iter().find(|e| **e == event).copied()
 }
 
 /// `protocol` methods that serve a scheme's requests with the application's own handler
