@@ -383,6 +383,9 @@ pub struct ProcessUse {
     pub api: String,
     pub target: Option<StaticPath>,
     pub expression: Option<String>,
+    /// Whether the target was static: a path, or a URL written as a literal (which
+    /// `open-external` keeps, redacted, in `expression`).
+    pub static_target: bool,
     pub service_name: Option<String>,
     pub range: Range,
     /// The module factory it sits in, if any.

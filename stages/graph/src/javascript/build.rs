@@ -1944,7 +1944,7 @@ fn project_findings(
                         .or_else(|| process.expression.clone())
                         .unwrap_or_default();
                     let node = o.node("target", local_key(&sha, kind, &format!("{}:{}:{}", process.api, process.range.start.line, process.range.start.column)), Some(&process.api),
-                        json!({"kind": kind, "api": process.api, "target": target, "static": process.target.is_some()}),
+                        json!({"kind": kind, "api": process.api, "target": target, "static": process.static_target}),
                         observed("ast-static-analysis", sha_ref, location, "observe-process-boundary"))?;
                     o.edge(
                         &from,

@@ -499,6 +499,7 @@ impl Extractor<'_, '_> {
             return;
         }
         let path = target.and_then(|e| static_path(e, self));
+        let static_target = path.is_some();
         let expression = match (&path, target) {
             (None, Some(t)) => {
                 self.facts.dynamic_findings += 1;
@@ -517,6 +518,7 @@ impl Extractor<'_, '_> {
         };
         self.facts.processes.push(ProcessUse {
             kind,
+            static_target,
             api: api.to_owned(),
             target,
             expression,

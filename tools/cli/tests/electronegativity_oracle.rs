@@ -1,0 +1,143 @@
+//! Electron security facts judged by a third-party tool: Doyensec's Electronegativity 1.10.3
+//! (installed by `corpora/scripts/electronegativity-corpus.sh`) reads
+//! `corpora/javascript/security-app` with its own parsers (Babel, cheerio), and its atomic
+//! checks locate what REA must find too:
+//!
+//! - `AUXCLICK_JS_CHECK`: every `new BrowserWindow`/`new BrowserView` (none of the app's sets
+//!   `disableBlinkFeatures`), so every window REA finds, at the same line and column;
+//! - `LIMIT_NAVIGATION_JS_CHECK`: `.on("will-navigate" | "new-window", …)` and
+//!   `.setWindowOpenHandler(…)` calls, REA's security handlers of those kinds;
+//! - `PERMISSION_REQUEST_HANDLER_JS_CHECK`: `.setPermissionRequestHandler(…)`;
+//! - `OPEN_EXTERNAL_JS_CHECK`: `.openExternal(x)` where `x` is not a string literal, REA's
+//!   open-external targets that are not static;
+//! - `CSP_HTML_CHECK`: each `<meta http-equiv="Content-Security-Policy">`, REA's meta
+//!   policies, at the same line.
+
+mod support;
+
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::Value;
+
+type Located = BTreeSet<(String, String, u64, u64)>;
+
+/// Electronegativity's findings of the checks above: (check, file, line, column).
+fn electronegativity(app: &Path) -> Located {
+    let tool = support::corpus("electronegativity-corpus.sh", "electronegativity");
+    let out = tempfile::tempdir().unwrap();
+    let csv_path = out.path().join("findings.csv");
+    let output = Command::new(tool.join("node_modules/.bin/electronegativity"))
+        .arg("-i")
+        .arg(app)
+        .arg("-o")
+        .arg(&csv_path)
+        // Relative paths, no descriptions, and an Electron version given, so that it does
+        // not look one up online.
+        .args(["-r", "-v", "false", "-e", "30.0.0", "-l"])
+        .arg("CSPHTMLCheck,LimitNavigationJSCheck,PermissionRequestHandlerJSCheck,OpenExternalJSCheck,AuxclickJSCheck")
+        .output()
+        .expect("electronegativity runs");
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let mut reader = csv::ReaderBuilder::new()
+        .trim(csv::Trim::All)
+        .from_path(&csv_path)
+        .unwrap();
+    reader
+        .records()
+        .map(|record| {
+            let record = record.unwrap();
+            let (line, column) = record[4].split_once(':').unwrap();
+            (
+                record[0].to_owned(),
+                record[3].to_owned(),
+                line.parse().unwrap(),
+                column.parse().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// The same findings, read off REA's application graph.
+fn ours(result: &Value) -> Located {
+    let mut found = Located::new();
+    for node in result["graph"]["nodes"].as_array().unwrap() {
+        let observation = &node["observations"][0];
+        let props = &observation["properties"];
+        let location = &observation["evidence"]["location"];
+        let at = |check: &str| {
+            (
+                check.to_owned(),
+                location["source"].as_str().unwrap().to_owned(),
+                location["start"]["line"].as_u64().unwrap(),
+                location["start"]["column"].as_u64().unwrap(),
+            )
+        };
+        match node["kind"].as_str().unwrap() {
+            "browser-window" => {
+                found.insert(at("AUXCLICK_JS_CHECK"));
+            }
+            "target" if props["kind"] == "open-external" && props["static"] == false => {
+                found.insert(at("OPEN_EXTERNAL_JS_CHECK"));
+            }
+            _ => {}
+        }
+        let path = props["path"].as_str().unwrap_or_default();
+        for handler in props["electron_security_handlers"]
+            .as_array()
+            .into_iter()
+            .flatten()
+        {
+            let check = match handler["api"].as_str().unwrap() {
+                "will-navigate" | "new-window" | "setWindowOpenHandler" => {
+                    "LIMIT_NAVIGATION_JS_CHECK"
+                }
+                "setPermissionRequestHandler" => "PERMISSION_REQUEST_HANDLER_JS_CHECK",
+                _ => continue,
+            };
+            found.insert((
+                check.to_owned(),
+                path.to_owned(),
+                handler["line"].as_u64().unwrap(),
+                handler["column"].as_u64().unwrap(),
+            ));
+        }
+        for policy in props["content_security_policy"]["policies"]
+            .as_array()
+            .into_iter()
+            .flatten()
+        {
+            // Electronegativity locates a meta tag by its line only.
+            found.insert((
+                "CSP_HTML_CHECK".to_owned(),
+                path.to_owned(),
+                policy["line"].as_u64().unwrap(),
+                0,
+            ));
+        }
+    }
+    found
+}
+
+#[test]
+fn windows_handlers_open_external_and_policies_match_electronegativity() {
+    let app = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpora/javascript/security-app");
+    let judged = electronegativity(&app);
+    let result = support::tool_json("analyze-javascript-application", &app, &[]);
+    let found = ours(&result["result"]);
+    assert_eq!(found, judged);
+    // Every check found something, so the comparison covered each of them.
+    let checks: BTreeSet<&str> = judged.iter().map(|(check, ..)| check.as_str()).collect();
+    assert_eq!(checks.len(), 5, "{checks:?}");
+    // REA also reads what the tool's checks do not: the listeners guarding webviews and
+    // redirects, the hook that installs them, and the policies' verdicts.
+    let handlers = &result["result"]["summary"]["security_handlers"];
+    assert_eq!(handlers["webview_attach_listeners"], 1);
+    assert_eq!(handlers["web_contents_created_listeners"], 1);
+    assert_eq!(handlers["navigation_listeners"], 3);
+}
