@@ -330,9 +330,9 @@ fn read_html(facts: &mut FileFacts, text: &str, options: Options, cancelled: &dy
     let mut kept = all.clone();
     let mut outcome = read(facts, &kept);
     if outcome.is_err() && kept.len() > 1 {
+        // Whether a script parses alone needs only its own text, not the page around it.
         kept.retain(|script| {
-            let js = text::inline_script_text(text, &[script]);
-            syntax::parse(&Source::embedded(&js, text), &facts.path)
+            syntax::parse(&Source::new(&text[script.body.clone()]), &facts.path)
                 .program
                 .is_some()
         });

@@ -382,6 +382,7 @@ pub(crate) fn source_map(text: &str, contents: bool, max_sources: usize) -> Sour
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
 
     #[test]
     fn json_with_comments_is_read_and_flagged() {
@@ -544,5 +545,66 @@ mod tests {
             Some(rea_hash::sha256_hex(b"let a = 1;").as_str())
         );
         assert_eq!(source_map("[]", true, 10).status, "invalid");
+    }
+
+    fn html_token() -> impl Strategy<Value = &'static str> {
+        prop::sample::select(vec![
+            "<script>",
+            "<SCRIPT type=module>",
+            "</script>",
+            "<script src=a.js>",
+            "<!--",
+            "-->",
+            "<meta http-equiv=Content-Security-Policy content=\"",
+            "\">",
+            "<base href=",
+            "<webview preload='",
+            "'",
+            "\"",
+            ">",
+            "<",
+            "/",
+            "&#39;",
+            "&amp",
+            "é",
+            "\u{1F600}",
+            "\n",
+            "\r",
+            " ",
+            "x(",
+            ")",
+            ";",
+            "'unsafe-inline'",
+            "script-src",
+            "nonce-",
+            "<style>",
+            "</style>",
+        ])
+    }
+
+    proptest! {
+        #[test]
+        fn any_page_reads_without_panic_and_keeps_its_positions(
+            tokens in prop::collection::vec(html_token(), 0..200),
+        ) {
+            let page = tokens.concat();
+            let read = html_page(&page);
+            for script in &read.inline {
+                prop_assert!(script.tag_end < script.body.start);
+                prop_assert!(script.body.end <= page.len());
+                prop_assert!(page.is_char_boundary(script.body.start));
+                prop_assert!(page.is_char_boundary(script.body.end));
+            }
+            let scripts: Vec<&InlineScript> = read.inline.iter().collect();
+            let js = inline_script_text(&page, &scripts);
+            prop_assert_eq!(js.len(), page.len());
+            prop_assert_eq!(js.matches('\n').count(), page.matches('\n').count());
+        }
+
+        #[test]
+        fn any_policy_is_judged_without_panic(policy in "\\PC{0,80}") {
+            let _ = crate::csp::judge([policy.as_str()], crate::csp::Delivery::Header);
+            let _ = crate::csp::judge([policy.as_str(), "script-src 'self'"], crate::csp::Delivery::Meta);
+        }
     }
 }

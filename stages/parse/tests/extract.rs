@@ -618,6 +618,27 @@ fn bad_text_is_a_status_not_a_panic() {
     assert_eq!(facts("chain.js", &chain).parse, ParseStatus::Complete);
     let chain = format!("var s = {}1;", "1+".repeat(600_000));
     assert_eq!(facts("chain.js", &chain).parse, ParseStatus::Failed);
+    // Pages: a script left open at the end, a tag cut short, a nesting bomb inside a script,
+    // and a policy that is no policy.
+    let open = facts("open.html", "<p><script>ipcRenderer.send('x')");
+    assert_eq!(open.parse, ParseStatus::Complete);
+    assert_eq!(open.inline_scripts, (1, 1));
+    assert_eq!(facts("cut.html", "<script src=\"a.js").html.len(), 0);
+    let bomb = format!(
+        "<script>x = {}0{};</script>",
+        "(".repeat(100_000),
+        ")".repeat(100_000)
+    );
+    let bomb = facts("bomb.html", &bomb);
+    assert_eq!(
+        (bomb.parse, bomb.inline_scripts),
+        (ParseStatus::Partial, (1, 0))
+    );
+    let odd = facts(
+        "odd.html",
+        "<meta http-equiv=content-security-policy content=\"\u{0}; ;;script-src \u{1F600}\">",
+    );
+    assert_eq!(odd.csp.unwrap().policies.len(), 1);
 }
 
 #[test]
@@ -1305,5 +1326,24 @@ emitter.on(eventName, () => {});
             ("setPermissionRequestHandler", "null", 7),
             ("will-redirect", "reference", 8),
         ]
+    );
+}
+
+#[test]
+fn a_repeated_option_key_reads_as_javascript_keeps_it_the_last() {
+    let f = facts(
+        "main.js",
+        r#"const { utilityProcess, BrowserWindow } = require("electron");
+utilityProcess.fork("./worker.js", [], { serviceName: "first", serviceName: "second" });
+new BrowserWindow({ webPreferences: { sandbox: false }, webPreferences: { sandbox: true } });
+"#,
+    );
+    assert_eq!(f.js.processes[0].service_name.as_deref(), Some("second"));
+    assert_eq!(
+        f.js.windows[0].web_preferences,
+        [(
+            "sandbox".to_owned(),
+            StaticValue::Literal(serde_json::json!(true))
+        )]
     );
 }

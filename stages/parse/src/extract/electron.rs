@@ -6,7 +6,9 @@ use swc_common::{Span, Spanned};
 use swc_ecma_ast::{BinExpr, BinaryOp, CallExpr, Expr, Lit, ObjectLit, Prop, PropOrSpread};
 
 use super::Extractor;
-use super::names::{named, prop_name, static_path, static_value, string, unwrap};
+use super::names::{
+    named, prop_name, property, property_of, static_path, static_value, string, unwrap,
+};
 use crate::facts::{
     Bridge, IpcOp, ProcessUse, RendererLoad, SecurityHandler, SenderCheck, ServedScheme,
     StaticPath, StaticValue, Window,
@@ -111,15 +113,7 @@ impl Extractor<'_, '_> {
             options_status: "object-literal",
             ..WindowOptions::missing()
         };
-        let prefs = obj.props.iter().find_map(|p| match p {
-            PropOrSpread::Prop(p) => match &**p {
-                Prop::KeyValue(kv) if prop_name(&kv.key).as_deref() == Some("webPreferences") => {
-                    Some(&*kv.value)
-                }
-                _ => None,
-            },
-            _ => None,
-        });
+        let prefs = property(obj, "webPreferences");
         match prefs.map(unwrap) {
             None => {}
             Some(Expr::Object(prefs)) => {
@@ -213,20 +207,9 @@ impl Extractor<'_, '_> {
             return;
         }
         if named(name, "utilityProcess.fork") {
-            let service_name = arg(2).and_then(|o| match unwrap(o) {
-                Expr::Object(obj) => obj.props.iter().find_map(|p| match p {
-                    PropOrSpread::Prop(p) => match &**p {
-                        Prop::KeyValue(kv)
-                            if prop_name(&kv.key).as_deref() == Some("serviceName") =>
-                        {
-                            string(&kv.value)
-                        }
-                        _ => None,
-                    },
-                    _ => None,
-                }),
-                _ => None,
-            });
+            let service_name = arg(2)
+                .and_then(|o| property_of(o, "serviceName"))
+                .and_then(string);
             self.process("utility-process", name, arg(0), service_name, span);
             return;
         }
@@ -294,21 +277,7 @@ impl Extractor<'_, '_> {
                     .filter(|e| e.spread.is_none())
                     .map(|e| &*e.expr)
                     .collect(),
-                Some(Expr::Object(obj)) => obj
-                    .props
-                    .iter()
-                    .filter_map(|p| match p {
-                        PropOrSpread::Prop(p) => match &**p {
-                            Prop::KeyValue(kv)
-                                if prop_name(&kv.key).as_deref() == Some("filePath") =>
-                            {
-                                Some(&*kv.value)
-                            }
-                            _ => None,
-                        },
-                        _ => None,
-                    })
-                    .collect(),
+                Some(Expr::Object(obj)) => property(obj, "filePath").into_iter().collect(),
                 _ => Vec::new(),
             };
             for expr in paths {

@@ -17,8 +17,7 @@ use std::collections::{HashMap, HashSet};
 use swc_common::Spanned;
 use swc_ecma_ast::{
     AssignTarget, BinExpr, CallExpr, Callee, Expr, ImportSpecifier, ModuleDecl, ModuleExportName,
-    NewExpr, ObjectPatProp, Pat, Program, Prop, PropOrSpread, SimpleAssignTarget, Stmt,
-    VarDeclarator,
+    NewExpr, ObjectPatProp, Pat, Program, Prop, SimpleAssignTarget, Stmt, VarDeclarator,
 };
 use swc_ecma_visit::{Visit, VisitWith};
 
@@ -1456,20 +1455,7 @@ impl Extractor<'_, '_> {
         }
         if name == "bindings" {
             let target = first.and_then(|e| {
-                string(e).or_else(|| match unwrap(e) {
-                    Expr::Object(obj) => obj.props.iter().find_map(|p| match p {
-                        PropOrSpread::Prop(p) => match &**p {
-                            Prop::KeyValue(kv)
-                                if names::prop_name(&kv.key).as_deref() == Some("bindings") =>
-                            {
-                                string(&kv.value)
-                            }
-                            _ => None,
-                        },
-                        _ => None,
-                    }),
-                    _ => None,
-                })
+                string(e).or_else(|| names::property_of(e, "bindings").and_then(string))
             });
             if let Some(target) = target {
                 self.native("bindings", target, "bindings-name", Vec::new(), span);
@@ -1540,20 +1526,7 @@ impl Extractor<'_, '_> {
         // `({url})`, and electron-updater's `({provider, url})`.
         if named(name, "setFeedURL") {
             let url = first.and_then(|arg| {
-                string(arg).or_else(|| match unwrap(arg) {
-                    Expr::Object(obj) => obj.props.iter().find_map(|p| match p {
-                        PropOrSpread::Prop(p) => match &**p {
-                            Prop::KeyValue(kv)
-                                if names::prop_name(&kv.key).as_deref() == Some("url") =>
-                            {
-                                string(&kv.value)
-                            }
-                            _ => None,
-                        },
-                        _ => None,
-                    }),
-                    _ => None,
-                })
+                string(arg).or_else(|| names::property_of(arg, "url").and_then(string))
             });
             if let Some(url) = url {
                 self.observation(

@@ -4,8 +4,8 @@ use std::borrow::Cow;
 
 use swc_common::Spanned;
 use swc_ecma_ast::{
-    Callee, Expr, Lit, MemberExpr, MemberProp, MetaPropKind, OptChainBase, Pat, PropName, SeqExpr,
-    UnaryOp,
+    Callee, Expr, Lit, MemberExpr, MemberProp, MetaPropKind, ObjectLit, OptChainBase, Pat, Prop,
+    PropName, PropOrSpread, SeqExpr, UnaryOp,
 };
 
 use crate::facts::{StaticPath, StaticValue};
@@ -173,6 +173,26 @@ pub(crate) fn number_text(n: f64) -> String {
         format!("{}", n as i128)
     } else {
         format!("{n}")
+    }
+}
+
+/// The value an object literal gives `key`: its last `key: value` property, as JavaScript
+/// keeps the last of repeated keys (spreads, shorthands and methods are not read).
+pub(crate) fn property<'o>(object: &'o ObjectLit, key: &str) -> Option<&'o Expr> {
+    object.props.iter().rev().find_map(|p| match p {
+        PropOrSpread::Prop(p) => match &**p {
+            Prop::KeyValue(kv) if prop_name(&kv.key).as_deref() == Some(key) => Some(&*kv.value),
+            _ => None,
+        },
+        PropOrSpread::Spread(_) => None,
+    })
+}
+
+/// The value of `key` when `expr` is an object literal.
+pub(crate) fn property_of<'e>(expr: &'e Expr, key: &str) -> Option<&'e Expr> {
+    match unwrap(expr) {
+        Expr::Object(object) => property(object, key),
+        _ => None,
     }
 }
 
