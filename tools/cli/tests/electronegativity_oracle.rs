@@ -27,12 +27,14 @@ type Located = BTreeSet<(String, String, u64, u64)>;
 fn electronegativity(app: &Path) -> Located {
     let tool = support::corpus("electronegativity-corpus.sh", "electronegativity");
     let out = tempfile::tempdir().unwrap();
-    let csv_path = out.path().join("findings.csv");
+    // SARIF, written in one piece: its CSV output is two unordered asynchronous writes (the
+    // header truncates the file while the rows are appended), which now and then lose rows.
+    let sarif_path = out.path().join("findings.sarif");
     let output = Command::new(tool.join("node_modules/.bin/electronegativity"))
         .arg("-i")
         .arg(app)
         .arg("-o")
-        .arg(&csv_path)
+        .arg(&sarif_path)
         // Relative paths, no descriptions, and an Electron version given, so that it does
         // not look one up online.
         .args(["-r", "-v", "false", "-e", "30.0.0", "-l"])
@@ -44,20 +46,23 @@ fn electronegativity(app: &Path) -> Located {
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    let mut reader = csv::ReaderBuilder::new()
-        .trim(csv::Trim::All)
-        .from_path(&csv_path)
-        .unwrap();
-    reader
-        .records()
-        .map(|record| {
-            let record = record.unwrap();
-            let (line, column) = record[4].split_once(':').unwrap();
+    let sarif: Value = serde_json::from_slice(&std::fs::read(&sarif_path).unwrap()).unwrap();
+    sarif["runs"][0]["results"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|result| {
+            let location = &result["locations"][0]["physicalLocation"];
+            let region = &location["region"];
             (
-                record[0].to_owned(),
-                record[3].to_owned(),
-                line.parse().unwrap(),
-                column.parse().unwrap(),
+                result["ruleId"].as_str().unwrap().to_owned(),
+                location["artifactLocation"]["uri"]
+                    .as_str()
+                    .unwrap()
+                    .to_owned(),
+                region["startLine"].as_u64().unwrap(),
+                // SARIF counts columns from 1.
+                region["startColumn"].as_u64().unwrap() - 1,
             )
         })
         .collect()
