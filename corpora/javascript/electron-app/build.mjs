@@ -7,7 +7,7 @@
 // Usage: node build.mjs OUT   (run from a directory whose node_modules has the bundlers)
 import { createRequire } from "node:module";
 import { execFileSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 const require = createRequire(path.join(process.cwd(), "package.json"));
@@ -17,6 +17,10 @@ const app = path.dirname(new URL(import.meta.url).pathname);
 function finish(dir) {
   writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "rea-electron-corpus", version: "1.0.0", main: "main.js" }));
   writeFileSync(path.join(dir, "index.html"), "<!doctype html><title>rea</title>\n");
+  // What electron-serve serves: app://- is renderer/index.html, app://-/about.html the other.
+  mkdirSync(path.join(dir, "renderer"), { recursive: true });
+  writeFileSync(path.join(dir, "renderer", "index.html"), "<!doctype html><title>home</title>\n");
+  writeFileSync(path.join(dir, "renderer", "about.html"), "<!doctype html><title>about</title>\n");
 }
 
 // `factories`: modules stay factories in a table (no concatenation), as in apps with
@@ -33,6 +37,7 @@ async function pack(name, factory, factories = false, development = false) {
     devtool: development ? "eval" : false,
     node: { __dirname: false, __filename: false },
     output: { path: dir, filename: "[name].js" },
+    externals: { "electron-serve": "commonjs electron-serve" },
     optimization: { minimize: !development, concatenateModules: !factories },
   }));
   await new Promise((resolve, reject) =>
@@ -49,7 +54,7 @@ await pack("electron-rspack-eval", require("@rspack/core").rspack, true, true);
 const dir = path.join(out, "electron-esbuild");
 await require("esbuild").build({
   absWorkingDir: app, entryPoints: ["src/main.js", "src/preload.js"], bundle: true, minify: true,
-  platform: "node", format: "cjs", external: ["electron"], outdir: dir, logLevel: "silent",
+  platform: "node", format: "cjs", external: ["electron", "electron-serve"], outdir: dir, logLevel: "silent",
 });
 finish(dir);
 for (const [name, format] of [["electron-rollup", "cjs"], ["electron-rollup-esm", "es"]]) {
@@ -57,7 +62,7 @@ for (const [name, format] of [["electron-rollup", "cjs"], ["electron-rollup-esm"
   const terser = require("@rollup/plugin-terser");
   for (const entry of ["main", "preload"]) {
     const bundle = await rollup({
-      input: path.join(app, "src", `${entry}.js`), external: ["electron", /^node:/], onwarn() {},
+      input: path.join(app, "src", `${entry}.js`), external: ["electron", "electron-serve", /^node:/], onwarn() {},
     });
     await bundle.write({ file: path.join(out, name, `${entry}.js`), format, plugins: [terser()] });
     await bundle.close();

@@ -427,9 +427,24 @@ pub struct RendererLoad {
 pub struct ServedScheme {
     /// Lower case, as URLs compare schemes.
     pub scheme: String,
-    /// The method: `handle`, `registerFileProtocol`, ….
+    /// The method: `handle`, `registerFileProtocol`, …, or `electron-serve`.
     pub api: &'static str,
+    /// What `electron-serve` was told to serve; `None` for Electron's own methods, whose
+    /// handler is code.
+    pub serve: Option<ServeOptions>,
     pub range: Range,
+}
+
+/// The options of an `electron-serve` call, `serve({directory, file})`: it serves the files
+/// under `directory` (resolved against the application's root), a directory by its
+/// `<file>.html`, and `<file>.html` of the served directory for any other path without an
+/// extension (or ending in `.html` or `.asar`) that names no file.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct ServeOptions {
+    /// `None` when it is not a literal.
+    pub directory: Option<String>,
+    /// The file name without `.html`; `None` when it is not a literal.
+    pub file: Option<String>,
 }
 
 /// A handler the main process installs on what renderers may do: the controls of Electron's

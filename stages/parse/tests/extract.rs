@@ -1051,6 +1051,43 @@ exports.v = 1;
 }
 
 #[test]
+fn every_value_a_load_may_take_is_read() {
+    // A development server or the packaged page, chosen at run time.
+    let f = facts(
+        "public/electron.js",
+        r#"const path = require("path");
+win.loadURL(isDev ? "http://localhost:3000" : `file://${path.join(__dirname, "../build/index.html")}`);
+win.loadURL(process.env.ELECTRON_RENDERER_URL || `file://${__dirname}/../build/index.html`);
+win.loadFile(app.isPackaged ? "dist/index.html" : (alt ?? "dev/index.html"));
+win.loadURL(a ? "app://-/" : "app://-/");
+"#,
+    );
+    let loads: Vec<(&str, &str, u32)> =
+        f.js.renderer_loads
+            .iter()
+            .map(|l| (l.api, l.target.as_str(), l.range.start.line))
+            .collect();
+    assert_eq!(
+        loads,
+        [
+            ("loadURL", "../build/index.html", 2),
+            ("loadURL", "../build/index.html", 3),
+            ("loadFile", "dist/index.html", 4),
+            ("loadFile", "dev/index.html", 4),
+            // One finding per target of a call.
+            ("loadURL", "app://-/", 5),
+        ]
+    );
+    let endpoints: Vec<&str> =
+        f.js.observations
+            .iter()
+            .filter(|o| o.family == "endpoint")
+            .filter_map(|o| o.value.as_deref())
+            .collect();
+    assert_eq!(endpoints, ["http://localhost:3000/"]);
+}
+
+#[test]
 fn session_preloads_are_renderer_loads_of_their_api() {
     let f = facts(
         "main.js",
@@ -1242,6 +1279,11 @@ session.defaultSession.webRequest.onHeadersReceived((details, callback) => {
 });
 protocol.handle("app", () => new Response(body, { headers: { "content-security-policy": "script-src 'unsafe-inline'" } }));
 const other = { "Content-Security-Policy": computePolicy() };
+details.responseHeaders["Content-Security-Policy"] = ["object-src 'none'"];
+res.setHeader("content-security-policy", "default-src *");
+response.headers.set("Content-Security-Policy", "script-src 'none'");
+res.header("Content-Security-Policy", policyOf(req));
+cache.set("Content-Security-Policy");
 "#,
     );
     let headers: Vec<(&str, u32, bool, bool)> =
@@ -1264,6 +1306,11 @@ const other = { "Content-Security-Policy": computePolicy() };
             ("script-src 'self' 'unsafe-eval'", 4, false, true),
             // script-src without 'unsafe-eval' blocks eval.
             ("script-src 'unsafe-inline'", 6, true, false),
+            // Assigned to a header map, set by calls: with no script-src or default-src,
+            // nothing is blocked; `*` allows neither inline scripts nor eval.
+            ("object-src 'none'", 8, true, true),
+            ("default-src *", 9, false, false),
+            ("script-src 'none'", 10, false, false),
         ]
     );
 }
@@ -1293,6 +1340,103 @@ ipcMain.handle("not-a-scheme", () => 1);
     // The IPC handler is still an IPC handler.
     assert_eq!(f.js.ipc.len(), 1);
     assert_eq!(f.js.ipc[0].channel.as_deref(), Some("not-a-scheme"));
+}
+
+#[test]
+fn default_exports_read_through_interop_helpers_and_webpack_getters() {
+    // How compilers hand a CommonJS module's default export over: TypeScript's
+    // `__importDefault`, esbuild's `__toESM` (minified: no telling name), rollup's
+    // `_interopDefault` of a bound name, an assignment in a minifier's sequence, and
+    // webpack's getter, kept in a local or called at once.
+    let f = facts(
+        "main.js",
+        r#"const bindings_1 = __importDefault(require("bindings"));
+(0, bindings_1.default)("tsc");
+var l = h(require("bindings"));
+(0, l.default)({ bindings: "esbuild" });
+var b = require("bindings"), bd = _interopDefault(b);
+bd.default("rollup");
+var o, t;
+o = r(require("node-gyp-build")), t = o.default;
+(0, o.default)(__dirname);
+var s = require("bindings"), a = n.n(s);
+a()("webpack-local");
+n.n(s)()("webpack-inline");
+(0, other.default)("not-bound");
+x()("not-a-getter");
+"#,
+    );
+    let native: Vec<(&str, &str)> =
+        f.js.native
+            .iter()
+            .map(|n| (n.mechanism, n.specifier.as_str()))
+            .collect();
+    assert_eq!(
+        native,
+        [
+            ("bindings", "tsc"),
+            ("bindings", "esbuild"),
+            ("bindings", "rollup"),
+            ("node-gyp-build", "."),
+            ("bindings", "webpack-local"),
+            ("bindings", "webpack-inline"),
+        ]
+    );
+}
+
+#[test]
+fn electron_serve_serves_a_directory_and_its_loader_loads_the_scheme() {
+    let f = facts(
+        "main.js",
+        r#"import serve from "electron-serve";
+import { BrowserWindow } from "electron";
+const loadURL = serve({ directory: "renderer" });
+serve({ scheme: "Bundle", directory: "dist", file: "main", hostname: "h" });
+serve();
+serve(options);
+serve({ directory: dir, scheme: "dyn" });
+serve({ scheme: prefix + "x" });
+const win = new BrowserWindow({});
+loadURL(win);
+win.loadURL("bundle://h/about");
+"#,
+    );
+    let served: Vec<(&str, &str, Option<&str>, Option<&str>)> =
+        f.js.served_schemes
+            .iter()
+            .map(|s| {
+                let options = s.serve.as_ref().unwrap();
+                (
+                    s.scheme.as_str(),
+                    s.api,
+                    options.directory.as_deref(),
+                    options.file.as_deref(),
+                )
+            })
+            .collect();
+    assert_eq!(
+        served,
+        [
+            ("app", "electron-serve", Some("renderer"), Some("index")),
+            ("bundle", "electron-serve", Some("dist"), Some("main")),
+            // Version 2 on serves the application's root by default.
+            ("app", "electron-serve", Some("."), Some("index")),
+            // A directory that is not a literal is not known; the scheme still is.
+            ("dyn", "electron-serve", None, Some("index")),
+        ]
+    );
+    let loads: Vec<(&str, &str, u32)> =
+        f.js.renderer_loads
+            .iter()
+            .map(|l| (l.api, l.target.as_str(), l.range.start.line))
+            .collect();
+    assert_eq!(
+        loads,
+        [
+            ("loadURL", "app://-", 10),
+            ("loadURL", "bundle://h/about", 11)
+        ]
+    );
 }
 
 #[test]

@@ -378,7 +378,9 @@ fn esbuild_imports_and_wrappers_match_the_metafile() {
 /// The Electron app of `corpora/javascript/electron-app`, as webpack, rspack and esbuild bundle
 /// it (minified, `electron` external; with and without module concatenation) and as `tsc`
 /// compiles it, has the facts its source states (`truth.json`): every tool rewrites the
-/// `join(__dirname, "preload.js")` of a named import as an indirect call `(0, x.join)(…)`.
+/// `join(__dirname, "preload.js")` of a named import as an indirect call `(0, x.join)(…)`,
+/// and each reads `electron-serve`'s default export its own way (TypeScript's and esbuild's
+/// interop helpers, webpack's and rspack's getter, rollup's plain require).
 #[test]
 fn electron_apps_built_by_real_tools_keep_their_source_facts() {
     let corpus = corpus();
@@ -444,6 +446,20 @@ fn electron_apps_built_by_real_tools_keep_their_source_facts() {
             .map(|p| p.as_str().unwrap())
             .collect();
         assert_eq!(preloads, expected, "{build}: preloads");
+        // What windows load: a file, and the pages electron-serve serves (its loader, and a
+        // URL of its scheme), found as its lookup finds them.
+        let pages: BTreeSet<&str> = observed("electron-renderer")
+            .into_iter()
+            .filter(|p| p["resolution_status"] == "resolved")
+            .map(|p| p["resolved_path"].as_str().unwrap())
+            .collect();
+        let expected: BTreeSet<&str> = truth["renderer_pages"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p.as_str().unwrap())
+            .collect();
+        assert_eq!(pages, expected, "{build}: renderer pages");
         let bridges: BTreeMap<String, Value> = observed("context-bridge-api")
             .into_iter()
             .map(|p| {

@@ -2,7 +2,11 @@
 // rspack and esbuild (electron stays external). Its facts are listed in ../truth.json.
 import { app, BrowserWindow, ipcMain, shell } from "electron";
 import { join } from "node:path";
+import serve from "electron-serve";
 import { settingsKey } from "./settings.js";
+
+// electron-serve serves `renderer/` under app://; the loader it returns loads app://-.
+const loadRenderer = serve({ directory: "renderer" });
 
 function createWindows() {
   const main = new BrowserWindow({
@@ -18,6 +22,9 @@ function createWindows() {
     webPreferences: { nodeIntegration: true, contextIsolation: false },
   });
   legacy.webContents.send("app:ready", settingsKey);
+  legacy.loadURL("app://-/about.html");
+  const home = new BrowserWindow({ webPreferences: { sandbox: true } });
+  loadRenderer(home);
 }
 
 ipcMain.handle("settings:get", (event, key) => ({ key }));

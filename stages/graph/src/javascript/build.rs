@@ -10,7 +10,7 @@ use rea_exec::StageCx;
 use rea_hash::{CanonicalJson, Composed, Piece};
 use rea_parse::{
     FileFacts, FileKind, IpcOp, JsFacts, Module, ModuleKey, ModuleRef, ParseOutput, ParseStatus,
-    Range, RendererLoad, StaticValue, TextStatus,
+    Range, RendererLoad, ServeOptions, StaticValue, TextStatus,
 };
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -65,8 +65,9 @@ struct Env<'a> {
     container_nodes: HashMap<String, String>,
     /// Digest of each file path.
     digests: HashMap<String, String>,
-    /// URL schemes the application serves through Electron's `protocol` module.
-    served_schemes: BTreeSet<String>,
+    /// URL schemes the application serves through Electron's `protocol` module, each with
+    /// what `electron-serve` calls for it said to serve (none for a handler of its own).
+    served_schemes: BTreeMap<String, BTreeSet<ServeOptions>>,
 }
 
 impl Env<'_> {
@@ -76,8 +77,27 @@ impl Env<'_> {
     fn resolve_load(&self, file: &FileFacts, load: &RendererLoad) -> Resolution {
         if load.api == "loadURL"
             && let Some((scheme, _)) = load.target.split_once("://")
-            && self.served_schemes.contains(&scheme.to_ascii_lowercase())
+            && let Some(serves) = self.served_schemes.get(&scheme.to_ascii_lowercase())
         {
+            // electron-serve's lookup is known, so it is followed; for each directory the
+            // application serves under this scheme, the first that holds the file.
+            let mut known = serves
+                .iter()
+                .filter_map(|o| Some((o.directory.as_deref()?, o.file.as_deref()?)));
+            if let Some(first) = known.next() {
+                let mut resolved =
+                    self.files
+                        .resolve_electron_serve(&file.path, first, &load.target);
+                for next in known {
+                    if resolved.status == "resolved" {
+                        break;
+                    }
+                    resolved = self
+                        .files
+                        .resolve_electron_serve(&file.path, next, &load.target);
+                }
+                return resolved;
+            }
             return self.files.resolve_served(&file.path, &load.target);
         }
         self.files
@@ -598,6 +618,24 @@ fn file_node_kind(kind: FileKind) -> &'static str {
 }
 
 /// Builds the graph. Deterministic: every list is sorted and every id derives from content.
+/// The schemes the application serves, each with the (directory, file) of every
+/// `electron-serve` call that serves it; an empty set where only handlers of its own do.
+fn served_schemes(request: &Request<'_>) -> BTreeMap<String, BTreeSet<ServeOptions>> {
+    let mut schemes: BTreeMap<String, BTreeSet<_>> = BTreeMap::new();
+    for served in request
+        .parsed
+        .files
+        .iter()
+        .flat_map(|f| &f.js.served_schemes)
+    {
+        let serves = schemes.entry(served.scheme.clone()).or_default();
+        if let Some(options) = &served.serve {
+            serves.insert(options.clone());
+        }
+    }
+    schemes
+}
+
 pub fn build(cx: &StageCx<'_>, request: &Request<'_>) -> Result<Built, Failure> {
     let inventory = request.inventory;
     let manifest = &inventory.manifest;
@@ -652,13 +690,7 @@ pub fn build(cx: &StageCx<'_>, request: &Request<'_>) -> Result<Built, Failure> 
         file_nodes: HashMap::default(),
         container_nodes: HashMap::default(),
         digests,
-        served_schemes: request
-            .parsed
-            .files
-            .iter()
-            .flat_map(|f| &f.js.served_schemes)
-            .map(|s| s.scheme.clone())
-            .collect(),
+        served_schemes: served_schemes(request),
     };
     let mut sink = Sink::default();
     // Root and containers.

@@ -270,6 +270,109 @@ impl Files {
         )
     }
 
+    /// A URL `electron-serve` serves (`app://-/about.html`), looked up as the package does:
+    /// the URL's path under the served directory (resolved against the application's root,
+    /// the container's), a directory by its `<file>.html`; a path that names nothing, with no
+    /// extension or ending in `.html` or `.asar`, falls back on the served directory's
+    /// `<file>.html` (a single-page application's routes). The URL's path stays under the
+    /// directory (the URL parser drops `..` above its root). Only exact paths count: the
+    /// package adds no extensions.
+    pub fn resolve_electron_serve(
+        &self,
+        from: &str,
+        (directory, file): (&str, &str),
+        url: &str,
+    ) -> Resolution {
+        let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
+        let rest = rest.split(['?', '#']).next().unwrap_or("");
+        // A URL's path never climbs above its root: the URL parser drops such `..`.
+        let mut parts: Vec<&str> = Vec::new();
+        for part in rest.split_once('/').map_or("", |(_, path)| path).split('/') {
+            match part {
+                "" | "." | "%2e" | "%2E" => {}
+                ".." | ".%2e" | ".%2E" | "%2e." | "%2E." | "%2e%2e" | "%2E%2E" => {
+                    parts.pop();
+                }
+                other => parts.push(other),
+            }
+        }
+        let path = parts.join("/");
+        let path = path.as_str();
+        let container = self.container_of(from);
+        let base = match normalize(&format!("{container}/{directory}")) {
+            Some(base)
+                if container.is_empty()
+                    || base == container
+                    || base.starts_with(&format!("{container}/")) =>
+            {
+                base
+            }
+            _ => {
+                return Resolution::status(
+                    "rejected",
+                    "the directory electron-serve serves leaves its container",
+                );
+            }
+        };
+        let join = |dir: &str, name: &str| {
+            if dir.is_empty() {
+                name.to_owned()
+            } else if name.is_empty() {
+                dir.to_owned()
+            } else {
+                format!("{dir}/{name}")
+            }
+        };
+        let index = join(&base, &format!("{file}.html"));
+        let limitation = |how: &str| {
+            format!(
+                "served by electron-serve from {directory}, whose lookup was followed without running it: {how}"
+            )
+        };
+        let Some(target) = normalize(&join(&base, path))
+            .filter(|t| base.is_empty() || t == &base || t.starts_with(&format!("{base}/")))
+        else {
+            return Resolution::status(
+                "rejected",
+                "the URL's path leaves the directory electron-serve serves",
+            );
+        };
+        let found = |path: &str, how: &str| {
+            self.available.get(path).map(|available| Resolution {
+                limitation: Some(limitation(how)),
+                ..self.found(path, *available)
+            })
+        };
+        if let Some(found) = found(&target, "the file at the URL's path") {
+            return found;
+        }
+        if self.dirs.contains(&target) || target == base {
+            let page = join(&target, &format!("{file}.html"));
+            return found(&page, "the directory's page").unwrap_or_else(|| {
+                Resolution::status("not-found", "electron-serve serves a directory by its page, which the application does not have")
+            });
+        }
+        // Node's `path.extname`: a leading dot is no extension.
+        let extension = path
+            .rsplit('/')
+            .next()
+            .and_then(|name| name.rsplit_once('.'))
+            .filter(|(stem, _)| !stem.is_empty())
+            .map(|(_, ext)| ext);
+        if matches!(extension, None | Some("html" | "asar"))
+            && let Some(found) = found(
+                &index,
+                "no file is at the URL's path, so the served directory's page",
+            )
+        {
+            return found;
+        }
+        Resolution::status(
+            "not-found",
+            "a URL electron-serve serves; no file of the application is at its path",
+        )
+    }
+
     fn resolve_package(&self, container: &str, from_dir: &str, spec: &str) -> Resolution {
         let plain = spec.strip_prefix("node:").unwrap_or(spec);
         let first = plain.split('/').next().unwrap_or(plain);
@@ -489,6 +592,102 @@ mod tests {
             .status,
             "rejected"
         );
+    }
+
+    #[test]
+    fn electron_serve_urls_follow_the_packages_lookup() {
+        let mut map = BTreeMap::new();
+        for p in [
+            "app.asar/main/index.js",
+            "app.asar/app/index.html",
+            "app.asar/app/about.html",
+            "app.asar/app/home/index.html",
+            "app.asar/app/empty/x.js",
+            "app.asar/app/logo.png.txt",
+            "app.asar/secret.html",
+        ] {
+            map.insert(p.to_owned(), true);
+        }
+        let f = Files::new(map, vec!["app.asar".to_owned()], BTreeMap::new());
+        let from = "app.asar/main/index.js";
+        let cases: &[(&str, &str, &str, Option<&str>)] = &[
+            // The served directory's page.
+            (
+                "app",
+                "app://-",
+                "resolved",
+                Some("app.asar/app/index.html"),
+            ),
+            (
+                "app",
+                "app://./",
+                "resolved",
+                Some("app.asar/app/index.html"),
+            ),
+            // A file at the URL's path, query and fragment aside; the host plays no part.
+            (
+                "app",
+                "app://-/about.html?x=1#top",
+                "resolved",
+                Some("app.asar/app/about.html"),
+            ),
+            (
+                "app",
+                "app://anything/about.html",
+                "resolved",
+                Some("app.asar/app/about.html"),
+            ),
+            // A directory by its page.
+            (
+                "app",
+                "app://./home",
+                "resolved",
+                Some("app.asar/app/home/index.html"),
+            ),
+            // A directory without one is not found: the lookup does not fall back there.
+            ("app", "app://-/empty", "not-found", None),
+            // A route that names nothing, without an extension: the directory's page.
+            (
+                "app",
+                "app://-/settings/profile",
+                "resolved",
+                Some("app.asar/app/index.html"),
+            ),
+            // With another extension, nothing: no extensions are added either.
+            ("app", "app://-/logo.png", "not-found", None),
+            // A URL's path never climbs above its root.
+            (
+                "app",
+                "app://-/../secret.html",
+                "resolved",
+                Some("app.asar/app/index.html"),
+            ),
+            (
+                "app",
+                "app://-/a/../../about.html",
+                "resolved",
+                Some("app.asar/app/about.html"),
+            ),
+            // The application's root, where the directory is `.`.
+            (
+                ".",
+                "app://-/secret.html",
+                "resolved",
+                Some("app.asar/secret.html"),
+            ),
+            ("..", "app://-/x.html", "rejected", None),
+        ];
+        for (directory, url, status, path) in cases {
+            let r = f.resolve_electron_serve(from, (directory, "index"), url);
+            assert_eq!(
+                (r.status, r.path.as_deref()),
+                (*status, *path),
+                "{directory} {url}"
+            );
+            if r.status == "resolved" {
+                assert!(r.limitation.unwrap().contains("electron-serve"));
+            }
+        }
     }
 
     #[test]

@@ -10,8 +10,8 @@ use super::names::{
     named, prop_name, property, property_of, static_path, static_value, string, unwrap,
 };
 use crate::facts::{
-    Bridge, IpcOp, ProcessUse, RendererLoad, SecurityHandler, SenderCheck, ServedScheme,
-    StaticPath, StaticValue, Window,
+    Bridge, IpcOp, ProcessUse, RendererLoad, SecurityHandler, SenderCheck, ServeOptions,
+    ServedScheme, StaticPath, StaticValue, Window,
 };
 
 const MAX_PREFERENCES: usize = 64;
@@ -187,9 +187,80 @@ impl Extractor<'_, '_> {
         window.web_preferences = out;
     }
 
+    /// One value a `loadFile`/`loadURL` argument may take: a URL of the web is an endpoint,
+    /// a path or a URL of the application's own scheme a renderer load. `seen` keeps one
+    /// finding per target of a call.
+    fn renderer_load(
+        &mut self,
+        api: &'static str,
+        value: &Expr,
+        span: Span,
+        seen: &mut Vec<String>,
+    ) {
+        let (target, context) = match string(value) {
+            Some(target) if api == "loadURL" && url_scheme(&target) => {
+                if !seen.contains(&target) {
+                    seen.push(target.clone());
+                    self.observation(
+                        "endpoint",
+                        "loadURL".to_owned(),
+                        Some(crate::redact::url(&target)),
+                        span,
+                    );
+                }
+                return;
+            }
+            Some(target) if api == "loadFile" => (target, "filesystem-expression"),
+            Some(target) => (target, "module-specifier"),
+            None => match static_path(value, self) {
+                Some(path) => (path.path, path.context),
+                None => return,
+            },
+        };
+        if seen.contains(&target) || !self.admit(None) {
+            return;
+        }
+        seen.push(target.clone());
+        self.facts.renderer_loads.push(RendererLoad {
+            api,
+            target,
+            context,
+            range: self.source.range(span),
+            module: self.module(),
+        });
+    }
+
     pub(super) fn electron_call(&mut self, name: &str, call: &CallExpr) {
         let span = call.span;
         let arg = |i: usize| call.args.get(i).map(|a| &*a.expr);
+        if name == "electron-serve" {
+            if let Some(served) = electron_serve(call)
+                && self.admit(None)
+            {
+                self.facts.served_schemes.push(ServedScheme {
+                    scheme: served.scheme,
+                    api: "electron-serve",
+                    serve: Some(served.options),
+                    range: self.source.range(span),
+                });
+            }
+            return;
+        }
+        // The loader `electron-serve` returns, called with a window: it loads
+        // `<scheme>://<hostname>`.
+        if !self.serve_loaders.is_empty()
+            && let Some(url) = self.serve_loaders.get(name).cloned()
+            && self.admit(None)
+        {
+            self.facts.renderer_loads.push(RendererLoad {
+                api: "loadURL",
+                target: url,
+                context: "module-specifier",
+                range: self.source.range(span),
+                module: self.module(),
+            });
+            return;
+        }
         if named(name, "contextBridge.exposeInMainWorld")
             || named(name, "contextBridge.exposeInIsolatedWorld")
         {
@@ -251,6 +322,7 @@ impl Extractor<'_, '_> {
                 self.facts.served_schemes.push(ServedScheme {
                     scheme: scheme.to_ascii_lowercase(),
                     api,
+                    serve: None,
                     range: self.source.range(span),
                 });
             }
@@ -301,48 +373,16 @@ impl Extractor<'_, '_> {
             } else {
                 "loadURL"
             };
-            if let Some(target) = arg(0).and_then(string) {
-                if api == "loadURL" && url_scheme(&target) {
-                    self.observation(
-                        "endpoint",
-                        "loadURL".to_owned(),
-                        Some(crate::redact::url(&target)),
-                        span,
-                    );
-                    return;
-                }
-                if self.admit(None) {
-                    let context = if api == "loadFile" {
-                        "filesystem-expression"
-                    } else {
-                        "module-specifier"
-                    };
-                    self.facts.renderer_loads.push(RendererLoad {
-                        api: if api == "loadFile" {
-                            "loadFile"
-                        } else {
-                            "loadURL"
-                        },
-                        target,
-                        context,
-                        range: self.source.range(span),
-                        module: self.module(),
-                    });
-                }
-            } else if let Some(path) = arg(0).and_then(|e| static_path(e, self))
-                && self.admit(None)
-            {
-                self.facts.renderer_loads.push(RendererLoad {
-                    api: if api == "loadFile" {
-                        "loadFile"
-                    } else {
-                        "loadURL"
-                    },
-                    target: path.path,
-                    context: path.context,
-                    range: self.source.range(span),
-                    module: self.module(),
-                });
+            // Each value the argument may take: apps choose between a development server and
+            // the packaged page, `isDev ? "http://localhost:3000" : `file://${…}``, or
+            // `process.env.RENDERER_URL || …`.
+            let mut values = Vec::new();
+            if let Some(first) = arg(0) {
+                alternatives(first, &mut values, 0);
+            }
+            let mut seen: Vec<String> = Vec::new();
+            for value in values {
+                self.renderer_load(api, value, span, &mut seen);
             }
             return;
         }
@@ -590,6 +630,71 @@ const SERVING_APIS: &[&str] = &[
 
 /// A scheme name (RFC 3986: a letter, then letters, digits, `+`, `-`, `.`) other than the
 /// web's and the file system's own.
+/// Most values read off one argument.
+const MAX_ALTERNATIVES: usize = 8;
+
+/// The values `expr` may take: both branches of a conditional, both sides of `||` and `??`
+/// (nested a few deep), or `expr` itself.
+fn alternatives<'e>(expr: &'e Expr, out: &mut Vec<&'e Expr>, depth: usize) {
+    let expr = unwrap(expr);
+    if out.len() >= MAX_ALTERNATIVES {
+        return;
+    }
+    match expr {
+        Expr::Cond(cond) if depth < 4 => {
+            alternatives(&cond.cons, out, depth + 1);
+            alternatives(&cond.alt, out, depth + 1);
+        }
+        Expr::Bin(bin)
+            if depth < 4 && matches!(bin.op, BinaryOp::LogicalOr | BinaryOp::NullishCoalescing) =>
+        {
+            alternatives(&bin.left, out, depth + 1);
+            alternatives(&bin.right, out, depth + 1);
+        }
+        _ => out.push(expr),
+    }
+}
+
+/// What an `electron-serve` call sets up.
+pub(super) struct Served {
+    pub(super) scheme: String,
+    /// What the loader it returns loads: `<scheme>://<hostname>`.
+    pub(super) url: String,
+    pub(super) options: ServeOptions,
+}
+
+/// `serve({directory, scheme, hostname, file})` of the `electron-serve` package, with its
+/// defaults (`app`, `-`, `index`, and the application's root, version 2's default; version 1
+/// requires a directory). `None` when the scheme cannot be told: options that are not an
+/// object literal, or a scheme that is not a literal.
+pub(super) fn electron_serve(call: &CallExpr) -> Option<Served> {
+    let options = match call.args.first() {
+        None => None,
+        Some(arg) if arg.spread.is_some() => return None,
+        Some(arg) => match unwrap(&arg.expr) {
+            Expr::Object(object) => Some(object),
+            _ => return None,
+        },
+    };
+    let text = |key: &str, default: &str| match options.and_then(|o| property(o, key)) {
+        None => Some(default.to_owned()),
+        Some(value) => string(value),
+    };
+    let scheme = text("scheme", "app")?.to_ascii_lowercase();
+    if !is_custom_scheme(&scheme) {
+        return None;
+    }
+    let hostname = text("hostname", "-").unwrap_or_else(|| "-".to_owned());
+    Some(Served {
+        url: format!("{scheme}://{hostname}"),
+        scheme,
+        options: ServeOptions {
+            directory: text("directory", "."),
+            file: text("file", "index"),
+        },
+    })
+}
+
 fn is_custom_scheme(scheme: &str) -> bool {
     let mut chars = scheme.chars();
     chars.next().is_some_and(|c| c.is_ascii_alphabetic())

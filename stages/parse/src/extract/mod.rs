@@ -204,6 +204,7 @@ pub(crate) fn extract(
         seen: HashSet::new(),
         native_members: HashMap::new(),
         native_mechanism: HashMap::new(),
+        serve_loaders: HashMap::new(),
         claimed_tables: HashSet::new(),
     };
     program.visit_with(&mut walker);
@@ -381,9 +382,22 @@ struct Extractor<'s, 'c> {
     native_members: HashMap<u32, Vec<String>>,
     native_mechanism: HashMap<u32, &'static str>,
     claimed_tables: HashSet<u32>,
+    /// Local names bound to the loader an `electron-serve` call returns, and the URL it loads.
+    serve_loaders: HashMap<String, String>,
 }
 
 impl Extractor<'_, '_> {
+    /// Keeps `name` as the loader an `electron-serve` call returns when `value` is one:
+    /// `const loadURL = serve({directory: "renderer"})`.
+    fn serve_loader(&mut self, name: &str, value: &Expr) {
+        if let Expr::Call(call) = unwrap(value)
+            && self.callee(&call.callee) == "electron-serve"
+            && let Some(served) = electron::electron_serve(call)
+        {
+            self.serve_loaders.insert(name.to_owned(), served.url);
+        }
+    }
+
     /// A parameter named like a named object literal hides it in its function.
     fn shadow_named_object(&mut self, pat: &Pat) {
         if self.object_names.is_empty() {
@@ -1125,6 +1139,7 @@ impl Visit for Extractor<'_, '_> {
             if self.tables.holds(&name, scope) && self.runtime_table(&name, init, decl.span) {
                 return;
             }
+            self.serve_loader(&name, init);
             if self.object_names.contains(&name) {
                 let object = match unwrap(init) {
                     Expr::Object(obj) => Some(self.read_named_object(obj)),
@@ -1163,10 +1178,20 @@ impl Visit for Extractor<'_, '_> {
         // (or `r.m=o=[…]`).
         if let AssignTarget::Simple(SimpleAssignTarget::Ident(ident)) = &assign.left
             && assign.op == swc_ecma_ast::AssignOp::Assign
-            && self.tables.holds(&ident.id.sym, self.scopes.current())
-            && self.runtime_table(&ident.id.sym, &assign.right, assign.span)
         {
-            return;
+            if self.tables.holds(&ident.id.sym, self.scopes.current())
+                && self.runtime_table(&ident.id.sym, &assign.right, assign.span)
+            {
+                return;
+            }
+            self.serve_loader(&ident.id.sym, &assign.right);
+        }
+        // `details.responseHeaders["Content-Security-Policy"] = [policy]`.
+        if let AssignTarget::Simple(SimpleAssignTarget::Member(target)) = &assign.left
+            && let swc_ecma_ast::MemberProp::Computed(key) = &target.prop
+            && is_csp_key(&key.expr)
+        {
+            self.csp_header(&assign.right);
         }
         if let AssignTarget::Simple(SimpleAssignTarget::Member(target)) = &assign.left {
             let target_name = names::dotted_member(target);
@@ -1364,6 +1389,18 @@ impl Visit for Extractor<'_, '_> {
     }
 }
 
+/// Whether `expr` is the string `Content-Security-Policy`, in any case (header names are
+/// not case-sensitive); checked without allocating.
+fn is_csp_key(expr: &Expr) -> bool {
+    match unwrap(expr) {
+        Expr::Lit(swc_ecma_ast::Lit::Str(s)) => s
+            .value
+            .as_bytes()
+            .eq_ignore_ascii_case(b"content-security-policy"),
+        _ => false,
+    }
+}
+
 impl Extractor<'_, '_> {
     /// The value of a `Content-Security-Policy` property: a literal string, or an array of
     /// them (each a header value).
@@ -1399,6 +1436,18 @@ impl Extractor<'_, '_> {
     fn inspect_call(&mut self, name: &str, call: &CallExpr) {
         let first = call.args.first().map(|a| &*a.expr);
         let span = call.span;
+        // A response header set by a call: `res.setHeader("Content-Security-Policy", v)`
+        // (Node's `http`), `headers.set(…)`/`append(…)` (fetch's `Headers`), `res.header(…)`
+        // and `res.set(…)` (Express, Fastify).
+        if let [key, value, ..] = call.args.as_slice()
+            && is_csp_key(&key.expr)
+            && ["setHeader", "set", "append", "header"]
+                .iter()
+                .any(|method| names::object_of(name, method).is_some())
+        {
+            self.csp_header(&value.expr);
+            return;
+        }
         // require and its native-addon forms.
         if name == "require" || (named(name, "require") && !name.contains("__webpack_require__")) {
             // AMD's `require([ids], callback)` loads modules on demand.

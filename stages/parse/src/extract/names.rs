@@ -59,6 +59,21 @@ pub(crate) fn dotted(expr: &Expr) -> String {
                 parts.push(Cow::Borrowed("import.meta"));
                 break;
             }
+            // A call of no arguments. webpack reads a CommonJS module's default export
+            // through a getter, `__webpack_require__.n(m)`, which returns the module: called
+            // at once, `n.n(m)()`, it names `m`; a getter kept in a local, `a()` after
+            // `a = n.n(m)`, names `a()`, which the pre-pass binds to what `m` aliases.
+            Expr::Call(call) if call.args.is_empty() => {
+                match call.callee.as_expr().map(|c| unwrap(c)) {
+                    Some(Expr::Ident(ident)) => parts.push(Cow::Owned(format!("{}()", ident.sym))),
+                    Some(Expr::Call(inner)) => match webpack_default_getter(inner) {
+                        Some(module) => parts.push(Cow::Borrowed(&module.sym)),
+                        None => parts.push(Cow::Borrowed("")),
+                    },
+                    _ => parts.push(Cow::Borrowed("")),
+                }
+                break;
+            }
             _ => {
                 parts.push(Cow::Borrowed(""));
                 break;
@@ -76,6 +91,25 @@ pub(crate) fn dotted(expr: &Expr) -> String {
         name.truncate(crate::source::cut(&name, MAX_NAME_BYTES).len());
     }
     name
+}
+
+/// The module `m` of webpack's default-export getter `<require>.n(m)`, `m` a plain name.
+pub(crate) fn webpack_default_getter(
+    call: &swc_ecma_ast::CallExpr,
+) -> Option<&swc_ecma_ast::Ident> {
+    let [arg] = call.args.as_slice() else {
+        return None;
+    };
+    let Some(Expr::Member(member)) = call.callee.as_expr().map(|c| unwrap(c)) else {
+        return None;
+    };
+    if arg.spread.is_some() || member.prop.as_ident().is_none_or(|p| p.sym != *"n") {
+        return None;
+    }
+    match unwrap(&arg.expr) {
+        Expr::Ident(ident) => Some(ident),
+        _ => None,
+    }
 }
 
 /// [`dotted`] of a member expression, without building an `Expr` around it.

@@ -36,6 +36,7 @@ const ALIASED_MODULES: &[&str] = &[
     "node-gyp-build",
     "path",
     "url",
+    "electron-serve",
 ];
 /// Modules aliased only so that static paths read renamed helpers (`import {join as r} from
 /// "node:path"`, as rollup writes it): binding one of them alone does not call for the second
@@ -198,13 +199,46 @@ pub(super) fn normalize(aliases: &Aliases, scopes: &Scopes, name: String) -> Str
         Some((first, rest)) => (first, Some(rest)),
         None => (name.as_str(), None),
     };
-    match aliases.resolve(first, scopes) {
-        Some(target) => match rest {
-            Some(rest) => format!("{target}.{rest}"),
-            None => target.to_owned(),
+    let Some(target) = aliases.resolve(first, scopes) else {
+        return name;
+    };
+    // A module's `default` is the module itself where an alias names it whole: the
+    // interop helpers compilers wrap a CommonJS module in (`(0, m_1.default)(…)` after
+    // `m_1 = __importDefault(require("m"))`) hand back `module.exports` as `default`.
+    let rest = match rest {
+        Some(rest) if is_module_root(target) => match rest.strip_prefix("default") {
+            Some("") => None,
+            Some(after) => after.strip_prefix('.').map_or(Some(rest), Some),
+            None => Some(rest),
         },
-        None => name,
+        other => other,
+    };
+    match rest {
+        Some(rest) => format!("{target}.{rest}"),
+        None => target.to_owned(),
     }
+}
+
+/// The name a member chain starts from (`a` of `a.b.c`), read without allocating.
+fn root_name(expr: &Expr) -> Option<&str> {
+    let mut cur = unwrap(expr);
+    for _ in 0..MAX_PATTERN_DEPTH {
+        match cur {
+            Expr::Ident(ident) => return Some(&ident.sym),
+            Expr::Member(member) => cur = unwrap(&member.obj),
+            Expr::OptChain(chain) => match &*chain.base {
+                swc_ecma_ast::OptChainBase::Member(member) => cur = unwrap(&member.obj),
+                swc_ecma_ast::OptChainBase::Call(_) => return None,
+            },
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// Whether an alias target names a whole module (`electron`, `bindings`), not an export.
+fn is_module_root(target: &str) -> bool {
+    ALIASED_MODULES.contains(&target)
 }
 
 /// The module a `require("x")` (or `import`) names, when it is one we alias.
@@ -349,7 +383,10 @@ impl PrePass {
     fn bind_init(&mut self, pat: &Pat, init: &Expr) -> bool {
         // const x = require("electron") / const {ipcRenderer: r} = require("electron").x
         let (module, member) = match unwrap(init) {
-            Expr::Member(m) => (require_spec(&m.obj), names::dotted_member(m)),
+            Expr::Member(m) => match require_spec(&m.obj) {
+                Some(spec) => (Some(spec), names::dotted_member(m)),
+                None => (None, String::new()),
+            },
             other => (require_spec(other), String::new()),
         };
         if let Some(module) = module.as_deref().and_then(aliased_module) {
@@ -365,8 +402,42 @@ impl PrePass {
             self.bind(pat, module, module, 0);
             return true;
         }
+        // An interop helper around a module: `__importDefault(require("m"))` (TypeScript),
+        // `_interopRequireDefault(…)` (Babel), `__toESM(…)` (esbuild, whose minified helper
+        // has no telling name), or rollup's `_interopDefault(m)` of a bound name. Each hands
+        // back the module, or an object whose `default` is the module; [`normalize`] reads
+        // `x.default` as the module.
+        if let Expr::Call(call) = unwrap(init)
+            && let [arg] = call.args.as_slice()
+            && arg.spread.is_none()
+            && require_call_spec(call).is_none()
+        {
+            let module = match require_spec(&arg.expr) {
+                Some(spec) => aliased_module(&spec),
+                None => match unwrap(&arg.expr) {
+                    Expr::Ident(ident) => self
+                        .aliases
+                        .resolve(&ident.sym, &self.scopes)
+                        .and_then(|t| ALIASED_MODULES.iter().copied().find(|m| *m == t)),
+                    _ => None,
+                },
+            };
+            if let Some(module) = module {
+                // webpack's getter is called for the module: `a()` after `a = n.n(m)`.
+                if names::webpack_default_getter(call).is_some() {
+                    if let Pat::Ident(local) = pat {
+                        self.alias(&format!("{}()", local.id.sym), module, module);
+                    }
+                } else {
+                    self.bind(pat, module, module, 0);
+                }
+                return true;
+            }
+        }
         // const {ipcMain: s} = n / var s = n.ipcMain, where `n` is bound here.
-        if !self.aliases.is_empty() && matches!(unwrap(init), Expr::Ident(_) | Expr::Member(_)) {
+        if !self.aliases.is_empty()
+            && root_name(init).is_some_and(|n| self.aliases.resolve(n, &self.scopes).is_some())
+        {
             let name = dotted(init);
             let first = name.split('.').next().unwrap_or("");
             if !first.is_empty() && self.aliases.resolve(first, &self.scopes).is_some() {
@@ -662,6 +733,17 @@ impl Visit for PrePass {
     }
 
     fn visit_assign_expr(&mut self, assign: &swc_ecma_ast::AssignExpr) {
+        // `o = d(452)`: minifiers declare names first and assign them in one sequence
+        // (rspack writes `var r, n, o; …, r = d(157), o = d(452), t = d.n(o)`).
+        if assign.op == AssignOp::Assign
+            && let AssignTarget::Simple(SimpleAssignTarget::Ident(ident)) = &assign.left
+            && matches!(
+                unwrap(&assign.right),
+                Expr::Call(_) | Expr::Ident(_) | Expr::Member(_)
+            )
+        {
+            self.bind_init(&Pat::Ident(ident.clone()), &assign.right);
+        }
         if assign.op == AssignOp::Assign
             && let AssignTarget::Simple(swc_ecma_ast::SimpleAssignTarget::Member(member)) =
                 &assign.left
