@@ -16,11 +16,12 @@
 #                                                     webpack's native-module loaders relocate
 #   DEST/corpus/native-<…>.assets.json                the .node assets webpack emitted
 #
-# A rebuild happens when this script or a build script changes (their digest is the stamp).
+# A rebuild happens when this script or any file of the four apps changes (their digest is the
+# stamp).
 set -euo pipefail
 dest="$(realpath -m "${1:?usage: bundles-corpus.sh DEST}")"
 here="$(cd "$(dirname "$0")/.." && pwd)"
-stamp="$(cat "$0" "$here/javascript/bundle-app/build.mjs" "$here/javascript/electron-app/build.mjs" "$here/javascript/browserify-app/build.mjs" "$here/javascript/native-app/build.mjs" | sha256sum | cut -d' ' -f1)"
+stamp="$(cat "$0" $(find "$here/javascript/bundle-app" "$here/javascript/electron-app" "$here/javascript/browserify-app" "$here/javascript/native-app" -type f | LC_ALL=C sort) | sha256sum | cut -d' ' -f1)"
 . "$(dirname "$0")/corpus.sh"
 corpus_begin "$dest" "$stamp"
 mkdir -p "$tmp/tools"

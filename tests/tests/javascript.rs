@@ -3,6 +3,7 @@
 //! unpacked add-on (present and deleted), nested in a directory, determinism across thread
 //! counts, cancellation at every check point, and bad input that must never fail a run.
 
+use std::collections::BTreeSet;
 use std::path::Path;
 
 use rea_core::{CancelToken, Failure, FailureReason, ProgressReporter};
@@ -316,6 +317,78 @@ fn the_artifact_fixture_is_reconstructed_without_running_anything() {
             );
         }
     }
+}
+
+#[test]
+fn channels_read_through_constants_pair_and_say_so() {
+    let dir = tempfile::tempdir().unwrap();
+    write_tree(
+        dir.path(),
+        &[
+            ("package.json", br#"{"name":"c","main":"main.js"}"#.to_vec()),
+            (
+                "main.js",
+                br#"const { ipcMain } = require("electron");
+const Channels = { GET: "settings:get" };
+ipcMain.handle(Channels.GET, () => 1);
+ipcMain.on("plain", () => 1);"#
+                    .to_vec(),
+            ),
+            (
+                "preload.js",
+                br#"const { ipcRenderer } = require("electron");
+ipcRenderer.invoke("settings:get");
+const PLAIN = "plain";
+ipcRenderer.send(PLAIN);"#
+                    .to_vec(),
+            ),
+        ],
+    );
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let ipc = &result["summary"]["ipc"];
+    assert_eq!(ipc["paired_renderer_transmissions"], 2);
+    assert_eq!(ipc["dynamic_channel_operations"], 0);
+    assert_eq!(ipc["literal_channels"], 2);
+    let edges = result["graph"]["edges"].as_array().unwrap();
+    let bases: BTreeSet<(&str, &str)> = edges
+        .iter()
+        .filter_map(|e| {
+            Some((
+                e["properties"]["channel"].as_str()?,
+                e["properties"]["pairing_basis"].as_str()?,
+            ))
+        })
+        .collect();
+    // A constant on either side says so.
+    assert_eq!(
+        bases,
+        BTreeSet::from([
+            ("plain", "unique-exact-constant-channel"),
+            ("settings:get", "unique-exact-constant-channel"),
+        ])
+    );
+    // Each operation says how its channel is known, with the expression it was read through.
+    let resolutions: BTreeSet<(&str, &str, Option<&str>)> = edges
+        .iter()
+        .filter(|e| !e["properties"]["resolution"].is_null())
+        .map(|e| {
+            let p = &e["properties"];
+            (
+                p["operation"].as_str().unwrap(),
+                p["resolution"].as_str().unwrap(),
+                p["channel_expression"].as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        resolutions,
+        BTreeSet::from([
+            ("handle", "constant", Some("Channels.GET")),
+            ("on", "literal", None),
+            ("invoke", "literal", None),
+            ("send", "constant", Some("PLAIN")),
+        ])
+    );
 }
 
 #[test]

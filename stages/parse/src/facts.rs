@@ -355,7 +355,11 @@ pub struct IpcOp {
     pub operation: &'static str,
     /// `send`, `invoke`, `listen`, `handle` or `remove`.
     pub mode: &'static str,
+    /// The channel: a string literal, or the string a name the file binds once stands for
+    /// (`const GET = "settings:get"`, an enum member, a member of a constant object).
     pub channel: Option<String>,
+    /// The argument as written when it is not a string literal: with `channel`, the name
+    /// the channel was read through; without, a dynamic channel.
     pub channel_expression: Option<String>,
     pub handler_kind: Option<&'static str>,
     pub range: Range,

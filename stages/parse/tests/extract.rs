@@ -1440,6 +1440,74 @@ win.loadURL("bundle://h/about");
 }
 
 #[test]
+fn channels_written_as_names_bound_to_strings_are_those_strings() {
+    let f = facts(
+        "main.js",
+        r#"const { ipcMain } = require("electron");
+const GET = "settings:get";
+const Channels = Object.freeze({ window: { close: "window:close" }, count: 3 });
+var IpcChannel;
+(function (IpcChannel) {
+  IpcChannel["Open"] = "link:open";
+  IpcChannel[IpcChannel["Zero"] = 0] = "Zero";
+})(IpcChannel || (IpcChannel = {}));
+!function(e){e.Min="min:ified"}(n||(n={}));
+var Arrow = ((E) => { E["A"] = "arrow:a"; return E; })(Arrow || {});
+var once = "var:once", twice = "var:twice";
+twice = "var:changed";
+var later, again;
+later = "assigned:once";
+again = "a"; again = "b";
+let typed = "typed:const" as const;
+ipcMain.handle(GET, h);
+ipcMain.on(Channels.window.close, h);
+ipcMain.on(Channels["window"]["close"], h);
+ipcMain.on(IpcChannel.Open, h);
+ipcMain.on(n.Min, h);
+ipcMain.on(Arrow.A, h);
+ipcMain.on(once, h);
+ipcMain.on(later, h);
+ipcMain.on(typed, h);
+ipcMain.on(twice, h);
+ipcMain.on(again, h);
+ipcMain.on(Channels.count, h);
+ipcMain.on(IpcChannel.Zero, h);
+ipcMain.on(Channels.window.missing, h);
+function register(GET) { ipcMain.handle(GET, h); }
+function inner() { const GET = "inner:get"; ipcMain.handle(GET, h); }
+"#,
+    );
+    let channels: Vec<(Option<&str>, Option<&str>)> =
+        f.js.ipc
+            .iter()
+            .map(|op| (op.channel.as_deref(), op.channel_expression.as_deref()))
+            .collect();
+    assert_eq!(
+        channels,
+        [
+            (Some("settings:get"), Some("GET")),
+            (Some("window:close"), Some("Channels.window.close")),
+            (Some("window:close"), Some(r#"Channels["window"]["close"]"#)),
+            (Some("link:open"), Some("IpcChannel.Open")),
+            (Some("min:ified"), Some("n.Min")),
+            (Some("arrow:a"), Some("Arrow.A")),
+            (Some("var:once"), Some("once")),
+            (Some("assigned:once"), Some("later")),
+            (Some("typed:const"), Some("typed")),
+            // Assigned again, not a number, not a member: dynamic.
+            (None, Some("twice")),
+            (None, Some("again")),
+            (None, Some("Channels.count")),
+            (None, Some("IpcChannel.Zero")),
+            (None, Some("Channels.window.missing")),
+            // A parameter hides the constant; an inner declaration binds its own.
+            (None, Some("GET")),
+            (Some("inner:get"), Some("GET")),
+        ]
+    );
+}
+
+#[test]
 fn security_handlers_the_main_process_installs() {
     let f = facts(
         "main.js",

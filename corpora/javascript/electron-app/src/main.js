@@ -32,7 +32,9 @@ ipcMain.handle("settings:set", (event, key, value) => {
   if (event.senderFrame.url !== "app://index.html") return false;
   return true;
 });
-ipcMain.on("window:close", (event) => event.sender.close());
+// Channels written as names bound to strings, as apps keep them in one table.
+const Channels = Object.freeze({ window: { close: "window:close" } });
+ipcMain.on(Channels.window.close, (event) => event.sender.close());
 ipcMain.on("link:open", (event, url) => shell.openExternal(url));
 
 app.whenReady().then(createWindows);

@@ -1335,7 +1335,18 @@ fn project_bundles<'p>(
 type ModuleIndex<'p> = HashMap<(&'p str, u32, &'p ModuleKey), String>;
 
 /// A main-side handler registration: its node, file path and operation.
-type Handler = (String, String, &'static str);
+/// A main-process handler: its node, path, operation, and whether its channel was read
+/// through a name bound to a string.
+type Handler = (String, String, &'static str, bool);
+
+/// How an IPC operation's channel is known: a string literal, a name bound to one, or not.
+fn channel_resolution(op: &IpcOp) -> &'static str {
+    match (&op.channel, &op.channel_expression) {
+        (Some(_), None) => "literal",
+        (Some(_), Some(_)) => "constant",
+        (None, _) => "dynamic",
+    }
+}
 
 #[derive(Default)]
 struct Counts {
@@ -1821,7 +1832,7 @@ fn project_findings(
                 ),
                 Some(&channel_label),
                 json!({"channel": op.channel, "channel_expression": op.channel_expression,
-                    "resolution": if op.channel.is_some() { "literal" } else { "dynamic" }}),
+                    "resolution": channel_resolution(op)}),
                 observed(
                     "ast-static-analysis",
                     sha_ref,
@@ -1830,7 +1841,7 @@ fn project_findings(
                 ),
             )?;
             let props = json!({"side": op.side, "operation": op.operation, "channel": op.channel,
-                "channel_expression": op.channel_expression, "resolution": if op.channel.is_some() { "literal" } else { "dynamic" }});
+                "channel_expression": op.channel_expression, "resolution": channel_resolution(op)});
             match op.mode {
                 "send" | "invoke" => {
                     let relation = if op.mode == "invoke" {
@@ -1891,7 +1902,12 @@ fn project_findings(
                     {
                         found.handlers.push((
                             (ch.clone(), op.mode),
-                            (handler, file.path.clone(), op.operation),
+                            (
+                                handler,
+                                file.path.clone(),
+                                op.operation,
+                                op.channel_expression.is_some(),
+                            ),
                         ));
                     }
                 }
@@ -2064,14 +2080,20 @@ fn project_findings(
             .get(&(channel.clone(), mode))
             .map_or(&[][..], Vec::as_slice);
         match candidates {
-            [(handler, handler_path, handler_operation)] => {
+            [(handler, handler_path, handler_operation, handler_constant)] => {
                 c.paired += 1;
                 let relation = if op.mode == "invoke" {
                     "invokes"
                 } else {
                     "sends"
                 };
-                sink.edge(&from, handler, relation, json!({"channel": channel, "pairing_basis": "unique-exact-literal-channel",
+                // A channel read through a name on either side says so.
+                let basis = if *handler_constant || op.channel_expression.is_some() {
+                    "unique-exact-constant-channel"
+                } else {
+                    "unique-exact-literal-channel"
+                };
+                sink.edge(&from, handler, relation, json!({"channel": channel, "pairing_basis": basis,
                         "handler_path": handler_path, "handler_operation": handler_operation, "operation": op.operation}),
                     inferred("high", Some(&sha), source_range(&file.path, &op.range), "pair-ipc-literal-channel"))?;
             }

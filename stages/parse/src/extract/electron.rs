@@ -462,12 +462,19 @@ impl Extractor<'_, '_> {
             return;
         }
         let channel_expr = call.args.first().map(|a| &*a.expr);
-        let channel = channel_expr.and_then(string);
-        let channel_expression = match (&channel, channel_expr) {
+        let literal = channel_expr.and_then(string);
+        // A name bound to a string (`const GET = "settings:get"`, an enum member) is that
+        // string; the expression as written is kept beside it.
+        let constant = match (&literal, channel_expr) {
+            (None, Some(e)) => self.constant_string(e),
+            _ => None,
+        };
+        let channel_expression = match (&literal, channel_expr) {
             (Some(_), _) => None,
             (None, Some(e)) => Some(self.source.expression(e.span())),
             (None, None) => Some("[missing-expression]".to_owned()),
         };
+        let channel = literal.or(constant);
         if channel.is_none() {
             self.facts.dynamic_findings += 1;
         }

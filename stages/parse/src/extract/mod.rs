@@ -6,6 +6,7 @@
 
 mod amd;
 mod bundle;
+mod constants;
 mod electron;
 pub(crate) mod evals;
 pub(crate) mod names;
@@ -163,6 +164,7 @@ pub(crate) fn extract(
         program,
         prepass::Looks {
             amd: memchr::memmem::find(text, b"define(").is_some(),
+            ipc: memchr::memmem::find(text, b"ipc").is_some(),
             parcel: memchr::memmem::find(text, b"parcelRequire").is_some(),
         },
     );
@@ -182,6 +184,8 @@ pub(crate) fn extract(
         facts,
         aliases: pre.aliases,
         anchors: pre.anchors,
+        constants: pre.constants,
+        assignments: pre.assignments,
         member_paths: pre.member_paths,
         scopes: Scopes::default(),
         tables: pre.tables,
@@ -347,6 +351,9 @@ struct Extractor<'s, 'c> {
     aliases: Aliases,
     /// Local names for the module's directory or file, bound by the pre-pass.
     anchors: Scoped<names::Anchor>,
+    /// Strings bound to names, and the names assigned again, from the pre-pass.
+    constants: Scoped<constants::Bound>,
+    assignments: HashMap<String, u32>,
     /// Members the pre-pass saw assigned a static path.
     member_paths: HashMap<String, Option<StaticPath>>,
     /// Enclosing function scopes, as the pre-pass names them.
@@ -387,6 +394,18 @@ struct Extractor<'s, 'c> {
 }
 
 impl Extractor<'_, '_> {
+    /// The string a name (or a member path of one) the file binds once stands for.
+    fn constant_string(&self, expr: &Expr) -> Option<String> {
+        if self.constants.is_empty() {
+            return None;
+        }
+        constants::string_of(
+            expr,
+            |root| self.constants.resolve(root, &self.scopes),
+            |root| self.assignments.get(root).copied().unwrap_or(0),
+        )
+    }
+
     /// Keeps `name` as the loader an `electron-serve` call returns when `value` is one:
     /// `const loadURL = serve({directory: "renderer"})`.
     fn serve_loader(&mut self, name: &str, value: &Expr) {

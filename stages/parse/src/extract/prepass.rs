@@ -26,6 +26,7 @@ use swc_ecma_ast::{
 use swc_ecma_visit::{Visit, VisitWith};
 
 use super::bundle;
+use super::constants::{self, Binding, Bound};
 use super::names::{self, Anchor, callee_name, dotted, named, string, unwrap};
 use crate::facts::{ModuleKey, StaticPath};
 
@@ -322,6 +323,14 @@ pub(super) struct PrePass {
     /// Local names bound to the module's directory or file
     /// (`const d = dirname(fileURLToPath(import.meta.url))`, as ES modules write `__dirname`).
     pub(super) anchors: Scoped<Anchor>,
+    /// Strings (and objects of them) bound to names, in a file that does IPC
+    /// ([`super::constants`]).
+    pub(super) constants: Scoped<Bound>,
+    /// How many times the file assigns each name (after declaring it), in a file that does
+    /// IPC: `var`/`let` values hold only for names it never assigns.
+    pub(super) assignments: HashMap<String, u32>,
+    /// Whether the declarations being visited are `const`.
+    in_const: bool,
     /// Whether an alias of a module other than [`PATH_MODULES`], or an external, was bound.
     rebind: bool,
     /// Members assigned a static path (`__webpack_require__.ab = __dirname + "/native_modules/"`),
@@ -358,6 +367,9 @@ impl names::PathScope for PrePass {
 /// text before the walk.
 #[derive(Default, Clone, Copy)]
 pub(super) struct Looks {
+    /// It names `ipc` (`ipcMain`, `ipcRenderer`): strings bound to names are kept, for
+    /// channels written as names.
+    pub ipc: bool,
     /// It calls `define(`: arrays of strings and names of `define` are kept (AMD).
     pub amd: bool,
     /// It names `parcelRequire`: Parcel 2's require and register names are kept.
@@ -373,6 +385,8 @@ pub(super) fn run(program: &Program, looks: Looks) -> PrePass {
     pre.parcel.enabled = looks.parcel;
     program.visit_with(&mut pre);
     if pre.rebind {
+        // The second pass counts the file's assignments again.
+        pre.assignments.clear();
         program.visit_with(&mut pre);
     }
     pre
@@ -524,7 +538,9 @@ impl PrePass {
 
     /// Names that `pat` declares in the current scope stop meaning an outer alias there.
     fn shadow(&mut self, pat: &Pat, depth: usize) {
-        if (self.aliases.is_empty() && self.anchors.is_empty()) || depth > MAX_PATTERN_DEPTH {
+        if (self.aliases.is_empty() && self.anchors.is_empty() && self.constants.is_empty())
+            || depth > MAX_PATTERN_DEPTH
+        {
             return;
         }
         match pat {
@@ -552,6 +568,7 @@ impl PrePass {
     fn shadow_name(&mut self, name: &str) {
         self.aliases.shadow(name, self.scopes.current());
         self.anchors.shadow(name, self.scopes.current());
+        self.constants.shadow(name, self.scopes.current());
     }
 
     fn external(&mut self, key: Option<String>, module: &'static str) {
@@ -675,6 +692,27 @@ impl Visit for PrePass {
                 self.parcel.bind(&ident.id.sym, init);
             }
         }
+        if self.looks.ipc
+            && let (Pat::Ident(ident), Some(init)) = (&decl.name, decl.init.as_deref())
+        {
+            let declared = if self.in_const {
+                Binding::Fixed
+            } else {
+                Binding::Declared
+            };
+            let value = match unwrap(init) {
+                Expr::Call(call) => {
+                    constants::enum_call(call).map(|(_, members)| (members, Binding::Fixed))
+                }
+                _ => None,
+            }
+            .or_else(|| constants::constant(init).map(|value| (value, declared)));
+            if let Some((value, how)) = value {
+                let scope = self.scopes.current();
+                self.constants
+                    .bind(&ident.id.sym, scope, Some(Bound { value, how }));
+            }
+        }
         if let (Pat::Ident(ident), Some(init)) = (&decl.name, decl.init.as_deref())
             && let Some(anchor) = names::anchor_of(init, self)
         {
@@ -733,6 +771,21 @@ impl Visit for PrePass {
     }
 
     fn visit_assign_expr(&mut self, assign: &swc_ecma_ast::AssignExpr) {
+        if self.looks.ipc
+            && let AssignTarget::Simple(SimpleAssignTarget::Ident(ident)) = &assign.left
+        {
+            *self.assignments.entry(ident.sym.to_string()).or_default() += 1;
+            if assign.op == AssignOp::Assign
+                && let Some(value) = constants::constant(&assign.right)
+            {
+                let scope = self.scopes.current();
+                let bound = Bound {
+                    value,
+                    how: Binding::Assigned,
+                };
+                self.constants.bind(&ident.id.sym, scope, Some(bound));
+            }
+        }
         // `o = d(452)`: minifiers declare names first and assign them in one sequence
         // (rspack writes `var r, n, o; …, r = d(157), o = d(452), t = d.n(o)`).
         if assign.op == AssignOp::Assign
@@ -770,7 +823,36 @@ impl Visit for PrePass {
         assign.visit_children_with(self);
     }
 
+    fn visit_var_decl(&mut self, decl: &swc_ecma_ast::VarDecl) {
+        let outer = std::mem::replace(
+            &mut self.in_const,
+            decl.kind == swc_ecma_ast::VarDeclKind::Const,
+        );
+        decl.visit_children_with(self);
+        self.in_const = outer;
+    }
+
+    fn visit_update_expr(&mut self, update: &swc_ecma_ast::UpdateExpr) {
+        if self.looks.ipc
+            && let Expr::Ident(ident) = unwrap(&update.arg)
+        {
+            *self.assignments.entry(ident.sym.to_string()).or_default() += 1;
+        }
+        update.visit_children_with(self);
+    }
+
     fn visit_call_expr(&mut self, call: &CallExpr) {
+        // `(function (E) { E["Open"] = "link:open"; })(E || (E = {}))`: a TypeScript enum.
+        if self.looks.ipc
+            && let Some((Some(target), members)) = constants::enum_call(call)
+        {
+            let scope = self.scopes.current();
+            let bound = Bound {
+                value: members,
+                how: Binding::Fixed,
+            };
+            self.constants.bind(target, scope, Some(bound));
+        }
         if let Some(table) = bundle::runtime_table_name(call) {
             self.tables.read_from(table, self.scopes.stack());
         }

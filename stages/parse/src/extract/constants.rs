@@ -1,0 +1,209 @@
+//! Strings a file binds to names once, read so that an IPC channel written as a name
+//! (`ipcMain.handle(GET, …)`, `ipcRenderer.invoke(Channels.settings.GET)`) is known as the
+//! string it stands for. Nothing is evaluated: a value is a string literal (or a template
+//! without expressions), an object literal of such values (through `Object.freeze`), or the
+//! members a TypeScript `enum` compiles to.
+//!
+//! A name counts when a `const` declaration binds it, when a `var`/`let` declaration does
+//! and the file never assigns the name again (minifiers and esbuild rewrite `const` as `var`
+//! or `let`), or when the file assigns a name once (minifiers declare names first, then
+//! assign them in one sequence); an `enum` is the one object built by assignments, as TypeScript and esbuild
+//! write it: `(function (E) { E["Open"] = "link:open"; })(E || (E = {}))` and
+//! `var E = ((E) => { E["Open"] = "link:open"; return E; })(E || {})`. Numeric members are not
+//! strings and are left out.
+
+use swc_ecma_ast::{
+    ArrowFunctionBody, AssignOp, AssignTarget, BinaryOp, CallExpr, Expr, Pat, Prop, PropOrSpread,
+    SimpleAssignTarget, Stmt,
+};
+
+use super::names::{self, dotted, string, unwrap};
+
+/// Most members read off one object, nested ones included.
+const MAX_MEMBERS: usize = 512;
+/// Deepest object nesting read.
+const MAX_DEPTH: usize = 4;
+
+/// A value bound to a name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Constant {
+    Str(String),
+    Object(Vec<(String, Constant)>),
+}
+
+impl Constant {
+    /// The string at `path` (member names) inside this value.
+    fn at<'c>(&'c self, path: &[&str]) -> Option<&'c str> {
+        match (self, path) {
+            (Constant::Str(s), []) => Some(s),
+            (Constant::Object(members), [first, rest @ ..]) => members
+                .iter()
+                .rev()
+                .find(|(key, _)| key == first)
+                .and_then(|(_, value)| value.at(rest)),
+            _ => None,
+        }
+    }
+}
+
+/// A binding: its value, and how it holds.
+#[derive(Debug, Clone)]
+pub(super) struct Bound {
+    pub(super) value: Constant,
+    pub(super) how: Binding,
+}
+
+/// How a name came by its value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Binding {
+    /// A `const` declaration, or an `enum`: it holds.
+    Fixed,
+    /// A `var`/`let` declaration: it holds while the file assigns the name nowhere.
+    Declared,
+    /// An assignment to a name declared without a value (`var r, n; …, r = Object.freeze({…})`,
+    /// as minifiers write declarations): it holds while that is the one assignment.
+    Assigned,
+}
+
+impl Binding {
+    /// Whether a binding made this way holds in a file that assigns its name `assignments`
+    /// times.
+    pub(super) fn holds(self, assignments: u32) -> bool {
+        match self {
+            Binding::Fixed => true,
+            Binding::Declared => assignments == 0,
+            Binding::Assigned => assignments == 1,
+        }
+    }
+}
+
+/// The constant `expr` is, if any.
+pub(super) fn constant(expr: &Expr) -> Option<Constant> {
+    let mut budget = MAX_MEMBERS;
+    read(expr, &mut budget, 0)
+}
+
+fn read(expr: &Expr, budget: &mut usize, depth: usize) -> Option<Constant> {
+    match unwrap(expr) {
+        Expr::Lit(_) | Expr::Tpl(_) => string(expr).map(Constant::Str),
+        Expr::Object(object) if depth < MAX_DEPTH => {
+            let mut members = Vec::new();
+            for prop in &object.props {
+                if *budget == 0 {
+                    break;
+                }
+                let PropOrSpread::Prop(prop) = prop else {
+                    continue;
+                };
+                let Prop::KeyValue(kv) = &**prop else {
+                    continue;
+                };
+                let Some(key) = names::prop_name(&kv.key) else {
+                    continue;
+                };
+                *budget -= 1;
+                if let Some(value) = read(&kv.value, budget, depth + 1) {
+                    members.push((key, value));
+                }
+            }
+            Some(Constant::Object(members))
+        }
+        // `Object.freeze({…})`, as channel tables are often written.
+        Expr::Call(call) if depth < MAX_DEPTH => {
+            let [arg] = call.args.as_slice() else {
+                return None;
+            };
+            let callee = call.callee.as_expr()?;
+            (arg.spread.is_none() && dotted(callee) == "Object.freeze")
+                .then(|| read(&arg.expr, budget, depth + 1))
+                .flatten()
+        }
+        _ => None,
+    }
+}
+
+/// A TypeScript `enum` as compiled: an immediately called function of one parameter that
+/// assigns string members to it. Returns the name its argument names (`E` of `E || (E = {})`),
+/// if any, and the members.
+pub(super) fn enum_call(call: &CallExpr) -> Option<(Option<&str>, Constant)> {
+    let [arg] = call.args.as_slice() else {
+        return None;
+    };
+    let callee = unwrap(call.callee.as_expr()?);
+    let (param, stmts): (&Pat, &[Stmt]) = match callee {
+        Expr::Fn(f) => (
+            &f.function.params.first()?.pat,
+            &f.function.body.as_ref()?.stmts,
+        ),
+        Expr::Arrow(arrow) => match &*arrow.body {
+            ArrowFunctionBody::FunctionBody(body) => (arrow.params.first()?, &body.stmts),
+            ArrowFunctionBody::Expr(_) => return None,
+        },
+        _ => return None,
+    };
+    let Pat::Ident(param) = param else {
+        return None;
+    };
+    // `E || (E = {})`, `E || {}`.
+    let target = match unwrap(&arg.expr) {
+        Expr::Bin(bin) if bin.op == BinaryOp::LogicalOr => match unwrap(&bin.left) {
+            Expr::Ident(ident) => Some(&*ident.sym),
+            _ => None,
+        },
+        _ => return None,
+    };
+    let mut members = Vec::new();
+    for stmt in stmts.iter().take(MAX_MEMBERS) {
+        let Stmt::Expr(stmt) = stmt else {
+            continue;
+        };
+        let Expr::Assign(assign) = unwrap(&stmt.expr) else {
+            continue;
+        };
+        if assign.op != AssignOp::Assign {
+            continue;
+        }
+        let AssignTarget::Simple(SimpleAssignTarget::Member(member)) = &assign.left else {
+            continue;
+        };
+        let Expr::Ident(object) = unwrap(&member.obj) else {
+            continue;
+        };
+        if object.sym != param.id.sym {
+            continue;
+        }
+        let key = match &member.prop {
+            swc_ecma_ast::MemberProp::Ident(ident) => Some(ident.sym.to_string()),
+            swc_ecma_ast::MemberProp::Computed(computed) => string(&computed.expr),
+            swc_ecma_ast::MemberProp::PrivateName(_) => None,
+        };
+        if let (Some(key), Some(value)) = (key, string(&assign.right)) {
+            members.push((key, Constant::Str(value)));
+        }
+    }
+    (!members.is_empty()).then_some((target, Constant::Object(members)))
+}
+
+/// The string a name or a member path of one stands for, `lookup` giving the binding of
+/// the first name. `None` when any part is not static or not bound to a string.
+pub(super) fn string_of<'b>(
+    expr: &Expr,
+    lookup: impl FnOnce(&str) -> Option<&'b Bound>,
+    assignments: impl FnOnce(&str) -> u32,
+) -> Option<String> {
+    if !matches!(unwrap(expr), Expr::Ident(_) | Expr::Member(_)) {
+        return None;
+    }
+    let name = dotted(expr);
+    let mut parts = name.split('.');
+    let root = parts.next().filter(|r| !r.is_empty())?;
+    let path: Vec<&str> = parts.collect();
+    if path.iter().any(|p| p.is_empty()) {
+        return None;
+    }
+    let bound = lookup(root)?;
+    if !bound.how.holds(assignments(root)) {
+        return None;
+    }
+    bound.value.at(&path).map(str::to_owned)
+}
