@@ -392,6 +392,77 @@ ipcRenderer.send(PLAIN);"#
 }
 
 #[test]
+fn renderer_calls_of_forwarding_bridge_members_pair_with_main_handlers() {
+    // The preload electron-react-boilerplate ships: members that hand their channel to
+    // `ipcRenderer`, called by the page as `window.electron.ipcRenderer.sendMessage(…)`.
+    let dir = tempfile::tempdir().unwrap();
+    write_tree(
+        dir.path(),
+        &[
+            ("package.json", br#"{"name":"b","main":"main.js"}"#.to_vec()),
+            (
+                "main.js",
+                br#"const { ipcMain } = require("electron");
+ipcMain.on("ipc-example", (event) => event.reply("ipc-example", "pong"));
+ipcMain.handle("get-config", () => ({}));
+ipcMain.handle("twice", () => 1);
+ipcMain.handle("twice", () => 2);"#
+                    .to_vec(),
+            ),
+            (
+                "preload.js",
+                br#"const { contextBridge, ipcRenderer } = require("electron");
+const electronHandler = {
+  ipcRenderer: { sendMessage(channel, ...args) { ipcRenderer.send(channel, ...args); } },
+  invoke: (name, payload) => ipcRenderer.invoke(name, payload),
+};
+contextBridge.exposeInMainWorld("electron", electronHandler);"#
+                    .to_vec(),
+            ),
+            (
+                "renderer/app.js",
+                br#"window.electron.ipcRenderer.sendMessage("ipc-example", ["ping"]);
+window.electron.invoke("get-config", {});
+window.electron.invoke("twice");
+window.electron.invoke("nobody-handles");
+window.other.invoke("get-config");"#
+                    .to_vec(),
+            ),
+        ],
+    );
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let ipc = &result["summary"]["ipc"];
+    assert_eq!(ipc["paired_renderer_transmissions"], 2);
+    assert_eq!(ipc["ambiguous_renderer_transmissions"], 1);
+    assert_eq!(ipc["unpaired_literal_renderer_transmissions"], 1);
+    let paired: BTreeSet<(&str, &str, &str)> = result["graph"]["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| !e["properties"]["pairing_basis"].is_null())
+        .map(|e| {
+            let p = &e["properties"];
+            (
+                p["channel"].as_str().unwrap(),
+                p["handler_path"].as_str().unwrap(),
+                p["via"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        paired,
+        BTreeSet::from([
+            ("get-config", "main.js", "window.electron.invoke"),
+            (
+                "ipc-example",
+                "main.js",
+                "window.electron.ipcRenderer.sendMessage"
+            ),
+        ])
+    );
+}
+
+#[test]
 fn the_electron_fixture_has_the_reference_boundary_counts() {
     let dir = tempfile::tempdir().unwrap();
     write_tree(dir.path(), &electron_app());

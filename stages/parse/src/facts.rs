@@ -342,6 +342,37 @@ pub struct Bridge {
     pub api_status: &'static str,
     pub members: Vec<String>,
     pub unknown_members: u64,
+    /// Members that hand one of their parameters to `ipcRenderer` as the channel:
+    /// `send(channel, ...args) { ipcRenderer.send(channel, ...args) }`.
+    pub forwarders: Vec<Forwarder>,
+    pub range: Range,
+    /// The module factory it sits in, if any.
+    pub module: Option<ModuleRef>,
+}
+
+/// A bridge member that forwards a channel: a renderer's `window.<key>.<member>("x", …)` is
+/// the IPC operation `operation` on channel `"x"`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Forwarder {
+    /// The member's dotted path in the API (`ipcRenderer.sendMessage`).
+    pub member: String,
+    /// Which parameter is the channel, from 0.
+    pub param: u32,
+    /// The `ipcRenderer` operation and mode it calls (`send`/`send`, `invoke`/`invoke`,
+    /// `on`/`listen`, …).
+    pub operation: &'static str,
+    pub mode: &'static str,
+}
+
+/// A call through what a page's window holds, `window.<name>.<path>(…)` with a literal string
+/// among its first arguments: a candidate call of a bridge member, matched against the
+/// application's bridges once every file is read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WindowCall {
+    /// The callee without `window.`/`globalThis.`/`self.` (`electron.ipcRenderer.send`).
+    pub name: String,
+    /// The first arguments, each its string when it is a literal one.
+    pub args: Vec<Option<String>>,
     pub range: Range,
     /// The module factory it sits in, if any.
     pub module: Option<ModuleRef>,
@@ -362,6 +393,9 @@ pub struct IpcOp {
     /// the channel was read through; without, a dynamic channel.
     pub channel_expression: Option<String>,
     pub handler_kind: Option<&'static str>,
+    /// The bridge member a renderer called to reach `ipcRenderer`
+    /// (`window.electron.ipcRenderer.send`), for operations read through a forwarder.
+    pub via: Option<String>,
     pub range: Range,
     /// The byte span of the whole call, to attach sender checks to their handler.
     pub span: (u32, u32),
@@ -482,6 +516,8 @@ pub struct JsFacts {
     pub processes: Vec<ProcessUse>,
     pub native: Vec<NativeRequest>,
     pub renderer_loads: Vec<RendererLoad>,
+    /// Calls through the window that may reach a bridge member (see [`WindowCall`]).
+    pub window_calls: Vec<WindowCall>,
     /// Content-Security-Policy response headers the code writes.
     pub csp_headers: Vec<HeaderPolicy>,
     /// URL schemes the code serves through Electron's `protocol` module.

@@ -1508,6 +1508,84 @@ function inner() { const GET = "inner:get"; ipcMain.handle(GET, h); }
 }
 
 #[test]
+fn bridge_members_that_forward_a_channel_and_window_calls_that_may_reach_them() {
+    let preload = facts(
+        "preload.js",
+        r#"const { contextBridge, ipcRenderer } = require("electron");
+const handler = {
+  ipcRenderer: {
+    sendMessage(channel, ...args) { ipcRenderer.send(channel, ...args); },
+    on(channel, func) { ipcRenderer.on(channel, (_e, ...a) => func(...a)); },
+  },
+  invoke: (payload, name) => ipcRenderer.invoke(name, payload),
+  fixed: () => ipcRenderer.invoke("fixed:channel"),
+  nested: (channel) => [1].map(() => ipcRenderer.send(channel)),
+};
+contextBridge.exposeInMainWorld("electron", handler);
+contextBridge.exposeInMainWorld("direct", { go: function (c) { ipcRenderer.send(c); } });
+"#,
+    );
+    let forwarders: Vec<(&str, &str, u32, &str)> = preload
+        .js
+        .bridges
+        .iter()
+        .flat_map(|b| {
+            b.forwarders.iter().map(move |f| {
+                (
+                    b.api_key.as_deref().unwrap(),
+                    f.member.as_str(),
+                    f.param,
+                    f.operation,
+                )
+            })
+        })
+        .collect();
+    assert_eq!(
+        forwarders,
+        [
+            ("electron", "invoke", 1, "invoke"),
+            // The listener's channel is the member's parameter; its callback's is not.
+            ("electron", "ipcRenderer.on", 0, "on"),
+            ("electron", "ipcRenderer.sendMessage", 0, "send"),
+            // Only a parameter of the member's own function: `nested` sends from an inner
+            // function, and `fixed` names its channel.
+            ("direct", "go", 0, "send"),
+        ]
+    );
+    let page = facts(
+        "renderer.js",
+        r#"window.electron.ipcRenderer.sendMessage("ping", ["x"]);
+globalThis.electron.invoke({}, "get");
+window.electron.ipcRenderer.send("read-directly");
+window.document.createElement("div");
+window.electron.ipcRenderer.sendMessage(channel);
+electron.invoke("no-window");
+"#,
+    );
+    let calls: Vec<(&str, Vec<Option<&str>>)> = page
+        .js
+        .window_calls
+        .iter()
+        .map(|c| {
+            (
+                c.name.as_str(),
+                c.args.iter().map(Option::as_deref).collect(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        calls,
+        [
+            ("electron.ipcRenderer.sendMessage", vec![Some("ping"), None]),
+            ("electron.invoke", vec![None, Some("get")]),
+        ]
+    );
+    // A call that names `ipcRenderer.send` is read as the operation itself.
+    assert_eq!(page.js.ipc.len(), 1);
+    assert_eq!(page.js.ipc[0].channel.as_deref(), Some("read-directly"));
+}
+
+#[test]
 fn security_handlers_the_main_process_installs() {
     let f = facts(
         "main.js",

@@ -889,7 +889,8 @@ pub fn build(cx: &StageCx<'_>, request: &Request<'_>) -> Result<Built, Failure> 
     let mut limitations = BTreeSet::new();
     let app_package = project_packages(&mut out, parsed)?;
     let modules = project_bundles(&mut out, parsed, &mut budget, &mut limitations)?;
-    let counts = project_findings(&env, &mut sink, parsed, &modules, &mut budget)?;
+    let bridged = bridged_operations(parsed);
+    let counts = project_findings(&env, &mut sink, parsed, &bridged, &modules, &mut budget)?;
     project_source_maps(
         &mut Out {
             env: &env,
@@ -1449,6 +1450,58 @@ fn finding_count(js: &JsFacts) -> u64 {
         + js.native.len()) as u64
 }
 
+/// The IPC operations renderers reach through bridge members that forward a channel: for
+/// each call `window.<key>.<member>(…, "x", …)` of a member some bridge exposed under
+/// `<key>` as a forwarder, the operation it forwards, on the channel the call passes. By
+/// file path, in the order of the file's calls.
+fn bridged_operations(parsed: &[FileFacts]) -> HashMap<String, Vec<IpcOp>> {
+    // (API key, member) → (channel parameter, operation, mode).
+    type Forwarded = (u32, &'static str, &'static str);
+    let mut forwarders: BTreeMap<(&str, &str), BTreeSet<Forwarded>> = BTreeMap::new();
+    for bridge in parsed.iter().flat_map(|f| &f.js.bridges) {
+        let Some(key) = &bridge.api_key else { continue };
+        for f in &bridge.forwarders {
+            forwarders
+                .entry((key, &f.member))
+                .or_default()
+                .insert((f.param, f.operation, f.mode));
+        }
+    }
+    let mut out = HashMap::default();
+    if forwarders.is_empty() {
+        return out;
+    }
+    for file in parsed {
+        let mut ops = Vec::new();
+        for call in &file.js.window_calls {
+            let Some((key, member)) = call.name.split_once('.') else {
+                continue;
+            };
+            for &(param, operation, mode) in forwarders.get(&(key, member)).into_iter().flatten() {
+                let Some(Some(channel)) = call.args.get(param as usize) else {
+                    continue;
+                };
+                ops.push(IpcOp {
+                    side: "renderer",
+                    operation,
+                    mode,
+                    channel: Some(channel.clone()),
+                    channel_expression: None,
+                    handler_kind: None,
+                    via: Some(format!("window.{}", call.name)),
+                    range: call.range,
+                    span: (0, 0),
+                    module: call.module.clone(),
+                });
+            }
+        }
+        if !ops.is_empty() {
+            out.insert(file.path.clone(), ops);
+        }
+    }
+    out
+}
+
 /// What one file's findings add besides nodes and edges.
 #[derive(Default)]
 struct Found<'p> {
@@ -1462,17 +1515,22 @@ struct Found<'p> {
 /// References, observations and Electron boundaries, projected file by file in parallel.
 /// The findings budget is granted to the files in path order first, so the same findings
 /// are kept whatever the thread count.
-fn project_findings(
+fn project_findings<'p>(
     env: &Env<'_>,
     sink: &mut Sink,
-    parsed: &[FileFacts],
+    parsed: &'p [FileFacts],
+    bridged: &'p HashMap<String, Vec<IpcOp>>,
     modules: &ModuleIndex<'_>,
     budget: &mut Budget,
 ) -> Result<Counts, Failure> {
+    let bridged_of = |file: &FileFacts| bridged.get(&file.path).map_or(&[][..], Vec::as_slice);
     let work: Vec<(&FileFacts, u64)> = parsed
         .iter()
         .filter(|file| env.file_nodes.contains_key(&file.path))
-        .map(|file| (file, budget.grant_findings(finding_count(&file.js))))
+        .map(|file| {
+            let count = finding_count(&file.js) + bridged_of(file).len() as u64;
+            (file, budget.grant_findings(count))
+        })
         .collect();
     let counter = env.cx.progress().phase_counter(
         "graph",
@@ -1792,7 +1850,7 @@ fn project_findings(
         }
         // IPC.
         let mut file_handlers: Vec<((u32, u32), String)> = Vec::new();
-        for op in &js.ipc {
+        for op in js.ipc.iter().chain(bridged_of(file)) {
             if !admit() {
                 continue;
             }
@@ -1840,8 +1898,12 @@ fn project_findings(
                     "observe-ipc-channel",
                 ),
             )?;
-            let props = json!({"side": op.side, "operation": op.operation, "channel": op.channel,
+            let mut props = json!({"side": op.side, "operation": op.operation, "channel": op.channel,
                 "channel_expression": op.channel_expression, "resolution": channel_resolution(op)});
+            // Reached through a bridge member that forwards the channel.
+            if let Some(via) = &op.via {
+                props["via"] = json!(via);
+            }
             match op.mode {
                 "send" | "invoke" => {
                     let relation = if op.mode == "invoke" {
@@ -2093,9 +2155,23 @@ fn project_findings(
                 } else {
                     "unique-exact-literal-channel"
                 };
-                sink.edge(&from, handler, relation, json!({"channel": channel, "pairing_basis": basis,
-                        "handler_path": handler_path, "handler_operation": handler_operation, "operation": op.operation}),
-                    inferred("high", Some(&sha), source_range(&file.path, &op.range), "pair-ipc-literal-channel"))?;
+                let mut props = json!({"channel": channel, "pairing_basis": basis,
+                        "handler_path": handler_path, "handler_operation": handler_operation, "operation": op.operation});
+                if let Some(via) = &op.via {
+                    props["via"] = json!(via);
+                }
+                sink.edge(
+                    &from,
+                    handler,
+                    relation,
+                    props,
+                    inferred(
+                        "high",
+                        Some(&sha),
+                        source_range(&file.path, &op.range),
+                        "pair-ipc-literal-channel",
+                    ),
+                )?;
             }
             [] => c.unpaired += 1,
             _ => c.ambiguous += 1,

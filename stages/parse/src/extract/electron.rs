@@ -3,15 +3,15 @@
 //! processes, `shell.openExternal`, and renderer loads.
 
 use swc_common::{Span, Spanned};
-use swc_ecma_ast::{BinExpr, BinaryOp, CallExpr, Expr, Lit, ObjectLit, Prop, PropOrSpread};
+use swc_ecma_ast::{BinExpr, BinaryOp, CallExpr, Expr, Lit, ObjectLit, Pat, Prop, PropOrSpread};
 
 use super::Extractor;
 use super::names::{
     named, prop_name, property, property_of, static_path, static_value, string, unwrap,
 };
 use crate::facts::{
-    Bridge, IpcOp, ProcessUse, RendererLoad, SecurityHandler, SenderCheck, ServeOptions,
-    ServedScheme, StaticPath, StaticValue, Window,
+    Bridge, Forwarder, IpcOp, ProcessUse, RendererLoad, SecurityHandler, SenderCheck, ServeOptions,
+    ServedScheme, StaticPath, StaticValue, Window, WindowCall,
 };
 
 const MAX_PREFERENCES: usize = 64;
@@ -133,6 +133,7 @@ impl Extractor<'_, '_> {
     pub(super) fn read_named_object(&self, obj: &ObjectLit) -> NamedObject {
         NamedObject {
             members: object_members(obj),
+            functions: member_functions(obj),
             window: self.window_options(obj),
         }
     }
@@ -185,6 +186,82 @@ impl Extractor<'_, '_> {
         window.omitted_web_preferences = out.len().saturating_sub(MAX_PREFERENCES) as u64;
         out.truncate(MAX_PREFERENCES);
         window.web_preferences = out;
+    }
+
+    /// Bridge members that forward a renderer operation's channel: an operation whose channel
+    /// is a parameter of a bridge member's own function (`send(channel, ...args) {
+    /// ipcRenderer.send(channel, ...args) }`).
+    pub(super) fn finish_forwarders(&mut self) {
+        for (bridge, functions) in std::mem::take(&mut self.bridge_functions) {
+            let mut forwarders = Vec::new();
+            for (op, scope, name) in &self.forwarding {
+                let Some(function) = functions.iter().find(|f| f.scope == *scope) else {
+                    continue;
+                };
+                let Some(param) = function
+                    .params
+                    .iter()
+                    .position(|p| p.as_deref() == Some(name))
+                else {
+                    continue;
+                };
+                let op = &self.facts.ipc[*op];
+                forwarders.push(Forwarder {
+                    member: function.path.clone(),
+                    param: param as u32,
+                    operation: op.operation,
+                    mode: op.mode,
+                });
+            }
+            forwarders.sort_by(|a, b| {
+                (&a.member, a.param, a.operation).cmp(&(&b.member, b.param, b.operation))
+            });
+            forwarders.dedup();
+            self.facts.bridges[bridge].forwarders = forwarders;
+        }
+    }
+
+    /// `window.<name>.<member>(…)` with a literal string among its first arguments: a call
+    /// that may reach a bridge member.
+    pub(super) fn window_call(&mut self, name: &str, call: &CallExpr) {
+        let Some(rest) = ["window.", "globalThis.", "self."]
+            .iter()
+            .find_map(|p| name.strip_prefix(p))
+        else {
+            return;
+        };
+        let Some((first, _)) = rest.split_once('.') else {
+            return;
+        };
+        // `window.electron.ipcRenderer.send("x")` is read as an IPC operation already.
+        if first.is_empty()
+            || NOT_BRIDGES.contains(&first)
+            || ipc_operation(name).is_some()
+            || self.facts.window_calls.len() >= MAX_WINDOW_CALLS
+        {
+            return;
+        }
+        let args: Vec<Option<String>> = call
+            .args
+            .iter()
+            .take(MAX_FORWARDED_ARGS)
+            .map(|a| {
+                if a.spread.is_some() {
+                    None
+                } else {
+                    string(&a.expr)
+                }
+            })
+            .collect();
+        if args.iter().all(Option::is_none) {
+            return;
+        }
+        self.facts.window_calls.push(WindowCall {
+            name: rest.to_owned(),
+            args,
+            range: self.source.range(call.span),
+            module: self.module(),
+        });
     }
 
     /// One value a `loadFile`/`loadURL` argument may take: a URL of the web is an endpoint,
@@ -418,21 +495,29 @@ impl Extractor<'_, '_> {
         if api_key.is_none() {
             self.facts.dynamic_findings += 1;
         }
-        let (api_status, (members, unknown)) = match api.map(unwrap) {
-            None => ("missing", (Vec::new(), 0)),
-            Some(Expr::Object(obj)) => ("object-literal", object_members(obj)),
+        let (api_status, (members, unknown), functions) = match api.map(unwrap) {
+            None => ("missing", (Vec::new(), 0), Vec::new()),
+            Some(Expr::Object(obj)) => {
+                ("object-literal", object_members(obj), member_functions(obj))
+            }
             // `const api = {…}; exposeInMainWorld("api", api)`: the literal bound in scope.
-            Some(Expr::Ident(ident)) if self.named_object(&ident.sym).is_some() => (
-                "object-literal",
-                self.named_object(&ident.sym)
-                    .map(|o| o.members.clone())
-                    .unwrap_or_default(),
-            ),
+            Some(Expr::Ident(ident)) if self.named_object(&ident.sym).is_some() => {
+                let named = self.named_object(&ident.sym);
+                (
+                    "object-literal",
+                    named.map(|o| o.members.clone()).unwrap_or_default(),
+                    named.map(|o| o.functions.clone()).unwrap_or_default(),
+                )
+            }
             Some(_) => {
                 self.facts.dynamic_findings += 1;
-                ("dynamic", (Vec::new(), 0))
+                ("dynamic", (Vec::new(), 0), Vec::new())
             }
         };
+        if !functions.is_empty() {
+            self.bridge_functions
+                .push((self.facts.bridges.len(), functions));
+        }
         self.facts.bridges.push(Bridge {
             world: if isolated { "isolated" } else { "main" },
             world_id,
@@ -441,6 +526,7 @@ impl Extractor<'_, '_> {
             api_status,
             members,
             unknown_members: unknown,
+            forwarders: Vec::new(),
             range: self.source.range(span),
             module: self.module(),
         });
@@ -474,6 +560,19 @@ impl Extractor<'_, '_> {
             (None, Some(e)) => Some(self.source.expression(e.span())),
             (None, None) => Some("[missing-expression]".to_owned()),
         };
+        // A channel that is a parameter of the function around the call may be a bridge
+        // member's, forwarded (matched with the bridges once the file is read).
+        if side == "renderer"
+            && literal.is_none()
+            && constant.is_none()
+            && let Some(Expr::Ident(ident)) = channel_expr.map(unwrap)
+        {
+            self.forwarding.push((
+                self.facts.ipc.len(),
+                self.scopes.current(),
+                ident.sym.to_string(),
+            ));
+        }
         let channel = literal.or(constant);
         if channel.is_none() {
             self.facts.dynamic_findings += 1;
@@ -494,6 +593,7 @@ impl Extractor<'_, '_> {
             channel,
             channel_expression,
             handler_kind,
+            via: None,
             range: self.source.range(call.span),
             span: (
                 self.source.offset(call.span.lo),
@@ -637,6 +737,34 @@ const SERVING_APIS: &[&str] = &[
 
 /// A scheme name (RFC 3986: a letter, then letters, digits, `+`, `-`, `.`) other than the
 /// web's and the file system's own.
+/// What a page's window holds of its own, never a bridge.
+const NOT_BRIDGES: &[&str] = &[
+    "document",
+    "console",
+    "location",
+    "history",
+    "navigator",
+    "localStorage",
+    "sessionStorage",
+    "performance",
+    "crypto",
+    "customElements",
+    "screen",
+    "indexedDB",
+    "caches",
+    "parent",
+    "top",
+    "opener",
+    "frames",
+    "window",
+    "self",
+    "globalThis",
+];
+/// Most window calls kept per file.
+const MAX_WINDOW_CALLS: usize = 4096;
+/// Arguments of a window call read for a forwarded channel.
+const MAX_FORWARDED_ARGS: usize = 4;
+
 /// Most values read off one argument.
 const MAX_ALTERNATIVES: usize = 8;
 
@@ -760,7 +888,81 @@ impl WindowOptions {
 #[derive(Debug, Clone)]
 pub(super) struct NamedObject {
     members: Members,
+    functions: Vec<MemberFunction>,
     window: WindowOptions,
+}
+
+/// A function member of a bridge API: its dotted path, where the function starts (as the
+/// walk names its scope), and its parameters' names (`None` for a pattern).
+#[derive(Debug, Clone)]
+pub(super) struct MemberFunction {
+    pub(super) path: String,
+    pub(super) scope: u32,
+    pub(super) params: Vec<Option<String>>,
+}
+
+/// The function members of an API object literal, nested ones included.
+pub(super) fn member_functions(obj: &ObjectLit) -> Vec<MemberFunction> {
+    let mut out = Vec::new();
+    collect_functions(obj, "", 0, &mut out);
+    out
+}
+
+fn collect_functions(obj: &ObjectLit, prefix: &str, depth: usize, out: &mut Vec<MemberFunction>) {
+    if depth >= MAX_MEMBER_DEPTH || out.len() >= MAX_MEMBERS {
+        return;
+    }
+    let name = |p: &Pat| match p {
+        Pat::Ident(i) => Some(i.id.sym.to_string()),
+        Pat::Assign(a) => match &*a.left {
+            Pat::Ident(i) => Some(i.id.sym.to_string()),
+            _ => None,
+        },
+        _ => None,
+    };
+    for prop in &obj.props {
+        let PropOrSpread::Prop(prop) = prop else {
+            continue;
+        };
+        let (key, value) = match &**prop {
+            Prop::KeyValue(kv) => (prop_name(&kv.key), Some(&*kv.value)),
+            Prop::Method(m) => {
+                if let Some(key) = prop_name(&m.key) {
+                    out.push(MemberFunction {
+                        path: join_path(prefix, &key),
+                        scope: m.function.span.lo.0,
+                        params: m.function.params.iter().map(|p| name(&p.pat)).collect(),
+                    });
+                }
+                continue;
+            }
+            _ => continue,
+        };
+        let Some(key) = key else { continue };
+        let path = join_path(prefix, &key);
+        match value.map(unwrap) {
+            Some(Expr::Object(nested)) => collect_functions(nested, &path, depth + 1, out),
+            Some(Expr::Fn(f)) => out.push(MemberFunction {
+                path,
+                scope: f.function.span.lo.0,
+                params: f.function.params.iter().map(|p| name(&p.pat)).collect(),
+            }),
+            Some(Expr::Arrow(a)) => out.push(MemberFunction {
+                path,
+                scope: a.span.lo.0,
+                params: a.params.iter().map(name).collect(),
+            }),
+            _ => {}
+        }
+    }
+}
+
+fn join_path(prefix: &str, key: &str) -> String {
+    if prefix.is_empty() {
+        key.to_owned()
+    } else {
+        format!("{prefix}.{key}")
+    }
 }
 
 /// The members of a bridge API object literal: sorted, unique, at most [`MAX_MEMBERS`].

@@ -209,10 +209,13 @@ pub(crate) fn extract(
         native_members: HashMap::new(),
         native_mechanism: HashMap::new(),
         serve_loaders: HashMap::new(),
+        bridge_functions: Vec::new(),
+        forwarding: Vec::new(),
         claimed_tables: HashSet::new(),
     };
     program.visit_with(&mut walker);
     walker.finish_amd();
+    walker.finish_forwarders();
     if let Some(parcel) = walker.parcel.take() {
         parcel.close(&mut walker.facts.bundles, source);
     }
@@ -391,6 +394,10 @@ struct Extractor<'s, 'c> {
     claimed_tables: HashSet<u32>,
     /// Local names bound to the loader an `electron-serve` call returns, and the URL it loads.
     serve_loaders: HashMap<String, String>,
+    /// Function members of the file's bridges: (bridge index, members).
+    bridge_functions: Vec<(usize, Vec<electron::MemberFunction>)>,
+    /// Renderer operations whose channel is a name: (operation index, scope, name).
+    forwarding: Vec<(usize, u32, String)>,
 }
 
 impl Extractor<'_, '_> {
@@ -1652,6 +1659,7 @@ impl Extractor<'_, '_> {
             self.observation("storage", kind.to_owned(), value, span);
             return;
         }
+        self.window_call(name, call);
         self.electron_call(name, call);
     }
 
