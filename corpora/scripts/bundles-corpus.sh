@@ -15,13 +15,15 @@
 #   DEST/corpus/native-<forge|node-loader>/           corpora/javascript/native-app, whose add-on
 #                                                     webpack's native-module loaders relocate
 #   DEST/corpus/native-<…>.assets.json                the .node assets webpack emitted
+#   DEST/corpus/channels-tsc-<cjs|esm>/               corpora/javascript/channels-app compiled by
+#                                                     tsc, its channels in a module of their own
 #
-# A rebuild happens when this script or any file of the four apps changes (their digest is the
+# A rebuild happens when this script or any file of the apps changes (their digest is the
 # stamp).
 set -euo pipefail
 dest="$(realpath -m "${1:?usage: bundles-corpus.sh DEST}")"
 here="$(cd "$(dirname "$0")/.." && pwd)"
-stamp="$(cat "$0" $(find "$here/javascript/bundle-app" "$here/javascript/electron-app" "$here/javascript/browserify-app" "$here/javascript/native-app" -type f | LC_ALL=C sort) | sha256sum | cut -d' ' -f1)"
+stamp="$(cat "$0" $(find "$here/javascript/bundle-app" "$here/javascript/electron-app" "$here/javascript/browserify-app" "$here/javascript/native-app" "$here/javascript/channels-app" -type f | LC_ALL=C sort) | sha256sum | cut -d' ' -f1)"
 . "$(dirname "$0")/corpus.sh"
 corpus_begin "$dest" "$stamp"
 mkdir -p "$tmp/tools"
@@ -36,6 +38,7 @@ mkdir -p "$tmp/tools"
   node "$here/javascript/electron-app/build.mjs" "$tmp/out"
   node "$here/javascript/browserify-app/build.mjs" "$tmp/out"
   node "$here/javascript/native-app/build.mjs" "$tmp/out"
+  node "$here/javascript/channels-app/build.mjs" "$tmp/out"
 )
 mv "$tmp/out" "$tmp/corpus"
 corpus_end

@@ -378,6 +378,39 @@ pub struct WindowCall {
     pub module: Option<ModuleRef>,
 }
 
+/// A value a name is bound to once: a string, or an object of them (nested).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Constant {
+    Str(String),
+    Object(Vec<(String, Constant)>),
+}
+
+impl Constant {
+    /// The string at `path` (member names) inside this value.
+    pub fn at<'c>(&'c self, path: &[impl AsRef<str>]) -> Option<&'c str> {
+        match (self, path) {
+            (Constant::Str(s), []) => Some(s),
+            (Constant::Object(members), [first, rest @ ..]) => members
+                .iter()
+                .rev()
+                .find(|(key, _)| key == first.as_ref())
+                .and_then(|(_, value)| value.at(rest)),
+            _ => None,
+        }
+    }
+}
+
+/// A channel written as a member of what another file of the application exports:
+/// `channels_1.IPC.GET` after `const channels_1 = require("./channels")`, or `IPC.GET` after
+/// `import { IPC } from "./channels"`. Resolved once every file is read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChannelImport {
+    /// The relative specifier the file requires or imports.
+    pub specifier: String,
+    /// The members read off what it exports (`["IPC", "GET"]`).
+    pub path: Vec<String>,
+}
+
 /// One IPC operation.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct IpcOp {
@@ -393,6 +426,8 @@ pub struct IpcOp {
     /// the channel was read through; without, a dynamic channel.
     pub channel_expression: Option<String>,
     pub handler_kind: Option<&'static str>,
+    /// For a channel that is not known in this file: the export of another file it reads.
+    pub channel_import: Option<ChannelImport>,
     /// The bridge member a renderer called to reach `ipcRenderer`
     /// (`window.electron.ipcRenderer.send`), for operations read through a forwarder.
     pub via: Option<String>,
@@ -518,6 +553,10 @@ pub struct JsFacts {
     pub renderer_loads: Vec<RendererLoad>,
     /// Calls through the window that may reach a bridge member (see [`WindowCall`]).
     pub window_calls: Vec<WindowCall>,
+    /// Strings (and objects of them) the file exports under a name: `export const X = "x"`,
+    /// `exports.X = "x"`, `module.exports = {…}`, an exported enum. In export order; a
+    /// later export of a name replaces an earlier one.
+    pub exported_constants: Vec<(String, Constant)>,
     /// Content-Security-Policy response headers the code writes.
     pub csp_headers: Vec<HeaderPolicy>,
     /// URL schemes the code serves through Electron's `protocol` module.

@@ -1586,6 +1586,103 @@ electron.invoke("no-window");
 }
 
 #[test]
+fn strings_a_file_exports_and_channels_read_off_another_files_exports() {
+    use rea_parse::Constant::{Object, Str};
+    let cjs = facts(
+        "channels.js",
+        r#"exports.IPC = exports.GET = void 0;
+exports.GET = "settings:get";
+module.exports.IPC = { window: { CLOSE: "window:close" } };
+var Channel;
+(function (Channel) { Channel["Open"] = "link:open"; })(Channel || (exports.Channel = Channel = {}));
+exports.fn = function () {};
+"#,
+    );
+    let names: Vec<&str> = cjs
+        .js
+        .exported_constants
+        .iter()
+        .map(|(n, _)| n.as_str())
+        .collect();
+    assert_eq!(names, ["GET", "IPC", "Channel"]);
+    assert_eq!(
+        cjs.js.exported_constants[0].1,
+        Str("settings:get".to_owned())
+    );
+    assert_eq!(
+        cjs.js.exported_constants[2].1,
+        Object(vec![("Open".to_owned(), Str("link:open".to_owned()))])
+    );
+    let whole = facts(
+        "c.js",
+        r#"module.exports = { A: "a", B: { C: "c" }, f() {} };"#,
+    );
+    assert_eq!(
+        whole.js.exported_constants,
+        [
+            ("A".to_owned(), Str("a".to_owned())),
+            (
+                "B".to_owned(),
+                Object(vec![("C".to_owned(), Str("c".to_owned()))])
+            ),
+        ]
+    );
+    let esm = facts(
+        "channels.mjs",
+        r#"export const GET = "settings:get";
+export let notConst = "x";
+export var Channel;
+(function (Channel) { Channel["Open"] = "link:open"; })(Channel || (Channel = {}));
+const local = "local:value";
+export { local as renamed };
+"#,
+    );
+    let names: Vec<&str> = esm
+        .js
+        .exported_constants
+        .iter()
+        .map(|(n, _)| n.as_str())
+        .collect();
+    // `local` is a constant the file binds only where it does IPC; the enum always.
+    assert_eq!(names, ["GET", "Channel"]);
+    let main = facts(
+        "main.js",
+        r#"const { ipcMain } = require("electron");
+const ch = __importStar(require("./channels"));
+const channels_1 = require("./channels");
+const lib = require("lib");
+ipcMain.handle(ch.GET, h);
+ipcMain.on(channels_1.IPC.window.CLOSE, h);
+ipcMain.on(lib.X, h);
+ipcMain.on(channels_1[key], h);
+"#,
+    );
+    let imports: Vec<Option<(&str, Vec<&str>)>> = main
+        .js
+        .ipc
+        .iter()
+        .map(|op| {
+            op.channel_import.as_ref().map(|i| {
+                (
+                    i.specifier.as_str(),
+                    i.path.iter().map(String::as_str).collect(),
+                )
+            })
+        })
+        .collect();
+    assert_eq!(
+        imports,
+        [
+            Some(("./channels", vec!["GET"])),
+            Some(("./channels", vec!["IPC", "window", "CLOSE"])),
+            // A package is not the application's own module; a computed member is not static.
+            None,
+            None,
+        ]
+    );
+}
+
+#[test]
 fn security_handlers_the_main_process_installs() {
     let f = facts(
         "main.js",

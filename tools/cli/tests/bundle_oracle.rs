@@ -503,6 +503,38 @@ fn electron_apps_built_by_real_tools_keep_their_source_facts() {
     }
 }
 
+/// `corpora/javascript/channels-app` compiled file by file by `tsc`, to CommonJS and to ES
+/// modules: every channel the main process handles and the preload sends is a member of what
+/// `channels.ts` exports (a constant, a constant object, an enum), so each is read off that
+/// file and every transmission pairs; each operation keeps the expression it was written as.
+#[test]
+fn channels_a_shared_module_exports_pair_across_files() {
+    let corpus = corpus();
+    for build in ["channels-tsc-cjs", "channels-tsc-esm"] {
+        let result = analyze(&corpus.join(build));
+        assert_eq!(result["statistics"]["parse_failures"], 0, "{build}");
+        let ipc = &result["summary"]["ipc"];
+        assert_eq!(ipc["paired_renderer_transmissions"], 3, "{build}");
+        assert_eq!(ipc["dynamic_channel_operations"], 0, "{build}");
+        let mut seen: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        for edge in result["graph"]["edges"].as_array().unwrap() {
+            let p = &edge["properties"];
+            if let (Some(side), Some(channel)) = (p["side"].as_str(), p["channel"].as_str()) {
+                assert_eq!(p["resolution"], "constant", "{build}: {p}");
+                assert!(p["channel_expression"].is_string(), "{build}: {p}");
+                seen.entry(side.to_owned())
+                    .or_default()
+                    .insert(channel.to_owned());
+            }
+        }
+        let expected: BTreeSet<String> = ["link:open", "settings:get", "window:close"]
+            .map(String::from)
+            .into();
+        assert_eq!(seen["main"], expected, "{build}");
+        assert_eq!(seen["renderer"], expected, "{build}");
+    }
+}
+
 /// Module keys per (file, table): a file can hold more than one table (a bundle nested in a
 /// factory of another), each its own identity namespace.
 fn recovered_tables(result: &Value) -> BTreeMap<(String, String), BTreeSet<String>> {

@@ -890,7 +890,12 @@ pub fn build(cx: &StageCx<'_>, request: &Request<'_>) -> Result<Built, Failure> 
     let app_package = project_packages(&mut out, parsed)?;
     let modules = project_bundles(&mut out, parsed, &mut budget, &mut limitations)?;
     let bridged = bridged_operations(parsed);
-    let counts = project_findings(&env, &mut sink, parsed, &bridged, &modules, &mut budget)?;
+    let imported = imported_channels(&env.files, parsed);
+    let ipc = IpcInputs {
+        bridged: &bridged,
+        imported: &imported,
+    };
+    let counts = project_findings(&env, &mut sink, parsed, ipc, &modules, &mut budget)?;
     project_source_maps(
         &mut Out {
             env: &env,
@@ -1450,6 +1455,58 @@ fn finding_count(js: &JsFacts) -> u64 {
         + js.native.len()) as u64
 }
 
+/// IPC operations added to or completed beyond what each file's own facts say.
+#[derive(Clone, Copy)]
+struct IpcInputs<'p> {
+    /// Operations reached through forwarding bridge members, by the calling file.
+    bridged: &'p HashMap<String, Vec<IpcOp>>,
+    /// Files' operations with channels read off another file's exports filled in.
+    imported: &'p HashMap<String, Vec<IpcOp>>,
+}
+
+/// Channels written as members of what another file exports (`channels_1.IPC.GET` after
+/// `require("./channels")`): the specifier is resolved as a module specifier from the file,
+/// and the channel is the string the resolved file exports at that path, if it exports one.
+/// Each file with such an operation gets its whole list back, completed.
+fn imported_channels(files: &Files, parsed: &[FileFacts]) -> HashMap<String, Vec<IpcOp>> {
+    let mut out = HashMap::default();
+    let by_path: HashMap<&str, &FileFacts> = parsed.iter().map(|f| (f.path.as_str(), f)).collect();
+    for file in parsed {
+        if !file.js.ipc.iter().any(|op| op.channel_import.is_some()) {
+            continue;
+        }
+        let mut ops = file.js.ipc.clone();
+        for op in &mut ops {
+            let Some(import) = &op.channel_import else {
+                continue;
+            };
+            let resolution = files.resolve(&file.path, &import.specifier, Context::ModuleSpecifier);
+            let Some(target) = resolution
+                .path
+                .filter(|_| resolution.status == "resolved")
+                .and_then(|p| by_path.get(p.as_str()).copied())
+            else {
+                continue;
+            };
+            let [name, rest @ ..] = import.path.as_slice() else {
+                continue;
+            };
+            let value = target
+                .js
+                .exported_constants
+                .iter()
+                .rev()
+                .find(|(exported, _)| exported == name)
+                .and_then(|(_, value)| value.at(rest));
+            if let Some(channel) = value {
+                op.channel = Some(channel.to_owned());
+            }
+        }
+        out.insert(file.path.clone(), ops);
+    }
+    out
+}
+
 /// The IPC operations renderers reach through bridge members that forward a channel: for
 /// each call `window.<key>.<member>(…, "x", …)` of a member some bridge exposed under
 /// `<key>` as a forwarder, the operation it forwards, on the channel the call passes. By
@@ -1488,6 +1545,7 @@ fn bridged_operations(parsed: &[FileFacts]) -> HashMap<String, Vec<IpcOp>> {
                     channel: Some(channel.clone()),
                     channel_expression: None,
                     handler_kind: None,
+                    channel_import: None,
                     via: Some(format!("window.{}", call.name)),
                     range: call.range,
                     span: (0, 0),
@@ -1519,11 +1577,17 @@ fn project_findings<'p>(
     env: &Env<'_>,
     sink: &mut Sink,
     parsed: &'p [FileFacts],
-    bridged: &'p HashMap<String, Vec<IpcOp>>,
+    ipc: IpcInputs<'p>,
     modules: &ModuleIndex<'_>,
     budget: &mut Budget,
 ) -> Result<Counts, Failure> {
-    let bridged_of = |file: &FileFacts| bridged.get(&file.path).map_or(&[][..], Vec::as_slice);
+    let bridged_of = |file: &FileFacts| ipc.bridged.get(&file.path).map_or(&[][..], Vec::as_slice);
+    // A file's operations, with channels read off other files' exports filled in.
+    let ipc_of = |file: &'p FileFacts| {
+        ipc.imported
+            .get(&file.path)
+            .map_or(file.js.ipc.as_slice(), Vec::as_slice)
+    };
     let work: Vec<(&FileFacts, u64)> = parsed
         .iter()
         .filter(|file| env.file_nodes.contains_key(&file.path))
@@ -1850,7 +1914,7 @@ fn project_findings<'p>(
         }
         // IPC.
         let mut file_handlers: Vec<((u32, u32), String)> = Vec::new();
-        for op in js.ipc.iter().chain(bridged_of(file)) {
+        for op in ipc_of(file).iter().chain(bridged_of(file)) {
             if !admit() {
                 continue;
             }

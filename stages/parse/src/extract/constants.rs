@@ -13,8 +13,8 @@
 //! strings and are left out.
 
 use swc_ecma_ast::{
-    ArrowFunctionBody, AssignOp, AssignTarget, BinaryOp, CallExpr, Expr, Pat, Prop, PropOrSpread,
-    SimpleAssignTarget, Stmt,
+    ArrowFunctionBody, AssignOp, AssignTarget, BinaryOp, CallExpr, Expr, MemberExpr, Pat, Prop,
+    PropOrSpread, SimpleAssignTarget, Stmt,
 };
 
 use super::names::{self, dotted, string, unwrap};
@@ -24,27 +24,7 @@ const MAX_MEMBERS: usize = 512;
 /// Deepest object nesting read.
 const MAX_DEPTH: usize = 4;
 
-/// A value bound to a name.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) enum Constant {
-    Str(String),
-    Object(Vec<(String, Constant)>),
-}
-
-impl Constant {
-    /// The string at `path` (member names) inside this value.
-    fn at<'c>(&'c self, path: &[&str]) -> Option<&'c str> {
-        match (self, path) {
-            (Constant::Str(s), []) => Some(s),
-            (Constant::Object(members), [first, rest @ ..]) => members
-                .iter()
-                .rev()
-                .find(|(key, _)| key == first)
-                .and_then(|(_, value)| value.at(rest)),
-            _ => None,
-        }
-    }
-}
+pub(crate) use crate::facts::Constant;
 
 /// A binding: its value, and how it holds.
 #[derive(Debug, Clone)]
@@ -182,6 +162,60 @@ pub(super) fn enum_call(call: &CallExpr) -> Option<(Option<&str>, Constant)> {
         }
     }
     (!members.is_empty()).then_some((target, Constant::Object(members)))
+}
+
+/// The name a compiled enum is exported as: `(function (E) {…})(E || (exports.E = E = {}))`.
+pub(super) fn enum_export(call: &CallExpr) -> Option<String> {
+    let Expr::Bin(bin) = unwrap(&call.args.first()?.expr) else {
+        return None;
+    };
+    let Expr::Assign(assign) = unwrap(&bin.right) else {
+        return None;
+    };
+    let AssignTarget::Simple(SimpleAssignTarget::Member(member)) = &assign.left else {
+        return None;
+    };
+    let target = names::dotted_member(member);
+    let name = target
+        .strip_prefix("exports.")
+        .or_else(|| target.strip_prefix("module.exports."))?;
+    (!name.is_empty() && !name.contains('.')).then(|| name.to_owned())
+}
+
+/// What an assignment to `member` exports when the value is a constant:
+/// `exports.X = "x"`, `module.exports.X = {…}`, or each member of `module.exports = {…}`.
+pub(super) fn exported_by(member: &MemberExpr, value: &Expr, out: &mut Vec<(String, Constant)>) {
+    // Cheap first: only members of `exports` or `module`.
+    let root = match unwrap(&member.obj) {
+        Expr::Ident(ident) => &ident.sym,
+        Expr::Member(inner) => match unwrap(&inner.obj) {
+            Expr::Ident(ident) => &ident.sym,
+            _ => return,
+        },
+        _ => return,
+    };
+    if *root != *"exports" && *root != *"module" {
+        return;
+    }
+    let target = names::dotted_member(member);
+    if target == "module.exports" {
+        if let Some(Constant::Object(members)) = constant(value) {
+            out.extend(members);
+        }
+        return;
+    }
+    let Some(name) = target
+        .strip_prefix("exports.")
+        .or_else(|| target.strip_prefix("module.exports."))
+    else {
+        return;
+    };
+    if !name.is_empty()
+        && !name.contains('.')
+        && let Some(value) = constant(value)
+    {
+        out.push((name.to_owned(), value));
+    }
 }
 
 /// The string a name or a member path of one stands for, `lookup` giving the binding of

@@ -573,6 +573,11 @@ impl Extractor<'_, '_> {
                 ident.sym.to_string(),
             ));
         }
+        // A member of what a relative module exports, resolved once every file is read.
+        let channel_import = match (&literal, &constant, channel_expr) {
+            (None, None, Some(e)) => self.channel_import(e),
+            _ => None,
+        };
         let channel = literal.or(constant);
         if channel.is_none() {
             self.facts.dynamic_findings += 1;
@@ -593,6 +598,7 @@ impl Extractor<'_, '_> {
             channel,
             channel_expression,
             handler_kind,
+            channel_import,
             via: None,
             range: self.source.range(call.span),
             span: (

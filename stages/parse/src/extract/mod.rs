@@ -160,7 +160,7 @@ pub(crate) fn extract(
     cancelled: &dyn Fn() -> bool,
 ) -> Walk {
     let text = source.text.as_bytes();
-    let pre = prepass::run(
+    let mut pre = prepass::run(
         program,
         prepass::Looks {
             amd: memchr::memmem::find(text, b"define(").is_some(),
@@ -170,6 +170,7 @@ pub(crate) fn extract(
     );
     let mut facts = JsFacts {
         module_syntax: matches!(program, Program::Module(m) if m.body.iter().any(|i| i.is_module_decl())),
+        exported_constants: std::mem::take(&mut pre.exported),
         ..JsFacts::default()
     };
     let scan = scan_text(source.text);
@@ -186,6 +187,7 @@ pub(crate) fn extract(
         anchors: pre.anchors,
         constants: pre.constants,
         assignments: pre.assignments,
+        imports: pre.imports,
         member_paths: pre.member_paths,
         scopes: Scopes::default(),
         tables: pre.tables,
@@ -357,6 +359,8 @@ struct Extractor<'s, 'c> {
     /// Strings bound to names, and the names assigned again, from the pre-pass.
     constants: Scoped<constants::Bound>,
     assignments: HashMap<String, u32>,
+    /// Names bound to what relative modules export, from the pre-pass.
+    imports: Scoped<crate::facts::ChannelImport>,
     /// Members the pre-pass saw assigned a static path.
     member_paths: HashMap<String, Option<StaticPath>>,
     /// Enclosing function scopes, as the pre-pass names them.
@@ -411,6 +415,34 @@ impl Extractor<'_, '_> {
             |root| self.constants.resolve(root, &self.scopes),
             |root| self.assignments.get(root).copied().unwrap_or(0),
         )
+    }
+
+    /// The export of another file a name or member path reads: `channels_1.IPC.GET` after
+    /// `const channels_1 = require("./channels")`.
+    fn channel_import(&self, expr: &Expr) -> Option<crate::facts::ChannelImport> {
+        if self.imports.is_empty() || !matches!(unwrap(expr), Expr::Ident(_) | Expr::Member(_)) {
+            return None;
+        }
+        let name = names::dotted(expr);
+        let mut parts = name.split('.');
+        let root = parts.next().filter(|r| !r.is_empty())?;
+        let import = self.imports.resolve(root, &self.scopes)?;
+        let mut path = import.path.clone();
+        for part in parts {
+            if part.is_empty() {
+                return None;
+            }
+            path.push(part.to_owned());
+        }
+        // `x.default` of a CommonJS module through an interop helper is the module.
+        if import.path.is_empty() && path.first().is_some_and(|p| p == "default") && path.len() > 1
+        {
+            path.remove(0);
+        }
+        (!path.is_empty()).then(|| crate::facts::ChannelImport {
+            specifier: import.specifier.clone(),
+            path,
+        })
     }
 
     /// Keeps `name` as the loader an `electron-serve` call returns when `value` is one:

@@ -26,8 +26,9 @@ use swc_ecma_ast::{
 use swc_ecma_visit::{Visit, VisitWith};
 
 use super::bundle;
-use super::constants::{self, Binding, Bound};
+use super::constants::{self, Binding, Bound, Constant};
 use super::names::{self, Anchor, callee_name, dotted, named, string, unwrap};
+use crate::facts::ChannelImport;
 use crate::facts::{ModuleKey, StaticPath};
 
 const ALIASED_MODULES: &[&str] = &[
@@ -220,6 +221,16 @@ pub(super) fn normalize(aliases: &Aliases, scopes: &Scopes, name: String) -> Str
     }
 }
 
+/// The relative module `init` requires: `require("./x")`, or an interop helper around it
+/// (`__importStar(require("./x"))`).
+fn relative_require(init: &Expr) -> Option<String> {
+    let spec = require_spec(init).or_else(|| match unwrap(init) {
+        Expr::Call(call) if call.args.len() == 1 => require_spec(&call.args[0].expr),
+        _ => None,
+    })?;
+    spec.starts_with('.').then_some(spec)
+}
+
 /// The name a member chain starts from (`a` of `a.b.c`), read without allocating.
 fn root_name(expr: &Expr) -> Option<&str> {
     let mut cur = unwrap(expr);
@@ -331,6 +342,16 @@ pub(super) struct PrePass {
     pub(super) assignments: HashMap<String, u32>,
     /// Whether the declarations being visited are `const`.
     in_const: bool,
+    /// Names bound to what a relative module of the application exports, in a file that does
+    /// IPC: `const c = require("./channels")`, `import { IPC } from "./channels"`.
+    pub(super) imports: Scoped<ChannelImport>,
+    /// Strings the file exports ([`crate::facts::JsFacts::exported_constants`]).
+    pub(super) exported: Vec<(String, Constant)>,
+    /// Names exported by a declaration without a value or by an export list, as (exported,
+    /// local): `export var Channel;`, `export { a as b }`, looked up once the file is read.
+    export_locals: Vec<(String, String)>,
+    /// The file's compiled enums, by the name their call assigns.
+    enums: HashMap<String, Constant>,
     /// Whether an alias of a module other than [`PATH_MODULES`], or an external, was bound.
     rebind: bool,
     /// Members assigned a static path (`__webpack_require__.ab = __dirname + "/native_modules/"`),
@@ -385,9 +406,27 @@ pub(super) fn run(program: &Program, looks: Looks) -> PrePass {
     pre.parcel.enabled = looks.parcel;
     program.visit_with(&mut pre);
     if pre.rebind {
-        // The second pass counts the file's assignments again.
+        // The second pass counts the file's assignments, and finds its exports, again.
         pre.assignments.clear();
+        pre.exported.clear();
+        pre.export_locals.clear();
         program.visit_with(&mut pre);
+    }
+    // Exported names whose values the file bound: enums, and constants in a file that does
+    // IPC (the others bind none).
+    for (exported, local) in std::mem::take(&mut pre.export_locals) {
+        let value = pre.enums.get(&local).cloned().or_else(|| {
+            pre.constants
+                .resolve(&local, &pre.scopes)
+                .filter(|b| {
+                    b.how
+                        .holds(pre.assignments.get(&local).copied().unwrap_or(0))
+                })
+                .map(|b| b.value.clone())
+        });
+        if let Some(value) = value {
+            pre.exported.push((exported, value));
+        }
     }
     pre
 }
@@ -395,6 +434,17 @@ pub(super) fn run(program: &Program, looks: Looks) -> PrePass {
 impl PrePass {
     /// Binds what `pat` declares from `init` when `init` is an aliased module or export.
     fn bind_init(&mut self, pat: &Pat, init: &Expr) -> bool {
+        if self.looks.ipc
+            && let Pat::Ident(local) = pat
+            && let Some(spec) = relative_require(init)
+        {
+            let scope = self.scopes.current();
+            let import = ChannelImport {
+                specifier: spec,
+                path: Vec::new(),
+            };
+            self.imports.bind(&local.id.sym, scope, Some(import));
+        }
         // const x = require("electron") / const {ipcRenderer: r} = require("electron").x
         let (module, member) = match unwrap(init) {
             Expr::Member(m) => match require_spec(&m.obj) {
@@ -635,10 +685,21 @@ impl Visit for PrePass {
     fn visit_export_decl(&mut self, export: &ExportDecl) {
         if let Decl::Var(var) = &export.decl {
             for decl in &var.decls {
+                // `export var Channel;`, which a compiled enum then fills.
+                if let (Pat::Ident(ident), None) = (&decl.name, &decl.init) {
+                    let name = ident.id.sym.to_string();
+                    self.export_locals.push((name.clone(), name));
+                }
                 let (Pat::Ident(ident), Some(init)) = (&decl.name, &decl.init) else {
                     continue;
                 };
                 let name: &str = &ident.id.sym;
+                // `export const GET = "settings:get"`.
+                if var.kind == swc_ecma_ast::VarDeclKind::Const
+                    && let Some(value) = constants::constant(init)
+                {
+                    self.exported.push((name.to_owned(), value));
+                }
                 match unwrap(init) {
                     Expr::Array(ids) if ESM_CHUNK_IDS.contains(&name) => {
                         self.esm_chunk_ids = Some(bundle::chunk_ids(ids));
@@ -748,8 +809,50 @@ impl Visit for PrePass {
         decl.visit_children_with(self);
     }
 
+    fn visit_named_export(&mut self, export: &swc_ecma_ast::NamedExport) {
+        // `export { a as b }` of the file's own names.
+        if export.src.is_none() {
+            for specifier in &export.specifiers {
+                if let swc_ecma_ast::ExportSpecifier::Named(named) = specifier
+                    && let ModuleExportName::Ident(orig) = &named.orig
+                {
+                    let exported = match &named.exported {
+                        Some(ModuleExportName::Ident(e)) => e.sym.to_string(),
+                        Some(ModuleExportName::Str(s)) => s.value.to_string_lossy().into_owned(),
+                        None => orig.sym.to_string(),
+                    };
+                    self.export_locals.push((exported, orig.sym.to_string()));
+                }
+            }
+        }
+        export.visit_children_with(self);
+    }
+
     fn visit_import_decl(&mut self, decl: &swc_ecma_ast::ImportDecl) {
         let spec = decl.src.value.to_string_lossy();
+        if self.looks.ipc && spec.starts_with('.') {
+            for specifier in &decl.specifiers {
+                let (local, path) = match specifier {
+                    ImportSpecifier::Named(named) => {
+                        let imported = match &named.imported {
+                            Some(ModuleExportName::Ident(i)) => i.sym.to_string(),
+                            Some(ModuleExportName::Str(s)) => {
+                                s.value.to_string_lossy().into_owned()
+                            }
+                            None => named.local.sym.to_string(),
+                        };
+                        (&named.local.sym, vec![imported])
+                    }
+                    ImportSpecifier::Default(d) => (&d.local.sym, vec!["default".to_owned()]),
+                    ImportSpecifier::Namespace(ns) => (&ns.local.sym, Vec::new()),
+                };
+                let import = ChannelImport {
+                    specifier: spec.clone().into_owned(),
+                    path,
+                };
+                self.imports.bind(local, PROGRAM_SCOPE, Some(import));
+            }
+        }
         if let Some(module) = aliased_module(&spec) {
             for specifier in &decl.specifiers {
                 match specifier {
@@ -771,6 +874,12 @@ impl Visit for PrePass {
     }
 
     fn visit_assign_expr(&mut self, assign: &swc_ecma_ast::AssignExpr) {
+        // `exports.GET = "settings:get"`, `module.exports = { GET: "settings:get" }`.
+        if assign.op == AssignOp::Assign
+            && let AssignTarget::Simple(SimpleAssignTarget::Member(member)) = &assign.left
+        {
+            constants::exported_by(member, &assign.right, &mut self.exported);
+        }
         if self.looks.ipc
             && let AssignTarget::Simple(SimpleAssignTarget::Ident(ident)) = &assign.left
         {
@@ -842,16 +951,25 @@ impl Visit for PrePass {
     }
 
     fn visit_call_expr(&mut self, call: &CallExpr) {
-        // `(function (E) { E["Open"] = "link:open"; })(E || (E = {}))`: a TypeScript enum.
-        if self.looks.ipc
-            && let Some((Some(target), members)) = constants::enum_call(call)
-        {
-            let scope = self.scopes.current();
-            let bound = Bound {
-                value: members,
-                how: Binding::Fixed,
-            };
-            self.constants.bind(target, scope, Some(bound));
+        // `(function (E) { E["Open"] = "link:open"; })(E || (E = {}))`: a TypeScript enum,
+        // exported as `E || (exports.E = E = {})`.
+        if let Some((target, members)) = constants::enum_call(call) {
+            if let Some(exported) = constants::enum_export(call) {
+                self.exported.push((exported, members.clone()));
+            }
+            if let Some(target) = target {
+                self.enums.insert(target.to_owned(), members.clone());
+            }
+            if self.looks.ipc
+                && let Some(target) = target
+            {
+                let scope = self.scopes.current();
+                let bound = Bound {
+                    value: members,
+                    how: Binding::Fixed,
+                };
+                self.constants.bind(target, scope, Some(bound));
+            }
         }
         if let Some(table) = bundle::runtime_table_name(call) {
             self.tables.read_from(table, self.scopes.stack());
