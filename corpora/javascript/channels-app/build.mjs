@@ -2,7 +2,13 @@
 // CommonJS (`channels_1.IPC.window.CLOSE` after `require("./channels")`, enums exported as
 // `Channel || (exports.Channel = Channel = {})`) and to ES modules (`import { IPC } from
 // "./channels"`, `export var Channel`). Every channel is a member of another file's exports.
-// Usage: node build.mjs OUT   (run from a directory whose node_modules has typescript)
+// Each output is then bundled by webpack, rspack and esbuild, development and production
+// (esbuild: minified or not, ES modules), as apps
+// that bundle their main process and preload ship it: a factory reads another's exports
+// (`o.GET` after `var o = n(227)`, `ch.GET` after `var ch = __toESM(require_channels())`), or
+// concatenation and minification leave the strings.
+// Usage: node build.mjs OUT   (run from a directory whose node_modules has typescript,
+// webpack, @rspack/core and esbuild)
 import { createRequire } from "node:module";
 import { execFileSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
@@ -23,4 +29,46 @@ for (const [name, module] of [["channels-tsc-cjs", "commonjs"], ["channels-tsc-e
     if (!String(error.stdout).includes("TS2307") && !String(error.stdout).includes("TS2792")) throw error;
   }
   writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "rea-channels-corpus", version: "1.0.0", main: "main.js" }));
+}
+
+// `channels-<bundler>-<cjs|esm>-<dev|prod>/`: main.js and preload.js, electron external.
+async function pack(name, factory, mode, input) {
+  const dir = path.join(out, name);
+  const config = {
+    mode,
+    context: input,
+    target: "node",
+    devtool: false,
+    entry: { main: "./main.js", preload: "./preload.js" },
+    externals: { electron: "commonjs electron" },
+    output: { path: dir, filename: "[name].js" },
+    optimization: mode === "production" ? { minimize: true } : {},
+  };
+  const stats = await new Promise((resolve, reject) =>
+    factory(config, (err, s) => (err ? reject(err) : s.hasErrors() ? reject(new Error(s.toString())) : resolve(s))));
+  if (!stats) throw new Error(name);
+  writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "rea-channels-corpus", version: "1.0.0", main: "main.js" }));
+}
+const bundlers = [["webpack", require("webpack")], ["rspack", require("@rspack/core").rspack]];
+for (const [bundler, factory] of bundlers) {
+  for (const format of ["cjs", "esm"]) {
+    for (const mode of ["development", "production"]) {
+      const name = `channels-${bundler}-${format}-${mode === "development" ? "dev" : "prod"}`;
+      await pack(name, factory, mode, path.join(out, `channels-tsc-${format}`));
+    }
+  }
+}
+const esbuild = require("esbuild");
+// Not minified CommonJS: esbuild's minified wrappers drop the module paths and are not
+// read as modules (a limitation, see ARCHITECTURE.md).
+for (const format of ["cjs", "esm"]) {
+  for (const [mode, minify] of format === "cjs" ? [["dev", false]] : [["dev", false], ["prod", true]]) {
+    const dir = path.join(out, `channels-esbuild-${format}-${mode}`);
+    const input = path.join(out, `channels-tsc-${format}`);
+    await esbuild.build({
+      entryPoints: [path.join(input, "main.js"), path.join(input, "preload.js")],
+      bundle: true, platform: "node", format: "cjs", external: ["electron"], minify, outdir: dir, logLevel: "error",
+    });
+    writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "rea-channels-corpus", version: "1.0.0", main: "main.js" }));
+  }
 }

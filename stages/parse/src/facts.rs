@@ -400,15 +400,25 @@ impl Constant {
     }
 }
 
-/// A channel written as a member of what another file of the application exports:
-/// `channels_1.IPC.GET` after `const channels_1 = require("./channels")`, or `IPC.GET` after
-/// `import { IPC } from "./channels"`. Resolved once every file is read.
+/// A channel written as a member of what another module exports: `channels_1.IPC.GET` after
+/// `const channels_1 = require("./channels")`, `IPC.GET` after `import { IPC } from
+/// "./channels"`, or `o.GET` after `var o = n(227)` in a webpack factory.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ChannelImport {
-    /// The relative specifier the file requires or imports.
-    pub specifier: String,
+    /// The module whose exports are read.
+    pub from: ImportFrom,
     /// The members read off what it exports (`["IPC", "GET"]`).
     pub path: Vec<String>,
+}
+
+/// Where a [`ChannelImport`] reads from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ImportFrom {
+    /// A relative specifier the file requires or imports, resolved once every file is read.
+    Specifier(String),
+    /// A factory of a bundle of the same file, by its key, resolved once the file is read;
+    /// the import stays only when that factory exports no string at the path.
+    Module(ModuleRef),
 }
 
 /// One IPC operation.

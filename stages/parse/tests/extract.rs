@@ -1,6 +1,8 @@
 //! The extractor on small sources shaped like what bundlers and Electron apps ship.
 
-use rea_parse::{FileFacts, FileKind, ModuleKey, Options, ParseStatus, StaticValue, TextLimits};
+use rea_parse::{
+    FileFacts, FileKind, ImportFrom, ModuleKey, Options, ParseStatus, StaticValue, TextLimits,
+};
 
 /// Runs on a thread with the stack the engine's pool threads have.
 fn facts(path: &str, text: &str) -> FileFacts {
@@ -1663,8 +1665,11 @@ ipcMain.on(channels_1[key], h);
         .iter()
         .map(|op| {
             op.channel_import.as_ref().map(|i| {
+                let ImportFrom::Specifier(specifier) = &i.from else {
+                    panic!("{i:?}")
+                };
                 (
-                    i.specifier.as_str(),
+                    specifier.as_str(),
                     i.path.iter().map(String::as_str).collect(),
                 )
             })
@@ -1680,6 +1685,149 @@ ipcMain.on(channels_1[key], h);
             None,
         ]
     );
+}
+
+/// Channels read off another factory of the same bundle: the factory's require name bound to
+/// a key (`var o = n(227)`, through an interop helper too) and the strings that factory
+/// exports, CommonJS assignments, a compiled enum, or webpack's getters of its own constants.
+#[test]
+fn channels_read_off_another_factory_of_the_bundle() {
+    let bundle = facts(
+        "main.js",
+        r#"(() => {
+var __webpack_modules__ = {
+  10: (e, t, n) => {
+    var o = n(20), r = __importStar(n(30)), s = n(40), u = n(50);
+    const { ipcMain: i } = n(99);
+    i.handle(o.GET, h);
+    i.on(r.IPC.window.CLOSE, h);
+    i.on(s.Channel.Open, h);
+    i.on(s.LATE, h);
+    i.on(s.CHANGED, h);
+    i.on(u.Zb, h);
+    i.on(u.Missing, h);
+    i.on(o.fn, h);
+    i.on(n(60).Direct, h);
+  },
+  20: (e, t) => { t.GET = "settings:get"; t.fn = function () {}; },
+  30: (e) => { e.exports = { IPC: { window: { CLOSE: "window:close" } } }; },
+  40: (e, t, n) => {
+    n.d(t, { Channel: () => c, LATE: () => l, CHANGED: () => m });
+    var c;
+    (function (c) { c["Open"] = "link:open"; })(c || (c = {}));
+    const l = "late:value";
+    var m = "first";
+    m = "second";
+  },
+  50: (e, t, n) => { n.d(t, { Zb: function () { return "mangled:name"; } }); },
+  60: (e, t) => { var r, o; (o = r || (t.Direct = r = {})).Open = "inline:enum"; },
+  99: (e) => { e.exports = require("electron"); },
+};
+function n(id) { var m = { exports: {} }; __webpack_modules__[id](m, m.exports, n); return m.exports; }
+n(10);
+})();
+"#,
+    );
+    let channels: Vec<(Option<&str>, Option<&str>)> = bundle
+        .js
+        .ipc
+        .iter()
+        .map(|op| (op.channel.as_deref(), op.channel_expression.as_deref()))
+        .collect();
+    assert_eq!(
+        channels,
+        [
+            (Some("settings:get"), Some("o.GET")),
+            (Some("window:close"), Some("r.IPC.window.CLOSE")),
+            (Some("link:open"), Some("s.Channel.Open")),
+            (Some("late:value"), Some("s.LATE")),
+            // Reassigned in its factory: not a constant.
+            (None, Some("s.CHANGED")),
+            (Some("mangled:name"), Some("u.Zb")),
+            (None, Some("u.Missing")),
+            (None, Some("o.fn")),
+            // Only names bound to a require are read, not a require called in place.
+            (None, Some("n(60).Direct")),
+        ]
+    );
+    // Resolved operations are not dynamic; the unresolved keep where they read from.
+    let unresolved: Vec<bool> = bundle
+        .js
+        .ipc
+        .iter()
+        .map(|op| op.channel_import.is_some())
+        .collect();
+    assert_eq!(
+        unresolved,
+        [false, false, false, false, true, false, true, true, false]
+    );
+    assert_eq!(bundle.js.dynamic_findings, 4);
+    // Outside a file that does IPC nothing is bound or kept.
+    let quiet = facts(
+        "other.js",
+        r#"(() => { var m = { 1: (e, t, n) => { var o = n(2); f(o.GET); }, 2: (e, t) => { t.GET = "x"; } };
+function n(id) { var x = { exports: {} }; m[id](x, x.exports, n); return x.exports; } n(1); })();"#,
+    );
+    assert!(quiet.js.ipc.is_empty());
+    assert_eq!(quiet.js.bundles.len(), 1);
+    // esbuild's wrappers: `(exports, module)`, and the wrapper's name called with nothing.
+    let esbuild = facts(
+        "preload.js",
+        r#"var require_channels = __commonJS({
+  "src/channels.js"(exports2, module2) {
+    exports2.GET = "settings:get";
+    module2.exports.SET = "settings:set";
+  }
+});
+var import_electron = require("electron");
+var ch = __toESM(require_channels());
+var direct = require_channels();
+import_electron.ipcRenderer.invoke(ch.GET);
+import_electron.ipcRenderer.invoke(direct.SET);
+"#,
+    );
+    let channels: Vec<Option<&str>> = esbuild
+        .js
+        .ipc
+        .iter()
+        .map(|op| op.channel.as_deref())
+        .collect();
+    assert_eq!(channels, [Some("settings:get"), Some("settings:set")]);
+    assert_eq!(esbuild.js.bundles[0].modules[0].exports, ["GET", "SET"]);
+}
+
+/// TypeScript enums as minifiers leave them: terser joins the members into one sequence,
+/// swc's minifier inlines the function (`(n = e || (e = {})).Open = "x"`); an entry module
+/// webpack inlines into its runtime requires through the runtime's own require function
+/// (`const n = o(777)`, or assigned after a bare `let`), and the factory it requires exports
+/// its enum the inlined way too.
+#[test]
+fn minified_enums_and_entries_inlined_into_the_runtime() {
+    let same_file = facts(
+        "preload.js",
+        r#"(()=>{"use strict";var n,e,t;let i=require("electron");!function(e){e.Seq="seq:member",e[e.Count=3]="Count"}(t||(t={}));(e=n||(n={})).Open="link:open",e[e.Count=3]="Count",i.ipcRenderer.send(n.Open),i.ipcRenderer.send(t.Seq),i.ipcRenderer.send(n.Count)})();"#,
+    );
+    let channels: Vec<Option<&str>> = same_file
+        .js
+        .ipc
+        .iter()
+        .map(|op| op.channel.as_deref())
+        .collect();
+    // `Count` is a number member: not a channel.
+    assert_eq!(channels, [Some("link:open"), Some("seq:member"), None]);
+    let runtime = facts(
+        "main.js",
+        r#"(()=>{"use strict";let e,n;var r={777(e,n){var r,o;n.GET="settings:get",(o=r||(n.Channel=r={})).Open="link:open"},482(e){e.exports=require("electron")}},o={};function t(e){var n=o[e];if(void 0!==n)return n.exports;var i=o[e]={exports:{}};return r[e](i,i.exports,t),i.exports}e=t(482);n=t(777);const c=t(777);e.ipcMain.on(n.GET,h),e.ipcMain.on(c.Channel.Open,h),e.ipcMain.on(c.Other,h)})();"#,
+    );
+    let channels: Vec<Option<&str>> = runtime
+        .js
+        .ipc
+        .iter()
+        .map(|op| op.channel.as_deref())
+        .collect();
+    assert_eq!(channels, [Some("settings:get"), Some("link:open"), None]);
+    assert_eq!(runtime.js.bundles.len(), 1);
+    assert_eq!(runtime.js.bundles[0].modules.len(), 2);
 }
 
 #[test]

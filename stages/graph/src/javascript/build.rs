@@ -9,8 +9,8 @@ use rea_core::{Failure, FailureReason};
 use rea_exec::StageCx;
 use rea_hash::{CanonicalJson, Composed, Piece};
 use rea_parse::{
-    FileFacts, FileKind, IpcOp, JsFacts, Module, ModuleKey, ModuleRef, ParseOutput, ParseStatus,
-    Range, RendererLoad, ServeOptions, StaticValue, TextStatus,
+    ChannelImport, FileFacts, FileKind, ImportFrom, IpcOp, JsFacts, Module, ModuleKey, ModuleRef,
+    ParseOutput, ParseStatus, Range, RendererLoad, ServeOptions, StaticValue, TextStatus,
 };
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -1472,15 +1472,20 @@ fn imported_channels(files: &Files, parsed: &[FileFacts]) -> HashMap<String, Vec
     let mut out = HashMap::default();
     let by_path: HashMap<&str, &FileFacts> = parsed.iter().map(|f| (f.path.as_str(), f)).collect();
     for file in parsed {
-        if !file.js.ipc.iter().any(|op| op.channel_import.is_some()) {
+        let imports_file = |op: &IpcOp| matches!(&op.channel_import, Some(i) if matches!(i.from, ImportFrom::Specifier(_)));
+        if !file.js.ipc.iter().any(imports_file) {
             continue;
         }
         let mut ops = file.js.ipc.clone();
         for op in &mut ops {
-            let Some(import) = &op.channel_import else {
+            let Some(ChannelImport {
+                from: ImportFrom::Specifier(specifier),
+                path,
+            }) = &op.channel_import
+            else {
                 continue;
             };
-            let resolution = files.resolve(&file.path, &import.specifier, Context::ModuleSpecifier);
+            let resolution = files.resolve(&file.path, specifier, Context::ModuleSpecifier);
             let Some(target) = resolution
                 .path
                 .filter(|_| resolution.status == "resolved")
@@ -1488,7 +1493,7 @@ fn imported_channels(files: &Files, parsed: &[FileFacts]) -> HashMap<String, Vec
             else {
                 continue;
             };
-            let [name, rest @ ..] = import.path.as_slice() else {
+            let [name, rest @ ..] = path.as_slice() else {
                 continue;
             };
             let value = target

@@ -18,7 +18,7 @@
 //! Identifier names never appear, so renaming locals keeps the digest. After 100,000 tokens
 //! the walk stops and no digest is published.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap, HashSet};
 
 use sha2::{Digest, Sha256};
 use swc_common::Spanned;
@@ -28,6 +28,7 @@ use swc_ecma_ast::{
 };
 use swc_ecma_visit::{Visit, VisitWith};
 
+use super::constants::{self, Constant};
 use super::names::{callee_name, dotted, literal_key, number_text, param_name, prop_name, unwrap};
 use crate::facts::{Module, ModuleKey};
 use crate::source::Source;
@@ -356,13 +357,17 @@ pub(crate) fn runtime_table_name(call: &CallExpr) -> Option<String> {
     }
 }
 
-/// Walks one factory: fingerprint, requires, async chunks and exports.
+/// Walks one factory: fingerprint, requires, async chunks and exports, and with `strings`
+/// the strings it exports by name (see [`ExportedStrings`]).
 pub(crate) fn walk_factory(
     source: &Source<'_>,
     factory: &Factory<'_>,
-    esbuild_names: &std::collections::HashMap<String, ModuleKey>,
-) -> Module {
+    esbuild_names: &HashMap<String, ModuleKey>,
+    strings: bool,
+) -> (Module, Vec<(String, Constant)>) {
     let mut walker = FactoryWalker {
+        strings: strings.then(Box::default),
+        depth: 0,
         hasher: Sha256::new(),
         tokens: 0,
         require_name: factory.require_name.clone(),
@@ -390,7 +395,8 @@ pub(crate) fn walk_factory(
     let fingerprint =
         (walker.tokens < MAX_TOKENS).then(|| rea_hash::hex_digest(walker.hasher.finalize()));
     let exports_truncated = walker.exports.len() > MAX_EXPORTS;
-    Module {
+    let strings = walker.strings.take().map(|s| s.close()).unwrap_or_default();
+    let module = Module {
         key: factory
             .key
             .clone()
@@ -404,16 +410,81 @@ pub(crate) fn walk_factory(
         async_modules: walker.async_modules.into_iter().collect(),
         exports: walker.exports.into_iter().take(MAX_EXPORTS).collect(),
         exports_truncated,
+    };
+    (module, strings)
+}
+
+/// The strings a factory exports by name, for IPC channels other factories read off it
+/// (`o.GET` after `var o = n(227)`): `exports.GET = "x"`, `module.exports = {…}`, a compiled
+/// enum exported as `E || (exports.E = E = {})`, and webpack's getters
+/// (`n.d(t, {GET: () => o})`) of a name the factory's own body binds once to a constant.
+#[derive(Default)]
+struct ExportedStrings {
+    values: Vec<(String, Constant)>,
+    /// Getters as (exported name, the local name they return).
+    getters: Vec<(String, String)>,
+    /// Names the factory's body declares with a constant value, and whether by `const`;
+    /// `None` once a name is declared twice.
+    locals: HashMap<String, Option<(Constant, bool)>>,
+    /// The factory's compiled enums, by name.
+    enums: HashMap<String, Constant>,
+    /// Names assigned anywhere in the factory.
+    assigned: HashSet<String>,
+}
+
+impl ExportedStrings {
+    /// The exports in order, getters resolved last (their order among themselves kept).
+    fn close(mut self) -> Vec<(String, Constant)> {
+        for (exported, local) in std::mem::take(&mut self.getters) {
+            let value = self
+                .enums
+                .get(&local)
+                .cloned()
+                .or_else(|| match self.locals.get(&local) {
+                    Some(Some((value, fixed))) if *fixed || !self.assigned.contains(&local) => {
+                        Some(value.clone())
+                    }
+                    _ => None,
+                });
+            if let Some(value) = value {
+                self.values.push((exported, value));
+            }
+        }
+        self.values
+    }
+}
+
+/// The expression a getter returns: `() => o`, `function () { return o; }`.
+fn getter_result(expr: &Expr) -> Option<&Expr> {
+    match unwrap(expr) {
+        Expr::Arrow(arrow) => match &*arrow.body {
+            swc_ecma_ast::ArrowFunctionBody::Expr(e) => Some(e),
+            swc_ecma_ast::ArrowFunctionBody::FunctionBody(body) => returned(&body.stmts),
+        },
+        Expr::Fn(f) => returned(&f.function.body.as_ref()?.stmts),
+        _ => None,
+    }
+}
+
+/// The value of a body that is one `return`.
+fn returned(stmts: &[Stmt]) -> Option<&Expr> {
+    match stmts {
+        [Stmt::Return(ret)] => ret.arg.as_deref(),
+        _ => None,
     }
 }
 
 struct FactoryWalker<'n> {
+    /// The strings the factory exports, when asked for.
+    strings: Option<Box<ExportedStrings>>,
+    /// Functions open around the node visited; the factory's own body is at 1.
+    depth: u32,
     hasher: Sha256,
     tokens: u64,
     require_name: Option<String>,
     exports_name: Option<String>,
     module_name: Option<String>,
-    esbuild_names: &'n std::collections::HashMap<String, ModuleKey>,
+    esbuild_names: &'n HashMap<String, ModuleKey>,
     requires: BTreeSet<ModuleKey>,
     async_chunks: BTreeSet<String>,
     async_modules: BTreeSet<ModuleKey>,
@@ -477,8 +548,147 @@ impl FactoryWalker<'_> {
     /// Walks a function's children, with the require name shadowed when it rebinds it.
     fn walk_function(&mut self, rebinds: bool, walk: impl FnOnce(&mut Self)) {
         self.shadowed += u32::from(rebinds);
+        self.depth += 1;
         walk(self);
+        self.depth -= 1;
         self.shadowed -= u32::from(rebinds);
+    }
+
+    /// Notes what an assignment exports, or which name it assigns (for [`ExportedStrings`]).
+    fn note_export_value(&mut self, assign: &swc_ecma_ast::AssignExpr) {
+        if self.strings.is_none() || assign.op != swc_ecma_ast::AssignOp::Assign {
+            return;
+        }
+        let AssignTarget::Simple(target) = &assign.left else {
+            return;
+        };
+        let mut values = Vec::new();
+        let mut assigned = None;
+        // `(o = r || (t.Channel = r = {})).Open = "link:open"`, swc's minified enum.
+        if let Some(member) = constants::inline_enum_member(assign) {
+            let export = member
+                .export
+                .filter(|m| self.is_exports(&dotted(&m.obj)))
+                .and_then(|m| m.prop.as_ident())
+                .map(|p| p.sym.to_string());
+            if let Some(strings) = self.strings.as_deref_mut() {
+                let target = member.target.to_owned();
+                if let Some(export) = export
+                    && !strings.getters.iter().any(|g| g.0 == export)
+                {
+                    strings.getters.push((export, target.clone()));
+                }
+                let Constant::Object(members) = strings
+                    .enums
+                    .entry(target)
+                    .or_insert_with(|| Constant::Object(Vec::new()))
+                else {
+                    return;
+                };
+                if members.len() < constants::MAX_MEMBERS {
+                    members.push((member.key, Constant::Str(member.value)));
+                }
+            }
+            return;
+        }
+        match target {
+            SimpleAssignTarget::Ident(ident) => assigned = Some(ident.id.sym.to_string()),
+            SimpleAssignTarget::Member(m) => {
+                if self.is_exports(&dotted(&m.obj)) {
+                    // `exports.GET = "x"`, `t.GET = "x"`.
+                    if let MemberProp::Ident(prop) = &m.prop
+                        && let Some(value) = constants::constant(&assign.right)
+                    {
+                        values.push((prop.sym.to_string(), value));
+                    }
+                } else if self.is_exports(&super::names::dotted_member(m))
+                    && let Some(Constant::Object(members)) = constants::constant(&assign.right)
+                {
+                    // `module.exports = {…}`.
+                    values = members;
+                }
+            }
+            _ => {}
+        }
+        if let Some(strings) = self.strings.as_deref_mut() {
+            strings.values.extend(values);
+            strings.assigned.extend(assigned);
+        }
+    }
+
+    /// Notes a declaration of the factory's own body bound to a constant.
+    fn note_declaration(&mut self, var: &swc_ecma_ast::VarDecl) {
+        if self.depth != 1 {
+            return;
+        }
+        let Some(strings) = self.strings.as_deref_mut() else {
+            return;
+        };
+        let fixed = var.kind == swc_ecma_ast::VarDeclKind::Const;
+        for decl in &var.decls {
+            let (Pat::Ident(ident), Some(init)) = (&decl.name, &decl.init) else {
+                continue;
+            };
+            let Some(value) = constants::constant(init) else {
+                continue;
+            };
+            strings
+                .locals
+                .entry(ident.id.sym.to_string())
+                .and_modify(|seen| *seen = None)
+                .or_insert(Some((value, fixed)));
+        }
+    }
+
+    /// Notes a compiled enum, and its export; and the values of webpack's export getters.
+    fn note_export_call(&mut self, call: &CallExpr, getters: bool) {
+        if self.strings.is_none() {
+            return;
+        }
+        if let Some((target, members)) = constants::enum_call(call) {
+            let exported = constants::enum_export(call, |name| self.is_exports(name));
+            let strings = self.strings.as_deref_mut().expect("checked above");
+            if let Some(exported) = exported {
+                strings.values.push((exported, members.clone()));
+            }
+            if let Some(target) = target {
+                strings.enums.insert(target.to_owned(), members);
+            }
+            return;
+        }
+        if !getters {
+            return;
+        }
+        let strings = self.strings.as_deref_mut().expect("checked above");
+        let mut getter = |name: String, expr: &Expr| match getter_result(expr).map(unwrap) {
+            Some(Expr::Ident(local)) => strings.getters.push((name, local.sym.to_string())),
+            Some(value) => {
+                if let Some(value) = constants::constant(value) {
+                    strings.values.push((name, value));
+                }
+            }
+            None => {}
+        };
+        match call.args.get(1).map(|a| unwrap(&a.expr)) {
+            // `n.d(t, {GET: () => o})`.
+            Some(Expr::Object(obj)) => {
+                for prop in &obj.props {
+                    if let PropOrSpread::Prop(p) = prop
+                        && let Prop::KeyValue(kv) = &**p
+                        && let Some(k) = prop_name(&kv.key)
+                    {
+                        getter(k, &kv.value);
+                    }
+                }
+            }
+            // webpack 4: `n.d(t, "GET", function () { return o; })`.
+            Some(other) => {
+                if let (Some(k), Some(f)) = (super::names::string(other), call.args.get(2)) {
+                    getter(k, &f.expr);
+                }
+            }
+            None => {}
+        }
     }
 
     fn is_exports(&self, name: &str) -> bool {
@@ -622,6 +832,7 @@ impl Visit for FactoryWalker<'_> {
                 if let AssignTarget::Simple(SimpleAssignTarget::Member(m)) = &a.left {
                     self.note_export_target(m);
                 }
+                self.note_export_value(a);
                 if let AssignTarget::Simple(target) = &a.left {
                     let name = match target {
                         SimpleAssignTarget::Ident(i) => i.id.sym.to_string(),
@@ -690,6 +901,9 @@ impl Visit for FactoryWalker<'_> {
 
     fn visit_decl(&mut self, decl: &Decl) {
         self.token("d", decl_kind(decl));
+        if let Decl::Var(var) = decl {
+            self.note_declaration(var);
+        }
         decl.visit_children_with(self);
     }
 
@@ -723,6 +937,10 @@ impl FactoryWalker<'_> {
     fn note_call(&mut self, call: &CallExpr) {
         let name = callee_name(&call.callee);
         let first = call.args.first().map(|a| &*a.expr);
+        let getters = name
+            .rsplit_once('.')
+            .is_some_and(|(object, method)| method == "d" && self.is_require(object));
+        self.note_export_call(call, getters);
         if self.is_require(&name) {
             match first.map(unwrap) {
                 // AMD's `require([ids], callback)` loads on demand.

@@ -13,14 +13,14 @@
 //! strings and are left out.
 
 use swc_ecma_ast::{
-    ArrowFunctionBody, AssignOp, AssignTarget, BinaryOp, CallExpr, Expr, MemberExpr, Pat, Prop,
-    PropOrSpread, SimpleAssignTarget, Stmt,
+    ArrowFunctionBody, AssignExpr, AssignOp, AssignTarget, BinaryOp, CallExpr, Expr, MemberExpr,
+    MemberProp, Pat, Prop, PropOrSpread, SimpleAssignTarget, Stmt,
 };
 
 use super::names::{self, dotted, string, unwrap};
 
 /// Most members read off one object, nested ones included.
-const MAX_MEMBERS: usize = 512;
+pub(super) const MAX_MEMBERS: usize = 512;
 /// Deepest object nesting read.
 const MAX_DEPTH: usize = 4;
 
@@ -103,28 +103,14 @@ fn read(expr: &Expr, budget: &mut usize, depth: usize) -> Option<Constant> {
 }
 
 /// A TypeScript `enum` as compiled: an immediately called function of one parameter that
-/// assigns string members to it. Returns the name its argument names (`E` of `E || (E = {})`),
-/// if any, and the members.
+/// assigns string members to it, as statements or, minified, as one sequence
+/// (`function (e) { e.Open = "link:open", e[e.Count = 3] = "Count" }`). Returns the name its
+/// argument names (`E` of `E || (E = {})`), if any, and the members.
 pub(super) fn enum_call(call: &CallExpr) -> Option<(Option<&str>, Constant)> {
     let [arg] = call.args.as_slice() else {
         return None;
     };
-    let callee = unwrap(call.callee.as_expr()?);
-    let (param, stmts): (&Pat, &[Stmt]) = match callee {
-        Expr::Fn(f) => (
-            &f.function.params.first()?.pat,
-            &f.function.body.as_ref()?.stmts,
-        ),
-        Expr::Arrow(arrow) => match &*arrow.body {
-            ArrowFunctionBody::FunctionBody(body) => (arrow.params.first()?, &body.stmts),
-            ArrowFunctionBody::Expr(_) => return None,
-        },
-        _ => return None,
-    };
-    let Pat::Ident(param) = param else {
-        return None;
-    };
-    // `E || (E = {})`, `E || {}`.
+    // `E || (E = {})`, `E || {}`: checked first, as it is the cheapest.
     let target = match unwrap(&arg.expr) {
         Expr::Bin(bin) if bin.op == BinaryOp::LogicalOr => match unwrap(&bin.left) {
             Expr::Ident(ident) => Some(&*ident.sym),
@@ -132,12 +118,36 @@ pub(super) fn enum_call(call: &CallExpr) -> Option<(Option<&str>, Constant)> {
         },
         _ => return None,
     };
+    let callee = unwrap(call.callee.as_expr()?);
+    let (param, stmts, body): (&Pat, &[Stmt], Option<&Expr>) = match callee {
+        Expr::Fn(f) => (
+            &f.function.params.first()?.pat,
+            &f.function.body.as_ref()?.stmts,
+            None,
+        ),
+        Expr::Arrow(arrow) => match &*arrow.body {
+            ArrowFunctionBody::FunctionBody(body) => (arrow.params.first()?, &body.stmts, None),
+            ArrowFunctionBody::Expr(e) => (arrow.params.first()?, &[][..], Some(&**e)),
+        },
+        _ => return None,
+    };
+    let Pat::Ident(param) = param else {
+        return None;
+    };
+    let exprs = stmts
+        .iter()
+        .filter_map(|stmt| match stmt {
+            Stmt::Expr(stmt) => Some(&*stmt.expr),
+            _ => None,
+        })
+        .chain(body)
+        .flat_map(|expr| match unwrap(expr) {
+            Expr::Seq(seq) => seq.exprs.iter().map(|e| &**e).collect::<Vec<_>>(),
+            other => vec![other],
+        });
     let mut members = Vec::new();
-    for stmt in stmts.iter().take(MAX_MEMBERS) {
-        let Stmt::Expr(stmt) = stmt else {
-            continue;
-        };
-        let Expr::Assign(assign) = unwrap(&stmt.expr) else {
+    for expr in exprs.take(MAX_MEMBERS) {
+        let Expr::Assign(assign) = unwrap(expr) else {
             continue;
         };
         if assign.op != AssignOp::Assign {
@@ -164,8 +174,62 @@ pub(super) fn enum_call(call: &CallExpr) -> Option<(Option<&str>, Constant)> {
     (!members.is_empty()).then_some((target, Constant::Object(members)))
 }
 
-/// The name a compiled enum is exported as: `(function (E) {…})(E || (exports.E = E = {}))`.
-pub(super) fn enum_export(call: &CallExpr) -> Option<String> {
+/// A member of a TypeScript `enum` as swc's minifier inlines its function:
+/// `(n = e || (e = {})).Open = "link:open"`, the enum `e` gaining `Open`.
+pub(super) struct InlineEnumMember<'a> {
+    /// The enum's name.
+    pub(super) target: &'a str,
+    pub(super) key: String,
+    pub(super) value: String,
+    /// What the enum is also assigned to, `exports.E` of `e || (exports.E = e = {})`.
+    pub(super) export: Option<&'a MemberExpr>,
+}
+
+/// The enum member `assign` adds, if it is one (see [`InlineEnumMember`]).
+pub(super) fn inline_enum_member(assign: &AssignExpr) -> Option<InlineEnumMember<'_>> {
+    if assign.op != AssignOp::Assign {
+        return None;
+    }
+    let AssignTarget::Simple(SimpleAssignTarget::Member(member)) = &assign.left else {
+        return None;
+    };
+    let Expr::Assign(alias) = unwrap(&member.obj) else {
+        return None;
+    };
+    let Expr::Bin(bin) = unwrap(&alias.right) else {
+        return None;
+    };
+    if bin.op != BinaryOp::LogicalOr {
+        return None;
+    }
+    let Expr::Ident(target) = unwrap(&bin.left) else {
+        return None;
+    };
+    let key = match &member.prop {
+        MemberProp::Ident(ident) => ident.sym.to_string(),
+        MemberProp::Computed(computed) => string(&computed.expr)?,
+        MemberProp::PrivateName(_) => return None,
+    };
+    let value = string(&assign.right)?;
+    let export = match unwrap(&bin.right) {
+        Expr::Assign(outer) => match &outer.left {
+            AssignTarget::Simple(SimpleAssignTarget::Member(m)) => Some(m),
+            _ => None,
+        },
+        _ => None,
+    };
+    Some(InlineEnumMember {
+        target: &target.sym,
+        key,
+        value,
+        export,
+    })
+}
+
+/// The name a compiled enum is exported as: `(function (E) {…})(E || (exports.E = E = {}))`,
+/// `is_exports` telling which objects are the module's exports (`exports`, or a bundle
+/// factory's parameter for them).
+pub(super) fn enum_export(call: &CallExpr, is_exports: impl Fn(&str) -> bool) -> Option<String> {
     let Expr::Bin(bin) = unwrap(&call.args.first()?.expr) else {
         return None;
     };
@@ -175,11 +239,15 @@ pub(super) fn enum_export(call: &CallExpr) -> Option<String> {
     let AssignTarget::Simple(SimpleAssignTarget::Member(member)) = &assign.left else {
         return None;
     };
-    let target = names::dotted_member(member);
-    let name = target
-        .strip_prefix("exports.")
-        .or_else(|| target.strip_prefix("module.exports."))?;
-    (!name.is_empty() && !name.contains('.')).then(|| name.to_owned())
+    let MemberProp::Ident(name) = &member.prop else {
+        return None;
+    };
+    is_exports(&dotted(&member.obj)).then(|| name.sym.to_string())
+}
+
+/// Whether `name` is a CommonJS module's exports object.
+pub(super) fn commonjs_exports(name: &str) -> bool {
+    name == "exports" || name == "module.exports"
 }
 
 /// What an assignment to `member` exports when the value is a constant:

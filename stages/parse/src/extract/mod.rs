@@ -160,14 +160,12 @@ pub(crate) fn extract(
     cancelled: &dyn Fn() -> bool,
 ) -> Walk {
     let text = source.text.as_bytes();
-    let mut pre = prepass::run(
-        program,
-        prepass::Looks {
-            amd: memchr::memmem::find(text, b"define(").is_some(),
-            ipc: memchr::memmem::find(text, b"ipc").is_some(),
-            parcel: memchr::memmem::find(text, b"parcelRequire").is_some(),
-        },
-    );
+    let looks = prepass::Looks {
+        amd: memchr::memmem::find(text, b"define(").is_some(),
+        ipc: memchr::memmem::find(text, b"ipc").is_some(),
+        parcel: memchr::memmem::find(text, b"parcelRequire").is_some(),
+    };
+    let mut pre = prepass::run(program, looks);
     let mut facts = JsFacts {
         module_syntax: matches!(program, Program::Module(m) if m.body.iter().any(|i| i.is_module_decl())),
         exported_constants: std::mem::take(&mut pre.exported),
@@ -188,6 +186,11 @@ pub(crate) fn extract(
         constants: pre.constants,
         assignments: pre.assignments,
         imports: pre.imports,
+        looks_ipc: looks.ipc,
+        runtime_requires: pre.runtime_requires,
+        esbuild_bundles: HashMap::new(),
+        factory_strings: HashMap::new(),
+        factory_requires: Vec::new(),
         member_paths: pre.member_paths,
         scopes: Scopes::default(),
         tables: pre.tables,
@@ -218,6 +221,7 @@ pub(crate) fn extract(
     program.visit_with(&mut walker);
     walker.finish_amd();
     walker.finish_forwarders();
+    walker.finish_factory_channels();
     if let Some(parcel) = walker.parcel.take() {
         parcel.close(&mut walker.facts.bundles, source);
     }
@@ -359,8 +363,21 @@ struct Extractor<'s, 'c> {
     /// Strings bound to names, and the names assigned again, from the pre-pass.
     constants: Scoped<constants::Bound>,
     assignments: HashMap<String, u32>,
-    /// Names bound to what relative modules export, from the pre-pass.
+    /// Names bound to what relative modules export, from the pre-pass, and to what bundle
+    /// factories require (`var o = n(227)`), bound as the walk meets them.
     imports: Scoped<crate::facts::ChannelImport>,
+    /// Whether the file's text names `ipc` (see [`prepass::Looks`]).
+    looks_ipc: bool,
+    /// The strings each factory of the file's bundles exports by name, when the file names
+    /// `ipc`, by bundle index and key.
+    factory_strings: HashMap<(u32, ModuleKey), Vec<(String, constants::Constant)>>,
+    /// The require name of each factory being walked, innermost last.
+    factory_requires: Vec<Option<String>>,
+    /// Webpack runtimes' require functions and their tables, from the pre-pass.
+    runtime_requires: HashMap<String, String>,
+    /// The bundle each esbuild wrapper's key is in (each `__commonJS` call is one), in a
+    /// file that names `ipc`.
+    esbuild_bundles: HashMap<ModuleKey, u32>,
     /// Members the pre-pass saw assigned a static path.
     member_paths: HashMap<String, Option<StaticPath>>,
     /// Enclosing function scopes, as the pre-pass names them.
@@ -440,9 +457,105 @@ impl Extractor<'_, '_> {
             path.remove(0);
         }
         (!path.is_empty()).then(|| crate::facts::ChannelImport {
-            specifier: import.specifier.clone(),
+            from: import.from.clone(),
             path,
         })
+    }
+
+    /// Binds `name` to the factory a bundle factory requires, in a file that names `ipc`:
+    /// `var o = n(227)` (also through an interop helper, `__importStar(n(227))`), so that
+    /// `o.GET` reads what factory 227 exports. Outside factories, a call of a webpack
+    /// runtime's require (an entry module the runtime inlines) requires from its table.
+    fn factory_import(&mut self, name: &swc_ecma_ast::BindingIdent, init: &Expr) {
+        if !self.looks_ipc {
+            return;
+        }
+        let Expr::Call(outer) = unwrap(init) else {
+            return;
+        };
+        // The call itself, or the one an interop helper wraps (`__importStar(n(777))`,
+        // esbuild's `__toESM(require_channels())`).
+        let inner = match outer.args.as_slice() {
+            [arg] => match unwrap(&arg.expr) {
+                Expr::Call(inner) => Some(inner),
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some(module) = std::iter::once(outer)
+            .chain(inner)
+            .find_map(|call| self.required_module(call))
+        else {
+            return;
+        };
+        let import = crate::facts::ChannelImport {
+            from: crate::facts::ImportFrom::Module(module),
+            path: Vec::new(),
+        };
+        let scope = self.scopes.current();
+        self.imports.bind(&name.id.sym, scope, Some(import));
+    }
+
+    /// The factory of the file `call` requires, if it is a require: of the factory's require
+    /// name (or `__webpack_require__`) inside a factory, of a webpack runtime's require
+    /// function outside, or an esbuild wrapper's name called with nothing.
+    fn required_module(&self, call: &CallExpr) -> Option<ModuleRef> {
+        let callee = callee_name(&call.callee);
+        match call.args.as_slice() {
+            [] => {
+                let key = self.esbuild.get(&*callee)?;
+                let bundle = *self.esbuild_bundles.get(key)?;
+                Some(ModuleRef {
+                    bundle,
+                    key: key.clone(),
+                })
+            }
+            [arg] => {
+                let bundle = match (self.factory_requires.last(), self.stack.last()) {
+                    (Some(require), Some(current)) => (require.as_deref() == Some(&*callee)
+                        || callee == "__webpack_require__")
+                        .then_some(current.bundle)?,
+                    _ => {
+                        let table = self.runtime_requires.get(&*callee)?;
+                        let bundles = &self.facts.bundles;
+                        bundles.iter().rposition(|b| b.runtime == *table)? as u32
+                    }
+                };
+                let key = bundle::module_key_of(&arg.expr)?;
+                Some(ModuleRef { bundle, key })
+            }
+            _ => None,
+        }
+    }
+
+    /// Fills the channels read off what another factory of the file exports, found once
+    /// every factory was walked: the last export of the name, at the member path.
+    fn finish_factory_channels(&mut self) {
+        if self.factory_strings.is_empty() {
+            return;
+        }
+        for op in &mut self.facts.ipc {
+            let Some(crate::facts::ChannelImport {
+                from: crate::facts::ImportFrom::Module(module),
+                path,
+            }) = &op.channel_import
+            else {
+                continue;
+            };
+            let [name, rest @ ..] = path.as_slice() else {
+                continue;
+            };
+            let value = self
+                .factory_strings
+                .get(&(module.bundle, module.key.clone()))
+                .and_then(|exports| exports.iter().rev().find(|(n, _)| n == name))
+                .and_then(|(_, value)| value.at(rest));
+            if let Some(channel) = value {
+                op.channel = Some(channel.to_owned());
+                op.channel_import = None;
+                self.facts.dynamic_findings = self.facts.dynamic_findings.saturating_sub(1);
+            }
+        }
     }
 
     /// Keeps `name` as the loader an `electron-serve` call returns when `value` is one:
@@ -601,6 +714,7 @@ impl Extractor<'_, '_> {
     ) {
         let mut modules = Vec::new();
         let mut unknown = factories.1;
+        let bundle = self.facts.bundles.len() as u32;
         for factory in &factories.0 {
             if self.modules >= self.budget.max_modules {
                 self.facts.dropped_modules += 1;
@@ -611,9 +725,17 @@ impl Extractor<'_, '_> {
                 unknown += 1;
                 continue;
             }
-            modules.push(bundle::walk_factory(self.source, factory, &self.esbuild));
+            let (module, strings) =
+                bundle::walk_factory(self.source, factory, &self.esbuild, self.looks_ipc);
+            if self.looks_ipc && bundler == "esbuild" {
+                self.esbuild_bundles.insert(module.key.clone(), bundle);
+            }
+            if !strings.is_empty() {
+                self.factory_strings
+                    .insert((bundle, module.key.clone()), strings);
+            }
+            modules.push(module);
         }
-        let bundle = self.facts.bundles.len() as u32;
         self.facts.bundles.push(Bundle {
             bundler,
             runtime,
@@ -629,10 +751,12 @@ impl Extractor<'_, '_> {
         for factory in factories.0 {
             let Some(key) = factory.key else { continue };
             self.stack.push(ModuleRef { bundle, key });
+            self.factory_requires.push(factory.require_name);
             match factory.body {
                 Body::Expr(expr) => expr.visit_with(self),
                 Body::Method(function) => function.visit_with(self),
             }
+            self.factory_requires.pop();
             self.stack.pop();
         }
     }
@@ -770,7 +894,7 @@ impl Extractor<'_, '_> {
             module_name: define.param_for("module"),
             require_outside: false,
         };
-        let mut module = bundle::walk_factory(self.source, &factory, &self.esbuild);
+        let (mut module, _) = bundle::walk_factory(self.source, &factory, &self.esbuild, false);
         let ids = |keys: Vec<ModuleKey>| -> Vec<String> {
             keys.into_iter()
                 .filter_map(|key| match key {
@@ -849,7 +973,7 @@ impl Extractor<'_, '_> {
             require_name: Some(register.require),
             require_outside: true,
         };
-        let module = bundle::walk_factory(self.source, &factory, &self.esbuild);
+        let (module, _) = bundle::walk_factory(self.source, &factory, &self.esbuild, false);
         self.facts.bundles[bundle as usize].modules.push(module);
         self.stack.push(ModuleRef { bundle, key });
         register.factory.visit_with(self);
@@ -1198,6 +1322,7 @@ impl Visit for Extractor<'_, '_> {
                 return;
             }
             self.serve_loader(&name, init);
+            self.factory_import(ident, init);
             if self.object_names.contains(&name) {
                 let object = match unwrap(init) {
                     Expr::Object(obj) => Some(self.read_named_object(obj)),
@@ -1243,6 +1368,8 @@ impl Visit for Extractor<'_, '_> {
                 return;
             }
             self.serve_loader(&ident.id.sym, &assign.right);
+            // `let e, n; …, n = t(777)`, as minifiers write declarations.
+            self.factory_import(ident, &assign.right);
         }
         // `details.responseHeaders["Content-Security-Policy"] = [policy]`.
         if let AssignTarget::Simple(SimpleAssignTarget::Member(target)) = &assign.left
@@ -1313,7 +1440,14 @@ impl Visit for Extractor<'_, '_> {
         if (named(&name, "__commonJS") || named(&name, "__esm"))
             && let Some(Expr::Object(table)) = call.args.first().map(|a| unwrap(&a.expr))
         {
-            let factories = bundle::object_factories(table);
+            let (mut factories, unknown) = bundle::object_factories(table);
+            // esbuild calls a wrapper's function with `(exports, module)`, not webpack's
+            // `(module, exports, require)`.
+            for factory in &mut factories {
+                std::mem::swap(&mut factory.module_name, &mut factory.exports_name);
+                factory.require_name = None;
+            }
+            let factories = (factories, unknown);
             if !factories.0.is_empty() {
                 let kind = if named(&name, "__esm") {
                     "esm"

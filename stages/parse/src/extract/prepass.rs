@@ -15,7 +15,7 @@
 //! bound name in an inner function shadows it there. Block scopes are not told apart.
 //! When anything was bound, a second pass picks up names used before their binding was seen.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use swc_common::Spanned;
 use swc_ecma_ast::{
@@ -28,7 +28,7 @@ use swc_ecma_visit::{Visit, VisitWith};
 use super::bundle;
 use super::constants::{self, Binding, Bound, Constant};
 use super::names::{self, Anchor, callee_name, dotted, named, string, unwrap};
-use crate::facts::ChannelImport;
+use crate::facts::{ChannelImport, ImportFrom};
 use crate::facts::{ModuleKey, StaticPath};
 
 const ALIASED_MODULES: &[&str] = &[
@@ -145,6 +145,14 @@ impl<T> Scoped<T> {
         if slot.is_none() {
             *slot = value;
         }
+    }
+
+    /// Binds `name` in `scope` to `value`, over whatever the scope bound it to.
+    pub(super) fn set(&mut self, name: &str, scope: u32, value: T) {
+        self.by_name
+            .entry(name.to_owned())
+            .or_default()
+            .insert(scope, Some(value));
     }
 
     /// Shadows `name` in `scope` when an outer scope binds it.
@@ -352,6 +360,12 @@ pub(super) struct PrePass {
     export_locals: Vec<(String, String)>,
     /// The file's compiled enums, by the name their call assigns.
     enums: HashMap<String, Constant>,
+    /// The require functions of webpack runtimes, with the table each reads, in a file
+    /// that does IPC.
+    pub(super) runtime_requires: HashMap<String, String>,
+    /// Enums as swc's minifier inlines them, by name and scope, in a file that does IPC
+    /// (`(n = e || (e = {})).Open = "link:open"`); bound once the file is read.
+    inline_enums: BTreeMap<(String, u32), Vec<(String, Constant)>>,
     /// Whether an alias of a module other than [`PATH_MODULES`], or an external, was bound.
     rebind: bool,
     /// Members assigned a static path (`__webpack_require__.ab = __dirname + "/native_modules/"`),
@@ -410,7 +424,16 @@ pub(super) fn run(program: &Program, looks: Looks) -> PrePass {
         pre.assignments.clear();
         pre.exported.clear();
         pre.export_locals.clear();
+        pre.inline_enums.clear();
         program.visit_with(&mut pre);
+    }
+    for ((name, scope), members) in std::mem::take(&mut pre.inline_enums) {
+        let bound = Bound {
+            value: Constant::Object(members),
+            how: Binding::Fixed,
+        };
+        // Over the `{}` the enum's own `e || (e = {})` assigns.
+        pre.constants.set(&name, scope, bound);
     }
     // Exported names whose values the file bound: enums, and constants in a file that does
     // IPC (the others bind none).
@@ -440,7 +463,7 @@ impl PrePass {
         {
             let scope = self.scopes.current();
             let import = ChannelImport {
-                specifier: spec,
+                from: ImportFrom::Specifier(spec),
                 path: Vec::new(),
             };
             self.imports.bind(&local.id.sym, scope, Some(import));
@@ -847,7 +870,7 @@ impl Visit for PrePass {
                     ImportSpecifier::Namespace(ns) => (&ns.local.sym, Vec::new()),
                 };
                 let import = ChannelImport {
-                    specifier: spec.clone().into_owned(),
+                    from: ImportFrom::Specifier(spec.clone().into_owned()),
                     path,
                 };
                 self.imports.bind(local, PROGRAM_SCOPE, Some(import));
@@ -879,6 +902,18 @@ impl Visit for PrePass {
             && let AssignTarget::Simple(SimpleAssignTarget::Member(member)) = &assign.left
         {
             constants::exported_by(member, &assign.right, &mut self.exported);
+        }
+        if self.looks.ipc
+            && let Some(member) = constants::inline_enum_member(assign)
+        {
+            let scope = self.scopes.current();
+            let members = self
+                .inline_enums
+                .entry((member.target.to_owned(), scope))
+                .or_default();
+            if members.len() < constants::MAX_MEMBERS {
+                members.push((member.key, Constant::Str(member.value)));
+            }
         }
         if self.looks.ipc
             && let AssignTarget::Simple(SimpleAssignTarget::Ident(ident)) = &assign.left
@@ -954,7 +989,7 @@ impl Visit for PrePass {
         // `(function (E) { E["Open"] = "link:open"; })(E || (E = {}))`: a TypeScript enum,
         // exported as `E || (exports.E = E = {})`.
         if let Some((target, members)) = constants::enum_call(call) {
-            if let Some(exported) = constants::enum_export(call) {
+            if let Some(exported) = constants::enum_export(call, constants::commonjs_exports) {
                 self.exported.push((exported, members.clone()));
             }
             if let Some(target) = target {
@@ -972,6 +1007,14 @@ impl Visit for PrePass {
             }
         }
         if let Some(table) = bundle::runtime_table_name(call) {
+            // `T[id](m, m.exports, req)`: in a file that does IPC, `req` is the runtime's
+            // require, which an entry module inlined into the runtime calls.
+            if self.looks.ipc
+                && let Some(Expr::Ident(require)) = call.args.last().map(|a| unwrap(&a.expr))
+            {
+                self.runtime_requires
+                    .insert(require.sym.to_string(), table.clone());
+            }
             self.tables.read_from(table, self.scopes.stack());
         }
         if let Some(callee) = call.callee.as_expr()
