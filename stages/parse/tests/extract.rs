@@ -1657,6 +1657,8 @@ ipcMain.handle(ch.GET, h);
 ipcMain.on(channels_1.IPC.window.CLOSE, h);
 ipcMain.on(lib.X, h);
 ipcMain.on(channels_1[key], h);
+ipcMain.on(require("./channels").IPC.OPEN, h);
+ipcMain.on(require("lib").OPEN, h);
 "#,
     );
     let imports: Vec<Option<(&str, Vec<&str>)>> = main
@@ -1683,6 +1685,9 @@ ipcMain.on(channels_1[key], h);
             // A package is not the application's own module; a computed member is not static.
             None,
             None,
+            // A require called in place.
+            Some(("./channels", vec!["IPC", "OPEN"])),
+            None,
         ]
     );
 }
@@ -1707,7 +1712,7 @@ var __webpack_modules__ = {
     i.on(u.Zb, h);
     i.on(u.Missing, h);
     i.on(o.fn, h);
-    i.on(n(60).Direct, h);
+    i.on(n(60).Direct.Open, h);
   },
   20: (e, t) => { t.GET = "settings:get"; t.fn = function () {}; },
   30: (e) => { e.exports = { IPC: { window: { CLOSE: "window:close" } } }; },
@@ -1746,8 +1751,8 @@ n(10);
             (Some("mangled:name"), Some("u.Zb")),
             (None, Some("u.Missing")),
             (None, Some("o.fn")),
-            // Only names bound to a require are read, not a require called in place.
-            (None, Some("n(60).Direct")),
+            // A require called in place.
+            (Some("inline:enum"), Some("n(60).Direct.Open")),
         ]
     );
     // Resolved operations are not dynamic; the unresolved keep where they read from.
@@ -1761,7 +1766,7 @@ n(10);
         unresolved,
         [false, false, false, false, true, false, true, true, false]
     );
-    assert_eq!(bundle.js.dynamic_findings, 4);
+    assert_eq!(bundle.js.dynamic_findings, 3);
     // Outside a file that does IPC nothing is bound or kept.
     let quiet = facts(
         "other.js",

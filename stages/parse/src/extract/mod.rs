@@ -437,6 +437,9 @@ impl Extractor<'_, '_> {
     /// The export of another file a name or member path reads: `channels_1.IPC.GET` after
     /// `const channels_1 = require("./channels")`.
     fn channel_import(&self, expr: &Expr) -> Option<crate::facts::ChannelImport> {
+        if let Some(import) = self.required_in_place(expr) {
+            return Some(import);
+        }
         if self.imports.is_empty() || !matches!(unwrap(expr), Expr::Ident(_) | Expr::Member(_)) {
             return None;
         }
@@ -460,6 +463,29 @@ impl Extractor<'_, '_> {
             from: import.from.clone(),
             path,
         })
+    }
+
+    /// A member path read off a require called in place: `require("./channels").GET`, or
+    /// `n(777).IPC.CLOSE` in a bundle factory.
+    fn required_in_place(&self, expr: &Expr) -> Option<crate::facts::ChannelImport> {
+        let mut path = Vec::new();
+        let mut cur = unwrap(expr);
+        while let Expr::Member(member) = cur {
+            path.push(member.prop.as_ident()?.sym.to_string());
+            cur = unwrap(&member.obj);
+        }
+        let Expr::Call(call) = cur else {
+            return None;
+        };
+        if path.is_empty() {
+            return None;
+        }
+        path.reverse();
+        let from = match prepass::require_spec(cur).filter(|s| s.starts_with('.')) {
+            Some(specifier) => crate::facts::ImportFrom::Specifier(specifier),
+            None => crate::facts::ImportFrom::Module(self.required_module(call)?),
+        };
+        Some(crate::facts::ChannelImport { from, path })
     }
 
     /// Binds `name` to the factory a bundle factory requires, in a file that names `ipc`:
