@@ -400,6 +400,19 @@ impl Constant {
     }
 }
 
+/// The string at `path` in what a module exports by name (`["IPC", "GET"]`: member `GET` of
+/// export `IPC`); a later export of a name replaces an earlier one, as at run time.
+pub fn exported_string<'e>(exports: &'e [(String, Constant)], path: &[String]) -> Option<&'e str> {
+    let [name, rest @ ..] = path else {
+        return None;
+    };
+    exports
+        .iter()
+        .rev()
+        .find(|(exported, _)| exported == name)
+        .and_then(|(_, value)| value.at(rest))
+}
+
 /// A channel written as a member of what another module exports: `channels_1.IPC.GET` after
 /// `const channels_1 = require("./channels")`, `IPC.GET` after `import { IPC } from
 /// "./channels"`, or `o.GET` after `var o = n(227)` in a webpack factory.

@@ -11,6 +11,7 @@ use rea_hash::{CanonicalJson, Composed, Piece};
 use rea_parse::{
     ChannelImport, FileFacts, FileKind, ImportFrom, IpcOp, JsFacts, Module, ModuleKey, ModuleRef,
     ParseOutput, ParseStatus, Range, RendererLoad, ServeOptions, StaticValue, TextStatus,
+    exported_string,
 };
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -1493,17 +1494,7 @@ fn imported_channels(files: &Files, parsed: &[FileFacts]) -> HashMap<String, Vec
             else {
                 continue;
             };
-            let [name, rest @ ..] = path.as_slice() else {
-                continue;
-            };
-            let value = target
-                .js
-                .exported_constants
-                .iter()
-                .rev()
-                .find(|(exported, _)| exported == name)
-                .and_then(|(_, value)| value.at(rest));
-            if let Some(channel) = value {
+            if let Some(channel) = exported_string(&target.js.exported_constants, path) {
                 op.channel = Some(channel.to_owned());
             }
         }

@@ -18,7 +18,7 @@
 //! Identifier names never appear, so renaming locals keeps the digest. After 100,000 tokens
 //! the walk stops and no digest is published.
 
-use std::collections::{BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap};
 
 use sha2::{Digest, Sha256};
 use swc_common::Spanned;
@@ -28,7 +28,7 @@ use swc_ecma_ast::{
 };
 use swc_ecma_visit::{Visit, VisitWith};
 
-use super::constants::{self, Constant};
+use super::constants::{self, Binding, Bound, Constant};
 use super::names::{callee_name, dotted, literal_key, number_text, param_name, prop_name, unwrap};
 use crate::facts::{Module, ModuleKey};
 use crate::source::Source;
@@ -423,29 +423,24 @@ struct ExportedStrings {
     values: Vec<(String, Constant)>,
     /// Getters as (exported name, the local name they return).
     getters: Vec<(String, String)>,
-    /// Names the factory's body declares with a constant value, and whether by `const`;
-    /// `None` once a name is declared twice.
-    locals: HashMap<String, Option<(Constant, bool)>>,
+    /// Names the factory's body declares with a constant value, and how they hold; `None`
+    /// once a name is declared twice.
+    locals: HashMap<String, Option<Bound>>,
     /// The factory's compiled enums, by name.
     enums: HashMap<String, Constant>,
-    /// Names assigned anywhere in the factory.
-    assigned: HashSet<String>,
+    /// How often the factory assigns each name.
+    assignments: HashMap<String, u32>,
 }
 
 impl ExportedStrings {
     /// The exports in order, getters resolved last (their order among themselves kept).
     fn close(mut self) -> Vec<(String, Constant)> {
         for (exported, local) in std::mem::take(&mut self.getters) {
-            let value = self
-                .enums
-                .get(&local)
-                .cloned()
-                .or_else(|| match self.locals.get(&local) {
-                    Some(Some((value, fixed))) if *fixed || !self.assigned.contains(&local) => {
-                        Some(value.clone())
-                    }
-                    _ => None,
-                });
+            let value = self.enums.get(&local).cloned().or_else(|| {
+                let bound = self.locals.get(&local)?.as_ref()?;
+                let assignments = self.assignments.get(&local).copied().unwrap_or(0);
+                bound.how.holds(assignments).then(|| bound.value.clone())
+            });
             if let Some(value) = value {
                 self.values.push((exported, value));
             }
@@ -593,26 +588,17 @@ impl FactoryWalker<'_> {
         }
         match target {
             SimpleAssignTarget::Ident(ident) => assigned = Some(ident.id.sym.to_string()),
+            // `t.GET = "x"`, `module.exports = {…}`.
             SimpleAssignTarget::Member(m) => {
-                if self.is_exports(&dotted(&m.obj)) {
-                    // `exports.GET = "x"`, `t.GET = "x"`.
-                    if let MemberProp::Ident(prop) = &m.prop
-                        && let Some(value) = constants::constant(&assign.right)
-                    {
-                        values.push((prop.sym.to_string(), value));
-                    }
-                } else if self.is_exports(&super::names::dotted_member(m))
-                    && let Some(Constant::Object(members)) = constants::constant(&assign.right)
-                {
-                    // `module.exports = {…}`.
-                    values = members;
-                }
+                constants::exported_by(m, &assign.right, |n| self.is_exports(n), &mut values);
             }
             _ => {}
         }
         if let Some(strings) = self.strings.as_deref_mut() {
             strings.values.extend(values);
-            strings.assigned.extend(assigned);
+            if let Some(name) = assigned {
+                *strings.assignments.entry(name).or_default() += 1;
+            }
         }
     }
 
@@ -624,7 +610,11 @@ impl FactoryWalker<'_> {
         let Some(strings) = self.strings.as_deref_mut() else {
             return;
         };
-        let fixed = var.kind == swc_ecma_ast::VarDeclKind::Const;
+        let how = if var.kind == swc_ecma_ast::VarDeclKind::Const {
+            Binding::Fixed
+        } else {
+            Binding::Declared
+        };
         for decl in &var.decls {
             let (Pat::Ident(ident), Some(init)) = (&decl.name, &decl.init) else {
                 continue;
@@ -636,7 +626,7 @@ impl FactoryWalker<'_> {
                 .locals
                 .entry(ident.id.sym.to_string())
                 .and_modify(|seen| *seen = None)
-                .or_insert(Some((value, fixed)));
+                .or_insert(Some(Bound { value, how }));
         }
     }
 
@@ -647,7 +637,9 @@ impl FactoryWalker<'_> {
         }
         if let Some((target, members)) = constants::enum_call(call) {
             let exported = constants::enum_export(call, |name| self.is_exports(name));
-            let strings = self.strings.as_deref_mut().expect("checked above");
+            let Some(strings) = self.strings.as_deref_mut() else {
+                return;
+            };
             if let Some(exported) = exported {
                 strings.values.push((exported, members.clone()));
             }
@@ -659,7 +651,9 @@ impl FactoryWalker<'_> {
         if !getters {
             return;
         }
-        let strings = self.strings.as_deref_mut().expect("checked above");
+        let Some(strings) = self.strings.as_deref_mut() else {
+            return;
+        };
         let mut getter = |name: String, expr: &Expr| match getter_result(expr).map(unwrap) {
             Some(Expr::Ident(local)) => strings.getters.push((name, local.sym.to_string())),
             Some(value) => {
@@ -937,10 +931,12 @@ impl FactoryWalker<'_> {
     fn note_call(&mut self, call: &CallExpr) {
         let name = callee_name(&call.callee);
         let first = call.args.first().map(|a| &*a.expr);
-        let getters = name
-            .rsplit_once('.')
-            .is_some_and(|(object, method)| method == "d" && self.is_require(object));
-        self.note_export_call(call, getters);
+        if self.strings.is_some() {
+            let getters = name
+                .rsplit_once('.')
+                .is_some_and(|(object, method)| method == "d" && self.is_require(object));
+            self.note_export_call(call, getters);
+        }
         if self.is_require(&name) {
             match first.map(unwrap) {
                 // AMD's `require([ids], callback)` loads on demand.

@@ -250,39 +250,39 @@ pub(super) fn commonjs_exports(name: &str) -> bool {
     name == "exports" || name == "module.exports"
 }
 
-/// What an assignment to `member` exports when the value is a constant:
-/// `exports.X = "x"`, `module.exports.X = {…}`, or each member of `module.exports = {…}`.
-pub(super) fn exported_by(member: &MemberExpr, value: &Expr, out: &mut Vec<(String, Constant)>) {
-    // Cheap first: only members of `exports` or `module`.
+/// Whether `member` may be a member of a CommonJS module's exports (`exports.X`,
+/// `module.exports`, `module.exports.X`): a cheap look at the name it starts from.
+pub(super) fn on_commonjs_exports(member: &MemberExpr) -> bool {
     let root = match unwrap(&member.obj) {
         Expr::Ident(ident) => &ident.sym,
         Expr::Member(inner) => match unwrap(&inner.obj) {
             Expr::Ident(ident) => &ident.sym,
-            _ => return,
+            _ => return false,
         },
-        _ => return,
+        _ => return false,
     };
-    if *root != *"exports" && *root != *"module" {
-        return;
-    }
-    let target = names::dotted_member(member);
-    if target == "module.exports" {
-        if let Some(Constant::Object(members)) = constant(value) {
-            out.extend(members);
+    *root == *"exports" || *root == *"module"
+}
+
+/// What an assignment to `member` exports when the value is a constant: `exports.X = "x"`,
+/// `module.exports.X = {…}`, or each member of `module.exports = {…}`, `is_exports` telling
+/// which objects are the module's exports (see [`enum_export`]).
+pub(super) fn exported_by(
+    member: &MemberExpr,
+    value: &Expr,
+    is_exports: impl Fn(&str) -> bool,
+    out: &mut Vec<(String, Constant)>,
+) {
+    if is_exports(&dotted(&member.obj)) {
+        if let MemberProp::Ident(prop) = &member.prop
+            && let Some(value) = constant(value)
+        {
+            out.push((prop.sym.to_string(), value));
         }
-        return;
-    }
-    let Some(name) = target
-        .strip_prefix("exports.")
-        .or_else(|| target.strip_prefix("module.exports."))
-    else {
-        return;
-    };
-    if !name.is_empty()
-        && !name.contains('.')
-        && let Some(value) = constant(value)
+    } else if is_exports(&names::dotted_member(member))
+        && let Some(Constant::Object(members)) = constant(value)
     {
-        out.push((name.to_owned(), value));
+        out.extend(members);
     }
 }
 

@@ -568,14 +568,10 @@ impl Extractor<'_, '_> {
             else {
                 continue;
             };
-            let [name, rest @ ..] = path.as_slice() else {
-                continue;
-            };
             let value = self
                 .factory_strings
                 .get(&(module.bundle, module.key.clone()))
-                .and_then(|exports| exports.iter().rev().find(|(n, _)| n == name))
-                .and_then(|(_, value)| value.at(rest));
+                .and_then(|exports| crate::facts::exported_string(exports, path));
             if let Some(channel) = value {
                 op.channel = Some(channel.to_owned());
                 op.channel_import = None;

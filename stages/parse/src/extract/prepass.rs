@@ -229,6 +229,15 @@ pub(super) fn normalize(aliases: &Aliases, scopes: &Scopes, name: String) -> Str
     }
 }
 
+/// The name a named import imports: `a` of `import { a as b }`, or of `import { a }`.
+fn imported_name(named: &swc_ecma_ast::ImportNamedSpecifier) -> String {
+    match &named.imported {
+        Some(ModuleExportName::Ident(i)) => i.sym.to_string(),
+        Some(ModuleExportName::Str(s)) => s.value.to_string_lossy().into_owned(),
+        None => named.local.sym.to_string(),
+    }
+}
+
 /// The relative module `init` requires: `require("./x")`, or an interop helper around it
 /// (`__importStar(require("./x"))`).
 fn relative_require(init: &Expr) -> Option<String> {
@@ -856,16 +865,7 @@ impl Visit for PrePass {
         if self.looks.ipc && spec.starts_with('.') {
             for specifier in &decl.specifiers {
                 let (local, path) = match specifier {
-                    ImportSpecifier::Named(named) => {
-                        let imported = match &named.imported {
-                            Some(ModuleExportName::Ident(i)) => i.sym.to_string(),
-                            Some(ModuleExportName::Str(s)) => {
-                                s.value.to_string_lossy().into_owned()
-                            }
-                            None => named.local.sym.to_string(),
-                        };
-                        (&named.local.sym, vec![imported])
-                    }
+                    ImportSpecifier::Named(named) => (&named.local.sym, vec![imported_name(named)]),
                     ImportSpecifier::Default(d) => (&d.local.sym, vec!["default".to_owned()]),
                     ImportSpecifier::Namespace(ns) => (&ns.local.sym, Vec::new()),
                 };
@@ -880,13 +880,7 @@ impl Visit for PrePass {
             for specifier in &decl.specifiers {
                 match specifier {
                     ImportSpecifier::Named(named) => {
-                        let imported = match &named.imported {
-                            Some(ModuleExportName::Ident(i)) => i.sym.to_string(),
-                            Some(ModuleExportName::Str(s)) => {
-                                s.value.to_string_lossy().into_owned()
-                            }
-                            None => named.local.sym.to_string(),
-                        };
+                        let imported = imported_name(named);
                         self.alias(&named.local.sym, &format!("{module}.{imported}"), module);
                     }
                     ImportSpecifier::Default(d) => self.alias(&d.local.sym, module, module),
@@ -900,8 +894,14 @@ impl Visit for PrePass {
         // `exports.GET = "settings:get"`, `module.exports = { GET: "settings:get" }`.
         if assign.op == AssignOp::Assign
             && let AssignTarget::Simple(SimpleAssignTarget::Member(member)) = &assign.left
+            && constants::on_commonjs_exports(member)
         {
-            constants::exported_by(member, &assign.right, &mut self.exported);
+            constants::exported_by(
+                member,
+                &assign.right,
+                constants::commonjs_exports,
+                &mut self.exported,
+            );
         }
         if self.looks.ipc
             && let Some(member) = constants::inline_enum_member(assign)
