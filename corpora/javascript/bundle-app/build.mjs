@@ -69,10 +69,22 @@ await pack("rspack-eval-dev", rspack, "development", false, "eval");
 for (const [name, options] of [
   ["esbuild-esm", { format: "esm", splitting: true, outdir: path.join(out, "esbuild-esm") }],
   ["esbuild-cjs", { format: "cjs", platform: "node", outdir: path.join(out, "esbuild-cjs") }],
+  // Minified: the wrappers lose their path keys and their helpers' names.
+  ["esbuild-cjs-min", { format: "cjs", platform: "node", minify: true, outdir: path.join(out, "esbuild-cjs-min") }],
 ]) {
   const result = await esbuild.build({
     absWorkingDir: app, entryPoints: ["src/index.js"], bundle: true, metafile: true, logLevel: "silent",
     nodePaths: [path.join(process.cwd(), "node_modules")], ...options,
+  });
+  writeFileSync(path.join(out, `${name}.meta.json`), JSON.stringify(result.metafile, null, 1));
+}
+
+// A real CommonJS package tree (qs and its dependencies: every file a `__commonJS` wrapper),
+// bundled by esbuild with and without minification; the metafile lists each input's requires.
+for (const [name, minify] of [["esbuild-qs", false], ["esbuild-qs-min", true]]) {
+  const result = await esbuild.build({
+    absWorkingDir: process.cwd(), entryPoints: [require.resolve("qs")], bundle: true, metafile: true,
+    logLevel: "silent", format: "cjs", platform: "node", minify, outdir: path.join(out, name),
   });
   writeFileSync(path.join(out, `${name}.meta.json`), JSON.stringify(result.metafile, null, 1));
 }

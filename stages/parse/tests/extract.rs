@@ -391,6 +391,58 @@ require_a();"#,
 }
 
 #[test]
+fn minified_esbuild_wrappers_are_known_by_their_helpers_shape() {
+    // esbuild 0.28 with `--minify`: the helpers are renamed, take a third parameter and a
+    // `try`; each module is the function alone, known by the name its wrapper is bound to.
+    let f = facts(
+        "out.js",
+        r#"var g=(t,e,r)=>()=>{if(r)throw r[0];try{return t&&(e=t(t=0)),e}catch(a){throw r=[a],a}};var Q=(t,e)=>()=>{try{return e||t((e={exports:{}}).exports,e),e.exports}catch(r){throw e=0,r}};
+var U=Q((e,t)=>{t.exports={double(n){return n*2}}});
+var i=g(()=>{});
+var $=g(()=>{i()});
+var V=Q((e,t)=>{var n=U();function k(i){return i()}t.exports=n});
+function other(Q){var z=Q(function(){});return z}
+module.exports=V();"#,
+    );
+    assert_eq!(keys(&f), ["$", "U", "V", "i"]);
+    let module = |key: &str| {
+        f.js.bundles
+            .iter()
+            .flat_map(|b| &b.modules)
+            .find(|m| m.key.text() == key)
+            .unwrap()
+    };
+    // `i()` inside `k`, whose parameter is named `i`, is not a require of module `i`; nor is
+    // `Q(function(){})` in `other`, whose parameter is named `Q`, a wrapper.
+    assert_eq!(module("V").requires, [ModuleKey::String("U".into())]);
+    assert_eq!(module("$").requires, [ModuleKey::String("i".into())]);
+    assert!(module("U").requires.is_empty());
+    let runtimes: Vec<&str> = f.js.bundles.iter().map(|b| b.runtime.as_str()).collect();
+    assert_eq!(
+        runtimes,
+        [
+            "esbuild-commonjs",
+            "esbuild-esm",
+            "esbuild-esm",
+            "esbuild-commonjs"
+        ]
+    );
+    // The older helpers, without `try` (esbuild 0.14–0.19, minified).
+    let old = facts(
+        "old.js",
+        r#"var n=(e,t)=>()=>(e&&(t=e(e=0)),t);var c=(e,t)=>()=>(t||e((t={exports:{}}).exports,t),t.exports);
+var a=c((e,t)=>{t.exports=1});var b=n(()=>{});"#,
+    );
+    assert_eq!(keys(&old), ["a", "b"]);
+    // A function of the same arity that is no wrapper helper wraps nothing.
+    let none = facts(
+        "none.js",
+        r#"var c=(e,t)=>()=>e(t);var a=c((x,y)=>{y.exports=1});"#,
+    );
+    assert!(keys(&none).is_empty());
+}
+
+#[test]
 fn fingerprints_ignore_local_names_but_not_structure() {
     let a = facts(
         "a.js",

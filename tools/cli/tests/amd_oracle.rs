@@ -255,4 +255,27 @@ fn monaco_editor_bundle_matches_its_id_table_minified_or_not() {
         );
         assert_eq!(ours.edges["bundler-require"], edges, "{build}");
     }
+    // Some of those modules were bundled by esbuild first: each holds a `__commonJS` wrapper,
+    // keyed by its source path in the development build. The minified build renames the
+    // helper and drops the paths; its wrappers are found by the helper's shape, as many.
+    let wrappers = |build: &str| {
+        result["graph"]["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|n| n["kind"] == "javascript-module")
+            .map(props)
+            .filter(|p| {
+                p["runtime"] == "esbuild-commonjs"
+                    && p["path"] == format!("{build}/editor.main.js").as_str()
+            })
+            .map(|p| p["module_key"].as_str().unwrap().to_owned())
+            .collect::<Vec<String>>()
+    };
+    let dev = wrappers("dev");
+    assert!(
+        !dev.is_empty() && dev.iter().all(|k| k.ends_with(".ts")),
+        "{dev:?}"
+    );
+    assert_eq!(wrappers("min").len(), dev.len());
 }

@@ -375,6 +375,159 @@ fn esbuild_imports_and_wrappers_match_the_metafile() {
     }
 }
 
+/// The entry points of an esbuild metafile's outputs: their code runs at the top level of the
+/// output, not in a wrapper.
+fn metafile_entries(meta: &Value) -> BTreeSet<String> {
+    meta["outputs"]
+        .as_object()
+        .unwrap()
+        .values()
+        .filter_map(|o| o["entryPoint"].as_str().map(str::to_owned))
+        .collect()
+}
+
+/// The requires between bundled inputs that an esbuild metafile lists, as (input, required
+/// input), from inputs other than entry points.
+fn metafile_requires(meta: &Value) -> BTreeSet<(String, String)> {
+    let inputs = meta["inputs"].as_object().unwrap();
+    let entries = metafile_entries(meta);
+    let mut out = BTreeSet::new();
+    for (input, record) in inputs {
+        if entries.contains(input) {
+            continue;
+        }
+        for import in record["imports"].as_array().unwrap() {
+            let path = import["path"].as_str().unwrap();
+            if import["kind"] == "require-call"
+                && import["external"] != true
+                && inputs.contains_key(path)
+            {
+                out.insert((input.clone(), path.to_owned()));
+            }
+        }
+    }
+    out
+}
+
+/// Sorted in- and out-degrees of a require graph over any names.
+fn degrees(edges: &BTreeSet<(String, String)>) -> (Vec<usize>, Vec<usize>) {
+    let mut outs: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut ins: BTreeMap<&str, usize> = BTreeMap::new();
+    for (from, to) in edges {
+        *outs.entry(from).or_default() += 1;
+        *ins.entry(to).or_default() += 1;
+    }
+    let mut outs: Vec<usize> = outs.into_values().collect();
+    let mut ins: Vec<usize> = ins.into_values().collect();
+    outs.sort_unstable();
+    ins.sort_unstable();
+    (outs, ins)
+}
+
+#[test]
+fn minified_esbuild_wrappers_are_recovered_with_their_requires() {
+    // qs and its dependencies, all CommonJS: esbuild wraps every input but the entry point,
+    // whose code runs at the output's top level, in `__commonJS`. Built
+    // plainly, each wrapper is keyed by its input's path; minified, the helper is renamed and
+    // takes the module's function alone, so a module is known by the name its wrapper is
+    // bound to. Both must give the metafile's inputs and requires: by path, and minified,
+    // as the same graph up to names.
+    let corpus = corpus();
+    let meta: Value =
+        serde_json::from_slice(&std::fs::read(corpus.join("esbuild-qs.meta.json")).unwrap())
+            .unwrap();
+    let inputs: BTreeSet<String> = meta["inputs"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .filter(|(k, v)| v["format"] == "cjs" && !metafile_entries(&meta).contains(*k))
+        .map(|(k, _)| k.clone())
+        .collect();
+    let expected = metafile_requires(&meta);
+    assert!(
+        inputs.len() > 20 && expected.len() > 20,
+        "{inputs:?} {expected:?}"
+    );
+    let requires = |result: &Value| -> BTreeSet<(String, String)> {
+        factories(result)
+            .into_iter()
+            .flat_map(|(key, (_, _, targets))| targets.into_iter().map(move |t| (key.clone(), t)))
+            .collect()
+    };
+    let plain = analyze(&corpus.join("esbuild-qs"));
+    let keys: BTreeSet<String> = factories(&plain).into_keys().collect();
+    assert_eq!(
+        keys, inputs,
+        "plain build: wrapper keys against the metafile's inputs"
+    );
+    assert_eq!(requires(&plain), expected, "plain build: requires");
+
+    let min_meta: Value =
+        serde_json::from_slice(&std::fs::read(corpus.join("esbuild-qs-min.meta.json")).unwrap())
+            .unwrap();
+    assert_eq!(
+        metafile_requires(&min_meta),
+        expected,
+        "the two builds bundle the same inputs"
+    );
+    let minified = analyze(&corpus.join("esbuild-qs-min"));
+    assert_eq!(minified["statistics"]["parse_failures"], 0);
+    let modules = factories(&minified);
+    assert_eq!(
+        modules.len(),
+        inputs.len(),
+        "minified build: one module per input"
+    );
+    let min_requires = requires(&minified);
+    assert_eq!(
+        min_requires.len(),
+        expected.len(),
+        "minified build: requires"
+    );
+    assert_eq!(
+        degrees(&min_requires),
+        degrees(&expected),
+        "minified build: require graph"
+    );
+    // Each wrapper is its own esbuild bundle, as in the plain build.
+    let runtimes: BTreeSet<String> = minified["graph"]["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| {
+            n["kind"] == "javascript-module"
+                && !n["observations"][0]["properties"]["module_key"].is_null()
+        })
+        .map(|n| n["observations"][0]["properties"]["runtime"].to_string())
+        .collect();
+    assert_eq!(
+        runtimes,
+        BTreeSet::from(["\"esbuild-commonjs\"".to_owned()])
+    );
+
+    // The app's own build: a CommonJS input and two lazily initialized ES modules (`__esm`),
+    // one of which initializes the other; minified, the same modules and requires.
+    let shape = |result: &Value| {
+        let modules = factories(result);
+        let mut kinds: Vec<String> = result["graph"]["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|n| {
+                n["kind"] == "javascript-module"
+                    && !n["observations"][0]["properties"]["module_key"].is_null()
+            })
+            .map(|n| n["observations"][0]["properties"]["runtime"].to_string())
+            .collect();
+        kinds.sort();
+        let requires = requires(result);
+        (modules.len(), kinds, degrees(&requires))
+    };
+    let app = shape(&analyze(&corpus.join("esbuild-cjs")));
+    assert!(app.0 >= 2, "{app:?}");
+    assert_eq!(shape(&analyze(&corpus.join("esbuild-cjs-min"))), app);
+}
+
 /// The Electron app of `corpora/javascript/electron-app`, as webpack, rspack and esbuild bundle
 /// it (minified, `electron` external; with and without module concatenation) and as `tsc`
 /// compiles it, has the facts its source states (`truth.json`): every tool rewrites the

@@ -120,8 +120,165 @@ pub(crate) fn chunk_ids(array: &ArrayLit) -> (Vec<String>, u64) {
     (keys.into_iter().take(MAX_CHUNK_KEYS).collect(), unknown)
 }
 
-fn is_function(expr: &Expr) -> bool {
+pub(crate) fn is_function(expr: &Expr) -> bool {
     matches!(unwrap(expr), Expr::Fn(_) | Expr::Arrow(_))
+}
+
+/// The two module wrappers of esbuild's runtime.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) enum Wrapper {
+    /// `__commonJS`: a CommonJS module, run once on its first require.
+    CommonJs,
+    /// `__esm`: an ES module's lazy initializer, in output that also holds CommonJS.
+    Esm,
+}
+
+impl Wrapper {
+    pub(crate) fn name(self) -> &'static str {
+        match self {
+            Wrapper::CommonJs => "commonjs",
+            Wrapper::Esm => "esm",
+        }
+    }
+}
+
+/// Most nodes read from a helper's inner function: esbuild's are about twenty.
+const MAX_HELPER_NODES: u32 = 256;
+
+/// Which esbuild wrapper a declaration's value is, read from its shape, since a build with
+/// minified identifiers renames the helpers (`var h=(r,e)=>()=>…`):
+/// - `__commonJS`: `(cb, mod) => () => (mod || cb((mod = {exports: {}}).exports, mod),
+///   mod.exports)`, its callee also written `(0, cb[keys(cb)[0]])`;
+/// - `__esm`: `(fn, res) => () => (fn && (res = fn(fn = 0)), res)`.
+///
+/// Newer releases wrap either body in a `try`/`catch` and take a third parameter; the
+/// shapes hold through that.
+pub(crate) fn esbuild_helper(init: &Expr) -> Option<Wrapper> {
+    let (params, inner): (Vec<&Pat>, Option<&Expr>) = match unwrap(init) {
+        Expr::Arrow(arrow) => (
+            arrow.params.iter().collect(),
+            match &*arrow.body {
+                swc_ecma_ast::ArrowFunctionBody::Expr(e) => Some(e),
+                swc_ecma_ast::ArrowFunctionBody::FunctionBody(b) => returned(&b.stmts),
+            },
+        ),
+        Expr::Fn(f) => (
+            f.function.params.iter().map(|p| &p.pat).collect(),
+            f.function.body.as_ref().and_then(|b| returned(&b.stmts)),
+        ),
+        _ => return None,
+    };
+    if !(2..=3).contains(&params.len()) {
+        return None;
+    }
+    let inner = unwrap(inner?);
+    let empty = match inner {
+        Expr::Arrow(arrow) => arrow.params.is_empty(),
+        Expr::Fn(f) => f.function.params.is_empty(),
+        _ => false,
+    };
+    if !empty {
+        return None;
+    }
+    let (Some(callback), Some(state)) = (
+        param_name(params.first().copied()),
+        param_name(params.get(1).copied()),
+    ) else {
+        return None;
+    };
+    let mut shape = HelperShape {
+        callback: &callback,
+        state: &state,
+        nodes: 0,
+        fresh_module: false,
+        called_with_module: false,
+        called_once: false,
+    };
+    inner.visit_with(&mut shape);
+    if shape.nodes > MAX_HELPER_NODES {
+        return None;
+    }
+    if shape.fresh_module && shape.called_with_module {
+        Some(Wrapper::CommonJs)
+    } else if shape.called_once {
+        Some(Wrapper::Esm)
+    } else {
+        None
+    }
+}
+
+/// What [`esbuild_helper`] finds in a helper's inner function.
+struct HelperShape<'n> {
+    /// The helper's first parameter (the module's function, or its keyed table).
+    callback: &'n str,
+    /// Its second (the module record, or the initializer's result).
+    state: &'n str,
+    nodes: u32,
+    /// `state = {exports: {}}`.
+    fresh_module: bool,
+    /// The callback called with two arguments.
+    called_with_module: bool,
+    /// The callback called with `callback = 0`.
+    called_once: bool,
+}
+
+impl HelperShape<'_> {
+    /// Whether `callee` is the callback: `cb`, `cb[…]` or `(0, cb[…])`.
+    fn is_callback(&self, callee: &Expr) -> bool {
+        match unwrap(callee) {
+            Expr::Ident(ident) => ident.sym == *self.callback,
+            Expr::Member(member) => {
+                matches!(unwrap(&member.obj), Expr::Ident(i) if i.sym == *self.callback)
+            }
+            Expr::Seq(seq) => seq.exprs.last().is_some_and(|e| self.is_callback(e)),
+            _ => false,
+        }
+    }
+}
+
+impl Visit for HelperShape<'_> {
+    fn visit_expr(&mut self, expr: &Expr) {
+        self.nodes += 1;
+        if self.nodes > MAX_HELPER_NODES {
+            return;
+        }
+        match expr {
+            Expr::Assign(assign) => {
+                if let AssignTarget::Simple(SimpleAssignTarget::Ident(target)) = &assign.left
+                    && target.id.sym == *self.state
+                    && let Expr::Object(object) = unwrap(&assign.right)
+                    && let [PropOrSpread::Prop(prop)] = object.props.as_slice()
+                    && let Prop::KeyValue(kv) = &**prop
+                    && prop_name(&kv.key).as_deref() == Some("exports")
+                    && matches!(unwrap(&kv.value), Expr::Object(o) if o.props.is_empty())
+                {
+                    self.fresh_module = true;
+                }
+            }
+            Expr::Call(call) => {
+                if let Callee::Expr(callee) = &call.callee
+                    && self.is_callback(callee)
+                {
+                    match call.args.as_slice() {
+                        [_, _] => self.called_with_module = true,
+                        [arg] => {
+                            if let Expr::Assign(reset) = unwrap(&arg.expr)
+                                && let AssignTarget::Simple(SimpleAssignTarget::Ident(target)) =
+                                    &reset.left
+                                && target.id.sym == *self.callback
+                                && matches!(unwrap(&reset.right), Expr::Lit(Lit::Num(n)) if n.value == 0.0)
+                            {
+                                self.called_once = true;
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            _ => {}
+        }
+        expr.visit_children_with(self);
+    }
 }
 
 fn params_of(expr: &Expr) -> Vec<&Pat> {
@@ -132,7 +289,7 @@ fn params_of(expr: &Expr) -> Vec<&Pat> {
     }
 }
 
-fn factory<'a>(key: Option<ModuleKey>, expr: &'a Expr) -> Factory<'a> {
+pub(crate) fn factory<'a>(key: Option<ModuleKey>, expr: &'a Expr) -> Factory<'a> {
     let params = params_of(expr);
     Factory {
         key,
@@ -381,6 +538,7 @@ pub(crate) fn walk_factory(
         functions: 0,
         require_outside: factory.require_outside,
         shadowed: 0,
+        hidden: HashMap::new(),
     };
     let span = match factory.body {
         Body::Method(function) => {
@@ -488,6 +646,9 @@ struct FactoryWalker<'n> {
     functions: u64,
     /// Whether the require name is bound outside the factory.
     require_outside: bool,
+    /// esbuild wrapper names bound by a function open around the node visited, with how
+    /// many such functions are open.
+    hidden: HashMap<String, u32>,
     /// Open functions inside the factory that rebind its require name (a bundle nested in
     /// the factory names its own runtime `r` too): calls to that name there are not requires.
     shadowed: u32,
@@ -538,6 +699,49 @@ impl FactoryWalker<'_> {
                     .any(|d| matches!(&d.name, Pat::Ident(i) if is(&i.id))),
                 _ => false,
             })
+    }
+
+    /// The esbuild wrapper names a function binds for itself, as parameters or declarations
+    /// of its body outside nested functions: there, a call of that name is not a require.
+    /// Minified builds reuse a module's short name (`U`) for locals elsewhere.
+    fn hides_wrappers<'p>(
+        &self,
+        params: impl Iterator<Item = &'p Pat>,
+        body: &[Stmt],
+    ) -> Vec<String> {
+        if self.esbuild_names.is_empty() {
+            return Vec::new();
+        }
+        let mut declared = Declared {
+            names: self.esbuild_names,
+            found: Vec::new(),
+        };
+        for param in params {
+            param.visit_with(&mut declared);
+        }
+        for stmt in body {
+            stmt.visit_with(&mut declared);
+        }
+        declared.found
+    }
+
+    /// Walks with `names` hidden from the esbuild wrapper names.
+    fn with_hidden(&mut self, names: Vec<String>, walk: impl FnOnce(&mut Self)) {
+        if names.is_empty() {
+            return walk(self);
+        }
+        for name in &names {
+            *self.hidden.entry(name.clone()).or_default() += 1;
+        }
+        walk(self);
+        for name in names {
+            if let Some(count) = self.hidden.get_mut(&name) {
+                *count -= 1;
+                if *count == 0 {
+                    self.hidden.remove(&name);
+                }
+            }
+        }
     }
 
     /// Walks a function's children, with the require name shadowed when it rebinds it.
@@ -800,7 +1004,10 @@ impl Visit for FactoryWalker<'_> {
     fn visit_function(&mut self, function: &swc_ecma_ast::Function) {
         let body = function.body.as_ref().map_or(&[][..], |b| &b.stmts[..]);
         let rebinds = self.rebinds(function.params.iter().map(|p| &p.pat), body);
-        self.walk_function(rebinds, |walker| function.visit_children_with(walker));
+        let hidden = self.hides_wrappers(function.params.iter().map(|p| &p.pat), body);
+        self.walk_function(rebinds, |walker| {
+            walker.with_hidden(hidden, |walker| function.visit_children_with(walker))
+        });
     }
 
     fn visit_arrow_expr(&mut self, arrow: &swc_ecma_ast::ArrowExpr) {
@@ -809,7 +1016,10 @@ impl Visit for FactoryWalker<'_> {
             swc_ecma_ast::ArrowFunctionBody::Expr(_) => &[][..],
         };
         let rebinds = self.rebinds(arrow.params.iter(), body);
-        self.walk_function(rebinds, |walker| arrow.visit_children_with(walker));
+        let hidden = self.hides_wrappers(arrow.params.iter(), body);
+        self.walk_function(rebinds, |walker| {
+            walker.with_hidden(hidden, |walker| arrow.visit_children_with(walker))
+        });
     }
 
     fn visit_expr(&mut self, expr: &Expr) {
@@ -995,10 +1205,47 @@ impl FactoryWalker<'_> {
             self.exports.insert(key);
         } else if let Some(key) = self.esbuild_names.get(&name)
             && call.args.is_empty()
+            && !self.hidden.contains_key(&name)
         {
             self.requires.insert(key.clone());
         }
     }
+}
+
+/// Names of a function's own scope (its parameters, and what its body declares outside
+/// nested functions) that are esbuild wrapper names.
+struct Declared<'n> {
+    names: &'n HashMap<String, ModuleKey>,
+    found: Vec<String>,
+}
+
+impl Declared<'_> {
+    fn note(&mut self, ident: &swc_ecma_ast::Ident) {
+        if self.names.contains_key(&*ident.sym) {
+            self.found.push(ident.sym.to_string());
+        }
+    }
+}
+
+impl Visit for Declared<'_> {
+    fn visit_binding_ident(&mut self, ident: &swc_ecma_ast::BindingIdent) {
+        self.note(&ident.id);
+    }
+
+    fn visit_fn_decl(&mut self, decl: &swc_ecma_ast::FnDecl) {
+        self.note(&decl.ident);
+    }
+
+    fn visit_class_decl(&mut self, decl: &swc_ecma_ast::ClassDecl) {
+        self.note(&decl.ident);
+    }
+
+    // Initializers and nested functions bind nothing of this scope; patterns are read for
+    // their names only.
+    fn visit_expr(&mut self, _: &Expr) {}
+    fn visit_function(&mut self, _: &swc_ecma_ast::Function) {}
+    fn visit_arrow_expr(&mut self, _: &swc_ecma_ast::ArrowExpr) {}
+    fn visit_class(&mut self, _: &swc_ecma_ast::Class) {}
 }
 
 /// A numeric or string literal as a module key.

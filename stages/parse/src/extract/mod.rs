@@ -195,6 +195,7 @@ pub(crate) fn extract(
         scopes: Scopes::default(),
         tables: pre.tables,
         esbuild: pre.esbuild,
+        wrapper_calls: pre.wrapper_calls,
         esm_chunk_ids: pre.esm_chunk_ids.unwrap_or_default(),
         esm_tables: pre.esm_tables,
         object_names: pre.object_names,
@@ -384,6 +385,8 @@ struct Extractor<'s, 'c> {
     scopes: Scopes,
     tables: prepass::Tables,
     esbuild: HashMap<String, ModuleKey>,
+    /// Calls of esbuild wrapper helpers known by their shape, from the pre-pass.
+    wrapper_calls: HashMap<(u32, u32), (bundle::Wrapper, Option<String>)>,
     /// The chunk ids of an ES-module chunk, and where its exported module tables start.
     esm_chunk_ids: (Vec<String>, u64),
     esm_tables: HashSet<u32>,
@@ -1459,10 +1462,30 @@ impl Visit for Extractor<'_, '_> {
             return;
         }
         let name = self.callee(&call.callee);
-        if (named(&name, "__commonJS") || named(&name, "__esm"))
-            && let Some(Expr::Object(table)) = call.args.first().map(|a| unwrap(&a.expr))
+        let wrapper = if named(&name, "__commonJS") {
+            Some((bundle::Wrapper::CommonJs, None))
+        } else if named(&name, "__esm") {
+            Some((bundle::Wrapper::Esm, None))
+        } else {
+            self.wrapper_calls
+                .get(&(call.span.lo.0, call.span.hi.0))
+                .map(|(kind, key)| (*kind, key.as_deref()))
+        };
+        if let Some((kind, key)) = wrapper
+            && let Some(arg) = call.args.first().map(|a| unwrap(&a.expr))
         {
-            let (mut factories, unknown) = bundle::object_factories(table);
+            let (mut factories, unknown) = match (arg, key) {
+                (Expr::Object(table), _) => bundle::object_factories(table),
+                // A minified build's wrapper of the function alone, keyed by its binding.
+                (function, Some(key)) => (
+                    vec![bundle::factory(
+                        Some(ModuleKey::String(key.to_owned())),
+                        function,
+                    )],
+                    0,
+                ),
+                _ => (Vec::new(), 0),
+            };
             // esbuild calls a wrapper's function with `(exports, module)`, not webpack's
             // `(module, exports, require)`.
             for factory in &mut factories {
@@ -1471,11 +1494,7 @@ impl Visit for Extractor<'_, '_> {
             }
             let factories = (factories, unknown);
             if !factories.0.is_empty() {
-                let kind = if named(&name, "__esm") {
-                    "esm"
-                } else {
-                    "commonjs"
-                };
+                let kind = kind.name();
                 let offset = self.source.offset(call.span.lo);
                 self.bundle(
                     "esbuild",

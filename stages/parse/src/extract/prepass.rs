@@ -337,6 +337,12 @@ pub(super) struct PrePass {
     pub(super) aliases: Aliases,
     pub(super) tables: Tables,
     pub(super) esbuild: HashMap<String, ModuleKey>,
+    /// esbuild's wrapper helpers known by their shape ([`bundle::esbuild_helper`]), by the
+    /// names they are bound to.
+    wrappers: Scoped<bundle::Wrapper>,
+    /// Calls of those helpers, by span: what each wraps, and the key of a module written
+    /// as the function alone (the name the call is bound to).
+    pub(super) wrapper_calls: HashMap<(u32, u32), (bundle::Wrapper, Option<String>)>,
     /// Module keys whose factory only re-exports an aliased module.
     externals: HashMap<String, &'static str>,
     /// Chunk ids an ES-module chunk exports (`export const __webpack_esm_ids__ = [480]`).
@@ -620,7 +626,10 @@ impl PrePass {
 
     /// Names that `pat` declares in the current scope stop meaning an outer alias there.
     fn shadow(&mut self, pat: &Pat, depth: usize) {
-        if (self.aliases.is_empty() && self.anchors.is_empty() && self.constants.is_empty())
+        if (self.aliases.is_empty()
+            && self.anchors.is_empty()
+            && self.constants.is_empty()
+            && self.wrappers.is_empty())
             || depth > MAX_PATTERN_DEPTH
         {
             return;
@@ -651,6 +660,7 @@ impl PrePass {
         self.aliases.shadow(name, self.scopes.current());
         self.anchors.shadow(name, self.scopes.current());
         self.constants.shadow(name, self.scopes.current());
+        self.wrappers.shadow(name, self.scopes.current());
     }
 
     fn external(&mut self, key: Option<String>, module: &'static str) {
@@ -817,7 +827,29 @@ impl Visit for PrePass {
                 && let Expr::Call(call) = unwrap(init)
             {
                 let name = callee_name(&call.callee);
-                if (named(&name, "__commonJS") || named(&name, "__esm"))
+                let wrapper = if named(&name, "__commonJS") || named(&name, "__esm") {
+                    None
+                } else {
+                    self.wrappers.resolve(&name, &self.scopes).copied()
+                };
+                if let Some(kind) = wrapper {
+                    // A helper known by its shape: the call is a wrapper whether its module is
+                    // a keyed table or, as minified builds write it, the function alone,
+                    // whose key is then the name the wrapper is bound to.
+                    let key = match call.args.first().map(|a| unwrap(&a.expr)) {
+                        Some(f) if call.args.len() == 1 && bundle::is_function(f) => {
+                            Some(ident.id.sym.to_string())
+                        }
+                        _ => None,
+                    };
+                    if let Some(key) = &key {
+                        self.esbuild
+                            .insert(key.clone(), ModuleKey::String(key.clone()));
+                    }
+                    self.wrapper_calls
+                        .insert((call.span.lo.0, call.span.hi.0), (kind, key));
+                }
+                if (named(&name, "__commonJS") || named(&name, "__esm") || wrapper.is_some())
                     && let Some(Expr::Object(obj)) = call.args.first().map(|a| unwrap(&a.expr))
                     && let Some(PropOrSpread::Prop(prop)) = obj.props.first()
                 {
@@ -831,6 +863,12 @@ impl Visit for PrePass {
                             .insert(ident.id.sym.to_string(), ModuleKey::String(key));
                     }
                 }
+            }
+            if let Pat::Ident(ident) = &decl.name
+                && let Some(kind) = bundle::esbuild_helper(init)
+            {
+                let scope = self.scopes.current();
+                self.wrappers.bind(&ident.id.sym, scope, Some(kind));
             }
             if let Pat::Ident(ident) = &decl.name
                 && ident.id.sym == *"__webpack_modules__"
