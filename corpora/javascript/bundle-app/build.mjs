@@ -71,6 +71,8 @@ for (const [name, options] of [
   ["esbuild-cjs", { format: "cjs", platform: "node", outdir: path.join(out, "esbuild-cjs") }],
   // Minified: the wrappers lose their path keys and their helpers' names.
   ["esbuild-cjs-min", { format: "cjs", platform: "node", minify: true, outdir: path.join(out, "esbuild-cjs-min") }],
+  // Minified with splitting: the chunks import the renamed helpers from a shared chunk.
+  ["esbuild-esm-min", { format: "esm", splitting: true, minify: true, outdir: path.join(out, "esbuild-esm-min") }],
 ]) {
   const result = await esbuild.build({
     absWorkingDir: app, entryPoints: ["src/index.js"], bundle: true, metafile: true, logLevel: "silent",

@@ -225,7 +225,9 @@ impl Engine {
                 Placement::Pool,
                 &[Dep::After(parse_node)],
                 move |cx| {
-                    let (output, inventory) = parsed.take("parsed files")?;
+                    let (mut output, inventory) = parsed.take("parsed files")?;
+                    // Modules whose wrapper helper another file exports, known only now.
+                    rea_graph::javascript::settle_imported_wrappers(&inventory, &mut output.files);
                     cx.progress()
                         .report("graph", 0, None, "building the application graph");
                     let graph = rea_graph::javascript::build(

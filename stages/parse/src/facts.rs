@@ -267,6 +267,43 @@ pub struct Bundle {
     pub unknown_modules: u64,
 }
 
+/// The two module wrappers of esbuild's runtime.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Wrapper {
+    /// `__commonJS`: a CommonJS module, run once on its first require.
+    CommonJs,
+    /// `__esm`: an ES module's lazy initializer, in output that also holds CommonJS.
+    Esm,
+}
+
+impl Wrapper {
+    pub fn name(self) -> &'static str {
+        match self {
+            Wrapper::CommonJs => "commonjs",
+            Wrapper::Esm => "esm",
+        }
+    }
+}
+
+/// A module wrapped, in a minified esbuild chunk of a split build, by a helper the chunk
+/// imports from another (`import {a as C} from "./chunk-X.js"; var P = C((e, t) => {…})`):
+/// one file cannot tell that helper from any other function, so this is a module only once
+/// the chunk it names is seen to export an esbuild wrapper helper under that name
+/// ([`JsFacts::exported_helpers`]); the graph stage settles it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ImportedWrapper {
+    /// The specifier the helper is imported from.
+    pub from: String,
+    /// The name that module exports the helper under.
+    pub helper: String,
+    /// Where the wrapper call starts, as a byte offset (its chunk key, like a wrapper's own).
+    pub offset: u32,
+    /// The wrapper call.
+    pub range: Range,
+    /// The module, keyed by the name the call is bound to.
+    pub module: Module,
+}
+
 /// One recovered module factory.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Module {
@@ -580,6 +617,12 @@ pub struct JsFacts {
     /// `exports.X = "x"`, `module.exports = {…}`, an exported enum. In export order; a
     /// later export of a name replaces an earlier one.
     pub exported_constants: Vec<(String, Constant)>,
+    /// esbuild wrapper helpers the file exports, by exported name (a split build's shared
+    /// chunk: `export { f as a }`).
+    pub exported_helpers: Vec<(String, Wrapper)>,
+    /// Modules wrapped by a helper imported from another file, unsettled
+    /// ([`ImportedWrapper`]).
+    pub imported_wrappers: Vec<ImportedWrapper>,
     /// Content-Security-Policy response headers the code writes.
     pub csp_headers: Vec<HeaderPolicy>,
     /// URL schemes the code serves through Electron's `protocol` module.

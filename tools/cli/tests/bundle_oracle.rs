@@ -526,6 +526,68 @@ fn minified_esbuild_wrappers_are_recovered_with_their_requires() {
     let app = shape(&analyze(&corpus.join("esbuild-cjs")));
     assert!(app.0 >= 2, "{app:?}");
     assert_eq!(shape(&analyze(&corpus.join("esbuild-cjs-min"))), app);
+
+    // Split into chunks, the CommonJS input's wrapper sits in a chunk that imports the
+    // helper from the shared chunk under a one-letter name: plain or minified, one module
+    // per CommonJS input the metafile lists.
+    for build in ["esbuild-esm", "esbuild-esm-min"] {
+        let meta: Value = serde_json::from_slice(
+            &std::fs::read(corpus.join(format!("{build}.meta.json"))).unwrap(),
+        )
+        .unwrap();
+        let cjs_inputs = meta["inputs"]
+            .as_object()
+            .unwrap()
+            .values()
+            .filter(|v| v["format"] == "cjs")
+            .count();
+        let (modules, kinds, _) = shape(&analyze(&corpus.join(build)));
+        assert!(cjs_inputs > 0);
+        assert_eq!(modules, cjs_inputs, "{build}: {kinds:?}");
+        assert!(
+            kinds.iter().all(|k| k == "\"esbuild-commonjs\""),
+            "{build}: {kinds:?}"
+        );
+    }
+}
+
+#[test]
+fn a_call_of_an_imported_function_is_a_wrapper_only_if_the_module_exports_esbuild_s_helper() {
+    // Two chunks import a one-letter name and call it with a function alone, as a split
+    // esbuild build calls its wrapper helper; only the chunk whose import names a module
+    // that exports such a helper holds a module.
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: &str| std::fs::write(dir.path().join(name), text).unwrap();
+    write(
+        "chunk-A.js",
+        "var f=(t,e)=>()=>(e||t((e={exports:{}}).exports,e),e.exports);var m=t=>t;export{f as a,m as b};",
+    );
+    write(
+        "index.js",
+        r#"import{a as C}from"./chunk-A.js";var P=C((e,t)=>{t.exports={double:n=>n*2}});console.log(P());"#,
+    );
+    write(
+        "other.js",
+        r#"import{b as C}from"./chunk-A.js";var Q=C((e,t)=>{t.exports=1});console.log(Q);"#,
+    );
+    let result = analyze(dir.path());
+    let modules: Vec<(String, String)> = result["graph"]["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["kind"] == "javascript-module")
+        .map(|n| &n["observations"][0]["properties"])
+        .filter(|p| !p["module_key"].is_null())
+        .map(|p| {
+            (
+                p["path"].as_str().unwrap().to_owned(),
+                key_text(&p["module_key"]),
+            )
+        })
+        .collect();
+    assert_eq!(modules, [("index.js".to_owned(), "P".to_owned())]);
+    assert_eq!(result["statistics"]["modules"], 1);
+    assert_eq!(result["statistics"]["bundles"], 1);
 }
 
 /// The Electron app of `corpora/javascript/electron-app`, as webpack, rspack and esbuild bundle

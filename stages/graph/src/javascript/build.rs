@@ -637,10 +637,15 @@ fn served_schemes(request: &Request<'_>) -> BTreeMap<String, BTreeSet<ServeOptio
     schemes
 }
 
-pub fn build(cx: &StageCx<'_>, request: &Request<'_>) -> Result<Built, Failure> {
-    let inventory = request.inventory;
-    let manifest = &inventory.manifest;
-    let root_sha = manifest.root_sha256.clone();
+/// A container found in the inventory: (path, format, sha256).
+type ContainerFacts = (String, String, String);
+
+/// The inventory's files as path resolution sees them, its containers, and each file's
+/// digest by path.
+fn inventory_files(
+    inventory: &InventoryGraph,
+    parsed: &[FileFacts],
+) -> (Files, Vec<ContainerFacts>, HashMap<String, String>) {
     // Inventory facts: files, containers, digests.
     let node_by_id: HashMap<&str, &crate::artifact::ArtifactNode> = inventory
         .nodes
@@ -671,7 +676,7 @@ pub fn build(cx: &StageCx<'_>, request: &Request<'_>) -> Result<Built, Failure> 
         }
     }
     let mut mains = BTreeMap::new();
-    for file in &request.parsed.files {
+    for file in parsed {
         if let Some(package) = &file.package
             && let Some(main) = &package.main
         {
@@ -684,6 +689,56 @@ pub fn build(cx: &StageCx<'_>, request: &Request<'_>) -> Result<Built, Failure> 
         containers.iter().map(|c| c.0.clone()).collect(),
         mains,
     );
+    (files, containers, digests)
+}
+
+/// Settles the modules wrapped by helpers imported from other files
+/// ([`rea_parse::ImportedWrapper`]): each whose specifier resolves to a file that exports an
+/// esbuild wrapper helper under the imported name becomes a module of its own esbuild bundle,
+/// appended to the file's bundles; the others are dropped (their code was read as the file's
+/// own).
+pub fn settle_imported_wrappers(inventory: &InventoryGraph, parsed: &mut [FileFacts]) {
+    if parsed.iter().all(|f| f.js.imported_wrappers.is_empty()) {
+        return;
+    }
+    let (files, _, _) = inventory_files(inventory, parsed);
+    let helpers: HashMap<String, Vec<(String, rea_parse::Wrapper)>> = parsed
+        .iter()
+        .filter(|f| !f.js.exported_helpers.is_empty())
+        .map(|f| (f.path.clone(), f.js.exported_helpers.clone()))
+        .collect();
+    for file in parsed.iter_mut() {
+        for wrapper in std::mem::take(&mut file.js.imported_wrappers) {
+            let resolution = files.resolve(&file.path, &wrapper.from, Context::ModuleSpecifier);
+            let Some(kind) = resolution
+                .path
+                .filter(|_| resolution.status == "resolved")
+                .and_then(|path| helpers.get(&path))
+                .and_then(|exported| exported.iter().find(|(name, _)| *name == wrapper.helper))
+                .map(|(_, kind)| kind.name())
+            else {
+                continue;
+            };
+            file.js.bundles.push(rea_parse::Bundle {
+                bundler: "esbuild",
+                runtime: format!("esbuild-{kind}"),
+                shape: "esbuild-wrapper",
+                chunk_keys: vec![format!("{kind}@{}", wrapper.offset)],
+                unknown_chunk_keys: 0,
+                entry_module_keys: Vec::new(),
+                range: wrapper.range,
+                modules: vec![wrapper.module],
+                unknown_modules: 0,
+            });
+        }
+    }
+}
+
+pub fn build(cx: &StageCx<'_>, request: &Request<'_>) -> Result<Built, Failure> {
+    let inventory = request.inventory;
+    let manifest = &inventory.manifest;
+    let root_sha = manifest.root_sha256.clone();
+    let (files, containers, digests) = inventory_files(inventory, &request.parsed.files);
     let mut env = Env {
         cx,
         root_sha: root_sha.clone(),

@@ -124,23 +124,7 @@ pub(crate) fn is_function(expr: &Expr) -> bool {
     matches!(unwrap(expr), Expr::Fn(_) | Expr::Arrow(_))
 }
 
-/// The two module wrappers of esbuild's runtime.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) enum Wrapper {
-    /// `__commonJS`: a CommonJS module, run once on its first require.
-    CommonJs,
-    /// `__esm`: an ES module's lazy initializer, in output that also holds CommonJS.
-    Esm,
-}
-
-impl Wrapper {
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            Wrapper::CommonJs => "commonjs",
-            Wrapper::Esm => "esm",
-        }
-    }
-}
+pub(crate) use crate::facts::Wrapper;
 
 /// Most nodes read from a helper's inner function: esbuild's are about twenty.
 const MAX_HELPER_NODES: u32 = 256;

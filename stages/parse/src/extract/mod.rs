@@ -169,6 +169,7 @@ pub(crate) fn extract(
     let mut facts = JsFacts {
         module_syntax: matches!(program, Program::Module(m) if m.body.iter().any(|i| i.is_module_decl())),
         exported_constants: std::mem::take(&mut pre.exported),
+        exported_helpers: std::mem::take(&mut pre.exported_helpers),
         ..JsFacts::default()
     };
     let scan = scan_text(source.text);
@@ -196,6 +197,7 @@ pub(crate) fn extract(
         tables: pre.tables,
         esbuild: pre.esbuild,
         wrapper_calls: pre.wrapper_calls,
+        imported_calls: pre.imported_calls,
         esm_chunk_ids: pre.esm_chunk_ids.unwrap_or_default(),
         esm_tables: pre.esm_tables,
         object_names: pre.object_names,
@@ -387,6 +389,8 @@ struct Extractor<'s, 'c> {
     esbuild: HashMap<String, ModuleKey>,
     /// Calls of esbuild wrapper helpers known by their shape, from the pre-pass.
     wrapper_calls: HashMap<(u32, u32), (bundle::Wrapper, Option<String>)>,
+    /// Calls that wrap a module if the helper they import is esbuild's, from the pre-pass.
+    imported_calls: HashMap<(u32, u32), (String, String, String)>,
     /// The chunk ids of an ES-module chunk, and where its exported module tables start.
     esm_chunk_ids: (Vec<String>, u64),
     esm_tables: HashSet<u32>,
@@ -784,6 +788,34 @@ impl Extractor<'_, '_> {
             self.factory_requires.pop();
             self.stack.pop();
         }
+    }
+
+    /// A call that wraps a module if the helper it imports is esbuild's
+    /// ([`crate::facts::ImportedWrapper`]). Until that is settled, the code inside is read as
+    /// the file's own.
+    fn imported_wrapper(&mut self, call: &CallExpr, from: String, helper: String, key: String) {
+        let Some(function) = call.args.first().map(|a| &*a.expr) else {
+            return;
+        };
+        if self.modules >= self.budget.max_modules {
+            self.facts.dropped_modules += 1;
+            return;
+        }
+        self.modules += 1;
+        let mut factory = bundle::factory(Some(ModuleKey::String(key)), function);
+        // As esbuild calls a wrapper's function: `(exports, module)`.
+        std::mem::swap(&mut factory.module_name, &mut factory.exports_name);
+        factory.require_name = None;
+        let (module, _) = bundle::walk_factory(self.source, &factory, &self.esbuild, false);
+        self.facts
+            .imported_wrappers
+            .push(crate::facts::ImportedWrapper {
+                from,
+                helper,
+                offset: self.source.offset(call.span.lo),
+                range: self.source.range(call.span),
+                module,
+            });
     }
 
     fn try_chunk_push(&mut self, call: &CallExpr) -> bool {
@@ -1507,6 +1539,13 @@ impl Visit for Extractor<'_, '_> {
                 );
                 return;
             }
+        }
+        if let Some((from, helper, key)) =
+            self.imported_calls.get(&(call.span.lo.0, call.span.hi.0))
+        {
+            self.imported_wrapper(call, from.clone(), helper.clone(), key.clone());
+            call.visit_children_with(self);
+            return;
         }
         if let Some(table) = bundle::browserify_table(call)
             && self.claimed_tables.insert(call.args[0].expr.span().lo.0)

@@ -343,6 +343,15 @@ pub(super) struct PrePass {
     /// Calls of those helpers, by span: what each wraps, and the key of a module written
     /// as the function alone (the name the call is bound to).
     pub(super) wrapper_calls: HashMap<(u32, u32), (bundle::Wrapper, Option<String>)>,
+    /// Names imported by name from a relative module, as (specifier, imported name): one
+    /// may be esbuild's wrapper helper in a split build's shared chunk.
+    helper_imports: Scoped<(String, String)>,
+    /// Calls of such a name with a function alone, bound to a name, by span: (specifier,
+    /// imported name, the name bound), modules once the helper is known
+    /// ([`crate::facts::ImportedWrapper`]).
+    pub(super) imported_calls: HashMap<(u32, u32), (String, String, String)>,
+    /// Wrapper helpers the file exports, by exported name.
+    pub(super) exported_helpers: Vec<(String, bundle::Wrapper)>,
     /// Module keys whose factory only re-exports an aliased module.
     externals: HashMap<String, &'static str>,
     /// Chunk ids an ES-module chunk exports (`export const __webpack_esm_ids__ = [480]`).
@@ -449,6 +458,13 @@ pub(super) fn run(program: &Program, looks: Looks) -> PrePass {
         };
         // Over the `{}` the enum's own `e || (e = {})` assigns.
         pre.constants.set(&name, scope, bound);
+    }
+    if !pre.wrappers.is_empty() {
+        for (exported, local) in &pre.export_locals {
+            if let Some(kind) = pre.wrappers.resolve(local, &pre.scopes) {
+                pre.exported_helpers.push((exported.clone(), *kind));
+            }
+        }
     }
     // Exported names whose values the file bound: enums, and constants in a file that does
     // IPC (the others bind none).
@@ -629,7 +645,8 @@ impl PrePass {
         if (self.aliases.is_empty()
             && self.anchors.is_empty()
             && self.constants.is_empty()
-            && self.wrappers.is_empty())
+            && self.wrappers.is_empty()
+            && self.helper_imports.is_empty())
             || depth > MAX_PATTERN_DEPTH
         {
             return;
@@ -661,6 +678,7 @@ impl PrePass {
         self.anchors.shadow(name, self.scopes.current());
         self.constants.shadow(name, self.scopes.current());
         self.wrappers.shadow(name, self.scopes.current());
+        self.helper_imports.shadow(name, self.scopes.current());
     }
 
     fn external(&mut self, key: Option<String>, module: &'static str) {
@@ -848,6 +866,18 @@ impl Visit for PrePass {
                     }
                     self.wrapper_calls
                         .insert((call.span.lo.0, call.span.hi.0), (kind, key));
+                } else if let [arg] = call.args.as_slice()
+                    && arg.spread.is_none()
+                    && bundle::is_function(&arg.expr)
+                    && let Some((from, helper)) = self.helper_imports.resolve(&name, &self.scopes)
+                {
+                    // Perhaps a wrapper whose helper another chunk exports: settled once
+                    // every file is read.
+                    let key = ident.id.sym.to_string();
+                    let call_key = (call.span.lo.0, call.span.hi.0);
+                    self.imported_calls
+                        .insert(call_key, (from.clone(), helper.clone(), key.clone()));
+                    self.esbuild.insert(key.clone(), ModuleKey::String(key));
                 }
                 if (named(&name, "__commonJS") || named(&name, "__esm") || wrapper.is_some())
                     && let Some(Expr::Object(obj)) = call.args.first().map(|a| unwrap(&a.expr))
@@ -912,6 +942,16 @@ impl Visit for PrePass {
                     path,
                 };
                 self.imports.bind(local, PROGRAM_SCOPE, Some(import));
+            }
+        }
+        if spec.starts_with('.') {
+            // A named import of another chunk may be esbuild's wrapper helper.
+            for specifier in &decl.specifiers {
+                if let ImportSpecifier::Named(named) = specifier {
+                    let helper = (spec.clone().into_owned(), imported_name(named));
+                    self.helper_imports
+                        .bind(&named.local.sym, PROGRAM_SCOPE, Some(helper));
+                }
             }
         }
         if let Some(module) = aliased_module(&spec) {
