@@ -17,13 +17,16 @@
 #   DEST/corpus/native-<…>.assets.json                the .node assets webpack emitted
 #   DEST/corpus/channels-tsc-<cjs|esm>/               corpora/javascript/channels-app compiled by
 #                                                     tsc, its channels in a module of their own
+#   DEST/corpus/vite-<relative|absolute>/             corpora/javascript/vite-app built by Vite
+#                                                     with a relative and an absolute base, each
+#                                                     with Vite's manifest.json as the oracle
 #
 # A rebuild happens when this script or any file of the apps changes (their digest is the
 # stamp).
 set -euo pipefail
 dest="$(realpath -m "${1:?usage: bundles-corpus.sh DEST}")"
 here="$(cd "$(dirname "$0")/.." && pwd)"
-stamp="$(cat "$0" $(find "$here/javascript/bundle-app" "$here/javascript/electron-app" "$here/javascript/browserify-app" "$here/javascript/native-app" "$here/javascript/channels-app" -type f | LC_ALL=C sort) | sha256sum | cut -d' ' -f1)"
+stamp="$(cat "$0" $(find "$here/javascript/bundle-app" "$here/javascript/electron-app" "$here/javascript/browserify-app" "$here/javascript/native-app" "$here/javascript/channels-app" "$here/javascript/vite-app" -type f | LC_ALL=C sort) | sha256sum | cut -d' ' -f1)"
 . "$(dirname "$0")/corpus.sh"
 corpus_begin "$dest" "$stamp"
 mkdir -p "$tmp/tools"
@@ -33,12 +36,13 @@ mkdir -p "$tmp/tools"
   npm install --no-audit --no-fund --loglevel=error \
     webpack@5.112.2 @rspack/core@2.3.2 esbuild@0.28.2 lodash-es@4.18.1 typescript@5.9.3 \
     rollup@4.68.9 @rollup/plugin-terser@1.0.2 browserify@17.0.1 qs@6.17.1 \
-    node-loader@2.1.0 @vercel/webpack-asset-relocator-loader@1.7.3 >/dev/null
+    node-loader@2.1.0 @vercel/webpack-asset-relocator-loader@1.7.3 vite@6.4.6 >/dev/null
   node "$here/javascript/bundle-app/build.mjs" "$tmp/out"
   node "$here/javascript/electron-app/build.mjs" "$tmp/out"
   node "$here/javascript/browserify-app/build.mjs" "$tmp/out"
   node "$here/javascript/native-app/build.mjs" "$tmp/out"
   node "$here/javascript/channels-app/build.mjs" "$tmp/out"
+  node "$here/javascript/vite-app/build.mjs" "$tmp/out"
 )
 mv "$tmp/out" "$tmp/corpus"
 corpus_end

@@ -443,6 +443,30 @@ var a=c((e,t)=>{t.exports=1});var b=n(()=>{});"#,
 }
 
 #[test]
+fn vite_preload_tables_read_only_through_numeric_indexes() {
+    let f = facts(
+        "assets/index.js",
+        r#"const __vite__mapDeps=(i,m=__vite__mapDeps,d=(m.f||(m.f=["./a.js","./a.css","assets/b.js"])))=>i.map(i=>d[i]);
+const E=(f,d)=>f();
+E(()=>import("./a.js"),__vite__mapDeps([0,1]));
+E(()=>import("./b.js"),__vite__mapDeps([2]));
+E(()=>import("./c.js"),__vite__mapDeps([0,n]));"#,
+    );
+    let dynamic: Vec<&str> =
+        f.js.references
+            .iter()
+            .filter(|r| r.kind == "dynamic-import")
+            .filter_map(|r| r.specifier.as_deref())
+            .collect();
+    // The two literal imports, the table's entries for the numeric calls (an absolute base's
+    // entry rooted), nothing for the call with a name among its indexes.
+    assert_eq!(
+        dynamic,
+        ["./a.js", "./a.css", "./b.js", "/assets/b.js", "./c.js"]
+    );
+}
+
+#[test]
 fn fingerprints_ignore_local_names_but_not_structure() {
     let a = facts(
         "a.js",

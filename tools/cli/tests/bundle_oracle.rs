@@ -590,6 +590,60 @@ fn a_call_of_an_imported_function_is_a_wrapper_only_if_the_module_exports_esbuil
     assert_eq!(result["statistics"]["bundles"], 1);
 }
 
+/// What Vite preloads for a manifest key: its chunk, its style sheets, and the same for every
+/// chunk it imports.
+fn vite_preloads(manifest: &Value, key: &str, out: &mut BTreeSet<String>) {
+    let chunk = &manifest[key];
+    if !out.insert(chunk["file"].as_str().unwrap().to_owned()) {
+        return;
+    }
+    for css in chunk["css"].as_array().into_iter().flatten() {
+        out.insert(css.as_str().unwrap().to_owned());
+    }
+    for import in chunk["imports"].as_array().into_iter().flatten() {
+        vite_preloads(manifest, import.as_str().unwrap(), out);
+    }
+}
+
+#[test]
+fn vite_preload_tables_name_what_the_manifest_says_each_dynamic_import_loads() {
+    // Vite rewrites `import("./settings.js")` to preload, through its `__vite__mapDeps`
+    // table, the chunk, the chunks it imports and their style sheets. With a relative base
+    // (as Electron renderers are built) the table is relative to the chunk; with an absolute
+    // one, to the served root. Either way the entry chunk's dynamic imports resolve to what
+    // Vite's own manifest lists.
+    let corpus = corpus();
+    for build in ["vite-relative", "vite-absolute"] {
+        let dir = corpus.join(build);
+        let manifest: Value =
+            serde_json::from_slice(&std::fs::read(dir.join("manifest.json")).unwrap()).unwrap();
+        let entry = &manifest["index.html"];
+        let mut expected = BTreeSet::new();
+        for dynamic in entry["dynamicImports"].as_array().unwrap() {
+            vite_preloads(&manifest, dynamic.as_str().unwrap(), &mut expected);
+        }
+        assert!(expected.iter().any(|f| f.ends_with(".css")), "{expected:?}");
+        let result = analyze(&dir);
+        let nodes: BTreeMap<&str, &Value> = result["graph"]["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| (n["node_id"].as_str().unwrap(), n))
+            .collect();
+        let mut ours = BTreeSet::new();
+        for edge in result["graph"]["edges"].as_array().unwrap() {
+            let p = &edge["properties"];
+            let source = &nodes[edge["source_node_id"].as_str().unwrap()]["observations"][0]["properties"]
+                ["path"];
+            if p["kind"] == "dynamic-import" && *source == entry["file"] {
+                assert_eq!(p["resolution_status"], "resolved", "{build}: {p}");
+                ours.insert(p["resolved_path"].as_str().unwrap().to_owned());
+            }
+        }
+        assert_eq!(ours, expected, "{build}");
+    }
+}
+
 /// The Electron app of `corpora/javascript/electron-app`, as webpack, rspack and esbuild bundle
 /// it (minified, `electron` external; with and without module concatenation) and as `tsc`
 /// compiles it, has the facts its source states (`truth.json`): every tool rewrites the

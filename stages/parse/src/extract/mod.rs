@@ -164,6 +164,7 @@ pub(crate) fn extract(
         amd: memchr::memmem::find(text, b"define(").is_some(),
         ipc: memchr::memmem::find(text, b"ipc").is_some(),
         parcel: memchr::memmem::find(text, b"parcelRequire").is_some(),
+        vite: memchr::memmem::find(text, b"__vite__mapDeps").is_some(),
     };
     let mut pre = prepass::run(program, looks);
     let mut facts = JsFacts {
@@ -198,6 +199,7 @@ pub(crate) fn extract(
         esbuild: pre.esbuild,
         wrapper_calls: pre.wrapper_calls,
         imported_calls: pre.imported_calls,
+        vite_deps: std::mem::take(&mut pre.vite_deps),
         esm_chunk_ids: pre.esm_chunk_ids.unwrap_or_default(),
         esm_tables: pre.esm_tables,
         object_names: pre.object_names,
@@ -389,6 +391,8 @@ struct Extractor<'s, 'c> {
     esbuild: HashMap<String, ModuleKey>,
     /// Calls of esbuild wrapper helpers known by their shape, from the pre-pass.
     wrapper_calls: HashMap<(u32, u32), (bundle::Wrapper, Option<String>)>,
+    /// Vite's preload table (`__vite__mapDeps`), from the pre-pass.
+    vite_deps: Vec<String>,
     /// Calls that wrap a module if the helper they import is esbuild's, from the pre-pass.
     imported_calls: HashMap<(u32, u32), (String, String, String)>,
     /// The chunk ids of an ES-module chunk, and where its exported module tables start.
@@ -787,6 +791,40 @@ impl Extractor<'_, '_> {
             }
             self.factory_requires.pop();
             self.stack.pop();
+        }
+    }
+
+    /// `__vite__mapDeps([0, 1])`: the files Vite preloads with a dynamic import, each a
+    /// `dynamic-import` reference to its entry of the file's preload table (reference §3.5),
+    /// when every index is a number. A build with a relative base (`./x.js`, as Electron
+    /// renderers are built to load from `file://`) writes entries relative to the chunk; one
+    /// with an absolute base writes them relative to the served root, which the runtime
+    /// prefixes with the base (`/` by default), so those are read as rooted (`/assets/x.js`).
+    fn vite_preloads(&mut self, call: &CallExpr) {
+        let Some(Expr::Array(indexes)) = call.args.first().map(|a| unwrap(&a.expr)) else {
+            return;
+        };
+        let mut deps = Vec::new();
+        for elem in &indexes.elems {
+            match elem.as_ref().map(|e| (e.spread.is_some(), unwrap(&e.expr))) {
+                Some((false, Expr::Lit(swc_ecma_ast::Lit::Num(n))))
+                    if n.value >= 0.0 && n.value.fract() == 0.0 =>
+                {
+                    deps.push(n.value as usize);
+                }
+                _ => return,
+            }
+        }
+        for index in deps {
+            if let Some(dep) = self.vite_deps.get(index) {
+                let relative = dep.starts_with("./") || dep.starts_with("../");
+                let specifier = if relative || dep.starts_with('/') || dep.contains("://") {
+                    dep.clone()
+                } else {
+                    format!("/{dep}")
+                };
+                self.reference_to("dynamic-import", Some(specifier), None, call.span);
+            }
         }
     }
 
@@ -1494,6 +1532,9 @@ impl Visit for Extractor<'_, '_> {
             return;
         }
         let name = self.callee(&call.callee);
+        if !self.vite_deps.is_empty() && name == "__vite__mapDeps" {
+            self.vite_preloads(call);
+        }
         let wrapper = if named(&name, "__commonJS") {
             Some((bundle::Wrapper::CommonJs, None))
         } else if named(&name, "__esm") {

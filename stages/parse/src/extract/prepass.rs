@@ -329,6 +329,40 @@ fn may_be_path(expr: &Expr) -> bool {
     }
 }
 
+/// Most entries of Vite's preload table read (reference §3.5).
+const MAX_VITE_DEPS: usize = 256;
+
+/// The strings of the array Vite's `__vite__mapDeps` caches as its table (`m.f = […]`).
+fn vite_table(init: &Expr) -> Vec<String> {
+    struct Table(Option<Vec<String>>);
+    impl Visit for Table {
+        fn visit_assign_expr(&mut self, assign: &swc_ecma_ast::AssignExpr) {
+            if self.0.is_none()
+                && let AssignTarget::Simple(SimpleAssignTarget::Member(member)) = &assign.left
+                && member.prop.is_ident_with("f")
+                && let Expr::Array(array) = unwrap(&assign.right)
+            {
+                let strings: Option<Vec<String>> = array
+                    .elems
+                    .iter()
+                    .take(MAX_VITE_DEPS)
+                    .map(|e| {
+                        e.as_ref()
+                            .filter(|e| e.spread.is_none())
+                            .and_then(|e| string(&e.expr))
+                    })
+                    .collect();
+                self.0 = Some(strings.unwrap_or_default());
+                return;
+            }
+            assign.visit_children_with(self);
+        }
+    }
+    let mut table = Table(None);
+    init.visit_with(&mut table);
+    table.0.unwrap_or_default()
+}
+
 /// Most members per file whose assigned static paths are kept.
 const MAX_MEMBER_PATHS: usize = 4096;
 
@@ -350,6 +384,10 @@ pub(super) struct PrePass {
     /// imported name, the name bound), modules once the helper is known
     /// ([`crate::facts::ImportedWrapper`]).
     pub(super) imported_calls: HashMap<(u32, u32), (String, String, String)>,
+    /// Vite's preload table: the strings of the `m.f || (m.f = […])` array that
+    /// `const __vite__mapDeps = (i, m = __vite__mapDeps, d = (m.f || (m.f = […]))) => …`
+    /// declares, at most [`MAX_VITE_DEPS`].
+    pub(super) vite_deps: Vec<String>,
     /// Wrapper helpers the file exports, by exported name.
     pub(super) exported_helpers: Vec<(String, bundle::Wrapper)>,
     /// Module keys whose factory only re-exports an aliased module.
@@ -433,6 +471,8 @@ pub(super) struct Looks {
     pub amd: bool,
     /// It names `parcelRequire`: Parcel 2's require and register names are kept.
     pub parcel: bool,
+    /// It names `__vite__mapDeps`: Vite's preload table is read.
+    pub vite: bool,
 }
 
 /// Runs the pre-pass over `program`, twice when the first pass bound anything.
@@ -803,6 +843,9 @@ impl Visit for PrePass {
             self.shadow(&decl.name, 0);
         }
         if let (Pat::Ident(ident), Some(init)) = (&decl.name, decl.init.as_deref()) {
+            if self.looks.vite && ident.id.sym == *"__vite__mapDeps" && self.vite_deps.is_empty() {
+                self.vite_deps = vite_table(init);
+            }
             if self.looks.amd {
                 match unwrap(init) {
                     Expr::Array(array) => self.strings.bind_array(&ident.id.sym, array),
