@@ -1661,6 +1661,42 @@ electron.invoke("no-window");
     // A call that names `ipcRenderer.send` is read as the operation itself.
     assert_eq!(page.js.ipc.len(), 1);
     assert_eq!(page.js.ipc[0].channel.as_deref(), Some("read-directly"));
+
+    // The same calls through names the page binds to what its window holds.
+    let named = facts(
+        "renderer.js",
+        r#"const api = window.electron;
+const { sendMessage } = window.electron.ipcRenderer;
+const { invoke: call } = (globalThis).electron;
+api.ipcRenderer.sendMessage("ping", ["x"]);
+sendMessage("pong");
+call({}, "get");
+function inner(api) { api.ipcRenderer.sendMessage("shadowed"); }
+const { ipcRenderer } = window.electron;
+ipcRenderer.send("read-directly");
+"#,
+    );
+    let calls: Vec<(&str, Vec<Option<&str>>)> = named
+        .js
+        .window_calls
+        .iter()
+        .map(|c| {
+            (
+                c.name.as_str(),
+                c.args.iter().map(Option::as_deref).collect(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        calls,
+        [
+            ("electron.ipcRenderer.sendMessage", vec![Some("ping"), None]),
+            ("electron.ipcRenderer.sendMessage", vec![Some("pong")]),
+            ("electron.invoke", vec![None, Some("get")]),
+        ]
+    );
+    assert_eq!(named.js.ipc.len(), 1);
+    assert_eq!(named.js.ipc[0].channel.as_deref(), Some("read-directly"));
 }
 
 #[test]

@@ -265,6 +265,9 @@ fn root_name(expr: &Expr) -> Option<&str> {
     None
 }
 
+/// The globals a page's window is reached through.
+const WINDOW_ROOTS: &[&str] = &["window", "globalThis", "self"];
+
 /// Whether an alias target names a whole module (`electron`, `bindings`), not an export.
 fn is_module_root(target: &str) -> bool {
     ALIASED_MODULES.contains(&target)
@@ -539,6 +542,17 @@ impl PrePass {
             };
             self.imports.bind(&local.id.sym, scope, Some(import));
         }
+        // `const api = window.electron`, `const { sendMessage } = window.electron`: what a
+        // page's window holds (a bridge API), read through the local name as through the window.
+        if let Expr::Member(member) = unwrap(init)
+            && root_name(init).is_some_and(|root| WINDOW_ROOTS.contains(&root))
+        {
+            let base = names::dotted_member(member);
+            if base.split('.').all(|part| !part.is_empty()) {
+                self.bind(pat, &base, "window", 0);
+                return true;
+            }
+        }
         // const x = require("electron") / const {ipcRenderer: r} = require("electron").x
         let (module, member) = match unwrap(init) {
             Expr::Member(m) => match require_spec(&m.obj) {
@@ -676,7 +690,8 @@ impl PrePass {
         if local != target {
             let scope = self.scopes.current();
             self.aliases.bind(local, scope, Some(target.to_owned()));
-            self.rebind |= !PATH_MODULES.contains(&module);
+            // A window member is bound where the page reads it; it calls for no second pass.
+            self.rebind |= !PATH_MODULES.contains(&module) && module != "window";
         }
     }
 
