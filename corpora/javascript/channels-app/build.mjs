@@ -18,7 +18,7 @@ const require = createRequire(path.join(process.cwd(), "package.json"));
 const out = path.resolve(process.argv[2]);
 const app = path.dirname(new URL(import.meta.url).pathname);
 const tsc = path.join(path.dirname(require.resolve("typescript/package.json")), "bin", "tsc");
-const sources = ["channels", "main", "preload"].map((f) => path.join(app, "src", `${f}.ts`));
+const sources = ["channels", "main", "preload", "renderer"].map((f) => path.join(app, "src", `${f}.ts`));
 for (const [name, module] of [["channels-tsc-cjs", "commonjs"], ["channels-tsc-esm", "esnext"]]) {
   const dir = path.join(out, name);
   // `electron` has no types here: tsc reports that and still writes every file.
@@ -31,7 +31,8 @@ for (const [name, module] of [["channels-tsc-cjs", "commonjs"], ["channels-tsc-e
   writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "rea-channels-corpus", version: "1.0.0", main: "main.js" }));
 }
 
-// `channels-<bundler>-<cjs|esm>-<dev|prod>/`: main.js and preload.js, electron external.
+// `channels-<bundler>-<cjs|esm>-<dev|prod>/`: main.js, preload.js and renderer.js, electron
+// external.
 async function pack(name, factory, mode, input) {
   const dir = path.join(out, name);
   const config = {
@@ -39,7 +40,7 @@ async function pack(name, factory, mode, input) {
     context: input,
     target: "node",
     devtool: false,
-    entry: { main: "./main.js", preload: "./preload.js" },
+    entry: { main: "./main.js", preload: "./preload.js", renderer: "./renderer.js" },
     externals: { electron: "commonjs electron" },
     output: { path: dir, filename: "[name].js" },
     optimization: mode === "production" ? { minimize: true } : {},
@@ -59,14 +60,14 @@ for (const [bundler, factory] of bundlers) {
   }
 }
 const esbuild = require("esbuild");
-// Not minified CommonJS: esbuild's minified wrappers drop the module paths and are not
-// read as modules (a limitation, see ARCHITECTURE.md).
+// Minified CommonJS keeps the shared module in a wrapper of its own, with no path and a
+// renamed helper.
 for (const format of ["cjs", "esm"]) {
-  for (const [mode, minify] of format === "cjs" ? [["dev", false]] : [["dev", false], ["prod", true]]) {
+  for (const [mode, minify] of [["dev", false], ["prod", true]]) {
     const dir = path.join(out, `channels-esbuild-${format}-${mode}`);
     const input = path.join(out, `channels-tsc-${format}`);
     await esbuild.build({
-      entryPoints: [path.join(input, "main.js"), path.join(input, "preload.js")],
+      entryPoints: ["main.js", "preload.js", "renderer.js"].map((f) => path.join(input, f)),
       bundle: true, platform: "node", format: "cjs", external: ["electron"], minify, outdir: dir, logLevel: "error",
     });
     writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "rea-channels-corpus", version: "1.0.0", main: "main.js" }));

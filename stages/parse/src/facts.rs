@@ -408,8 +408,13 @@ pub struct Forwarder {
 pub struct WindowCall {
     /// The callee without `window.`/`globalThis.`/`self.` (`electron.ipcRenderer.send`).
     pub name: String,
-    /// The first arguments, each its string when it is a literal one.
+    /// The first arguments, each its string when it is a literal one or a name the file
+    /// binds once to a string.
     pub args: Vec<Option<String>>,
+    /// For each argument with no string, what it reads off another file's or factory's
+    /// exports, if anything (`window.api.invoke(IPC.GET)` after `import { IPC } from
+    /// "./channels"`), resolved once that module's exports are known.
+    pub arg_imports: Vec<Option<ChannelImport>>,
     pub range: Range,
     /// The module factory it sits in, if any.
     pub module: Option<ModuleRef>,

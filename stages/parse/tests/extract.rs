@@ -1697,6 +1697,44 @@ ipcRenderer.send("read-directly");
     );
     assert_eq!(named.js.ipc.len(), 1);
     assert_eq!(named.js.ipc[0].channel.as_deref(), Some("read-directly"));
+
+    // Arguments written as names: a constant of the page is its string, a member of what
+    // another module exports is kept for the graph to read off that module.
+    let constants = facts(
+        "renderer.js",
+        r#"import { IPC } from "./channels";
+const PING = "ping";
+const Channels = Object.freeze({ PONG: "pong" });
+window.api.send(PING);
+window.api.send(Channels.PONG, 1);
+window.api.send(IPC.window.CLOSE);
+window.api.send(unknown);
+"#,
+    );
+    type Read<'a> = (Vec<Option<&'a str>>, Vec<Option<Vec<String>>>);
+    let calls: Vec<Read> = constants
+        .js
+        .window_calls
+        .iter()
+        .map(|c| {
+            (
+                c.args.iter().map(Option::as_deref).collect(),
+                c.arg_imports
+                    .iter()
+                    .map(|i| i.as_ref().map(|i| i.path.clone()))
+                    .collect(),
+            )
+        })
+        .collect();
+    let close = vec!["IPC".to_owned(), "window".to_owned(), "CLOSE".to_owned()];
+    assert_eq!(
+        calls,
+        [
+            (vec![Some("ping")], vec![]),
+            (vec![Some("pong"), None], vec![]),
+            (vec![None], vec![Some(close)]),
+        ]
+    );
 }
 
 #[test]
@@ -1757,8 +1795,8 @@ export { local as renamed };
         .iter()
         .map(|(n, _)| n.as_str())
         .collect();
-    // `local` is a constant the file binds only where it does IPC; the enum always.
-    assert_eq!(names, ["GET", "Channel"]);
+    // A `let` may change; the enum, and a constant exported by an export list, hold.
+    assert_eq!(names, ["GET", "Channel", "renamed"]);
     let main = facts(
         "main.js",
         r#"const { ipcMain } = require("electron");

@@ -945,7 +945,7 @@ pub fn build(cx: &StageCx<'_>, request: &Request<'_>) -> Result<Built, Failure> 
     let mut limitations = BTreeSet::new();
     let app_package = project_packages(&mut out, parsed)?;
     let modules = project_bundles(&mut out, parsed, &mut budget, &mut limitations)?;
-    let bridged = bridged_operations(parsed);
+    let bridged = bridged_operations(&env.files, parsed);
     let imported = imported_channels(&env.files, parsed);
     let ipc = IpcInputs {
         bridged: &bridged,
@@ -1520,6 +1520,21 @@ struct IpcInputs<'p> {
     imported: &'p HashMap<String, Vec<IpcOp>>,
 }
 
+/// The file of the application a relative specifier written in `from` names, resolved as a
+/// module specifier.
+fn imported_file<'p>(
+    files: &Files,
+    by_path: &HashMap<&str, &'p FileFacts>,
+    from: &str,
+    specifier: &str,
+) -> Option<&'p FileFacts> {
+    let resolution = files.resolve(from, specifier, Context::ModuleSpecifier);
+    resolution
+        .path
+        .filter(|_| resolution.status == "resolved")
+        .and_then(|p| by_path.get(p.as_str()).copied())
+}
+
 /// Channels written as members of what another file exports (`channels_1.IPC.GET` after
 /// `require("./channels")`): the specifier is resolved as a module specifier from the file,
 /// and the channel is the string the resolved file exports at that path, if it exports one.
@@ -1541,12 +1556,7 @@ fn imported_channels(files: &Files, parsed: &[FileFacts]) -> HashMap<String, Vec
             else {
                 continue;
             };
-            let resolution = files.resolve(&file.path, specifier, Context::ModuleSpecifier);
-            let Some(target) = resolution
-                .path
-                .filter(|_| resolution.status == "resolved")
-                .and_then(|p| by_path.get(p.as_str()).copied())
-            else {
+            let Some(target) = imported_file(files, &by_path, &file.path, specifier) else {
                 continue;
             };
             if let Some(channel) = exported_string(&target.js.exported_constants, path) {
@@ -1562,7 +1572,7 @@ fn imported_channels(files: &Files, parsed: &[FileFacts]) -> HashMap<String, Vec
 /// each call `window.<key>.<member>(…, "x", …)` of a member some bridge exposed under
 /// `<key>` as a forwarder, the operation it forwards, on the channel the call passes. By
 /// file path, in the order of the file's calls.
-fn bridged_operations(parsed: &[FileFacts]) -> HashMap<String, Vec<IpcOp>> {
+fn bridged_operations(files: &Files, parsed: &[FileFacts]) -> HashMap<String, Vec<IpcOp>> {
     // (API key, member) → (channel parameter, operation, mode).
     type Forwarded = (u32, &'static str, &'static str);
     let mut forwarders: BTreeMap<(&str, &str), BTreeSet<Forwarded>> = BTreeMap::new();
@@ -1579,6 +1589,7 @@ fn bridged_operations(parsed: &[FileFacts]) -> HashMap<String, Vec<IpcOp>> {
     if forwarders.is_empty() {
         return out;
     }
+    let by_path: HashMap<&str, &FileFacts> = parsed.iter().map(|f| (f.path.as_str(), f)).collect();
     for file in parsed {
         let mut ops = Vec::new();
         for call in &file.js.window_calls {
@@ -1586,14 +1597,27 @@ fn bridged_operations(parsed: &[FileFacts]) -> HashMap<String, Vec<IpcOp>> {
                 continue;
             };
             for &(param, operation, mode) in forwarders.get(&(key, member)).into_iter().flatten() {
-                let Some(Some(channel)) = call.args.get(param as usize) else {
+                let param = param as usize;
+                let imported = || {
+                    let Some(Some(ChannelImport {
+                        from: ImportFrom::Specifier(specifier),
+                        path,
+                    })) = call.arg_imports.get(param)
+                    else {
+                        return None;
+                    };
+                    let target = imported_file(files, &by_path, &file.path, specifier)?;
+                    exported_string(&target.js.exported_constants, path).map(str::to_owned)
+                };
+                let Some(channel) = call.args.get(param).cloned().flatten().or_else(imported)
+                else {
                     continue;
                 };
                 ops.push(IpcOp {
                     side: "renderer",
                     operation,
                     mode,
-                    channel: Some(channel.clone()),
+                    channel: Some(channel),
                     channel_expression: None,
                     handler_kind: None,
                     channel_import: None,

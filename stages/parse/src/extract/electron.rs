@@ -241,24 +241,30 @@ impl Extractor<'_, '_> {
         {
             return;
         }
-        let args: Vec<Option<String>> = call
-            .args
-            .iter()
-            .take(MAX_FORWARDED_ARGS)
-            .map(|a| {
-                if a.spread.is_some() {
-                    None
-                } else {
-                    string(&a.expr)
+        let mut args = Vec::new();
+        let mut arg_imports = Vec::new();
+        for arg in call.args.iter().take(MAX_FORWARDED_ARGS) {
+            let (value, import) = if arg.spread.is_some() {
+                (None, None)
+            } else {
+                match string(&arg.expr).or_else(|| self.constant_string(&arg.expr)) {
+                    Some(value) => (Some(value), None),
+                    None => (None, self.channel_import(&arg.expr)),
                 }
-            })
-            .collect();
-        if args.iter().all(Option::is_none) {
+            };
+            args.push(value);
+            arg_imports.push(import);
+        }
+        if args.iter().all(Option::is_none) && arg_imports.iter().all(Option::is_none) {
             return;
+        }
+        if arg_imports.iter().all(Option::is_none) {
+            arg_imports.clear();
         }
         self.facts.window_calls.push(WindowCall {
             name: rest.to_owned(),
             args,
+            arg_imports,
             range: self.source.range(call.span),
             module: self.module(),
         });

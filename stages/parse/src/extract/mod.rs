@@ -162,7 +162,6 @@ pub(crate) fn extract(
     let text = source.text.as_bytes();
     let looks = prepass::Looks {
         amd: memchr::memmem::find(text, b"define(").is_some(),
-        ipc: memchr::memmem::find(text, b"ipc").is_some(),
         parcel: memchr::memmem::find(text, b"parcelRequire").is_some(),
         vite: memchr::memmem::find(text, b"__vite__mapDeps").is_some(),
     };
@@ -188,7 +187,6 @@ pub(crate) fn extract(
         constants: pre.constants,
         assignments: pre.assignments,
         imports: pre.imports,
-        looks_ipc: looks.ipc,
         runtime_requires: pre.runtime_requires,
         esbuild_bundles: HashMap::new(),
         factory_strings: HashMap::new(),
@@ -371,17 +369,14 @@ struct Extractor<'s, 'c> {
     /// Names bound to what relative modules export, from the pre-pass, and to what bundle
     /// factories require (`var o = n(227)`), bound as the walk meets them.
     imports: Scoped<crate::facts::ChannelImport>,
-    /// Whether the file's text names `ipc` (see [`prepass::Looks`]).
-    looks_ipc: bool,
-    /// The strings each factory of the file's bundles exports by name, when the file names
-    /// `ipc`, by bundle index and key.
+    /// The strings each factory of the file's bundles exports by name, by bundle index and
+    /// key.
     factory_strings: HashMap<(u32, ModuleKey), Vec<(String, constants::Constant)>>,
     /// The require name of each factory being walked, innermost last.
     factory_requires: Vec<Option<String>>,
     /// Webpack runtimes' require functions and their tables, from the pre-pass.
     runtime_requires: HashMap<String, String>,
-    /// The bundle each esbuild wrapper's key is in (each `__commonJS` call is one), in a
-    /// file that names `ipc`.
+    /// The bundle each esbuild wrapper's key is in (each `__commonJS` call is one).
     esbuild_bundles: HashMap<ModuleKey, u32>,
     /// Members the pre-pass saw assigned a static path.
     member_paths: HashMap<String, Option<StaticPath>>,
@@ -499,14 +494,11 @@ impl Extractor<'_, '_> {
         Some(crate::facts::ChannelImport { from, path })
     }
 
-    /// Binds `name` to the factory a bundle factory requires, in a file that names `ipc`:
+    /// Binds `name` to the factory a bundle factory requires:
     /// `var o = n(227)` (also through an interop helper, `__importStar(n(227))`), so that
     /// `o.GET` reads what factory 227 exports. Outside factories, a call of a webpack
     /// runtime's require (an entry module the runtime inlines) requires from its table.
     fn factory_import(&mut self, name: &swc_ecma_ast::BindingIdent, init: &Expr) {
-        if !self.looks_ipc {
-            return;
-        }
         let Expr::Call(outer) = unwrap(init) else {
             return;
         };
@@ -537,7 +529,16 @@ impl Extractor<'_, '_> {
     /// name (or `__webpack_require__`) inside a factory, of a webpack runtime's require
     /// function outside, or an esbuild wrapper's name called with nothing.
     fn required_module(&self, call: &CallExpr) -> Option<ModuleRef> {
-        let callee = callee_name(&call.callee);
+        // rspack's minifier inlines a runtime require used once where it is called:
+        // `e = function e(t) {…}(777)`.
+        let callee = match call.callee.as_expr().map(|c| unwrap(c)) {
+            Some(Expr::Fn(f)) => f
+                .ident
+                .as_ref()
+                .map(|i| i.sym.to_string())
+                .unwrap_or_default(),
+            _ => callee_name(&call.callee),
+        };
         match call.args.as_slice() {
             [] => {
                 let key = self.esbuild.get(&*callee)?;
@@ -570,6 +571,26 @@ impl Extractor<'_, '_> {
     fn finish_factory_channels(&mut self) {
         if self.factory_strings.is_empty() {
             return;
+        }
+        // Window calls' arguments read off a factory of the same bundle.
+        for call in &mut self.facts.window_calls {
+            for (arg, import) in call.args.iter_mut().zip(call.arg_imports.iter_mut()) {
+                let Some(crate::facts::ChannelImport {
+                    from: crate::facts::ImportFrom::Module(module),
+                    path,
+                }) = import
+                else {
+                    continue;
+                };
+                if let Some(value) = self
+                    .factory_strings
+                    .get(&(module.bundle, module.key.clone()))
+                    .and_then(|exports| crate::facts::exported_string(exports, path))
+                {
+                    *arg = Some(value.to_owned());
+                    *import = None;
+                }
+            }
         }
         for op in &mut self.facts.ipc {
             let Some(crate::facts::ChannelImport {
@@ -758,9 +779,8 @@ impl Extractor<'_, '_> {
                 unknown += 1;
                 continue;
             }
-            let (module, strings) =
-                bundle::walk_factory(self.source, factory, &self.esbuild, self.looks_ipc);
-            if self.looks_ipc && bundler == "esbuild" {
+            let (module, strings) = bundle::walk_factory(self.source, factory, &self.esbuild, true);
+            if bundler == "esbuild" {
                 self.esbuild_bundles.insert(module.key.clone(), bundle);
             }
             if !strings.is_empty() {

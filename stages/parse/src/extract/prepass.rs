@@ -407,16 +407,15 @@ pub(super) struct PrePass {
     /// Local names bound to the module's directory or file
     /// (`const d = dirname(fileURLToPath(import.meta.url))`, as ES modules write `__dirname`).
     pub(super) anchors: Scoped<Anchor>,
-    /// Strings (and objects of them) bound to names, in a file that does IPC
-    /// ([`super::constants`]).
+    /// Strings (and objects of them) bound to names ([`super::constants`]).
     pub(super) constants: Scoped<Bound>,
-    /// How many times the file assigns each name (after declaring it), in a file that does
-    /// IPC: `var`/`let` values hold only for names it never assigns.
+    /// How many times the file assigns each name (after declaring it): `var`/`let` values
+    /// hold only for names it never assigns.
     pub(super) assignments: HashMap<String, u32>,
     /// Whether the declarations being visited are `const`.
     in_const: bool,
-    /// Names bound to what a relative module of the application exports, in a file that does
-    /// IPC: `const c = require("./channels")`, `import { IPC } from "./channels"`.
+    /// Names bound to what a relative module of the application exports:
+    /// `const c = require("./channels")`, `import { IPC } from "./channels"`.
     pub(super) imports: Scoped<ChannelImport>,
     /// Strings the file exports ([`crate::facts::JsFacts::exported_constants`]).
     pub(super) exported: Vec<(String, Constant)>,
@@ -425,10 +424,9 @@ pub(super) struct PrePass {
     export_locals: Vec<(String, String)>,
     /// The file's compiled enums, by the name their call assigns.
     enums: HashMap<String, Constant>,
-    /// The require functions of webpack runtimes, with the table each reads, in a file
-    /// that does IPC.
+    /// The require functions of webpack runtimes, with the table each reads.
     pub(super) runtime_requires: HashMap<String, String>,
-    /// Enums as swc's minifier inlines them, by name and scope, in a file that does IPC
+    /// Enums as swc's minifier inlines them, by name and scope
     /// (`(n = e || (e = {})).Open = "link:open"`); bound once the file is read.
     inline_enums: BTreeMap<(String, u32), Vec<(String, Constant)>>,
     /// Whether an alias of a module other than [`PATH_MODULES`], or an external, was bound.
@@ -467,9 +465,6 @@ impl names::PathScope for PrePass {
 /// text before the walk.
 #[derive(Default, Clone, Copy)]
 pub(super) struct Looks {
-    /// It names `ipc` (`ipcMain`, `ipcRenderer`): strings bound to names are kept, for
-    /// channels written as names.
-    pub ipc: bool,
     /// It calls `define(`: arrays of strings and names of `define` are kept (AMD).
     pub amd: bool,
     /// It names `parcelRequire`: Parcel 2's require and register names are kept.
@@ -531,8 +526,7 @@ pub(super) fn run(program: &Program, looks: Looks) -> PrePass {
 impl PrePass {
     /// Binds what `pat` declares from `init` when `init` is an aliased module or export.
     fn bind_init(&mut self, pat: &Pat, init: &Expr) -> bool {
-        if self.looks.ipc
-            && let Pat::Ident(local) = pat
+        if let Pat::Ident(local) = pat
             && let Some(spec) = relative_require(init)
         {
             let scope = self.scopes.current();
@@ -871,9 +865,7 @@ impl Visit for PrePass {
                 self.parcel.bind(&ident.id.sym, init);
             }
         }
-        if self.looks.ipc
-            && let (Pat::Ident(ident), Some(init)) = (&decl.name, decl.init.as_deref())
-        {
+        if let (Pat::Ident(ident), Some(init)) = (&decl.name, decl.init.as_deref()) {
             let declared = if self.in_const {
                 Binding::Fixed
             } else {
@@ -988,7 +980,7 @@ impl Visit for PrePass {
 
     fn visit_import_decl(&mut self, decl: &swc_ecma_ast::ImportDecl) {
         let spec = decl.src.value.to_string_lossy();
-        if self.looks.ipc && spec.starts_with('.') {
+        if spec.starts_with('.') {
             for specifier in &decl.specifiers {
                 let (local, path) = match specifier {
                     ImportSpecifier::Named(named) => (&named.local.sym, vec![imported_name(named)]),
@@ -1039,9 +1031,7 @@ impl Visit for PrePass {
                 &mut self.exported,
             );
         }
-        if self.looks.ipc
-            && let Some(member) = constants::inline_enum_member(assign)
-        {
+        if let Some(member) = constants::inline_enum_member(assign) {
             let scope = self.scopes.current();
             let members = self
                 .inline_enums
@@ -1051,9 +1041,7 @@ impl Visit for PrePass {
                 members.push((member.key, Constant::Str(member.value)));
             }
         }
-        if self.looks.ipc
-            && let AssignTarget::Simple(SimpleAssignTarget::Ident(ident)) = &assign.left
-        {
+        if let AssignTarget::Simple(SimpleAssignTarget::Ident(ident)) = &assign.left {
             *self.assignments.entry(ident.sym.to_string()).or_default() += 1;
             if assign.op == AssignOp::Assign
                 && let Some(value) = constants::constant(&assign.right)
@@ -1113,9 +1101,7 @@ impl Visit for PrePass {
     }
 
     fn visit_update_expr(&mut self, update: &swc_ecma_ast::UpdateExpr) {
-        if self.looks.ipc
-            && let Expr::Ident(ident) = unwrap(&update.arg)
-        {
+        if let Expr::Ident(ident) = unwrap(&update.arg) {
             *self.assignments.entry(ident.sym.to_string()).or_default() += 1;
         }
         update.visit_children_with(self);
@@ -1131,9 +1117,7 @@ impl Visit for PrePass {
             if let Some(target) = target {
                 self.enums.insert(target.to_owned(), members.clone());
             }
-            if self.looks.ipc
-                && let Some(target) = target
-            {
+            if let Some(target) = target {
                 let scope = self.scopes.current();
                 let bound = Bound {
                     value: members,
@@ -1143,11 +1127,9 @@ impl Visit for PrePass {
             }
         }
         if let Some(table) = bundle::runtime_table_name(call) {
-            // `T[id](m, m.exports, req)`: in a file that does IPC, `req` is the runtime's
+            // `T[id](m, m.exports, req)`: `req` is the runtime's
             // require, which an entry module inlined into the runtime calls.
-            if self.looks.ipc
-                && let Some(Expr::Ident(require)) = call.args.last().map(|a| unwrap(&a.expr))
-            {
+            if let Some(Expr::Ident(require)) = call.args.last().map(|a| unwrap(&a.expr)) {
                 self.runtime_requires
                     .insert(require.sym.to_string(), table.clone());
             }
