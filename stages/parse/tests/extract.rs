@@ -1585,6 +1585,21 @@ function inner() { const GET = "inner:get"; ipcMain.handle(GET, h); }
     );
 }
 
+/// Each window call of a file: its name and its arguments' strings.
+fn window_calls(facts: &FileFacts) -> Vec<(&str, Vec<Option<&str>>)> {
+    facts
+        .js
+        .window_calls
+        .iter()
+        .map(|c| {
+            (
+                c.name.as_str(),
+                c.args.iter().map(Option::as_deref).collect(),
+            )
+        })
+        .collect()
+}
+
 #[test]
 fn bridge_members_that_forward_a_channel_and_window_calls_that_may_reach_them() {
     let preload = facts(
@@ -1640,17 +1655,7 @@ window.electron.ipcRenderer.sendMessage(channel);
 electron.invoke("no-window");
 "#,
     );
-    let calls: Vec<(&str, Vec<Option<&str>>)> = page
-        .js
-        .window_calls
-        .iter()
-        .map(|c| {
-            (
-                c.name.as_str(),
-                c.args.iter().map(Option::as_deref).collect(),
-            )
-        })
-        .collect();
+    let calls = window_calls(&page);
     assert_eq!(
         calls,
         [
@@ -1676,17 +1681,7 @@ const { ipcRenderer } = window.electron;
 ipcRenderer.send("read-directly");
 "#,
     );
-    let calls: Vec<(&str, Vec<Option<&str>>)> = named
-        .js
-        .window_calls
-        .iter()
-        .map(|c| {
-            (
-                c.name.as_str(),
-                c.args.iter().map(Option::as_deref).collect(),
-            )
-        })
-        .collect();
+    let calls = window_calls(&named);
     assert_eq!(
         calls,
         [

@@ -19,6 +19,20 @@ fn analyze(dir: &Path) -> Value {
     support::tool_json("analyze-javascript-application", dir, &[])["result"].clone()
 }
 
+fn read_json(path: &Path) -> Value {
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
+/// The graph's nodes by id.
+fn nodes_by_id(result: &Value) -> BTreeMap<&str, &Value> {
+    result["graph"]["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| (n["node_id"].as_str().unwrap(), n))
+        .collect()
+}
+
 fn key_text(key: &Value) -> String {
     match key {
         Value::String(s) => s.clone(),
@@ -61,10 +75,7 @@ fn webpack_and_rspack_factories_match_their_stats() {
         "webpack-evalmap-dev",
         "rspack-eval-dev",
     ] {
-        let oracle: Value = serde_json::from_slice(
-            &std::fs::read(corpus.join(format!("{build}.factories.json"))).unwrap(),
-        )
-        .unwrap();
+        let oracle: Value = read_json(&corpus.join(format!("{build}.factories.json")));
         let result = analyze(&corpus.join(build));
         assert_eq!(result["statistics"]["parse_failures"], 0, "{build}");
         let ours = recovered(&result);
@@ -142,10 +153,7 @@ fn eval_devtool_builds_read_like_the_same_build_without_it() {
         assert!(text.contains("eval(\""), "{eval} is not an eval build");
         let ours = factories(&analyze(&corpus.join(eval)));
         let theirs = factories(&analyze(&corpus.join(plain)));
-        let stats: Value = serde_json::from_slice(
-            &std::fs::read(corpus.join(format!("{eval}.factories.json"))).unwrap(),
-        )
-        .unwrap();
+        let stats: Value = read_json(&corpus.join(format!("{eval}.factories.json")));
         let entries: BTreeSet<String> = stats
             .as_object()
             .unwrap()
@@ -180,10 +188,7 @@ fn inline_source_maps_of_an_eval_build_name_its_modules() {
         &["--source-maps", "contents"],
     )["result"]
         .clone();
-    let stats: Value = serde_json::from_slice(
-        &std::fs::read(corpus.join(format!("{build}.factories.json"))).unwrap(),
-    )
-    .unwrap();
+    let stats: Value = read_json(&corpus.join(format!("{build}.factories.json")));
     let ids: BTreeSet<String> = stats
         .as_object()
         .unwrap()
@@ -223,9 +228,7 @@ fn browserify_tables_match_browserify_dependency_records() {
     // browserify's dependency phase lists every module with its id and what each of its
     // `require` specifiers resolves to; with --full-paths, the bundle's keys are those ids.
     let corpus = corpus();
-    let records: Value =
-        serde_json::from_slice(&std::fs::read(corpus.join("browserify.deps.json")).unwrap())
-            .unwrap();
+    let records: Value = read_json(&corpus.join("browserify.deps.json"));
     let expected: BTreeMap<String, BTreeSet<String>> = records
         .as_array()
         .unwrap()
@@ -307,10 +310,7 @@ fn native_addons_relocated_by_webpack_loaders_resolve_to_the_emitted_files() {
 fn esbuild_imports_and_wrappers_match_the_metafile() {
     let corpus = corpus();
     for build in ["esbuild-esm", "esbuild-cjs"] {
-        let meta: Value = serde_json::from_slice(
-            &std::fs::read(corpus.join(format!("{build}.meta.json"))).unwrap(),
-        )
-        .unwrap();
+        let meta: Value = read_json(&corpus.join(format!("{build}.meta.json")));
         let result = analyze(&corpus.join(build));
         let base = |p: &str| p.rsplit('/').next().unwrap_or(p).to_owned();
         let mut expected = BTreeSet::new();
@@ -332,12 +332,7 @@ fn esbuild_imports_and_wrappers_match_the_metafile() {
                 ));
             }
         }
-        let nodes: BTreeMap<&str, &Value> = result["graph"]["nodes"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|n| (n["node_id"].as_str().unwrap(), n))
-            .collect();
+        let nodes = nodes_by_id(&result);
         let mut ours = BTreeSet::new();
         for edge in result["graph"]["edges"].as_array().unwrap() {
             let (Some(kind), Some(target)) = (
@@ -424,6 +419,18 @@ fn degrees(edges: &BTreeSet<(String, String)>) -> (Vec<usize>, Vec<usize>) {
     (outs, ins)
 }
 
+/// The runtime (as JSON text) of each module factory the graph holds, in node order.
+fn factory_runtimes(result: &Value) -> Vec<String> {
+    result["graph"]["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| (n, &n["observations"][0]["properties"]))
+        .filter(|(n, p)| n["kind"] == "javascript-module" && !p["module_key"].is_null())
+        .map(|(_, p)| p["runtime"].to_string())
+        .collect()
+}
+
 #[test]
 fn minified_esbuild_wrappers_are_recovered_with_their_requires() {
     // qs and its dependencies, all CommonJS: esbuild wraps every input but the entry point,
@@ -433,9 +440,7 @@ fn minified_esbuild_wrappers_are_recovered_with_their_requires() {
     // bound to. Both must give the metafile's inputs and requires: by path, and minified,
     // as the same graph up to names.
     let corpus = corpus();
-    let meta: Value =
-        serde_json::from_slice(&std::fs::read(corpus.join("esbuild-qs.meta.json")).unwrap())
-            .unwrap();
+    let meta: Value = read_json(&corpus.join("esbuild-qs.meta.json"));
     let inputs: BTreeSet<String> = meta["inputs"]
         .as_object()
         .unwrap()
@@ -462,9 +467,7 @@ fn minified_esbuild_wrappers_are_recovered_with_their_requires() {
     );
     assert_eq!(requires(&plain), expected, "plain build: requires");
 
-    let min_meta: Value =
-        serde_json::from_slice(&std::fs::read(corpus.join("esbuild-qs-min.meta.json")).unwrap())
-            .unwrap();
+    let min_meta: Value = read_json(&corpus.join("esbuild-qs-min.meta.json"));
     assert_eq!(
         metafile_requires(&min_meta),
         expected,
@@ -490,16 +493,7 @@ fn minified_esbuild_wrappers_are_recovered_with_their_requires() {
         "minified build: require graph"
     );
     // Each wrapper is its own esbuild bundle, as in the plain build.
-    let runtimes: BTreeSet<String> = minified["graph"]["nodes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|n| {
-            n["kind"] == "javascript-module"
-                && !n["observations"][0]["properties"]["module_key"].is_null()
-        })
-        .map(|n| n["observations"][0]["properties"]["runtime"].to_string())
-        .collect();
+    let runtimes: BTreeSet<String> = factory_runtimes(&minified).into_iter().collect();
     assert_eq!(
         runtimes,
         BTreeSet::from(["\"esbuild-commonjs\"".to_owned()])
@@ -509,16 +503,7 @@ fn minified_esbuild_wrappers_are_recovered_with_their_requires() {
     // one of which initializes the other; minified, the same modules and requires.
     let shape = |result: &Value| {
         let modules = factories(result);
-        let mut kinds: Vec<String> = result["graph"]["nodes"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|n| {
-                n["kind"] == "javascript-module"
-                    && !n["observations"][0]["properties"]["module_key"].is_null()
-            })
-            .map(|n| n["observations"][0]["properties"]["runtime"].to_string())
-            .collect();
+        let mut kinds = factory_runtimes(result);
         kinds.sort();
         let requires = requires(result);
         (modules.len(), kinds, degrees(&requires))
@@ -531,10 +516,7 @@ fn minified_esbuild_wrappers_are_recovered_with_their_requires() {
     // helper from the shared chunk under a one-letter name: plain or minified, one module
     // per CommonJS input the metafile lists.
     for build in ["esbuild-esm", "esbuild-esm-min"] {
-        let meta: Value = serde_json::from_slice(
-            &std::fs::read(corpus.join(format!("{build}.meta.json"))).unwrap(),
-        )
-        .unwrap();
+        let meta: Value = read_json(&corpus.join(format!("{build}.meta.json")));
         let cjs_inputs = meta["inputs"]
             .as_object()
             .unwrap()
@@ -615,8 +597,7 @@ fn vite_preload_tables_name_what_the_manifest_says_each_dynamic_import_loads() {
     let corpus = corpus();
     for build in ["vite-relative", "vite-absolute"] {
         let dir = corpus.join(build);
-        let manifest: Value =
-            serde_json::from_slice(&std::fs::read(dir.join("manifest.json")).unwrap()).unwrap();
+        let manifest: Value = read_json(&dir.join("manifest.json"));
         let entry = &manifest["index.html"];
         let mut expected = BTreeSet::new();
         for dynamic in entry["dynamicImports"].as_array().unwrap() {
@@ -624,12 +605,7 @@ fn vite_preload_tables_name_what_the_manifest_says_each_dynamic_import_loads() {
         }
         assert!(expected.iter().any(|f| f.ends_with(".css")), "{expected:?}");
         let result = analyze(&dir);
-        let nodes: BTreeMap<&str, &Value> = result["graph"]["nodes"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|n| (n["node_id"].as_str().unwrap(), n))
-            .collect();
+        let nodes = nodes_by_id(&result);
         let mut ours = BTreeSet::new();
         for edge in result["graph"]["edges"].as_array().unwrap() {
             let p = &edge["properties"];
@@ -653,10 +629,7 @@ fn vite_preload_tables_name_what_the_manifest_says_each_dynamic_import_loads() {
 #[test]
 fn electron_apps_built_by_real_tools_keep_their_source_facts() {
     let corpus = corpus();
-    let truth: Value = serde_json::from_slice(
-        &std::fs::read(support::scripts().join("../javascript/electron-app/truth.json")).unwrap(),
-    )
-    .unwrap();
+    let truth: Value = read_json(&support::scripts().join("../javascript/electron-app/truth.json"));
     let pairs = |v: &Value| -> BTreeSet<(String, String)> {
         v.as_array()
             .unwrap()
@@ -869,8 +842,7 @@ fn shipped_npm_bundles_match_webpack_bundle_analyzer() {
     // Bundles as packages ship them (corpora/npm-bundles/files.txt), against what
     // webpack-bundle-analyzer's own parser finds in each file.
     let corpus = support::corpus("npm-bundles.sh", "npm-bundles");
-    let oracle: Value =
-        serde_json::from_slice(&std::fs::read(corpus.join("analyzer.json")).unwrap()).unwrap();
+    let oracle: Value = read_json(&corpus.join("analyzer.json"));
     let result = analyze(&corpus.join("set"));
     assert_eq!(result["statistics"]["parse_failures"], 0);
     let tables = recovered_tables(&result);
