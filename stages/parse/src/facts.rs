@@ -415,6 +415,9 @@ pub struct WindowCall {
     /// exports, if anything (`window.api.invoke(IPC.GET)` after `import { IPC } from
     /// "./channels"`), resolved once that module's exports are known.
     pub arg_imports: Vec<Option<ChannelImport>>,
+    /// For each argument not written as a string literal, its expression as written (kept
+    /// beside a channel read through a name), when any argument is read through a name.
+    pub arg_expressions: Vec<Option<String>>,
     pub range: Range,
     /// The module factory it sits in, if any.
     pub module: Option<ModuleRef>,

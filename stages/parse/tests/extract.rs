@@ -1721,6 +1721,21 @@ window.api.send(unknown);
             )
         })
         .collect();
+    // Beside a string read through a name, the expression as written.
+    let expressions: Vec<Vec<Option<&str>>> = constants
+        .js
+        .window_calls
+        .iter()
+        .map(|c| c.arg_expressions.iter().map(Option::as_deref).collect())
+        .collect();
+    assert_eq!(
+        expressions,
+        [
+            vec![Some("PING")],
+            vec![Some("Channels.PONG"), Some("1")],
+            vec![Some("IPC.window.CLOSE")],
+        ]
+    );
     let close = vec!["IPC".to_owned(), "window".to_owned(), "CLOSE".to_owned()];
     assert_eq!(
         calls,

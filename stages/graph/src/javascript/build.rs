@@ -1613,12 +1613,14 @@ fn bridged_operations(files: &Files, parsed: &[FileFacts]) -> HashMap<String, Ve
                 else {
                     continue;
                 };
+                // A channel read through a name keeps the expression, as an operation's does.
+                let channel_expression = call.arg_expressions.get(param).cloned().flatten();
                 ops.push(IpcOp {
                     side: "renderer",
                     operation,
                     mode,
                     channel: Some(channel),
-                    channel_expression: None,
+                    channel_expression,
                     handler_kind: None,
                     channel_import: None,
                     via: Some(format!("window.{}", call.name)),

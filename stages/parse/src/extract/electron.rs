@@ -243,17 +243,27 @@ impl Extractor<'_, '_> {
         }
         let mut args = Vec::new();
         let mut arg_imports = Vec::new();
+        let mut arg_expressions = Vec::new();
         for arg in call.args.iter().take(MAX_FORWARDED_ARGS) {
-            let (value, import) = if arg.spread.is_some() {
-                (None, None)
+            let literal = if arg.spread.is_some() {
+                None
             } else {
-                match string(&arg.expr).or_else(|| self.constant_string(&arg.expr)) {
-                    Some(value) => (Some(value), None),
-                    None => (None, self.channel_import(&arg.expr)),
+                string(&arg.expr)
+            };
+            let (value, import, expression) = match literal {
+                Some(value) => (Some(value), None, None),
+                None if arg.spread.is_some() => (None, None, None),
+                None => {
+                    let expression = Some(self.source.expression(arg.expr.span()));
+                    match self.constant_string(&arg.expr) {
+                        Some(value) => (Some(value), None, expression),
+                        None => (None, self.channel_import(&arg.expr), expression),
+                    }
                 }
             };
             args.push(value);
             arg_imports.push(import);
+            arg_expressions.push(expression);
         }
         if args.iter().all(Option::is_none) && arg_imports.iter().all(Option::is_none) {
             return;
@@ -261,10 +271,20 @@ impl Extractor<'_, '_> {
         if arg_imports.iter().all(Option::is_none) {
             arg_imports.clear();
         }
+        // Expressions only matter beside a string read through a name.
+        if args
+            .iter()
+            .zip(&arg_expressions)
+            .all(|(value, expression)| value.is_none() || expression.is_none())
+            && arg_imports.is_empty()
+        {
+            arg_expressions.clear();
+        }
         self.facts.window_calls.push(WindowCall {
             name: rest.to_owned(),
             args,
             arg_imports,
+            arg_expressions,
             range: self.source.range(call.span),
             module: self.module(),
         });
