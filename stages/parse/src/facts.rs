@@ -283,6 +283,16 @@ impl Wrapper {
             Wrapper::Esm => "esm",
         }
     }
+
+    /// The runtime a bundle of this wrapper names: `esbuild-commonjs`, `esbuild-esm`.
+    pub fn runtime(self) -> String {
+        format!("esbuild-{}", self.name())
+    }
+
+    /// The chunk key of the wrapper call that starts at byte `offset`: `commonjs@120`.
+    pub fn chunk_key(self, offset: u32) -> String {
+        format!("{}@{offset}", self.name())
+    }
 }
 
 /// A module wrapped, in a minified esbuild chunk of a split build, by a helper the chunk
@@ -415,8 +425,8 @@ pub struct WindowCall {
     /// exports, if anything (`window.api.invoke(IPC.GET)` after `import { IPC } from
     /// "./channels"`), resolved once that module's exports are known.
     pub arg_imports: Vec<Option<ChannelImport>>,
-    /// For each argument not written as a string literal, its expression as written (kept
-    /// beside a channel read through a name), when any argument is read through a name.
+    /// For each argument read through a name (a constant, or another module's export), its
+    /// expression as written, kept beside the channel; empty when no argument is.
     pub arg_expressions: Vec<Option<String>>,
     pub range: Range,
     /// The module factory it sits in, if any.

@@ -443,6 +443,25 @@ var a=c((e,t)=>{t.exports=1});var b=n(()=>{});"#,
 }
 
 #[test]
+fn calls_of_an_imported_helper_wait_for_the_graph_unless_a_parameter_hides_it() {
+    let f = facts(
+        "index.js",
+        r#"import{a as C}from"./chunk-A.js";
+var P=C((e,t)=>{t.exports=1});
+function local(C){var Q=C((e,t)=>{t.exports=2});return Q}
+var R=C(1);"#,
+    );
+    // Only `P`: `Q` calls a parameter, `R` passes no function. Neither is a bundle yet.
+    let pending: Vec<(&str, &str, String)> =
+        f.js.imported_wrappers
+            .iter()
+            .map(|w| (w.from.as_str(), w.helper.as_str(), w.module.key.text()))
+            .collect();
+    assert_eq!(pending, [("./chunk-A.js", "a", "P".to_owned())]);
+    assert!(f.js.bundles.is_empty());
+}
+
+#[test]
 fn vite_preload_tables_read_only_through_numeric_indexes() {
     let f = facts(
         "assets/index.js",
@@ -1732,7 +1751,7 @@ window.api.send(unknown);
         expressions,
         [
             vec![Some("PING")],
-            vec![Some("Channels.PONG"), Some("1")],
+            vec![Some("Channels.PONG"), None],
             vec![Some("IPC.window.CLOSE")],
         ]
     );

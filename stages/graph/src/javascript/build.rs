@@ -715,15 +715,15 @@ pub fn settle_imported_wrappers(inventory: &InventoryGraph, parsed: &mut [FileFa
                 .filter(|_| resolution.status == "resolved")
                 .and_then(|path| helpers.get(&path))
                 .and_then(|exported| exported.iter().find(|(name, _)| *name == wrapper.helper))
-                .map(|(_, kind)| kind.name())
+                .map(|(_, kind)| *kind)
             else {
                 continue;
             };
             file.js.bundles.push(rea_parse::Bundle {
                 bundler: "esbuild",
-                runtime: format!("esbuild-{kind}"),
+                runtime: kind.runtime(),
                 shape: "esbuild-wrapper",
-                chunk_keys: vec![format!("{kind}@{}", wrapper.offset)],
+                chunk_keys: vec![kind.chunk_key(wrapper.offset)],
                 unknown_chunk_keys: 0,
                 entry_module_keys: Vec::new(),
                 range: wrapper.range,

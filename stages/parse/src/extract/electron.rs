@@ -245,25 +245,22 @@ impl Extractor<'_, '_> {
         let mut arg_imports = Vec::new();
         let mut arg_expressions = Vec::new();
         for arg in call.args.iter().take(MAX_FORWARDED_ARGS) {
-            let literal = if arg.spread.is_some() {
-                None
+            // A literal; or, read through a name, a constant of the file or a member of
+            // another module's exports, with the expression as written.
+            let (value, import, through_name) = if arg.spread.is_some() {
+                (None, None, false)
+            } else if let Some(value) = string(&arg.expr) {
+                (Some(value), None, false)
+            } else if let Some(value) = self.constant_string(&arg.expr) {
+                (Some(value), None, true)
             } else {
-                string(&arg.expr)
+                let import = self.channel_import(&arg.expr);
+                let found = import.is_some();
+                (None, import, found)
             };
-            let (value, import, expression) = match literal {
-                Some(value) => (Some(value), None, None),
-                None if arg.spread.is_some() => (None, None, None),
-                None => {
-                    let expression = Some(self.source.expression(arg.expr.span()));
-                    match self.constant_string(&arg.expr) {
-                        Some(value) => (Some(value), None, expression),
-                        None => (None, self.channel_import(&arg.expr), expression),
-                    }
-                }
-            };
+            arg_expressions.push(through_name.then(|| self.source.expression(arg.expr.span())));
             args.push(value);
             arg_imports.push(import);
-            arg_expressions.push(expression);
         }
         if args.iter().all(Option::is_none) && arg_imports.iter().all(Option::is_none) {
             return;
@@ -271,13 +268,7 @@ impl Extractor<'_, '_> {
         if arg_imports.iter().all(Option::is_none) {
             arg_imports.clear();
         }
-        // Expressions only matter beside a string read through a name.
-        if args
-            .iter()
-            .zip(&arg_expressions)
-            .all(|(value, expression)| value.is_none() || expression.is_none())
-            && arg_imports.is_empty()
-        {
+        if arg_expressions.iter().all(Option::is_none) {
             arg_expressions.clear();
         }
         self.facts.window_calls.push(WindowCall {

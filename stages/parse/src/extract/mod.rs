@@ -1587,13 +1587,12 @@ impl Visit for Extractor<'_, '_> {
             }
             let factories = (factories, unknown);
             if !factories.0.is_empty() {
-                let kind = kind.name();
                 let offset = self.source.offset(call.span.lo);
                 self.bundle(
                     "esbuild",
-                    format!("esbuild-{kind}"),
+                    kind.runtime(),
                     "esbuild-wrapper",
-                    (vec![format!("{kind}@{offset}")], 0),
+                    (vec![kind.chunk_key(offset)], 0),
                     factories,
                     Vec::new(),
                     call.span,

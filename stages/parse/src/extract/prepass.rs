@@ -380,12 +380,10 @@ pub(super) struct PrePass {
     /// Calls of those helpers, by span: what each wraps, and the key of a module written
     /// as the function alone (the name the call is bound to).
     pub(super) wrapper_calls: HashMap<(u32, u32), (bundle::Wrapper, Option<String>)>,
-    /// Names imported by name from a relative module, as (specifier, imported name): one
-    /// may be esbuild's wrapper helper in a split build's shared chunk.
-    helper_imports: Scoped<(String, String)>,
-    /// Calls of such a name with a function alone, bound to a name, by span: (specifier,
-    /// imported name, the name bound), modules once the helper is known
-    /// ([`crate::facts::ImportedWrapper`]).
+    /// Calls of a name imported by name from a relative module (which may be esbuild's
+    /// wrapper helper in a split build's shared chunk) with a function alone, bound to a
+    /// name, by span: (specifier, imported name, the name bound), modules once the helper
+    /// is known ([`crate::facts::ImportedWrapper`]).
     pub(super) imported_calls: HashMap<(u32, u32), (String, String, String)>,
     /// Vite's preload table: the strings of the `m.f || (m.f = […])` array that
     /// `const __vite__mapDeps = (i, m = __vite__mapDeps, d = (m.f || (m.f = […]))) => …`
@@ -504,8 +502,7 @@ pub(super) fn run(program: &Program, looks: Looks) -> PrePass {
             }
         }
     }
-    // Exported names whose values the file bound: enums, and constants in a file that does
-    // IPC (the others bind none).
+    // Exported names whose values the file bound: enums and constants.
     for (exported, local) in std::mem::take(&mut pre.export_locals) {
         let value = pre.enums.get(&local).cloned().or_else(|| {
             pre.constants
@@ -695,7 +692,7 @@ impl PrePass {
             && self.anchors.is_empty()
             && self.constants.is_empty()
             && self.wrappers.is_empty()
-            && self.helper_imports.is_empty())
+            && self.imports.is_empty())
             || depth > MAX_PATTERN_DEPTH
         {
             return;
@@ -727,7 +724,7 @@ impl PrePass {
         self.anchors.shadow(name, self.scopes.current());
         self.constants.shadow(name, self.scopes.current());
         self.wrappers.shadow(name, self.scopes.current());
-        self.helper_imports.shadow(name, self.scopes.current());
+        self.imports.shadow(name, self.scopes.current());
     }
 
     fn external(&mut self, key: Option<String>, module: &'static str) {
@@ -919,7 +916,11 @@ impl Visit for PrePass {
                 } else if let [arg] = call.args.as_slice()
                     && arg.spread.is_none()
                     && bundle::is_function(&arg.expr)
-                    && let Some((from, helper)) = self.helper_imports.resolve(&name, &self.scopes)
+                    && let Some(ChannelImport {
+                        from: ImportFrom::Specifier(from),
+                        path,
+                    }) = self.imports.resolve(&name, &self.scopes)
+                    && let [helper] = path.as_slice()
                 {
                     // Perhaps a wrapper whose helper another chunk exports: settled once
                     // every file is read.
@@ -992,16 +993,6 @@ impl Visit for PrePass {
                     path,
                 };
                 self.imports.bind(local, PROGRAM_SCOPE, Some(import));
-            }
-        }
-        if spec.starts_with('.') {
-            // A named import of another chunk may be esbuild's wrapper helper.
-            for specifier in &decl.specifiers {
-                if let ImportSpecifier::Named(named) = specifier {
-                    let helper = (spec.clone().into_owned(), imported_name(named));
-                    self.helper_imports
-                        .bind(&named.local.sym, PROGRAM_SCOPE, Some(helper));
-                }
             }
         }
         if let Some(module) = aliased_module(&spec) {
