@@ -20,13 +20,16 @@
 #   DEST/corpus/vite-<relative|absolute>/             corpora/javascript/vite-app built by Vite
 #                                                     with a relative and an absolute base, each
 #                                                     with Vite's manifest.json as the oracle
+#   DEST/corpus/toolkit-<cjs|esm>/                    corpora/javascript/toolkit-app (electron-vite's
+#                                                     template shape) bundled by rollup, with the
+#                                                     real @electron-toolkit/preload in node_modules
 #
 # A rebuild happens when this script or any file of the apps changes (their digest is the
 # stamp).
 set -euo pipefail
 dest="$(realpath -m "${1:?usage: bundles-corpus.sh DEST}")"
 here="$(cd "$(dirname "$0")/.." && pwd)"
-stamp="$(cat "$0" $(find "$here/javascript/bundle-app" "$here/javascript/electron-app" "$here/javascript/browserify-app" "$here/javascript/native-app" "$here/javascript/channels-app" "$here/javascript/vite-app" -type f | LC_ALL=C sort) | sha256sum | cut -d' ' -f1)"
+stamp="$(cat "$0" $(find "$here/javascript/bundle-app" "$here/javascript/electron-app" "$here/javascript/browserify-app" "$here/javascript/native-app" "$here/javascript/channels-app" "$here/javascript/vite-app" "$here/javascript/toolkit-app" -type f | LC_ALL=C sort) | sha256sum | cut -d' ' -f1)"
 . "$(dirname "$0")/corpus.sh"
 corpus_begin "$dest" "$stamp"
 mkdir -p "$tmp/tools"
@@ -43,6 +46,11 @@ mkdir -p "$tmp/tools"
   node "$here/javascript/native-app/build.mjs" "$tmp/out"
   node "$here/javascript/channels-app/build.mjs" "$tmp/out"
   node "$here/javascript/vite-app/build.mjs" "$tmp/out"
+  # Unpacked from its tarball: installing it would install its peer `electron`, whose script
+  # downloads Electron.
+  npm pack --silent @electron-toolkit/preload@3.0.2 >/dev/null
+  tar xzf electron-toolkit-preload-3.0.2.tgz
+  node "$here/javascript/toolkit-app/build.mjs" "$tmp/out" package
 )
 mv "$tmp/out" "$tmp/corpus"
 corpus_end

@@ -3,7 +3,7 @@
 //! unpacked add-on (present and deleted), nested in a directory, determinism across thread
 //! counts, cancellation at every check point, and bad input that must never fail a run.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use rea_core::{CancelToken, Failure, FailureReason, ProgressReporter};
@@ -460,6 +460,166 @@ window.other.invoke("get-config");"#
             ),
         ])
     );
+}
+
+#[test]
+fn a_bridge_api_another_module_exports_is_read_where_it_is_written() {
+    // Preloads that expose an object another module builds: as tsc compiles `export const
+    // api = {…}`, as an ES module exports it by name and by default, and as a CommonJS
+    // module's whole exports; a module that does not use Electron exports no API.
+    let dir = tempfile::tempdir().unwrap();
+    write_tree(
+        dir.path(),
+        &[
+            ("package.json", br#"{"name":"b","main":"main.js"}"#.to_vec()),
+            (
+                "main.js",
+                br#"const { ipcMain } = require("electron");
+ipcMain.on("a", () => {});
+ipcMain.handle("b", () => 1);
+ipcMain.on("c", () => {});
+ipcMain.handle("d", () => 1);
+ipcMain.on("e", () => {});"#
+                    .to_vec(),
+            ),
+            (
+                "api/cjs.js",
+                br#""use strict";
+exports.api = void 0;
+const electron_1 = require("electron");
+exports.api = {
+  send: (channel, ...args) => electron_1.ipcRenderer.send(channel, ...args),
+  nested: { go(c) { return electron_1.ipcRenderer.invoke(c); } },
+};"#
+                .to_vec(),
+            ),
+            (
+                "api/esm.mjs",
+                br#"import { ipcRenderer } from "electron";
+const api = { post(channel, body) { ipcRenderer.send(channel, body); }, version: "1" };
+export { api as bridge };
+export default api;"#
+                    .to_vec(),
+            ),
+            (
+                "api/whole.js",
+                br#"const { ipcRenderer } = require("electron");
+const handler = { ask: (ch) => ipcRenderer.invoke(ch) };
+module.exports = handler;"#
+                    .to_vec(),
+            ),
+            (
+                "api/plain.js",
+                br#"exports.api = { send: (c) => c };"#.to_vec(),
+            ),
+            (
+                "preload.js",
+                br#"const { contextBridge } = require("electron");
+const cjs = require("./api/cjs");
+const whole_1 = __importDefault(require("./api/whole"));
+const plain = require("./api/plain");
+contextBridge.exposeInMainWorld("cjs", cjs.api);
+contextBridge.exposeInMainWorld("inner", cjs.api.nested);
+contextBridge.exposeInMainWorld("whole", whole_1.default);
+contextBridge.exposeInMainWorld("plain", plain.api);
+contextBridge.exposeInMainWorld("missing", cjs.nothing);"#
+                    .to_vec(),
+            ),
+            (
+                "preload-esm.mjs",
+                br#"import { contextBridge } from "electron";
+import api, { bridge } from "./api/esm.mjs";
+contextBridge.exposeInMainWorld("esmDefault", api);
+contextBridge.exposeInMainWorld("esmNamed", bridge);"#
+                    .to_vec(),
+            ),
+            (
+                "renderer.js",
+                br#"window.cjs.send("a", 1);
+window.inner.go("b");
+window.esmNamed.post("c", {});
+window.whole.ask("d");
+window.plain.send("e");"#
+                    .to_vec(),
+            ),
+        ],
+    );
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let bridges: BTreeMap<&str, (&str, Value, Value)> = nodes(&result, "context-bridge-api")
+        .into_iter()
+        .map(|n| {
+            let p = props(n);
+            (
+                p["api_key"].as_str().unwrap(),
+                (
+                    p["api_status"].as_str().unwrap(),
+                    p["members"].clone(),
+                    p["api_source"].clone(),
+                ),
+            )
+        })
+        .collect();
+    let source =
+        |path: &str, export: &str| json!({"path": path, "module_key": null, "export": export});
+    assert_eq!(
+        bridges["cjs"],
+        (
+            "object-literal",
+            json!(["nested", "nested.go", "send"]),
+            source("api/cjs.js", "api")
+        )
+    );
+    // A member path below the export: the members below it.
+    assert_eq!(
+        bridges["inner"],
+        (
+            "object-literal",
+            json!(["go"]),
+            source("api/cjs.js", "api.nested")
+        )
+    );
+    // `default` of a CommonJS module read through an interop helper is its whole exports.
+    assert_eq!(
+        bridges["whole"],
+        (
+            "object-literal",
+            json!(["ask"]),
+            source("api/whole.js", "default")
+        )
+    );
+    for (key, export) in [("esmDefault", "default"), ("esmNamed", "bridge")] {
+        assert_eq!(
+            bridges[key],
+            (
+                "object-literal",
+                json!(["post", "version"]),
+                source("api/esm.mjs", export)
+            )
+        );
+    }
+    for key in ["plain", "missing"] {
+        assert_eq!(bridges[key], ("dynamic", json!([]), Value::Null), "{key}");
+    }
+    let paired: BTreeSet<(&str, &str)> = result["graph"]["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| !e["properties"]["pairing_basis"].is_null())
+        .map(|e| {
+            let p = &e["properties"];
+            (p["channel"].as_str().unwrap(), p["via"].as_str().unwrap())
+        })
+        .collect();
+    assert_eq!(
+        paired,
+        BTreeSet::from([
+            ("a", "window.cjs.send"),
+            ("b", "window.inner.go"),
+            ("c", "window.esmNamed.post"),
+            ("d", "window.whole.ask"),
+        ])
+    );
+    assert_eq!(result["summary"]["ipc"]["paired_renderer_transmissions"], 4);
 }
 
 #[test]

@@ -226,8 +226,9 @@ impl Engine {
                 &[Dep::After(parse_node)],
                 move |cx| {
                     let (mut output, inventory) = parsed.take("parsed files")?;
-                    // Modules whose wrapper helper another file exports, known only now.
-                    rea_graph::javascript::settle_imported_wrappers(&inventory, &mut output.files);
+                    // Modules whose wrapper helper another file exports, and bridge APIs
+                    // another file exports, known only now.
+                    rea_graph::javascript::settle_imports(&inventory, &mut output.files);
                     cx.progress()
                         .report("graph", 0, None, "building the application graph");
                     let graph = rea_graph::javascript::build(

@@ -395,6 +395,108 @@ pub struct Bridge {
     pub range: Range,
     /// The module factory it sits in, if any.
     pub module: Option<ModuleRef>,
+    /// What the API reads off another module's exports when it is not written here
+    /// (`exposeInMainWorld("api", api_1.api)` after `require("./api")`): settled against
+    /// that module's [`JsFacts::exported_apis`] once every file is read.
+    pub api_import: Option<ChannelImport>,
+    /// Where a settled imported API is written: the file, and the export path read there.
+    pub api_source: Option<ApiSource>,
+}
+
+/// The file (and module factory) and export an imported bridge API was read from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApiSource {
+    /// The file; `None` for the bridge's own file (a factory of its bundle).
+    pub path: Option<String>,
+    /// The key of the module factory that exports it, when a factory of the same file does.
+    pub module_key: Option<String>,
+    /// The dotted path read off the module's exports (`api`, `electronAPI.ipcRenderer`);
+    /// empty for the module's whole exports.
+    pub export: String,
+}
+
+impl Bridge {
+    /// Settles an API read off another module's exports ([`Bridge::api_import`], whose
+    /// member path is `path`) against the API objects that module exports: the object at the
+    /// longest prefix of the path gives the members and forwarders below the rest of it
+    /// (`api_1.api.ipc` reads `ipc.*` of export `api`), and the bridge says
+    /// `object-literal`. A `default` export is also looked for as the module's whole
+    /// exports, as interop helpers read a CommonJS module. False, and nothing changed, when
+    /// the module exports no API at any prefix.
+    pub fn settle(
+        &mut self,
+        exported: &[ExportedApi],
+        path: &[String],
+        file: Option<String>,
+        module_key: Option<String>,
+    ) -> bool {
+        let found = (0..=path.len()).rev().find_map(|split| {
+            let (head, rest) = path.split_at(split);
+            let export = head.join(".");
+            let api = exported.iter().find(|a| a.export == export).or_else(|| {
+                (export == "default")
+                    .then(|| exported.iter().find(|a| a.export.is_empty()))
+                    .flatten()
+            })?;
+            Some((api, rest.join(".")))
+        });
+        let Some((api, below)) = found else {
+            return false;
+        };
+        self.api_status = "object-literal";
+        self.members = api
+            .members
+            .iter()
+            .filter_map(|m| below_prefix(m, &below))
+            .collect();
+        self.unknown_members = if below.is_empty() {
+            api.unknown_members
+        } else {
+            0
+        };
+        self.forwarders = api
+            .forwarders
+            .iter()
+            .filter_map(|f| {
+                Some(Forwarder {
+                    member: below_prefix(&f.member, &below)?,
+                    ..f.clone()
+                })
+            })
+            .collect();
+        self.api_source = Some(ApiSource {
+            path: file,
+            module_key,
+            export: path.join("."),
+        });
+        self.api_import = None;
+        true
+    }
+}
+
+/// A dotted member path with `prefix` and its dot taken off; the path itself when the prefix
+/// is empty, nothing when it is not below the prefix.
+fn below_prefix(member: &str, prefix: &str) -> Option<String> {
+    if prefix.is_empty() {
+        return Some(member.to_owned());
+    }
+    member
+        .strip_prefix(prefix)?
+        .strip_prefix('.')
+        .filter(|rest| !rest.is_empty())
+        .map(str::to_owned)
+}
+
+/// An object literal a file exports that a bridge in another file may expose:
+/// `export const api = {…}`, `exports.api = api`, `module.exports = {…}`. Kept only in files
+/// that use Electron.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExportedApi {
+    /// The export's dotted name (`api`, `default`); empty for `module.exports` itself.
+    pub export: String,
+    pub members: Vec<String>,
+    pub unknown_members: u64,
+    pub forwarders: Vec<Forwarder>,
 }
 
 /// A bridge member that forwards a channel: a renderer's `window.<key>.<member>("x", …)` is
@@ -482,7 +584,8 @@ pub struct ChannelImport {
 /// Where a [`ChannelImport`] reads from.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ImportFrom {
-    /// A relative specifier the file requires or imports, resolved once every file is read.
+    /// A specifier the file requires or imports (relative, or a package's), resolved once
+    /// every file is read.
     Specifier(String),
     /// A factory of a bundle of the same file, by its key, resolved once the file is read;
     /// the import stays only when that factory exports no string at the path.
@@ -638,6 +741,8 @@ pub struct JsFacts {
     /// esbuild wrapper helpers the file exports, by exported name (a split build's shared
     /// chunk: `export { f as a }`).
     pub exported_helpers: Vec<(String, Wrapper)>,
+    /// API objects the file exports, for bridges in other files ([`ExportedApi`]).
+    pub exported_apis: Vec<ExportedApi>,
     /// Modules wrapped by a helper imported from another file, unsettled
     /// ([`ImportedWrapper`]).
     pub imported_wrappers: Vec<ImportedWrapper>,

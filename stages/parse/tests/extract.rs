@@ -1619,6 +1619,95 @@ fn window_calls(facts: &FileFacts) -> Vec<(&str, Vec<Option<&str>>)> {
         .collect()
 }
 
+/// An exported API as (export, members, forwarders as (member, parameter, operation)).
+type Api<'a> = (&'a str, Vec<&'a str>, Vec<(&'a str, u32, &'a str)>);
+/// A bridge's key, with what it reads off another module: (specifier, member path).
+type Exposed<'a> = (&'a str, Option<(&'a str, Vec<&'a str>)>);
+
+#[test]
+fn exported_api_objects_and_bridges_that_expose_another_modules_export() {
+    let api = facts(
+        "api.js",
+        r#"const { ipcRenderer } = require("electron");
+const local = { send: (channel, ...a) => ipcRenderer.send(channel, ...a) };
+exports.api = local;
+exports.inPlace = { ask(c) { return ipcRenderer.invoke(c); }, fixed: () => ipcRenderer.invoke("x") };
+exports.count = 3;
+module.exports.empty = {};
+"#,
+    );
+    let apis: Vec<Api> = api
+        .js
+        .exported_apis
+        .iter()
+        .map(|a| {
+            (
+                a.export.as_str(),
+                a.members.iter().map(String::as_str).collect(),
+                a.forwarders
+                    .iter()
+                    .map(|f| (f.member.as_str(), f.param, f.operation))
+                    .collect(),
+            )
+        })
+        .collect();
+    // Bound names first, then literals exported in place; a number or an empty object is
+    // no API.
+    assert_eq!(
+        apis,
+        [
+            ("api", vec!["send"], vec![("send", 0, "send")]),
+            ("inPlace", vec!["ask", "fixed"], vec![("ask", 0, "invoke")]),
+        ]
+    );
+    // The same exports from a file that does not use Electron are no APIs.
+    let plain = facts(
+        "plain.js",
+        "const local = { send: (c) => c }; exports.api = local; exports.b = { go() {} };",
+    );
+    assert!(plain.js.exported_apis.is_empty());
+
+    let preload = facts(
+        "preload.mjs",
+        r#"import { contextBridge } from "electron";
+import { electronAPI } from "@electron-toolkit/preload";
+import * as all from "./apis.js";
+contextBridge.exposeInMainWorld("electron", electronAPI);
+contextBridge.exposeInMainWorld("all", all);
+contextBridge.exposeInMainWorld("one", all.one.inner);
+contextBridge.exposeInMainWorld("made", make());
+"#,
+    );
+    let imports: Vec<Exposed> = preload
+        .js
+        .bridges
+        .iter()
+        .map(|b| {
+            assert_eq!(b.api_status, "dynamic");
+            let import = b.api_import.as_ref().map(|i| match &i.from {
+                ImportFrom::Specifier(s) => {
+                    (s.as_str(), i.path.iter().map(String::as_str).collect())
+                }
+                ImportFrom::Module(_) => panic!("no factory here"),
+            });
+            (b.api_key.as_deref().unwrap(), import)
+        })
+        .collect();
+    assert_eq!(
+        imports,
+        [
+            // A package's export, as a relative module's.
+            (
+                "electron",
+                Some(("@electron-toolkit/preload", vec!["electronAPI"]))
+            ),
+            ("all", Some(("./apis.js", vec![]))),
+            ("one", Some(("./apis.js", vec!["one", "inner"]))),
+            ("made", None),
+        ]
+    );
+}
+
 #[test]
 fn bridge_members_that_forward_a_channel_and_window_calls_that_may_reach_them() {
     let preload = facts(
@@ -1861,12 +1950,13 @@ ipcMain.on(require("lib").OPEN, h);
         [
             Some(("./channels", vec!["GET"])),
             Some(("./channels", vec!["IPC", "window", "CLOSE"])),
-            // A package is not the application's own module; a computed member is not static.
+            // A package's export is read like a relative module's, from the package the
+            // graph resolves it to; a computed member is not static.
+            Some(("lib", vec!["X"])),
             None,
-            None,
-            // A require called in place.
+            // A require called in place, of the application's module or a package's.
             Some(("./channels", vec!["IPC", "OPEN"])),
-            None,
+            Some(("lib", vec!["OPEN"])),
         ]
     );
 }

@@ -9,7 +9,7 @@ mod support;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 fn corpus() -> PathBuf {
     support::corpus("bundles-corpus.sh", "bundles").join("corpus")
@@ -753,7 +753,9 @@ fn electron_apps_built_by_real_tools_keep_their_source_facts() {
 /// bundle (`o.GET` after `var o = n(777)`, `ch.GET` after `require_channels()`, or a minified
 /// wrapper's `R()`), or left as a literal or an inlined enum by concatenation and
 /// minification; every transmission pairs. The channels expected are the strings
-/// `channels.ts` itself writes.
+/// `channels.ts` itself writes. The preload's second bridge exposes the object `bridge.ts`
+/// exports, read off that file, off its factory, or in the concatenated scope: it has the
+/// members `bridge.ts` writes, and the page's call through it pairs.
 #[test]
 fn channels_a_shared_module_exports_pair_across_files() {
     let corpus = corpus();
@@ -770,6 +772,21 @@ fn channels_a_shared_module_exports_pair_across_files() {
         .map(String::from)
         .collect();
     assert_eq!(expected.len(), 3, "{expected:?}");
+    // The bridge object's members: the keys `bridge.ts` writes, one per line.
+    let bridge_source = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../corpora/javascript/channels-app/src/bridge.ts"),
+    )
+    .unwrap();
+    let bridge_members: Vec<&str> = bridge_source
+        .lines()
+        .filter_map(|line| {
+            line.strip_prefix("  ")?
+                .split_once(": ")
+                .map(|(key, _)| key)
+        })
+        .collect();
+    assert!(!bridge_members.is_empty());
     let mut builds = vec!["channels-tsc-cjs".to_owned(), "channels-tsc-esm".to_owned()];
     for bundler in ["webpack", "rspack", "esbuild"] {
         for format in ["cjs", "esm"] {
@@ -782,10 +799,25 @@ fn channels_a_shared_module_exports_pair_across_files() {
         let result = analyze(&corpus.join(build));
         assert_eq!(result["statistics"]["parse_failures"], 0, "{build}");
         let ipc = &result["summary"]["ipc"];
-        // The preload's three, and the page's send through the bridge.
-        assert_eq!(ipc["paired_renderer_transmissions"], 4, "{build}");
-        // The bridge member's own send, whose channel is its parameter.
-        assert_eq!(ipc["dynamic_channel_operations"], 1, "{build}");
+        // The preload's three, and the page's send and invoke through the bridges.
+        assert_eq!(ipc["paired_renderer_transmissions"], 5, "{build}");
+        // The bridge members' own send and invoke, whose channels are their parameters.
+        assert_eq!(ipc["dynamic_channel_operations"], 2, "{build}");
+        let bridge: Vec<&Value> = result["graph"]["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| &n["observations"][0]["properties"])
+            .filter(|p| p["api_key"] == "bridge")
+            .collect();
+        assert_eq!(bridge.len(), 1, "{build}");
+        assert_eq!(bridge[0]["api_status"], "object-literal", "{build}");
+        assert_eq!(bridge[0]["members"], json!(bridge_members), "{build}");
+        // Unbundled, the object is read off the file that exports it.
+        if build.starts_with("channels-tsc") {
+            assert_eq!(bridge[0]["api_source"]["path"], "bridge.js", "{build}");
+            assert_eq!(bridge[0]["api_source"]["export"], "bridge", "{build}");
+        }
         let mut seen: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
         let mut constants = 0;
         for edge in result["graph"]["edges"].as_array().unwrap() {
@@ -806,14 +838,111 @@ fn channels_a_shared_module_exports_pair_across_files() {
             }
         }
         // Unbundled and development builds read every channel through a name: the main
-        // process's three, the preload's three, and the page's one through the bridge.
+        // process's three, the preload's three, and the page's two through the bridges.
         if build.starts_with("channels-tsc") || build.ends_with("-dev") {
-            assert_eq!(constants, 7, "{build}");
+            assert_eq!(constants, 8, "{build}");
         } else {
             assert!(constants > 0, "{build}");
         }
         assert_eq!(seen["main"], expected, "{build}");
         assert_eq!(seen["renderer"], expected, "{build}");
+    }
+}
+
+/// The members an interface of a TypeScript declaration file declares, one per line
+/// (`name(…)`, `name: Type;`, `readonly name: …`), with the type of a field written as one
+/// name, by interface name.
+fn declared_interfaces(declarations: &str) -> BTreeMap<&str, Vec<(&str, Option<&str>)>> {
+    let mut out: BTreeMap<&str, Vec<(&str, Option<&str>)>> = BTreeMap::new();
+    let mut current = None;
+    for line in declarations.lines() {
+        if let Some(name) = line
+            .strip_prefix("interface ")
+            .and_then(|rest| rest.strip_suffix(" {"))
+        {
+            current = Some(name);
+            out.insert(name, Vec::new());
+        } else if line == "}" {
+            current = None;
+        } else if let Some(interface) = current
+            && let Some(member) = line.strip_prefix("    ")
+            && member.starts_with(|c: char| c.is_alphabetic() || c == '_' || c == '$')
+        {
+            let member = member.strip_prefix("readonly ").unwrap_or(member);
+            let end = member.find(['(', ':']).unwrap_or(member.len());
+            let field_type = member[end..]
+                .strip_prefix(": ")
+                .and_then(|t| t.strip_suffix(';'))
+                .filter(|t| t.chars().all(char::is_alphanumeric));
+            out.get_mut(interface)
+                .unwrap()
+                .push((&member[..end], field_type));
+        }
+    }
+    out
+}
+
+/// electron-vite's template shape bundled by rollup to CommonJS and to ES modules: the
+/// preload exposes `electronAPI`, which the real `@electron-toolkit/preload` package builds in
+/// its own file. The bridge has the members the package's own type declarations give its
+/// `ElectronAPI` (each field, and each member of the field's interface), read off the
+/// package's file, and the page's send through it pairs with the main process's handler.
+#[test]
+fn a_bridge_exposing_a_packages_api_has_the_members_the_package_declares() {
+    let corpus = corpus();
+    for build in ["toolkit-cjs", "toolkit-esm"] {
+        let app = corpus.join(build);
+        let package = app.join("node_modules/@electron-toolkit/preload");
+        let declarations = std::fs::read_to_string(package.join("dist/index.d.ts")).unwrap();
+        let interfaces = declared_interfaces(&declarations);
+        let mut expected: Vec<String> = Vec::new();
+        for (field, field_type) in &interfaces["ElectronAPI"] {
+            // `ipcRenderer: IpcRenderer;`: each field's type is an interface of the file.
+            let interface = &interfaces[field_type.unwrap()];
+            expected.push((*field).to_owned());
+            expected.extend(interface.iter().map(|(m, _)| format!("{field}.{m}")));
+        }
+        expected.sort();
+        assert!(expected.len() > 10, "{expected:?}");
+        let result = analyze(&app);
+        let preload_bridges: Vec<&Value> = result["graph"]["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|n| n["kind"] == "context-bridge-api")
+            .map(|n| &n["observations"][0]["properties"])
+            .filter(|p| p["path"].as_str().unwrap().starts_with("out/preload/"))
+            .collect();
+        let electron: Vec<&&Value> = preload_bridges
+            .iter()
+            .filter(|p| p["api_key"] == "electron")
+            .collect();
+        assert_eq!(electron.len(), 1, "{build}");
+        let bridge = electron[0];
+        assert_eq!(bridge["api_status"], "object-literal", "{build}");
+        assert_eq!(bridge["members"], json!(expected), "{build}");
+        // Read off the file the package's `main` names, or for an import, the one its
+        // `exports` map gives imports.
+        let manifest = read_json(&package.join("package.json"));
+        let file = |entry: &Value| {
+            let entry = entry.as_str().unwrap().trim_start_matches("./");
+            format!("node_modules/@electron-toolkit/preload/{entry}")
+        };
+        let mut sources = vec![file(&manifest["main"])];
+        if build.ends_with("esm") {
+            sources.push(file(&manifest["exports"]["."]["import"]));
+        }
+        let source = &bridge["api_source"];
+        assert!(
+            sources.iter().any(|s| source["path"] == s.as_str()),
+            "{build}: {source}"
+        );
+        assert_eq!(source["export"], "electronAPI", "{build}");
+        assert_eq!(source["module_key"], Value::Null, "{build}");
+        assert_eq!(
+            result["summary"]["ipc"]["paired_renderer_transmissions"], 1,
+            "{build}"
+        );
     }
 }
 

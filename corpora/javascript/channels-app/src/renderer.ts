@@ -1,3 +1,4 @@
-// The page: it sends through the preload's bridge, naming a channel the shared module exports.
-import { IPC } from "./channels";
+// The page: it sends through the preload's bridges, naming channels the shared module exports.
+import { GET, IPC } from "./channels";
 (window as any).api.send(IPC.window.CLOSE);
+(window as any).bridge.request(GET);

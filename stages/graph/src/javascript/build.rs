@@ -692,16 +692,32 @@ fn inventory_files(
     (files, containers, digests)
 }
 
+/// Settles what each file's parse left to the other files, once every file is read: the
+/// modules wrapped by helpers imported from other files ([`settle_imported_wrappers`]) and
+/// the bridge APIs read off other modules' exports ([`settle_imported_bridges`]).
+pub fn settle_imports(inventory: &InventoryGraph, parsed: &mut [FileFacts]) {
+    let wrappers = parsed.iter().any(|f| !f.js.imported_wrappers.is_empty());
+    let bridges = parsed
+        .iter()
+        .any(|f| f.js.bridges.iter().any(|b| b.api_import.is_some()));
+    if !wrappers && !bridges {
+        return;
+    }
+    let (files, _, _) = inventory_files(inventory, parsed);
+    if wrappers {
+        settle_imported_wrappers(&files, parsed);
+    }
+    if bridges {
+        settle_imported_bridges(&files, parsed);
+    }
+}
+
 /// Settles the modules wrapped by helpers imported from other files
 /// ([`rea_parse::ImportedWrapper`]): each whose specifier resolves to a file that exports an
 /// esbuild wrapper helper under the imported name becomes a module of its own esbuild bundle,
 /// appended to the file's bundles; the others are dropped (their code was read as the file's
 /// own).
-pub fn settle_imported_wrappers(inventory: &InventoryGraph, parsed: &mut [FileFacts]) {
-    if parsed.iter().all(|f| f.js.imported_wrappers.is_empty()) {
-        return;
-    }
-    let (files, _, _) = inventory_files(inventory, parsed);
+fn settle_imported_wrappers(files: &Files, parsed: &mut [FileFacts]) {
     let helpers: HashMap<String, Vec<(String, rea_parse::Wrapper)>> = parsed
         .iter()
         .filter(|f| !f.js.exported_helpers.is_empty())
@@ -731,6 +747,41 @@ pub fn settle_imported_wrappers(inventory: &InventoryGraph, parsed: &mut [FileFa
                 unknown_modules: 0,
             });
         }
+    }
+}
+
+/// Settles the bridges whose API another file exports (`exposeInMainWorld("api",
+/// api_1.api)`, `Bridge::api_import`): where the specifier resolves to a file of the
+/// application that exports an API object at a prefix of the member path read, the bridge
+/// takes that object's members and forwarders ([`rea_parse::Bridge::settle`]), with
+/// `api_source` naming the file and export. Other bridges stay `dynamic`.
+fn settle_imported_bridges(files: &Files, parsed: &mut [FileFacts]) {
+    let apis: HashMap<String, Vec<rea_parse::ExportedApi>> = parsed
+        .iter()
+        .filter(|f| !f.js.exported_apis.is_empty())
+        .map(|f| (f.path.clone(), f.js.exported_apis.clone()))
+        .collect();
+    for file in parsed.iter_mut() {
+        let mut settled = 0;
+        for bridge in &mut file.js.bridges {
+            let Some(ChannelImport {
+                from: ImportFrom::Specifier(specifier),
+                path,
+            }) = bridge.api_import.clone()
+            else {
+                continue;
+            };
+            let resolution = files.resolve(&file.path, &specifier, Context::ModuleSpecifier);
+            let Some((target, exported)) = resolution
+                .path
+                .filter(|_| resolution.status == "resolved")
+                .and_then(|p| apis.get(&p).map(|a| (p, a)))
+            else {
+                continue;
+            };
+            settled += u64::from(bridge.settle(exported, &path, Some(target), None));
+        }
+        file.js.dynamic_findings = file.js.dynamic_findings.saturating_sub(settled);
     }
 }
 
@@ -1966,9 +2017,15 @@ fn project_findings<'p>(
                 "{}:{}:{}:{}",
                 bridge.world, name, bridge.range.start.line, bridge.range.start.column
             );
-            let props = json!({"path": file.path, "world": bridge.world, "world_id": bridge.world_id.as_ref().map(value_json),
+            let mut props = json!({"path": file.path, "world": bridge.world, "world_id": bridge.world_id.as_ref().map(value_json),
                 "api_key": bridge.api_key, "api_key_expression": bridge.api_key_expression, "api_status": bridge.api_status,
                 "members": bridge.members, "unknown_members": bridge.unknown_members});
+            // An API read off another module's exports says where it is written.
+            if let Some(source) = &bridge.api_source {
+                let path = source.path.as_ref().unwrap_or(&file.path);
+                props["api_source"] =
+                    json!({"path": path, "module_key": source.module_key, "export": source.export});
+            }
             let node = o.node(
                 "context-bridge-api",
                 local_key(&sha, "context-bridge", &key),

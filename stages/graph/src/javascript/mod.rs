@@ -16,4 +16,4 @@ mod build;
 pub mod ids;
 pub mod resolve;
 
-pub use build::{Built, MAX_OBSERVATIONS, Request, build, settle_imported_wrappers};
+pub use build::{Built, MAX_OBSERVATIONS, Request, build, settle_imports};

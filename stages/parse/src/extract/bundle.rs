@@ -592,7 +592,7 @@ impl ExportedStrings {
 }
 
 /// The expression a getter returns: `() => o`, `function () { return o; }`.
-fn getter_result(expr: &Expr) -> Option<&Expr> {
+pub(super) fn getter_result(expr: &Expr) -> Option<&Expr> {
     match unwrap(expr) {
         Expr::Arrow(arrow) => match &*arrow.body {
             swc_ecma_ast::ArrowFunctionBody::Expr(e) => Some(e),

@@ -250,6 +250,20 @@ pub(super) fn commonjs_exports(name: &str) -> bool {
     name == "exports" || name == "module.exports"
 }
 
+/// The export an assignment to `member` makes, if it is one of a CommonJS module's exports
+/// or one member of them: `X` of `exports.X` or `module.exports.X`, and the empty path of
+/// `module.exports` itself.
+pub(super) fn commonjs_export_path(member: &MemberExpr) -> Option<String> {
+    let name = names::dotted_member(member);
+    if name == "module.exports" {
+        return Some(String::new());
+    }
+    let export = name
+        .strip_prefix("module.exports.")
+        .or_else(|| name.strip_prefix("exports."))?;
+    (!export.is_empty() && !export.contains('.')).then(|| export.to_owned())
+}
+
 /// Whether `member` may be a member of a CommonJS module's exports (`exports.X`,
 /// `module.exports`, `module.exports.X`): a cheap look at the name it starts from.
 pub(super) fn on_commonjs_exports(member: &MemberExpr) -> bool {

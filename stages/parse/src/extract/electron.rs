@@ -10,12 +10,15 @@ use super::names::{
     named, prop_name, property, property_of, static_path, static_value, string, unwrap,
 };
 use crate::facts::{
-    Bridge, Forwarder, IpcOp, ProcessUse, RendererLoad, SecurityHandler, SenderCheck, ServeOptions,
-    ServedScheme, StaticPath, StaticValue, Window, WindowCall,
+    Bridge, ChannelImport, ExportedApi, Forwarder, ImportFrom, IpcOp, ProcessUse, RendererLoad,
+    SecurityHandler, SenderCheck, ServeOptions, ServedScheme, StaticPath, StaticValue, Window,
+    WindowCall,
 };
 
 const MAX_PREFERENCES: usize = 64;
 const MAX_MEMBERS: usize = 128;
+/// Most API objects kept of one file's exports.
+const MAX_EXPORTED_APIS: usize = 32;
 const MAX_MEMBER_DEPTH: usize = 8;
 
 const SENDER_SUBJECTS: &[(&str, &str)] = &[
@@ -193,32 +196,109 @@ impl Extractor<'_, '_> {
     /// ipcRenderer.send(channel, ...args) }`).
     pub(super) fn finish_forwarders(&mut self) {
         for (bridge, functions) in std::mem::take(&mut self.bridge_functions) {
-            let mut forwarders = Vec::new();
-            for (op, scope, name) in &self.forwarding {
-                let Some(function) = functions.iter().find(|f| f.scope == *scope) else {
-                    continue;
-                };
-                let Some(param) = function
-                    .params
-                    .iter()
-                    .position(|p| p.as_deref() == Some(name))
-                else {
-                    continue;
-                };
-                let op = &self.facts.ipc[*op];
-                forwarders.push(Forwarder {
-                    member: function.path.clone(),
-                    param: param as u32,
-                    operation: op.operation,
-                    mode: op.mode,
-                });
-            }
-            forwarders.sort_by(|a, b| {
-                (&a.member, a.param, a.operation).cmp(&(&b.member, b.param, b.operation))
-            });
-            forwarders.dedup();
-            self.facts.bridges[bridge].forwarders = forwarders;
+            self.facts.bridges[bridge].forwarders = self.forwarders(&functions);
         }
+    }
+
+    /// Which of `functions` forward a channel, and to what operation.
+    fn forwarders(&self, functions: &[MemberFunction]) -> Vec<Forwarder> {
+        let mut forwarders = Vec::new();
+        for (op, scope, name) in &self.forwarding {
+            let Some(function) = functions.iter().find(|f| f.scope == *scope) else {
+                continue;
+            };
+            let Some(param) = function
+                .params
+                .iter()
+                .position(|p| p.as_deref() == Some(name))
+            else {
+                continue;
+            };
+            let op = &self.facts.ipc[*op];
+            forwarders.push(Forwarder {
+                member: function.path.clone(),
+                param: param as u32,
+                operation: op.operation,
+                mode: op.mode,
+            });
+        }
+        forwarders.sort_by(|a, b| {
+            (&a.member, a.param, a.operation).cmp(&(&b.member, b.param, b.operation))
+        });
+        forwarders.dedup();
+        forwarders
+    }
+
+    /// The object literals the file exports, read as APIs a bridge in another file may
+    /// expose ([`ExportedApi`]): those bound to exported names, then those exported in place.
+    /// Then the same for each module factory, and the file's bridges that expose what a
+    /// factory of the file exports are settled against it.
+    pub(super) fn finish_exported_apis(&mut self) {
+        if !self.api_exports.is_empty() || !self.literal_apis.is_empty() {
+            let named: Vec<(String, NamedObject)> = std::mem::take(&mut self.api_exports)
+                .into_iter()
+                .filter_map(|(export, local)| Some((export, self.named_object(&local)?.clone())))
+                .collect();
+            let literal = std::mem::take(&mut self.literal_apis);
+            self.facts.exported_apis = self.exported_apis(named.into_iter().chain(literal));
+        }
+        for (module, export, local, scopes) in std::mem::take(&mut self.pending_getters) {
+            if let Some(object) = self.named_objects.resolve_in(&local, &scopes) {
+                let object = object.clone();
+                self.factory_apis
+                    .entry((module.bundle, module.key))
+                    .or_default()
+                    .push((export, object));
+            }
+        }
+        if self.factory_apis.is_empty() {
+            return;
+        }
+        let mut by_factory = std::collections::HashMap::new();
+        for (module, objects) in std::mem::take(&mut self.factory_apis) {
+            by_factory.insert(module, self.exported_apis(objects.into_iter()));
+        }
+        let mut settled = 0;
+        for bridge in &mut self.facts.bridges {
+            let Some(ChannelImport {
+                from: ImportFrom::Module(module),
+                path,
+            }) = bridge.api_import.clone()
+            else {
+                continue;
+            };
+            if let Some(exported) = by_factory.get(&(module.bundle, module.key.clone())) {
+                settled += u64::from(bridge.settle(exported, &path, None, Some(module.key.text())));
+            }
+        }
+        self.facts.dynamic_findings = self.facts.dynamic_findings.saturating_sub(settled);
+    }
+
+    /// The API objects of a module's exports, in export order: a later export of a path
+    /// replaces an earlier one; objects without members are none.
+    fn exported_apis(
+        &self,
+        objects: impl Iterator<Item = (String, NamedObject)>,
+    ) -> Vec<ExportedApi> {
+        let mut apis: Vec<ExportedApi> = Vec::new();
+        for (export, object) in objects {
+            let (members, unknown_members) = object.members;
+            if members.is_empty() {
+                continue;
+            }
+            let api = ExportedApi {
+                forwarders: self.forwarders(&object.functions),
+                export,
+                members,
+                unknown_members,
+            };
+            match apis.iter().position(|a| a.export == api.export) {
+                Some(earlier) => apis[earlier] = api,
+                None if apis.len() < MAX_EXPORTED_APIS => apis.push(api),
+                None => {}
+            }
+        }
+        apis
     }
 
     /// `window.<name>.<member>(…)` with a literal string among its first arguments: a call
@@ -512,6 +592,7 @@ impl Extractor<'_, '_> {
         if api_key.is_none() {
             self.facts.dynamic_findings += 1;
         }
+        let mut api_import = None;
         let (api_status, (members, unknown), functions) = match api.map(unwrap) {
             None => ("missing", (Vec::new(), 0), Vec::new()),
             Some(Expr::Object(obj)) => {
@@ -526,7 +607,9 @@ impl Extractor<'_, '_> {
                     named.map(|o| o.functions.clone()).unwrap_or_default(),
                 )
             }
-            Some(_) => {
+            Some(other) => {
+                // Perhaps another module's export, settled once every file is read.
+                api_import = self.module_import(other);
                 self.facts.dynamic_findings += 1;
                 ("dynamic", (Vec::new(), 0), Vec::new())
             }
@@ -546,6 +629,8 @@ impl Extractor<'_, '_> {
             forwarders: Vec::new(),
             range: self.source.range(span),
             module: self.module(),
+            api_import,
+            api_source: None,
         });
     }
 

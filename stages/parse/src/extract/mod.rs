@@ -191,6 +191,9 @@ pub(crate) fn extract(
         esbuild_bundles: HashMap::new(),
         factory_strings: HashMap::new(),
         factory_requires: Vec::new(),
+        factory_exports: Vec::new(),
+        factory_apis: HashMap::new(),
+        pending_getters: Vec::new(),
         member_paths: pre.member_paths,
         scopes: Scopes::default(),
         tables: pre.tables,
@@ -201,6 +204,10 @@ pub(crate) fn extract(
         esm_chunk_ids: pre.esm_chunk_ids.unwrap_or_default(),
         esm_tables: pre.esm_tables,
         object_names: pre.object_names,
+        electron: pre.electron,
+        exposes: pre.exposes,
+        api_exports: std::mem::take(&mut pre.api_exports),
+        literal_apis: Vec::new(),
         strings: pre.strings,
         parcel_names: pre.parcel,
         amd: None,
@@ -224,6 +231,7 @@ pub(crate) fn extract(
     program.visit_with(&mut walker);
     walker.finish_amd();
     walker.finish_forwarders();
+    walker.finish_exported_apis();
     walker.finish_factory_channels();
     if let Some(parcel) = walker.parcel.take() {
         parcel.close(&mut walker.facts.bundles, source);
@@ -374,6 +382,16 @@ struct Extractor<'s, 'c> {
     factory_strings: HashMap<(u32, ModuleKey), Vec<(String, constants::Constant)>>,
     /// The require name of each factory being walked, innermost last.
     factory_requires: Vec<Option<String>>,
+    /// The exports and module parameter names of the module factories being walked,
+    /// innermost last.
+    factory_exports: Vec<(Option<String>, Option<String>)>,
+    /// Object literals module factories export, read as APIs, by factory: (export path,
+    /// what was read off the literal). Only in files that use Electron.
+    factory_apis: HashMap<(u32, ModuleKey), Vec<(String, electron::NamedObject)>>,
+    /// webpack's export getters of names a factory may bind to an API object, looked up once
+    /// the file is read (the getters come first): (factory, export, local name, the scopes
+    /// open at the getter).
+    pending_getters: Vec<(ModuleRef, String, String, Vec<u32>)>,
     /// Webpack runtimes' require functions and their tables, from the pre-pass.
     runtime_requires: HashMap<String, String>,
     /// The bundle each esbuild wrapper's key is in (each `__commonJS` call is one).
@@ -397,6 +415,16 @@ struct Extractor<'s, 'c> {
     /// options), and what the walk read off the literals declarations bind to them.
     object_names: HashSet<String>,
     named_objects: Scoped<electron::NamedObject>,
+    /// Whether the file binds a name to Electron: its exported objects are read as APIs.
+    electron: bool,
+    /// Whether it also exposes a bridge: its module factories' exported objects are read as
+    /// APIs too, for the bridge to find.
+    exposes: bool,
+    /// Names the file exports that may hold a bridge API, as (export path, local name).
+    api_exports: Vec<(String, String)>,
+    /// Object literals the file exports in place (`exports.api = {…}`), read as APIs:
+    /// (export path, what was read off the literal).
+    literal_apis: Vec<(String, electron::NamedObject)>,
     /// Arrays of strings the pre-pass kept, for AMD ids read by index.
     strings: amd::AmdNames,
     /// Parcel 2's local require and register names the pre-pass found.
@@ -471,6 +499,111 @@ impl Extractor<'_, '_> {
         })
     }
 
+    /// Keeps what an assignment of `value` to `target` exports as an API object: an object
+    /// literal, or in a module factory a name bound to one (`t.api = o`). At the top level
+    /// the export is `exports.X`/`module.exports`; in a factory, a member of its own exports
+    /// or module parameter too.
+    fn exported_object(&mut self, target: &swc_ecma_ast::MemberExpr, value: &Expr) {
+        // Cheap looks first: most member assignments store something else.
+        let value = unwrap(value);
+        let in_factory = !self.stack.is_empty();
+        match value {
+            _ if in_factory && !self.exposes => return,
+            Expr::Object(_) => {}
+            Expr::Ident(ident) if in_factory && self.object_names.contains(&*ident.sym) => {}
+            _ => return,
+        }
+        let Some(module) = self.stack.last().cloned() else {
+            if let Expr::Object(obj) = value
+                && let Some(export) = constants::commonjs_export_path(target)
+            {
+                let object = self.read_named_object(obj);
+                self.literal_apis.push((export, object));
+            }
+            return;
+        };
+        let Some(export) = self.factory_export_path(target) else {
+            return;
+        };
+        let object = match value {
+            Expr::Object(obj) => self.read_named_object(obj),
+            Expr::Ident(ident) => match self.named_objects.resolve(&ident.sym, &self.scopes) {
+                Some(object) => object.clone(),
+                None => return,
+            },
+            _ => return,
+        };
+        self.factory_apis
+            .entry((module.bundle, module.key))
+            .or_default()
+            .push((export, object));
+    }
+
+    /// The export an assignment to `target` makes in the module factory being walked: `X`
+    /// of `<exports>.X` or `<module>.exports.X`, and the empty path of `<module>.exports`.
+    fn factory_export_path(&self, target: &swc_ecma_ast::MemberExpr) -> Option<String> {
+        let (exports, module) = self.factory_exports.last()?;
+        let name = names::dotted_member(target);
+        let exports = exports.as_deref().unwrap_or("exports");
+        let module_exports = format!("{}.exports", module.as_deref().unwrap_or("module"));
+        if name == module_exports {
+            return Some(String::new());
+        }
+        let export = name
+            .strip_prefix(exports)
+            .and_then(|rest| rest.strip_prefix('.'))
+            .or_else(|| {
+                name.strip_prefix(&module_exports)
+                    .and_then(|rest| rest.strip_prefix('.'))
+            })?;
+        (!export.is_empty() && !export.contains('.')).then(|| export.to_owned())
+    }
+
+    /// webpack's export getters in a module factory, `n.d(t, {api: () => o})` on the
+    /// factory's exports, kept to be looked up once the file is read.
+    fn export_getters(&mut self, call: &CallExpr) {
+        let (Some(module), Some((Some(exports), _))) =
+            (self.stack.last(), self.factory_exports.last())
+        else {
+            return;
+        };
+        let on_exports = matches!(call.args.first().map(|a| unwrap(&a.expr)),
+            Some(Expr::Ident(target)) if target.sym == **exports);
+        if !on_exports {
+            return;
+        }
+        let getters: Vec<(String, String)> = prepass::export_getters(call)
+            .filter(|(_, local)| self.object_names.contains(*local))
+            .map(|(export, local)| (export, local.to_owned()))
+            .collect();
+        for (export, local) in getters {
+            self.pending_getters.push((
+                module.clone(),
+                export,
+                local,
+                self.scopes.stack().to_vec(),
+            ));
+        }
+    }
+
+    /// What `expr` reads off another module's exports, its whole exports included: `api_1`
+    /// after `const api_1 = require("./api")`, or `require("./api")` itself.
+    fn module_import(&self, expr: &Expr) -> Option<crate::facts::ChannelImport> {
+        if let Some(import) = self.channel_import(expr) {
+            return Some(import);
+        }
+        match unwrap(expr) {
+            Expr::Ident(ident) => self.imports.resolve(&ident.sym, &self.scopes).cloned(),
+            call @ Expr::Call(_) => prepass::require_spec(call)
+                .filter(|s| prepass::importable(s))
+                .map(|specifier| crate::facts::ChannelImport {
+                    from: crate::facts::ImportFrom::Specifier(specifier),
+                    path: Vec::new(),
+                }),
+            _ => None,
+        }
+    }
+
     /// A member path read off a require called in place: `require("./channels").GET`, or
     /// `n(777).IPC.CLOSE` in a bundle factory.
     fn required_in_place(&self, expr: &Expr) -> Option<crate::facts::ChannelImport> {
@@ -487,7 +620,7 @@ impl Extractor<'_, '_> {
             return None;
         }
         path.reverse();
-        let from = match prepass::require_spec(cur).filter(|s| s.starts_with('.')) {
+        let from = match prepass::require_spec(cur).filter(|s| prepass::importable(s)) {
             Some(specifier) => crate::facts::ImportFrom::Specifier(specifier),
             None => crate::facts::ImportFrom::Module(self.required_module(call)?),
         };
@@ -805,10 +938,13 @@ impl Extractor<'_, '_> {
             let Some(key) = factory.key else { continue };
             self.stack.push(ModuleRef { bundle, key });
             self.factory_requires.push(factory.require_name);
+            self.factory_exports
+                .push((factory.exports_name, factory.module_name));
             match factory.body {
                 Body::Expr(expr) => expr.visit_with(self),
                 Body::Method(function) => function.visit_with(self),
             }
+            self.factory_exports.pop();
             self.factory_requires.pop();
             self.stack.pop();
         }
@@ -1493,6 +1629,13 @@ impl Visit for Extractor<'_, '_> {
         {
             self.csp_header(&assign.right);
         }
+        // `exports.api = {…}` in a file that uses Electron: an API another file (or, in a
+        // module factory, another factory) may expose.
+        if self.electron
+            && let AssignTarget::Simple(SimpleAssignTarget::Member(target)) = &assign.left
+        {
+            self.exported_object(target, &assign.right);
+        }
         if let AssignTarget::Simple(SimpleAssignTarget::Member(target)) = &assign.left {
             let target_name = names::dotted_member(target);
             if target_name.starts_with("module.exports") || target_name.starts_with("exports.") {
@@ -1520,6 +1663,17 @@ impl Visit for Extractor<'_, '_> {
             }
         }
         assign.visit_children_with(self);
+    }
+
+    fn visit_export_default_expr(&mut self, export: &swc_ecma_ast::ExportDefaultExpr) {
+        // `export default {…}` in a file that uses Electron.
+        if self.electron
+            && let Expr::Object(obj) = unwrap(&export.expr)
+        {
+            let object = self.read_named_object(obj);
+            self.literal_apis.push(("default".to_owned(), object));
+        }
+        export.visit_children_with(self);
     }
 
     fn visit_member_expr(&mut self, member: &swc_ecma_ast::MemberExpr) {
@@ -1554,6 +1708,9 @@ impl Visit for Extractor<'_, '_> {
         let name = self.callee(&call.callee);
         if !self.vite_deps.is_empty() && name == "__vite__mapDeps" {
             self.vite_preloads(call);
+        }
+        if self.exposes && self.electron && !self.stack.is_empty() && name.ends_with(".d") {
+            self.export_getters(call);
         }
         let wrapper = if named(&name, "__commonJS") {
             Some((bundle::Wrapper::CommonJs, None))

@@ -134,6 +134,17 @@ impl<T> Scoped<T> {
             .as_ref()
     }
 
+    /// What `name` is bound to in the innermost of `stack` (scopes, innermost last) that
+    /// binds it: a lookup made after the walk left those scopes.
+    pub(super) fn resolve_in(&self, name: &str, stack: &[u32]) -> Option<&T> {
+        let by_scope = self.by_name.get(name)?;
+        stack
+            .iter()
+            .rev()
+            .find_map(|scope| by_scope.get(scope))?
+            .as_ref()
+    }
+
     /// Binds `name` in `scope`. Within one scope a value outlives a shadowing declaration of
     /// the same name: the walk cannot tell which comes first at run time.
     pub(super) fn bind(&mut self, name: &str, scope: u32, value: Option<T>) {
@@ -229,6 +240,27 @@ pub(super) fn normalize(aliases: &Aliases, scopes: &Scopes, name: String) -> Str
     }
 }
 
+/// The names webpack's export getters return, with the names they export them under:
+/// `n.d(t, {api: () => o, other: function () { return p; }})`.
+pub(super) fn export_getters(call: &CallExpr) -> impl Iterator<Item = (String, &str)> {
+    let props = match call.args.get(1).map(|a| unwrap(&a.expr)) {
+        Some(Expr::Object(obj)) if call.args.len() == 2 => obj.props.as_slice(),
+        _ => &[],
+    };
+    props.iter().filter_map(|prop| {
+        let PropOrSpread::Prop(prop) = prop else {
+            return None;
+        };
+        let Prop::KeyValue(kv) = &**prop else {
+            return None;
+        };
+        let Expr::Ident(local) = unwrap(bundle::getter_result(&kv.value)?) else {
+            return None;
+        };
+        Some((names::prop_name(&kv.key)?, &*local.sym))
+    })
+}
+
 /// The name a named import imports: `a` of `import { a as b }`, or of `import { a }`.
 fn imported_name(named: &swc_ecma_ast::ImportNamedSpecifier) -> String {
     match &named.imported {
@@ -238,14 +270,21 @@ fn imported_name(named: &swc_ecma_ast::ImportNamedSpecifier) -> String {
     }
 }
 
-/// The relative module `init` requires: `require("./x")`, or an interop helper around it
-/// (`__importStar(require("./x"))`).
-fn relative_require(init: &Expr) -> Option<String> {
+/// The module `init` requires when its exports may be read ([`importable`]):
+/// `require("./x")`, or an interop helper around it (`__importStar(require("./x"))`).
+fn imported_require(init: &Expr) -> Option<String> {
     let spec = require_spec(init).or_else(|| match unwrap(init) {
         Expr::Call(call) if call.args.len() == 1 => require_spec(&call.args[0].expr),
         _ => None,
     })?;
-    spec.starts_with('.').then_some(spec)
+    importable(&spec).then_some(spec)
+}
+
+/// Whether what a specifier's module exports may be read from the application's files: a
+/// relative specifier or a package's (`@electron-toolkit/preload`), but not the modules read
+/// as aliases (`electron`, `path`), Node's built-ins by scheme, or URLs.
+pub(super) fn importable(spec: &str) -> bool {
+    !spec.is_empty() && !spec.contains(':') && aliased_module(spec).is_none()
 }
 
 /// The name a member chain starts from (`a` of `a.b.c`), read without allocating.
@@ -412,9 +451,24 @@ pub(super) struct PrePass {
     pub(super) assignments: HashMap<String, u32>,
     /// Whether the declarations being visited are `const`.
     in_const: bool,
-    /// Names bound to what a relative module of the application exports:
-    /// `const c = require("./channels")`, `import { IPC } from "./channels"`.
+    /// Names bound to what another module of the application exports:
+    /// `const c = require("./channels")`, `import { IPC } from "./channels"`,
+    /// `import { electronAPI } from "@electron-toolkit/preload"`.
     pub(super) imports: Scoped<ChannelImport>,
+    /// Names the file exports, as (export path, local name), that may hold a bridge API:
+    /// `export const api = …`, `exports.api = api`, `module.exports = api` (path ``). Kept,
+    /// and added to [`Self::object_names`], only where the file uses Electron.
+    pub(super) api_exports: Vec<(String, String)>,
+    /// Whether the file binds a name to Electron or one of its APIs.
+    pub(super) electron: bool,
+    /// Whether the file calls `exposeInMainWorld`/`exposeInIsolatedWorld`.
+    pub(super) exposes: bool,
+    /// Names a module factory may export an API under, in a file that uses Electron and
+    /// exposes a bridge (which a factory of its own bundle may build): the value of a member
+    /// assignment (`t.api = o`) or of webpack's export getters (`n.d(t, {api: () => o})`).
+    /// Kept once the file is known to be such a file, which the second pass knows from its
+    /// start.
+    api_names: HashSet<String>,
     /// Strings the file exports ([`crate::facts::JsFacts::exported_constants`]).
     pub(super) exported: Vec<(String, Constant)>,
     /// Names exported by a declaration without a value or by an export list, as (exported,
@@ -484,8 +538,17 @@ pub(super) fn run(program: &Program, looks: Looks) -> PrePass {
         pre.assignments.clear();
         pre.exported.clear();
         pre.export_locals.clear();
+        pre.api_exports.clear();
         pre.inline_enums.clear();
         program.visit_with(&mut pre);
+    }
+    if pre.electron {
+        for (_, local) in &pre.api_exports {
+            pre.object_names.insert(local.clone());
+        }
+        pre.object_names.extend(std::mem::take(&mut pre.api_names));
+    } else {
+        pre.api_exports.clear();
     }
     for ((name, scope), members) in std::mem::take(&mut pre.inline_enums) {
         let bound = Bound {
@@ -524,7 +587,7 @@ impl PrePass {
     /// Binds what `pat` declares from `init` when `init` is an aliased module or export.
     fn bind_init(&mut self, pat: &Pat, init: &Expr) -> bool {
         if let Pat::Ident(local) = pat
-            && let Some(spec) = relative_require(init)
+            && let Some(spec) = imported_require(init)
         {
             let scope = self.scopes.current();
             let import = ChannelImport {
@@ -665,6 +728,7 @@ impl PrePass {
     /// drops the module (`ipcRenderer.invoke`, as code that reads `electron.ipcRenderer` also
     /// ends with it).
     fn alias(&mut self, local: &str, target: &str, module: &str) {
+        self.electron |= module == "electron";
         let target = if module == "electron" {
             target.strip_prefix("electron.").unwrap_or(target)
         } else {
@@ -683,6 +747,35 @@ impl PrePass {
             self.aliases.bind(local, scope, Some(target.to_owned()));
             // A window member is bound where the page reads it; it calls for no second pass.
             self.rebind |= !PATH_MODULES.contains(&module) && module != "window";
+        }
+    }
+
+    /// The names an export of `value` under `export` may hold an API in: the name itself
+    /// (`exports.api = api`), or each named member of `module.exports = { api, other: x }`.
+    fn api_exports_of(&mut self, export: String, value: &Expr) {
+        match unwrap(value) {
+            Expr::Ident(ident) => self.api_exports.push((export, ident.sym.to_string())),
+            Expr::Object(obj) if export.is_empty() => {
+                for prop in &obj.props {
+                    let PropOrSpread::Prop(prop) = prop else {
+                        continue;
+                    };
+                    match &**prop {
+                        Prop::Shorthand(ident) => self
+                            .api_exports
+                            .push((ident.sym.to_string(), ident.sym.to_string())),
+                        Prop::KeyValue(kv) => {
+                            if let (Some(key), Expr::Ident(ident)) =
+                                (names::prop_name(&kv.key), unwrap(&kv.value))
+                            {
+                                self.api_exports.push((key, ident.sym.to_string()));
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            _ => {}
         }
     }
 
@@ -729,6 +822,7 @@ impl PrePass {
 
     fn external(&mut self, key: Option<String>, module: &'static str) {
         if let Some(key) = key {
+            self.electron |= module == "electron";
             self.externals.insert(key, module);
             self.rebind |= !PATH_MODULES.contains(&module);
         }
@@ -800,6 +894,7 @@ impl Visit for PrePass {
                     continue;
                 };
                 let name: &str = &ident.id.sym;
+                self.api_exports.push((name.to_owned(), name.to_owned()));
                 // `export const GET = "settings:get"`.
                 if var.kind == swc_ecma_ast::VarDeclKind::Const
                     && let Some(value) = constants::constant(init)
@@ -920,6 +1015,7 @@ impl Visit for PrePass {
                         from: ImportFrom::Specifier(from),
                         path,
                     }) = self.imports.resolve(&name, &self.scopes)
+                    && from.starts_with('.')
                     && let [helper] = path.as_slice()
                 {
                     // Perhaps a wrapper whose helper another chunk exports: settled once
@@ -960,6 +1056,15 @@ impl Visit for PrePass {
         decl.visit_children_with(self);
     }
 
+    fn visit_export_default_expr(&mut self, export: &swc_ecma_ast::ExportDefaultExpr) {
+        // `export default api`.
+        if let Expr::Ident(ident) = unwrap(&export.expr) {
+            self.api_exports
+                .push(("default".to_owned(), ident.sym.to_string()));
+        }
+        export.visit_children_with(self);
+    }
+
     fn visit_named_export(&mut self, export: &swc_ecma_ast::NamedExport) {
         // `export { a as b }` of the file's own names.
         if export.src.is_none() {
@@ -972,6 +1077,8 @@ impl Visit for PrePass {
                         Some(ModuleExportName::Str(s)) => s.value.to_string_lossy().into_owned(),
                         None => orig.sym.to_string(),
                     };
+                    self.api_exports
+                        .push((exported.clone(), orig.sym.to_string()));
                     self.export_locals.push((exported, orig.sym.to_string()));
                 }
             }
@@ -981,7 +1088,7 @@ impl Visit for PrePass {
 
     fn visit_import_decl(&mut self, decl: &swc_ecma_ast::ImportDecl) {
         let spec = decl.src.value.to_string_lossy();
-        if spec.starts_with('.') {
+        if importable(&spec) {
             for specifier in &decl.specifiers {
                 let (local, path) = match specifier {
                     ImportSpecifier::Named(named) => (&named.local.sym, vec![imported_name(named)]),
@@ -1021,6 +1128,20 @@ impl Visit for PrePass {
                 constants::commonjs_exports,
                 &mut self.exported,
             );
+            if let Some(export) = constants::commonjs_export_path(member) {
+                self.api_exports_of(export, &assign.right);
+            }
+        }
+        // `t.api = o` in a factory: `o` may be an API object it exports.
+        if self.electron
+            && self.exposes
+            && assign.op == AssignOp::Assign
+            && let AssignTarget::Simple(SimpleAssignTarget::Member(member)) = &assign.left
+            && member.prop.is_ident()
+            && let Expr::Ident(value) = unwrap(&assign.right)
+            && !self.api_names.contains(&*value.sym)
+        {
+            self.api_names.insert(value.sym.to_string());
         }
         if let Some(member) = constants::inline_enum_member(assign) {
             let scope = self.scopes.current();
@@ -1130,11 +1251,18 @@ impl Visit for PrePass {
             && let Expr::Member(member) = unwrap(callee)
             && let Some(method) = member.prop.as_ident()
         {
+            // `n.d(t, {api: () => o})`: webpack's export getters, in a file that uses Electron.
+            if self.electron && self.exposes && method.sym == *"d" {
+                for (_, local) in export_getters(call) {
+                    self.api_names.insert(local.to_owned());
+                }
+            }
             let api = match &*method.sym {
                 "exposeInMainWorld" => call.args.get(1),
                 "exposeInIsolatedWorld" => call.args.get(2),
                 _ => None,
             };
+            self.exposes |= api.is_some();
             if let Some(api) = api
                 && let Expr::Ident(ident) = unwrap(&api.expr)
             {

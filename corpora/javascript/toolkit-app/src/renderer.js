@@ -1,0 +1,2 @@
+// The page: it calls what the preload exposed.
+window.electron.ipcRenderer.send("ping");
