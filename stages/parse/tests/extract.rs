@@ -1619,6 +1619,35 @@ fn window_calls(facts: &FileFacts) -> Vec<(&str, Vec<Option<&str>>)> {
         .collect()
 }
 
+#[test]
+fn an_ipc_events_sender_sends_like_web_contents_in_a_file_that_uses_electron() {
+    let main = facts(
+        "main.js",
+        r#"const { ipcMain } = require("electron");
+ipcMain.on("ask", (event) => { event.sender.send("answer", 1); });
+win.webContents.send("pushed");
+state.peer.sender.send("not-an-event");
+"#,
+    );
+    let ops: Vec<(&str, &str, Option<&str>)> = main
+        .js
+        .ipc
+        .iter()
+        .map(|op| (op.side, op.operation, op.channel.as_deref()))
+        .collect();
+    assert_eq!(
+        ops,
+        [
+            ("main", "on", Some("ask")),
+            ("main", "webcontents-send", Some("answer")),
+            ("main", "webcontents-send", Some("pushed")),
+        ]
+    );
+    // Without Electron, `sender` is any object's.
+    let other = facts("mail.js", "function f(event) { event.sender.send(\"x\"); }");
+    assert!(other.js.ipc.is_empty());
+}
+
 /// An exported API as (export, members, forwarders as (member, parameter, operation)).
 type Api<'a> = (&'a str, Vec<&'a str>, Vec<(&'a str, u32, &'a str)>);
 /// A bridge's key, with what it reads off another module: (specifier, member path).

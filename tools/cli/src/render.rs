@@ -471,14 +471,28 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
             .flatten()
             .map(text)
             .collect();
+        // An API another module builds: where it is written.
+        let source = &p["api_source"];
+        let mut from = String::new();
+        if let Some(path) = source["path"].as_str() {
+            from = format!(" from {path}");
+            if let Some(key) = source["module_key"].as_str() {
+                from.push_str(&format!(" module {key}"));
+            }
+            match text(&source["export"]) {
+                export if export.is_empty() => from.push_str(" (its exports)"),
+                export => from.push_str(&format!(" export {export}")),
+            }
+        }
         say!(
-            "  bridge            {} ({}) [{}]",
+            "  bridge            {} ({}) [{}]{}",
             p["api_key"]
                 .as_str()
                 .or(p["api_key_expression"].as_str())
                 .unwrap_or(""),
             text(&p["world"]),
-            members.join(", ")
+            members.join(", "),
+            from
         );
     }
     for binary in r.electron_packaging["electron_fuses"]

@@ -49,6 +49,43 @@ fn the_summary_names_roles_windows_bridges_and_ipc_of_the_sample() {
 }
 
 #[test]
+fn the_summary_says_where_an_imported_bridge_api_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = [
+        ("package.json", r#"{"name":"b","main":"main.js"}"#),
+        (
+            "api.js",
+            r#"const { ipcRenderer } = require("electron");
+exports.api = { send: (channel) => ipcRenderer.send(channel), version: () => "1" };"#,
+        ),
+        (
+            "preload.js",
+            r#"const { contextBridge } = require("electron");
+const api_1 = require("./api");
+contextBridge.exposeInMainWorld("api", api_1.api);"#,
+        ),
+    ];
+    for (path, text) in files {
+        std::fs::write(dir.path().join(path), text).unwrap();
+    }
+    let output = run(&[
+        "analyze-javascript-application",
+        dir.path().to_str().unwrap(),
+    ]);
+    no_panic(&output);
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    let line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("bridge"))
+        .unwrap_or_else(|| panic!("no bridge in:\n{text}"));
+    assert!(
+        line.contains("api (main) [send, version] from api.js export api"),
+        "{line}"
+    );
+}
+
+#[test]
 fn bad_input_and_bad_flags_get_typed_errors() {
     let dir = tempfile::tempdir().unwrap();
     let text = dir.path().join("notes.txt");

@@ -447,7 +447,18 @@ impl Extractor<'_, '_> {
             self.bridge(isolated, world_id, key, api, span);
             return;
         }
-        if let Some((side, operation, mode)) = ipc_operation(name) {
+        // An IPC event's `sender` is the sending page's WebContents: `event.sender.send("x")`
+        // answers it as `webContents.send` does. A file that uses Electron only, since
+        // `sender` is a common name.
+        let sender_send = || {
+            self.electron
+                && name
+                    .strip_suffix(".sender.send")
+                    .is_some_and(|event| !event.is_empty() && !event.contains('.'))
+        };
+        let operation = ipc_operation(name)
+            .or_else(|| sender_send().then_some(("main", "webcontents-send", "send")));
+        if let Some((side, operation, mode)) = operation {
             self.ipc(side, operation, mode, call);
             return;
         }
