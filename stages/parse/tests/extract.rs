@@ -1619,6 +1619,86 @@ fn window_calls(facts: &FileFacts) -> Vec<(&str, Vec<Option<&str>>)> {
         .collect()
 }
 
+/// An IPC operation as (operation, side, channel, via, handler kind).
+type Op<'a> = (
+    &'a str,
+    &'a str,
+    Option<&'a str>,
+    Option<&'a str>,
+    Option<&'a str>,
+);
+
+#[test]
+fn calls_of_a_function_that_forwards_its_parameter_as_a_channel_are_its_operations() {
+    let main = facts(
+        "main.js",
+        r#"const { ipcMain, ipcRenderer } = require("electron");
+handle("hoisted", () => 0);
+function handle(channel, fn) { ipcMain.handle(channel, async (e, ...a) => fn(...a)); }
+const on = (channel, listener) => ipcMain.on(channel, listener);
+const send = function (ch, ...args) { ipcRenderer.send(ch, ...args); };
+const GET = "settings:get";
+handle("get-user", () => 1);
+on("ping", onPing);
+send(GET, 1);
+function f(handle) { handle("shadowed"); }
+const nested = (ch) => [1].forEach(() => ipcRenderer.send(ch));
+nested("inner");
+"#,
+    );
+    let mut ops: Vec<Op> = main
+        .js
+        .ipc
+        .iter()
+        .map(|op| {
+            (
+                op.operation,
+                op.side,
+                op.channel.as_deref(),
+                op.via.as_deref(),
+                op.handler_kind,
+            )
+        })
+        .collect();
+    ops.sort();
+    assert_eq!(
+        ops,
+        [
+            // The helpers' own operations, on their parameters.
+            ("handle", "main", None, None, Some("inline-function")),
+            // A call before the declaration (function declarations are hoisted), and one
+            // after; the handler is what the helper passes, not the caller's function.
+            (
+                "handle",
+                "main",
+                Some("get-user"),
+                Some("handle"),
+                Some("inline-function")
+            ),
+            (
+                "handle",
+                "main",
+                Some("hoisted"),
+                Some("handle"),
+                Some("inline-function")
+            ),
+            ("on", "main", None, None, Some("identifier")),
+            // The listener the helper passes is its own parameter: the caller's argument.
+            ("on", "main", Some("ping"), Some("on"), Some("identifier")),
+            ("send", "renderer", None, None, None),
+            ("send", "renderer", None, None, None),
+            // A channel the call passes through a constant is that string.
+            ("send", "renderer", Some("settings:get"), Some("send"), None),
+        ]
+    );
+    // Without Electron, the same shapes are nobody's operations.
+    let other = facts(
+        "other.js",
+        "function handle(channel, fn) { bus.handle(channel, fn); } handle(\"x\", f);",
+    );
+    assert!(other.js.ipc.is_empty());
+}
+
 #[test]
 fn an_ipc_events_sender_sends_like_web_contents_in_a_file_that_uses_electron() {
     let main = facts(

@@ -1,5 +1,6 @@
 // IPC channels kept in a module of their own, as TypeScript apps do: a constant, a constant
 // object and an enum, imported by the main process and the preload.
 export const GET = "settings:get";
+export const SAVE = "settings:save";
 export const IPC = { window: { CLOSE: "window:close" } } as const;
 export enum Channel { Open = "link:open", Count = 3 }

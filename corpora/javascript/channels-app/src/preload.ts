@@ -1,8 +1,9 @@
 // The preload: its sends and invokes name the same exports.
 import { contextBridge, ipcRenderer } from "electron";
-import { GET, IPC, Channel } from "./channels";
+import { GET, SAVE, IPC, Channel } from "./channels";
 import { bridge } from "./bridge";
 ipcRenderer.invoke(GET);
+ipcRenderer.invoke(SAVE);
 ipcRenderer.send(IPC.window.CLOSE);
 ipcRenderer.send(Channel.Open);
 // A bridge member that forwards its parameter as the channel: the page names the channel.

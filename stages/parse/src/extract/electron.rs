@@ -32,7 +32,7 @@ const SENDER_SUBJECTS: &[(&str, &str)] = &[
 ];
 
 /// The IPC operation a callee names: (side, operation, mode).
-fn ipc_operation(name: &str) -> Option<(&'static str, &'static str, &'static str)> {
+pub(super) fn ipc_operation(name: &str) -> Option<(&'static str, &'static str, &'static str)> {
     let (object, method) = name.rsplit_once('.')?;
     let object = object.rsplit('.').next().unwrap_or(object);
     match object {
@@ -64,6 +64,17 @@ fn ipc_operation(name: &str) -> Option<(&'static str, &'static str, &'static str
         }),
         "webContents" if method == "send" => Some(("main", "webcontents-send", "send")),
         _ => None,
+    }
+}
+
+/// What a listener or handler argument is (reference §3: `handler_kind`).
+pub(super) fn handler_kind(arg: Option<&Expr>) -> &'static str {
+    match arg {
+        None => "missing",
+        Some(Expr::Fn(_) | Expr::Arrow(_)) => "inline-function",
+        Some(Expr::Ident(_)) => "identifier",
+        Some(Expr::Member(_)) => "member-expression",
+        Some(_) => "dynamic-expression",
     }
 }
 
@@ -657,10 +668,63 @@ impl Extractor<'_, '_> {
         mode: &'static str,
         call: &CallExpr,
     ) {
+        let handler_kind = (mode == "listen" || mode == "handle")
+            .then(|| handler_kind(call.args.get(1).map(|a| unwrap(&a.expr))));
+        let channel = call.args.first().map(|a| &*a.expr);
+        self.ipc_op(
+            (side, operation, mode),
+            channel,
+            handler_kind,
+            call.span,
+            None,
+        );
+    }
+
+    /// The calls of the file's functions that forward a parameter as an IPC channel
+    /// ([`Helper`]): each is the operation the function makes, on the channel the call
+    /// passes, with `via` naming the function.
+    pub(super) fn helper_call(&mut self, call: &CallExpr) {
+        let Some(Expr::Ident(callee)) = call.callee.as_expr().map(|c| unwrap(c)) else {
+            return;
+        };
+        let Some(helper) = self.helpers.resolve(&callee.sym, &self.scopes) else {
+            return;
+        };
+        let forwards = helper.forwards.clone();
+        let arg = |i: usize| {
+            call.args
+                .get(i)
+                .filter(|a| a.spread.is_none())
+                .map(|a| unwrap(&a.expr))
+        };
+        for forward in forwards {
+            let handler_kind = forward.handler.map(|handler| match handler {
+                Ok(param) => handler_kind(arg(param)),
+                Err(kind) => kind,
+            });
+            self.ipc_op(
+                (forward.side, forward.operation, forward.mode),
+                arg(forward.param),
+                handler_kind,
+                call.span,
+                Some(callee.sym.to_string()),
+            );
+        }
+    }
+
+    /// One IPC operation on the channel `channel_expr` names, made by the call at `span`
+    /// (through the function `via`, if it is a helper's call).
+    fn ipc_op(
+        &mut self,
+        (side, operation, mode): (&'static str, &'static str, &'static str),
+        channel_expr: Option<&Expr>,
+        handler_kind: Option<&'static str>,
+        span: Span,
+        via: Option<String>,
+    ) {
         if !self.admit(None) {
             return;
         }
-        let channel_expr = call.args.first().map(|a| &*a.expr);
         let literal = channel_expr.and_then(string);
         // A name bound to a string (`const GET = "settings:get"`, an enum member) is that
         // string; the expression as written is kept beside it.
@@ -695,15 +759,6 @@ impl Extractor<'_, '_> {
         if channel.is_none() {
             self.facts.dynamic_findings += 1;
         }
-        let handler_kind = (mode == "listen" || mode == "handle").then(|| {
-            match call.args.get(1).map(|a| unwrap(&a.expr)) {
-                None => "missing",
-                Some(Expr::Fn(_) | Expr::Arrow(_)) => "inline-function",
-                Some(Expr::Ident(_)) => "identifier",
-                Some(Expr::Member(_)) => "member-expression",
-                Some(_) => "dynamic-expression",
-            }
-        });
         self.facts.ipc.push(IpcOp {
             side,
             operation,
@@ -712,12 +767,9 @@ impl Extractor<'_, '_> {
             channel_expression,
             handler_kind,
             channel_import,
-            via: None,
-            range: self.source.range(call.span),
-            span: (
-                self.source.offset(call.span.lo),
-                self.source.offset(call.span.hi),
-            ),
+            via,
+            range: self.source.range(span),
+            span: (self.source.offset(span.lo), self.source.offset(span.hi)),
             module: self.module(),
         });
     }

@@ -205,6 +205,7 @@ pub(crate) fn extract(
         esm_tables: pre.esm_tables,
         object_names: pre.object_names,
         electron: pre.electron,
+        helpers: pre.helpers,
         exposes: pre.exposes,
         api_exports: std::mem::take(&mut pre.api_exports),
         literal_apis: Vec::new(),
@@ -417,6 +418,8 @@ struct Extractor<'s, 'c> {
     named_objects: Scoped<electron::NamedObject>,
     /// Whether the file binds a name to Electron: its exported objects are read as APIs.
     electron: bool,
+    /// The file's functions that forward a parameter as an IPC channel, by name.
+    helpers: Scoped<prepass::Helper>,
     /// Whether it also exposes a bridge: its module factories' exported objects are read as
     /// APIs too, for the bridge to find.
     exposes: bool,
@@ -656,6 +659,19 @@ impl Extractor<'_, '_> {
         };
         let scope = self.scopes.current();
         self.imports.bind(&name.id.sym, scope, Some(import));
+    }
+
+    /// Binds `name` to a member of another module's exports it is given: `l = s.SAVE` after
+    /// `s = n(777)`, as terser writes the parameter of a function it inlined, or
+    /// `const close = channels_1.IPC.window.CLOSE`.
+    fn member_import(&mut self, name: &swc_ecma_ast::BindingIdent, init: &Expr) {
+        if self.imports.is_empty() || !matches!(unwrap(init), Expr::Member(_)) {
+            return;
+        }
+        if let Some(import) = self.channel_import(init) {
+            let scope = self.scopes.current();
+            self.imports.bind(&name.id.sym, scope, Some(import));
+        }
     }
 
     /// The factory of the file `call` requires, if it is a require: of the factory's require
@@ -1574,6 +1590,7 @@ impl Visit for Extractor<'_, '_> {
             }
             self.serve_loader(&name, init);
             self.factory_import(ident, init);
+            self.member_import(ident, init);
             if self.object_names.contains(&name) {
                 let object = match unwrap(init) {
                     Expr::Object(obj) => Some(self.read_named_object(obj)),
@@ -1621,6 +1638,7 @@ impl Visit for Extractor<'_, '_> {
             self.serve_loader(&ident.id.sym, &assign.right);
             // `let e, n; …, n = t(777)`, as minifiers write declarations.
             self.factory_import(ident, &assign.right);
+            self.member_import(ident, &assign.right);
         }
         // `details.responseHeaders["Content-Security-Policy"] = [policy]`.
         if let AssignTarget::Simple(SimpleAssignTarget::Member(target)) = &assign.left
@@ -1711,6 +1729,9 @@ impl Visit for Extractor<'_, '_> {
         }
         if self.exposes && self.electron && !self.stack.is_empty() && name.ends_with(".d") {
             self.export_getters(call);
+        }
+        if !self.helpers.is_empty() {
+            self.helper_call(call);
         }
         let wrapper = if named(&name, "__commonJS") {
             Some((bundle::Wrapper::CommonJs, None))

@@ -174,6 +174,38 @@ impl<T> Scoped<T> {
     }
 }
 
+/// A function of the file that hands one of its parameters to an IPC operation as the
+/// channel: `function handle(channel, fn) { ipcMain.handle(channel, wrap(fn)) }`. A call of
+/// it, `handle("get-user", …)`, is that operation on the channel the call passes.
+#[derive(Debug, Clone, Default)]
+pub(super) struct Helper {
+    pub(super) forwards: Vec<Forward>,
+}
+
+/// One IPC operation a [`Helper`] makes of its parameter.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct Forward {
+    /// Which parameter is the channel, from 0.
+    pub(super) param: usize,
+    pub(super) side: &'static str,
+    pub(super) operation: &'static str,
+    pub(super) mode: &'static str,
+    /// For a listener or handler: the parameter the helper passes as the handler, if it
+    /// passes one of its own; otherwise the kind of what it passes.
+    pub(super) handler: Option<Result<usize, &'static str>>,
+}
+
+/// A function open in the pre-pass of a file that uses Electron, read as a possible
+/// [`Helper`].
+struct Frame {
+    scope: u32,
+    /// The name a declaration binds the function to, if any.
+    name: Option<String>,
+    /// The parameters that are plain names.
+    params: Vec<Option<swc_atoms::Atom>>,
+    forwards: Vec<Forward>,
+}
+
 /// Local names of aliased exports: `s` → `ipcMain`.
 pub(super) type Aliases = Scoped<String>;
 
@@ -259,6 +291,18 @@ pub(super) fn export_getters(call: &CallExpr) -> impl Iterator<Item = (String, &
         };
         Some((names::prop_name(&kv.key)?, &*local.sym))
     })
+}
+
+/// The name a parameter pattern binds when it is a plain name (`x`, or `x = 1`).
+fn pat_name(pat: &Pat) -> Option<swc_atoms::Atom> {
+    match pat {
+        Pat::Ident(ident) => Some(ident.id.sym.clone()),
+        Pat::Assign(assign) => match &*assign.left {
+            Pat::Ident(ident) => Some(ident.id.sym.clone()),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// The name a named import imports: `a` of `import { a as b }`, or of `import { a }`.
@@ -463,6 +507,14 @@ pub(super) struct PrePass {
     pub(super) electron: bool,
     /// Whether the file calls `exposeInMainWorld`/`exposeInIsolatedWorld`.
     pub(super) exposes: bool,
+    /// The file's functions that forward a parameter as an IPC channel ([`Helper`]), by the
+    /// name a declaration binds them to. Read only in files that use Electron.
+    pub(super) helpers: Scoped<Helper>,
+    /// The functions open around the node visited, innermost last, in a file that uses
+    /// Electron.
+    frames: Vec<Frame>,
+    /// The name the next function entered is declared as: (its start, the name).
+    function_name: Option<(u32, String)>,
     /// Names a module factory may export an API under, in a file that uses Electron and
     /// exposes a bridge (which a factory of its own bundle may build): the value of a member
     /// assignment (`t.api = o`) or of webpack's export getters (`n.d(t, {api: () => o})`).
@@ -785,7 +837,8 @@ impl PrePass {
             && self.anchors.is_empty()
             && self.constants.is_empty()
             && self.wrappers.is_empty()
-            && self.imports.is_empty())
+            && self.imports.is_empty()
+            && self.helpers.is_empty())
             || depth > MAX_PATTERN_DEPTH
         {
             return;
@@ -818,6 +871,86 @@ impl PrePass {
         self.constants.shadow(name, self.scopes.current());
         self.wrappers.shadow(name, self.scopes.current());
         self.imports.shadow(name, self.scopes.current());
+        self.helpers.shadow(name, self.scopes.current());
+    }
+
+    /// Opens a function's frame, in a file that uses Electron: whether it did.
+    fn open_frame(
+        &mut self,
+        start: u32,
+        params: impl Iterator<Item = Option<swc_atoms::Atom>>,
+    ) -> bool {
+        if !self.electron {
+            return false;
+        }
+        let name = match self.function_name.take() {
+            Some((at, name)) if at == start => Some(name),
+            _ => None,
+        };
+        self.frames.push(Frame {
+            scope: start,
+            name,
+            params: params.collect(),
+            forwards: Vec::new(),
+        });
+        true
+    }
+
+    /// Closes the innermost frame once the function is left: a named function that
+    /// forwards a parameter as a channel is a helper in the scope around it.
+    fn close_frame(&mut self) {
+        let Some(frame) = self.frames.pop() else {
+            return;
+        };
+        if let (Some(name), false) = (frame.name, frame.forwards.is_empty()) {
+            let helper = Helper {
+                forwards: frame.forwards,
+            };
+            self.helpers.set(&name, self.scopes.current(), helper);
+        }
+    }
+
+    /// An IPC operation directly in a framed function whose channel is one of its
+    /// parameters: one the function forwards.
+    fn note_forward(&mut self, call: &CallExpr) {
+        let Some(frame) = self.frames.last() else {
+            return;
+        };
+        if frame.scope != self.scopes.current() {
+            return;
+        }
+        // Cheap looks first: the channel is a parameter of the function.
+        let Some(Expr::Ident(channel)) = call.args.first().map(|a| unwrap(&a.expr)) else {
+            return;
+        };
+        let position =
+            |name: &swc_atoms::Atom| frame.params.iter().position(|p| p.as_ref() == Some(name));
+        let Some(param) = position(&channel.sym) else {
+            return;
+        };
+        let name = names::PathScope::callee(&*self, &call.callee);
+        let Some((side, operation, mode)) = super::electron::ipc_operation(&name) else {
+            return;
+        };
+        let handler = (mode == "listen" || mode == "handle").then(|| {
+            let arg = call.args.get(1).map(|a| unwrap(&a.expr));
+            match arg {
+                Some(Expr::Ident(passed)) => {
+                    position(&passed.sym).ok_or(super::electron::handler_kind(arg))
+                }
+                _ => Err(super::electron::handler_kind(arg)),
+            }
+        });
+        let forward = Forward {
+            param,
+            side,
+            operation,
+            mode,
+            handler,
+        };
+        if let Some(frame) = self.frames.last_mut() {
+            frame.forwards.push(forward);
+        }
     }
 
     fn external(&mut self, key: Option<String>, module: &'static str) {
@@ -918,24 +1051,55 @@ impl Visit for PrePass {
     }
 
     fn visit_function(&mut self, function: &Function) {
+        let framed = self.open_frame(
+            function.span.lo.0,
+            function.params.iter().map(|p| pat_name(&p.pat)),
+        );
         self.scopes.enter(function.span.lo.0);
         for param in &function.params {
             self.shadow(&param.pat, 0);
         }
         function.visit_children_with(self);
         self.scopes.leave();
+        if framed {
+            self.close_frame();
+        }
+    }
+
+    fn visit_fn_decl(&mut self, decl: &swc_ecma_ast::FnDecl) {
+        if self.electron {
+            self.function_name = Some((decl.function.span.lo.0, decl.ident.sym.to_string()));
+        }
+        decl.visit_children_with(self);
     }
 
     fn visit_arrow_expr(&mut self, arrow: &ArrowExpr) {
+        let framed = self.open_frame(arrow.span.lo.0, arrow.params.iter().map(pat_name));
         self.scopes.enter(arrow.span.lo.0);
         for param in &arrow.params {
             self.shadow(param, 0);
         }
         arrow.visit_children_with(self);
         self.scopes.leave();
+        if framed {
+            self.close_frame();
+        }
     }
 
     fn visit_var_declarator(&mut self, decl: &VarDeclarator) {
+        // `const send = (channel) => …`: the function's name, for its frame.
+        if self.electron
+            && let (Pat::Ident(ident), Some(init)) = (&decl.name, decl.init.as_deref())
+        {
+            let start = match unwrap(init) {
+                Expr::Arrow(arrow) => Some(arrow.span.lo.0),
+                Expr::Fn(f) => Some(f.function.span.lo.0),
+                _ => None,
+            };
+            if let Some(start) = start {
+                self.function_name = Some((start, ident.id.sym.to_string()));
+            }
+        }
         let bound = decl
             .init
             .as_deref()
@@ -1220,6 +1384,9 @@ impl Visit for PrePass {
     }
 
     fn visit_call_expr(&mut self, call: &CallExpr) {
+        if !self.frames.is_empty() {
+            self.note_forward(call);
+        }
         // `(function (E) { E["Open"] = "link:open"; })(E || (E = {}))`: a TypeScript enum,
         // exported as `E || (exports.E = E = {})`.
         if let Some((target, members)) = constants::enum_call(call) {
