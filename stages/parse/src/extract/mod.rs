@@ -668,6 +668,10 @@ impl Extractor<'_, '_> {
         if self.imports.is_empty() || !matches!(unwrap(init), Expr::Member(_)) {
             return;
         }
+        // A cheap look first: the member chain starts from an imported name.
+        if !prepass::root_name(init).is_some_and(|root| self.imports.binds(root)) {
+            return;
+        }
         if let Some(import) = self.channel_import(init) {
             let scope = self.scopes.current();
             self.imports.bind(&name.id.sym, scope, Some(import));

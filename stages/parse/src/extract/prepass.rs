@@ -201,8 +201,8 @@ struct Frame {
     scope: u32,
     /// The name a declaration binds the function to, if any.
     name: Option<String>,
-    /// The parameters that are plain names.
-    params: Vec<Option<swc_atoms::Atom>>,
+    /// Where its parameters start in [`PrePass::frame_params`].
+    params: usize,
     forwards: Vec<Forward>,
 }
 
@@ -332,7 +332,7 @@ pub(super) fn importable(spec: &str) -> bool {
 }
 
 /// The name a member chain starts from (`a` of `a.b.c`), read without allocating.
-fn root_name(expr: &Expr) -> Option<&str> {
+pub(super) fn root_name(expr: &Expr) -> Option<&str> {
     let mut cur = unwrap(expr);
     for _ in 0..MAX_PATTERN_DEPTH {
         match cur {
@@ -501,7 +501,8 @@ pub(super) struct PrePass {
     pub(super) imports: Scoped<ChannelImport>,
     /// Names the file exports, as (export path, local name), that may hold a bridge API:
     /// `export const api = …`, `exports.api = api`, `module.exports = api` (path ``). Kept,
-    /// and added to [`Self::object_names`], only where the file uses Electron.
+    /// and added to [`Self::object_names`], only where the file uses Electron (which a file
+    /// that binds Electron's names knows from its second pass on, at the latest).
     pub(super) api_exports: Vec<(String, String)>,
     /// Whether the file binds a name to Electron or one of its APIs.
     pub(super) electron: bool,
@@ -513,6 +514,9 @@ pub(super) struct PrePass {
     /// The functions open around the node visited, innermost last, in a file that uses
     /// Electron.
     frames: Vec<Frame>,
+    /// The open frames' parameters that are plain names, frame after frame (one buffer, so
+    /// that a function costs no allocation of its own).
+    frame_params: Vec<Option<swc_atoms::Atom>>,
     /// The name the next function entered is declared as: (its start, the name).
     function_name: Option<(u32, String)>,
     /// Names a module factory may export an API under, in a file that uses Electron and
@@ -887,10 +891,12 @@ impl PrePass {
             Some((at, name)) if at == start => Some(name),
             _ => None,
         };
+        let from = self.frame_params.len();
+        self.frame_params.extend(params);
         self.frames.push(Frame {
             scope: start,
             name,
-            params: params.collect(),
+            params: from,
             forwards: Vec::new(),
         });
         true
@@ -902,6 +908,7 @@ impl PrePass {
         let Some(frame) = self.frames.pop() else {
             return;
         };
+        self.frame_params.truncate(frame.params);
         if let (Some(name), false) = (frame.name, frame.forwards.is_empty()) {
             let helper = Helper {
                 forwards: frame.forwards,
@@ -923,8 +930,9 @@ impl PrePass {
         let Some(Expr::Ident(channel)) = call.args.first().map(|a| unwrap(&a.expr)) else {
             return;
         };
+        let params = &self.frame_params[frame.params..];
         let position =
-            |name: &swc_atoms::Atom| frame.params.iter().position(|p| p.as_ref() == Some(name));
+            |name: &swc_atoms::Atom| params.iter().position(|p| p.as_ref() == Some(name));
         let Some(param) = position(&channel.sym) else {
             return;
         };
@@ -1027,7 +1035,9 @@ impl Visit for PrePass {
                     continue;
                 };
                 let name: &str = &ident.id.sym;
-                self.api_exports.push((name.to_owned(), name.to_owned()));
+                if self.electron {
+                    self.api_exports.push((name.to_owned(), name.to_owned()));
+                }
                 // `export const GET = "settings:get"`.
                 if var.kind == swc_ecma_ast::VarDeclKind::Const
                     && let Some(value) = constants::constant(init)
@@ -1222,7 +1232,9 @@ impl Visit for PrePass {
 
     fn visit_export_default_expr(&mut self, export: &swc_ecma_ast::ExportDefaultExpr) {
         // `export default api`.
-        if let Expr::Ident(ident) = unwrap(&export.expr) {
+        if self.electron
+            && let Expr::Ident(ident) = unwrap(&export.expr)
+        {
             self.api_exports
                 .push(("default".to_owned(), ident.sym.to_string()));
         }
@@ -1241,8 +1253,10 @@ impl Visit for PrePass {
                         Some(ModuleExportName::Str(s)) => s.value.to_string_lossy().into_owned(),
                         None => orig.sym.to_string(),
                     };
-                    self.api_exports
-                        .push((exported.clone(), orig.sym.to_string()));
+                    if self.electron {
+                        self.api_exports
+                            .push((exported.clone(), orig.sym.to_string()));
+                    }
                     self.export_locals.push((exported, orig.sym.to_string()));
                 }
             }
@@ -1292,7 +1306,9 @@ impl Visit for PrePass {
                 constants::commonjs_exports,
                 &mut self.exported,
             );
-            if let Some(export) = constants::commonjs_export_path(member) {
+            if self.electron
+                && let Some(export) = constants::commonjs_export_path(member)
+            {
                 self.api_exports_of(export, &assign.right);
             }
         }
