@@ -105,6 +105,33 @@ fn write_tree(root: &Path, files: &[(&str, Vec<u8>)]) {
     }
 }
 
+/// The properties of the edges that pair a transmission with its handler.
+fn pairings(result: &Value) -> impl Iterator<Item = &Value> {
+    result["graph"]["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| &e["properties"])
+        .filter(|p| !p["pairing_basis"].is_null())
+}
+
+/// A temporary application directory: a `package.json` whose `main` is `main.js`, and
+/// `files`.
+fn app_tree(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let mut all = vec![(
+        "package.json",
+        br#"{"name":"app","main":"main.js"}"#.to_vec(),
+    )];
+    all.extend(
+        files
+            .iter()
+            .map(|(path, text)| (*path, text.as_bytes().to_vec())),
+    );
+    write_tree(dir.path(), &all);
+    dir
+}
+
 /// Packs `files` as an ASAR the way `@electron/asar` lays it out; paths ending `.node` are
 /// unpacked into `<archive>.unpacked/`.
 fn write_asar(archive: &Path, files: &[(&str, Vec<u8>)]) {
@@ -321,29 +348,22 @@ fn the_artifact_fixture_is_reconstructed_without_running_anything() {
 
 #[test]
 fn channels_read_through_constants_pair_and_say_so() {
-    let dir = tempfile::tempdir().unwrap();
-    write_tree(
-        dir.path(),
-        &[
-            ("package.json", br#"{"name":"c","main":"main.js"}"#.to_vec()),
-            (
-                "main.js",
-                br#"const { ipcMain } = require("electron");
+    let dir = app_tree(&[
+        (
+            "main.js",
+            r#"const { ipcMain } = require("electron");
 const Channels = { GET: "settings:get" };
 ipcMain.handle(Channels.GET, () => 1);
-ipcMain.on("plain", () => 1);"#
-                    .to_vec(),
-            ),
-            (
-                "preload.js",
-                br#"const { ipcRenderer } = require("electron");
+ipcMain.on("plain", () => 1);"#,
+        ),
+        (
+            "preload.js",
+            r#"const { ipcRenderer } = require("electron");
 ipcRenderer.invoke("settings:get");
 const PLAIN = "plain";
-ipcRenderer.send(PLAIN);"#
-                    .to_vec(),
-            ),
-        ],
-    );
+ipcRenderer.send(PLAIN);"#,
+        ),
+    ]);
     let result = analyze(dir.path(), SourceMaps::Declarations);
     let ipc = &result["summary"]["ipc"];
     assert_eq!(ipc["paired_renderer_transmissions"], 2);
@@ -395,53 +415,40 @@ ipcRenderer.send(PLAIN);"#
 fn renderer_calls_of_forwarding_bridge_members_pair_with_main_handlers() {
     // The preload electron-react-boilerplate ships: members that hand their channel to
     // `ipcRenderer`, called by the page as `window.electron.ipcRenderer.sendMessage(…)`.
-    let dir = tempfile::tempdir().unwrap();
-    write_tree(
-        dir.path(),
-        &[
-            ("package.json", br#"{"name":"b","main":"main.js"}"#.to_vec()),
-            (
-                "main.js",
-                br#"const { ipcMain } = require("electron");
+    let dir = app_tree(&[
+        (
+            "main.js",
+            r#"const { ipcMain } = require("electron");
 ipcMain.on("ipc-example", (event) => event.reply("ipc-example", "pong"));
 ipcMain.handle("get-config", () => ({}));
 ipcMain.handle("twice", () => 1);
-ipcMain.handle("twice", () => 2);"#
-                    .to_vec(),
-            ),
-            (
-                "preload.js",
-                br#"const { contextBridge, ipcRenderer } = require("electron");
+ipcMain.handle("twice", () => 2);"#,
+        ),
+        (
+            "preload.js",
+            r#"const { contextBridge, ipcRenderer } = require("electron");
 const electronHandler = {
   ipcRenderer: { sendMessage(channel, ...args) { ipcRenderer.send(channel, ...args); } },
   invoke: (name, payload) => ipcRenderer.invoke(name, payload),
 };
-contextBridge.exposeInMainWorld("electron", electronHandler);"#
-                    .to_vec(),
-            ),
-            (
-                "renderer/app.js",
-                br#"window.electron.ipcRenderer.sendMessage("ipc-example", ["ping"]);
+contextBridge.exposeInMainWorld("electron", electronHandler);"#,
+        ),
+        (
+            "renderer/app.js",
+            r#"window.electron.ipcRenderer.sendMessage("ipc-example", ["ping"]);
 window.electron.invoke("get-config", {});
 window.electron.invoke("twice");
 window.electron.invoke("nobody-handles");
-window.other.invoke("get-config");"#
-                    .to_vec(),
-            ),
-        ],
-    );
+window.other.invoke("get-config");"#,
+        ),
+    ]);
     let result = analyze(dir.path(), SourceMaps::Declarations);
     let ipc = &result["summary"]["ipc"];
     assert_eq!(ipc["paired_renderer_transmissions"], 2);
     assert_eq!(ipc["ambiguous_renderer_transmissions"], 1);
     assert_eq!(ipc["unpaired_literal_renderer_transmissions"], 1);
-    let paired: BTreeSet<(&str, &str, &str)> = result["graph"]["edges"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|e| !e["properties"]["pairing_basis"].is_null())
-        .map(|e| {
-            let p = &e["properties"];
+    let paired: BTreeSet<(&str, &str, &str)> = pairings(&result)
+        .map(|p| {
             (
                 p["channel"].as_str().unwrap(),
                 p["handler_path"].as_str().unwrap(),
@@ -467,54 +474,43 @@ fn a_bridge_api_another_module_exports_is_read_where_it_is_written() {
     // Preloads that expose an object another module builds: as tsc compiles `export const
     // api = {…}`, as an ES module exports it by name and by default, and as a CommonJS
     // module's whole exports; a module that does not use Electron exports no API.
-    let dir = tempfile::tempdir().unwrap();
-    write_tree(
-        dir.path(),
-        &[
-            ("package.json", br#"{"name":"b","main":"main.js"}"#.to_vec()),
-            (
-                "main.js",
-                br#"const { ipcMain } = require("electron");
+    let dir = app_tree(&[
+        (
+            "main.js",
+            r#"const { ipcMain } = require("electron");
 ipcMain.on("a", () => {});
 ipcMain.handle("b", () => 1);
 ipcMain.on("c", () => {});
 ipcMain.handle("d", () => 1);
-ipcMain.on("e", () => {});"#
-                    .to_vec(),
-            ),
-            (
-                "api/cjs.js",
-                br#""use strict";
+ipcMain.on("e", () => {});"#,
+        ),
+        (
+            "api/cjs.js",
+            r#""use strict";
 exports.api = void 0;
 const electron_1 = require("electron");
 exports.api = {
   send: (channel, ...args) => electron_1.ipcRenderer.send(channel, ...args),
   nested: { go(c) { return electron_1.ipcRenderer.invoke(c); } },
-};"#
-                .to_vec(),
-            ),
-            (
-                "api/esm.mjs",
-                br#"import { ipcRenderer } from "electron";
+};"#,
+        ),
+        (
+            "api/esm.mjs",
+            r#"import { ipcRenderer } from "electron";
 const api = { post(channel, body) { ipcRenderer.send(channel, body); }, version: "1" };
 export { api as bridge };
-export default api;"#
-                    .to_vec(),
-            ),
-            (
-                "api/whole.js",
-                br#"const { ipcRenderer } = require("electron");
+export default api;"#,
+        ),
+        (
+            "api/whole.js",
+            r#"const { ipcRenderer } = require("electron");
 const handler = { ask: (ch) => ipcRenderer.invoke(ch) };
-module.exports = handler;"#
-                    .to_vec(),
-            ),
-            (
-                "api/plain.js",
-                br#"exports.api = { send: (c) => c };"#.to_vec(),
-            ),
-            (
-                "preload.js",
-                br#"const { contextBridge } = require("electron");
+module.exports = handler;"#,
+        ),
+        ("api/plain.js", r#"exports.api = { send: (c) => c };"#),
+        (
+            "preload.js",
+            r#"const { contextBridge } = require("electron");
 const cjs = require("./api/cjs");
 const whole_1 = __importDefault(require("./api/whole"));
 const plain = require("./api/plain");
@@ -522,28 +518,24 @@ contextBridge.exposeInMainWorld("cjs", cjs.api);
 contextBridge.exposeInMainWorld("inner", cjs.api.nested);
 contextBridge.exposeInMainWorld("whole", whole_1.default);
 contextBridge.exposeInMainWorld("plain", plain.api);
-contextBridge.exposeInMainWorld("missing", cjs.nothing);"#
-                    .to_vec(),
-            ),
-            (
-                "preload-esm.mjs",
-                br#"import { contextBridge } from "electron";
+contextBridge.exposeInMainWorld("missing", cjs.nothing);"#,
+        ),
+        (
+            "preload-esm.mjs",
+            r#"import { contextBridge } from "electron";
 import api, { bridge } from "./api/esm.mjs";
 contextBridge.exposeInMainWorld("esmDefault", api);
-contextBridge.exposeInMainWorld("esmNamed", bridge);"#
-                    .to_vec(),
-            ),
-            (
-                "renderer.js",
-                br#"window.cjs.send("a", 1);
+contextBridge.exposeInMainWorld("esmNamed", bridge);"#,
+        ),
+        (
+            "renderer.js",
+            r#"window.cjs.send("a", 1);
 window.inner.go("b");
 window.esmNamed.post("c", {});
 window.whole.ask("d");
-window.plain.send("e");"#
-                    .to_vec(),
-            ),
-        ],
-    );
+window.plain.send("e");"#,
+        ),
+    ]);
     let result = analyze(dir.path(), SourceMaps::Declarations);
     let bridges: BTreeMap<&str, (&str, Value, Value)> = nodes(&result, "context-bridge-api")
         .into_iter()
@@ -600,15 +592,8 @@ window.plain.send("e");"#
     for key in ["plain", "missing"] {
         assert_eq!(bridges[key], ("dynamic", json!([]), Value::Null), "{key}");
     }
-    let paired: BTreeSet<(&str, &str)> = result["graph"]["edges"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|e| !e["properties"]["pairing_basis"].is_null())
-        .map(|e| {
-            let p = &e["properties"];
-            (p["channel"].as_str().unwrap(), p["via"].as_str().unwrap())
-        })
+    let paired: BTreeSet<(&str, &str)> = pairings(&result)
+        .map(|p| (p["channel"].as_str().unwrap(), p["via"].as_str().unwrap()))
         .collect();
     assert_eq!(
         paired,

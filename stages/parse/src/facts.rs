@@ -474,6 +474,29 @@ impl Bridge {
     }
 }
 
+impl JsFacts {
+    /// Settles the bridges whose API another module exports ([`Bridge::settle`]): `lookup`
+    /// gives, for what a bridge reads from, the API objects that module exports, with the
+    /// file and factory key that name it. A settled bridge stops counting as dynamic.
+    pub fn settle_bridges<'a>(
+        &mut self,
+        mut lookup: impl FnMut(
+            &ImportFrom,
+        ) -> Option<(&'a [ExportedApi], Option<String>, Option<String>)>,
+    ) {
+        let mut settled = 0;
+        for bridge in &mut self.bridges {
+            let Some(ChannelImport { from, path }) = bridge.api_import.clone() else {
+                continue;
+            };
+            if let Some((exported, file, module_key)) = lookup(&from) {
+                settled += u64::from(bridge.settle(exported, &path, file, module_key));
+            }
+        }
+        self.dynamic_findings = self.dynamic_findings.saturating_sub(settled);
+    }
+}
+
 /// A dotted member path with `prefix` and its dot taken off; the path itself when the prefix
 /// is empty, nothing when it is not below the prefix.
 fn below_prefix(member: &str, prefix: &str) -> Option<String> {

@@ -762,26 +762,18 @@ fn settle_imported_bridges(files: &Files, parsed: &mut [FileFacts]) {
         .map(|f| (f.path.clone(), f.js.exported_apis.clone()))
         .collect();
     for file in parsed.iter_mut() {
-        let mut settled = 0;
-        for bridge in &mut file.js.bridges {
-            let Some(ChannelImport {
-                from: ImportFrom::Specifier(specifier),
-                path,
-            }) = bridge.api_import.clone()
-            else {
-                continue;
+        let from = &file.path;
+        file.js.settle_bridges(|import| {
+            let ImportFrom::Specifier(specifier) = import else {
+                return None;
             };
-            let resolution = files.resolve(&file.path, &specifier, Context::ModuleSpecifier);
-            let Some((target, exported)) = resolution
+            let resolution = files.resolve(from, specifier, Context::ModuleSpecifier);
+            let target = resolution
                 .path
-                .filter(|_| resolution.status == "resolved")
-                .and_then(|p| apis.get(&p).map(|a| (p, a)))
-            else {
-                continue;
-            };
-            settled += u64::from(bridge.settle(exported, &path, Some(target), None));
-        }
-        file.js.dynamic_findings = file.js.dynamic_findings.saturating_sub(settled);
+                .filter(|_| resolution.status == "resolved")?;
+            let exported = apis.get(&target)?;
+            Some((exported.as_slice(), Some(target), None))
+        });
     }
 }
 

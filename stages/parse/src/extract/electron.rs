@@ -10,9 +10,8 @@ use super::names::{
     named, prop_name, property, property_of, static_path, static_value, string, unwrap,
 };
 use crate::facts::{
-    Bridge, ChannelImport, ExportedApi, Forwarder, ImportFrom, IpcOp, ProcessUse, RendererLoad,
-    SecurityHandler, SenderCheck, ServeOptions, ServedScheme, StaticPath, StaticValue, Window,
-    WindowCall,
+    Bridge, ExportedApi, Forwarder, ImportFrom, IpcOp, ProcessUse, RendererLoad, SecurityHandler,
+    SenderCheck, ServeOptions, ServedScheme, StaticPath, StaticValue, Window, WindowCall,
 };
 
 const MAX_PREFERENCES: usize = 64;
@@ -269,20 +268,13 @@ impl Extractor<'_, '_> {
         for (module, objects) in std::mem::take(&mut self.factory_apis) {
             by_factory.insert(module, self.exported_apis(objects.into_iter()));
         }
-        let mut settled = 0;
-        for bridge in &mut self.facts.bridges {
-            let Some(ChannelImport {
-                from: ImportFrom::Module(module),
-                path,
-            }) = bridge.api_import.clone()
-            else {
-                continue;
+        self.facts.settle_bridges(|import| {
+            let ImportFrom::Module(module) = import else {
+                return None;
             };
-            if let Some(exported) = by_factory.get(&(module.bundle, module.key.clone())) {
-                settled += u64::from(bridge.settle(exported, &path, None, Some(module.key.text())));
-            }
-        }
-        self.facts.dynamic_findings = self.facts.dynamic_findings.saturating_sub(settled);
+            let exported = by_factory.get(&(module.bundle, module.key.clone()))?;
+            Some((exported.as_slice(), None, Some(module.key.text())))
+        });
     }
 
     /// The API objects of a module's exports, in export order: a later export of a path
