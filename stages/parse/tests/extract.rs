@@ -1700,6 +1700,37 @@ nested("inner");
 }
 
 #[test]
+fn electrons_entry_points_by_process_are_electron() {
+    let main = facts(
+        "main.mjs",
+        r#"import { ipcMain as m } from "electron/main";
+m.handle("x", () => 1);
+"#,
+    );
+    let ops: Vec<(&str, Option<&str>)> = main
+        .js
+        .ipc
+        .iter()
+        .map(|op| (op.operation, op.channel.as_deref()))
+        .collect();
+    assert_eq!(ops, [("handle", Some("x"))]);
+    let preload = facts(
+        "preload.js",
+        r#"const { contextBridge: b, ipcRenderer: r } = require("electron/renderer");
+b.exposeInMainWorld("api", { send: (c) => r.send(c) });
+"#,
+    );
+    let bridge = &preload.js.bridges[0];
+    assert_eq!(bridge.api_key.as_deref(), Some("api"));
+    let forwarders: Vec<(&str, &str)> = bridge
+        .forwarders
+        .iter()
+        .map(|f| (f.member.as_str(), f.operation))
+        .collect();
+    assert_eq!(forwarders, [("send", "send")]);
+}
+
+#[test]
 fn an_ipc_events_sender_sends_like_web_contents_in_a_file_that_uses_electron() {
     let main = facts(
         "main.js",

@@ -359,8 +359,21 @@ fn is_module_root(target: &str) -> bool {
 /// The module a `require("x")` (or `import`) names, when it is one we alias.
 pub(super) fn aliased_module(spec: &str) -> Option<&'static str> {
     let spec = spec.strip_prefix("node:").unwrap_or(spec);
+    // Electron's entry points by process (`import { ipcMain } from "electron/main"`) are
+    // Electron's.
+    if ELECTRON_ENTRY_POINTS.contains(&spec) {
+        return Some("electron");
+    }
     ALIASED_MODULES.iter().copied().find(|m| *m == spec)
 }
+
+/// The module names Electron also answers to, one per process type.
+const ELECTRON_ENTRY_POINTS: &[&str] = &[
+    "electron/main",
+    "electron/renderer",
+    "electron/common",
+    "electron/utility",
+];
 
 /// The aliased module an alias target belongs to (`ipcMain.on` → `electron`).
 fn module_of(target: &str) -> Option<&'static str> {
