@@ -30,6 +30,16 @@ fn facts_here(path: &str, text: &str) -> FileFacts {
     facts
 }
 
+/// A file's IPC operations as (side, operation, channel).
+fn ipc_ops(facts: &FileFacts) -> Vec<(&str, &str, Option<&str>)> {
+    facts
+        .js
+        .ipc
+        .iter()
+        .map(|op| (op.side, op.operation, op.channel.as_deref()))
+        .collect()
+}
+
 fn keys(facts: &FileFacts) -> Vec<String> {
     let mut keys: Vec<String> = facts
         .js
@@ -685,11 +695,7 @@ require("electron").ipcRenderer.invoke("rea:missing");
         Some("dynamicApiKey")
     );
     assert_eq!(f.js.bridges[1].api_status, "dynamic");
-    let ops: Vec<(&str, &str, Option<&str>)> =
-        f.js.ipc
-            .iter()
-            .map(|o| (o.side, o.operation, o.channel.as_deref()))
-            .collect();
+    let ops = ipc_ops(&f);
     assert_eq!(
         ops,
         [
@@ -1740,12 +1746,7 @@ win.webContents.send("pushed");
 state.peer.sender.send("not-an-event");
 "#,
     );
-    let ops: Vec<(&str, &str, Option<&str>)> = main
-        .js
-        .ipc
-        .iter()
-        .map(|op| (op.side, op.operation, op.channel.as_deref()))
-        .collect();
+    let ops = ipc_ops(&main);
     assert_eq!(
         ops,
         [

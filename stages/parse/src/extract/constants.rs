@@ -252,15 +252,23 @@ pub(super) fn commonjs_exports(name: &str) -> bool {
 
 /// The export an assignment to `member` makes, if it is one of a CommonJS module's exports
 /// or one member of them: `X` of `exports.X` or `module.exports.X`, and the empty path of
-/// `module.exports` itself.
-pub(super) fn commonjs_export_path(member: &MemberExpr) -> Option<String> {
+/// `module.exports` itself. A module factory names its exports and module parameters as it
+/// likes (`t.X`, `e.exports`): `names` gives them, `exports` and `module` by default.
+pub(super) fn commonjs_export_path(
+    member: &MemberExpr,
+    names: (Option<&str>, Option<&str>),
+) -> Option<String> {
     let name = names::dotted_member(member);
-    if name == "module.exports" {
+    let exports = names.0.unwrap_or("exports");
+    let module = names.1.unwrap_or("module");
+    let below = |prefix: &str| name.strip_prefix(prefix)?.strip_prefix('.');
+    let module_exports = below(module).filter(|rest| rest.starts_with("exports"));
+    if module_exports == Some("exports") {
         return Some(String::new());
     }
-    let export = name
-        .strip_prefix("module.exports.")
-        .or_else(|| name.strip_prefix("exports."))?;
+    let export = module_exports
+        .and_then(|rest| rest.strip_prefix("exports."))
+        .or_else(|| below(exports))?;
     (!export.is_empty() && !export.contains('.')).then(|| export.to_owned())
 }
 

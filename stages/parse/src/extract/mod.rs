@@ -518,14 +518,18 @@ impl Extractor<'_, '_> {
         }
         let Some(module) = self.stack.last().cloned() else {
             if let Expr::Object(obj) = value
-                && let Some(export) = constants::commonjs_export_path(target)
+                && let Some(export) = constants::commonjs_export_path(target, (None, None))
             {
                 let object = self.read_named_object(obj);
                 self.literal_apis.push((export, object));
             }
             return;
         };
-        let Some(export) = self.factory_export_path(target) else {
+        let names = self
+            .factory_exports
+            .last()
+            .map_or((None, None), |(e, m)| (e.as_deref(), m.as_deref()));
+        let Some(export) = constants::commonjs_export_path(target, names) else {
             return;
         };
         let object = match value {
@@ -540,26 +544,6 @@ impl Extractor<'_, '_> {
             .entry((module.bundle, module.key))
             .or_default()
             .push((export, object));
-    }
-
-    /// The export an assignment to `target` makes in the module factory being walked: `X`
-    /// of `<exports>.X` or `<module>.exports.X`, and the empty path of `<module>.exports`.
-    fn factory_export_path(&self, target: &swc_ecma_ast::MemberExpr) -> Option<String> {
-        let (exports, module) = self.factory_exports.last()?;
-        let name = names::dotted_member(target);
-        let exports = exports.as_deref().unwrap_or("exports");
-        let module_exports = format!("{}.exports", module.as_deref().unwrap_or("module"));
-        if name == module_exports {
-            return Some(String::new());
-        }
-        let export = name
-            .strip_prefix(exports)
-            .and_then(|rest| rest.strip_prefix('.'))
-            .or_else(|| {
-                name.strip_prefix(&module_exports)
-                    .and_then(|rest| rest.strip_prefix('.'))
-            })?;
-        (!export.is_empty() && !export.contains('.')).then(|| export.to_owned())
     }
 
     /// webpack's export getters in a module factory, `n.d(t, {api: () => o})` on the

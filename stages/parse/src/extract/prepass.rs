@@ -1320,7 +1320,7 @@ impl Visit for PrePass {
                 &mut self.exported,
             );
             if self.electron
-                && let Some(export) = constants::commonjs_export_path(member)
+                && let Some(export) = constants::commonjs_export_path(member, (None, None))
             {
                 self.api_exports_of(export, &assign.right);
             }
