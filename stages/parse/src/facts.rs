@@ -174,6 +174,26 @@ pub struct PackageFacts {
     pub module: Option<String>,
     /// String targets of `exports`, with their condition paths (`.`, `./sub`, `import`...).
     pub exports: Vec<(String, String)>,
+    /// `exports` as written, in the file's order (the order decides which condition wins).
+    pub exports_map: Option<PackageTarget>,
+    /// `imports` (the package's `#name` specifiers) as written, in the file's order.
+    pub imports_map: Option<PackageTarget>,
+}
+
+/// A value of a `package.json` `exports` or `imports` map, in the order the file writes it:
+/// Node.js takes the first condition it matches, so the order is part of the meaning.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum PackageTarget {
+    /// A path (`./dist/index.js`) or, in `imports`, a package specifier.
+    Path(String),
+    /// Subpaths (`.`, `./sub`, `./features/*`) or conditions (`import`, `node`, `default`).
+    Map(Vec<(String, PackageTarget)>),
+    /// Fallbacks, tried in turn.
+    Alternatives(Vec<PackageTarget>),
+    /// `null`: nothing is exported there.
+    Null,
+    /// A number or a boolean, which Node.js rejects as a target.
+    Invalid,
 }
 
 /// A script an HTML file names: a `<script src>` (a renderer script), or the `preload` of a

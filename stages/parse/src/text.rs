@@ -1,12 +1,19 @@
 //! The non-JavaScript text kinds: `package.json`, JSON modules, HTML script tags and source
 //! maps. Each reader returns facts; a malformed file is a status, never an error.
 
-use crate::facts::{HtmlScript, MapSource, PackageFacts, PageCsp, PagePolicy, SourceMapFacts};
+use std::fmt;
+
+use serde::de::{Deserializer, MapAccess, SeqAccess, Visitor};
+
+use crate::facts::{
+    HtmlScript, MapSource, PackageFacts, PackageTarget, PageCsp, PagePolicy, SourceMapFacts,
+};
 use crate::source::cut;
 
 const MAX_FIELD: usize = 4096;
 const MAX_KEYS: usize = 64;
 const MAX_SCRIPTS: usize = 256;
+const MAX_EXPORT_TARGETS: usize = 16_384;
 
 /// Reads a `package.json`.
 pub(crate) fn package(text: &str) -> PackageFacts {
@@ -19,8 +26,10 @@ pub(crate) fn package(text: &str) -> PackageFacts {
             .filter(|s| !s.is_empty())
             .map(|s| cut(s, MAX_FIELD).to_owned())
     };
+    // The maps again, in the file's order (`serde_json`'s own map sorts its keys).
+    let maps = serde_json::from_str::<Maps>(text).unwrap_or_default();
     let mut exports = Vec::new();
-    if let Some(value) = doc.get("exports") {
+    if let Some(Ordered(value)) = &maps.exports {
         collect_exports(value, ".", &mut exports, 0);
     }
     exports.sort();
@@ -35,23 +44,91 @@ pub(crate) fn package(text: &str) -> PackageFacts {
         browser: field("browser"),
         module: field("module"),
         exports,
+        exports_map: maps.exports.map(|o| o.0),
+        imports_map: maps.imports.map(|o| o.0),
+    }
+}
+
+/// The two maps of a `package.json` that resolution reads in order.
+#[derive(Default, serde::Deserialize)]
+struct Maps {
+    exports: Option<Ordered>,
+    imports: Option<Ordered>,
+}
+
+/// A [`PackageTarget`] read with its keys in the file's order.
+struct Ordered(PackageTarget);
+
+impl<'de> serde::Deserialize<'de> for Ordered {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_any(OrderedVisitor).map(Ordered)
+    }
+}
+
+struct OrderedVisitor;
+
+impl<'de> Visitor<'de> for OrderedVisitor {
+    type Value = PackageTarget;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a package exports or imports value")
+    }
+
+    fn visit_str<E>(self, v: &str) -> Result<PackageTarget, E> {
+        Ok(PackageTarget::Path(v.to_owned()))
+    }
+
+    fn visit_unit<E>(self) -> Result<PackageTarget, E> {
+        Ok(PackageTarget::Null)
+    }
+
+    fn visit_bool<E>(self, _: bool) -> Result<PackageTarget, E> {
+        Ok(PackageTarget::Invalid)
+    }
+
+    fn visit_i64<E>(self, _: i64) -> Result<PackageTarget, E> {
+        Ok(PackageTarget::Invalid)
+    }
+
+    fn visit_u64<E>(self, _: u64) -> Result<PackageTarget, E> {
+        Ok(PackageTarget::Invalid)
+    }
+
+    fn visit_f64<E>(self, _: f64) -> Result<PackageTarget, E> {
+        Ok(PackageTarget::Invalid)
+    }
+
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<PackageTarget, A::Error> {
+        let mut items = Vec::new();
+        while let Some(Ordered(item)) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(PackageTarget::Alternatives(items))
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<PackageTarget, A::Error> {
+        let mut entries = Vec::new();
+        while let Some((key, Ordered(value))) = map.next_entry::<String, Ordered>()? {
+            entries.push((key, value));
+        }
+        Ok(PackageTarget::Map(entries))
     }
 }
 
 fn collect_exports(
-    value: &serde_json::Value,
+    value: &PackageTarget,
     condition: &str,
     out: &mut Vec<(String, String)>,
     depth: usize,
 ) {
-    if depth > 8 || out.len() > MAX_KEYS {
+    // Every target up to a bound far above `MAX_KEYS`, so that the sorted cut to `MAX_KEYS`
+    // does not depend on the order the file writes them in.
+    if depth > 8 || out.len() >= MAX_EXPORT_TARGETS {
         return;
     }
     match value {
-        serde_json::Value::String(s) => {
-            out.push((condition.to_owned(), cut(s, MAX_FIELD).to_owned()))
-        }
-        serde_json::Value::Object(map) => {
+        PackageTarget::Path(s) => out.push((condition.to_owned(), cut(s, MAX_FIELD).to_owned())),
+        PackageTarget::Map(map) => {
             for (key, inner) in map {
                 let next = if key.starts_with('.') {
                     key.clone()
@@ -61,12 +138,12 @@ fn collect_exports(
                 collect_exports(inner, &next, out, depth + 1);
             }
         }
-        serde_json::Value::Array(items) => {
+        PackageTarget::Alternatives(items) => {
             for item in items {
                 collect_exports(item, condition, out, depth + 1);
             }
         }
-        _ => {}
+        PackageTarget::Null | PackageTarget::Invalid => {}
     }
 }
 

@@ -17,7 +17,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::ids;
-use super::resolve::{Context, Files, Resolution};
+use super::resolve::{Context, Files, ModuleSystem, PackageScope, Resolution};
 use crate::artifact::InventoryGraph;
 
 /// Most observations kept on one node.
@@ -675,19 +675,25 @@ fn inventory_files(
             }
         }
     }
-    let mut mains = BTreeMap::new();
+    let mut packages = BTreeMap::new();
     for file in parsed {
-        if let Some(package) = &file.package
-            && let Some(main) = &package.main
-        {
+        if let Some(package) = file.package.as_ref().filter(|p| p.valid) {
             let dir = file.path.rsplit_once('/').map_or("", |(d, _)| d);
-            mains.insert(dir.to_owned(), main.clone());
+            packages.insert(
+                dir.to_owned(),
+                PackageScope {
+                    name: package.name.clone(),
+                    main: package.main.clone(),
+                    exports: package.exports_map.clone(),
+                    imports: package.imports_map.clone(),
+                },
+            );
         }
     }
     let files = Files::new(
         file_map,
         containers.iter().map(|c| c.0.clone()).collect(),
-        mains,
+        packages,
     );
     (files, containers, digests)
 }
@@ -725,7 +731,7 @@ fn settle_imported_wrappers(files: &Files, parsed: &mut [FileFacts]) {
         .collect();
     for file in parsed.iter_mut() {
         for wrapper in std::mem::take(&mut file.js.imported_wrappers) {
-            let resolution = files.resolve(&file.path, &wrapper.from, Context::ModuleSpecifier);
+            let resolution = files.resolve_specifier(&file.path, &wrapper.from);
             let Some(kind) = resolution
                 .path
                 .filter(|_| resolution.status == "resolved")
@@ -767,7 +773,7 @@ fn settle_imported_bridges(files: &Files, parsed: &mut [FileFacts]) {
             let ImportFrom::Specifier(specifier) = import else {
                 return None;
             };
-            let resolution = files.resolve(from, specifier, Context::ModuleSpecifier);
+            let resolution = files.resolve_specifier(from, specifier);
             let target = resolution
                 .path
                 .filter(|_| resolution.status == "resolved")?;
@@ -1571,7 +1577,7 @@ fn imported_file<'p>(
     from: &str,
     specifier: &str,
 ) -> Option<&'p FileFacts> {
-    let resolution = files.resolve(from, specifier, Context::ModuleSpecifier);
+    let resolution = files.resolve_specifier(from, specifier);
     resolution
         .path
         .filter(|_| resolution.status == "resolved")
@@ -1749,7 +1755,12 @@ fn project_findings<'p>(
             let location = source_range(&file.path, &reference.range);
             let spec = reference.specifier.as_deref();
             let resolution = match spec {
-                Some(s) => o.env.files.resolve(&file.path, s, Context::ModuleSpecifier),
+                Some(s) => o.env.files.resolve_in(
+                    &file.path,
+                    s,
+                    Context::ModuleSpecifier,
+                    ModuleSystem::of_reference(reference.kind),
+                ),
                 None => Resolution {
                     status: "unresolved",
                     path: None,

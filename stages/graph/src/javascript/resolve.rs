@@ -5,6 +5,13 @@ use std::collections::BTreeMap;
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
+use rea_parse::PackageTarget;
+
+mod package_map;
+
+use package_map::Mapped;
+pub use package_map::ModuleSystem;
+
 /// Where a path came from, which decides how it resolves.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Context {
@@ -103,6 +110,31 @@ const BUILTINS: &[&str] = &[
     "zlib",
 ];
 
+/// What resolution reads of one `package.json`.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PackageScope {
+    pub name: Option<String>,
+    pub main: Option<String>,
+    /// `exports`, in the file's order.
+    pub exports: Option<PackageTarget>,
+    /// `imports`, in the file's order.
+    pub imports: Option<PackageTarget>,
+}
+
+impl PackageScope {
+    /// A package with a `main` and nothing else.
+    pub fn with_main(main: &str) -> PackageScope {
+        PackageScope {
+            main: Some(main.to_owned()),
+            ..PackageScope::default()
+        }
+    }
+}
+
+/// How deep resolution follows a package's `main`, or an `imports` target naming another
+/// package.
+const MAX_PACKAGE_DEPTH: usize = 4;
+
 /// The files of an inventory, by container. Resolution looks paths up by the hundred
 /// thousand, so lookups go through hash maps; the sorted map serves range queries.
 pub struct Files {
@@ -112,8 +144,8 @@ pub struct Files {
     available: FxHashMap<String, bool>,
     /// Container paths (nested archives), longest first.
     containers: Vec<String>,
-    /// `main` of each `package.json`, by the package's directory.
-    mains: FxHashMap<String, String>,
+    /// Each `package.json`, by the package's directory.
+    packages: FxHashMap<String, PackageScope>,
     /// Directories that hold at least one file.
     dirs: FxHashSet<String>,
 }
@@ -122,7 +154,7 @@ impl Files {
     pub fn new(
         files: BTreeMap<String, bool>,
         mut containers: Vec<String>,
-        mains: BTreeMap<String, String>,
+        packages: BTreeMap<String, PackageScope>,
     ) -> Files {
         containers.sort_by(|a, b| b.len().cmp(&a.len()).then(a.cmp(b)));
         let mut dirs = FxHashSet::default();
@@ -140,7 +172,7 @@ impl Files {
             files,
             available,
             containers,
-            mains: mains.into_iter().collect(),
+            packages: packages.into_iter().collect(),
             dirs,
         }
     }
@@ -176,8 +208,36 @@ impl Files {
             .collect()
     }
 
-    /// Resolves `spec`, written in the file `from`, in `context`.
+    /// Resolves `spec`, written in the file `from`, in `context`; a package's `exports` and
+    /// `imports` are read as `require` reads them.
     pub fn resolve(&self, from: &str, spec: &str, context: Context) -> Resolution {
+        self.resolve_in(from, spec, context, ModuleSystem::Require)
+    }
+
+    /// Resolves a module specifier whose syntax is not known (a module a bridge or a wrapper
+    /// reads): as `require` reads it, or else as `import` does.
+    pub fn resolve_specifier(&self, from: &str, spec: &str) -> Resolution {
+        let required = self.resolve(from, spec, Context::ModuleSpecifier);
+        if required.status == "resolved" {
+            return required;
+        }
+        let imported = self.resolve_in(from, spec, Context::ModuleSpecifier, ModuleSystem::Import);
+        if imported.status == "resolved" {
+            imported
+        } else {
+            required
+        }
+    }
+
+    /// Resolves `spec`, written in the file `from`, in `context`, a package's `exports` and
+    /// `imports` read with the conditions of `system`.
+    pub fn resolve_in(
+        &self,
+        from: &str,
+        spec: &str,
+        context: Context,
+        system: ModuleSystem,
+    ) -> Resolution {
         if spec.is_empty() || spec.len() > 4096 || spec.contains(['\0', '\\']) {
             return Resolution::status(
                 "rejected",
@@ -189,7 +249,9 @@ impl Files {
             return Resolution::status("rejected", "the path holds an encoded dot or separator");
         }
         let mut spec = spec;
-        if matches!(context, Context::ModuleSpecifier | Context::HtmlReference) {
+        // A leading `#` is a package's own import (`#internal`), not a fragment.
+        let package_import = context == Context::ModuleSpecifier && spec.starts_with('#');
+        if matches!(context, Context::ModuleSpecifier | Context::HtmlReference) && !package_import {
             spec = spec.split(['?', '#']).next().unwrap_or("");
         }
         let spec = match spec.strip_prefix("file://") {
@@ -206,7 +268,7 @@ impl Files {
         let from_dir = from.rsplit_once('/').map_or("", |(d, _)| d);
         let bare = !(spec.starts_with('.') || spec.starts_with('/'));
         if bare && context == Context::ModuleSpecifier {
-            return self.resolve_package(container, from_dir, spec);
+            return self.resolve_package(container, from_dir, spec, system, 0);
         }
         let joined = if let Some(rooted) = spec.strip_prefix('/') {
             if container.is_empty() {
@@ -373,24 +435,53 @@ impl Files {
         )
     }
 
-    fn resolve_package(&self, container: &str, from_dir: &str, spec: &str) -> Resolution {
+    /// A bare specifier, as Node.js resolves it: a built-in; a package's own `#import`; the
+    /// package the file belongs to, by its name; or the first `node_modules/<name>` upward
+    /// from the file, within its container. A package with `exports` answers from that map
+    /// alone (a subpath it does not export is not found, even when the file is there);
+    /// another answers as files do, its `main` for the package itself.
+    fn resolve_package(
+        &self,
+        container: &str,
+        from_dir: &str,
+        spec: &str,
+        system: ModuleSystem,
+        depth: usize,
+    ) -> Resolution {
         let plain = spec.strip_prefix("node:").unwrap_or(spec);
         let first = plain.split('/').next().unwrap_or(plain);
-        if spec.starts_with("node:") || BUILTINS.contains(&first) || spec.starts_with('#') {
-            return Resolution::status(
-                "external",
-                "a Node.js, Electron or package-internal module",
-            );
+        if spec.starts_with("node:") || BUILTINS.contains(&first) {
+            return Resolution::status("external", "a Node.js or Electron module");
+        }
+        if spec.starts_with('#') {
+            return self.resolve_package_import(container, from_dir, spec, system, depth);
+        }
+        let (name, subpath) = package_name(spec);
+        if let Some(name) = name
+            && let Some((dir, scope)) = self.scope_of(container, from_dir)
+            && scope.name.as_deref() == Some(name)
+            && let Some(exports) = &scope.exports
+        {
+            let mapped = package_map::exports(&subpath, exports, system);
+            return self.mapped(container, dir, &subpath, mapped, system, depth);
         }
         // Search node_modules upward from the source directory, within the container.
         let mut dir = from_dir.to_owned();
         loop {
-            let base = if dir.is_empty() {
-                format!("node_modules/{spec}")
+            let modules = if dir.is_empty() {
+                "node_modules".to_owned()
             } else {
-                format!("{dir}/node_modules/{spec}")
+                format!("{dir}/node_modules")
             };
-            if let Some(normal) = normalize(&base) {
+            if let Some(name) = name
+                && let Some(package_dir) = normalize(&format!("{modules}/{name}"))
+                && let Some(scope) = self.packages.get(&package_dir)
+                && let Some(exports) = &scope.exports
+            {
+                let mapped = package_map::exports(&subpath, exports, system);
+                return self.mapped(container, &package_dir, &subpath, mapped, system, depth);
+            }
+            if let Some(normal) = normalize(&format!("{modules}/{spec}")) {
                 let resolved = self.candidates(&normal, 0);
                 if resolved.status == "resolved" {
                     return resolved;
@@ -409,6 +500,116 @@ impl Files {
         Resolution::status("external", "the package is not shipped in this container")
     }
 
+    /// `#name`, through the `imports` of the package the file belongs to.
+    fn resolve_package_import(
+        &self,
+        container: &str,
+        from_dir: &str,
+        spec: &str,
+        system: ModuleSystem,
+        depth: usize,
+    ) -> Resolution {
+        if spec == "#" || spec.starts_with("#/") {
+            return Resolution::status("rejected", "`#` and `#/` are not package imports");
+        }
+        let Some((dir, scope)) = self.scope_of(container, from_dir) else {
+            return Resolution::status(
+                "not-found",
+                "a package import, but no package.json above the file",
+            );
+        };
+        let Some(PackageTarget::Map(imports)) = &scope.imports else {
+            return Resolution::status(
+                "not-found",
+                "a package import, but the file's package.json declares no imports",
+            );
+        };
+        let mapped = package_map::lookup(spec, imports, true, system);
+        self.mapped(container, dir, spec, mapped, system, depth)
+    }
+
+    /// The package a file of `from_dir` belongs to: the nearest directory upward, within the
+    /// container and below any `node_modules`, with a `package.json`.
+    fn scope_of<'a>(
+        &'a self,
+        container: &str,
+        from_dir: &str,
+    ) -> Option<(&'a str, &'a PackageScope)> {
+        let mut dir = from_dir;
+        loop {
+            if dir.rsplit('/').next() == Some("node_modules") {
+                return None;
+            }
+            if let Some((key, scope)) = self.packages.get_key_value(dir) {
+                return Some((key.as_str(), scope));
+            }
+            if dir == container || dir.is_empty() {
+                return None;
+            }
+            dir = dir.rsplit_once('/').map_or("", |(d, _)| d);
+        }
+    }
+
+    /// What an `exports` or `imports` lookup of `key` in the package at `package_dir` names,
+    /// as a resolution.
+    fn mapped(
+        &self,
+        container: &str,
+        package_dir: &str,
+        key: &str,
+        mapped: Mapped,
+        system: ModuleSystem,
+        depth: usize,
+    ) -> Resolution {
+        match mapped {
+            Mapped::Path(target) => {
+                let joined = if package_dir.is_empty() {
+                    target.clone()
+                } else {
+                    format!("{package_dir}/{target}")
+                };
+                match normalize(&joined) {
+                    Some(path)
+                        if package_dir.is_empty()
+                            || path.starts_with(&format!("{package_dir}/")) =>
+                    {
+                        match self.available.get(&path) {
+                            Some(available) => self.found(&path, *available),
+                            None => Resolution::status(
+                                "not-found",
+                                &format!(
+                                    "the package maps {key} to {target}, which is not in the artifact"
+                                ),
+                            ),
+                        }
+                    }
+                    _ => Resolution::status(
+                        "rejected",
+                        &format!("the package maps {key} to {target}, outside the package"),
+                    ),
+                }
+            }
+            Mapped::Package(spec) if depth < MAX_PACKAGE_DEPTH => {
+                self.resolve_package(container, package_dir, &spec, system, depth + 1)
+            }
+            Mapped::Package(_) => Resolution::status(
+                "unavailable",
+                "package imports lead through more than 4 packages",
+            ),
+            Mapped::Unexported => Resolution::status(
+                "not-found",
+                &format!(
+                    "the package does not export {key} to {} under Node.js's conditions",
+                    system.as_str()
+                ),
+            ),
+            Mapped::Invalid(why) => Resolution::status(
+                "rejected",
+                &format!("the package's map is invalid for {key}: {why}"),
+            ),
+        }
+    }
+
     fn candidates(&self, path: &str, depth: usize) -> Resolution {
         if let Some(available) = self.available.get(path) {
             return self.found(path, *available);
@@ -424,8 +625,8 @@ impl Files {
             }
         }
         if self.dirs.contains(path) {
-            if let Some(main) = self.mains.get(path) {
-                if depth >= 4 {
+            if let Some(main) = self.packages.get(path).and_then(|p| p.main.as_ref()) {
+                if depth >= MAX_PACKAGE_DEPTH {
                     return Resolution::status(
                         "unavailable",
                         "package main resolution is deeper than 4 levels",
@@ -469,6 +670,26 @@ impl Files {
             }
         }
     }
+}
+
+/// A bare specifier's package name (`a`, `@scope/a`) and subpath (`.`, `./sub`); no name
+/// when it is not a valid package name.
+fn package_name(spec: &str) -> (Option<&str>, String) {
+    let end = if spec.starts_with('@') {
+        match spec.find('/') {
+            Some(slash) => spec[slash + 1..]
+                .find('/')
+                .map_or(spec.len(), |s| slash + 1 + s),
+            None => return (None, ".".to_owned()),
+        }
+    } else {
+        spec.find('/').unwrap_or(spec.len())
+    };
+    let name = &spec[..end];
+    if name.is_empty() || name.starts_with('.') || name.contains('%') || name.ends_with('/') {
+        return (None, ".".to_owned());
+    }
+    (Some(name), format!(".{}", &spec[end..]))
 }
 
 /// `scheme:` with a scheme of two or more letters (so `C:` drive letters are not schemes).
@@ -523,9 +744,12 @@ mod tests {
         ] {
             map.insert(p.to_owned(), p != "native/addon.node");
         }
-        let mut mains = BTreeMap::new();
-        mains.insert("node_modules/dep".to_owned(), "./dist/entry.js".to_owned());
-        Files::new(map, vec!["app.asar".to_owned()], mains)
+        let mut packages = BTreeMap::new();
+        packages.insert(
+            "node_modules/dep".to_owned(),
+            PackageScope::with_main("./dist/entry.js"),
+        );
+        Files::new(map, vec!["app.asar".to_owned()], packages)
     }
 
     #[test]
@@ -688,6 +912,100 @@ mod tests {
                 assert!(r.limitation.unwrap().contains("electron-serve"));
             }
         }
+    }
+
+    #[test]
+    fn package_names_and_subpaths() {
+        let cases: &[(&str, Option<&str>, &str)] = &[
+            ("a", Some("a"), "."),
+            ("a/b/c.js", Some("a"), "./b/c.js"),
+            ("@s/a", Some("@s/a"), "."),
+            ("@s/a/b", Some("@s/a"), "./b"),
+            ("@s", None, "."),
+            (".a/b", None, "."),
+        ];
+        for (spec, name, subpath) in cases {
+            assert_eq!(package_name(spec), (*name, (*subpath).to_owned()), "{spec}");
+        }
+    }
+
+    #[test]
+    fn a_package_with_exports_answers_from_its_map_alone() {
+        let mut map = BTreeMap::new();
+        for p in [
+            "app/main.js",
+            "app/lib/x.js",
+            "node_modules/m/cjs.js",
+            "node_modules/m/esm.mjs",
+            "node_modules/m/hidden.js",
+        ] {
+            map.insert(p.to_owned(), true);
+        }
+        let exports = PackageTarget::Map(vec![(
+            ".".to_owned(),
+            PackageTarget::Map(vec![
+                (
+                    "import".to_owned(),
+                    PackageTarget::Path("./esm.mjs".to_owned()),
+                ),
+                (
+                    "require".to_owned(),
+                    PackageTarget::Path("./cjs.js".to_owned()),
+                ),
+            ]),
+        )]);
+        let mut packages = BTreeMap::new();
+        packages.insert(
+            "node_modules/m".to_owned(),
+            PackageScope {
+                name: Some("m".to_owned()),
+                exports: Some(exports),
+                ..PackageScope::default()
+            },
+        );
+        packages.insert(
+            "app".to_owned(),
+            PackageScope {
+                name: Some("app".to_owned()),
+                imports: Some(PackageTarget::Map(vec![(
+                    "#x".to_owned(),
+                    PackageTarget::Path("./lib/x.js".to_owned()),
+                )])),
+                exports: Some(PackageTarget::Path("./main.js".to_owned())),
+                ..PackageScope::default()
+            },
+        );
+        let f = Files::new(map, Vec::new(), packages);
+        let spec = Context::ModuleSpecifier;
+        let path = |r: Resolution| (r.status, r.path);
+        let at = |p: &str| Some(p.to_owned());
+        assert_eq!(
+            path(f.resolve("app/main.js", "m", spec)),
+            ("resolved", at("node_modules/m/cjs.js"))
+        );
+        assert_eq!(
+            path(f.resolve_in("app/main.js", "m", spec, ModuleSystem::Import)),
+            ("resolved", at("node_modules/m/esm.mjs"))
+        );
+        // There, but not exported.
+        assert_eq!(
+            path(f.resolve("app/main.js", "m/hidden.js", spec)),
+            ("not-found", None)
+        );
+        // The file's own package: its `#imports`, and itself by name.
+        assert_eq!(
+            path(f.resolve("app/main.js", "#x", spec)),
+            ("resolved", at("app/lib/x.js"))
+        );
+        assert_eq!(
+            path(f.resolve("app/lib/x.js", "app", spec)),
+            ("resolved", at("app/main.js"))
+        );
+        // A package's scope ends at `node_modules`: its files do not see the app's map.
+        assert_eq!(
+            f.resolve("node_modules/m/cjs.js", "#x", spec).status,
+            "not-found"
+        );
     }
 
     #[test]
