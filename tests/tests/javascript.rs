@@ -1588,3 +1588,40 @@ app.whenReady().then(() => {
     );
     assert_eq!(result["summary"]["renderer_pages"]["loaded_pages"], 2);
 }
+
+#[test]
+fn a_web_contents_own_ipc_handler_pairs_with_the_pages_invoke() {
+    // `win.webContents.ipc.handle` answers that page's `invoke` as `ipcMain.handle` would;
+    // the same channel handled both ways is ambiguous.
+    let dir = app_tree(&[
+        (
+            "main.js",
+            r#"const { BrowserWindow, ipcMain } = require("electron");
+const win = new BrowserWindow({ webPreferences: { preload: require("path").join(__dirname, "preload.js") } });
+win.webContents.ipc.handle("own:get", () => 1);
+win.webContents.ipc.handle("both", () => 1);
+ipcMain.handle("both", () => 2);
+"#,
+        ),
+        (
+            "preload.js",
+            r#"const { ipcRenderer } = require("electron");
+ipcRenderer.invoke("own:get");
+ipcRenderer.invoke("both");
+"#,
+        ),
+    ]);
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let paired: Vec<(&str, &str)> = pairings(&result)
+        .map(|p| {
+            (
+                p["channel"].as_str().unwrap(),
+                p["handler_operation"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(paired, [("own:get", "webcontents-ipc-handle")]);
+    let ipc = &result["summary"]["ipc"];
+    assert_eq!(ipc["paired_renderer_transmissions"], 1, "{ipc}");
+    assert_eq!(ipc["ambiguous_renderer_transmissions"], 1, "{ipc}");
+}

@@ -1742,8 +1742,12 @@ fn an_ipc_events_sender_sends_like_web_contents_in_a_file_that_uses_electron() {
         "main.js",
         r#"const { ipcMain } = require("electron");
 ipcMain.on("ask", (event) => { event.sender.send("answer", 1); });
+ipcMain.on("ping", (e) => { e.reply("pong"); e.senderFrame.send("framed"); });
 win.webContents.send("pushed");
 state.peer.sender.send("not-an-event");
+state.peer.reply("not-an-event");
+win.webContents.ipc.handle("own:get", () => 1);
+win.webContents.ipc.on("own:note", () => {});
 "#,
     );
     let ops = ipc_ops(&main);
@@ -1752,12 +1756,26 @@ state.peer.sender.send("not-an-event");
         [
             ("main", "on", Some("ask")),
             ("main", "webcontents-send", Some("answer")),
+            ("main", "on", Some("ping")),
+            ("main", "event-reply", Some("pong")),
+            ("main", "webcontents-send", Some("framed")),
             ("main", "webcontents-send", Some("pushed")),
+            ("main", "webcontents-ipc-handle", Some("own:get")),
+            ("main", "webcontents-ipc-on", Some("own:note")),
         ]
     );
-    // Without Electron, `sender` is any object's.
-    let other = facts("mail.js", "function f(event) { event.sender.send(\"x\"); }");
+    // Without Electron, `sender` and `reply` are any object's; without `ipcMain`, so is
+    // `reply`.
+    let other = facts(
+        "mail.js",
+        "function f(event) { event.sender.send(\"x\"); event.reply(\"y\"); }",
+    );
     assert!(other.js.ipc.is_empty());
+    let bot = facts(
+        "bot.js",
+        "const { app } = require(\"electron\"); bot.on(\"m\", (ctx) => ctx.reply(\"hi\"));",
+    );
+    assert!(bot.js.ipc.is_empty());
 }
 
 /// An exported API as (export, members, forwarders as (member, parameter, operation)).

@@ -32,8 +32,8 @@ const SENDER_SUBJECTS: &[(&str, &str)] = &[
 
 /// The IPC operation a callee names: (side, operation, mode).
 pub(super) fn ipc_operation(name: &str) -> Option<(&'static str, &'static str, &'static str)> {
-    let (object, method) = name.rsplit_once('.')?;
-    let object = object.rsplit('.').next().unwrap_or(object);
+    let (object_path, method) = name.rsplit_once('.')?;
+    let object = object_path.rsplit('.').next().unwrap_or(object_path);
     match object {
         "ipcRenderer" => Some(match method {
             "send" => ("renderer", "send", "send"),
@@ -62,6 +62,20 @@ pub(super) fn ipc_operation(name: &str) -> Option<(&'static str, &'static str, &
             _ => return None,
         }),
         "webContents" if method == "send" => Some(("main", "webcontents-send", "send")),
+        // A WebContents' own IPC (`win.webContents.ipc.handle`, Electron 17 on): the main
+        // side's handlers and listeners for that page only.
+        "ipc" if object_path.rsplit('.').nth(1) == Some("webContents") => Some(match method {
+            "on" => ("main", "webcontents-ipc-on", "listen"),
+            "once" => ("main", "webcontents-ipc-once", "listen"),
+            "addListener" => ("main", "webcontents-ipc-add-listener", "listen"),
+            "handle" => ("main", "webcontents-ipc-handle", "handle"),
+            "handleOnce" => ("main", "webcontents-ipc-handle-once", "handle"),
+            "removeHandler" => ("main", "webcontents-ipc-remove-handler", "remove"),
+            "off" | "removeListener" | "removeAllListeners" => {
+                ("main", "webcontents-ipc-remove-listener", "remove")
+            }
+            _ => return None,
+        }),
         _ => None,
     }
 }
@@ -88,6 +102,13 @@ const CHILD_PROCESS_APIS: &[&str] = &[
 ];
 
 impl Extractor<'_, '_> {
+    /// Whether the file's text names `ipcMain` (asked once, then kept).
+    fn names_ipc_main(&self) -> bool {
+        *self
+            .ipc_main
+            .get_or_init(|| memchr::memmem::find(self.source.text.as_bytes(), b"ipcMain").is_some())
+    }
+
     pub(super) fn window(&mut self, name: &str, options: Option<&Expr>, span: Span) {
         if !self.admit(None) {
             return;
@@ -450,17 +471,28 @@ impl Extractor<'_, '_> {
             self.bridge(isolated, world_id, key, api, span);
             return;
         }
-        // An IPC event's `sender` is the sending page's WebContents: `event.sender.send("x")`
-        // answers it as `webContents.send` does. A file that uses Electron only, since
-        // `sender` is a common name.
-        let sender_send = || {
-            self.electron
-                && name
-                    .strip_suffix(".sender.send")
+        // An IPC event answers the page that sent it: through its `sender` (that page's
+        // WebContents, `event.sender.send("x")`) or `senderFrame` (its frame), as
+        // `webContents.send` does, and through `event.reply("x")`. A file that uses Electron
+        // only, since these are common names; `reply` also only where the file names
+        // `ipcMain`, whose listeners receive such events.
+        let event_send = || {
+            let answers = |suffix: &str| {
+                name.strip_suffix(suffix)
                     .is_some_and(|event| !event.is_empty() && !event.contains('.'))
+            };
+            if !self.electron {
+                return None;
+            }
+            if answers(".sender.send") || answers(".senderFrame.send") {
+                Some(("main", "webcontents-send", "send"))
+            } else if answers(".reply") && self.names_ipc_main() {
+                Some(("main", "event-reply", "send"))
+            } else {
+                None
+            }
         };
-        let operation = ipc_operation(name)
-            .or_else(|| sender_send().then_some(("main", "webcontents-send", "send")));
+        let operation = ipc_operation(name).or_else(event_send);
         if let Some((side, operation, mode)) = operation {
             self.ipc(side, operation, mode, call);
             return;

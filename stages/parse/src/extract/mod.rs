@@ -205,6 +205,7 @@ pub(crate) fn extract(
         esm_tables: pre.esm_tables,
         object_names: pre.object_names,
         electron: pre.electron,
+        ipc_main: std::cell::OnceCell::new(),
         helpers: pre.helpers,
         exposes: pre.exposes,
         api_exports: std::mem::take(&mut pre.api_exports),
@@ -418,6 +419,8 @@ struct Extractor<'s, 'c> {
     named_objects: Scoped<electron::NamedObject>,
     /// Whether the file binds a name to Electron: its exported objects are read as APIs.
     electron: bool,
+    /// Whether the file's text names `ipcMain`, found when first asked.
+    ipc_main: std::cell::OnceCell<bool>,
     /// The file's functions that forward a parameter as an IPC channel, by name.
     helpers: Scoped<prepass::Helper>,
     /// Whether it also exposes a bridge: its module factories' exported objects are read as
