@@ -1625,3 +1625,100 @@ ipcRenderer.invoke("both");
     assert_eq!(ipc["paired_renderer_transmissions"], 1, "{ipc}");
     assert_eq!(ipc["ambiguous_renderer_transmissions"], 1, "{ipc}");
 }
+
+#[test]
+fn calls_of_an_ipc_helper_another_file_exports_are_its_operations() {
+    // The helpers live in modules of their own, as `tsc` compiles them (CommonJS) and as ES
+    // modules ship; the callers import them by name, through a namespace, or as `tsc` calls
+    // them (`(0, ipc_1.handle)(…)`), with literal channels and one read off another module.
+    let dir = app_tree(&[
+        (
+            "ipc.js",
+            r#""use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.handle = handle;
+exports.listen = void 0;
+const electron_1 = require("electron");
+function handle(channel, fn) { electron_1.ipcMain.handle(channel, (_e, ...a) => fn(...a)); }
+const listen = (channel, fn) => electron_1.ipcMain.on(channel, fn);
+exports.listen = listen;
+function unrelated(name) { return name; }
+exports.unrelated = unrelated;
+"#,
+        ),
+        ("channels.js", r#"exports.IPC = { SAVE: "settings:save" };"#),
+        (
+            "main.js",
+            r#"const ipc_1 = require("./ipc");
+const channels_1 = require("./channels");
+(0, ipc_1.handle)("user:get", () => 1);
+ipc_1.listen("log:line", onLine);
+(0, ipc_1.handle)(channels_1.IPC.SAVE, () => 2);
+(0, ipc_1.unrelated)("not-a-channel");
+function onLine() {}
+"#,
+        ),
+        (
+            "bridge.mjs",
+            r#"import { ipcRenderer } from "electron";
+export function invoke(channel, ...args) { return ipcRenderer.invoke(channel, ...args); }
+export const send = (channel, ...args) => ipcRenderer.send(channel, ...args);
+"#,
+        ),
+        (
+            "preload.mjs",
+            r#"import { invoke, send as post } from "./bridge.mjs";
+import * as bridge from "./bridge.mjs";
+invoke("user:get");
+post("log:line", "x");
+bridge.invoke("settings:save");
+"#,
+        ),
+    ]);
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let paired: BTreeSet<(&str, &str, &str)> = pairings(&result)
+        .map(|p| {
+            (
+                p["channel"].as_str().unwrap(),
+                p["handler_operation"].as_str().unwrap(),
+                p["handler_path"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        paired,
+        BTreeSet::from([
+            ("log:line", "on", "main.js"),
+            ("settings:save", "handle", "main.js"),
+            ("user:get", "handle", "main.js"),
+        ])
+    );
+    // Each operation names the function it was made through; the helpers' own operations
+    // stay dynamic, and a call of a function that forwards nothing is none.
+    let vias: BTreeSet<(&str, &str)> = result["graph"]["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| &e["properties"])
+        .filter(|p| p["pairing_basis"].is_null() && p["via"].is_string())
+        .map(|p| {
+            (
+                p["channel"].as_str().unwrap_or(""),
+                p["via"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    for expected in [
+        ("user:get", "ipc_1.handle"),
+        ("log:line", "ipc_1.listen"),
+        ("settings:save", "ipc_1.handle"),
+        ("user:get", "invoke"),
+        ("log:line", "post"),
+        ("settings:save", "bridge.invoke"),
+    ] {
+        assert!(vias.contains(&expected), "{expected:?} in {vias:?}");
+    }
+    let ipc = &result["summary"]["ipc"];
+    assert_eq!(ipc["paired_renderer_transmissions"], 3, "{ipc}");
+    assert!(!vias.iter().any(|(c, _)| *c == "not-a-channel"), "{vias:?}");
+}

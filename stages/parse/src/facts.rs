@@ -635,6 +635,56 @@ pub enum ImportFrom {
     Module(ModuleRef),
 }
 
+/// A function a file exports that hands one of its parameters to an IPC operation as the
+/// channel (`export function handle(channel, fn) { ipcMain.handle(channel, fn) }`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ExportedIpcHelper {
+    pub export: String,
+    pub forwards: Vec<IpcForward>,
+}
+
+/// One IPC operation an [`ExportedIpcHelper`] makes of its parameter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IpcForward {
+    /// Which parameter is the channel, from 0.
+    pub param: u32,
+    pub side: &'static str,
+    pub operation: &'static str,
+    pub mode: &'static str,
+    /// For a listener or handler: the parameter passed as the handler, if the helper passes
+    /// one of its own.
+    pub handler_param: Option<u32>,
+    /// Otherwise the kind of what it passes.
+    pub handler_kind: Option<&'static str>,
+}
+
+/// A call of a function another module exports (`(0, ipc_1.handle)("get-user", fn)`,
+/// `handle("get-user", fn)` after `import { handle } from "./ipc"`), kept when a string is
+/// among its arguments.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImportedHelperCall {
+    /// The module and the export called.
+    pub import: ChannelImport,
+    /// The callee as written.
+    pub callee: String,
+    pub args: Vec<CallArg>,
+    pub range: Range,
+    pub span: (u32, u32),
+    pub module: Option<ModuleRef>,
+}
+
+/// An argument of an [`ImportedHelperCall`], read as a channel would be, and as a handler.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CallArg {
+    /// A string literal, or the string a name bound once stands for.
+    pub channel: Option<String>,
+    /// The argument as written when it is not a string literal.
+    pub expression: Option<String>,
+    /// A member of what another module exports.
+    pub import: Option<ChannelImport>,
+    pub handler_kind: &'static str,
+}
+
 /// One IPC operation.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct IpcOp {
@@ -789,6 +839,12 @@ pub struct JsFacts {
     /// Modules wrapped by a helper imported from another file, unsettled
     /// ([`ImportedWrapper`]).
     pub imported_wrappers: Vec<ImportedWrapper>,
+    /// Functions the file exports that forward a parameter as an IPC channel
+    /// ([`ExportedIpcHelper`]), for calls in other files.
+    pub exported_ipc_helpers: Vec<ExportedIpcHelper>,
+    /// Calls of functions other files export, with a string among their arguments, unsettled
+    /// ([`ImportedHelperCall`]): IPC operations once the function proves to forward one.
+    pub imported_helper_calls: Vec<ImportedHelperCall>,
     /// Content-Security-Policy response headers the code writes.
     pub csp_headers: Vec<HeaderPolicy>,
     /// URL schemes the code serves through Electron's `protocol` module.

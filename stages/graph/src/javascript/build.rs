@@ -706,7 +706,13 @@ pub fn settle_imports(inventory: &InventoryGraph, parsed: &mut [FileFacts]) {
     let bridges = parsed
         .iter()
         .any(|f| f.js.bridges.iter().any(|b| b.api_import.is_some()));
-    if !wrappers && !bridges {
+    let helpers = parsed.iter().any(|f| !f.js.exported_ipc_helpers.is_empty());
+    if !helpers {
+        for file in parsed.iter_mut() {
+            file.js.imported_helper_calls = Vec::new();
+        }
+    }
+    if !wrappers && !bridges && !helpers {
         return;
     }
     let (files, _, _) = inventory_files(inventory, parsed);
@@ -715,6 +721,71 @@ pub fn settle_imports(inventory: &InventoryGraph, parsed: &mut [FileFacts]) {
     }
     if bridges {
         settle_imported_bridges(&files, parsed);
+    }
+    if helpers {
+        settle_imported_helper_calls(&files, parsed);
+    }
+}
+
+/// Settles the calls of functions other files export ([`rea_parse::ImportedHelperCall`]):
+/// where the specifier resolves to a file that exports, under the name called, a function
+/// that forwards a parameter as an IPC channel ([`rea_parse::ExportedIpcHelper`]), the call
+/// is each operation that function makes, on the channel the call passes, with `via` naming
+/// the callee as written. The other calls are dropped.
+fn settle_imported_helper_calls(files: &Files, parsed: &mut [FileFacts]) {
+    let helpers: HashMap<String, Vec<rea_parse::ExportedIpcHelper>> = parsed
+        .iter()
+        .filter(|f| !f.js.exported_ipc_helpers.is_empty())
+        .map(|f| (f.path.clone(), f.js.exported_ipc_helpers.clone()))
+        .collect();
+    for file in parsed.iter_mut() {
+        for call in std::mem::take(&mut file.js.imported_helper_calls) {
+            let ImportFrom::Specifier(specifier) = &call.import.from else {
+                continue;
+            };
+            let resolution = files.resolve_specifier(&file.path, specifier);
+            let Some(helper) = resolution
+                .path
+                .filter(|_| resolution.status == "resolved")
+                .and_then(|path| helpers.get(&path))
+                .and_then(|exported| {
+                    exported
+                        .iter()
+                        .find(|h| call.import.path.first() == Some(&h.export))
+                })
+            else {
+                continue;
+            };
+            for forward in &helper.forwards {
+                let arg = call.args.get(forward.param as usize);
+                let channel = arg.and_then(|a| a.channel.clone());
+                let channel_import = arg.and_then(|a| a.import.clone());
+                let handler_kind = match (forward.handler_param, forward.handler_kind) {
+                    (Some(param), _) => Some(
+                        call.args
+                            .get(param as usize)
+                            .map_or("missing", |a| a.handler_kind),
+                    ),
+                    (None, kind) => kind,
+                };
+                file.js.ipc.push(rea_parse::IpcOp {
+                    side: forward.side,
+                    operation: forward.operation,
+                    mode: forward.mode,
+                    channel,
+                    channel_expression: arg.map_or_else(
+                        || Some("[missing-expression]".to_owned()),
+                        |a| a.expression.clone(),
+                    ),
+                    handler_kind,
+                    channel_import,
+                    via: Some(call.callee.clone()),
+                    range: call.range,
+                    span: call.span,
+                    module: call.module.clone(),
+                });
+            }
+        }
     }
 }
 

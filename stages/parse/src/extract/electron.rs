@@ -10,14 +10,19 @@ use super::names::{
     named, prop_name, property, property_of, static_path, static_value, string, unwrap,
 };
 use crate::facts::{
-    Bridge, ExportedApi, Forwarder, ImportFrom, IpcOp, ProcessUse, RendererLoad, SecurityHandler,
-    SenderCheck, ServeOptions, ServedScheme, StaticPath, StaticValue, Window, WindowCall,
+    Bridge, CallArg, ExportedApi, ExportedIpcHelper, Forwarder, ImportFrom, ImportedHelperCall,
+    IpcForward, IpcOp, ProcessUse, RendererLoad, SecurityHandler, SenderCheck, ServeOptions,
+    ServedScheme, StaticPath, StaticValue, Window, WindowCall,
 };
 
 const MAX_PREFERENCES: usize = 64;
 const MAX_MEMBERS: usize = 128;
 /// Most API objects kept of one file's exports.
 const MAX_EXPORTED_APIS: usize = 32;
+/// Most calls of other modules' functions kept of one file, to settle as IPC helpers' calls.
+const MAX_IMPORTED_HELPER_CALLS: usize = 4096;
+/// Most arguments of such a call read.
+const MAX_HELPER_ARGS: usize = 8;
 const MAX_MEMBER_DEPTH: usize = 8;
 
 const SENDER_SUBJECTS: &[(&str, &str)] = &[
@@ -265,6 +270,32 @@ impl Extractor<'_, '_> {
     /// Then the same for each module factory, and the file's bridges that expose what a
     /// factory of the file exports are settled against it.
     pub(super) fn finish_exported_apis(&mut self) {
+        // The exported functions that forward a channel, for calls in other files.
+        if !self.helpers.is_empty() {
+            let helpers: Vec<ExportedIpcHelper> = self
+                .api_exports
+                .iter()
+                .filter_map(|(export, local)| {
+                    let helper = self.helpers.resolve(local, &self.scopes)?;
+                    Some(ExportedIpcHelper {
+                        export: export.clone(),
+                        forwards: helper
+                            .forwards
+                            .iter()
+                            .map(|f| IpcForward {
+                                param: f.param as u32,
+                                side: f.side,
+                                operation: f.operation,
+                                mode: f.mode,
+                                handler_param: f.handler.and_then(|h| h.ok()).map(|p| p as u32),
+                                handler_kind: f.handler.and_then(|h| h.err()),
+                            })
+                            .collect(),
+                    })
+                })
+                .collect();
+            self.facts.exported_ipc_helpers = helpers;
+        }
         if !self.api_exports.is_empty() || !self.literal_apis.is_empty() {
             let named: Vec<(String, NamedObject)> = std::mem::take(&mut self.api_exports)
                 .into_iter()
@@ -734,6 +765,73 @@ impl Extractor<'_, '_> {
                 Some(callee.sym.to_string()),
             );
         }
+    }
+
+    /// A call of a function another module exports, with a string among its arguments: kept
+    /// to settle once every file is read, when that function may prove to forward a channel
+    /// ([`ImportedHelperCall`]).
+    pub(super) fn imported_helper_call(&mut self, call: &CallExpr) {
+        if self.facts.imported_helper_calls.len() >= MAX_IMPORTED_HELPER_CALLS {
+            return;
+        }
+        let Some(callee) = call.callee.as_expr().map(|c| unwrap(c)) else {
+            return;
+        };
+        // Cheap looks first: a callee a name reads, and an argument that may be a string.
+        if !matches!(callee, Expr::Ident(_) | Expr::Member(_))
+            || !call.args.iter().take(MAX_HELPER_ARGS).any(|a| {
+                matches!(
+                    unwrap(&a.expr),
+                    Expr::Lit(Lit::Str(_)) | Expr::Ident(_) | Expr::Member(_)
+                )
+            })
+        {
+            return;
+        }
+        let Some(import) = self.channel_import(callee) else {
+            return;
+        };
+        if !matches!(import.from, ImportFrom::Specifier(_)) || import.path.len() != 1 {
+            return;
+        }
+        let args: Vec<CallArg> = call
+            .args
+            .iter()
+            .take(MAX_HELPER_ARGS)
+            .take_while(|a| a.spread.is_none())
+            .map(|a| {
+                let e = unwrap(&a.expr);
+                let channel = string(e).or_else(|| self.constant_string(e));
+                let literal = matches!(e, Expr::Lit(Lit::Str(_)));
+                CallArg {
+                    import: if channel.is_none() {
+                        self.channel_import(e)
+                    } else {
+                        None
+                    },
+                    channel,
+                    expression: (!literal).then(|| self.source.expression(e.span())),
+                    handler_kind: handler_kind(Some(e)),
+                }
+            })
+            .collect();
+        if !args
+            .iter()
+            .any(|a| a.channel.is_some() || a.import.is_some())
+        {
+            return;
+        }
+        self.facts.imported_helper_calls.push(ImportedHelperCall {
+            import,
+            callee: self.source.expression(callee.span()),
+            args,
+            range: self.source.range(call.span),
+            span: (
+                self.source.offset(call.span.lo),
+                self.source.offset(call.span.hi),
+            ),
+            module: self.module(),
+        });
     }
 
     /// One IPC operation on the channel `channel_expr` names, made by the call at `span`

@@ -1724,6 +1724,9 @@ impl Visit for Extractor<'_, '_> {
         if !self.helpers.is_empty() {
             self.helper_call(call);
         }
+        if !self.imports.is_empty() {
+            self.imported_helper_call(call);
+        }
         let wrapper = if named(&name, "__commonJS") {
             Some((bundle::Wrapper::CommonJs, None))
         } else if named(&name, "__esm") {

@@ -1037,6 +1037,13 @@ const ESM_CHUNK_MODULES: &[&str] = &["__webpack_esm_modules__", "__webpack_modul
 
 impl Visit for PrePass {
     fn visit_export_decl(&mut self, export: &ExportDecl) {
+        // `export function handle(…)`: a function another file may call as an IPC helper.
+        if self.electron
+            && let Decl::Fn(f) = &export.decl
+        {
+            let name = f.ident.sym.to_string();
+            self.api_exports.push((name.clone(), name));
+        }
         if let Decl::Var(var) = &export.decl {
             for decl in &var.decls {
                 // `export var Channel;`, which a compiled enum then fills.
