@@ -1722,3 +1722,71 @@ bridge.invoke("settings:save");
     assert_eq!(ipc["paired_renderer_transmissions"], 3, "{ipc}");
     assert!(!vias.iter().any(|(c, _)| *c == "not-a-channel"), "{vias:?}");
 }
+
+#[test]
+fn methods_of_ipc_helper_classes_are_their_operations_here_and_across_modules() {
+    // A package exports classes whose methods forward a channel (as
+    // `@electron-toolkit/typed-ipc` does, reached through its `exports` map); the main process
+    // makes an instance and calls it. A renderer bundle declares such a class itself,
+    // minified, and calls an instance of it; the page never binds a name to Electron, it goes
+    // through `window.electron.ipcRenderer`.
+    let dir = app_tree(&[
+        (
+            "node_modules/typed/package.json",
+            r#"{"name":"typed","exports":{"./main":{"import":"./dist/main.mjs","require":"./dist/main.cjs"}}}"#,
+        ),
+        (
+            "node_modules/typed/dist/main.cjs",
+            r#"'use strict';
+var electron = require('electron');
+class Listener {
+    constructor() { this.channels = []; }
+    on(channel, listener) { this.channels.push(channel); electron.ipcMain.on(channel, listener); }
+    handle(channel, handler) { electron.ipcMain.handle(channel, handler); }
+    size() { return this.channels.length; }
+}
+exports.Listener = Listener;
+"#,
+        ),
+        (
+            "main.js",
+            r#"const typed_1 = require("typed/main");
+const ipc = new typed_1.Listener();
+ipc.handle("say-hello", () => "hello");
+ipc.on("ping", (e, arg) => {});
+ipc.size("not-a-channel");
+function other(ipc) { ipc.handle("shadowed", () => 1); }
+"#,
+        ),
+        (
+            "renderer.js",
+            r#"class s{send(e,...n){window.electron.ipcRenderer.send(e,...n)}invoke(e,...n){return window.electron.ipcRenderer.invoke(e,...n)}}const o=new s;o.invoke("say-hello");o.send("ping",1);"#,
+        ),
+    ]);
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let paired: BTreeSet<(&str, &str, &str)> = pairings(&result)
+        .map(|p| {
+            (
+                p["channel"].as_str().unwrap(),
+                p["via"].as_str().unwrap_or(""),
+                p["handler_path"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        paired,
+        BTreeSet::from([
+            ("ping", "o.send", "main.js"),
+            ("say-hello", "o.invoke", "main.js"),
+        ])
+    );
+    let channels: BTreeSet<&str> = result["graph"]["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| e["properties"]["channel"].as_str())
+        .collect();
+    assert!(!channels.contains("not-a-channel"), "{channels:?}");
+    assert!(!channels.contains("shadowed"), "{channels:?}");
+    assert_eq!(result["summary"]["ipc"]["paired_renderer_transmissions"], 2);
+}

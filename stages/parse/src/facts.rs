@@ -640,6 +640,8 @@ pub enum ImportFrom {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ExportedIpcHelper {
     pub export: String,
+    /// For a class the file exports: the method that forwards (`new Ipc().handle(…)`).
+    pub method: Option<String>,
     pub forwards: Vec<IpcForward>,
 }
 
@@ -659,12 +661,15 @@ pub struct IpcForward {
 }
 
 /// A call of a function another module exports (`(0, ipc_1.handle)("get-user", fn)`,
-/// `handle("get-user", fn)` after `import { handle } from "./ipc"`), kept when a string is
-/// among its arguments.
+/// `handle("get-user", fn)` after `import { handle } from "./ipc"`), or of a method of an
+/// instance of a class it exports, kept when a string is among its arguments.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ImportedHelperCall {
     /// The module and the export called.
     pub import: ChannelImport,
+    /// For a method of an instance of a class the module exports
+    /// (`const ipc = new IpcListener(); ipc.handle(…)`): the method.
+    pub method: Option<String>,
     /// The callee as written.
     pub callee: String,
     pub args: Vec<CallArg>,

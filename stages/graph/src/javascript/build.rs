@@ -749,9 +749,9 @@ fn settle_imported_helper_calls(files: &Files, parsed: &mut [FileFacts]) {
                 .filter(|_| resolution.status == "resolved")
                 .and_then(|path| helpers.get(&path))
                 .and_then(|exported| {
-                    exported
-                        .iter()
-                        .find(|h| call.import.path.first() == Some(&h.export))
+                    exported.iter().find(|h| {
+                        call.import.path.first() == Some(&h.export) && call.method == h.method
+                    })
                 })
             else {
                 continue;

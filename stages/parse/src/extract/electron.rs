@@ -10,9 +10,9 @@ use super::names::{
     named, prop_name, property, property_of, static_path, static_value, string, unwrap,
 };
 use crate::facts::{
-    Bridge, CallArg, ExportedApi, ExportedIpcHelper, Forwarder, ImportFrom, ImportedHelperCall,
-    IpcForward, IpcOp, ProcessUse, RendererLoad, SecurityHandler, SenderCheck, ServeOptions,
-    ServedScheme, StaticPath, StaticValue, Window, WindowCall,
+    Bridge, CallArg, ChannelImport, ExportedApi, ExportedIpcHelper, Forwarder, ImportFrom,
+    ImportedHelperCall, IpcForward, IpcOp, ProcessUse, RendererLoad, SecurityHandler, SenderCheck,
+    ServeOptions, ServedScheme, StaticPath, StaticValue, Window, WindowCall,
 };
 
 const MAX_PREFERENCES: usize = 64;
@@ -83,6 +83,14 @@ pub(super) fn ipc_operation(name: &str) -> Option<(&'static str, &'static str, &
         }),
         _ => None,
     }
+}
+
+/// What a name holds an instance of: a class of the file whose methods forward a parameter
+/// as an IPC channel (those methods), or a class another module exports.
+#[derive(Debug, Clone)]
+pub(super) enum Instance {
+    Local(super::prepass::Methods),
+    Imported(ChannelImport),
 }
 
 /// What a listener or handler argument is (reference §3: `handler_kind`).
@@ -270,31 +278,46 @@ impl Extractor<'_, '_> {
     /// Then the same for each module factory, and the file's bridges that expose what a
     /// factory of the file exports are settled against it.
     pub(super) fn finish_exported_apis(&mut self) {
-        // The exported functions that forward a channel, for calls in other files.
-        if !self.helpers.is_empty() {
-            let helpers: Vec<ExportedIpcHelper> = self
-                .api_exports
-                .iter()
-                .filter_map(|(export, local)| {
-                    let helper = self.helpers.resolve(local, &self.scopes)?;
-                    Some(ExportedIpcHelper {
-                        export: export.clone(),
-                        forwards: helper
-                            .forwards
-                            .iter()
-                            .map(|f| IpcForward {
-                                param: f.param as u32,
-                                side: f.side,
-                                operation: f.operation,
-                                mode: f.mode,
-                                handler_param: f.handler.and_then(|h| h.ok()).map(|p| p as u32),
-                                handler_kind: f.handler.and_then(|h| h.err()),
-                            })
-                            .collect(),
+        // The exported functions and classes that forward a channel, for calls in other
+        // files.
+        if !self.helpers.is_empty() || !self.class_helpers.is_empty() {
+            let forwards = |helper: &super::prepass::Helper| -> Vec<IpcForward> {
+                helper
+                    .forwards
+                    .iter()
+                    .map(|f| IpcForward {
+                        param: f.param as u32,
+                        side: f.side,
+                        operation: f.operation,
+                        mode: f.mode,
+                        handler_param: f.handler.and_then(|h| h.ok()).map(|p| p as u32),
+                        handler_kind: f.handler.and_then(|h| h.err()),
                     })
-                })
-                .collect();
-            self.facts.exported_ipc_helpers = helpers;
+                    .collect()
+            };
+            let mut exported = Vec::new();
+            for (export, local) in self.api_exports.iter().chain(&self.helper_exports) {
+                if let Some(helper) = self.helpers.resolve(local, &self.scopes) {
+                    exported.push(ExportedIpcHelper {
+                        export: export.clone(),
+                        method: None,
+                        forwards: forwards(helper),
+                    });
+                }
+                for (method, helper) in self
+                    .class_helpers
+                    .resolve(local, &self.scopes)
+                    .into_iter()
+                    .flatten()
+                {
+                    exported.push(ExportedIpcHelper {
+                        export: export.clone(),
+                        method: Some(method.clone()),
+                        forwards: forwards(helper),
+                    });
+                }
+            }
+            self.facts.exported_ipc_helpers = exported;
         }
         if !self.api_exports.is_empty() || !self.literal_apis.is_empty() {
             let named: Vec<(String, NamedObject)> = std::mem::take(&mut self.api_exports)
@@ -735,17 +758,80 @@ impl Extractor<'_, '_> {
         );
     }
 
-    /// The calls of the file's functions that forward a parameter as an IPC channel
-    /// ([`Helper`]): each is the operation the function makes, on the channel the call
-    /// passes, with `via` naming the function.
+    /// `name = new C(…)`: binds `name` to an instance of `C` where `C` is a class of the
+    /// file with methods that forward a channel, or a class another module exports
+    /// ([`Instance`]); any other value hides an outer such binding.
+    pub(super) fn instance_binding(&mut self, name: &str, init: &Expr) {
+        let Expr::New(new) = unwrap(init) else {
+            if !self.instances.is_empty() {
+                self.instances.shadow(name, self.scopes.current());
+            }
+            return;
+        };
+        if self.class_helpers.is_empty() && self.imports.is_empty() {
+            return;
+        }
+        let callee = unwrap(&new.callee);
+        let instance = match callee {
+            Expr::Ident(class) => match self.class_helpers.resolve(&class.sym, &self.scopes) {
+                Some(methods) => Some(Instance::Local(methods.clone())),
+                None => self.imported_class(callee),
+            },
+            Expr::Member(_) => self.imported_class(callee),
+            _ => None,
+        };
+        match instance {
+            Some(instance) => self.instances.set(name, self.scopes.current(), instance),
+            None => self.instances.shadow(name, self.scopes.current()),
+        }
+    }
+
+    /// A class another module exports under a name, as `new` names it.
+    fn imported_class(&self, callee: &Expr) -> Option<Instance> {
+        self.channel_import(callee)
+            .filter(|i| matches!(i.from, ImportFrom::Specifier(_)) && i.path.len() == 1)
+            .map(Instance::Imported)
+    }
+
+    /// The helper a call names: a function of the file, a method of an instance of a class
+    /// of the file (or of the class itself, as a static method is called), by the callee as
+    /// written.
+    fn called_helper(&self, callee: &Expr) -> Option<(Vec<super::prepass::Forward>, String)> {
+        match callee {
+            Expr::Ident(name) => {
+                let helper = self.helpers.resolve(&name.sym, &self.scopes)?;
+                Some((helper.forwards.clone(), name.sym.to_string()))
+            }
+            Expr::Member(member) => {
+                let Expr::Ident(object) = unwrap(&member.obj) else {
+                    return None;
+                };
+                let method = member.prop.as_ident()?;
+                let methods = match self.instances.resolve(&object.sym, &self.scopes) {
+                    Some(Instance::Local(methods)) => methods,
+                    Some(Instance::Imported(_)) => return None,
+                    None => self.class_helpers.resolve(&object.sym, &self.scopes)?,
+                };
+                let (_, helper) = methods.iter().find(|(m, _)| *m == *method.sym)?;
+                Some((
+                    helper.forwards.clone(),
+                    format!("{}.{}", object.sym, method.sym),
+                ))
+            }
+            _ => None,
+        }
+    }
+
+    /// The calls of the file's functions (and classes' methods) that forward a parameter as
+    /// an IPC channel ([`Helper`]): each is the operation the function makes, on the channel
+    /// the call passes, with `via` naming the function.
     pub(super) fn helper_call(&mut self, call: &CallExpr) {
-        let Some(Expr::Ident(callee)) = call.callee.as_expr().map(|c| unwrap(c)) else {
+        let Some(callee) = call.callee.as_expr().map(|c| unwrap(c)) else {
             return;
         };
-        let Some(helper) = self.helpers.resolve(&callee.sym, &self.scopes) else {
+        let Some((forwards, via)) = self.called_helper(callee) else {
             return;
         };
-        let forwards = helper.forwards.clone();
         let arg = |i: usize| {
             call.args
                 .get(i)
@@ -762,7 +848,7 @@ impl Extractor<'_, '_> {
                 arg(forward.param),
                 handler_kind,
                 call.span,
-                Some(callee.sym.to_string()),
+                Some(via.clone()),
             );
         }
     }
@@ -788,12 +874,28 @@ impl Extractor<'_, '_> {
         {
             return;
         }
-        let Some(import) = self.channel_import(callee) else {
+        // A method of an instance of a class another module exports, or a function it
+        // exports.
+        let instance = match callee {
+            Expr::Member(member) if !self.instances.is_empty() => match unwrap(&member.obj) {
+                Expr::Ident(object) => match self.instances.resolve(&object.sym, &self.scopes) {
+                    Some(Instance::Imported(import)) => member
+                        .prop
+                        .as_ident()
+                        .map(|m| (import.clone(), Some(m.sym.to_string()))),
+                    _ => None,
+                },
+                _ => None,
+            },
+            _ => None,
+        };
+        let Some((import, method)) = instance.or_else(|| {
+            self.channel_import(callee)
+                .filter(|i| matches!(i.from, ImportFrom::Specifier(_)) && i.path.len() == 1)
+                .map(|i| (i, None))
+        }) else {
             return;
         };
-        if !matches!(import.from, ImportFrom::Specifier(_)) || import.path.len() != 1 {
-            return;
-        }
         let args: Vec<CallArg> = call
             .args
             .iter()
@@ -823,6 +925,7 @@ impl Extractor<'_, '_> {
         }
         self.facts.imported_helper_calls.push(ImportedHelperCall {
             import,
+            method,
             callee: self.source.expression(callee.span()),
             args,
             range: self.source.range(call.span),

@@ -164,6 +164,8 @@ pub(crate) fn extract(
         amd: memchr::memmem::find(text, b"define(").is_some(),
         parcel: memchr::memmem::find(text, b"parcelRequire").is_some(),
         vite: memchr::memmem::find(text, b"__vite__mapDeps").is_some(),
+        ipc: memchr::memmem::find(text, b"ipcRenderer").is_some()
+            || memchr::memmem::find(text, b"ipcMain").is_some(),
     };
     let mut pre = prepass::run(program, looks);
     let mut facts = JsFacts {
@@ -207,6 +209,9 @@ pub(crate) fn extract(
         electron: pre.electron,
         ipc_main: std::cell::OnceCell::new(),
         helpers: pre.helpers,
+        class_helpers: pre.class_helpers,
+        helper_exports: std::mem::take(&mut pre.helper_exports),
+        instances: Scoped::default(),
         exposes: pre.exposes,
         api_exports: std::mem::take(&mut pre.api_exports),
         literal_apis: Vec::new(),
@@ -423,6 +428,13 @@ struct Extractor<'s, 'c> {
     ipc_main: std::cell::OnceCell<bool>,
     /// The file's functions that forward a parameter as an IPC channel, by name.
     helpers: Scoped<prepass::Helper>,
+    /// The file's classes whose methods forward a parameter as an IPC channel, by name.
+    class_helpers: Scoped<prepass::Methods>,
+    /// The file's exports, where it reads IPC helpers without using Electron.
+    helper_exports: Vec<(String, String)>,
+    /// Names bound to an instance of such a class, or of a class another module exports
+    /// (`const ipc = new IpcListener()`).
+    instances: Scoped<electron::Instance>,
     /// Whether it also exposes a bridge: its module factories' exported objects are read as
     /// APIs too, for the bridge to find.
     exposes: bool,
@@ -763,9 +775,10 @@ impl Extractor<'_, '_> {
         }
     }
 
-    /// A parameter named like a named object literal hides it in its function.
+    /// A parameter named like a named object literal hides it in its function; so does one
+    /// named like an instance of an IPC helper class.
     fn shadow_named_object(&mut self, pat: &Pat) {
-        if self.object_names.is_empty() {
+        if self.object_names.is_empty() && self.instances.is_empty() {
             return;
         }
         let name = match pat {
@@ -779,6 +792,7 @@ impl Extractor<'_, '_> {
         if self.object_names.contains(&**name) {
             self.named_objects.bind(name, self.scopes.current(), None);
         }
+        self.instances.shadow(name, self.scopes.current());
     }
 
     fn module(&self) -> Option<ModuleRef> {
@@ -1582,6 +1596,7 @@ impl Visit for Extractor<'_, '_> {
             self.serve_loader(&name, init);
             self.factory_import(ident, init);
             self.member_import(ident, init);
+            self.instance_binding(&name, init);
             if self.object_names.contains(&name) {
                 let object = match unwrap(init) {
                     Expr::Object(obj) => Some(self.read_named_object(obj)),
@@ -1630,6 +1645,7 @@ impl Visit for Extractor<'_, '_> {
             // `let e, n; …, n = t(777)`, as minifiers write declarations.
             self.factory_import(ident, &assign.right);
             self.member_import(ident, &assign.right);
+            self.instance_binding(&ident.id.sym, &assign.right);
         }
         // `details.responseHeaders["Content-Security-Policy"] = [policy]`.
         if let AssignTarget::Simple(SimpleAssignTarget::Member(target)) = &assign.left
@@ -1721,7 +1737,8 @@ impl Visit for Extractor<'_, '_> {
         if self.exposes && self.electron && !self.stack.is_empty() && name.ends_with(".d") {
             self.export_getters(call);
         }
-        if !self.helpers.is_empty() {
+        if !self.helpers.is_empty() || !self.instances.is_empty() || !self.class_helpers.is_empty()
+        {
             self.helper_call(call);
         }
         if !self.imports.is_empty() {

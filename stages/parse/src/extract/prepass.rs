@@ -204,7 +204,12 @@ struct Frame {
     /// Where its parameters start in [`PrePass::frame_params`].
     params: usize,
     forwards: Vec<Forward>,
+    /// Whether it is a method of the innermost class.
+    method: bool,
 }
+
+/// A class's methods that forward a parameter as an IPC channel ([`Helper`]s), by name.
+pub(super) type Methods = Vec<(String, Helper)>;
 
 /// Local names of aliased exports: `s` → `ipcMain`.
 pub(super) type Aliases = Scoped<String>;
@@ -532,6 +537,20 @@ pub(super) struct PrePass {
     frame_params: Vec<Option<swc_atoms::Atom>>,
     /// The name the next function entered is declared as: (its start, the name).
     function_name: Option<(u32, String)>,
+    /// The name the next class entered is declared as: (its start, the name).
+    class_name: Option<(u32, String)>,
+    /// The name of the next function entered when it is a class's method: (its start, the
+    /// name).
+    method_name: Option<(u32, String)>,
+    /// The classes open around the node visited, innermost last: their names, and the
+    /// methods found so far that forward a parameter as an IPC channel.
+    classes: Vec<(Option<String>, Methods)>,
+    /// The file's classes with such methods, by the name a declaration binds them to. Read
+    /// only in files that read IPC helpers.
+    pub(super) class_helpers: Scoped<Methods>,
+    /// The file's exports, as (export path, local name), where it reads IPC helpers but does
+    /// not use Electron (where it does, they are [`Self::api_exports`]).
+    pub(super) helper_exports: Vec<(String, String)>,
     /// Names a module factory may export an API under, in a file that uses Electron and
     /// exposes a bridge (which a factory of its own bundle may build): the value of a member
     /// assignment (`t.api = o`) or of webpack's export getters (`n.d(t, {api: () => o})`).
@@ -592,6 +611,10 @@ pub(super) struct Looks {
     pub parcel: bool,
     /// It names `__vite__mapDeps`: Vite's preload table is read.
     pub vite: bool,
+    /// It names `ipcRenderer` or `ipcMain`: functions and class methods that forward a
+    /// channel are read even where no name is bound to Electron (a page calling
+    /// `window.electron.ipcRenderer`, a bundle of such helpers).
+    pub ipc: bool,
 }
 
 /// Runs the pre-pass over `program`, twice when the first pass bound anything.
@@ -617,7 +640,8 @@ pub(super) fn run(program: &Program, looks: Looks) -> PrePass {
         }
         pre.object_names.extend(std::mem::take(&mut pre.api_names));
     } else {
-        pre.api_exports.clear();
+        // Only helpers are read off the exports of a file that does not use Electron.
+        pre.helper_exports = std::mem::take(&mut pre.api_exports);
     }
     for ((name, scope), members) in std::mem::take(&mut pre.inline_enums) {
         let bound = Bound {
@@ -889,20 +913,28 @@ impl PrePass {
         self.wrappers.shadow(name, self.scopes.current());
         self.imports.shadow(name, self.scopes.current());
         self.helpers.shadow(name, self.scopes.current());
+        self.class_helpers.shadow(name, self.scopes.current());
     }
 
-    /// Opens a function's frame, in a file that uses Electron: whether it did.
+    /// Whether the file's functions are read as IPC helpers, and its exports kept for them:
+    /// where it uses Electron or names its IPC modules.
+    fn reads_ipc(&self) -> bool {
+        self.electron || self.looks.ipc
+    }
+
+    /// Opens a function's frame, in a file that reads IPC helpers: whether it did.
     fn open_frame(
         &mut self,
         start: u32,
         params: impl Iterator<Item = Option<swc_atoms::Atom>>,
     ) -> bool {
-        if !self.electron {
+        if !self.reads_ipc() {
             return false;
         }
-        let name = match self.function_name.take() {
-            Some((at, name)) if at == start => Some(name),
-            _ => None,
+        let (name, method) = match (self.function_name.take(), self.method_name.take()) {
+            (Some((at, name)), _) if at == start => (Some(name), false),
+            (_, Some((at, name))) if at == start => (Some(name), true),
+            _ => (None, false),
         };
         let from = self.frame_params.len();
         self.frame_params.extend(params);
@@ -911,6 +943,7 @@ impl PrePass {
             name,
             params: from,
             forwards: Vec::new(),
+            method,
         });
         true
     }
@@ -926,7 +959,13 @@ impl PrePass {
             let helper = Helper {
                 forwards: frame.forwards,
             };
-            self.helpers.set(&name, self.scopes.current(), helper);
+            if frame.method {
+                if let Some((_, methods)) = self.classes.last_mut() {
+                    methods.push((name, helper));
+                }
+            } else {
+                self.helpers.set(&name, self.scopes.current(), helper);
+            }
         }
     }
 
@@ -1037,12 +1076,17 @@ const ESM_CHUNK_MODULES: &[&str] = &["__webpack_esm_modules__", "__webpack_modul
 
 impl Visit for PrePass {
     fn visit_export_decl(&mut self, export: &ExportDecl) {
-        // `export function handle(…)`: a function another file may call as an IPC helper.
-        if self.electron
-            && let Decl::Fn(f) = &export.decl
-        {
-            let name = f.ident.sym.to_string();
-            self.api_exports.push((name.clone(), name));
+        // `export function handle(…)`, `export class Ipc {…}`: what another file may call as
+        // an IPC helper.
+        if self.reads_ipc() {
+            let name = match &export.decl {
+                Decl::Fn(f) => Some(&f.ident.sym),
+                Decl::Class(c) => Some(&c.ident.sym),
+                _ => None,
+            };
+            if let Some(name) = name {
+                self.api_exports.push((name.to_string(), name.to_string()));
+            }
         }
         if let Decl::Var(var) = &export.decl {
             for decl in &var.decls {
@@ -1055,7 +1099,7 @@ impl Visit for PrePass {
                     continue;
                 };
                 let name: &str = &ident.id.sym;
-                if self.electron {
+                if self.reads_ipc() {
                     self.api_exports.push((name.to_owned(), name.to_owned()));
                 }
                 // `export const GET = "settings:get"`.
@@ -1096,8 +1140,56 @@ impl Visit for PrePass {
         }
     }
 
+    fn visit_class_decl(&mut self, decl: &swc_ecma_ast::ClassDecl) {
+        if self.reads_ipc() {
+            self.class_name = Some((decl.class.span.lo.0, decl.ident.sym.to_string()));
+        }
+        decl.visit_children_with(self);
+    }
+
+    fn visit_class_expr(&mut self, class: &swc_ecma_ast::ClassExpr) {
+        if self.reads_ipc()
+            && let Some(ident) = &class.ident
+            && self.class_name.is_none()
+        {
+            self.class_name = Some((class.class.span.lo.0, ident.sym.to_string()));
+        }
+        class.visit_children_with(self);
+    }
+
+    /// A class whose methods forward a parameter as an IPC channel is kept by its name, in
+    /// the scope around it, with those methods ([`Self::class_helpers`]).
+    fn visit_class(&mut self, class: &swc_ecma_ast::Class) {
+        if !self.reads_ipc() {
+            class.visit_children_with(self);
+            return;
+        }
+        let name = match self.class_name.take() {
+            Some((at, name)) if at == class.span.lo.0 => Some(name),
+            _ => None,
+        };
+        self.classes.push((name, Vec::new()));
+        class.visit_children_with(self);
+        if let Some((Some(name), methods)) = self.classes.pop()
+            && !methods.is_empty()
+        {
+            self.class_helpers
+                .set(&name, self.scopes.current(), methods);
+        }
+    }
+
+    fn visit_class_method(&mut self, method: &swc_ecma_ast::ClassMethod) {
+        if self.reads_ipc()
+            && method.kind == swc_ecma_ast::MethodKind::Method
+            && let Some(name) = names::prop_name(&method.key)
+        {
+            self.method_name = Some((method.function.span.lo.0, name));
+        }
+        method.visit_children_with(self);
+    }
+
     fn visit_fn_decl(&mut self, decl: &swc_ecma_ast::FnDecl) {
-        if self.electron {
+        if self.reads_ipc() {
             self.function_name = Some((decl.function.span.lo.0, decl.ident.sym.to_string()));
         }
         decl.visit_children_with(self);
@@ -1117,8 +1209,9 @@ impl Visit for PrePass {
     }
 
     fn visit_var_declarator(&mut self, decl: &VarDeclarator) {
-        // `const send = (channel) => …`: the function's name, for its frame.
-        if self.electron
+        // `const send = (channel) => …`: the function's name, for its frame;
+        // `const Ipc = class {…}`: the class's.
+        if self.reads_ipc()
             && let (Pat::Ident(ident), Some(init)) = (&decl.name, decl.init.as_deref())
         {
             let start = match unwrap(init) {
@@ -1128,6 +1221,9 @@ impl Visit for PrePass {
             };
             if let Some(start) = start {
                 self.function_name = Some((start, ident.id.sym.to_string()));
+            }
+            if let Expr::Class(class) = unwrap(init) {
+                self.class_name = Some((class.class.span.lo.0, ident.id.sym.to_string()));
             }
         }
         let bound = decl
@@ -1252,7 +1348,7 @@ impl Visit for PrePass {
 
     fn visit_export_default_expr(&mut self, export: &swc_ecma_ast::ExportDefaultExpr) {
         // `export default api`.
-        if self.electron
+        if self.reads_ipc()
             && let Expr::Ident(ident) = unwrap(&export.expr)
         {
             self.api_exports
@@ -1273,7 +1369,7 @@ impl Visit for PrePass {
                         Some(ModuleExportName::Str(s)) => s.value.to_string_lossy().into_owned(),
                         None => orig.sym.to_string(),
                     };
-                    if self.electron {
+                    if self.reads_ipc() {
                         self.api_exports
                             .push((exported.clone(), orig.sym.to_string()));
                     }
@@ -1326,7 +1422,7 @@ impl Visit for PrePass {
                 constants::commonjs_exports,
                 &mut self.exported,
             );
-            if self.electron
+            if self.reads_ipc()
                 && let Some(export) = constants::commonjs_export_path(member, (None, None))
             {
                 self.api_exports_of(export, &assign.right);
