@@ -22,7 +22,8 @@
 #                                                     with Vite's manifest.json as the oracle
 #   DEST/corpus/toolkit-<cjs|esm>/                    corpora/javascript/toolkit-app (electron-vite's
 #                                                     template shape) bundled by rollup, with the
-#                                                     real @electron-toolkit/preload in node_modules
+#                                                     real @electron-toolkit/preload and
+#                                                     @electron-toolkit/typed-ipc in node_modules
 #
 # A rebuild happens when this script or any file of the apps changes (their digest is the
 # stamp).
@@ -50,7 +51,10 @@ mkdir -p "$tmp/tools"
   # downloads Electron.
   npm pack --silent @electron-toolkit/preload@3.0.2 >/dev/null
   tar xzf electron-toolkit-preload-3.0.2.tgz
-  node "$here/javascript/toolkit-app/build.mjs" "$tmp/out" package
+  # Its typed IPC classes, likewise (no dependencies of its own; `electron` is its peer).
+  npm pack --silent @electron-toolkit/typed-ipc@1.0.2 >/dev/null
+  mkdir typed-ipc && tar xzf electron-toolkit-typed-ipc-1.0.2.tgz -C typed-ipc
+  node "$here/javascript/toolkit-app/build.mjs" "$tmp/out" package typed-ipc/package
 )
 mv "$tmp/out" "$tmp/corpus"
 corpus_end

@@ -892,7 +892,8 @@ fn declared_interfaces(declarations: &str) -> BTreeMap<&str, Vec<(&str, Option<&
 /// preload exposes `electronAPI`, which the real `@electron-toolkit/preload` package builds in
 /// its own file. The bridge has the members the package's own type declarations give its
 /// `ElectronAPI` (each field, and each member of the field's interface), read off the
-/// package's file, and the page's send through it pairs with the main process's handler.
+/// package's file, and the page's send through it pairs with the main process's handler;
+/// so do the page's messages through the real `@electron-toolkit/typed-ipc` classes.
 #[test]
 fn a_bridge_exposing_a_packages_api_has_the_members_the_package_declares() {
     let corpus = corpus();
@@ -945,8 +946,36 @@ fn a_bridge_exposing_a_packages_api_has_the_members_the_package_declares() {
         );
         assert_eq!(source["export"], "electronAPI", "{build}");
         assert_eq!(source["module_key"], Value::Null, "{build}");
+        // The page's send through the bridge, and its two messages through typed-ipc's
+        // emitter class (bundled into the page), pair with the main process's handlers; the
+        // typed ones with those it registers through the package's own listener class,
+        // reached through the package's `exports` map. The channels are the app's
+        // (src/main.js and src/renderer.js).
+        let paired: BTreeSet<(String, String, String)> = result["graph"]["edges"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| &e["properties"])
+            .filter(|p| !p["pairing_basis"].is_null())
+            .map(|p| {
+                (
+                    p["channel"].as_str().unwrap().to_owned(),
+                    p["via"].as_str().unwrap_or("").to_owned(),
+                    p["handler_operation"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect();
+        let expected: BTreeSet<(String, String, String)> = [
+            ("ping", "", "on"),
+            ("typed:ping", "emitter.send", "on"),
+            ("typed:say-hello", "emitter.invoke", "handle"),
+        ]
+        .iter()
+        .map(|(c, v, o)| ((*c).to_owned(), (*v).to_owned(), (*o).to_owned()))
+        .collect();
+        assert_eq!(paired, expected, "{build}");
         assert_eq!(
-            result["summary"]["ipc"]["paired_renderer_transmissions"], 1,
+            result["summary"]["ipc"]["paired_renderer_transmissions"], 3,
             "{build}"
         );
     }

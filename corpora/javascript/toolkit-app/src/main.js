@@ -1,7 +1,11 @@
 // The main process of electron-vite's template, reduced: a window with the preload, and the
-// handler of the page's `ping`.
+// handler of the page's `ping`; and the typed listener of `@electron-toolkit/typed-ipc`, as its
+// README sets one up, for the page's typed messages.
 import { app, BrowserWindow, ipcMain } from "electron";
 import { join } from "path";
+import { IpcListener } from "@electron-toolkit/typed-ipc/main";
+
+const ipc = new IpcListener();
 
 function createWindow() {
   const window = new BrowserWindow({
@@ -14,5 +18,7 @@ function createWindow() {
 
 app.whenReady().then(() => {
   ipcMain.on("ping", () => console.log("pong"));
+  ipc.on("typed:ping", (_event, arg) => console.log(arg));
+  ipc.handle("typed:say-hello", () => "hello");
   createWindow();
 });
