@@ -2315,3 +2315,58 @@ new BrowserWindow({ webPreferences: { sandbox: false }, webPreferences: { sandbo
         )]
     );
 }
+
+#[test]
+fn channels_concatenated_from_strings_and_names_bound_to_strings_are_those_strings() {
+    let main = facts(
+        "main.js",
+        &r#"const { ipcMain } = require("electron");
+const PREFIX = "settings";
+const GET = PREFIX + ":get";
+let later = "x";
+later = "y";
+ipcMain.handle(GET, f);
+ipcMain.handle(`${PREFIX}:set`, f);
+ipcMain.handle(PREFIX + ":" + "reset", f);
+ipcMain.handle(later + ":no", f);
+ipcMain.handle(`${PREFIX}:${id}`, f);
+ipcMain.handle(1 + 2, f);
+ipcMain.handle(PREFIX - 1, f);
+ipcMain.handle(CHAIN, f);
+"#
+        .replace("CHAIN", &vec!["PREFIX"; 20_000].join(" + ")),
+    );
+    let channels: Vec<Option<&str>> = ipc_ops(&main).into_iter().map(|(_, _, c)| c).collect();
+    // Other operators, and chains deeper than the fold reads, are dynamic (and never
+    // recursion without end).
+    assert_eq!(
+        channels,
+        [
+            Some("settings:get"),
+            Some("settings:set"),
+            Some("settings:reset"),
+            None,
+            None,
+            None,
+            None,
+            None,
+        ]
+    );
+    // So is a constant another file may read, exported.
+    let channels = facts(
+        "channels.mjs",
+        "const NS = \"settings\"; export const SAVE = `${NS}:save`; export const BAD = NS + other;",
+    );
+    assert_eq!(
+        channels.js.exported_constants,
+        [(
+            "SAVE".to_owned(),
+            rea_parse::Constant::Str("settings:save".to_owned())
+        )]
+    );
+    // A folded channel keeps the expression it was read from.
+    assert_eq!(
+        main.js.ipc[1].channel_expression.as_deref(),
+        Some("`${PREFIX}:set`")
+    );
+}

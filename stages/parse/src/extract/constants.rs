@@ -21,6 +21,9 @@ use super::names::{self, dotted, string, unwrap};
 
 /// Most members read off one object, nested ones included.
 pub(super) const MAX_MEMBERS: usize = 512;
+/// Deepest concatenation folded, and the longest string it may make.
+const MAX_FOLD_DEPTH: usize = 16;
+const MAX_FOLD_BYTES: usize = 4096;
 /// Deepest object nesting read.
 const MAX_DEPTH: usize = 4;
 
@@ -330,4 +333,55 @@ pub(super) fn string_of<'b>(
         return None;
     }
     bound.value.at(&path).map(str::to_owned)
+}
+
+/// Whether `expr` is a concatenation or a template literal with expressions: what [`fold`]
+/// reads.
+pub(super) fn foldable(expr: &Expr) -> bool {
+    match unwrap(expr) {
+        Expr::Bin(bin) => bin.op == BinaryOp::Add,
+        Expr::Tpl(tpl) => !tpl.exprs.is_empty(),
+        _ => false,
+    }
+}
+
+/// The string a concatenation (`PREFIX + ":get"`) or a template literal
+/// (`` `${PREFIX}:get` ``) makes when every part is a string: a literal, or a name `part`
+/// reads as one. Numbers are not read (`+` of two numbers adds them), and nothing else is.
+pub(super) fn fold(expr: &Expr, part: &mut dyn FnMut(&Expr) -> Option<String>) -> Option<String> {
+    let folded = fold_in(expr, part, 0)?;
+    (folded.len() <= MAX_FOLD_BYTES).then_some(folded)
+}
+
+fn fold_in(
+    expr: &Expr,
+    part: &mut dyn FnMut(&Expr) -> Option<String>,
+    depth: usize,
+) -> Option<String> {
+    if depth > MAX_FOLD_DEPTH {
+        return None;
+    }
+    match unwrap(expr) {
+        Expr::Bin(bin) if bin.op == BinaryOp::Add => {
+            let mut left = fold_in(&bin.left, part, depth + 1)?;
+            left.push_str(&fold_in(&bin.right, part, depth + 1)?);
+            (left.len() <= MAX_FOLD_BYTES).then_some(left)
+        }
+        Expr::Tpl(tpl) if !tpl.exprs.is_empty() => {
+            let mut out = String::new();
+            for (i, quasi) in tpl.quasis.iter().enumerate() {
+                out.push_str(&quasi.cooked.as_ref()?.to_string_lossy());
+                if let Some(inner) = tpl.exprs.get(i) {
+                    out.push_str(&fold_in(inner, part, depth + 1)?);
+                }
+                if out.len() > MAX_FOLD_BYTES {
+                    return None;
+                }
+            }
+            Some(out)
+        }
+        // `part` reads names; anything else folds no further.
+        other @ (Expr::Ident(_) | Expr::Member(_)) => string(other).or_else(|| part(other)),
+        other => string(other),
+    }
 }

@@ -479,6 +479,10 @@ impl Extractor<'_, '_> {
         if self.constants.is_empty() {
             return None;
         }
+        if constants::foldable(expr) {
+            // `PREFIX + ":get"`, `` `${PREFIX}:get` ``.
+            return constants::fold(expr, &mut |part| self.constant_string(part));
+        }
         constants::string_of(
             expr,
             |root| self.constants.resolve(root, &self.scopes),

@@ -916,6 +916,23 @@ impl PrePass {
         self.class_helpers.shadow(name, self.scopes.current());
     }
 
+    /// The string `PREFIX + ":get"` or `` `${PREFIX}:get` `` makes, of literals and names
+    /// bound for good (`const`) to strings.
+    fn folded(&self, init: &Expr) -> Option<String> {
+        if self.constants.is_empty() || !constants::foldable(init) {
+            return None;
+        }
+        let (constants, scopes) = (&self.constants, &self.scopes);
+        constants::fold(init, &mut |part| {
+            let root = names::dotted(part);
+            let root = root.split('.').next().unwrap_or("");
+            constants
+                .resolve(root, scopes)
+                .filter(|b| b.how == Binding::Fixed)?;
+            constants::string_of(part, |root| constants.resolve(root, scopes), |_| 0)
+        })
+    }
+
     /// Whether the file's functions are read as IPC helpers, and its exports kept for them:
     /// where it uses Electron or names its IPC modules.
     fn reads_ipc(&self) -> bool {
@@ -1104,7 +1121,8 @@ impl Visit for PrePass {
                 }
                 // `export const GET = "settings:get"`.
                 if var.kind == swc_ecma_ast::VarDeclKind::Const
-                    && let Some(value) = constants::constant(init)
+                    && let Some(value) =
+                        constants::constant(init).or_else(|| self.folded(init).map(Constant::Str))
                 {
                     self.exported.push((name.to_owned(), value));
                 }
@@ -1259,7 +1277,8 @@ impl Visit for PrePass {
                 }
                 _ => None,
             }
-            .or_else(|| constants::constant(init).map(|value| (value, declared)));
+            .or_else(|| constants::constant(init).map(|value| (value, declared)))
+            .or_else(|| self.folded(init).map(|s| (Constant::Str(s), declared)));
             if let Some((value, how)) = value {
                 let scope = self.scopes.current();
                 self.constants
