@@ -1644,6 +1644,7 @@ const listen = (channel, fn) => electron_1.ipcMain.on(channel, fn);
 exports.listen = listen;
 function unrelated(name) { return name; }
 exports.unrelated = unrelated;
+exports.inPlace = function (e, t) { electron_1.ipcMain.on(e, t); };
 "#,
         ),
         ("channels.js", r#"exports.IPC = { SAVE: "settings:save" };"#),
@@ -1655,6 +1656,7 @@ const channels_1 = require("./channels");
 ipc_1.listen("log:line", onLine);
 (0, ipc_1.handle)(channels_1.IPC.SAVE, () => 2);
 (0, ipc_1.unrelated)("not-a-channel");
+ipc_1.inPlace("in:place", onLine);
 function onLine() {}
 "#,
         ),
@@ -1672,6 +1674,7 @@ import * as bridge from "./bridge.mjs";
 invoke("user:get");
 post("log:line", "x");
 bridge.invoke("settings:save");
+post("in:place");
 "#,
         ),
     ]);
@@ -1688,6 +1691,7 @@ bridge.invoke("settings:save");
     assert_eq!(
         paired,
         BTreeSet::from([
+            ("in:place", "on", "main.js"),
             ("log:line", "on", "main.js"),
             ("settings:save", "handle", "main.js"),
             ("user:get", "handle", "main.js"),
@@ -1712,6 +1716,7 @@ bridge.invoke("settings:save");
         ("user:get", "ipc_1.handle"),
         ("log:line", "ipc_1.listen"),
         ("settings:save", "ipc_1.handle"),
+        ("in:place", "ipc_1.inPlace"),
         ("user:get", "invoke"),
         ("log:line", "post"),
         ("settings:save", "bridge.invoke"),
@@ -1719,7 +1724,7 @@ bridge.invoke("settings:save");
         assert!(vias.contains(&expected), "{expected:?} in {vias:?}");
     }
     let ipc = &result["summary"]["ipc"];
-    assert_eq!(ipc["paired_renderer_transmissions"], 3, "{ipc}");
+    assert_eq!(ipc["paired_renderer_transmissions"], 4, "{ipc}");
     assert!(!vias.iter().any(|(c, _)| *c == "not-a-channel"), "{vias:?}");
 }
 

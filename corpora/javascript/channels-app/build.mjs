@@ -8,7 +8,8 @@
 // (`o.GET` after `var o = n(227)`, `ch.GET` after `var ch = __toESM(require_channels())`), or
 // concatenation and minification leave the strings. The preload also exposes an API object
 // `bridge.ts` exports, read where it is written: another file, another factory, or the same
-// scope once concatenated.
+// scope once concatenated; and the main process registers a handler through a helper `ipc.ts`
+// exports, read the same three ways.
 // Usage: node build.mjs OUT   (run from a directory whose node_modules has typescript,
 // webpack, @rspack/core and esbuild)
 import { createRequire } from "node:module";
@@ -20,7 +21,7 @@ const require = createRequire(path.join(process.cwd(), "package.json"));
 const out = path.resolve(process.argv[2]);
 const app = path.dirname(new URL(import.meta.url).pathname);
 const tsc = path.join(path.dirname(require.resolve("typescript/package.json")), "bin", "tsc");
-const sources = ["channels", "bridge", "main", "preload", "renderer"].map((f) => path.join(app, "src", `${f}.ts`));
+const sources = ["channels", "bridge", "ipc", "main", "preload", "renderer"].map((f) => path.join(app, "src", `${f}.ts`));
 for (const [name, module] of [["channels-tsc-cjs", "commonjs"], ["channels-tsc-esm", "esnext"]]) {
   const dir = path.join(out, name);
   // `electron` has no types here: tsc reports that and still writes every file.

@@ -678,6 +678,50 @@ pub struct ImportedHelperCall {
     pub module: Option<ModuleRef>,
 }
 
+impl ImportedHelperCall {
+    /// The operations the call makes through `helper`, the function (or method) it calls:
+    /// each of the helper's, on the channel the call passes, with `via` naming the callee as
+    /// written.
+    pub fn operations(&self, helper: &ExportedIpcHelper) -> Vec<IpcOp> {
+        helper
+            .forwards
+            .iter()
+            .map(|forward| {
+                let arg = self.args.get(forward.param as usize);
+                let handler_kind = match (forward.handler_param, forward.handler_kind) {
+                    (Some(param), _) => Some(
+                        self.args
+                            .get(param as usize)
+                            .map_or("missing", |a| a.handler_kind),
+                    ),
+                    (None, kind) => kind,
+                };
+                IpcOp {
+                    side: forward.side,
+                    operation: forward.operation,
+                    mode: forward.mode,
+                    channel: arg.and_then(|a| a.channel.clone()),
+                    channel_expression: arg.map_or_else(
+                        || Some("[missing-expression]".to_owned()),
+                        |a| a.expression.clone(),
+                    ),
+                    handler_kind,
+                    channel_import: arg.and_then(|a| a.import.clone()),
+                    via: Some(self.callee.clone()),
+                    range: self.range,
+                    span: self.span,
+                    module: self.module.clone(),
+                }
+            })
+            .collect()
+    }
+
+    /// Whether `helper` is what the call names: the export, and the method for an instance.
+    pub fn calls(&self, helper: &ExportedIpcHelper) -> bool {
+        self.import.path.first() == Some(&helper.export) && self.method == helper.method
+    }
+}
+
 /// An argument of an [`ImportedHelperCall`], read as a channel would be, and as a handler.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct CallArg {

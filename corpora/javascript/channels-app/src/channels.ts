@@ -2,5 +2,6 @@
 // object and an enum, imported by the main process and the preload.
 export const GET = "settings:get";
 export const SAVE = "settings:save";
+export const RESET = "settings:reset";
 export const IPC = { window: { CLOSE: "window:close" } } as const;
 export enum Channel { Open = "link:open", Count = 3 }

@@ -1,7 +1,8 @@
 // The main process: its handlers name channels the shared module exports.
 import { ipcMain } from "electron";
 import * as ch from "./channels";
-import { IPC, Channel, SAVE } from "./channels";
+import { IPC, Channel, SAVE, RESET } from "./channels";
+import { handleWith } from "./ipc";
 ipcMain.handle(ch.GET, () => 1);
 ipcMain.on(IPC.window.CLOSE, () => 1);
 ipcMain.on(Channel.Open, () => 1);
@@ -10,3 +11,5 @@ function handle(channel: string, fn: () => unknown) {
   ipcMain.handle(channel, async () => fn());
 }
 handle(SAVE, () => 2);
+// A handler registered through a helper another module exports.
+handleWith(RESET, () => 3);

@@ -1,9 +1,10 @@
 // The preload: its sends and invokes name the same exports.
 import { contextBridge, ipcRenderer } from "electron";
-import { GET, SAVE, IPC, Channel } from "./channels";
+import { GET, SAVE, RESET, IPC, Channel } from "./channels";
 import { bridge } from "./bridge";
 ipcRenderer.invoke(GET);
 ipcRenderer.invoke(SAVE);
+ipcRenderer.invoke(RESET);
 ipcRenderer.send(IPC.window.CLOSE);
 ipcRenderer.send(Channel.Open);
 // A bridge member that forwards its parameter as the channel: the page names the channel.

@@ -744,46 +744,13 @@ fn settle_imported_helper_calls(files: &Files, parsed: &mut [FileFacts]) {
                 continue;
             };
             let resolution = files.resolve_specifier(&file.path, specifier);
-            let Some(helper) = resolution
+            let helper = resolution
                 .path
                 .filter(|_| resolution.status == "resolved")
                 .and_then(|path| helpers.get(&path))
-                .and_then(|exported| {
-                    exported.iter().find(|h| {
-                        call.import.path.first() == Some(&h.export) && call.method == h.method
-                    })
-                })
-            else {
-                continue;
-            };
-            for forward in &helper.forwards {
-                let arg = call.args.get(forward.param as usize);
-                let channel = arg.and_then(|a| a.channel.clone());
-                let channel_import = arg.and_then(|a| a.import.clone());
-                let handler_kind = match (forward.handler_param, forward.handler_kind) {
-                    (Some(param), _) => Some(
-                        call.args
-                            .get(param as usize)
-                            .map_or("missing", |a| a.handler_kind),
-                    ),
-                    (None, kind) => kind,
-                };
-                file.js.ipc.push(rea_parse::IpcOp {
-                    side: forward.side,
-                    operation: forward.operation,
-                    mode: forward.mode,
-                    channel,
-                    channel_expression: arg.map_or_else(
-                        || Some("[missing-expression]".to_owned()),
-                        |a| a.expression.clone(),
-                    ),
-                    handler_kind,
-                    channel_import,
-                    via: Some(call.callee.clone()),
-                    range: call.range,
-                    span: call.span,
-                    module: call.module.clone(),
-                });
+                .and_then(|exported| exported.iter().find(|h| call.calls(h)));
+            if let Some(helper) = helper {
+                file.js.ipc.extend(call.operations(helper));
             }
         }
     }

@@ -498,14 +498,36 @@ pub(crate) fn runtime_table_name(call: &CallExpr) -> Option<String> {
     }
 }
 
+/// What a factory exports by name, read by its walk.
+#[derive(Debug, Default)]
+pub(crate) struct FactoryExports {
+    /// The strings (see [`ExportedStrings`]).
+    pub strings: Vec<(String, Constant)>,
+    /// Names of the factory's own body it exports, as (exported, local): webpack's getters
+    /// (`n.d(t, {handle: () => handle})`) and `exports.handle = handle`.
+    pub names: Vec<(String, String)>,
+}
+
+/// The scope a factory's body opens: its function's start, as the walks name scopes.
+pub(crate) fn body_scope(body: Body<'_>) -> Option<u32> {
+    match body {
+        Body::Method(function) => Some(function.span.lo.0),
+        Body::Expr(expr) => match unwrap(expr) {
+            Expr::Fn(f) => Some(f.function.span.lo.0),
+            Expr::Arrow(arrow) => Some(arrow.span.lo.0),
+            _ => None,
+        },
+    }
+}
+
 /// Walks one factory: fingerprint, requires, async chunks and exports, and with `strings`
-/// the strings it exports by name (see [`ExportedStrings`]).
+/// what it exports by name (see [`FactoryExports`]).
 pub(crate) fn walk_factory(
     source: &Source<'_>,
     factory: &Factory<'_>,
     esbuild_names: &HashMap<String, ModuleKey>,
     strings: bool,
-) -> (Module, Vec<(String, Constant)>) {
+) -> (Module, FactoryExports) {
     let mut walker = FactoryWalker {
         strings: strings.then(Box::default),
         depth: 0,
@@ -537,7 +559,7 @@ pub(crate) fn walk_factory(
     let fingerprint =
         (walker.tokens < MAX_TOKENS).then(|| rea_hash::hex_digest(walker.hasher.finalize()));
     let exports_truncated = walker.exports.len() > MAX_EXPORTS;
-    let strings = walker.strings.take().map(|s| s.close()).unwrap_or_default();
+    let exports = walker.strings.take().map(|s| s.close()).unwrap_or_default();
     let module = Module {
         key: factory
             .key
@@ -553,7 +575,7 @@ pub(crate) fn walk_factory(
         exports: walker.exports.into_iter().take(MAX_EXPORTS).collect(),
         exports_truncated,
     };
-    (module, strings)
+    (module, exports)
 }
 
 /// The strings a factory exports by name, for IPC channels other factories read off it
@@ -565,6 +587,9 @@ struct ExportedStrings {
     values: Vec<(String, Constant)>,
     /// Getters as (exported name, the local name they return).
     getters: Vec<(String, String)>,
+    /// Names assigned to the exports as they are (`exports.handle = handle`), as (exported
+    /// name, local name).
+    assigned_names: Vec<(String, String)>,
     /// Names the factory's body declares with a constant value, and how they hold; `None`
     /// once a name is declared twice.
     locals: HashMap<String, Option<Bound>>,
@@ -575,8 +600,11 @@ struct ExportedStrings {
 }
 
 impl ExportedStrings {
-    /// The exports in order, getters resolved last (their order among themselves kept).
-    fn close(mut self) -> Vec<(String, Constant)> {
+    /// The exports in order, getters resolved last (their order among themselves kept); and
+    /// the names exported, getters first.
+    fn close(mut self) -> FactoryExports {
+        let mut names = self.getters.clone();
+        names.append(&mut self.assigned_names);
         for (exported, local) in std::mem::take(&mut self.getters) {
             let value = self.enums.get(&local).cloned().or_else(|| {
                 let bound = self.locals.get(&local)?.as_ref()?;
@@ -587,7 +615,10 @@ impl ExportedStrings {
                 self.values.push((exported, value));
             }
         }
-        self.values
+        FactoryExports {
+            strings: self.values,
+            names,
+        }
     }
 }
 
@@ -776,9 +807,22 @@ impl FactoryWalker<'_> {
         }
         match target {
             SimpleAssignTarget::Ident(ident) => assigned = Some(ident.id.sym.to_string()),
-            // `t.GET = "x"`, `module.exports = {…}`.
+            // `t.GET = "x"`, `module.exports = {…}`; `t.handle = handle`.
             SimpleAssignTarget::Member(m) => {
                 constants::exported_by(m, &assign.right, |n| self.is_exports(n), &mut values);
+                // A function assigned in place (`t.handle = function (e, t) {…}`) is named by
+                // the member, as the pre-pass names its frame.
+                let local = match unwrap(&assign.right) {
+                    Expr::Ident(local) => Some(local.sym.to_string()),
+                    Expr::Fn(_) | Expr::Arrow(_) => Some(super::names::dotted_member(m)),
+                    _ => None,
+                };
+                if let (Some(local), Some(prop)) = (local, m.prop.as_ident())
+                    && self.is_exports(&dotted(&m.obj))
+                    && let Some(strings) = self.strings.as_deref_mut()
+                {
+                    strings.assigned_names.push((prop.sym.to_string(), local));
+                }
             }
             _ => {}
         }

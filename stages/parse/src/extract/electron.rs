@@ -281,43 +281,14 @@ impl Extractor<'_, '_> {
         // The exported functions and classes that forward a channel, for calls in other
         // files.
         if !self.helpers.is_empty() || !self.class_helpers.is_empty() {
-            let forwards = |helper: &super::prepass::Helper| -> Vec<IpcForward> {
-                helper
-                    .forwards
-                    .iter()
-                    .map(|f| IpcForward {
-                        param: f.param as u32,
-                        side: f.side,
-                        operation: f.operation,
-                        mode: f.mode,
-                        handler_param: f.handler.and_then(|h| h.ok()).map(|p| p as u32),
-                        handler_kind: f.handler.and_then(|h| h.err()),
-                    })
-                    .collect()
-            };
-            let mut exported = Vec::new();
-            for (export, local) in self.api_exports.iter().chain(&self.helper_exports) {
-                if let Some(helper) = self.helpers.resolve(local, &self.scopes) {
-                    exported.push(ExportedIpcHelper {
-                        export: export.clone(),
-                        method: None,
-                        forwards: forwards(helper),
-                    });
-                }
-                for (method, helper) in self
-                    .class_helpers
-                    .resolve(local, &self.scopes)
-                    .into_iter()
-                    .flatten()
-                {
-                    exported.push(ExportedIpcHelper {
-                        export: export.clone(),
-                        method: Some(method.clone()),
-                        forwards: forwards(helper),
-                    });
-                }
-            }
-            self.facts.exported_ipc_helpers = exported;
+            let stack = self.scopes.stack().to_vec();
+            let names: Vec<(String, String)> = self
+                .api_exports
+                .iter()
+                .chain(&self.helper_exports)
+                .cloned()
+                .collect();
+            self.facts.exported_ipc_helpers = self.exported_helpers(&names, &stack);
         }
         if !self.api_exports.is_empty() || !self.literal_apis.is_empty() {
             let named: Vec<(String, NamedObject)> = std::mem::take(&mut self.api_exports)
@@ -786,10 +757,10 @@ impl Extractor<'_, '_> {
         }
     }
 
-    /// A class another module exports under a name, as `new` names it.
+    /// A class another module (or factory) exports under a name, as `new` names it.
     fn imported_class(&self, callee: &Expr) -> Option<Instance> {
         self.channel_import(callee)
-            .filter(|i| matches!(i.from, ImportFrom::Specifier(_)) && i.path.len() == 1)
+            .filter(|i| i.path.len() == 1)
             .map(Instance::Imported)
     }
 
@@ -853,6 +824,97 @@ impl Extractor<'_, '_> {
         }
     }
 
+    /// The IPC helpers among `names` (exported, local), resolved in the scopes `stack`:
+    /// functions, and each method of a class ([`ExportedIpcHelper`]).
+    fn exported_helpers(
+        &self,
+        names: &[(String, String)],
+        stack: &[u32],
+    ) -> Vec<ExportedIpcHelper> {
+        let forwards = |helper: &super::prepass::Helper| -> Vec<IpcForward> {
+            helper
+                .forwards
+                .iter()
+                .map(|f| IpcForward {
+                    param: f.param as u32,
+                    side: f.side,
+                    operation: f.operation,
+                    mode: f.mode,
+                    handler_param: f.handler.and_then(|h| h.ok()).map(|p| p as u32),
+                    handler_kind: f.handler.and_then(|h| h.err()),
+                })
+                .collect()
+        };
+        let mut exported = Vec::new();
+        for (export, local) in names {
+            if let Some(helper) = self.helpers.resolve_in(local, stack) {
+                exported.push(ExportedIpcHelper {
+                    export: export.clone(),
+                    method: None,
+                    forwards: forwards(helper),
+                });
+            }
+            for (method, helper) in self
+                .class_helpers
+                .resolve_in(local, stack)
+                .into_iter()
+                .flatten()
+            {
+                exported.push(ExportedIpcHelper {
+                    export: export.clone(),
+                    method: Some(method.clone()),
+                    forwards: forwards(helper),
+                });
+            }
+        }
+        exported
+    }
+
+    /// Keeps the IPC helpers a factory exports (`names`, as (exported, local), bound in the
+    /// factory's own scope `scope`), for calls in other factories of the bundle.
+    pub(super) fn factory_helpers_of(
+        &mut self,
+        (bundle, key): (u32, &crate::facts::ModuleKey),
+        scope: Option<u32>,
+        names: &[(String, String)],
+    ) {
+        if self.helpers.is_empty() && self.class_helpers.is_empty() {
+            return;
+        }
+        let Some(scope) = scope else {
+            return;
+        };
+        let exported = self.exported_helpers(names, &[scope]);
+        if !exported.is_empty() {
+            self.factory_helpers.insert((bundle, key.clone()), exported);
+        }
+    }
+
+    /// Settles the calls of helpers another factory of the file exports (`(0,
+    /// _ipc__WEBPACK_IMPORTED_MODULE_1__.handle)("x", …)`, `ipc_1.handle(…)` after `var
+    /// ipc_1 = require_ipc()`): each becomes the helper's operations. Calls of a factory that
+    /// exports no such helper are dropped; those of other files' modules wait for the graph
+    /// stage.
+    pub(super) fn finish_factory_helper_calls(&mut self) {
+        let calls = std::mem::take(&mut self.facts.imported_helper_calls);
+        let mut kept = Vec::with_capacity(calls.len());
+        for call in calls {
+            let ImportFrom::Module(module) = &call.import.from else {
+                kept.push(call);
+                continue;
+            };
+            let helper = self
+                .factory_helpers
+                .get(&(module.bundle, module.key.clone()))
+                .and_then(|exported| exported.iter().find(|h| call.calls(h)));
+            if let Some(helper) = helper {
+                let operations = call.operations(helper);
+                self.facts.ipc.extend(operations);
+            }
+        }
+        self.facts.imported_helper_calls = kept;
+    }
+
     /// A call of a function another module exports, with a string among its arguments: kept
     /// to settle once every file is read, when that function may prove to forward a channel
     /// ([`ImportedHelperCall`]).
@@ -891,7 +953,7 @@ impl Extractor<'_, '_> {
         };
         let Some((import, method)) = instance.or_else(|| {
             self.channel_import(callee)
-                .filter(|i| matches!(i.from, ImportFrom::Specifier(_)) && i.path.len() == 1)
+                .filter(|i| i.path.len() == 1)
                 .map(|i| (i, None))
         }) else {
             return;

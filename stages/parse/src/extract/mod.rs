@@ -192,6 +192,7 @@ pub(crate) fn extract(
         runtime_requires: pre.runtime_requires,
         esbuild_bundles: HashMap::new(),
         factory_strings: HashMap::new(),
+        factory_helpers: HashMap::new(),
         factory_requires: Vec::new(),
         factory_exports: Vec::new(),
         factory_apis: HashMap::new(),
@@ -239,6 +240,7 @@ pub(crate) fn extract(
     walker.finish_amd();
     walker.finish_forwarders();
     walker.finish_exported_apis();
+    walker.finish_factory_helper_calls();
     walker.finish_factory_channels();
     if let Some(parcel) = walker.parcel.take() {
         parcel.close(&mut walker.facts.bundles, source);
@@ -387,6 +389,9 @@ struct Extractor<'s, 'c> {
     /// The strings each factory of the file's bundles exports by name, by bundle index and
     /// key.
     factory_strings: HashMap<(u32, ModuleKey), Vec<(String, constants::Constant)>>,
+    /// The IPC helpers each factory exports (functions, and classes' methods), by bundle and
+    /// key.
+    factory_helpers: HashMap<(u32, ModuleKey), Vec<crate::facts::ExportedIpcHelper>>,
     /// The require name of each factory being walked, innermost last.
     factory_requires: Vec<Option<String>>,
     /// The exports and module parameter names of the module factories being walked,
@@ -937,13 +942,20 @@ impl Extractor<'_, '_> {
                 unknown += 1;
                 continue;
             }
-            let (module, strings) = bundle::walk_factory(self.source, factory, &self.esbuild, true);
+            let (module, exports) = bundle::walk_factory(self.source, factory, &self.esbuild, true);
             if bundler == "esbuild" {
                 self.esbuild_bundles.insert(module.key.clone(), bundle);
             }
-            if !strings.is_empty() {
+            if !exports.names.is_empty() {
+                self.factory_helpers_of(
+                    (bundle, &module.key),
+                    bundle::body_scope(factory.body),
+                    &exports.names,
+                );
+            }
+            if !exports.strings.is_empty() {
                 self.factory_strings
-                    .insert((bundle, module.key.clone()), strings);
+                    .insert((bundle, module.key.clone()), exports.strings);
             }
             modules.push(module);
         }

@@ -845,9 +845,13 @@ impl PrePass {
 
     /// The names an export of `value` under `export` may hold an API in: the name itself
     /// (`exports.api = api`), or each named member of `module.exports = { api, other: x }`.
-    fn api_exports_of(&mut self, export: String, value: &Expr) {
+    fn api_exports_of(&mut self, export: String, value: &Expr, target: &str) {
         match unwrap(value) {
             Expr::Ident(ident) => self.api_exports.push((export, ident.sym.to_string())),
+            // `exports.handle = function (channel) {…}`: a helper named by its member.
+            Expr::Fn(_) | Expr::Arrow(_) if !export.is_empty() => {
+                self.api_exports.push((export, target.to_owned()))
+            }
             Expr::Object(obj) if export.is_empty() => {
                 for prop in &obj.props {
                     let PropOrSpread::Prop(prop) = prop else {
@@ -1430,6 +1434,21 @@ impl Visit for PrePass {
     }
 
     fn visit_assign_expr(&mut self, assign: &swc_ecma_ast::AssignExpr) {
+        // `t.handle = function (e, t) { … }`, as terser writes an exported function: the
+        // function's name, for its frame, is the member it is assigned to.
+        if self.reads_ipc()
+            && assign.op == AssignOp::Assign
+            && let AssignTarget::Simple(SimpleAssignTarget::Member(member)) = &assign.left
+        {
+            let start = match unwrap(&assign.right) {
+                Expr::Arrow(arrow) => Some(arrow.span.lo.0),
+                Expr::Fn(f) => Some(f.function.span.lo.0),
+                _ => None,
+            };
+            if let Some(start) = start {
+                self.function_name = Some((start, names::dotted_member(member)));
+            }
+        }
         // `exports.GET = "settings:get"`, `module.exports = { GET: "settings:get" }`.
         if assign.op == AssignOp::Assign
             && let AssignTarget::Simple(SimpleAssignTarget::Member(member)) = &assign.left
@@ -1444,7 +1463,8 @@ impl Visit for PrePass {
             if self.reads_ipc()
                 && let Some(export) = constants::commonjs_export_path(member, (None, None))
             {
-                self.api_exports_of(export, &assign.right);
+                let target = names::dotted_member(member);
+                self.api_exports_of(export, &assign.right, &target);
             }
         }
         // `t.api = o` in a factory: `o` may be an API object it exports.
