@@ -1795,3 +1795,67 @@ function other(ipc) { ipc.handle("shadowed", () => 1); }
     assert!(!channels.contains("shadowed"), "{channels:?}");
     assert_eq!(result["summary"]["ipc"]["paired_renderer_transmissions"], 2);
 }
+
+#[test]
+fn members_and_helpers_that_spread_their_rest_parameter_forward_its_first_as_the_channel() {
+    // `invoke: (...args) => ipcRenderer.invoke(...args)`, as many preloads expose
+    // `ipcRenderer`: the page's first argument is the channel. The same for a helper of the
+    // main process.
+    let dir = app_tree(&[
+        (
+            "main.js",
+            r#"const { ipcMain, BrowserWindow } = require("electron");
+const path = require("path");
+new BrowserWindow({ webPreferences: { preload: path.join(__dirname, "preload.js") } });
+const handle = (...a) => ipcMain.handle(...a);
+handle("db:query", () => 1);
+ipcMain.on("log", () => 1);
+"#,
+        ),
+        (
+            "preload.js",
+            r#"const { contextBridge, ipcRenderer } = require("electron");
+contextBridge.exposeInMainWorld("electron", {
+  invoke: (...args) => ipcRenderer.invoke(...args),
+  send(...args) { ipcRenderer.send(...args); },
+  sendArray(...args) { ipcRenderer.send(args); },
+});
+"#,
+        ),
+        (
+            "renderer.js",
+            r#"window.electron.invoke("db:query", 1);
+window.electron.send("log", "x");
+window.electron.sendArray("log");
+"#,
+        ),
+    ]);
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let paired: BTreeSet<(&str, &str, &str)> = pairings(&result)
+        .map(|p| {
+            (
+                p["channel"].as_str().unwrap(),
+                p["via"].as_str().unwrap(),
+                p["handler_operation"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    // A rest parameter passed whole (an array, not spread) is not a channel the page names.
+    assert_eq!(
+        paired,
+        BTreeSet::from([
+            ("db:query", "window.electron.invoke", "handle"),
+            ("log", "window.electron.send", "on"),
+        ])
+    );
+    // The main process's handler was registered through its helper.
+    assert!(
+        result["graph"]["edges"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| &e["properties"])
+            .any(|p| p["channel"] == "db:query" && p["via"] == "handle" && p["side"] == "main"),
+        "no handler through the helper"
+    );
+}

@@ -717,12 +717,20 @@ impl Extractor<'_, '_> {
         mode: &'static str,
         call: &CallExpr,
     ) {
-        let handler_kind = (mode == "listen" || mode == "handle")
-            .then(|| handler_kind(call.args.get(1).map(|a| unwrap(&a.expr))));
+        // `ipcRenderer.invoke(...args)`: the channel is the first of what the spread holds,
+        // and so is the handler after it.
+        let spread = call.args.first().is_some_and(|a| a.spread.is_some());
+        let handler_kind = (mode == "listen" || mode == "handle").then(|| {
+            if spread {
+                "dynamic-expression"
+            } else {
+                handler_kind(call.args.get(1).map(|a| unwrap(&a.expr)))
+            }
+        });
         let channel = call.args.first().map(|a| &*a.expr);
         self.ipc_op(
             (side, operation, mode),
-            channel,
+            (channel, spread),
             handler_kind,
             call.span,
             None,
@@ -816,7 +824,7 @@ impl Extractor<'_, '_> {
             });
             self.ipc_op(
                 (forward.side, forward.operation, forward.mode),
-                arg(forward.param),
+                (arg(forward.param), false),
                 handler_kind,
                 call.span,
                 Some(via.clone()),
@@ -1004,7 +1012,7 @@ impl Extractor<'_, '_> {
     fn ipc_op(
         &mut self,
         (side, operation, mode): (&'static str, &'static str, &'static str),
-        channel_expr: Option<&Expr>,
+        (channel_expr, spread): (Option<&Expr>, bool),
         handler_kind: Option<&'static str>,
         span: Span,
         via: Option<String>,
@@ -1025,17 +1033,21 @@ impl Extractor<'_, '_> {
             (None, None) => Some("[missing-expression]".to_owned()),
         };
         // A channel that is a parameter of the function around the call may be a bridge
-        // member's, forwarded (matched with the bridges once the file is read).
+        // member's, forwarded (matched with the bridges once the file is read); a spread
+        // rest parameter (`(...args) => ipcRenderer.invoke(...args)`) is named as the
+        // function lists it, `...args`.
         if side == "renderer"
             && literal.is_none()
             && constant.is_none()
             && let Some(Expr::Ident(ident)) = channel_expr.map(unwrap)
         {
-            self.forwarding.push((
-                self.facts.ipc.len(),
-                self.scopes.current(),
-                ident.sym.to_string(),
-            ));
+            let name = if spread {
+                format!("...{}", ident.sym)
+            } else {
+                ident.sym.to_string()
+            };
+            self.forwarding
+                .push((self.facts.ipc.len(), self.scopes.current(), name));
         }
         // A member of what a relative module exports, resolved once every file is read.
         let channel_import = match (&literal, &constant, channel_expr) {
@@ -1370,10 +1382,15 @@ fn collect_functions(obj: &ObjectLit, prefix: &str, depth: usize, out: &mut Vec<
     if depth >= MAX_MEMBER_DEPTH || out.len() >= MAX_MEMBERS {
         return;
     }
+    // A rest parameter is listed as `...args`, as a spread of it names the channel.
     let name = |p: &Pat| match p {
         Pat::Ident(i) => Some(i.id.sym.to_string()),
         Pat::Assign(a) => match &*a.left {
             Pat::Ident(i) => Some(i.id.sym.to_string()),
+            _ => None,
+        },
+        Pat::Rest(rest) => match &*rest.arg {
+            Pat::Ident(i) => Some(format!("...{}", i.id.sym)),
             _ => None,
         },
         _ => None,

@@ -310,6 +310,18 @@ fn pat_name(pat: &Pat) -> Option<swc_atoms::Atom> {
     }
 }
 
+/// A function parameter's name for [`Frame`]s: as [`pat_name`], and a rest parameter as
+/// `...args`, as a spread of it (`ipcMain.handle(...args)`) names the channel.
+fn param_name(pat: &Pat) -> Option<swc_atoms::Atom> {
+    match pat {
+        Pat::Rest(rest) => match &*rest.arg {
+            Pat::Ident(ident) => Some(format!("...{}", ident.id.sym).into()),
+            _ => None,
+        },
+        other => pat_name(other),
+    }
+}
+
 /// The name a named import imports: `a` of `import { a as b }`, or of `import { a }`.
 fn imported_name(named: &swc_ecma_ast::ImportNamedSpecifier) -> String {
     match &named.imported {
@@ -999,14 +1011,23 @@ impl PrePass {
         if frame.scope != self.scopes.current() {
             return;
         }
-        // Cheap looks first: the channel is a parameter of the function.
-        let Some(Expr::Ident(channel)) = call.args.first().map(|a| unwrap(&a.expr)) else {
+        // Cheap looks first: the channel is a parameter of the function, or the first of
+        // its rest parameter spread (`(...args) => ipcMain.handle(...args)`).
+        let Some(first) = call.args.first() else {
             return;
         };
+        let Expr::Ident(channel) = unwrap(&first.expr) else {
+            return;
+        };
+        let spread = first.spread.is_some();
         let params = &self.frame_params[frame.params..];
         let position =
             |name: &swc_atoms::Atom| params.iter().position(|p| p.as_ref() == Some(name));
-        let Some(param) = position(&channel.sym) else {
+        let Some(param) = (if spread {
+            position(&format!("...{}", channel.sym).into())
+        } else {
+            position(&channel.sym)
+        }) else {
             return;
         };
         let name = names::PathScope::callee(&*self, &call.callee);
@@ -1014,6 +1035,10 @@ impl PrePass {
             return;
         };
         let handler = (mode == "listen" || mode == "handle").then(|| {
+            if spread {
+                // The handler is the spread's second: the call's argument after the channel.
+                return Ok(param + 1);
+            }
             let arg = call.args.get(1).map(|a| unwrap(&a.expr));
             match arg {
                 Some(Expr::Ident(passed)) => {
@@ -1149,7 +1174,7 @@ impl Visit for PrePass {
     fn visit_function(&mut self, function: &Function) {
         let framed = self.open_frame(
             function.span.lo.0,
-            function.params.iter().map(|p| pat_name(&p.pat)),
+            function.params.iter().map(|p| param_name(&p.pat)),
         );
         self.scopes.enter(function.span.lo.0);
         for param in &function.params {
@@ -1218,7 +1243,7 @@ impl Visit for PrePass {
     }
 
     fn visit_arrow_expr(&mut self, arrow: &ArrowExpr) {
-        let framed = self.open_frame(arrow.span.lo.0, arrow.params.iter().map(pat_name));
+        let framed = self.open_frame(arrow.span.lo.0, arrow.params.iter().map(param_name));
         self.scopes.enter(arrow.span.lo.0);
         for param in &arrow.params {
             self.shadow(param, 0);
