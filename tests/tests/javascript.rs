@@ -115,6 +115,14 @@ fn pairings(result: &Value) -> impl Iterator<Item = &Value> {
         .filter(|p| !p["pairing_basis"].is_null())
 }
 
+/// The pairing edges' properties `keys`, as tuples (a missing one is `""`).
+fn paired_by<'a>(result: &'a Value, [a, b, c]: [&str; 3]) -> BTreeSet<(&'a str, &'a str, &'a str)> {
+    let text = |p: &'a Value, k: &str| p[k].as_str().unwrap_or("");
+    pairings(result)
+        .map(|p| (text(p, a), text(p, b), text(p, c)))
+        .collect()
+}
+
 /// A temporary application directory: a `package.json` whose `main` is `main.js`, and
 /// `files`.
 fn app_tree(files: &[(&str, &str)]) -> tempfile::TempDir {
@@ -447,15 +455,7 @@ window.other.invoke("get-config");"#,
     assert_eq!(ipc["paired_renderer_transmissions"], 2);
     assert_eq!(ipc["ambiguous_renderer_transmissions"], 1);
     assert_eq!(ipc["unpaired_literal_renderer_transmissions"], 1);
-    let paired: BTreeSet<(&str, &str, &str)> = pairings(&result)
-        .map(|p| {
-            (
-                p["channel"].as_str().unwrap(),
-                p["handler_path"].as_str().unwrap(),
-                p["via"].as_str().unwrap(),
-            )
-        })
-        .collect();
+    let paired = paired_by(&result, ["channel", "handler_path", "via"]);
     assert_eq!(
         paired,
         BTreeSet::from([
@@ -1679,15 +1679,7 @@ post("in:place");
         ),
     ]);
     let result = analyze(dir.path(), SourceMaps::Declarations);
-    let paired: BTreeSet<(&str, &str, &str)> = pairings(&result)
-        .map(|p| {
-            (
-                p["channel"].as_str().unwrap(),
-                p["handler_operation"].as_str().unwrap(),
-                p["handler_path"].as_str().unwrap(),
-            )
-        })
-        .collect();
+    let paired = paired_by(&result, ["channel", "handler_operation", "handler_path"]);
     assert_eq!(
         paired,
         BTreeSet::from([
@@ -1769,15 +1761,7 @@ function other(ipc) { ipc.handle("shadowed", () => 1); }
         ),
     ]);
     let result = analyze(dir.path(), SourceMaps::Declarations);
-    let paired: BTreeSet<(&str, &str, &str)> = pairings(&result)
-        .map(|p| {
-            (
-                p["channel"].as_str().unwrap(),
-                p["via"].as_str().unwrap_or(""),
-                p["handler_path"].as_str().unwrap(),
-            )
-        })
-        .collect();
+    let paired = paired_by(&result, ["channel", "via", "handler_path"]);
     assert_eq!(
         paired,
         BTreeSet::from([
@@ -1831,15 +1815,7 @@ window.electron.sendArray("log");
         ),
     ]);
     let result = analyze(dir.path(), SourceMaps::Declarations);
-    let paired: BTreeSet<(&str, &str, &str)> = pairings(&result)
-        .map(|p| {
-            (
-                p["channel"].as_str().unwrap(),
-                p["via"].as_str().unwrap(),
-                p["handler_operation"].as_str().unwrap(),
-            )
-        })
-        .collect();
+    let paired = paired_by(&result, ["channel", "via", "handler_operation"]);
     // A rest parameter passed whole (an array, not spread) is not a channel the page names.
     assert_eq!(
         paired,
