@@ -311,8 +311,9 @@ fn bytes(n: u64) -> String {
 /// The application reconstruction, for people: one screen.
 pub fn analyze_summary(published: &Published, elapsed: Duration) {
     // Only the result is read: the record repeats it, and large graphs are hundreds of MB.
-    // The graph's nodes stay raw text and only the kinds shown here are parsed into values;
-    // its edges are skipped (the headline counts them).
+    // The graph's nodes and edges stay raw text; only the node kinds shown here, and the
+    // edges that pair an IPC transmission with its handler, are parsed into values (the
+    // headline counts the rest).
     #[derive(serde::Deserialize, Default)]
     struct Lite<'a> {
         #[serde(borrow, default)]
@@ -332,6 +333,8 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
     struct GraphLite<'a> {
         #[serde(borrow, default)]
         nodes: Vec<&'a serde_json::value::RawValue>,
+        #[serde(borrow, default)]
+        edges: Vec<&'a serde_json::value::RawValue>,
         #[serde(default)]
         coverage: Value,
     }
@@ -538,6 +541,37 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
             shown.join(", "),
             if channels.len() > 12 { ", …" } else { "" }
         );
+    }
+    // Which transmissions reach which handlers: `channel: sends|invokes [via member] ->
+    // handler file operation`.
+    let mut pairs: Vec<String> = r
+        .graph
+        .edges
+        .iter()
+        .filter(|raw| raw.get().contains("\"pairing_basis\""))
+        .filter_map(|raw| serde_json::from_str::<Value>(raw.get()).ok())
+        .map(|edge| {
+            let p = &edge["properties"];
+            let via = match p["via"].as_str() {
+                Some(via) => format!(" via {via}"),
+                None => String::new(),
+            };
+            format!(
+                "{}: {}{via} -> {} {}",
+                text(&p["channel"]),
+                text(&edge["relation"]),
+                text(&p["handler_path"]),
+                text(&p["handler_operation"])
+            )
+        })
+        .collect();
+    pairs.sort();
+    pairs.dedup();
+    for pair in pairs.iter().take(12) {
+        say!("  paired            {pair}");
+    }
+    if pairs.len() > 12 {
+        say!("  paired            … {} more", pairs.len() - 12);
     }
     say!(
         "  native add-ons    {} bindings, {} resolved",

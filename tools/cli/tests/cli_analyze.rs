@@ -86,6 +86,54 @@ contextBridge.exposeInMainWorld("api", api_1.api);"#,
 }
 
 #[test]
+fn the_summary_says_which_transmissions_reach_which_handlers() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = [
+        ("package.json", r#"{"name":"p","main":"main.js"}"#),
+        (
+            "main.js",
+            r#"const { ipcMain } = require("electron");
+ipcMain.handle("db:query", () => 1);
+ipcMain.on("log", () => 1);
+ipcMain.on("both", () => 1);
+ipcMain.on("both", () => 2);"#,
+        ),
+        (
+            "preload.js",
+            r#"const { contextBridge, ipcRenderer } = require("electron");
+contextBridge.exposeInMainWorld("api", { invoke: (...a) => ipcRenderer.invoke(...a) });
+ipcRenderer.send("log");
+ipcRenderer.send("both");"#,
+        ),
+        ("renderer.js", r#"window.api.invoke("db:query");"#),
+    ];
+    for (path, text) in files {
+        std::fs::write(dir.path().join(path), text).unwrap();
+    }
+    let output = run(&[
+        "analyze-javascript-application",
+        dir.path().to_str().unwrap(),
+    ]);
+    no_panic(&output);
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    let paired: Vec<&str> = text
+        .lines()
+        .filter_map(|l| l.trim_start().strip_prefix("paired"))
+        .map(str::trim)
+        .collect();
+    // An ambiguous channel (two listeners) is not paired, so not listed.
+    assert_eq!(
+        paired,
+        [
+            "db:query: invokes via window.api.invoke -> main.js handle",
+            "log: sends -> main.js on",
+        ],
+        "{text}"
+    );
+}
+
+#[test]
 fn bad_input_and_bad_flags_get_typed_errors() {
     let dir = tempfile::tempdir().unwrap();
     let text = dir.path().join("notes.txt");
