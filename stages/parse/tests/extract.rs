@@ -2370,3 +2370,50 @@ ipcMain.handle(CHAIN, f);
         Some("`${PREFIX}:set`")
     );
 }
+
+#[test]
+fn handlers_registered_in_a_loop_over_a_table_are_one_operation_a_key() {
+    let main = facts(
+        "main.js",
+        r#"const { ipcMain } = require("electron");
+const GET = "db:get";
+const handlers = { "db:query": query, [GET]: get, save() {} };
+for (const [channel, handler] of Object.entries(handlers)) ipcMain.handle(channel, handler);
+Object.keys({ "a:one": 1 }).forEach((c) => ipcMain.on(c, () => {}));
+for (const c in handlers) ipcMain.removeHandler(c);
+["x:1", GET].forEach(function (name) { ipcMain.on(name, f); });
+const list = ["y:1"];
+for (const n of list) ipcMain.on(n, f);
+function other(channel) { ipcMain.handle(channel, f); }
+for (const [k] of Object.entries(computed())) ipcMain.handle(k, f);
+"#,
+    );
+    let ops: Vec<(&str, Option<&str>)> = ipc_ops(&main)
+        .into_iter()
+        .map(|(_, operation, channel)| (operation, channel))
+        .collect();
+    assert_eq!(
+        ops,
+        [
+            ("handle", Some("db:query")),
+            ("handle", Some("db:get")),
+            ("handle", Some("save")),
+            ("on", Some("a:one")),
+            ("remove-handler", Some("db:query")),
+            ("remove-handler", Some("db:get")),
+            ("remove-handler", Some("save")),
+            ("on", Some("x:1")),
+            ("on", Some("db:get")),
+            ("on", Some("y:1")),
+            // A parameter of another function, and a table not written in the file, stay
+            // dynamic.
+            ("handle", None),
+            ("handle", None),
+        ]
+    );
+    // Each keeps the loop's variable it was read through.
+    assert_eq!(
+        main.js.ipc[0].channel_expression.as_deref(),
+        Some("channel")
+    );
+}

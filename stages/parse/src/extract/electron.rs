@@ -1032,6 +1032,31 @@ impl Extractor<'_, '_> {
             (None, Some(e)) => Some(self.source.expression(e.span())),
             (None, None) => Some("[missing-expression]".to_owned()),
         };
+        // A loop's variable over a table's keys: one operation a key.
+        if literal.is_none()
+            && constant.is_none()
+            && let Some(keys) = channel_expr.and_then(|e| self.loop_channel(e)).cloned()
+        {
+            for key in keys {
+                if !self.admit(None) {
+                    return;
+                }
+                self.facts.ipc.push(IpcOp {
+                    side,
+                    operation,
+                    mode,
+                    channel: Some(key),
+                    channel_expression: channel_expression.clone(),
+                    handler_kind,
+                    channel_import: None,
+                    via: via.clone(),
+                    range: self.source.range(span),
+                    span: (self.source.offset(span.lo), self.source.offset(span.hi)),
+                    module: self.module(),
+                });
+            }
+            return;
+        }
         // A channel that is a parameter of the function around the call may be a bridge
         // member's, forwarded (matched with the bridges once the file is read); a spread
         // rest parameter (`(...args) => ipcRenderer.invoke(...args)`) is named as the

@@ -9,6 +9,7 @@ mod bundle;
 mod constants;
 mod electron;
 pub(crate) mod evals;
+mod loops;
 pub(crate) mod names;
 mod parcel;
 mod prepass;
@@ -167,6 +168,7 @@ pub(crate) fn extract(
         ipc: memchr::memmem::find(text, b"ipcRenderer").is_some()
             || memchr::memmem::find(text, b"ipcMain").is_some(),
     };
+    let looks_ipc = looks.ipc;
     let mut pre = prepass::run(program, looks);
     let mut facts = JsFacts {
         module_syntax: matches!(program, Program::Module(m) if m.body.iter().any(|i| i.is_module_decl())),
@@ -209,6 +211,9 @@ pub(crate) fn extract(
         object_names: pre.object_names,
         electron: pre.electron,
         ipc_main: std::cell::OnceCell::new(),
+        reads_ipc: pre.electron || looks_ipc,
+        tables_named: Scoped::default(),
+        loop_channels: Scoped::default(),
         helpers: pre.helpers,
         class_helpers: pre.class_helpers,
         helper_exports: std::mem::take(&mut pre.helper_exports),
@@ -431,6 +436,13 @@ struct Extractor<'s, 'c> {
     electron: bool,
     /// Whether the file's text names `ipcMain`, found when first asked.
     ipc_main: std::cell::OnceCell<bool>,
+    /// Whether the file reads IPC (it binds Electron, or names `ipcRenderer`/`ipcMain`): its
+    /// tables and loops over them are read ([`loops`]).
+    reads_ipc: bool,
+    /// Names bound to an object literal or an array of strings, in a file that reads IPC.
+    tables_named: Scoped<loops::Table>,
+    /// Loop variables that stand for each key of a table.
+    loop_channels: Scoped<Vec<String>>,
     /// The file's functions that forward a parameter as an IPC channel, by name.
     helpers: Scoped<prepass::Helper>,
     /// The file's classes whose methods forward a parameter as an IPC channel, by name.
@@ -787,7 +799,10 @@ impl Extractor<'_, '_> {
     /// A parameter named like a named object literal hides it in its function; so does one
     /// named like an instance of an IPC helper class.
     fn shadow_named_object(&mut self, pat: &Pat) {
-        if self.object_names.is_empty() && self.instances.is_empty() {
+        if self.object_names.is_empty()
+            && self.instances.is_empty()
+            && self.loop_channels.is_empty()
+        {
             return;
         }
         let name = match pat {
@@ -802,6 +817,7 @@ impl Extractor<'_, '_> {
             self.named_objects.bind(name, self.scopes.current(), None);
         }
         self.instances.shadow(name, self.scopes.current());
+        self.loop_channels.shadow(name, self.scopes.current());
     }
 
     fn module(&self) -> Option<ModuleRef> {
@@ -1528,6 +1544,16 @@ impl Visit for Extractor<'_, '_> {
         self.scopes.leave();
     }
 
+    fn visit_for_of_stmt(&mut self, stmt: &swc_ecma_ast::ForOfStmt) {
+        self.for_of_loop(stmt);
+        stmt.visit_children_with(self);
+    }
+
+    fn visit_for_in_stmt(&mut self, stmt: &swc_ecma_ast::ForInStmt) {
+        self.for_in_loop(stmt);
+        stmt.visit_children_with(self);
+    }
+
     fn visit_arrow_expr(&mut self, arrow: &swc_ecma_ast::ArrowExpr) {
         self.scopes.enter(arrow.span.lo.0);
         for param in &arrow.params {
@@ -1613,6 +1639,7 @@ impl Visit for Extractor<'_, '_> {
             self.factory_import(ident, init);
             self.member_import(ident, init);
             self.instance_binding(&name, init);
+            self.table_binding(&name, init);
             if self.object_names.contains(&name) {
                 let object = match unwrap(init) {
                     Expr::Object(obj) => Some(self.read_named_object(obj)),
@@ -1734,6 +1761,7 @@ impl Visit for Extractor<'_, '_> {
         if self.stop {
             return;
         }
+        self.for_each_loop(call);
         if let Callee::Import(_) = call.callee {
             self.reference(
                 "dynamic-import",
