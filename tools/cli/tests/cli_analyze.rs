@@ -48,9 +48,23 @@ fn the_summary_names_roles_windows_bridges_and_ipc_of_the_sample() {
     );
 }
 
+/// The human summary of an application made of `files`, which must succeed.
+fn summary_of(files: &[(&str, &str)]) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    for (path, text) in files {
+        std::fs::write(dir.path().join(path), text).unwrap();
+    }
+    let output = run(&[
+        "analyze-javascript-application",
+        dir.path().to_str().unwrap(),
+    ]);
+    no_panic(&output);
+    assert!(output.status.success());
+    String::from_utf8(output.stdout).unwrap()
+}
+
 #[test]
 fn the_summary_says_where_an_imported_bridge_api_is_written() {
-    let dir = tempfile::tempdir().unwrap();
     let files = [
         ("package.json", r#"{"name":"b","main":"main.js"}"#),
         (
@@ -65,16 +79,7 @@ const api_1 = require("./api");
 contextBridge.exposeInMainWorld("api", api_1.api);"#,
         ),
     ];
-    for (path, text) in files {
-        std::fs::write(dir.path().join(path), text).unwrap();
-    }
-    let output = run(&[
-        "analyze-javascript-application",
-        dir.path().to_str().unwrap(),
-    ]);
-    no_panic(&output);
-    assert!(output.status.success());
-    let text = String::from_utf8(output.stdout).unwrap();
+    let text = summary_of(&files);
     let line = text
         .lines()
         .find(|l| l.trim_start().starts_with("bridge"))
@@ -87,7 +92,6 @@ contextBridge.exposeInMainWorld("api", api_1.api);"#,
 
 #[test]
 fn the_summary_says_which_transmissions_reach_which_handlers() {
-    let dir = tempfile::tempdir().unwrap();
     let files = [
         ("package.json", r#"{"name":"p","main":"main.js"}"#),
         (
@@ -107,16 +111,7 @@ ipcRenderer.send("both");"#,
         ),
         ("renderer.js", r#"window.api.invoke("db:query");"#),
     ];
-    for (path, text) in files {
-        std::fs::write(dir.path().join(path), text).unwrap();
-    }
-    let output = run(&[
-        "analyze-javascript-application",
-        dir.path().to_str().unwrap(),
-    ]);
-    no_panic(&output);
-    assert!(output.status.success());
-    let text = String::from_utf8(output.stdout).unwrap();
+    let text = summary_of(&files);
     let paired: Vec<&str> = text
         .lines()
         .filter_map(|l| l.trim_start().strip_prefix("paired"))
