@@ -1835,3 +1835,45 @@ window.electron.sendArray("log");
         "no handler through the helper"
     );
 }
+
+#[test]
+fn a_bridge_literal_that_spreads_another_modules_api_has_its_members() {
+    // `{ ...electronAPI, platform }`: the spread API is read where it is written, and the
+    // page's call through one of its forwarders pairs.
+    let dir = app_tree(&[
+        (
+            "main.js",
+            r#"const { ipcMain } = require("electron"); ipcMain.handle("ping", () => 1);"#,
+        ),
+        (
+            "api.js",
+            r#"const { ipcRenderer } = require("electron");
+exports.electronAPI = { invoke: (channel, ...a) => ipcRenderer.invoke(channel, ...a), versions: {} };
+"#,
+        ),
+        (
+            "preload.js",
+            r#"const { contextBridge } = require("electron");
+const api_1 = require("./api");
+const local = require("./missing");
+contextBridge.exposeInMainWorld("electron", { ...api_1.electronAPI, platform: "x", ...local.other });
+"#,
+        ),
+        ("renderer.js", r#"window.electron.invoke("ping");"#),
+    ]);
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let bridge = nodes(&result, "context-bridge-api");
+    let p = props(bridge[0]);
+    assert_eq!(
+        p["members"],
+        json!(["invoke", "platform", "versions"]),
+        "{p}"
+    );
+    // The spread of a module that is not there stays unknown.
+    assert_eq!(p["unknown_members"], 1, "{p}");
+    let paired = paired_by(&result, ["channel", "via", "handler_path"]);
+    assert_eq!(
+        paired,
+        BTreeSet::from([("ping", "window.electron.invoke", "main.js")])
+    );
+}

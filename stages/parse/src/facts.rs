@@ -421,6 +421,9 @@ pub struct Bridge {
     pub api_import: Option<ChannelImport>,
     /// Where a settled imported API is written: the file, and the export path read there.
     pub api_source: Option<ApiSource>,
+    /// What the literal spreads off other modules' exports (`{ ...electronAPI, x }`), each
+    /// an unknown member until it settles like [`Self::api_import`].
+    pub spread_imports: Vec<ChannelImport>,
 }
 
 /// The file (and module factory) and export an imported bridge API was read from.
@@ -436,6 +439,34 @@ pub struct ApiSource {
 }
 
 impl Bridge {
+    /// Merges the API object another module exports at the longest prefix of `path` into the
+    /// literal that spreads it (`{ ...electronAPI, x }`): its members and forwarders below
+    /// the rest of the path join the literal's, and the spread stops counting as an unknown
+    /// member. False, and nothing changed, when the module exports no API there.
+    pub fn merge_spread(&mut self, exported: &[ExportedApi], path: &[String]) -> bool {
+        let Some((api, below)) = exported_at(exported, path) else {
+            return false;
+        };
+        self.members
+            .extend(api.members.iter().filter_map(|m| below_prefix(m, &below)));
+        self.members.sort();
+        self.members.dedup();
+        self.forwarders
+            .extend(api.forwarders.iter().filter_map(|f| {
+                Some(Forwarder {
+                    member: below_prefix(&f.member, &below)?,
+                    ..f.clone()
+                })
+            }));
+        self.unknown_members = self.unknown_members.saturating_sub(1)
+            + if below.is_empty() {
+                api.unknown_members
+            } else {
+                0
+            };
+        true
+    }
+
     /// Settles an API read off another module's exports ([`Bridge::api_import`], whose
     /// member path is `path`) against the API objects that module exports: the object at the
     /// longest prefix of the path gives the members and forwarders below the rest of it
@@ -450,17 +481,7 @@ impl Bridge {
         file: Option<String>,
         module_key: Option<String>,
     ) -> bool {
-        let found = (0..=path.len()).rev().find_map(|split| {
-            let (head, rest) = path.split_at(split);
-            let export = head.join(".");
-            let api = exported.iter().find(|a| a.export == export).or_else(|| {
-                (export == "default")
-                    .then(|| exported.iter().find(|a| a.export.is_empty()))
-                    .flatten()
-            })?;
-            Some((api, rest.join(".")))
-        });
-        let Some((api, below)) = found else {
+        let Some((api, below)) = exported_at(exported, path) else {
             return false;
         };
         self.api_status = "object-literal";
@@ -506,6 +527,14 @@ impl JsFacts {
     ) {
         let mut settled = 0;
         for bridge in &mut self.bridges {
+            // Spreads stay until they settle: a factory's now, another file's later.
+            for spread in std::mem::take(&mut bridge.spread_imports) {
+                let merged = lookup(&spread.from)
+                    .is_some_and(|(exported, _, _)| bridge.merge_spread(exported, &spread.path));
+                if !merged {
+                    bridge.spread_imports.push(spread);
+                }
+            }
             let Some(ChannelImport { from, path }) = bridge.api_import.clone() else {
                 continue;
             };
@@ -515,6 +544,25 @@ impl JsFacts {
         }
         self.dynamic_findings = self.dynamic_findings.saturating_sub(settled);
     }
+}
+
+/// The API object exported at the longest prefix of `path`, and the rest of the path below
+/// it. A `default` export is also looked for as the module's whole exports, as interop
+/// helpers read a CommonJS module.
+fn exported_at<'a>(
+    exported: &'a [ExportedApi],
+    path: &[String],
+) -> Option<(&'a ExportedApi, String)> {
+    (0..=path.len()).rev().find_map(|split| {
+        let (head, rest) = path.split_at(split);
+        let export = head.join(".");
+        let api = exported.iter().find(|a| a.export == export).or_else(|| {
+            (export == "default")
+                .then(|| exported.iter().find(|a| a.export.is_empty()))
+                .flatten()
+        })?;
+        Some((api, rest.join(".")))
+    })
 }
 
 /// A dotted member path with `prefix` and its dot taken off; the path itself when the prefix

@@ -703,9 +703,11 @@ fn inventory_files(
 /// the bridge APIs read off other modules' exports ([`settle_imported_bridges`]).
 pub fn settle_imports(inventory: &InventoryGraph, parsed: &mut [FileFacts]) {
     let wrappers = parsed.iter().any(|f| !f.js.imported_wrappers.is_empty());
-    let bridges = parsed
-        .iter()
-        .any(|f| f.js.bridges.iter().any(|b| b.api_import.is_some()));
+    let bridges = parsed.iter().any(|f| {
+        f.js.bridges
+            .iter()
+            .any(|b| b.api_import.is_some() || !b.spread_imports.is_empty())
+    });
     let helpers = parsed.iter().any(|f| !f.js.exported_ipc_helpers.is_empty());
     if !helpers {
         for file in parsed.iter_mut() {

@@ -664,9 +664,20 @@ impl Extractor<'_, '_> {
             self.facts.dynamic_findings += 1;
         }
         let mut api_import = None;
+        let mut spread_imports = Vec::new();
         let (api_status, (members, unknown), functions) = match api.map(unwrap) {
             None => ("missing", (Vec::new(), 0), Vec::new()),
             Some(Expr::Object(obj)) => {
+                // `{ ...electronAPI, x }`: what a spread reads off another module, settled
+                // like an imported API.
+                spread_imports = obj
+                    .props
+                    .iter()
+                    .filter_map(|p| match p {
+                        PropOrSpread::Spread(spread) => self.module_import(&spread.expr),
+                        PropOrSpread::Prop(_) => None,
+                    })
+                    .collect();
                 ("object-literal", object_members(obj), member_functions(obj))
             }
             // `const api = {…}; exposeInMainWorld("api", api)`: the literal bound in scope.
@@ -702,6 +713,7 @@ impl Extractor<'_, '_> {
             module: self.module(),
             api_import,
             api_source: None,
+            spread_imports,
         });
     }
 
