@@ -604,6 +604,39 @@ mod tests {
     }
 
     #[test]
+    fn package_maps_keep_the_files_order_and_odd_values() {
+        use crate::facts::PackageTarget::{Alternatives, Invalid, Map, Null, Path};
+        let p = package(
+            r##"{"exports":{"require":"./r.js","import":["./i.mjs",7],"default":null,"node":true},
+                 "imports":{"#a":{"node":"./n.js"}}}"##,
+        );
+        let path = |s: &str| Path(s.to_owned());
+        assert_eq!(
+            p.exports_map,
+            Some(Map(vec![
+                ("require".to_owned(), path("./r.js")),
+                (
+                    "import".to_owned(),
+                    Alternatives(vec![path("./i.mjs"), Invalid])
+                ),
+                ("default".to_owned(), Null),
+                ("node".to_owned(), Invalid),
+            ]))
+        );
+        assert_eq!(
+            p.imports_map,
+            Some(Map(vec![(
+                "#a".to_owned(),
+                Map(vec![("node".to_owned(), path("./n.js"))])
+            )]))
+        );
+        // Maps nested past what the JSON reader takes, or no maps at all: none.
+        let deep = format!(r#"{{"exports":{}"x"{}}}"#, "[".repeat(200), "]".repeat(200));
+        assert_eq!(package(&deep).exports_map, None);
+        assert_eq!(package(r#"{"exports":null}"#).exports_map, None);
+    }
+
+    #[test]
     fn source_maps_hash_contents_only_when_asked() {
         let map = r#"{"version":3,"sourceRoot":"webpack://fixture/","sources":["src/a.ts"],"sourcesContent":["let a = 1;"],"mappings":""}"#;
         let declared = source_map(map, false, 10);

@@ -745,10 +745,8 @@ fn settle_imported_helper_calls(files: &Files, parsed: &mut [FileFacts]) {
             let ImportFrom::Specifier(specifier) = &call.import.from else {
                 continue;
             };
-            let resolution = files.resolve_specifier(&file.path, specifier);
-            let helper = resolution
-                .path
-                .filter(|_| resolution.status == "resolved")
+            let helper = files
+                .resolved_module(&file.path, specifier)
                 .and_then(|path| helpers.get(&path))
                 .and_then(|exported| exported.iter().find(|h| call.calls(h)));
             if let Some(helper) = helper {
@@ -771,10 +769,8 @@ fn settle_imported_wrappers(files: &Files, parsed: &mut [FileFacts]) {
         .collect();
     for file in parsed.iter_mut() {
         for wrapper in std::mem::take(&mut file.js.imported_wrappers) {
-            let resolution = files.resolve_specifier(&file.path, &wrapper.from);
-            let Some(kind) = resolution
-                .path
-                .filter(|_| resolution.status == "resolved")
+            let Some(kind) = files
+                .resolved_module(&file.path, &wrapper.from)
                 .and_then(|path| helpers.get(&path))
                 .and_then(|exported| exported.iter().find(|(name, _)| *name == wrapper.helper))
                 .map(|(_, kind)| *kind)
@@ -813,10 +809,7 @@ fn settle_imported_bridges(files: &Files, parsed: &mut [FileFacts]) {
             let ImportFrom::Specifier(specifier) = import else {
                 return None;
             };
-            let resolution = files.resolve_specifier(from, specifier);
-            let target = resolution
-                .path
-                .filter(|_| resolution.status == "resolved")?;
+            let target = files.resolved_module(from, specifier)?;
             let exported = apis.get(&target)?;
             Some((exported.as_slice(), Some(target), None))
         });
@@ -1617,11 +1610,8 @@ fn imported_file<'p>(
     from: &str,
     specifier: &str,
 ) -> Option<&'p FileFacts> {
-    let resolution = files.resolve_specifier(from, specifier);
-    resolution
-        .path
-        .filter(|_| resolution.status == "resolved")
-        .and_then(|p| by_path.get(p.as_str()).copied())
+    let path = files.resolved_module(from, specifier)?;
+    by_path.get(path.as_str()).copied()
 }
 
 /// Channels written as members of what another file exports (`channels_1.IPC.GET` after

@@ -135,6 +135,15 @@ impl PackageScope {
 /// package.
 const MAX_PACKAGE_DEPTH: usize = 4;
 
+/// What a package lookup carries along: the container it stays in, the resolver whose
+/// conditions it matches, and how many `imports` targets led to it.
+#[derive(Clone, Copy)]
+struct Ask<'a> {
+    container: &'a str,
+    system: ModuleSystem,
+    depth: usize,
+}
+
 /// The files of an inventory, by container. Resolution looks paths up by the hundred
 /// thousand, so lookups go through hash maps; the sorted map serves range queries.
 pub struct Files {
@@ -214,19 +223,15 @@ impl Files {
         self.resolve_in(from, spec, context, ModuleSystem::Require)
     }
 
-    /// Resolves a module specifier whose syntax is not known (a module a bridge or a wrapper
-    /// reads): as `require` reads it, or else as `import` does.
-    pub fn resolve_specifier(&self, from: &str, spec: &str) -> Resolution {
-        let required = self.resolve(from, spec, Context::ModuleSpecifier);
-        if required.status == "resolved" {
-            return required;
-        }
-        let imported = self.resolve_in(from, spec, Context::ModuleSpecifier, ModuleSystem::Import);
-        if imported.status == "resolved" {
-            imported
-        } else {
-            required
-        }
+    /// The file a module specifier whose syntax is not known names (a module a bridge, a
+    /// wrapper, a helper call or a channel reads): as `require` resolves it, or else as
+    /// `import` does; `None` unless one resolves.
+    pub fn resolved_module(&self, from: &str, spec: &str) -> Option<String> {
+        [ModuleSystem::Require, ModuleSystem::Import]
+            .into_iter()
+            .map(|system| self.resolve_in(from, spec, Context::ModuleSpecifier, system))
+            .find(|r| r.status == "resolved")
+            .and_then(|r| r.path)
     }
 
     /// Resolves `spec`, written in the file `from`, in `context`, a package's `exports` and
@@ -268,7 +273,12 @@ impl Files {
         let from_dir = from.rsplit_once('/').map_or("", |(d, _)| d);
         let bare = !(spec.starts_with('.') || spec.starts_with('/'));
         if bare && context == Context::ModuleSpecifier {
-            return self.resolve_package(container, from_dir, spec, system, 0);
+            let ask = Ask {
+                container,
+                system,
+                depth: 0,
+            };
+            return self.resolve_package(ask, from_dir, spec);
         }
         let joined = if let Some(rooted) = spec.strip_prefix('/') {
             if container.is_empty() {
@@ -440,30 +450,24 @@ impl Files {
     /// from the file, within its container. A package with `exports` answers from that map
     /// alone (a subpath it does not export is not found, even when the file is there);
     /// another answers as files do, its `main` for the package itself.
-    fn resolve_package(
-        &self,
-        container: &str,
-        from_dir: &str,
-        spec: &str,
-        system: ModuleSystem,
-        depth: usize,
-    ) -> Resolution {
+    fn resolve_package(&self, ask: Ask<'_>, from_dir: &str, spec: &str) -> Resolution {
         let plain = spec.strip_prefix("node:").unwrap_or(spec);
         let first = plain.split('/').next().unwrap_or(plain);
         if spec.starts_with("node:") || BUILTINS.contains(&first) {
             return Resolution::status("external", "a Node.js or Electron module");
         }
         if spec.starts_with('#') {
-            return self.resolve_package_import(container, from_dir, spec, system, depth);
+            return self.resolve_package_import(ask, from_dir, spec);
         }
+        let container = ask.container;
         let (name, subpath) = package_name(spec);
         if let Some(name) = name
             && let Some((dir, scope)) = self.scope_of(container, from_dir)
             && scope.name.as_deref() == Some(name)
             && let Some(exports) = &scope.exports
         {
-            let mapped = package_map::exports(&subpath, exports, system);
-            return self.mapped(container, dir, &subpath, mapped, system, depth);
+            let mapped = package_map::exports(&subpath, exports, ask.system);
+            return self.mapped(ask, dir, &subpath, mapped);
         }
         // Search node_modules upward from the source directory, within the container.
         let mut dir = from_dir.to_owned();
@@ -478,8 +482,8 @@ impl Files {
                 && let Some(scope) = self.packages.get(&package_dir)
                 && let Some(exports) = &scope.exports
             {
-                let mapped = package_map::exports(&subpath, exports, system);
-                return self.mapped(container, &package_dir, &subpath, mapped, system, depth);
+                let mapped = package_map::exports(&subpath, exports, ask.system);
+                return self.mapped(ask, &package_dir, &subpath, mapped);
             }
             if let Some(normal) = normalize(&format!("{modules}/{spec}")) {
                 let resolved = self.candidates(&normal, 0);
@@ -501,18 +505,11 @@ impl Files {
     }
 
     /// `#name`, through the `imports` of the package the file belongs to.
-    fn resolve_package_import(
-        &self,
-        container: &str,
-        from_dir: &str,
-        spec: &str,
-        system: ModuleSystem,
-        depth: usize,
-    ) -> Resolution {
+    fn resolve_package_import(&self, ask: Ask<'_>, from_dir: &str, spec: &str) -> Resolution {
         if spec == "#" || spec.starts_with("#/") {
             return Resolution::status("rejected", "`#` and `#/` are not package imports");
         }
-        let Some((dir, scope)) = self.scope_of(container, from_dir) else {
+        let Some((dir, scope)) = self.scope_of(ask.container, from_dir) else {
             return Resolution::status(
                 "not-found",
                 "a package import, but no package.json above the file",
@@ -524,8 +521,8 @@ impl Files {
                 "a package import, but the file's package.json declares no imports",
             );
         };
-        let mapped = package_map::lookup(spec, imports, true, system);
-        self.mapped(container, dir, spec, mapped, system, depth)
+        let mapped = package_map::lookup(spec, imports, true, ask.system);
+        self.mapped(ask, dir, spec, mapped)
     }
 
     /// The package a file of `from_dir` belongs to: the nearest directory upward, within the
@@ -552,15 +549,7 @@ impl Files {
 
     /// What an `exports` or `imports` lookup of `key` in the package at `package_dir` names,
     /// as a resolution.
-    fn mapped(
-        &self,
-        container: &str,
-        package_dir: &str,
-        key: &str,
-        mapped: Mapped,
-        system: ModuleSystem,
-        depth: usize,
-    ) -> Resolution {
+    fn mapped(&self, ask: Ask<'_>, package_dir: &str, key: &str, mapped: Mapped) -> Resolution {
         match mapped {
             Mapped::Path(target) => {
                 let joined = if package_dir.is_empty() {
@@ -589,8 +578,12 @@ impl Files {
                     ),
                 }
             }
-            Mapped::Package(spec) if depth < MAX_PACKAGE_DEPTH => {
-                self.resolve_package(container, package_dir, &spec, system, depth + 1)
+            Mapped::Package(spec) if ask.depth < MAX_PACKAGE_DEPTH => {
+                let ask = Ask {
+                    depth: ask.depth + 1,
+                    ..ask
+                };
+                self.resolve_package(ask, package_dir, &spec)
             }
             Mapped::Package(_) => Resolution::status(
                 "unavailable",
@@ -600,7 +593,7 @@ impl Files {
                 "not-found",
                 &format!(
                     "the package does not export {key} to {} under Node.js's conditions",
-                    system.as_str()
+                    ask.system.as_str()
                 ),
             ),
             Mapped::Invalid(why) => Resolution::status(

@@ -115,13 +115,6 @@ const CHILD_PROCESS_APIS: &[&str] = &[
 ];
 
 impl Extractor<'_, '_> {
-    /// Whether the file's text names `ipcMain` (asked once, then kept).
-    fn names_ipc_main(&self) -> bool {
-        *self
-            .ipc_main
-            .get_or_init(|| memchr::memmem::find(self.source.text.as_bytes(), b"ipcMain").is_some())
-    }
-
     pub(super) fn window(&mut self, name: &str, options: Option<&Expr>, span: Span) {
         if !self.admit(None) {
             return;
@@ -511,7 +504,7 @@ impl Extractor<'_, '_> {
             }
             if answers(".sender.send") || answers(".senderFrame.send") {
                 Some(("main", "webcontents-send", "send"))
-            } else if answers(".reply") && self.names_ipc_main() {
+            } else if answers(".reply") && self.ipc_main {
                 Some(("main", "event-reply", "send"))
             } else {
                 None
@@ -787,7 +780,7 @@ impl Extractor<'_, '_> {
     /// The helper a call names: a function of the file, a method of an instance of a class
     /// of the file (or of the class itself, as a static method is called), by the callee as
     /// written.
-    fn called_helper(&self, callee: &Expr) -> Option<(Vec<super::prepass::Forward>, String)> {
+    fn called_helper(&self, callee: &Expr) -> Option<(Vec<IpcForward>, String)> {
         match callee {
             Expr::Ident(name) => {
                 let helper = self.helpers.resolve(&name.sym, &self.scopes)?;
@@ -830,13 +823,13 @@ impl Extractor<'_, '_> {
                 .map(|a| unwrap(&a.expr))
         };
         for forward in forwards {
-            let handler_kind = forward.handler.map(|handler| match handler {
-                Ok(param) => handler_kind(arg(param)),
-                Err(kind) => kind,
-            });
+            let handler_kind = match (forward.handler_param, forward.handler_kind) {
+                (Some(param), _) => Some(handler_kind(arg(param as usize))),
+                (None, kind) => kind,
+            };
             self.ipc_op(
                 (forward.side, forward.operation, forward.mode),
-                (arg(forward.param), false),
+                (arg(forward.param as usize), false),
                 handler_kind,
                 call.span,
                 Some(via.clone()),
@@ -851,27 +844,13 @@ impl Extractor<'_, '_> {
         names: &[(String, String)],
         stack: &[u32],
     ) -> Vec<ExportedIpcHelper> {
-        let forwards = |helper: &super::prepass::Helper| -> Vec<IpcForward> {
-            helper
-                .forwards
-                .iter()
-                .map(|f| IpcForward {
-                    param: f.param as u32,
-                    side: f.side,
-                    operation: f.operation,
-                    mode: f.mode,
-                    handler_param: f.handler.and_then(|h| h.ok()).map(|p| p as u32),
-                    handler_kind: f.handler.and_then(|h| h.err()),
-                })
-                .collect()
-        };
         let mut exported = Vec::new();
         for (export, local) in names {
             if let Some(helper) = self.helpers.resolve_in(local, stack) {
                 exported.push(ExportedIpcHelper {
                     export: export.clone(),
                     method: None,
-                    forwards: forwards(helper),
+                    forwards: helper.forwards.clone(),
                 });
             }
             for (method, helper) in self
@@ -883,7 +862,7 @@ impl Extractor<'_, '_> {
                 exported.push(ExportedIpcHelper {
                     export: export.clone(),
                     method: Some(method.clone()),
-                    forwards: forwards(helper),
+                    forwards: helper.forwards.clone(),
                 });
             }
         }

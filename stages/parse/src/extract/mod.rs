@@ -160,15 +160,8 @@ pub(crate) fn extract(
     maps: MapOptions,
     cancelled: &dyn Fn() -> bool,
 ) -> Walk {
-    let text = source.text.as_bytes();
-    let looks = prepass::Looks {
-        amd: memchr::memmem::find(text, b"define(").is_some(),
-        parcel: memchr::memmem::find(text, b"parcelRequire").is_some(),
-        vite: memchr::memmem::find(text, b"__vite__mapDeps").is_some(),
-        ipc: memchr::memmem::find(text, b"ipcRenderer").is_some()
-            || memchr::memmem::find(text, b"ipcMain").is_some(),
-    };
-    let looks_ipc = looks.ipc;
+    let scan = scan_text(source.text);
+    let looks = scan.looks;
     let mut pre = prepass::run(program, looks);
     let mut facts = JsFacts {
         module_syntax: matches!(program, Program::Module(m) if m.body.iter().any(|i| i.is_module_decl())),
@@ -176,7 +169,6 @@ pub(crate) fn extract(
         exported_helpers: std::mem::take(&mut pre.exported_helpers),
         ..JsFacts::default()
     };
-    let scan = scan_text(source.text);
     facts.vendor_markers = scan.vendors;
     facts.source_map_urls = scan.urls;
     facts.inline_source_maps = inline_maps(&scan.inline, maps);
@@ -210,8 +202,8 @@ pub(crate) fn extract(
         esm_tables: pre.esm_tables,
         object_names: pre.object_names,
         electron: pre.electron,
-        ipc_main: std::cell::OnceCell::new(),
-        reads_ipc: pre.electron || looks_ipc,
+        ipc_main: looks.ipc_main,
+        reads_ipc: pre.electron || looks.ipc_renderer || looks.ipc_main,
         tables_named: Scoped::default(),
         loop_channels: Scoped::default(),
         helpers: pre.helpers,
@@ -260,8 +252,24 @@ pub(crate) fn extract(
 /// Directives that name a source map.
 const SOURCE_MAP_DIRECTIVES: &[&str] = &["//# sourceMappingURL=", "//@ sourceMappingURL="];
 
+/// Needles of the text scan that only say whether the text holds them ([`prepass::Looks`]).
+/// `parcelRequire` is a vendor marker already, and `__vite__mapDeps` starts with one
+/// (`__vite__`): both are read off those hits.
+const LOOK_NEEDLES: &[&str] = &["define(", "ipcRenderer", "ipcMain"];
+
+/// Whose a needle of the text scan is.
+#[derive(Clone, Copy)]
+enum Needle {
+    Vendor(usize),
+    Directive,
+    /// An index into [`LOOK_NEEDLES`].
+    Look(usize),
+}
+
 /// What the text scan finds.
 struct Scan<'t> {
+    /// What the text holds that calls for more of the pre-pass.
+    looks: prepass::Looks,
     /// Vendors whose markers occur, in [`VENDOR_MARKERS`] order.
     vendors: Vec<&'static str>,
     /// Source-map URLs the directives name, sorted and unique, except `data:` ones.
@@ -278,22 +286,29 @@ const MAX_MAP_URLS: usize = 16;
 /// module. The rest are counted as dropped findings, which makes the file truncated.
 const MAX_INLINE_MAPS: usize = 10_000;
 
-/// One pass over the raw text for every needle at once. A directive's URL ends at whitespace,
+/// One pass over the raw text for every needle at once: vendor markers, source-map
+/// directives, and what calls for more of the pre-pass ([`prepass::Looks`]). A directive's URL ends at whitespace,
 /// or at a backslash or quote: a directive inside a string literal (an `eval` devtool's
 /// module string) ends where the string's own escapes start.
 fn scan_text(text: &str) -> Scan<'_> {
-    static MATCHER: std::sync::LazyLock<(aho_corasick::AhoCorasick, Vec<Option<usize>>)> =
+    static MATCHER: std::sync::LazyLock<(aho_corasick::AhoCorasick, Vec<Needle>)> =
         std::sync::LazyLock::new(|| {
             let (mut needles, mut owners) = (Vec::new(), Vec::new());
             for (i, (_, list)) in VENDOR_MARKERS.iter().enumerate() {
                 needles.extend(list.iter().copied());
-                owners.extend(std::iter::repeat_n(Some(i), list.len()));
+                owners.extend(std::iter::repeat_n(Needle::Vendor(i), list.len()));
             }
             needles.extend(SOURCE_MAP_DIRECTIVES.iter().copied());
-            owners.extend(std::iter::repeat_n(None, SOURCE_MAP_DIRECTIVES.len()));
+            owners.extend(std::iter::repeat_n(
+                Needle::Directive,
+                SOURCE_MAP_DIRECTIVES.len(),
+            ));
+            needles.extend(LOOK_NEEDLES.iter().copied());
+            owners.extend((0..LOOK_NEEDLES.len()).map(Needle::Look));
             // Leftmost-first lets the crate search with its SIMD prefilter (Teddy): ten times
             // the speed of the DFA on real code. No needle is a prefix of another, so every
-            // occurrence is still found.
+            // occurrence is still found (`__vite__mapDeps` is read off `__vite__`'s hits, not
+            // searched for itself).
             let matcher = aho_corasick::AhoCorasick::builder()
                 .match_kind(aho_corasick::MatchKind::LeftmostFirst)
                 .build(needles)
@@ -302,11 +317,20 @@ fn scan_text(text: &str) -> Scan<'_> {
         });
     let (matcher, owners) = &*MATCHER;
     let mut found = [false; VENDOR_MARKERS.len()];
+    let mut looks = prepass::Looks::default();
     let (mut urls, mut inline, mut dropped) = (Vec::new(), Vec::new(), 0);
     for hit in matcher.find_iter(text) {
         match owners[hit.pattern().as_usize()] {
-            Some(vendor) => found[vendor] = true,
-            None => {
+            Needle::Vendor(vendor) => {
+                found[vendor] = true;
+                let needle = &text[hit.start()..hit.end()];
+                looks.parcel |= needle == "parcelRequire";
+                looks.vite |= needle == "__vite__" && text[hit.end()..].starts_with("mapDeps");
+            }
+            Needle::Look(0) => looks.amd = true,
+            Needle::Look(1) => looks.ipc_renderer = true,
+            Needle::Look(_) => looks.ipc_main = true,
+            Needle::Directive => {
                 let url: &str = text[hit.end()..]
                     .split(|c: char| c.is_whitespace() || matches!(c, '\\' | '"' | '\'' | '`'))
                     .next()
@@ -331,6 +355,7 @@ fn scan_text(text: &str) -> Scan<'_> {
         .filter_map(|((name, _), hit)| hit.then_some(*name))
         .collect();
     Scan {
+        looks,
         vendors,
         urls,
         inline,
@@ -434,8 +459,8 @@ struct Extractor<'s, 'c> {
     named_objects: Scoped<electron::NamedObject>,
     /// Whether the file binds a name to Electron: its exported objects are read as APIs.
     electron: bool,
-    /// Whether the file's text names `ipcMain`, found when first asked.
-    ipc_main: std::cell::OnceCell<bool>,
+    /// Whether the file's text names `ipcMain`.
+    ipc_main: bool,
     /// Whether the file reads IPC (it binds Electron, or names `ipcRenderer`/`ipcMain`): its
     /// tables and loops over them are read ([`loops`]).
     reads_ipc: bool,

@@ -179,20 +179,8 @@ impl<T> Scoped<T> {
 /// it, `handle("get-user", …)`, is that operation on the channel the call passes.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Helper {
-    pub(super) forwards: Vec<Forward>,
-}
-
-/// One IPC operation a [`Helper`] makes of its parameter.
-#[derive(Debug, Clone, Copy)]
-pub(super) struct Forward {
-    /// Which parameter is the channel, from 0.
-    pub(super) param: usize,
-    pub(super) side: &'static str,
-    pub(super) operation: &'static str,
-    pub(super) mode: &'static str,
-    /// For a listener or handler: the parameter the helper passes as the handler, if it
-    /// passes one of its own; otherwise the kind of what it passes.
-    pub(super) handler: Option<Result<usize, &'static str>>,
+    /// The operations it makes of its parameters, as other files see them too.
+    pub(super) forwards: Vec<crate::facts::IpcForward>,
 }
 
 /// A function open in the pre-pass of a file that uses Electron, read as a possible
@@ -203,7 +191,7 @@ struct Frame {
     name: Option<String>,
     /// Where its parameters start in [`PrePass::frame_params`].
     params: usize,
-    forwards: Vec<Forward>,
+    forwards: Vec<crate::facts::IpcForward>,
     /// Whether it is a method of the innermost class.
     method: bool,
 }
@@ -623,10 +611,11 @@ pub(super) struct Looks {
     pub parcel: bool,
     /// It names `__vite__mapDeps`: Vite's preload table is read.
     pub vite: bool,
-    /// It names `ipcRenderer` or `ipcMain`: functions and class methods that forward a
+    /// It names `ipcRenderer`, or `ipcMain`: functions and class methods that forward a
     /// channel are read even where no name is bound to Electron (a page calling
     /// `window.electron.ipcRenderer`, a bundle of such helpers).
-    pub ipc: bool,
+    pub ipc_renderer: bool,
+    pub ipc_main: bool,
 }
 
 /// Runs the pre-pass over `program`, twice when the first pass bound anything.
@@ -952,7 +941,7 @@ impl PrePass {
     /// Whether the file's functions are read as IPC helpers, and its exports kept for them:
     /// where it uses Electron or names its IPC modules.
     fn reads_ipc(&self) -> bool {
-        self.electron || self.looks.ipc
+        self.electron || self.looks.ipc_renderer || self.looks.ipc_main
     }
 
     /// Opens a function's frame, in a file that reads IPC helpers: whether it did.
@@ -1034,25 +1023,28 @@ impl PrePass {
         let Some((side, operation, mode)) = super::electron::ipc_operation(&name) else {
             return;
         };
-        let handler = (mode == "listen" || mode == "handle").then(|| {
-            if spread {
-                // The handler is the spread's second: the call's argument after the channel.
-                return Ok(param + 1);
-            }
+        // For a listener or handler: the parameter passed as the handler, if one of the
+        // helper's own (the spread's second is the call's argument after the channel);
+        // otherwise the kind of what it passes.
+        let (mut handler_param, mut handler_kind) = (None, None);
+        if mode == "listen" || mode == "handle" {
             let arg = call.args.get(1).map(|a| unwrap(&a.expr));
-            match arg {
-                Some(Expr::Ident(passed)) => {
-                    position(&passed.sym).ok_or(super::electron::handler_kind(arg))
-                }
-                _ => Err(super::electron::handler_kind(arg)),
+            handler_param = match arg {
+                _ if spread => Some(param + 1),
+                Some(Expr::Ident(passed)) => position(&passed.sym),
+                _ => None,
+            };
+            if handler_param.is_none() {
+                handler_kind = Some(super::electron::handler_kind(arg));
             }
-        });
-        let forward = Forward {
-            param,
+        }
+        let forward = crate::facts::IpcForward {
+            param: param as u32,
             side,
             operation,
             mode,
-            handler,
+            handler_param: handler_param.map(|p| p as u32),
+            handler_kind,
         };
         if let Some(frame) = self.frames.last_mut() {
             frame.forwards.push(forward);
