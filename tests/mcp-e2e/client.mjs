@@ -20,6 +20,7 @@ const EXPECTED_TOOLS = [
   "analyze_javascript_application",
   "binary_session",
   "close_binary",
+  "compare_application_versions",
   "compare_artifacts",
   "export_evidence_bundle",
   "extract_artifact",
@@ -201,6 +202,29 @@ async function main() {
   assert.equal(missing.details.reason, "missing");
   assert.equal(missing.details.evidence_id, missingId);
   check("retained and missing references");
+
+  // Two versions of an application: the retained analysis against itself inline pairs every
+  // node and changes none; an inventory is not an application and is refused.
+  const versions = ok(
+    await call(client, "compare_application_versions", {
+      left: { kind: "retained-evidence", evidence_id: analyzed.evidence_id },
+      right: analyzed.evidence,
+    }),
+    "compare versions",
+  );
+  assert.deepEqual(versions.evidence.evidence_links, [analyzed.evidence_id, analyzed.evidence_id]);
+  assert.equal(versions.result.summary.unchanged, analyzed.result.graph.nodes.length);
+  for (const s of ["added", "removed", "changed", "unknown"]) assert.equal(versions.result.summary[s], 0, s);
+  assert.equal(versions.result.items.length, analyzed.result.graph.nodes.length);
+  const notApp = failed(
+    await call(client, "compare_application_versions", {
+      left: { kind: "retained-evidence", evidence_id: inventory.evidence_id },
+      right: analyzed.evidence,
+    }),
+    "inventory as a version",
+  );
+  assert.equal(notApp.details.side, "left");
+  check("compare_application_versions");
 
   // 32 concurrent calls on one connection; identical inputs give identical ids.
   const concurrent = await Promise.all(

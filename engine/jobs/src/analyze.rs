@@ -359,11 +359,7 @@ fn draft(
         .unwrap_or_default();
     EvidenceDraft {
         subject: Some(artifact_subject(&inventory.manifest, display)),
-        provider: rea_seal::Provider {
-            id: "rea-javascript-reconstruction".to_owned(),
-            name: "REA JavaScript reconstruction (swc)".to_owned(),
-            version: crate::REA_VERSION.to_owned(),
-        },
+        provider: crate::common::javascript_provider(),
         predicate_type: "rea.analysis/v2".to_owned(),
         operation: OPERATION.to_owned(),
         parameters,

@@ -88,6 +88,15 @@ pub(crate) fn artifact_provider() -> Provider {
     }
 }
 
+/// The provider of every JavaScript application record.
+pub(crate) fn javascript_provider() -> Provider {
+    Provider {
+        id: "rea-javascript-reconstruction".to_owned(),
+        name: "REA JavaScript reconstruction (swc)".to_owned(),
+        version: crate::REA_VERSION.to_owned(),
+    }
+}
+
 /// One `artifact-path` location per item that has a `logical_path`.
 pub(crate) fn locations_of(items: &[serde_json::Value]) -> Vec<rea_seal::Location> {
     items
@@ -95,4 +104,30 @@ pub(crate) fn locations_of(items: &[serde_json::Value]) -> Vec<rea_seal::Locatio
         .filter_map(|item| item["logical_path"].as_str())
         .map(|path| rea_seal::Location::ArtifactPath(path.to_owned()))
         .collect()
+}
+
+/// One side of a comparison: a complete Evidence record, or the `{result, evidence_id,
+/// evidence}` envelope a tool returned, validated again (every id recomputed) before use.
+pub(crate) fn validated_side(name: &str, value: &serde_json::Value) -> Result<Validated, Failure> {
+    let record = if value.get("evidence").is_some() {
+        &value["evidence"]
+    } else {
+        value
+    };
+    let bytes = rea_hash::canonical_bytes(record).map_err(|_| {
+        Failure::new(
+            FailureReason::InvalidInput,
+            format!("{name}: is not JSON Evidence"),
+        )
+        .with_detail("side", name)
+    })?;
+    rea_validate::validate_bytes(bytes).map_err(|err| {
+        Failure::new(
+            FailureReason::Integrity,
+            format!("{name}: evidence failed validation"),
+        )
+        .with_detail("side", name)
+        .with_detail("at", err.at.clone())
+        .with_detail("problem", err.problem.clone())
+    })
 }

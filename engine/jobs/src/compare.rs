@@ -18,7 +18,7 @@ use rea_seal::{Authority, Confidence, EvidenceDraft, Sealed};
 use rea_validate::Validated;
 use serde_json::{Map, Value, json};
 
-use crate::common::{artifact_provider, locations_of, plan_failure};
+use crate::common::{artifact_provider, locations_of, plan_failure, validated_side};
 use crate::engine::{Engine, JobControl, Published};
 use crate::inventory::invalid;
 use crate::slot::Slot;
@@ -113,25 +113,11 @@ struct Side {
 }
 
 fn side(name: &str, value: &Value) -> Result<Side, Failure> {
-    let record = if value.get("evidence").is_some() {
-        &value["evidence"]
-    } else {
-        value
-    };
     let bad = |message: &str| {
         Failure::new(FailureReason::InvalidInput, format!("{name}: {message}"))
             .with_detail("side", name)
     };
-    let bytes = rea_hash::canonical_bytes(record).map_err(|_| bad("is not JSON Evidence"))?;
-    let validated = rea_validate::validate_bytes(bytes).map_err(|err| {
-        Failure::new(
-            FailureReason::Integrity,
-            format!("{name}: evidence failed validation"),
-        )
-        .with_detail("side", name)
-        .with_detail("at", err.at.clone())
-        .with_detail("problem", err.problem.clone())
-    })?;
+    let validated = validated_side(name, value)?;
     let record = validated.record();
     let result = &record["normalized_result"];
     if record["operation"] == "inspect_artifact" {

@@ -11,3 +11,4 @@
 
 pub mod artifact;
 pub mod javascript;
+pub mod versions;

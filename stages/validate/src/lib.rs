@@ -21,6 +21,7 @@ mod inspect;
 mod inventory;
 mod javascript;
 mod record;
+mod versions;
 
 use rea_core::{Failure, FailureReason};
 use rea_exec::StageCx;
@@ -241,6 +242,7 @@ fn operation_checks(
         "extract_artifact" => extract::check(record, result)?,
         "inspect_artifact" => inspect::check(record, result)?,
         "compare_artifacts" => compare::check(record, result)?,
+        "compare_application_versions" => versions::check(record, result)?,
         "analyze_javascript_application" => {
             return Ok(Some(javascript::check(record, result, graph)?));
         }

@@ -28,6 +28,10 @@ pub enum Command {
     InspectArtifact(InspectArgs),
     /// Compare two inventories (files of `inventory-artifact --json --all` output).
     CompareArtifacts(CompareArgs),
+    /// Compare two analyses of two versions of one application (files of
+    /// `analyze-javascript-application --json` output): modules, files, windows, bridges, IPC
+    /// and the rest, node by node: added, removed, changed, unchanged or unknown.
+    CompareApplicationVersions(VersionsArgs),
     /// Reconstruct a JavaScript/Electron application statically: entrypoints, bundles and
     /// module factories, imports, windows, preloads, bridges, IPC, native add-ons, source maps.
     AnalyzeJavascriptApplication(AnalyzeArgs),
@@ -120,6 +124,22 @@ pub struct CompareArgs {
     /// Changes listed inline, 1 to 500 (the counts always cover all).
     #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u64).range(1..=500))]
     pub max_changes: u64,
+    #[command(flatten)]
+    pub job: JobArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct VersionsArgs {
+    /// The earlier version's `analyze-javascript-application --json` output.
+    pub left: PathBuf,
+    /// The later version's.
+    pub right: PathBuf,
+    /// Items listed inline, 1 to 50,000 (the summary counts all).
+    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..=50_000))]
+    pub max_comparison_items: u64,
+    /// Candidates listed per ambiguous item, 1 to 1,000.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=1_000))]
+    pub max_candidate_nodes: u64,
     #[command(flatten)]
     pub job: JobArgs,
 }

@@ -8,11 +8,12 @@ use rea_jobs::compare::{CompareRequest, OPERATION as COMPARE};
 use rea_jobs::extract::{ExtractRequest, OPERATION as EXTRACT};
 use rea_jobs::inspect::{InspectRequest, OPERATION as INSPECT};
 use rea_jobs::inventory::{InventoryRequest, OPERATION as INVENTORY};
+use rea_jobs::versions::{OPERATION as VERSIONS, VersionsRequest};
 use rea_jobs::{Engine, JobControl, PageRequest, Published};
 
 use crate::args::{
     AnalyzeArgs, Cli, Command, CompareArgs, ExtractArgs, FormatArg, InspectArgs, IntegrityArgs,
-    InventoryArgs, JobArgs, LimitArgs, PolicyArg, SourceMapsArg,
+    InventoryArgs, JobArgs, LimitArgs, PolicyArg, SourceMapsArg, VersionsArgs,
 };
 use crate::{progress, render};
 
@@ -37,6 +38,7 @@ pub fn run(cli: Cli, cancel: &CancelToken) -> ExitCode {
         Command::InspectArtifact(args) => inspect(&engine, args, cancel),
         Command::AnalyzeJavascriptApplication(args) => analyze(&engine, args, cancel),
         Command::CompareArtifacts(args) => compare(&engine, args, cancel),
+        Command::CompareApplicationVersions(args) => versions(&engine, args, cancel),
         Command::Pipeline(args) => crate::pipeline::run(&engine, args, cancel),
         Command::Mcp | Command::Catalog(_) => ExitCode::SUCCESS,
     }
@@ -141,6 +143,25 @@ fn compare(engine: &Engine, args: CompareArgs, cancel: &CancelToken) -> ExitCode
     });
     finish(COMPARE, &args.job, outcome, cancel, |published| {
         render::compare_summary(published, started.elapsed())
+    })
+}
+
+fn versions(engine: &Engine, args: VersionsArgs, cancel: &CancelToken) -> ExitCode {
+    let started = Instant::now();
+    let outcome = read_json(&args.left).and_then(|left| {
+        let right = read_json(&args.right)?;
+        let request = VersionsRequest {
+            left,
+            right,
+            max_comparison_items: args.max_comparison_items as usize,
+            max_candidate_nodes: args.max_candidate_nodes as usize,
+        };
+        with_control(cancel, &args.job, |ctl| {
+            engine.compare_application_versions(&request, ctl)
+        })
+    });
+    finish(VERSIONS, &args.job, outcome, cancel, |published| {
+        render::versions_summary(published, started.elapsed())
     })
 }
 

@@ -256,6 +256,80 @@ pub fn compare_summary(published: &Published, elapsed: Duration) {
     say!("  time         {:.3} s", elapsed.as_secs_f64());
 }
 
+/// Lines of changes shown by the human summary of a version comparison.
+const SHOWN_CHANGES: usize = 40;
+
+/// A version comparison, for people: the counts, how nodes paired, then the first changes.
+pub fn versions_summary(published: &Published, elapsed: Duration) {
+    let h = &published.headline;
+    let n = |key: &str| h.get(key).and_then(Value::as_u64).unwrap_or(0);
+    say!(
+        "compare_application_versions: {} added, {} removed, {} changed, {} unchanged, {} unknown ({} nodes paired)",
+        n("added"),
+        n("removed"),
+        n("changed"),
+        n("unchanged"),
+        n("unknown"),
+        n("paired")
+    );
+    let r: Value = serde_json::from_slice(published.result()).unwrap_or(Value::Null);
+    let counts = |v: &Value| {
+        v.as_object()
+            .into_iter()
+            .flatten()
+            .filter(|(_, n)| n.as_u64().unwrap_or(0) > 0)
+            .map(|(k, n)| format!("{k} {n}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    say!("  paired by    {}", counts(&r["summary"]["by_basis"]));
+    if r["matching"]["ambiguous"].as_u64().unwrap_or(0) > 0 {
+        say!("  ambiguous    {} nodes", r["matching"]["ambiguous"]);
+    }
+    let text = |v: &Value| v.as_str().unwrap_or("-").to_owned();
+    let mut shown = 0;
+    for item in r["items"].as_array().into_iter().flatten() {
+        let status = item["status"].as_str().unwrap_or_default();
+        if status == "unchanged" || shown == SHOWN_CHANGES {
+            break;
+        }
+        let node = if item["right"].is_null() {
+            &item["left"]
+        } else {
+            &item["right"]
+        };
+        let dims: Vec<&str> = item["changed_dimensions"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .collect();
+        let dims = if dims.is_empty() {
+            String::new()
+        } else {
+            format!(" [{}]", dims.join(", "))
+        };
+        say!(
+            "  {:<8}     {} {}{} ({})",
+            status,
+            text(&item["kind"]),
+            text(&node["label"]),
+            dims,
+            text(&item["basis"])
+        );
+        shown += 1;
+    }
+    let changes = n("added") + n("removed") + n("changed") + n("unknown");
+    if changes > shown as u64 {
+        say!("  …            {} more in --json", changes - shown as u64);
+    }
+    for l in r["limitations"].as_array().into_iter().flatten().skip(3) {
+        say!("  limitation   {}", text(l));
+    }
+    say!("  evidence     {}", published.evidence_id());
+    say!("  time         {:.3} s", elapsed.as_secs_f64());
+}
+
 /// A short summary of an extraction.
 pub fn extract_summary(
     published: &Published,

@@ -28,7 +28,7 @@ use crate::params::{
     AnalyzeParams, BundleResult, CloseResult, CompareParams, EmptyParams, EvidenceOutput,
     ExportParams, ExportResult, ExtractParams, ImportParams, ImportResult, InspectParams,
     InventoryParams, OpenParams, OpenResult, SessionParams, SessionResult, ToolErrorOutput,
-    Wrapped,
+    VersionsParams, Wrapped,
 };
 
 /// The rmcp release this server is built with (checked against Cargo.lock by a test).
@@ -250,6 +250,15 @@ fn build_tools() -> Vec<ToolSpec> {
             },
             input_schema: schema_of::<EmptyParams>(),
             output_schema: output_schema_of::<Wrapped<CloseResult>>(),
+        },
+        ToolSpec {
+            name: "compare_application_versions",
+            title: "Compare two versions of an application",
+            surface: "javascript",
+            description: "Compare two analyses of two versions of one JavaScript or Electron application, node by node: module factories (paired by source digest, then by structural fingerprint, whatever their keys), files, original sources, windows, bridges, IPC channels and handlers, endpoints and native add-ons, each added, removed, changed (with the dimensions that changed), unchanged, or unknown (ambiguous, with candidates). Each side is complete inline analyze_javascript_application Evidence, or {kind: \"retained-evidence\", evidence_id} naming a record this connection retains; both are validated again before use.",
+            effects: ARTIFACT_EVIDENCE,
+            input_schema: schema_of::<VersionsParams>(),
+            output_schema: evidence(),
         },
         ToolSpec {
             name: "compare_artifacts",

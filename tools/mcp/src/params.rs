@@ -159,6 +159,19 @@ pub struct CompareParams {
     pub max_changes: Option<u64>,
 }
 
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct VersionsParams {
+    /// The earlier version: `analyze_javascript_application` Evidence.
+    pub left: EvidenceInput,
+    /// The later version.
+    pub right: EvidenceInput,
+    /// Items listed inline, 1 to 50,000 (default 20,000); the summary counts all.
+    pub max_comparison_items: Option<u64>,
+    /// Candidates listed per ambiguous item, 1 to 1,000 (default 100).
+    pub max_candidate_nodes: Option<u64>,
+}
+
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SessionParams {

@@ -16,6 +16,10 @@ use rea_jobs::extract::ExtractRequest;
 use rea_jobs::inspect::InspectRequest;
 use rea_jobs::inventory::InventoryRequest;
 use rea_jobs::ledger::{evidence_failure, parse_bundle};
+use rea_jobs::versions::{
+    DEFAULT_CANDIDATE_NODES, DEFAULT_COMPARISON_ITEMS, MAX_CANDIDATE_NODES, MAX_COMPARISON_ITEMS,
+    VersionsRequest,
+};
 use rea_jobs::{Engine, JobControl, PageRequest, Published};
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities, Implementation,
@@ -32,7 +36,7 @@ use crate::params::{
     AnalyzeParams, ArtifactParams, CloseResult, CompareParams, EvidenceInput, ExportParams,
     ExportResult, ExtractParams, FormatParam, ImportParams, ImportResult, InspectParams,
     InventoryParams, OpenParams, OpenResult, PolicyParam, SessionParams, SessionResult,
-    SourceMapsParam, Wrapped,
+    SourceMapsParam, VersionsParams, Wrapped,
 };
 use crate::session::{self, Opened, Session};
 use crate::{progress, response, stdio};
@@ -213,6 +217,46 @@ impl Rea {
                 };
                 self.run_job(name, cx, token, move |engine, ctl| {
                     engine.compare_artifacts(&request, ctl)
+                })
+                .await
+            }
+            "compare_application_versions" => {
+                let p: VersionsParams = decode(name, args)?;
+                let sides = self
+                    .evidence_side(p.left)
+                    .and_then(|left| Ok((left, self.evidence_side(p.right)?)));
+                let request = sides.and_then(|(left, right)| {
+                    let items = p
+                        .max_comparison_items
+                        .unwrap_or(DEFAULT_COMPARISON_ITEMS as u64);
+                    let candidates = p
+                        .max_candidate_nodes
+                        .unwrap_or(DEFAULT_CANDIDATE_NODES as u64);
+                    in_range(
+                        "max_comparison_items",
+                        items,
+                        1,
+                        MAX_COMPARISON_ITEMS as u64,
+                    )?;
+                    in_range(
+                        "max_candidate_nodes",
+                        candidates,
+                        1,
+                        MAX_CANDIDATE_NODES as u64,
+                    )?;
+                    Ok(VersionsRequest {
+                        left,
+                        right,
+                        max_comparison_items: items as usize,
+                        max_candidate_nodes: candidates as usize,
+                    })
+                });
+                let request = match request {
+                    Ok(request) => request,
+                    Err(failure) => return Ok(response::failure(name, &failure)),
+                };
+                self.run_job(name, cx, token, move |engine, ctl| {
+                    engine.compare_application_versions(&request, ctl)
                 })
                 .await
             }

@@ -1,0 +1,152 @@
+//! `compare_application_versions`: two analyses of two versions of one JavaScript application,
+//! node by node.
+//!
+//! Inputs are complete `analyze_javascript_application` Evidence records (or the `{result,
+//! evidence_id, evidence}` envelopes tools return), validated again before use: every node,
+//! observation, edge and graph id is recomputed. Plan: graph (compare) → seal → validate;
+//! nothing is read from disk. The matching itself is [`rea_graph::versions`].
+
+use rea_core::{Failure, FailureReason};
+use rea_exec::{Dep, Placement, Plan, StageKind};
+use rea_graph::versions::{self, Limits, Version};
+use rea_seal::{Authority, Confidence, EvidenceDraft, Sealed};
+use rea_validate::Validated;
+use serde_json::{Map, Value, json};
+
+use crate::common::{javascript_provider, plan_failure, validated_side};
+use crate::engine::{Engine, JobControl, Published};
+use crate::inventory::invalid;
+use crate::slot::Slot;
+
+pub use rea_graph::versions::{
+    DEFAULT_CANDIDATE_NODES, DEFAULT_COMPARISON_ITEMS, MAX_CANDIDATE_NODES, MAX_COMPARISON_ITEMS,
+    OPERATION,
+};
+
+/// Two application records to compare: `left` the earlier version, `right` the later.
+#[derive(Debug, Clone)]
+pub struct VersionsRequest {
+    pub left: Value,
+    pub right: Value,
+    /// Items listed inline, 1 to [`MAX_COMPARISON_ITEMS`]; the summary counts all.
+    pub max_comparison_items: usize,
+    /// Candidates listed per ambiguous item, 1 to [`MAX_CANDIDATE_NODES`].
+    pub max_candidate_nodes: usize,
+}
+
+impl Engine {
+    /// Compares two application analyses. Returns only validated Evidence.
+    pub fn compare_application_versions(
+        &self,
+        request: &VersionsRequest,
+        ctl: &JobControl<'_>,
+    ) -> Result<Published, Failure> {
+        if !(1..=MAX_COMPARISON_ITEMS).contains(&request.max_comparison_items) {
+            return Err(invalid(
+                "max_comparison_items",
+                format!("max_comparison_items must be between 1 and {MAX_COMPARISON_ITEMS}"),
+            ));
+        }
+        if !(1..=MAX_CANDIDATE_NODES).contains(&request.max_candidate_nodes) {
+            return Err(invalid(
+                "max_candidate_nodes",
+                format!("max_candidate_nodes must be between 1 and {MAX_CANDIDATE_NODES}"),
+            ));
+        }
+        ctl.cancel.check()?;
+        let mut plan = Plan::new();
+        let sealed: Slot<Sealed> = Slot::new();
+        let compare = {
+            let (sealed, request) = (sealed.clone(), request.clone());
+            plan.add(StageKind::Graph, Placement::Pool, &[], move |cx| {
+                let left = side("left", &request.left)?;
+                cx.check()?;
+                let right = side("right", &request.right)?;
+                cx.check()?;
+                let limits = Limits {
+                    max_comparison_items: request.max_comparison_items,
+                    max_candidate_nodes: request.max_candidate_nodes,
+                };
+                let parameters = json!({
+                    "max_candidate_nodes": limits.max_candidate_nodes,
+                    "max_comparison_items": limits.max_comparison_items,
+                });
+                let result = versions::compare(cx, &left.1, &right.1, limits, &parameters)?;
+                cx.check()?;
+                sealed.put(rea_seal::seal(
+                    cx,
+                    draft(&left.0, &right.0, result, parameters),
+                )?);
+                Ok(())
+            })
+            .map_err(plan_failure)?
+        };
+        let validated: Slot<Validated> = Slot::new();
+        {
+            let validated = validated.clone();
+            plan.add(
+                StageKind::Validate,
+                Placement::Pool,
+                &[Dep::After(compare)],
+                move |cx| {
+                    validated.put(rea_validate::validate_derived(
+                        cx,
+                        sealed.take("sealed evidence")?.bytes(),
+                    )?);
+                    Ok(())
+                },
+            )
+            .map_err(plan_failure)?;
+        }
+        let report = self.execute(plan, ctl)?;
+        let validated = validated.take("validated evidence")?;
+        let headline = match &validated.record()["normalized_result"]["summary"] {
+            Value::Object(map) => map.clone(),
+            _ => Map::new(),
+        };
+        let published = Published::new(validated, headline, &report)?;
+        ctl.progress
+            .finish("done", 1, Some(1), "comparison complete");
+        Ok(published)
+    }
+}
+
+/// One side: its evidence id and its graph.
+fn side(name: &str, value: &Value) -> Result<(String, Version), Failure> {
+    let validated = validated_side(name, value)?;
+    if validated.record()["operation"] != crate::analyze::OPERATION {
+        return Err(Failure::new(
+            FailureReason::InvalidInput,
+            format!("{name}: must be analyze_javascript_application Evidence"),
+        )
+        .with_detail("side", name));
+    }
+    let id = validated.evidence_id().to_owned();
+    let version = Version::read(name, &id, validated.result_bytes())?;
+    Ok((id, version))
+}
+
+fn draft(left: &str, right: &str, result: Value, parameters: Value) -> EvidenceDraft {
+    let limitations = result["limitations"]
+        .as_array()
+        .map(|l| {
+            l.iter()
+                .filter_map(|v| v.as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default();
+    EvidenceDraft {
+        subject: None,
+        provider: javascript_provider(),
+        predicate_type: "rea.application-comparison/v1".to_owned(),
+        operation: OPERATION.to_owned(),
+        parameters,
+        normalized_result: result,
+        result_parts: Vec::new(),
+        confidence: Confidence::Inferred,
+        authority: Authority::ShippedArtifact,
+        limitations,
+        locations: Vec::new(),
+        evidence_links: vec![left.to_owned(), right.to_owned()],
+    }
+}

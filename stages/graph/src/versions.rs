@@ -1,0 +1,892 @@
+//! Two versions of one JavaScript application, node by node: the analysis behind
+//! `compare_application_versions`.
+//!
+//! Each side is the `normalized_result` of validated `analyze_javascript_application` Evidence.
+//! Nodes pair across the sides by tiers, strongest first. A tier pairs two nodes of the same
+//! kind only when its key names exactly one unpaired node on each side, and a lower tier never
+//! reconsiders a pair a higher tier made. A key that names more than one node on either side
+//! pairs none of them; a lower tier may still pair them uniquely (identical factories in two
+//! bundles of one build share a source digest, but not a node identity). A node still unpaired
+//! at the end after such a key is ambiguous: `unknown`, with the candidates of the first tier
+//! that found more than one.
+//!
+//! | tier | key | confidence |
+//! |---|---|---|
+//! | `exact-content-digest` | the `content-digest` identity's `sha256` | exact |
+//! | `exact-module-source-digest` | a module factory's `source_sha256` | exact |
+//! | `exact-node-identity` | the `node_id` | exact |
+//! | `source-map-identity` | a `source-map-original` identity's `original_source` | high |
+//! | `structural-fingerprint` | a module's complete `rea-swc-structure-v1` fingerprint (identifier names ignored) | medium |
+//! | `semantic-key` | for nodes that are not module factories: the identity without the file digest and source position (`artifact-local-key` namespace and key with a trailing `:line:column` cut), the label, and the files the node was seen in | medium |
+//!
+//! A pair is `changed` when a dimension differs: `content` (the content digest), `source` (the
+//! factory's source digest, or an original source's), `structure` (its fingerprint), `properties` (what the
+//! observations say, less what only places the node: module keys, chunk keys, paths, runtime
+//! names, digests), `labels`, or `relations` (the edges, each named by its relation, its
+//! direction and what its other end paired with; what contains a node only places it, and is
+//! left out). Relations of a side whose graph was cut by a
+//! limit (its coverage is `truncated`), and properties or labels of a node whose observations
+//! reached the per-node cap, may be incomplete: a difference there alone makes the pair
+//! `unknown`, not `changed`. A node on one side only is `added` or `removed` only when no limit
+//! cut the other side's graph; otherwise `unknown`. (A graph is `partial` without being cut when
+//! it holds dynamic IPC channels, for example: its nodes are still all there.)
+//!
+//! Ids: an item's `item_id` is `jaci_` + H(the item without `item_id`); the `comparison_id` is
+//! `jacmp_` + H(`{item_ids, left_graph_id, parameters, right_graph_id, summary}`), where H is
+//! the lowercase hex SHA-256 of the RFC 8785 canonical JSON. Both are recomputed by the
+//! validator ([`item_id`], [`comparison_id`]).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use rea_core::{Failure, FailureReason};
+use rea_exec::StageCx;
+use rea_hash::CanonicalError;
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+
+use crate::javascript::MAX_OBSERVATIONS;
+
+pub const OPERATION: &str = "compare_application_versions";
+pub const SCHEMA: &str = "JavaScriptApplicationComparison";
+pub const COMPARISON_PREFIX: &str = "jacmp_";
+pub const ITEM_PREFIX: &str = "jaci_";
+/// Items listed inline: the default and the most.
+pub const DEFAULT_COMPARISON_ITEMS: usize = 20_000;
+pub const MAX_COMPARISON_ITEMS: usize = 50_000;
+/// Candidates listed per ambiguous item: the default and the most.
+pub const DEFAULT_CANDIDATE_NODES: usize = 100;
+pub const MAX_CANDIDATE_NODES: usize = 1_000;
+/// Paths shown per node side of an item.
+const MAX_PATHS: usize = 4;
+
+/// The tiers, strongest first, with the confidence of a pair each makes.
+pub const TIERS: [(&str, &str); 6] = [
+    ("exact-content-digest", "exact"),
+    ("exact-module-source-digest", "exact"),
+    ("exact-node-identity", "exact"),
+    ("source-map-identity", "high"),
+    ("structural-fingerprint", "medium"),
+    ("semantic-key", "medium"),
+];
+/// Item statuses, in the order items are listed.
+pub const STATUSES: [&str; 5] = ["changed", "added", "removed", "unknown", "unchanged"];
+/// Every dimension a pair is compared on.
+pub const DIMENSIONS: [&str; 6] = [
+    "content",
+    "labels",
+    "properties",
+    "relations",
+    "source",
+    "structure",
+];
+
+/// Observation properties that place a node rather than describe it: a new build renumbers
+/// module keys and moves factories between chunks and files without changing them. Left out
+/// at any depth, with every `*_expression` (see [`descriptive`]).
+const PLACEMENT: &[&str] = &[
+    "chunk_keys",
+    "factory_require_name",
+    "module_key",
+    "path",
+    "runtime",
+    "runtime_entry",
+    "source_sha256",
+    "structural_fingerprint_algorithm",
+    "structural_fingerprint_sha256",
+    "structural_fingerprint_status",
+];
+
+/// The bounds of one comparison.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    pub max_comparison_items: usize,
+    pub max_candidate_nodes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_comparison_items: DEFAULT_COMPARISON_ITEMS,
+            max_candidate_nodes: DEFAULT_CANDIDATE_NODES,
+        }
+    }
+}
+
+#[derive(Deserialize)]
+struct ResultIn {
+    graph: GraphIn,
+    #[serde(default)]
+    root_artifact_sha256: Value,
+}
+
+#[derive(Deserialize)]
+struct GraphIn {
+    graph_id: String,
+    coverage: CoverageIn,
+    nodes: Vec<NodeIn>,
+    edges: Vec<EdgeIn>,
+}
+
+#[derive(Deserialize)]
+struct CoverageIn {
+    status: String,
+    #[serde(default)]
+    truncated: bool,
+}
+
+#[derive(Deserialize)]
+struct NodeIn {
+    node_id: String,
+    kind: String,
+    identity: Map<String, Value>,
+    observations: Vec<ObservationIn>,
+}
+
+#[derive(Deserialize)]
+struct ObservationIn {
+    label: Option<String>,
+    #[serde(default)]
+    properties: Map<String, Value>,
+    evidence: EvidenceIn,
+}
+
+#[derive(Deserialize)]
+struct EvidenceIn {
+    #[serde(default)]
+    location: Value,
+}
+
+#[derive(Deserialize)]
+struct EdgeIn {
+    source_node_id: String,
+    target_node_id: String,
+    relation: String,
+}
+
+/// One side: an application graph, read down to what the comparison needs.
+pub struct Version {
+    evidence_id: String,
+    graph_id: String,
+    root_artifact_sha256: Value,
+    graph_status: String,
+    /// A limit cut the graph: nodes and edges may be missing.
+    truncated: bool,
+    nodes: Vec<Node>,
+    /// Edges as (source index, relation, target index).
+    edges: Vec<(usize, String, usize)>,
+}
+
+struct Node {
+    id: String,
+    kind: String,
+    label: Option<String>,
+    paths: Vec<String>,
+    /// The key of each tier, where the node has one.
+    keys: [Option<String>; 6],
+    /// The content digest of a file's node.
+    content: Option<String>,
+    /// A module factory's source digest, or an original source's (from its source map).
+    source: Option<String>,
+    structure: Option<String>,
+    /// Canonical text of the set of descriptive properties of its observations.
+    properties: String,
+    labels: BTreeSet<String>,
+    /// Its observations reached the per-node cap, so some may be left out.
+    capped: bool,
+}
+
+impl Version {
+    /// Reads a side from the canonical text of a validated record's `normalized_result`.
+    pub fn read(side: &str, evidence_id: &str, result: &[u8]) -> Result<Version, Failure> {
+        let parsed: ResultIn = serde_json::from_slice(result).map_err(|err| {
+            Failure::new(
+                FailureReason::InvalidInput,
+                format!("{side}: the application result has no readable graph"),
+            )
+            .with_detail("side", side)
+            .with_source(err)
+        })?;
+        let graph = parsed.graph;
+        let index: BTreeMap<&str, usize> = graph
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.node_id.as_str(), i))
+            .collect();
+        let edges = graph
+            .edges
+            .iter()
+            .filter_map(|e| {
+                Some((
+                    *index.get(e.source_node_id.as_str())?,
+                    e.relation.clone(),
+                    *index.get(e.target_node_id.as_str())?,
+                ))
+            })
+            .collect();
+        let nodes = graph.nodes.into_iter().map(Node::of).collect();
+        Ok(Version {
+            evidence_id: evidence_id.to_owned(),
+            graph_id: graph.graph_id,
+            root_artifact_sha256: parsed.root_artifact_sha256,
+            graph_status: graph.coverage.status,
+            truncated: graph.coverage.truncated,
+            nodes,
+            edges,
+        })
+    }
+
+    /// Whether every node and edge the analysis found is in the graph.
+    fn whole(&self) -> bool {
+        !self.truncated
+    }
+
+    fn header(&self) -> Value {
+        json!({
+            "edges": self.edges.len(),
+            "evidence_id": self.evidence_id,
+            "graph_id": self.graph_id,
+            "graph_status": self.graph_status,
+            "graph_truncated": self.truncated,
+            "nodes": self.nodes.len(),
+            "root_artifact_sha256": self.root_artifact_sha256,
+        })
+    }
+}
+
+impl Node {
+    fn of(node: NodeIn) -> Node {
+        let text = |v: Option<&Value>| v.and_then(Value::as_str).map(str::to_owned);
+        let strategy = node.identity.get("strategy").and_then(Value::as_str);
+        let content = match strategy {
+            Some("content-digest") => text(node.identity.get("sha256")),
+            _ => None,
+        };
+        // A property every observation that has it agrees on.
+        let agreed = |key: &str| -> Option<String> {
+            let mut values = node
+                .observations
+                .iter()
+                .filter_map(|o| o.properties.get(key).and_then(Value::as_str));
+            let first = values.next()?;
+            values.all(|v| v == first).then(|| first.to_owned())
+        };
+        let is_module = node.kind == "javascript-module";
+        let source = is_module.then(|| agreed("source_sha256")).flatten();
+        let structure = match strategy {
+            Some("structural-fingerprint") => text(node.identity.get("fingerprint_sha256")),
+            _ if is_module
+                && agreed("structural_fingerprint_status").as_deref() == Some("complete") =>
+            {
+                agreed("structural_fingerprint_sha256")
+            }
+            _ => None,
+        };
+        let mut paths: BTreeSet<String> = BTreeSet::new();
+        for o in &node.observations {
+            let location = &o.evidence.location;
+            for key in ["path", "source"] {
+                if let Some(path) = location.get(key).and_then(Value::as_str) {
+                    paths.insert(path.to_owned());
+                }
+            }
+        }
+        let labels: BTreeSet<String> = node
+            .observations
+            .iter()
+            .filter_map(|o| o.label.clone())
+            .collect();
+        let label = labels.iter().next().cloned();
+        let properties: BTreeSet<String> = node
+            .observations
+            .iter()
+            .map(|o| {
+                let kept = descriptive(&Value::Object(o.properties.clone()));
+                serde_json::to_string(&kept).unwrap_or_default()
+            })
+            .collect();
+        let properties = serde_json::to_string(&properties).unwrap_or_default();
+        let source_map = match strategy {
+            Some("source-map-original") => text(node.identity.get("original_source")),
+            _ => None,
+        };
+        let semantic = source
+            .is_none()
+            .then(|| semantic_key(&node, &labels, &paths));
+        let keys = [
+            content.clone(),
+            source.clone(),
+            Some(node.node_id.clone()),
+            source_map,
+            structure.clone(),
+            semantic,
+        ];
+        // An original source's digest, where its source map carried the contents.
+        let source = source.or_else(|| match strategy {
+            Some("source-map-original") => text(node.identity.get("source_sha256")),
+            _ => None,
+        });
+        Node {
+            capped: node.observations.len() >= MAX_OBSERVATIONS,
+            id: node.node_id,
+            kind: node.kind,
+            label,
+            paths: paths.into_iter().collect(),
+            keys,
+            content,
+            source,
+            structure,
+            properties,
+            labels,
+        }
+    }
+}
+
+/// `value` without what only places or names things in one build, at any depth: the
+/// [`PLACEMENT`] keys, and expressions as written (`channel_expression: "n.GET"`), which a
+/// minifier renames from one build to the next.
+fn descriptive(value: &Value) -> Value {
+    match value {
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .filter(|(k, _)| !PLACEMENT.contains(&k.as_str()) && !k.ends_with("_expression"))
+                .map(|(k, v)| (k.clone(), descriptive(v)))
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.iter().map(descriptive).collect()),
+        other => other.clone(),
+    }
+}
+
+/// What names a node that is not a module factory, without the digest of the file it is in
+/// or its position there.
+fn semantic_key(node: &NodeIn, labels: &BTreeSet<String>, paths: &BTreeSet<String>) -> String {
+    let mut identity = node.identity.clone();
+    identity.remove("artifact_sha256");
+    identity.remove("sha256");
+    identity.remove("observation_sha256");
+    identity.remove("source_map_sha256");
+    identity.remove("source_sha256");
+    if let Some(Value::String(key)) = identity.get_mut("key") {
+        *key = without_hashes(without_position(key));
+    }
+    let labels: BTreeSet<String> = labels.iter().map(|l| without_hashes(l)).collect();
+    let paths: BTreeSet<String> = paths.iter().map(|p| without_hashes(p)).collect();
+    json!({"identity": identity, "labels": labels, "paths": paths}).to_string()
+}
+
+/// `assets/index-BpZ3xK1a.js` → `assets/index-*.js`: bundlers name output files by a digest
+/// of their contents, which changes with every build. A token between `/`, `.`, `-` and `_`
+/// counts as such a name when it is at least 8 ASCII letters and digits, one of them a digit
+/// (`es2015` and `index` are kept). (Two files that differ only there then share a key,
+/// and a shared key pairs nothing.)
+fn without_hashes(text: &str) -> String {
+    let hashed = |token: &str| {
+        token.len() >= 8
+            && token.bytes().all(|b| b.is_ascii_alphanumeric())
+            && token.bytes().any(|b| b.is_ascii_digit())
+    };
+    let mut out = String::with_capacity(text.len());
+    let mut start = 0;
+    for (end, c) in text.char_indices().chain([(text.len(), '/')]) {
+        if matches!(c, '/' | '.' | '-' | '_') {
+            let token = &text[start..end];
+            out.push_str(if hashed(token) { "*" } else { token });
+            if end < text.len() {
+                out.push(c);
+            }
+            start = end + 1;
+        }
+    }
+    out
+}
+
+/// `main:handle:8:2` → `main:handle`: a trailing `:line:column` moves whenever code above it
+/// changes.
+fn without_position(key: &str) -> &str {
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    let mut parts = key.rsplitn(3, ':');
+    match (parts.next(), parts.next(), parts.next()) {
+        (Some(column), Some(line), Some(rest)) if digits(column) && digits(line) => rest,
+        _ => key,
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Fate {
+    Open,
+    Paired {
+        other: usize,
+        tier: usize,
+    },
+    /// Unpaired after a tier found more than one candidate: the first such group.
+    Ambiguous {
+        group: usize,
+    },
+}
+
+struct Group {
+    tier: usize,
+    left: Vec<usize>,
+    right: Vec<usize>,
+}
+
+/// Compares two versions; the result is the comparison's `normalized_result`.
+pub fn compare(
+    cx: &StageCx<'_>,
+    left: &Version,
+    right: &Version,
+    limits: Limits,
+    parameters: &Value,
+) -> Result<Value, Failure> {
+    let mut fates = [
+        vec![Fate::Open; left.nodes.len()],
+        vec![Fate::Open; right.nodes.len()],
+    ];
+    let mut groups: Vec<Group> = Vec::new();
+    for tier in 0..TIERS.len() {
+        cx.check()?;
+        let mut buckets: BTreeMap<(&str, &str), [Vec<usize>; 2]> = BTreeMap::new();
+        for (s, version) in [left, right].into_iter().enumerate() {
+            for (i, node) in version.nodes.iter().enumerate() {
+                if i % 4096 == 0 {
+                    cx.check()?;
+                }
+                if matches!(fates[s][i], Fate::Paired { .. }) {
+                    continue;
+                }
+                if let Some(key) = &node.keys[tier] {
+                    buckets.entry((&node.kind, key)).or_default()[s].push(i);
+                }
+            }
+        }
+        for [l, r] in buckets.into_values() {
+            match (l.as_slice(), r.as_slice()) {
+                ([], _) | (_, []) => {}
+                ([a], [b]) => {
+                    fates[0][*a] = Fate::Paired { other: *b, tier };
+                    fates[1][*b] = Fate::Paired { other: *a, tier };
+                }
+                _ => {
+                    let group = groups.len();
+                    for (s, members) in [(0, &l), (1, &r)] {
+                        for &i in members {
+                            if fates[s][i] == Fate::Open {
+                                fates[s][i] = Fate::Ambiguous { group };
+                            }
+                        }
+                    }
+                    groups.push(Group {
+                        tier,
+                        left: l,
+                        right: r,
+                    });
+                }
+            }
+        }
+    }
+    // What each node's relations point at: the pair, the ambiguity group, or the node itself.
+    let token = |s: usize, i: usize| -> String {
+        match fates[s][i] {
+            Fate::Paired { other, .. } => {
+                let l = if s == 0 { i } else { other };
+                format!("p{l}")
+            }
+            Fate::Ambiguous { group } => format!("g{group}"),
+            Fate::Open => format!("{}{}", ["l", "r"][s], i),
+        }
+    };
+    let relations = |s: usize, version: &Version| -> Vec<BTreeSet<String>> {
+        let mut sets = vec![BTreeSet::new(); version.nodes.len()];
+        for (from, relation, to) in &version.edges {
+            sets[*from].insert(format!("out {relation} {}", token(s, *to)));
+            // What contains a node places it (a new build moves factories between chunks and
+            // files): the container's own relations say what it holds.
+            if relation != "contains" {
+                sets[*to].insert(format!("in {relation} {}", token(s, *from)));
+            }
+        }
+        sets
+    };
+    cx.check()?;
+    let (left_relations, right_relations) = (relations(0, left), relations(1, right));
+    cx.check()?;
+
+    let mut counts: BTreeMap<&str, u64> = STATUSES.iter().map(|s| (*s, 0)).collect();
+    let mut by_kind: BTreeMap<&str, BTreeMap<&str, u64>> = BTreeMap::new();
+    let mut by_basis: BTreeMap<&str, u64> = TIERS.iter().map(|(t, _)| (*t, 0)).collect();
+    let mut dimension_counts: BTreeMap<&str, u64> = DIMENSIONS.iter().map(|d| (*d, 0)).collect();
+    let mut drafts: Vec<Draft<'_>> = Vec::new();
+    for (i, fate) in fates[0].iter().enumerate() {
+        if i % 4096 == 0 {
+            cx.check()?;
+        }
+        let a = &left.nodes[i];
+        let draft = match *fate {
+            Fate::Paired { other, tier } => {
+                let b = &right.nodes[other];
+                let exact = |x: &Option<String>, y: &Option<String>| x != y;
+                let mut sure: Vec<&'static str> = Vec::new();
+                let mut unsure: Vec<&'static str> = Vec::new();
+                if exact(&a.content, &b.content) {
+                    sure.push("content");
+                }
+                if exact(&a.source, &b.source) {
+                    sure.push("source");
+                }
+                if exact(&a.structure, &b.structure) {
+                    sure.push("structure");
+                }
+                let capped = a.capped || b.capped;
+                for (dimension, differs) in [
+                    (
+                        "labels",
+                        a.labels != b.labels && a.kind != "javascript-module",
+                    ),
+                    ("properties", a.properties != b.properties),
+                ] {
+                    if differs {
+                        if capped { &mut unsure } else { &mut sure }.push(dimension);
+                    }
+                }
+                if left_relations[i] != right_relations[other] {
+                    if left.whole() && right.whole() {
+                        sure.push("relations");
+                    } else {
+                        unsure.push("relations");
+                    }
+                }
+                let status = if !sure.is_empty() {
+                    "changed"
+                } else if !unsure.is_empty() {
+                    "unknown"
+                } else {
+                    "unchanged"
+                };
+                let mut dimensions: Vec<&'static str> = sure.into_iter().chain(unsure).collect();
+                dimensions.sort_unstable();
+                *by_basis.entry(TIERS[tier].0).or_default() += 1;
+                Draft {
+                    status,
+                    kind: &a.kind,
+                    basis: TIERS[tier].0,
+                    confidence: TIERS[tier].1,
+                    left: Some(a),
+                    right: Some(b),
+                    dimensions,
+                    candidates: None,
+                }
+            }
+            Fate::Ambiguous { group } => ambiguous(&groups[group], a, true, right),
+            Fate::Open => Draft::alone(a, true, if right.whole() { "removed" } else { "unknown" }),
+        };
+        drafts.push(draft);
+    }
+    for (i, fate) in fates[1].iter().enumerate() {
+        if i % 4096 == 0 {
+            cx.check()?;
+        }
+        let b = &right.nodes[i];
+        match *fate {
+            Fate::Paired { .. } => {}
+            Fate::Ambiguous { group } => drafts.push(ambiguous(&groups[group], b, false, left)),
+            Fate::Open => drafts.push(Draft::alone(
+                b,
+                false,
+                if left.whole() { "added" } else { "unknown" },
+            )),
+        }
+    }
+    for d in &drafts {
+        *counts.entry(d.status).or_default() += 1;
+        *by_kind
+            .entry(d.kind)
+            .or_insert_with(|| STATUSES.iter().map(|s| (*s, 0)).collect())
+            .entry(d.status)
+            .or_default() += 1;
+        for dimension in &d.dimensions {
+            *dimension_counts.entry(dimension).or_default() += 1;
+        }
+    }
+    let rank = |status: &str| STATUSES.iter().position(|s| *s == status).unwrap_or(0);
+    drafts.sort_by(|x, y| {
+        rank(x.status)
+            .cmp(&rank(y.status))
+            .then_with(|| x.kind.cmp(y.kind))
+            .then_with(|| x.label().cmp(y.label()))
+            .then_with(|| side_id(x.left).cmp(side_id(y.left)))
+            .then_with(|| side_id(x.right).cmp(side_id(y.right)))
+    });
+    let total = drafts.len();
+    let ambiguous_nodes = drafts.iter().filter(|d| d.candidates.is_some()).count();
+    drafts.truncate(limits.max_comparison_items);
+    let mut omitted_candidates = 0usize;
+    let mut items = Vec::with_capacity(drafts.len());
+    let mut item_ids = Vec::with_capacity(drafts.len());
+    for (n, d) in drafts.iter().enumerate() {
+        if n % 1024 == 0 {
+            cx.check()?;
+        }
+        let (item, omitted) = d.item(limits.max_candidate_nodes);
+        omitted_candidates += omitted;
+        let id = item_id(&item).map_err(canonical_failure)?;
+        let mut item = item;
+        if let Value::Object(map) = &mut item {
+            map.insert("item_id".to_owned(), Value::String(id.clone()));
+        }
+        item_ids.push(Value::String(id));
+        items.push(item);
+    }
+    let listed = items.len();
+    let paired: u64 = by_basis.values().sum();
+    let summary = json!({
+        "added": counts["added"],
+        "by_basis": by_basis,
+        "by_kind": by_kind,
+        "changed": counts["changed"],
+        "changed_dimensions": dimension_counts,
+        "items": total,
+        "items_listed": listed,
+        "paired": paired,
+        "removed": counts["removed"],
+        "unchanged": counts["unchanged"],
+        "unknown": counts["unknown"],
+    });
+    let mut limitations = vec![
+        "Module factories pair by their source digest, then by their structural fingerprint (rea-swc-structure-v1, identifier names ignored): bundler module keys and ordinals are ignored, and a fingerprint pair is fuzzy (medium confidence).".to_owned(),
+        "Nodes that are not module factories pair last by a semantic key (identity without file digest or source position, labels, files): medium confidence.".to_owned(),
+        "No changed_from graph is produced: each pair is an item naming its left and right node ids.".to_owned(),
+    ];
+    for (name, version) in [("left", left), ("right", right)] {
+        if !version.whole() {
+            limitations.push(format!(
+                "A limit cut the {name} graph: nodes absent from it are unknown, not added or removed, and differences in relations are unknown."
+            ));
+        }
+    }
+    if ambiguous_nodes > 0 {
+        limitations.push(format!(
+            "{ambiguous_nodes} nodes match more than one node of the other version in a tier; they stay unknown, with their candidates."
+        ));
+    }
+    if listed < total {
+        limitations.push(format!(
+            "{listed} of {total} items are listed (max_comparison_items); the summary counts all."
+        ));
+    }
+    if omitted_candidates > 0 {
+        limitations.push(format!(
+            "{omitted_candidates} candidates are left out of ambiguous items (max_candidate_nodes)."
+        ));
+    }
+    let comparison = comparison_id(
+        &left.graph_id,
+        &right.graph_id,
+        parameters,
+        &summary,
+        &item_ids,
+    )
+    .map_err(canonical_failure)?;
+    Ok(json!({
+        "comparison_id": comparison,
+        "items": items,
+        "left": left.header(),
+        "left_graph_status": left.graph_status,
+        "limitations": limitations,
+        "matching": {
+            "ambiguous": ambiguous_nodes,
+            "ambiguous_groups": fates
+                .iter()
+                .flatten()
+                .filter_map(|f| match f {
+                    Fate::Ambiguous { group } => Some(*group),
+                    _ => None,
+                })
+                .collect::<BTreeSet<_>>()
+                .len(),
+            "tiers": TIERS.iter().map(|(t, c)| json!({"basis": t, "confidence": c})).collect::<Vec<_>>(),
+        },
+        "right": right.header(),
+        "right_graph_status": right.graph_status,
+        "schema": SCHEMA,
+        "schema_version": 1,
+        "summary": summary,
+        "truncation": {
+            "omitted_candidates": omitted_candidates,
+            "omitted_items": total - listed,
+        },
+    }))
+}
+
+/// An item before it is written out.
+struct Draft<'a> {
+    status: &'static str,
+    kind: &'a str,
+    basis: &'static str,
+    confidence: &'static str,
+    left: Option<&'a Node>,
+    right: Option<&'a Node>,
+    dimensions: Vec<&'static str>,
+    /// For an ambiguous node: the other version's candidates, in order.
+    candidates: Option<(bool, Vec<&'a str>)>,
+}
+
+impl<'a> Draft<'a> {
+    fn alone(node: &'a Node, on_left: bool, status: &'static str) -> Draft<'a> {
+        Draft {
+            status,
+            kind: &node.kind,
+            basis: "none",
+            confidence: "unknown",
+            left: on_left.then_some(node),
+            right: (!on_left).then_some(node),
+            dimensions: Vec::new(),
+            candidates: None,
+        }
+    }
+
+    fn label(&self) -> &str {
+        self.left
+            .or(self.right)
+            .and_then(|n| n.label.as_deref())
+            .unwrap_or("")
+    }
+
+    /// The item's JSON (without its id) and how many candidates it leaves out.
+    fn item(&self, max_candidates: usize) -> (Value, usize) {
+        let side = |n: Option<&Node>| {
+            n.map_or(Value::Null, |n| {
+                json!({
+                    "label": n.label,
+                    "node_id": n.id,
+                    "paths": n.paths.iter().take(MAX_PATHS).collect::<Vec<_>>(),
+                })
+            })
+        };
+        let (candidates, omitted) = match &self.candidates {
+            None => (Value::Null, 0),
+            Some((on_right, ids)) => {
+                let shown: Vec<&str> = ids.iter().take(max_candidates).copied().collect();
+                let omitted = ids.len() - shown.len();
+                let (l, r): (Vec<&str>, Vec<&str>) = if *on_right {
+                    (Vec::new(), shown)
+                } else {
+                    (shown, Vec::new())
+                };
+                (json!({"left": l, "omitted": omitted, "right": r}), omitted)
+            }
+        };
+        (
+            json!({
+                "basis": self.basis,
+                "candidates": candidates,
+                "changed_dimensions": self.dimensions,
+                "confidence": self.confidence,
+                "kind": self.kind,
+                "left": side(self.left),
+                "right": side(self.right),
+                "status": self.status,
+            }),
+            omitted,
+        )
+    }
+}
+
+fn side_id(node: Option<&Node>) -> &str {
+    node.map_or("", |n| n.id.as_str())
+}
+
+/// A node that one tier found with more than one counterpart in `other`.
+fn ambiguous<'a>(
+    group: &Group,
+    node: &'a Node,
+    node_on_left: bool,
+    other: &'a Version,
+) -> Draft<'a> {
+    let members = if node_on_left {
+        &group.right
+    } else {
+        &group.left
+    };
+    let mut ids: Vec<&str> = members
+        .iter()
+        .map(|&i| other.nodes[i].id.as_str())
+        .collect();
+    ids.sort_unstable();
+    Draft {
+        status: "unknown",
+        kind: &node.kind,
+        basis: TIERS[group.tier].0,
+        confidence: "unknown",
+        left: node_on_left.then_some(node),
+        right: (!node_on_left).then_some(node),
+        dimensions: Vec::new(),
+        candidates: Some((node_on_left, ids)),
+    }
+}
+
+/// `jaci_` + H(the item without `item_id`).
+pub fn item_id(item: &Value) -> Result<String, CanonicalError> {
+    let mut item = item.clone();
+    if let Value::Object(map) = &mut item {
+        map.remove("item_id");
+    }
+    rea_hash::content_id(ITEM_PREFIX, &item)
+}
+
+/// `jacmp_` + H(`{item_ids, left_graph_id, parameters, right_graph_id, summary}`).
+pub fn comparison_id(
+    left_graph_id: &str,
+    right_graph_id: &str,
+    parameters: &Value,
+    summary: &Value,
+    item_ids: &[Value],
+) -> Result<String, CanonicalError> {
+    rea_hash::content_id(
+        COMPARISON_PREFIX,
+        &json!({
+            "item_ids": item_ids,
+            "left_graph_id": left_graph_id,
+            "parameters": parameters,
+            "right_graph_id": right_graph_id,
+            "summary": summary,
+        }),
+    )
+}
+
+fn canonical_failure(err: CanonicalError) -> Failure {
+    Failure::new(
+        FailureReason::Internal,
+        "the comparison could not be written as canonical JSON",
+    )
+    .with_source(err)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_and_content_hashes_leave_semantic_keys() {
+        assert_eq!(without_position("main:handle:8:2"), "main:handle");
+        assert_eq!(without_position("BrowserWindow:5:14"), "BrowserWindow");
+        assert_eq!(without_position("external:path"), "external:path");
+        assert_eq!(without_position("a:b:c"), "a:b:c");
+        assert_eq!(
+            without_hashes("assets/index-BpZ3xK1a.js"),
+            "assets/index-*.js"
+        );
+        assert_eq!(
+            without_hashes("static/js/main.3f2a1b9c.chunk.js"),
+            "static/js/main.*.chunk.js"
+        );
+        assert_eq!(without_hashes("chunk-7XK2PLQA.js"), "chunk-*.js");
+        assert_eq!(without_hashes("lib.es2015.d.ts"), "lib.es2015.d.ts");
+        assert_eq!(
+            without_hashes("node_modules/react/index.js"),
+            "node_modules/react/index.js"
+        );
+        assert_eq!(without_hashes(""), "");
+        assert_eq!(without_hashes("a//b"), "a//b");
+    }
+}

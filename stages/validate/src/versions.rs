@@ -1,0 +1,106 @@
+//! Invariants of a `compare_application_versions` result: vocabularies, every item id and the
+//! comparison id recomputed, items in listing order, and counts that add up.
+
+use rea_graph::versions::{self, DIMENSIONS, STATUSES, TIERS};
+use serde_json::Value;
+
+use crate::ValidationError;
+
+pub(crate) fn check(record: &Value, result: &Value) -> Result<(), ValidationError> {
+    let bad = |at: &str, problem: &str| Err(ValidationError::new(at, problem));
+    let links: Vec<&Value> = record["evidence_links"]
+        .as_array()
+        .map(|l| l.iter().collect())
+        .unwrap_or_default();
+    if links
+        != [
+            &result["left"]["evidence_id"],
+            &result["right"]["evidence_id"],
+        ]
+    {
+        return bad(
+            "/evidence_links",
+            "must be the left and right evidence ids, in that order",
+        );
+    }
+    if result["schema"] != versions::SCHEMA || result["schema_version"] != 1 {
+        return bad(
+            "/schema",
+            "must be JavaScriptApplicationComparison version 1",
+        );
+    }
+    let Some(items) = result["items"].as_array() else {
+        return bad("/items", "must be an array");
+    };
+    let mut previous_rank = 0;
+    let mut ids = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        let at = format!("/items/{i}");
+        let status = item["status"].as_str().unwrap_or_default();
+        let Some(rank) = STATUSES.iter().position(|s| *s == status) else {
+            return bad(&at, "unknown status");
+        };
+        if rank < previous_rank {
+            return bad(&at, "items are not in status order");
+        }
+        previous_rank = rank;
+        let basis = item["basis"].as_str().unwrap_or_default();
+        if basis != "none" && !TIERS.iter().any(|(t, _)| *t == basis) {
+            return bad(&at, "unknown basis");
+        }
+        let paired = !item["left"].is_null() && !item["right"].is_null();
+        let lone = item["left"].is_null() != item["right"].is_null();
+        let fits = match status {
+            "changed" | "unchanged" => paired,
+            "added" => item["left"].is_null() && !item["right"].is_null(),
+            "removed" => !item["left"].is_null() && item["right"].is_null(),
+            _ => paired || lone,
+        };
+        // A pair and an ambiguous node name the tier that found them; a lone node names none.
+        let found = paired || !item["candidates"].is_null();
+        if !fits || (basis == "none") == found {
+            return bad(&at, "status, basis and sides disagree");
+        }
+        let dimensions = item["changed_dimensions"].as_array();
+        if dimensions.is_none_or(|d| {
+            d.iter()
+                .any(|x| !DIMENSIONS.contains(&x.as_str().unwrap_or_default()))
+        }) || (status == "changed")
+            != dimensions.is_some_and(|d| !d.is_empty() && status != "unknown")
+        {
+            return bad(&at, "changed_dimensions disagree with the status");
+        }
+        let id = versions::item_id(item).map_err(|e| ValidationError::new(&at, e.to_string()))?;
+        if item["item_id"] != id.as_str() {
+            return bad(&at, "item_id does not match the item");
+        }
+        ids.push(Value::String(id));
+    }
+    let summary = &result["summary"];
+    let count = |key: &str| summary[key].as_u64();
+    let mut total = 0;
+    for status in STATUSES {
+        let Some(n) = count(status) else {
+            return bad("/summary", "must count every status");
+        };
+        total += n;
+    }
+    if count("items") != Some(total)
+        || count("items_listed") != Some(items.len() as u64)
+        || result["truncation"]["omitted_items"].as_u64() != Some(total - items.len() as u64)
+    {
+        return bad("/summary", "counts do not add up to the items");
+    }
+    let id = versions::comparison_id(
+        result["left"]["graph_id"].as_str().unwrap_or_default(),
+        result["right"]["graph_id"].as_str().unwrap_or_default(),
+        &record["parameters"],
+        summary,
+        &ids,
+    )
+    .map_err(|e| ValidationError::new("/comparison_id", e.to_string()))?;
+    if result["comparison_id"] != id.as_str() {
+        return bad("/comparison_id", "does not match the comparison");
+    }
+    Ok(())
+}

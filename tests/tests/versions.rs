@@ -1,0 +1,293 @@
+//! `compare_application_versions` on the reference's versioned fixture (§6.3: version-1 and
+//! version-2 of one application whose bundle factories were renamed, edited, duplicated, added
+//! and removed), and the properties every comparison must keep: a version against itself
+//! changes nothing, and the result is the same bytes whatever the thread count.
+
+use std::path::Path;
+
+use rea_core::{CancelToken, Failure, FailureReason, ProgressReporter};
+use rea_jobs::analyze::{AnalyzeRequest, SourceMaps};
+use rea_jobs::versions::VersionsRequest;
+use rea_jobs::{Engine, JobControl};
+use serde_json::Value;
+
+fn control<T>(f: impl FnOnce(&JobControl<'_>) -> T) -> T {
+    let (cancel, progress) = (CancelToken::new(), ProgressReporter::silent());
+    f(&JobControl {
+        cancel: &cancel,
+        progress: &progress,
+        timeout: None,
+    })
+}
+
+/// One version of the fixture. Bundles throw if executed.
+fn version(root: &Path, n: u8) {
+    let (bundle, factories, content) = if n == 1 {
+        (
+            "left-bundle.js",
+            r#"  "stable-old": (module) => { module.exports = "stable"; },
+  "descriptive-name": (module) => { const descriptiveValue = 40; module.exports = descriptiveValue + 2; },
+  "duplicate-a": (module) => { module.exports = "duplicate"; },
+  "duplicate-b": (module) => { module.exports = "duplicate"; },
+  "removed": (module) => { module.exports = ["removed", 1]; }"#,
+            "before",
+        )
+    } else {
+        (
+            "right-bundle.js",
+            r#"  "stable-new": (module) => { module.exports = "stable"; },
+  "a": (module) => { const b = 40; module.exports = b + 2; },
+  "collision-x": (module) => { module.exports = "duplicate"; },
+  "collision-y": (module) => { module.exports = "duplicate"; },
+  "added": (module) => { module.exports = { added: true }; }"#,
+            "after",
+        )
+    };
+    let map_directive = ["//# source", "MappingURL=../", bundle, ".map"].concat();
+    let files: Vec<(String, Vec<u8>)> = vec![
+        (
+            "package.json".into(),
+            format!(r#"{{"name":"rea-version-comparison-fixture","version":"{n}.0.0","main":"main.js"}}"#).into_bytes(),
+        ),
+        (
+            "main.js".into(),
+            br#"const { app, BrowserWindow, ipcMain } = require("electron");
+ipcMain.handle("feature:open", () => require("./native.node"));
+app.whenReady().then(() => new BrowserWindow({}).loadFile("renderer/index.html"));
+"#
+            .to_vec(),
+        ),
+        (
+            "renderer/index.html".into(),
+            format!(r#"<!doctype html><script src="./chunks/{bundle}"></script>"#).into_bytes(),
+        ),
+        (
+            format!("renderer/chunks/{bundle}"),
+            format!(
+                "throw new Error(\"bundle executed\");\n(self.webpackChunkfixture = self.webpackChunkfixture || []).push([[{}], {{\n{factories}\n}}]);\n{map_directive}\n",
+                if n == 1 { 101 } else { 909 }
+            )
+            .into_bytes(),
+        ),
+        (
+            format!("renderer/{bundle}.map"),
+            format!(r#"{{"version":3,"sources":["src/feature.ts"],"sourcesContent":["{content}"],"names":[],"mappings":"AAAA"}}"#).into_bytes(),
+        ),
+        ("native.node".into(), b"\x7fELF\x02\x01\x01\x00".to_vec()),
+    ];
+    for (path, bytes) in files {
+        let path = root.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, bytes).unwrap();
+    }
+}
+
+fn analyze(root: &Path, threads: usize) -> Value {
+    let mut request = AnalyzeRequest::new(root.to_path_buf());
+    request.source_maps = SourceMaps::Contents;
+    let published = control(|ctl| {
+        Engine::new(threads)
+            .unwrap()
+            .analyze_javascript_application(&request, ctl)
+    })
+    .unwrap();
+    serde_json::from_slice(&published.envelope_bytes()).unwrap()
+}
+
+fn compare_with(
+    left: &Value,
+    right: &Value,
+    threads: usize,
+    items: usize,
+) -> Result<Value, Failure> {
+    let request = VersionsRequest {
+        left: left.clone(),
+        right: right.clone(),
+        max_comparison_items: items,
+        max_candidate_nodes: 100,
+    };
+    let published = control(|ctl| {
+        Engine::new(threads)
+            .unwrap()
+            .compare_application_versions(&request, ctl)
+    })?;
+    Ok(serde_json::from_slice(&published.envelope_bytes()).unwrap())
+}
+
+fn compare(left: &Value, right: &Value) -> Value {
+    compare_with(left, right, 2, 20_000).unwrap()["result"].clone()
+}
+
+fn fixture() -> (tempfile::TempDir, Value, Value) {
+    let dir = tempfile::tempdir().unwrap();
+    let (v1, v2) = (dir.path().join("version-1"), dir.path().join("version-2"));
+    version(&v1, 1);
+    version(&v2, 2);
+    (dir, analyze(&v1, 2), analyze(&v2, 2))
+}
+
+/// The items of one kind whose left or right label is `label`.
+fn items_labelled<'a>(result: &'a Value, kind: &str, label: &str) -> Vec<&'a Value> {
+    result["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| {
+            i["kind"] == kind && (i["left"]["label"] == label || i["right"]["label"] == label)
+        })
+        .collect()
+}
+
+#[test]
+fn the_versioned_fixture_pairs_as_the_reference_expects() {
+    let (_dir, v1, v2) = fixture();
+    let result = compare(&v1, &v2);
+    let module = |label: &str| items_labelled(&result, "javascript-module", label);
+
+    // Identical source under a renamed key pairs on the source digest, and nothing changed.
+    let stable = module("stable-old");
+    assert_eq!(stable.len(), 1);
+    assert_eq!(stable[0]["basis"], "exact-module-source-digest");
+    assert_eq!(stable[0]["confidence"], "exact");
+    assert_eq!(stable[0]["right"]["label"], "stable-new");
+    assert_eq!(stable[0]["status"], "unchanged", "{}", stable[0]);
+
+    // A renamed local changes the source digest but not the structure.
+    let renamed = module("descriptive-name");
+    assert_eq!(renamed.len(), 1);
+    assert_eq!(renamed[0]["basis"], "structural-fingerprint");
+    assert_eq!(renamed[0]["confidence"], "medium");
+    assert_eq!(renamed[0]["right"]["label"], "a");
+    assert_eq!(renamed[0]["status"], "changed");
+    assert_eq!(
+        renamed[0]["changed_dimensions"],
+        serde_json::json!(["source"])
+    );
+
+    // Two identical factories on each side: no unique pair in any tier, all four unknown.
+    assert!(result["matching"]["ambiguous"].as_u64().unwrap() >= 4);
+    for label in ["duplicate-a", "duplicate-b", "collision-x", "collision-y"] {
+        let items = module(label);
+        assert_eq!(items.len(), 1, "{label}");
+        assert_eq!(items[0]["status"], "unknown", "{label}");
+        assert_eq!(items[0]["basis"], "exact-module-source-digest", "{label}");
+        let candidates = &items[0]["candidates"];
+        let listed = candidates["left"].as_array().unwrap().len()
+            + candidates["right"].as_array().unwrap().len();
+        assert_eq!(listed, 2, "{label}: {candidates}");
+    }
+
+    // One-sided factories.
+    assert_eq!(module("removed")[0]["status"], "removed");
+    assert_eq!(module("added")[0]["status"], "added");
+    assert!(result["summary"]["added"].as_u64().unwrap() > 0);
+    assert!(result["summary"]["removed"].as_u64().unwrap() > 0);
+
+    // The original source pairs through its source map, and its contents changed.
+    let feature = items_labelled(&result, "source-module", "src/feature.ts");
+    assert_eq!(feature.len(), 1, "{:#}", result["items"]);
+    assert_eq!(feature[0]["basis"], "source-map-identity");
+    assert_eq!(feature[0]["confidence"], "high");
+    assert_eq!(feature[0]["status"], "changed");
+
+    // Files pair by content when unchanged, by path when not.
+    let addon = items_labelled(&result, "native-addon", "native.node");
+    assert_eq!(addon.len(), 1);
+    assert_eq!(addon[0]["basis"], "exact-content-digest");
+    assert_eq!(addon[0]["status"], "unchanged");
+    let main = items_labelled(&result, "javascript-asset", "main.js");
+    assert_eq!(main[0]["status"], "unchanged");
+    let html = &result["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["left"]["paths"][0] == "renderer/index.html" && i["kind"] == "artifact")
+        .expect("the page pairs");
+    assert_eq!(html["status"], "changed");
+    assert_eq!(html["basis"], "semantic-key");
+
+    // The IPC handler is the same on both sides.
+    let handler = items_labelled(&result, "ipc-handler", "feature:open");
+    assert_eq!(handler.len(), 1);
+    assert_ne!(handler[0]["status"], "added");
+    assert_ne!(handler[0]["status"], "removed");
+
+    // Counts add up, and the listing puts changes first.
+    let summary = &result["summary"];
+    let total: u64 = ["added", "removed", "changed", "unchanged", "unknown"]
+        .iter()
+        .map(|s| summary[*s].as_u64().unwrap())
+        .sum();
+    assert_eq!(summary["items"], total);
+    assert_eq!(result["items"].as_array().unwrap().len() as u64, total);
+    assert_eq!(result["items"][0]["status"], "changed");
+    assert_eq!(result["left"]["evidence_id"], v1["evidence_id"]);
+    assert_eq!(result["right"]["evidence_id"], v2["evidence_id"]);
+}
+
+#[test]
+fn a_version_against_itself_changes_nothing() {
+    let (_dir, v1, _) = fixture();
+    let result = compare(&v1, &v1);
+    let summary = &result["summary"];
+    for status in ["added", "removed", "changed", "unknown"] {
+        assert_eq!(summary[status], 0, "{status}: {summary}");
+    }
+    let nodes = v1["result"]["graph"]["nodes"].as_array().unwrap().len() as u64;
+    assert_eq!(summary["unchanged"], nodes);
+    assert_eq!(summary["paired"], nodes);
+}
+
+#[test]
+fn the_comparison_is_the_same_bytes_at_any_thread_count_and_bounded_listing_counts_all() {
+    let (_dir, v1, v2) = fixture();
+    let one = compare_with(&v1, &v2, 1, 20_000).unwrap();
+    let two = compare_with(&v1, &v2, 2, 20_000).unwrap();
+    assert_eq!(one["evidence_id"], two["evidence_id"]);
+    assert_eq!(
+        serde_json::to_vec(&one).unwrap(),
+        serde_json::to_vec(&two).unwrap()
+    );
+    let cut = compare_with(&v1, &v2, 2, 3).unwrap()["result"].clone();
+    assert_eq!(cut["items"].as_array().unwrap().len(), 3);
+    assert_eq!(cut["summary"]["items"], one["result"]["summary"]["items"]);
+    assert_eq!(
+        cut["truncation"]["omitted_items"].as_u64().unwrap() + 3,
+        cut["summary"]["items"].as_u64().unwrap()
+    );
+    assert!(
+        cut["limitations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l.as_str().unwrap().contains("max_comparison_items"))
+    );
+    // The full listing's first items are the cut listing's.
+    assert_eq!(cut["items"][0], one["result"]["items"][0]);
+}
+
+#[test]
+fn inputs_that_are_not_application_evidence_are_refused_and_tampering_is_caught() {
+    let (_dir, v1, v2) = fixture();
+    let mut tampered = v2.clone();
+    tampered["evidence"]["normalized_result"]["graph"]["nodes"][0]["kind"] = "worker".into();
+    let err = compare_with(&v1, &tampered, 2, 100).unwrap_err();
+    assert_eq!(err.reason, FailureReason::Integrity);
+    assert_eq!(err.details["side"], "right");
+
+    let err = compare_with(&serde_json::json!({"hello": 1}), &v2, 2, 100).unwrap_err();
+    assert_eq!(err.details["side"], "left");
+
+    // A comparison is Evidence too, but not of an application.
+    let comparison = compare_with(&v1, &v2, 2, 100).unwrap();
+    let err = compare_with(&comparison, &v2, 2, 100).unwrap_err();
+    assert_eq!(err.reason, FailureReason::InvalidInput);
+    assert!(
+        err.message.contains("analyze_javascript_application"),
+        "{}",
+        err.message
+    );
+
+    let err = compare_with(&v1, &v2, 2, 0).unwrap_err();
+    assert_eq!(err.reason, FailureReason::InvalidInput);
+}
