@@ -16,8 +16,9 @@
 //! | `exact-module-source-digest` | a module factory's `source_sha256` | exact |
 //! | `exact-node-identity` | the `node_id` | exact |
 //! | `source-map-identity` | a `source-map-original` identity's `original_source` | high |
-//! | `structural-fingerprint` | a module's complete `rea-swc-structure-v1` fingerprint (identifier names ignored) | medium |
+//! | `structural-fingerprint` | a module's complete `rea-swc-structure-v2` fingerprint (identifier names ignored) | medium |
 //! | `semantic-key` | for nodes that are not module factories: the identity without the file digest and source position (`artifact-local-key` namespace and key with a trailing `:line:column` cut), the label, and the files the node was seen in | medium |
+//! | `module-key` | a module factory's file and key, only in a file where at least 3 factories paired by a digest and 9 in 10 of them kept their key | low |
 //!
 //! A pair is `changed` when a dimension differs: `content` (the content digest), `source` (the
 //! factory's source digest, or an original source's), `structure` (its fingerprint), `properties` (what the
@@ -60,14 +61,17 @@ pub const MAX_CANDIDATE_NODES: usize = 1_000;
 const MAX_PATHS: usize = 4;
 
 /// The tiers, strongest first, with the confidence of a pair each makes.
-pub const TIERS: [(&str, &str); 6] = [
+pub const TIERS: [(&str, &str); 7] = [
     ("exact-content-digest", "exact"),
     ("exact-module-source-digest", "exact"),
     ("exact-node-identity", "exact"),
     ("source-map-identity", "high"),
     ("structural-fingerprint", "medium"),
     ("semantic-key", "medium"),
+    ("module-key", "low"),
 ];
+/// The `module-key` tier, used only for files whose keys held (see [`stable_key_files`]).
+const MODULE_KEY: usize = 6;
 /// Item statuses, in the order items are listed.
 pub const STATUSES: [&str; 5] = ["changed", "added", "removed", "unknown", "unchanged"];
 /// Every dimension a pair is compared on.
@@ -182,7 +186,9 @@ struct Node {
     label: Option<String>,
     paths: Vec<String>,
     /// The key of each tier, where the node has one.
-    keys: [Option<String>; 6],
+    keys: [Option<String>; 7],
+    /// A module factory's file (content hashes in its name left out).
+    factory_file: Option<String>,
     /// The content digest of a file's node.
     content: Option<String>,
     /// A module factory's source digest, or an original source's (from its source map).
@@ -278,7 +284,10 @@ impl Node {
             _ if is_module
                 && agreed("structural_fingerprint_status").as_deref() == Some("complete") =>
             {
-                agreed("structural_fingerprint_sha256")
+                // Keyed by algorithm too: digests of two algorithms never pair.
+                agreed("structural_fingerprint_algorithm")
+                    .zip(agreed("structural_fingerprint_sha256"))
+                    .map(|(algorithm, digest)| format!("{algorithm}:{digest}"))
             }
             _ => None,
         };
@@ -313,6 +322,23 @@ impl Node {
         let semantic = source
             .is_none()
             .then(|| semantic_key(&node, &labels, &paths));
+        let factory_file = source
+            .is_some()
+            .then(|| agreed("path").map(|p| without_hashes(&p)))
+            .flatten();
+        let module_key = node
+            .observations
+            .iter()
+            .filter_map(|o| match o.properties.get("module_key") {
+                Some(Value::String(k)) => Some(k.clone()),
+                Some(Value::Number(n)) => Some(n.to_string()),
+                _ => None,
+            })
+            .collect::<BTreeSet<_>>();
+        let module_key = factory_file
+            .as_ref()
+            .filter(|_| module_key.len() == 1)
+            .and_then(|file| Some(format!("{file}\n{}", module_key.first()?)));
         let keys = [
             content.clone(),
             source.clone(),
@@ -320,6 +346,7 @@ impl Node {
             source_map,
             structure.clone(),
             semantic,
+            module_key,
         ];
         // An original source's digest, where its source map carried the contents.
         let source = source.or_else(|| match strategy {
@@ -338,6 +365,7 @@ impl Node {
             structure,
             properties,
             labels,
+            factory_file,
         }
     }
 }
@@ -412,6 +440,33 @@ fn without_position(key: &str) -> &str {
     }
 }
 
+/// The files (as factories name them) whose module keys held from one version to the other:
+/// at least 3 factories of the file paired by a digest, 9 in 10 of them under the same key.
+/// Production builds of webpack 5 and rspack derive a module's id from its path, so it holds;
+/// ordinal ids (webpack 4's) shift when a module is added or removed, and pairing by them
+/// would pair strangers.
+fn stable_key_files(left: &Version, right: &Version, fates: &[Fate]) -> BTreeSet<String> {
+    let mut tally: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    for (i, fate) in fates.iter().enumerate() {
+        let Fate::Paired { other, .. } = *fate else {
+            continue;
+        };
+        let (a, b) = (&left.nodes[i], &right.nodes[other]);
+        if let (Some(file), Some(_)) = (&a.factory_file, &b.factory_file) {
+            let entry = tally.entry(file).or_default();
+            entry.1 += 1;
+            if a.keys[MODULE_KEY].is_some() && a.keys[MODULE_KEY] == b.keys[MODULE_KEY] {
+                entry.0 += 1;
+            }
+        }
+    }
+    tally
+        .into_iter()
+        .filter(|(_, (same, total))| *total >= 3 && same * 10 >= total * 9)
+        .map(|(file, _)| file.to_owned())
+        .collect()
+}
+
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Fate {
     Open,
@@ -446,6 +501,11 @@ pub fn compare(
     let mut groups: Vec<Group> = Vec::new();
     for tier in 0..TIERS.len() {
         cx.check()?;
+        let stable = if tier == MODULE_KEY {
+            stable_key_files(left, right, &fates[0])
+        } else {
+            BTreeSet::new()
+        };
         let mut buckets: BTreeMap<(&str, &str), [Vec<usize>; 2]> = BTreeMap::new();
         for (s, version) in [left, right].into_iter().enumerate() {
             for (i, node) in version.nodes.iter().enumerate() {
@@ -453,6 +513,14 @@ pub fn compare(
                     cx.check()?;
                 }
                 if matches!(fates[s][i], Fate::Paired { .. }) {
+                    continue;
+                }
+                if tier == MODULE_KEY
+                    && !node
+                        .factory_file
+                        .as_ref()
+                        .is_some_and(|f| stable.contains(f))
+                {
                     continue;
                 }
                 if let Some(key) = &node.keys[tier] {
@@ -653,7 +721,7 @@ pub fn compare(
         "unknown": counts["unknown"],
     });
     let mut limitations = vec![
-        "Module factories pair by their source digest, then by their structural fingerprint (rea-swc-structure-v1, identifier names ignored): bundler module keys and ordinals are ignored, and a fingerprint pair is fuzzy (medium confidence).".to_owned(),
+        "Module factories pair by their source digest, then by their structural fingerprint (rea-swc-structure-v2, identifier names ignored; medium confidence), then, only in files whose other factories kept their keys, by their module key (low confidence): bundler ordinals shift between builds.".to_owned(),
         "Nodes that are not module factories pair last by a semantic key (identity without file digest or source position, labels, files): medium confidence.".to_owned(),
         "No changed_from graph is produced: each pair is an item naming its left and right node ids.".to_owned(),
     ];

@@ -341,7 +341,7 @@ pub struct Module {
     pub range: Range,
     /// SHA-256 of the factory's exact source text.
     pub source_sha256: String,
-    /// `rea-swc-structure-v1` digest; `None` when the token bound was reached.
+    /// `rea-swc-structure-v2` digest; `None` when the token bound was reached.
     pub fingerprint: Option<String>,
     pub require_name: Option<String>,
     /// Keys of other factories this one requires, sorted and unique.

@@ -1,9 +1,9 @@
 //! Bundle shapes: webpack 5 / rspack JSONP chunk pushes, webpack 4 `webpackJsonp`, runtime
 //! module tables (`__webpack_modules__` or its minified name), webpack 4 bootstrap IIFEs,
 //! and esbuild `__commonJS` / `__esm` wrapper tables; plus the per-factory walk that computes
-//! the `rea-swc-structure-v1` fingerprint, `require` edges, async chunks and exports.
+//! the `rea-swc-structure-v2` fingerprint, `require` edges, async chunks and exports.
 //!
-//! # `rea-swc-structure-v1`
+//! # `rea-swc-structure-v2`
 //!
 //! A pre-order walk of the factory's swc AST emits tokens; the digest is SHA-256 over the
 //! tokens, each followed by one `\n` (token text never contains `\n`: strings are escaped
@@ -15,7 +15,11 @@
 //! - `op:<operator>` for binary, logical, unary, update and assignment operators;
 //! - `prop:<name>` for static member properties and `key:<name>` for static object keys.
 //!
-//! Identifier names never appear, so renaming locals keeps the digest. After 100,000 tokens
+//! Identifier names never appear, so renaming locals keeps the digest. Nor does a
+//! `"use strict"` statement in the factory's own body before any nested function: a bundler
+//! writes it into each factory, or once for the whole bundle, depending on what else the
+//! bundle holds (one CommonJS module among ES modules is enough), so the same module gets it
+//! in one build and not in the next. (That is all v2 changes from v1.) After 100,000 tokens
 //! the walk stops and no digest is published.
 
 use std::collections::{BTreeSet, HashMap};
@@ -33,7 +37,7 @@ use super::names::{callee_name, dotted, literal_key, number_text, param_name, pr
 use crate::facts::{Module, ModuleKey};
 use crate::source::Source;
 
-pub const FINGERPRINT_ALGORITHM: &str = "rea-swc-structure-v1";
+pub const FINGERPRINT_ALGORITHM: &str = "rea-swc-structure-v2";
 const MAX_TOKENS: u64 = 100_000;
 const MAX_EXPORTS: usize = 256;
 const MAX_CHUNK_KEYS: usize = 256;
@@ -1028,6 +1032,11 @@ fn pat_kind(pat: &Pat) -> &'static str {
     }
 }
 
+/// `"use strict";`
+fn is_use_strict(stmt: &Stmt) -> bool {
+    matches!(stmt, Stmt::Expr(e) if matches!(&*e.expr, Expr::Lit(Lit::Str(s)) if s.value == *"use strict"))
+}
+
 impl Visit for FactoryWalker<'_> {
     fn visit_function(&mut self, function: &swc_ecma_ast::Function) {
         let body = function.body.as_ref().map_or(&[][..], |b| &b.stmts[..]);
@@ -1124,7 +1133,7 @@ impl Visit for FactoryWalker<'_> {
     }
 
     fn visit_stmt(&mut self, stmt: &Stmt) {
-        if self.tokens >= MAX_TOKENS {
+        if self.tokens >= MAX_TOKENS || (self.functions == 1 && is_use_strict(stmt)) {
             return;
         }
         self.token("s", stmt_kind(stmt));
