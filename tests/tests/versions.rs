@@ -7,7 +7,7 @@ use std::path::Path;
 
 use rea_core::{CancelToken, Failure, FailureReason, ProgressReporter};
 use rea_jobs::analyze::{AnalyzeRequest, SourceMaps};
-use rea_jobs::versions::VersionsRequest;
+use rea_jobs::versions::{Side, VersionsRequest};
 use rea_jobs::{Engine, JobControl};
 use serde_json::Value;
 
@@ -101,15 +101,15 @@ fn compare_with(
     items: usize,
 ) -> Result<Value, Failure> {
     let request = VersionsRequest {
-        left: left.clone(),
-        right: right.clone(),
+        left: Side::Value(left.clone()),
+        right: Side::Value(right.clone()),
         max_comparison_items: items,
         max_candidate_nodes: 100,
     };
     let published = control(|ctl| {
         Engine::new(threads)
             .unwrap()
-            .compare_application_versions(&request, ctl)
+            .compare_application_versions(request, ctl)
     })?;
     Ok(serde_json::from_slice(&published.envelope_bytes()).unwrap())
 }
@@ -264,6 +264,48 @@ fn the_comparison_is_the_same_bytes_at_any_thread_count_and_bounded_listing_coun
     );
     // The full listing's first items are the cut listing's.
     assert_eq!(cut["items"][0], one["result"]["items"][0]);
+}
+
+#[test]
+fn sides_given_as_text_canonical_or_not_compare_as_values_do() {
+    let (_dir, v1, v2) = fixture();
+    let as_values = compare_with(&v1, &v2, 2, 20_000).unwrap();
+    let text = |side: Side, other: Side| {
+        let request = VersionsRequest {
+            left: side,
+            right: other,
+            max_comparison_items: 20_000,
+            max_candidate_nodes: 100,
+        };
+        let published = control(|ctl| {
+            Engine::new(2)
+                .unwrap()
+                .compare_application_versions(request, ctl)
+        })
+        .unwrap();
+        serde_json::from_slice::<Value>(&published.envelope_bytes()).unwrap()
+    };
+    // The envelope as the CLI writes it (canonical: validated where it lies), and the bare
+    // record pretty-printed (read into a value first).
+    let canonical = Side::Text(rea_hash::canonical_bytes(&v1).unwrap());
+    let pretty = Side::Text(serde_json::to_vec_pretty(&v2["evidence"]).unwrap());
+    let as_text = text(canonical, pretty);
+    assert_eq!(as_text["evidence_id"], as_values["evidence_id"]);
+
+    let err = control(|ctl| {
+        Engine::new(1).unwrap().compare_application_versions(
+            VersionsRequest {
+                left: Side::Text(b"{not json".to_vec()),
+                right: Side::Value(v2.clone()),
+                max_comparison_items: 10,
+                max_candidate_nodes: 10,
+            },
+            ctl,
+        )
+    })
+    .unwrap_err();
+    assert_eq!(err.reason, FailureReason::InvalidInput);
+    assert_eq!(err.details["side"], "left");
 }
 
 #[test]

@@ -114,13 +114,39 @@ pub(crate) fn validated_side(name: &str, value: &serde_json::Value) -> Result<Va
     } else {
         value
     };
-    let bytes = rea_hash::canonical_bytes(record).map_err(|_| {
-        Failure::new(
-            FailureReason::InvalidInput,
-            format!("{name}: is not JSON Evidence"),
-        )
-        .with_detail("side", name)
-    })?;
+    let bytes = rea_hash::canonical_bytes(record).map_err(|_| not_evidence(name))?;
+    validate_side(name, bytes)
+}
+
+/// [`validated_side`] of a record (or envelope) given as JSON text, as files and the ledger
+/// hold it. Canonical text, as `rea` writes it, is validated where it lies, without building a
+/// value of the whole (a large application record is hundreds of megabytes); other text is
+/// read into a value and made canonical first.
+pub(crate) fn validated_side_text(name: &str, text: &[u8]) -> Result<Validated, Failure> {
+    #[derive(serde::Deserialize)]
+    struct Envelope<'a> {
+        #[serde(borrow)]
+        evidence: Option<&'a serde_json::value::RawValue>,
+    }
+    let envelope: Envelope<'_> = serde_json::from_slice(text).map_err(|_| not_evidence(name))?;
+    let record = envelope.evidence.map_or(text, |raw| raw.get().as_bytes());
+    if rea_hash::is_canonical(record).unwrap_or(false) {
+        return validate_side(name, record.to_vec());
+    }
+    let value: serde_json::Value =
+        serde_json::from_slice(record).map_err(|_| not_evidence(name))?;
+    validated_side(name, &value)
+}
+
+fn not_evidence(name: &str) -> Failure {
+    Failure::new(
+        FailureReason::InvalidInput,
+        format!("{name}: is not JSON Evidence"),
+    )
+    .with_detail("side", name)
+}
+
+fn validate_side(name: &str, bytes: Vec<u8>) -> Result<Validated, Failure> {
     rea_validate::validate_bytes(bytes).map_err(|err| {
         Failure::new(
             FailureReason::Integrity,

@@ -13,7 +13,7 @@ use rea_seal::{Authority, Confidence, EvidenceDraft, Sealed};
 use rea_validate::Validated;
 use serde_json::{Map, Value, json};
 
-use crate::common::{javascript_provider, plan_failure, validated_side};
+use crate::common::{javascript_provider, plan_failure, validated_side, validated_side_text};
 use crate::engine::{Engine, JobControl, Published};
 use crate::inventory::invalid;
 use crate::slot::Slot;
@@ -23,11 +23,21 @@ pub use rea_graph::versions::{
     OPERATION,
 };
 
+/// One side as the caller holds it.
+#[derive(Debug, Clone)]
+pub enum Side {
+    /// A record (or an envelope) as a value, as MCP arguments bring it.
+    Value(Value),
+    /// A record (or an envelope) as JSON text, as files and the ledger hold it: validated
+    /// where it lies when it is canonical, never built into a value of the whole.
+    Text(Vec<u8>),
+}
+
 /// Two application records to compare: `left` the earlier version, `right` the later.
 #[derive(Debug, Clone)]
 pub struct VersionsRequest {
-    pub left: Value,
-    pub right: Value,
+    pub left: Side,
+    pub right: Side,
     /// Items listed inline, 1 to [`MAX_COMPARISON_ITEMS`]; the summary counts all.
     pub max_comparison_items: usize,
     /// Candidates listed per ambiguous item, 1 to [`MAX_CANDIDATE_NODES`].
@@ -35,10 +45,11 @@ pub struct VersionsRequest {
 }
 
 impl Engine {
-    /// Compares two application analyses. Returns only validated Evidence.
+    /// Compares two application analyses. Returns only validated Evidence. The request is
+    /// taken by value: its records may be hundreds of megabytes each.
     pub fn compare_application_versions(
         &self,
-        request: &VersionsRequest,
+        request: VersionsRequest,
         ctl: &JobControl<'_>,
     ) -> Result<Published, Failure> {
         if !(1..=MAX_COMPARISON_ITEMS).contains(&request.max_comparison_items) {
@@ -57,15 +68,20 @@ impl Engine {
         let mut plan = Plan::new();
         let sealed: Slot<Sealed> = Slot::new();
         let compare = {
-            let (sealed, request) = (sealed.clone(), request.clone());
+            let sealed = sealed.clone();
+            let VersionsRequest {
+                left,
+                right,
+                max_comparison_items,
+                max_candidate_nodes,
+            } = request;
             plan.add(StageKind::Graph, Placement::Pool, &[], move |cx| {
-                let left = side("left", &request.left)?;
-                cx.check()?;
-                let right = side("right", &request.right)?;
+                let (left, right) = rayon::join(|| side("left", &left), || side("right", &right));
+                let (left, right) = (left?, right?);
                 cx.check()?;
                 let limits = Limits {
-                    max_comparison_items: request.max_comparison_items,
-                    max_candidate_nodes: request.max_candidate_nodes,
+                    max_comparison_items,
+                    max_candidate_nodes,
                 };
                 let parameters = json!({
                     "max_candidate_nodes": limits.max_candidate_nodes,
@@ -112,8 +128,11 @@ impl Engine {
 }
 
 /// One side: its evidence id and its graph.
-fn side(name: &str, value: &Value) -> Result<(String, Version), Failure> {
-    let validated = validated_side(name, value)?;
+fn side(name: &str, input: &Side) -> Result<(String, Version), Failure> {
+    let validated = match input {
+        Side::Value(value) => validated_side(name, value)?,
+        Side::Text(text) => validated_side_text(name, text)?,
+    };
     if validated.record()["operation"] != crate::analyze::OPERATION {
         return Err(Failure::new(
             FailureReason::InvalidInput,

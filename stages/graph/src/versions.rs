@@ -37,7 +37,12 @@
 //! the lowercase hex SHA-256 of the RFC 8785 canonical JSON. Both are recomputed by the
 //! validator ([`item_id`], [`comparison_id`]).
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
+
+use rayon::prelude::*;
+use rustc_hash::FxHashMap as HashMap;
+use serde_json::value::RawValue;
 
 use rea_core::{Failure, FailureReason};
 use rea_exec::StageCx;
@@ -117,18 +122,22 @@ impl Default for Limits {
 }
 
 #[derive(Deserialize)]
-struct ResultIn {
-    graph: GraphIn,
+struct ResultIn<'a> {
+    #[serde(borrow)]
+    graph: GraphIn<'a>,
     #[serde(default)]
     root_artifact_sha256: Value,
 }
 
+/// Nodes are kept as text here and read in parallel; edges are read borrowing their ids.
 #[derive(Deserialize)]
-struct GraphIn {
+struct GraphIn<'a> {
     graph_id: String,
     coverage: CoverageIn,
-    nodes: Vec<NodeIn>,
-    edges: Vec<EdgeIn>,
+    #[serde(borrow)]
+    nodes: Vec<&'a RawValue>,
+    #[serde(borrow)]
+    edges: Vec<EdgeIn<'a>>,
 }
 
 #[derive(Deserialize)]
@@ -161,10 +170,13 @@ struct EvidenceIn {
 }
 
 #[derive(Deserialize)]
-struct EdgeIn {
-    source_node_id: String,
-    target_node_id: String,
-    relation: String,
+struct EdgeIn<'a> {
+    #[serde(borrow)]
+    source_node_id: Cow<'a, str>,
+    #[serde(borrow)]
+    target_node_id: Cow<'a, str>,
+    #[serde(borrow)]
+    relation: Cow<'a, str>,
 }
 
 /// One side: an application graph, read down to what the comparison needs.
@@ -204,33 +216,38 @@ struct Node {
 impl Version {
     /// Reads a side from the canonical text of a validated record's `normalized_result`.
     pub fn read(side: &str, evidence_id: &str, result: &[u8]) -> Result<Version, Failure> {
-        let parsed: ResultIn = serde_json::from_slice(result).map_err(|err| {
+        let unreadable = |err: serde_json::Error| {
             Failure::new(
                 FailureReason::InvalidInput,
                 format!("{side}: the application result has no readable graph"),
             )
             .with_detail("side", side)
             .with_source(err)
-        })?;
+        };
+        let parsed: ResultIn<'_> = serde_json::from_slice(result).map_err(unreadable)?;
         let graph = parsed.graph;
-        let index: BTreeMap<&str, usize> = graph
+        let nodes: Vec<Node> = graph
             .nodes
+            .par_iter()
+            .map(|raw| serde_json::from_str::<NodeIn>(raw.get()).map(Node::of))
+            .collect::<Result<_, _>>()
+            .map_err(unreadable)?;
+        let index: HashMap<&str, usize> = nodes
             .iter()
             .enumerate()
-            .map(|(i, n)| (n.node_id.as_str(), i))
+            .map(|(i, n)| (n.id.as_str(), i))
             .collect();
         let edges = graph
             .edges
             .iter()
             .filter_map(|e| {
                 Some((
-                    *index.get(e.source_node_id.as_str())?,
-                    e.relation.clone(),
-                    *index.get(e.target_node_id.as_str())?,
+                    *index.get(&*e.source_node_id)?,
+                    e.relation.to_string(),
+                    *index.get(&*e.target_node_id)?,
                 ))
             })
             .collect();
-        let nodes = graph.nodes.into_iter().map(Node::of).collect();
         Ok(Version {
             evidence_id: evidence_id.to_owned(),
             graph_id: graph.graph_id,
@@ -309,10 +326,7 @@ impl Node {
         let properties: BTreeSet<String> = node
             .observations
             .iter()
-            .map(|o| {
-                let kept = descriptive(&Value::Object(o.properties.clone()));
-                serde_json::to_string(&kept).unwrap_or_default()
-            })
+            .map(|o| serde_json::to_string(&descriptive_map(&o.properties)).unwrap_or_default())
             .collect();
         let properties = serde_json::to_string(&properties).unwrap_or_default();
         let source_map = match strategy {
@@ -375,15 +389,17 @@ impl Node {
 /// minifier renames from one build to the next.
 fn descriptive(value: &Value) -> Value {
     match value {
-        Value::Object(map) => Value::Object(
-            map.iter()
-                .filter(|(k, _)| !PLACEMENT.contains(&k.as_str()) && !k.ends_with("_expression"))
-                .map(|(k, v)| (k.clone(), descriptive(v)))
-                .collect(),
-        ),
+        Value::Object(map) => Value::Object(descriptive_map(map)),
         Value::Array(items) => Value::Array(items.iter().map(descriptive).collect()),
         other => other.clone(),
     }
+}
+
+fn descriptive_map(map: &Map<String, Value>) -> Map<String, Value> {
+    map.iter()
+        .filter(|(k, _)| !PLACEMENT.contains(&k.as_str()) && !k.ends_with("_expression"))
+        .map(|(k, v)| (k.clone(), descriptive(v)))
+        .collect()
 }
 
 /// What names a node that is not a module factory, without the digest of the file it is in

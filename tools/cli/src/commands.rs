@@ -8,7 +8,7 @@ use rea_jobs::compare::{CompareRequest, OPERATION as COMPARE};
 use rea_jobs::extract::{ExtractRequest, OPERATION as EXTRACT};
 use rea_jobs::inspect::{InspectRequest, OPERATION as INSPECT};
 use rea_jobs::inventory::{InventoryRequest, OPERATION as INVENTORY};
-use rea_jobs::versions::{OPERATION as VERSIONS, VersionsRequest};
+use rea_jobs::versions::{OPERATION as VERSIONS, Side, VersionsRequest};
 use rea_jobs::{Engine, JobControl, PageRequest, Published};
 
 use crate::args::{
@@ -148,16 +148,15 @@ fn compare(engine: &Engine, args: CompareArgs, cancel: &CancelToken) -> ExitCode
 
 fn versions(engine: &Engine, args: VersionsArgs, cancel: &CancelToken) -> ExitCode {
     let started = Instant::now();
-    let outcome = read_json(&args.left).and_then(|left| {
-        let right = read_json(&args.right)?;
+    let outcome = read_file(&args.left).and_then(|left| {
         let request = VersionsRequest {
-            left,
-            right,
+            left: Side::Text(left),
+            right: Side::Text(read_file(&args.right)?),
             max_comparison_items: args.max_comparison_items as usize,
             max_candidate_nodes: args.max_candidate_nodes as usize,
         };
         with_control(cancel, &args.job, |ctl| {
-            engine.compare_application_versions(&request, ctl)
+            engine.compare_application_versions(request, ctl)
         })
     });
     finish(VERSIONS, &args.job, outcome, cancel, |published| {
@@ -165,14 +164,19 @@ fn versions(engine: &Engine, args: VersionsArgs, cancel: &CancelToken) -> ExitCo
     })
 }
 
+/// Reads an evidence file given on the command line.
+fn read_file(path: &std::path::Path) -> Result<Vec<u8>, Failure> {
+    std::fs::read(path).map_err(|err| {
+        Failure::new(FailureReason::Path, "evidence file could not be read")
+            .with_detail("path", path.to_string_lossy().into_owned())
+            .with_source(err)
+    })
+}
+
 /// Reads a JSON file given on the command line.
 fn read_json(path: &std::path::Path) -> Result<serde_json::Value, Failure> {
     let shown = path.to_string_lossy().into_owned();
-    let bytes = std::fs::read(path).map_err(|err| {
-        Failure::new(FailureReason::Path, "evidence file could not be read")
-            .with_detail("path", shown.clone())
-            .with_source(err)
-    })?;
+    let bytes = read_file(path)?;
     serde_json::from_slice(&bytes).map_err(|err| {
         Failure::new(FailureReason::InvalidInput, "evidence file is not JSON")
             .with_detail("path", shown)

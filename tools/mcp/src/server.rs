@@ -18,7 +18,7 @@ use rea_jobs::inventory::InventoryRequest;
 use rea_jobs::ledger::{evidence_failure, parse_bundle};
 use rea_jobs::versions::{
     DEFAULT_CANDIDATE_NODES, DEFAULT_COMPARISON_ITEMS, MAX_CANDIDATE_NODES, MAX_COMPARISON_ITEMS,
-    VersionsRequest,
+    Side, VersionsRequest,
 };
 use rea_jobs::{Engine, JobControl, PageRequest, Published};
 use rmcp::model::{
@@ -223,8 +223,8 @@ impl Rea {
             "compare_application_versions" => {
                 let p: VersionsParams = decode(name, args)?;
                 let sides = self
-                    .evidence_side(p.left)
-                    .and_then(|left| Ok((left, self.evidence_side(p.right)?)));
+                    .version_side(p.left)
+                    .and_then(|left| Ok((left, self.version_side(p.right)?)));
                 let request = sides.and_then(|(left, right)| {
                     let items = p
                         .max_comparison_items
@@ -256,7 +256,7 @@ impl Rea {
                     Err(failure) => return Ok(response::failure(name, &failure)),
                 };
                 self.run_job(name, cx, token, move |engine, ctl| {
-                    engine.compare_application_versions(&request, ctl)
+                    engine.compare_application_versions(request, ctl)
                 })
                 .await
             }
@@ -378,19 +378,27 @@ impl Rea {
             EvidenceInput::Retained(reference) => {
                 let bytes = self.session().ledger.get(&reference.evidence_id);
                 let Some(bytes) = bytes else {
-                    return Err(evidence_failure(
-                        "no Evidence with this id is retained by this connection",
-                    )
-                    .with_detail("evidence_id", reference.evidence_id)
-                    .with_detail("reason", "missing")
-                    .with_detail("expected", "Evidence retained by the current connection")
-                    .with_detail("actual", Value::Null));
+                    return Err(missing_evidence(reference.evidence_id));
                 };
                 serde_json::from_slice(&bytes).map_err(|err| {
                     Failure::new(FailureReason::Internal, "retained record is not JSON")
                         .with_source(err)
                 })
             }
+        }
+    }
+
+    /// A side of a version comparison: inline as it came, retained as the ledger's bytes
+    /// (an application record can be hundreds of megabytes: it is not parsed here).
+    fn version_side(&self, input: EvidenceInput) -> Result<Side, Failure> {
+        match input {
+            EvidenceInput::Inline(object) => Ok(Side::Value(Value::Object(object))),
+            EvidenceInput::Retained(reference) => self
+                .session()
+                .ledger
+                .get(&reference.evidence_id)
+                .map(|bytes| Side::Text(bytes.to_vec()))
+                .ok_or_else(|| missing_evidence(reference.evidence_id)),
         }
     }
 
@@ -975,6 +983,15 @@ fn invalid(field: &str, message: String) -> Failure {
         "issues",
         json!([{"path": [field], "reason": "invalid_value"}]),
     )
+}
+
+/// A retained-evidence reference this connection does not hold.
+fn missing_evidence(evidence_id: String) -> Failure {
+    evidence_failure("no Evidence with this id is retained by this connection")
+        .with_detail("evidence_id", evidence_id)
+        .with_detail("reason", "missing")
+        .with_detail("expected", "Evidence retained by the current connection")
+        .with_detail("actual", Value::Null)
 }
 
 fn in_range(field: &str, value: u64, min: u64, max: u64) -> Result<(), Failure> {
