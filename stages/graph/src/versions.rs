@@ -26,7 +26,8 @@
 //! names, digests), `labels`, or `relations` (the edges, each named by its relation, its
 //! direction and what its other end paired with; what contains a node only places it, and is
 //! left out). Relations of a side whose graph was cut by a
-//! limit (its coverage is `truncated`), and properties or labels of a node whose observations
+//! limit (a file not read or cut short, or findings dropped, as the analysis's statistics count
+//! them; observations left out past the per-node cap cut no node or edge), and properties or labels of a node whose observations
 //! reached the per-node cap, may be incomplete: a difference there alone makes the pair
 //! `unknown`, not `changed`. A node on one side only is `added` or `removed` only when no limit
 //! cut the other side's graph; otherwise `unknown`. (A graph is `partial` without being cut when
@@ -127,6 +128,32 @@ struct ResultIn<'a> {
     graph: GraphIn<'a>,
     #[serde(default)]
     root_artifact_sha256: Value,
+    #[serde(default)]
+    statistics: StatisticsIn,
+}
+
+/// What the analysis left out because of a limit. Records made before these counts were
+/// published lack them: then a truncated coverage is taken to have cut nodes.
+#[derive(Deserialize, Default)]
+struct StatisticsIn {
+    limit_omitted_text_files: Option<u64>,
+    truncated_scopes: Option<u64>,
+    dropped_findings: Option<u64>,
+}
+
+impl StatisticsIn {
+    /// Whether nodes or edges may be missing: a file not read, a file cut short, or findings
+    /// dropped. Observations left out past the per-node cap cut neither.
+    fn cut(&self, truncated: bool) -> bool {
+        match (
+            self.limit_omitted_text_files,
+            self.truncated_scopes,
+            self.dropped_findings,
+        ) {
+            (Some(files), Some(scopes), Some(findings)) => files + scopes + findings > 0,
+            _ => truncated,
+        }
+    }
 }
 
 /// Nodes are kept as text here and read in parallel; edges are read borrowing their ids.
@@ -185,8 +212,10 @@ pub struct Version {
     graph_id: String,
     root_artifact_sha256: Value,
     graph_status: String,
-    /// A limit cut the graph: nodes and edges may be missing.
+    /// Coverage says a limit cut something.
     truncated: bool,
+    /// A limit cut nodes or edges (not only observations past the per-node cap).
+    cut: bool,
     nodes: Vec<Node>,
     /// Edges as (source index, relation, target index).
     edges: Vec<(usize, String, usize)>,
@@ -254,6 +283,7 @@ impl Version {
             root_artifact_sha256: parsed.root_artifact_sha256,
             graph_status: graph.coverage.status,
             truncated: graph.coverage.truncated,
+            cut: parsed.statistics.cut(graph.coverage.truncated),
             nodes,
             edges,
         })
@@ -261,7 +291,7 @@ impl Version {
 
     /// Whether every node and edge the analysis found is in the graph.
     fn whole(&self) -> bool {
-        !self.truncated
+        !self.cut
     }
 
     fn header(&self) -> Value {
@@ -270,6 +300,7 @@ impl Version {
             "evidence_id": self.evidence_id,
             "graph_id": self.graph_id,
             "graph_status": self.graph_status,
+            "graph_cut": self.cut,
             "graph_truncated": self.truncated,
             "nodes": self.nodes.len(),
             "root_artifact_sha256": self.root_artifact_sha256,
@@ -949,6 +980,23 @@ fn canonical_failure(err: CanonicalError) -> Failure {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_limits_that_drop_nodes_or_edges_cut_a_graph() {
+        let stats = |files, scopes, findings| StatisticsIn {
+            limit_omitted_text_files: Some(files),
+            truncated_scopes: Some(scopes),
+            dropped_findings: Some(findings),
+        };
+        // Observations past the per-node cap make coverage truncated, and cut nothing.
+        assert!(!stats(0, 0, 0).cut(true));
+        assert!(stats(1, 0, 0).cut(false));
+        assert!(stats(0, 2, 0).cut(true));
+        assert!(stats(0, 0, 3).cut(true));
+        // A record without the counts: coverage decides.
+        assert!(StatisticsIn::default().cut(true));
+        assert!(!StatisticsIn::default().cut(false));
+    }
 
     #[test]
     fn positions_and_content_hashes_leave_semantic_keys() {

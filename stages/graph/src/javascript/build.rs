@@ -2870,6 +2870,7 @@ fn finish(cx: &StageCx<'_>, p: Projected, request: &Request<'_>) -> Result<Built
         "findings": parsed.iter().map(|f| (f.js.references.len() + f.js.observations.len() + f.js.windows.len() + f.js.bridges.len() + f.js.ipc.len() + f.js.native.len() + f.js.processes.len()) as u64).sum::<u64>(),
         "bundles": parsed.iter().map(|f| f.js.bundles.len() as u64).sum::<u64>(),
         "modules": modules, "parse_failures": failures, "truncated_scopes": truncated,
+        "dropped_findings": dropped_findings, "omitted_observations": omitted_observations,
         "references": c.references, "unresolved_references": c.unresolved_references,
         "endpoints": c.endpoints, "routes": c.routes, "storage": c.storage,
     });
