@@ -221,6 +221,21 @@ fn the_versioned_fixture_pairs_as_the_reference_expects() {
     assert_eq!(summary["items"], total);
     assert_eq!(result["items"].as_array().unwrap().len() as u64, total);
     assert_eq!(result["items"][0]["status"], "changed");
+    // Within a status, the application's boundary (IPC, bridges, windows…) comes first.
+    let rank = |item: &Value| {
+        let kind = item["kind"].as_str().unwrap();
+        let boundary = rea_graph::versions::BOUNDARY_KINDS
+            .iter()
+            .position(|k| *k == kind)
+            .unwrap_or(usize::MAX);
+        (item["status"].as_str().unwrap().to_owned(), boundary)
+    };
+    let items = result["items"].as_array().unwrap();
+    for pair in items.windows(2) {
+        let (a, b) = (rank(&pair[0]), rank(&pair[1]));
+        assert!(a.0 != b.0 || a.1 <= b.1, "{} before {}", pair[0], pair[1]);
+    }
+    assert!(items.iter().any(|i| i["kind"] == "ipc-handler"));
     assert_eq!(result["left"]["evidence_id"], v1["evidence_id"]);
     assert_eq!(result["right"]["evidence_id"], v2["evidence_id"]);
 }

@@ -33,6 +33,10 @@
 //! cut the other side's graph; otherwise `unknown`. (A graph is `partial` without being cut when
 //! it holds dynamic IPC channels, for example: its nodes are still all there.)
 //!
+//! Items are listed by status (`changed`, `added`, `removed`, `unknown`, `unchanged`), then
+//! the application's boundary first ([`BOUNDARY_KINDS`]: IPC, bridges, preloads, windows,
+//! processes, native add-ons, endpoints…), then kind, label and node ids.
+//!
 //! Ids: an item's `item_id` is `jaci_` + H(the item without `item_id`); the `comparison_id` is
 //! `jacmp_` + H(`{item_ids, left_graph_id, parameters, right_graph_id, summary}`), where H is
 //! the lowercase hex SHA-256 of the RFC 8785 canonical JSON. Both are recomputed by the
@@ -80,6 +84,24 @@ pub const TIERS: [(&str, &str); 7] = [
 const MODULE_KEY: usize = 6;
 /// Item statuses, in the order items are listed.
 pub const STATUSES: [&str; 5] = ["changed", "added", "removed", "unknown", "unchanged"];
+/// The kinds of the application's boundary: within a status, items of these kinds are listed
+/// first, in this order (then every other kind, by name), so that a bounded listing keeps them.
+pub const BOUNDARY_KINDS: [&str; 14] = [
+    "ipc-channel",
+    "ipc-handler",
+    "context-bridge-api",
+    "electron-preload",
+    "browser-window",
+    "electron-main",
+    "electron-renderer",
+    "electron-utility",
+    "native-addon",
+    "endpoint",
+    "target",
+    "worker",
+    "service-worker",
+    "storage",
+];
 /// Every dimension a pair is compared on.
 pub const DIMENSIONS: [&str; 6] = [
     "content",
@@ -724,9 +746,16 @@ pub fn compare(
         }
     }
     let rank = |status: &str| STATUSES.iter().position(|s| *s == status).unwrap_or(0);
+    let boundary = |kind: &str| {
+        BOUNDARY_KINDS
+            .iter()
+            .position(|k| *k == kind)
+            .unwrap_or(BOUNDARY_KINDS.len())
+    };
     drafts.sort_by(|x, y| {
         rank(x.status)
             .cmp(&rank(y.status))
+            .then_with(|| boundary(x.kind).cmp(&boundary(y.kind)))
             .then_with(|| x.kind.cmp(y.kind))
             .then_with(|| x.label().cmp(y.label()))
             .then_with(|| side_id(x.left).cmp(side_id(y.left)))

@@ -283,6 +283,27 @@ pub fn versions_summary(published: &Published, elapsed: Duration) {
             .join(", ")
     };
     say!("  paired by    {}", counts(&r["summary"]["by_basis"]));
+    // Per kind, what did not stay the same: `+added -removed ~changed ?unknown`.
+    let mut kinds = Vec::new();
+    for (kind, c) in r["summary"]["by_kind"].as_object().into_iter().flatten() {
+        let n = |s: &str| c[s].as_u64().unwrap_or(0);
+        let parts: Vec<String> = [
+            ("+", "added"),
+            ("-", "removed"),
+            ("~", "changed"),
+            ("?", "unknown"),
+        ]
+        .iter()
+        .filter(|(_, s)| n(s) > 0)
+        .map(|(sign, s)| format!("{sign}{}", n(s)))
+        .collect();
+        if !parts.is_empty() {
+            kinds.push(format!("{kind} {}", parts.join(" ")));
+        }
+    }
+    if !kinds.is_empty() {
+        say!("  by kind      {}", kinds.join(", "));
+    }
     if r["matching"]["ambiguous"].as_u64().unwrap_or(0) > 0 {
         say!("  ambiguous    {} nodes", r["matching"]["ambiguous"]);
     }
