@@ -424,6 +424,9 @@ pub struct Bridge {
     /// What the literal spreads off other modules' exports (`{ ...electronAPI, x }`), each
     /// an unknown member until it settles like [`Self::api_import`].
     pub spread_imports: Vec<ChannelImport>,
+    /// The byte span of the API's object literal in this file (written in the call, or bound
+    /// to the name the call passes): IPC calls inside it are the API's.
+    pub literal_span: Option<(u32, u32)>,
 }
 
 /// The file (and module factory) and export an imported bridge API was read from.

@@ -718,6 +718,32 @@ fn electron_apps_built_by_real_tools_keep_their_source_facts() {
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
         assert_eq!(bridges, expected, "{build}: bridges");
+        // Every renderer IPC call of this app sits in the bridge's members: the API reaches
+        // each channel (and exposes the listener) itself.
+        let bridge_ids: BTreeSet<&str> = nodes
+            .iter()
+            .filter(|n| n["kind"] == "context-bridge-api")
+            .map(|n| n["node_id"].as_str().unwrap())
+            .collect();
+        let through_bridge: BTreeSet<(String, String)> = result["graph"]["edges"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| bridge_ids.contains(e["source_node_id"].as_str().unwrap()))
+            .filter(|e| e["relation"] != "contains")
+            .filter(|e| !e["properties"]["channel"].is_null())
+            .map(|e| {
+                (
+                    e["properties"]["operation"].as_str().unwrap().to_owned(),
+                    e["properties"]["channel"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            through_bridge,
+            pairs(&truth["renderer_ipc"]),
+            "{build}: the bridge's IPC"
+        );
         let mut sides: BTreeMap<&str, BTreeSet<(String, String)>> = BTreeMap::new();
         for edge in result["graph"]["edges"].as_array().unwrap() {
             let p = &edge["properties"];

@@ -2029,7 +2029,9 @@ fn project_findings<'p>(
                 Some(&load.range),
             )?;
         }
-        // contextBridge.
+        // contextBridge. The APIs whose literal is in this file, by its span: the IPC calls
+        // inside it are what the API's members do.
+        let mut bridge_literals: Vec<((u32, u32), _, Option<&String>)> = Vec::new();
         for bridge in &js.bridges {
             if !admit() {
                 continue;
@@ -2078,7 +2080,17 @@ fn project_findings<'p>(
                 json!({"api_key": bridge.api_key}),
                 inferred("high", sha_ref, location, "map-context-bridge-exposure"),
             )?;
+            if let Some(span) = bridge.literal_span {
+                bridge_literals.push((span, node, bridge.api_key.as_ref()));
+            }
         }
+        // The innermost API literal around a call.
+        let bridge_of = |span: (u32, u32)| {
+            bridge_literals
+                .iter()
+                .filter(|(s, _, _)| s.0 <= span.0 && span.1 <= s.1)
+                .min_by_key(|(s, _, _)| s.1 - s.0)
+        };
         // IPC.
         let mut file_handlers: Vec<((u32, u32), String)> = Vec::new();
         for op in ipc_of(file).iter().chain(bridged_of(file)) {
@@ -2142,6 +2154,17 @@ fn project_findings<'p>(
                     } else {
                         "sends"
                     };
+                    if op.side == "renderer"
+                        && let Some((_, api, api_key)) = bridge_of(op.span)
+                    {
+                        o.edge(
+                            api,
+                            &channel,
+                            relation,
+                            json!({"api_key": api_key, "channel": op.channel, "operation": op.operation}),
+                            inferred("high", sha_ref, location, "map-context-bridge-ipc"),
+                        )?;
+                    }
                     o.edge(
                         &from,
                         &channel,
@@ -2182,6 +2205,18 @@ fn project_findings<'p>(
                             "locate-ipc-handler",
                         ),
                     )?;
+                    // A listener a bridge member registers for the page.
+                    if op.side == "renderer"
+                        && let Some((_, api, api_key)) = bridge_of(op.span)
+                    {
+                        o.edge(
+                            api,
+                            &handler,
+                            "exposes",
+                            json!({"api_key": api_key, "channel": op.channel, "operation": op.operation}),
+                            inferred("high", sha_ref, location, "map-context-bridge-ipc"),
+                        )?;
+                    }
                     o.edge(
                         &handler,
                         &channel,

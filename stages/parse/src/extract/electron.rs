@@ -172,6 +172,10 @@ impl Extractor<'_, '_> {
     /// literal is read: its members as a bridge API and its fields as window options.
     pub(super) fn read_named_object(&self, obj: &ObjectLit) -> NamedObject {
         NamedObject {
+            span: (
+                self.source.offset(obj.span.lo),
+                self.source.offset(obj.span.hi),
+            ),
             members: object_members(obj),
             functions: member_functions(obj),
             window: self.window_options(obj),
@@ -658,6 +662,7 @@ impl Extractor<'_, '_> {
         }
         let mut api_import = None;
         let mut spread_imports = Vec::new();
+        let mut literal_span = None;
         let (api_status, (members, unknown), functions) = match api.map(unwrap) {
             None => ("missing", (Vec::new(), 0), Vec::new()),
             Some(Expr::Object(obj)) => {
@@ -671,11 +676,16 @@ impl Extractor<'_, '_> {
                         PropOrSpread::Prop(_) => None,
                     })
                     .collect();
+                literal_span = Some((
+                    self.source.offset(obj.span.lo),
+                    self.source.offset(obj.span.hi),
+                ));
                 ("object-literal", object_members(obj), member_functions(obj))
             }
             // `const api = {…}; exposeInMainWorld("api", api)`: the literal bound in scope.
             Some(Expr::Ident(ident)) if self.named_object(&ident.sym).is_some() => {
                 let named = self.named_object(&ident.sym);
+                literal_span = named.map(|o| o.span);
                 (
                     "object-literal",
                     named.map(|o| o.members.clone()).unwrap_or_default(),
@@ -707,6 +717,7 @@ impl Extractor<'_, '_> {
             api_import,
             api_source: None,
             spread_imports,
+            literal_span,
         });
     }
 
@@ -1373,6 +1384,8 @@ impl WindowOptions {
 /// What the walk read off an object literal bound to a name.
 #[derive(Debug, Clone)]
 pub(super) struct NamedObject {
+    /// The literal's byte span in the file.
+    span: (u32, u32),
     members: Members,
     functions: Vec<MemberFunction>,
     window: WindowOptions,
