@@ -470,6 +470,70 @@ window.other.invoke("get-config");"#,
 }
 
 #[test]
+fn a_bridge_literal_that_spreads_local_objects_takes_their_members_and_reaches_their_channels() {
+    let dir = app_tree(&[
+        (
+            "main.js",
+            r#"const { ipcMain, BrowserWindow } = require("electron");
+const win = new BrowserWindow({ webPreferences: { preload: __dirname + "/preload.js" } });
+ipcMain.handle("app:ping", () => "pong");
+ipcMain.on("app:quit", () => {});
+ipcMain.on("app:log", () => {});
+win.webContents.send("app:update", 1);"#,
+        ),
+        (
+            "preload.js",
+            r#"const { contextBridge, ipcRenderer } = require("electron");
+const base = { ping: () => ipcRenderer.invoke("app:ping"), send(channel, data) { ipcRenderer.send(channel, data); } };
+const extra = { version: "1", onUpdate: (cb) => ipcRenderer.on("app:update", cb) };
+ipcRenderer.send("app:log", "outside the API");
+contextBridge.exposeInMainWorld("app", { ...base, ...extra, quit: () => ipcRenderer.send("app:quit") });"#,
+        ),
+        ("renderer.js", r#"window.app.send("app:log", 1);"#),
+    ]);
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let bridges = nodes(&result, "context-bridge-api");
+    assert_eq!(bridges.len(), 1);
+    let bridge = props(bridges[0]);
+    assert_eq!(
+        bridge["members"],
+        json!(["onUpdate", "ping", "quit", "send", "version"])
+    );
+    assert_eq!(bridge["unknown_members"], 0);
+    // The API's own IPC: its members' calls, not the file's call outside the literal.
+    let id = bridges[0]["node_id"].as_str().unwrap();
+    let own: BTreeSet<(String, String, String)> = result["graph"]["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["source_node_id"] == id && !e["properties"]["channel"].is_null())
+        .map(|e| {
+            let text = |v: &Value| v.as_str().unwrap().to_owned();
+            (
+                text(&e["relation"]),
+                text(&e["properties"]["operation"]),
+                text(&e["properties"]["channel"]),
+            )
+        })
+        .collect();
+    let expected: BTreeSet<(String, String, String)> = [
+        ("invokes", "invoke", "app:ping"),
+        ("exposes", "on", "app:update"),
+        ("sends", "send", "app:quit"),
+    ]
+    .iter()
+    .map(|(a, b, c)| (a.to_string(), b.to_string(), c.to_string()))
+    .collect();
+    assert_eq!(own, expected);
+    // The spread member that forwards its parameter carries the page's channel to main.
+    let paired = paired_by(&result, ["channel", "handler_path", "via"]);
+    assert!(
+        paired.contains(&("app:log", "main.js", "window.app.send")),
+        "{paired:?}"
+    );
+}
+
+#[test]
 fn a_bridge_api_another_module_exports_is_read_where_it_is_written() {
     // Preloads that expose an object another module builds: as tsc compiles `export const
     // api = {…}`, as an ES module exports it by name and by default, and as a CommonJS

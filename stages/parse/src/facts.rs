@@ -424,9 +424,10 @@ pub struct Bridge {
     /// What the literal spreads off other modules' exports (`{ ...electronAPI, x }`), each
     /// an unknown member until it settles like [`Self::api_import`].
     pub spread_imports: Vec<ChannelImport>,
-    /// The byte span of the API's object literal in this file (written in the call, or bound
-    /// to the name the call passes): IPC calls inside it are the API's.
-    pub literal_span: Option<(u32, u32)>,
+    /// The byte spans of the API's object literals in this file (written in the call, bound
+    /// to the name the call passes, or spread into it from a name bound in scope): IPC calls
+    /// inside them are the API's.
+    pub literal_spans: Vec<(u32, u32)>,
 }
 
 /// The file (and module factory) and export an imported bridge API was read from.

@@ -2080,8 +2080,8 @@ fn project_findings<'p>(
                 json!({"api_key": bridge.api_key}),
                 inferred("high", sha_ref, location, "map-context-bridge-exposure"),
             )?;
-            if let Some(span) = bridge.literal_span {
-                bridge_literals.push((span, node, bridge.api_key.as_ref()));
+            for span in &bridge.literal_spans {
+                bridge_literals.push((*span, node.clone(), bridge.api_key.as_ref()));
             }
         }
         // The innermost API literal around a call.

@@ -662,7 +662,7 @@ impl Extractor<'_, '_> {
         }
         let mut api_import = None;
         let mut spread_imports = Vec::new();
-        let mut literal_span = None;
+        let mut literal_spans = Vec::new();
         let (api_status, (members, unknown), functions) = match api.map(unwrap) {
             None => ("missing", (Vec::new(), 0), Vec::new()),
             Some(Expr::Object(obj)) => {
@@ -676,16 +676,37 @@ impl Extractor<'_, '_> {
                         PropOrSpread::Prop(_) => None,
                     })
                     .collect();
-                literal_span = Some((
+                literal_spans.push((
                     self.source.offset(obj.span.lo),
                     self.source.offset(obj.span.hi),
                 ));
-                ("object-literal", object_members(obj), member_functions(obj))
+                let (mut members, mut unknown) = object_members(obj);
+                let mut functions = member_functions(obj);
+                // `{ ...api, x }` of an object literal bound in scope: its members are the
+                // API's, as if written here.
+                for prop in &obj.props {
+                    let PropOrSpread::Spread(spread) = prop else {
+                        continue;
+                    };
+                    let Expr::Ident(ident) = unwrap(&spread.expr) else {
+                        continue;
+                    };
+                    let Some(named) = self.named_object(&ident.sym) else {
+                        continue;
+                    };
+                    members.extend(named.members.0.iter().cloned());
+                    unknown = unknown.saturating_sub(1) + named.members.1;
+                    functions.extend(named.functions.iter().cloned());
+                    literal_spans.push(named.span);
+                }
+                members.sort();
+                members.dedup();
+                ("object-literal", (members, unknown), functions)
             }
             // `const api = {…}; exposeInMainWorld("api", api)`: the literal bound in scope.
             Some(Expr::Ident(ident)) if self.named_object(&ident.sym).is_some() => {
                 let named = self.named_object(&ident.sym);
-                literal_span = named.map(|o| o.span);
+                literal_spans.extend(named.map(|o| o.span));
                 (
                     "object-literal",
                     named.map(|o| o.members.clone()).unwrap_or_default(),
@@ -717,7 +738,7 @@ impl Extractor<'_, '_> {
             api_import,
             api_source: None,
             spread_imports,
-            literal_span,
+            literal_spans,
         });
     }
 

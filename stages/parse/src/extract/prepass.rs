@@ -1618,10 +1618,21 @@ impl Visit for PrePass {
                 _ => None,
             };
             self.exposes |= api.is_some();
-            if let Some(api) = api
-                && let Expr::Ident(ident) = unwrap(&api.expr)
-            {
-                self.object_names.insert(ident.sym.to_string());
+            match api.map(|a| unwrap(&a.expr)) {
+                Some(Expr::Ident(ident)) => {
+                    self.object_names.insert(ident.sym.to_string());
+                }
+                // `{ ...base, x }`: the names it spreads, read as bridge literals too.
+                Some(Expr::Object(obj)) => {
+                    for prop in &obj.props {
+                        if let PropOrSpread::Spread(spread) = prop
+                            && let Expr::Ident(ident) = unwrap(&spread.expr)
+                        {
+                            self.object_names.insert(ident.sym.to_string());
+                        }
+                    }
+                }
+                _ => {}
             }
         }
         call.visit_children_with(self);
