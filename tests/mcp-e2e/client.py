@@ -97,6 +97,20 @@ async def main():
             assert updates[-1][2].startswith("done: "), "terminal update last"
             checked.append("analyze with progress")
 
+            # The retained analysis against itself, both sides by reference: nothing changed.
+            reference = {"kind": "retained-evidence", "evidence_id": analyzed["evidence_id"]}
+            versions = ok(
+                await session.call_tool(
+                    "compare_application_versions", {"left": reference, "right": reference}
+                ),
+                "compare versions",
+            )["result"]
+            nodes = len(analyzed["result"]["graph"]["nodes"])
+            assert versions["summary"]["unchanged"] == nodes
+            assert versions["summary"]["paired"] == nodes
+            assert all(versions["summary"][s] == 0 for s in ("added", "removed", "changed", "unknown"))
+            checked.append("compare_application_versions")
+
             missing_id = "ev_" + "f" * 64
             missing = failed(
                 await session.call_tool(
@@ -112,17 +126,18 @@ async def main():
             checked.append("missing reference")
 
             exported = ok(await session.call_tool("export_evidence_bundle", {"path": bundle_path}), "export")
-            assert exported["result"]["records"] == 1
+            # The analysis and the comparison.
+            assert exported["result"]["records"] == 2
 
     async with stdio_client(server()) as (read, write):
         async with ClientSession(read, write) as session:
             await session.initialize()
             imported = ok(await session.call_tool("import_evidence_bundle", {"path": bundle_path}), "import")
-            assert imported["result"] == {"imported": 1, "duplicates": 0, "total": 1}
+            assert imported["result"] == {"imported": 2, "duplicates": 0, "total": 2}
             bundle = ok(await session.call_tool("get_evidence_bundle", {}), "bundle")["result"]
             assert bundle == json.load(open(bundle_path, encoding="utf-8"))
             again = ok(await session.call_tool("import_evidence_bundle", {"path": bundle_path}), "reimport")
-            assert again["result"] == {"imported": 0, "duplicates": 1, "total": 1}
+            assert again["result"] == {"imported": 0, "duplicates": 2, "total": 2}
             tampered = json.load(open(bundle_path, encoding="utf-8"))
             tampered["records"][0]["normalized_result"]["limitations"] = ["edited"]
             tampered_path = os.path.join(WORK, "tampered.bundle.json")

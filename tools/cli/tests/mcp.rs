@@ -108,7 +108,9 @@ fn the_python_sdk_drives_the_session_and_bundle_tools() {
         String::from_utf8_lossy(&output.stdout),
         String::from_utf8_lossy(&output.stderr)
     );
-    assert_eq!(checked(&output.stdout).len(), 7);
+    let checked = checked(&output.stdout);
+    assert_eq!(checked.len(), 8, "{checked:?}");
+    assert!(checked.iter().any(|c| c == "compare_application_versions"));
 }
 
 #[test]
