@@ -349,14 +349,7 @@ fn draft(
     display: &str,
     parameters: Value,
 ) -> EvidenceDraft {
-    let limitations = result["limitations"]
-        .as_array()
-        .map(|l| {
-            l.iter()
-                .filter_map(|v| v.as_str().map(str::to_owned))
-                .collect()
-        })
-        .unwrap_or_default();
+    let limitations = crate::common::limitations_of(&result);
     EvidenceDraft {
         subject: Some(artifact_subject(&inventory.manifest, display)),
         provider: crate::common::javascript_provider(),

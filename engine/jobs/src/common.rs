@@ -65,6 +65,70 @@ pub(crate) fn validate_and_run(
     Ok((validated.take("validated evidence")?, report))
 }
 
+/// Runs a derived record's job (a comparison of records, no input read from disk): one graph
+/// node drafts the record and seals it, a validate node checks it as derived Evidence, and the
+/// validated record is published with its `normalized_result.summary` as the headline.
+pub(crate) fn derive(
+    engine: &Engine,
+    ctl: &JobControl<'_>,
+    draft: impl FnOnce(&rea_exec::StageCx<'_>) -> Result<rea_seal::EvidenceDraft, Failure>
+    + Send
+    + 'static,
+) -> Result<crate::engine::Published, Failure> {
+    ctl.cancel.check()?;
+    let mut plan = Plan::new();
+    let sealed: Slot<Sealed> = Slot::new();
+    let graph = {
+        let sealed = sealed.clone();
+        plan.add(StageKind::Graph, Placement::Pool, &[], move |cx| {
+            let draft = draft(cx)?;
+            cx.check()?;
+            sealed.put(rea_seal::seal(cx, draft)?);
+            Ok(())
+        })
+        .map_err(plan_failure)?
+    };
+    let validated: Slot<Validated> = Slot::new();
+    {
+        let validated = validated.clone();
+        plan.add(
+            StageKind::Validate,
+            Placement::Pool,
+            &[Dep::After(graph)],
+            move |cx| {
+                validated.put(rea_validate::validate_derived(
+                    cx,
+                    sealed.take("sealed evidence")?.bytes(),
+                )?);
+                Ok(())
+            },
+        )
+        .map_err(plan_failure)?;
+    }
+    let report = engine.execute(plan, ctl)?;
+    let validated = validated.take("validated evidence")?;
+    let headline = match &validated.record()["normalized_result"]["summary"] {
+        serde_json::Value::Object(map) => map.clone(),
+        _ => serde_json::Map::new(),
+    };
+    let published = crate::engine::Published::new(validated, headline, &report)?;
+    ctl.progress
+        .finish("done", 1, Some(1), "comparison complete");
+    Ok(published)
+}
+
+/// A result's `limitations` as strings, for the record's own.
+pub(crate) fn limitations_of(result: &serde_json::Value) -> Vec<String> {
+    result["limitations"]
+        .as_array()
+        .map(|l| {
+            l.iter()
+                .filter_map(|v| v.as_str().map(str::to_owned))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// The subject of a record about the input shown as `display`, whose inventory root is `manifest`'s.
 pub(crate) fn artifact_subject(manifest: &Manifest, display: &str) -> Subject {
     Subject {

@@ -13,15 +13,12 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use rea_core::{Failure, FailureReason};
-use rea_exec::{Dep, Placement, Plan, StageKind};
-use rea_seal::{Authority, Confidence, EvidenceDraft, Sealed};
-use rea_validate::Validated;
-use serde_json::{Map, Value, json};
+use rea_seal::{Authority, Confidence, EvidenceDraft};
+use serde_json::{Value, json};
 
-use crate::common::{artifact_provider, locations_of, plan_failure, validated_side};
+use crate::common::{artifact_provider, derive, locations_of, validated_side};
 use crate::engine::{Engine, JobControl, Published};
 use crate::inventory::invalid;
-use crate::slot::Slot;
 
 /// The operation name, as tools and Evidence spell it.
 pub const OPERATION: &str = "compare_artifacts";
@@ -50,49 +47,14 @@ impl Engine {
                 format!("max_changes must be between 1 and {MAX_CHANGES}"),
             ));
         }
-        ctl.cancel.check()?;
-        let mut plan = Plan::new();
-        let sealed: Slot<Sealed> = Slot::new();
-        let compare = {
-            let (sealed, request) = (sealed.clone(), request.clone());
-            plan.add(StageKind::Graph, Placement::Pool, &[], move |cx| {
-                let left = side("left", &request.left)?;
-                cx.check()?;
-                let right = side("right", &request.right)?;
-                cx.check()?;
-                let draft = draft(&left, &right, request.max_changes)?;
-                sealed.put(rea_seal::seal(cx, draft)?);
-                Ok(())
-            })
-            .map_err(plan_failure)?
-        };
-        let validated: Slot<Validated> = Slot::new();
-        {
-            let validated = validated.clone();
-            plan.add(
-                StageKind::Validate,
-                Placement::Pool,
-                &[Dep::After(compare)],
-                move |cx| {
-                    validated.put(rea_validate::validate_derived(
-                        cx,
-                        sealed.take("sealed evidence")?.bytes(),
-                    )?);
-                    Ok(())
-                },
-            )
-            .map_err(plan_failure)?;
-        }
-        let report = self.execute(plan, ctl)?;
-        let validated = validated.take("validated evidence")?;
-        let headline = match &validated.record()["normalized_result"]["summary"] {
-            Value::Object(map) => map.clone(),
-            _ => Map::new(),
-        };
-        let published = Published::new(validated, headline, &report)?;
-        ctl.progress
-            .finish("done", 1, Some(1), "comparison complete");
-        Ok(published)
+        let request = request.clone();
+        derive(self, ctl, move |cx| {
+            let left = side("left", &request.left)?;
+            cx.check()?;
+            let right = side("right", &request.right)?;
+            cx.check()?;
+            draft(&left, &right, request.max_changes)
+        })
     }
 }
 

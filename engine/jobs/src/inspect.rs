@@ -272,14 +272,7 @@ fn package_entrypoints(
 
 fn draft(graph: &InventoryGraph, result: Value, display: &str, parameters: Value) -> EvidenceDraft {
     let locations = locations_of(result["entrypoints"].as_array().map_or(&[], Vec::as_slice));
-    let limitations = result["limitations"]
-        .as_array()
-        .map(|l| {
-            l.iter()
-                .filter_map(|v| v.as_str().map(str::to_owned))
-                .collect()
-        })
-        .unwrap_or_default();
+    let limitations = crate::common::limitations_of(&result);
     EvidenceDraft {
         subject: Some(artifact_subject(&graph.manifest, display)),
         provider: artifact_provider(),

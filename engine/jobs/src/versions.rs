@@ -7,16 +7,15 @@
 //! nothing is read from disk. The matching itself is [`rea_graph::versions`].
 
 use rea_core::{Failure, FailureReason};
-use rea_exec::{Dep, Placement, Plan, StageKind};
 use rea_graph::versions::{self, Limits, Version};
-use rea_seal::{Authority, Confidence, EvidenceDraft, Sealed};
-use rea_validate::Validated;
-use serde_json::{Map, Value, json};
+use rea_seal::{Authority, Confidence, EvidenceDraft};
+use serde_json::{Value, json};
 
-use crate::common::{javascript_provider, plan_failure, validated_side, validated_side_text};
+use crate::common::{
+    derive, javascript_provider, limitations_of, validated_side, validated_side_text,
+};
 use crate::engine::{Engine, JobControl, Published};
 use crate::inventory::invalid;
-use crate::slot::Slot;
 
 pub use rea_graph::versions::{
     DEFAULT_CANDIDATE_NODES, DEFAULT_COMPARISON_ITEMS, MAX_CANDIDATE_NODES, MAX_COMPARISON_ITEMS,
@@ -64,66 +63,27 @@ impl Engine {
                 format!("max_candidate_nodes must be between 1 and {MAX_CANDIDATE_NODES}"),
             ));
         }
-        ctl.cancel.check()?;
-        let mut plan = Plan::new();
-        let sealed: Slot<Sealed> = Slot::new();
-        let compare = {
-            let sealed = sealed.clone();
-            let VersionsRequest {
-                left,
-                right,
+        let VersionsRequest {
+            left,
+            right,
+            max_comparison_items,
+            max_candidate_nodes,
+        } = request;
+        derive(self, ctl, move |cx| {
+            let (left, right) = rayon::join(|| side("left", &left), || side("right", &right));
+            let (left, right) = (left?, right?);
+            cx.check()?;
+            let limits = Limits {
                 max_comparison_items,
                 max_candidate_nodes,
-            } = request;
-            plan.add(StageKind::Graph, Placement::Pool, &[], move |cx| {
-                let (left, right) = rayon::join(|| side("left", &left), || side("right", &right));
-                let (left, right) = (left?, right?);
-                cx.check()?;
-                let limits = Limits {
-                    max_comparison_items,
-                    max_candidate_nodes,
-                };
-                let parameters = json!({
-                    "max_candidate_nodes": limits.max_candidate_nodes,
-                    "max_comparison_items": limits.max_comparison_items,
-                });
-                let result = versions::compare(cx, &left.1, &right.1, limits, &parameters)?;
-                cx.check()?;
-                sealed.put(rea_seal::seal(
-                    cx,
-                    draft(&left.0, &right.0, result, parameters),
-                )?);
-                Ok(())
-            })
-            .map_err(plan_failure)?
-        };
-        let validated: Slot<Validated> = Slot::new();
-        {
-            let validated = validated.clone();
-            plan.add(
-                StageKind::Validate,
-                Placement::Pool,
-                &[Dep::After(compare)],
-                move |cx| {
-                    validated.put(rea_validate::validate_derived(
-                        cx,
-                        sealed.take("sealed evidence")?.bytes(),
-                    )?);
-                    Ok(())
-                },
-            )
-            .map_err(plan_failure)?;
-        }
-        let report = self.execute(plan, ctl)?;
-        let validated = validated.take("validated evidence")?;
-        let headline = match &validated.record()["normalized_result"]["summary"] {
-            Value::Object(map) => map.clone(),
-            _ => Map::new(),
-        };
-        let published = Published::new(validated, headline, &report)?;
-        ctl.progress
-            .finish("done", 1, Some(1), "comparison complete");
-        Ok(published)
+            };
+            let parameters = json!({
+                "max_candidate_nodes": limits.max_candidate_nodes,
+                "max_comparison_items": limits.max_comparison_items,
+            });
+            let result = versions::compare(cx, &left.1, &right.1, limits, &parameters)?;
+            Ok(draft(&left.0, &right.0, result, parameters))
+        })
     }
 }
 
@@ -146,14 +106,7 @@ fn side(name: &str, input: &Side) -> Result<(String, Version), Failure> {
 }
 
 fn draft(left: &str, right: &str, result: Value, parameters: Value) -> EvidenceDraft {
-    let limitations = result["limitations"]
-        .as_array()
-        .map(|l| {
-            l.iter()
-                .filter_map(|v| v.as_str().map(str::to_owned))
-                .collect()
-        })
-        .unwrap_or_default();
+    let limitations = limitations_of(&result);
     EvidenceDraft {
         subject: None,
         provider: javascript_provider(),

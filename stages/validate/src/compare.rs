@@ -4,6 +4,27 @@ use serde_json::Value;
 
 use crate::ValidationError;
 
+/// A comparison links the records it compares: `evidence_links` is the left and right
+/// evidence ids, in that order.
+pub(crate) fn links_to_sides(record: &Value, result: &Value) -> Result<(), ValidationError> {
+    let links: Vec<&Value> = record["evidence_links"]
+        .as_array()
+        .map(|l| l.iter().collect())
+        .unwrap_or_default();
+    if links
+        != [
+            &result["left"]["evidence_id"],
+            &result["right"]["evidence_id"],
+        ]
+    {
+        return Err(ValidationError::new(
+            "/evidence_links",
+            "must be the left and right evidence ids, in that order",
+        ));
+    }
+    Ok(())
+}
+
 const STATUSES: [&str; 6] = [
     "added",
     "removed",
@@ -15,21 +36,7 @@ const STATUSES: [&str; 6] = [
 
 pub(crate) fn check(record: &Value, result: &Value) -> Result<(), ValidationError> {
     let bad = |at: &str, problem: &str| ValidationError::new(at, problem);
-    let links: Vec<&Value> = record["evidence_links"]
-        .as_array()
-        .map(|l| l.iter().collect())
-        .unwrap_or_default();
-    if links
-        != [
-            &result["left"]["evidence_id"],
-            &result["right"]["evidence_id"],
-        ]
-    {
-        return Err(bad(
-            "/evidence_links",
-            "must be the left and right evidence ids, in that order",
-        ));
-    }
+    links_to_sides(record, result)?;
     let Some(changes) = result["changes"].as_array() else {
         return Err(bad("/changes", "must be an array"));
     };

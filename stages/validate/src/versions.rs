@@ -8,21 +8,7 @@ use crate::ValidationError;
 
 pub(crate) fn check(record: &Value, result: &Value) -> Result<(), ValidationError> {
     let bad = |at: &str, problem: &str| Err(ValidationError::new(at, problem));
-    let links: Vec<&Value> = record["evidence_links"]
-        .as_array()
-        .map(|l| l.iter().collect())
-        .unwrap_or_default();
-    if links
-        != [
-            &result["left"]["evidence_id"],
-            &result["right"]["evidence_id"],
-        ]
-    {
-        return bad(
-            "/evidence_links",
-            "must be the left and right evidence ids, in that order",
-        );
-    }
+    crate::compare::links_to_sides(record, result)?;
     if result["schema"] != versions::SCHEMA || result["schema_version"] != 1 {
         return bad(
             "/schema",
