@@ -17,7 +17,7 @@
 //! | `exact-node-identity` | the `node_id` | exact |
 //! | `source-map-identity` | a `source-map-original` identity's `original_source` | high |
 //! | `structural-fingerprint` | a module's complete `rea-swc-structure-v2` fingerprint (identifier names ignored) | medium |
-//! | `semantic-key` | for nodes that are not module factories: the identity without the file digest and source position (`artifact-local-key` namespace and key with a trailing `:line:column` cut), the label, and the files the node was seen in | medium |
+//! | `semantic-key` | for nodes that are not module factories: the identity without the file digest and source position (`artifact-local-key` namespace and key with a trailing `:line:column` cut), the label, and the files the node was seen in; tried first with the node's descriptive properties too, then without | medium |
 //! | `module-key` | a module factory's file and key, only in a file where at least 3 factories paired by a digest and 9 in 10 of them kept their key | low |
 //!
 //! A pair is `changed` when a dimension differs: `content` (the content digest), `source` (the
@@ -82,6 +82,8 @@ pub const TIERS: [(&str, &str); 7] = [
 ];
 /// The `module-key` tier, used only for files whose keys held (see [`stable_key_files`]).
 const MODULE_KEY: usize = 6;
+/// The `semantic-key` tier.
+const SEMANTIC_KEY: usize = 5;
 /// Item statuses, in the order items are listed.
 pub const STATUSES: [&str; 5] = ["changed", "added", "removed", "unknown", "unchanged"];
 /// The kinds of the application's boundary: within a status, items of these kinds are listed
@@ -126,6 +128,8 @@ const PLACEMENT: &[&str] = &[
     "structural_fingerprint_algorithm",
     "structural_fingerprint_sha256",
     "structural_fingerprint_status",
+    // How a channel was written (a constant, or the literal a minifier put in its place).
+    "resolution",
 ];
 
 /// The bounds of one comparison.
@@ -250,6 +254,10 @@ struct Node {
     paths: Vec<String>,
     /// The key of each tier, where the node has one.
     keys: [Option<String>; 7],
+    /// The semantic key with the node's descriptive properties: tried before the semantic key
+    /// alone, it tells apart nodes that only their properties distinguish (three windows of
+    /// one file, each with its own options).
+    refined: Option<String>,
     /// A module factory's file (content hashes in its name left out).
     factory_file: Option<String>,
     /// The content digest of a file's node.
@@ -389,6 +397,7 @@ impl Node {
         let semantic = source
             .is_none()
             .then(|| semantic_key(&node, &labels, &paths));
+        let refined = semantic.as_ref().map(|key| format!("{key}\n{properties}"));
         let factory_file = source
             .is_some()
             .then(|| agreed("path").map(|p| without_hashes(&p)))
@@ -433,6 +442,7 @@ impl Node {
             properties,
             labels,
             factory_file,
+            refined,
         }
     }
 }
@@ -568,7 +578,14 @@ pub fn compare(
         vec![Fate::Open; right.nodes.len()],
     ];
     let mut groups: Vec<Group> = Vec::new();
-    for tier in 0..TIERS.len() {
+    // The semantic tier runs twice: with the descriptive properties first, then without.
+    let passes = (0..TIERS.len()).flat_map(|tier| {
+        let twice = tier == SEMANTIC_KEY;
+        [(tier, twice), (tier, false)]
+            .into_iter()
+            .take(if twice { 2 } else { 1 })
+    });
+    for (tier, refined) in passes {
         cx.check()?;
         let stable = if tier == MODULE_KEY {
             stable_key_files(left, right, &fates[0])
@@ -592,7 +609,12 @@ pub fn compare(
                 {
                     continue;
                 }
-                if let Some(key) = &node.keys[tier] {
+                let key = if refined {
+                    &node.refined
+                } else {
+                    &node.keys[tier]
+                };
+                if let Some(key) = key {
                     buckets.entry((&node.kind, key)).or_default()[s].push(i);
                 }
             }

@@ -1084,3 +1084,64 @@ fn shipped_npm_bundles_match_webpack_bundle_analyzer() {
         .collect();
     assert_eq!(web3.len(), 2, "{web3:?}");
 }
+
+/// The same Electron app built by each tool is one version of it: compared with what `tsc`
+/// compiles, its boundary (IPC channels and handlers, the bridge, windows, preloads, roles and
+/// the external calls) pairs node for node, none of it added, removed or ambiguous. (The
+/// `eval` devtool builds are left out: every position inside an `eval` string stands for the
+/// string, so two handlers there share one place.)
+#[test]
+fn an_electron_app_built_by_each_tool_keeps_its_boundary_against_the_tsc_build() {
+    const BOUNDARY: [&str; 8] = [
+        "ipc-channel",
+        "ipc-handler",
+        "context-bridge-api",
+        "browser-window",
+        "electron-preload",
+        "electron-main",
+        "electron-renderer",
+        "target",
+    ];
+    let corpus = corpus();
+    let work = tempfile::tempdir().unwrap();
+    let envelope = |build: &str| {
+        let value = support::tool_json("analyze-javascript-application", &corpus.join(build), &[]);
+        let path = work.path().join(format!("{build}.json"));
+        std::fs::write(&path, serde_json::to_vec(&value).unwrap()).unwrap();
+        path
+    };
+    let base = envelope("electron-tsc");
+    for build in [
+        "electron-webpack",
+        "electron-webpack-factories",
+        "electron-rspack",
+        "electron-rspack-factories",
+        "electron-esbuild",
+        "electron-rollup",
+        "electron-rollup-esm",
+    ] {
+        let other = envelope(build);
+        let result = support::tool_json(
+            "compare-application-versions",
+            &base,
+            &[other.to_str().unwrap()],
+        )["result"]
+            .clone();
+        let items = result["items"].as_array().unwrap();
+        let boundary: Vec<&Value> = items
+            .iter()
+            .filter(|i| BOUNDARY.contains(&i["kind"].as_str().unwrap()))
+            .collect();
+        assert!(
+            boundary.len() >= 15,
+            "{build}: {} boundary items",
+            boundary.len()
+        );
+        for item in boundary {
+            assert!(
+                item["status"] == "changed" || item["status"] == "unchanged",
+                "{build}: {item}"
+            );
+        }
+    }
+}
