@@ -348,3 +348,58 @@ fn inputs_that_are_not_application_evidence_are_refused_and_tampering_is_caught(
     let err = compare_with(&v1, &v2, 2, 0).unwrap_err();
     assert_eq!(err.reason, FailureReason::InvalidInput);
 }
+
+/// The id a forger computes with the documented recipe (a derived record has no subject).
+fn forged_id(record: &Value) -> String {
+    let mut projection = record.clone();
+    projection.as_object_mut().unwrap().remove("evidence_id");
+    format!(
+        "ev_{}",
+        rea_hash::sha256_hex(&rea_hash::canonical_bytes(&projection).unwrap())
+    )
+}
+
+#[test]
+fn a_forger_who_recomputes_the_evidence_id_is_still_caught_by_the_comparison_checks() {
+    let (_dir, v1, v2) = fixture();
+    let record = compare_with(&v1, &v2, 2, 20_000).unwrap()["evidence"].clone();
+    assert!(rea_validate::validate_bytes(rea_hash::canonical_bytes(&record).unwrap()).is_ok());
+    let forge = |edit: &dyn Fn(&mut Value)| {
+        let mut record = record.clone();
+        edit(&mut record);
+        record["evidence_id"] = Value::from(forged_id(&record));
+        rea_validate::validate_bytes(rea_hash::canonical_bytes(&record).unwrap()).unwrap_err()
+    };
+    // An item's status is committed to by its id.
+    let err = forge(&|r| r["normalized_result"]["items"][0]["status"] = "unchanged".into());
+    assert!(err.at.starts_with("/items/0"), "{err}");
+    // More items listed than counted: an error, never an overflow.
+    let err = forge(&|r| {
+        let summary = &mut r["normalized_result"]["summary"];
+        for key in [
+            "added",
+            "removed",
+            "changed",
+            "unchanged",
+            "unknown",
+            "items",
+        ] {
+            summary[key] = 0.into();
+        }
+    });
+    assert_eq!(err.at, "/summary", "{err}");
+    // The counts are committed to by the comparison id.
+    let err = forge(&|r| {
+        let summary = &mut r["normalized_result"]["summary"];
+        let (added, removed) = (
+            summary["added"].as_u64().unwrap(),
+            summary["removed"].as_u64().unwrap(),
+        );
+        summary["added"] = (added + 1).into();
+        summary["removed"] = (removed - 1).into();
+    });
+    assert_eq!(err.at, "/comparison_id", "{err}");
+    // A comparison links the records it compares.
+    let err = forge(&|r| r["evidence_links"] = serde_json::json!([]));
+    assert_eq!(err.at, "/evidence_links", "{err}");
+}

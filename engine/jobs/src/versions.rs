@@ -7,6 +7,7 @@
 //! nothing is read from disk. The matching itself is [`rea_graph::versions`].
 
 use rea_core::{Failure, FailureReason};
+use rea_exec::StageCx;
 use rea_graph::versions::{self, Limits, Version};
 use rea_seal::{Authority, Confidence, EvidenceDraft};
 use serde_json::{Value, json};
@@ -19,7 +20,7 @@ use crate::inventory::invalid;
 
 pub use rea_graph::versions::{
     DEFAULT_CANDIDATE_NODES, DEFAULT_COMPARISON_ITEMS, MAX_CANDIDATE_NODES, MAX_COMPARISON_ITEMS,
-    OPERATION,
+    OPERATION, STANDING_LIMITATIONS,
 };
 
 /// One side as the caller holds it.
@@ -70,7 +71,8 @@ impl Engine {
             max_candidate_nodes,
         } = request;
         derive(self, ctl, move |cx| {
-            let (left, right) = rayon::join(|| side("left", &left), || side("right", &right));
+            let (left, right) =
+                rayon::join(|| side(cx, "left", &left), || side(cx, "right", &right));
             let (left, right) = (left?, right?);
             cx.check()?;
             let limits = Limits {
@@ -88,7 +90,7 @@ impl Engine {
 }
 
 /// One side: its evidence id and its graph.
-fn side(name: &str, input: &Side) -> Result<(String, Version), Failure> {
+fn side(cx: &StageCx<'_>, name: &str, input: &Side) -> Result<(String, Version), Failure> {
     let validated = match input {
         Side::Value(value) => validated_side(name, value)?,
         Side::Text(text) => validated_side_text(name, text)?,
@@ -101,7 +103,7 @@ fn side(name: &str, input: &Side) -> Result<(String, Version), Failure> {
         .with_detail("side", name));
     }
     let id = validated.evidence_id().to_owned();
-    let version = Version::read(name, &id, validated.result_bytes())?;
+    let version = Version::read(cx, name, &id, validated.result_bytes())?;
     Ok((id, version))
 }
 

@@ -82,8 +82,18 @@ pub const TIERS: [(&str, &str); 7] = [
 ];
 /// The `module-key` tier, used only for files whose keys held (see [`stable_key_files`]).
 const MODULE_KEY: usize = 6;
-/// The `semantic-key` tier.
-const SEMANTIC_KEY: usize = 5;
+/// The passes over the tiers, in order, as (tier, whether the key is [`Node::refined`]): the
+/// semantic tier runs twice, with the descriptive properties first, then without.
+const PASSES: [(usize, bool); 8] = [
+    (0, false),
+    (1, false),
+    (2, false),
+    (3, false),
+    (4, false),
+    (5, true),
+    (5, false),
+    (MODULE_KEY, false),
+];
 /// Item statuses, in the order items are listed.
 pub const STATUSES: [&str; 5] = ["changed", "added", "removed", "unknown", "unchanged"];
 /// The kinds of the application's boundary: within a status, items of these kinds are listed
@@ -103,6 +113,12 @@ pub const BOUNDARY_KINDS: [&str; 14] = [
     "worker",
     "service-worker",
     "storage",
+];
+/// The limitations every comparison states, first; the others say what this one met.
+pub const STANDING_LIMITATIONS: [&str; 3] = [
+    "Module factories pair by their source digest, then by their structural fingerprint (rea-swc-structure-v2, identifier names ignored; medium confidence), then, only in files whose other factories kept their keys, by their module key (low confidence): bundler ordinals shift between builds.",
+    "Nodes that are not module factories pair last by a semantic key (identity without file digest or source position, labels, files): medium confidence.",
+    "No changed_from graph is produced: each pair is an item naming its left and right node ids.",
 ];
 /// Every dimension a pair is compared on.
 pub const DIMENSIONS: [&str; 6] = [
@@ -274,7 +290,12 @@ struct Node {
 
 impl Version {
     /// Reads a side from the canonical text of a validated record's `normalized_result`.
-    pub fn read(side: &str, evidence_id: &str, result: &[u8]) -> Result<Version, Failure> {
+    pub fn read(
+        cx: &StageCx<'_>,
+        side: &str,
+        evidence_id: &str,
+        result: &[u8],
+    ) -> Result<Version, Failure> {
         let unreadable = |err: serde_json::Error| {
             Failure::new(
                 FailureReason::InvalidInput,
@@ -285,12 +306,18 @@ impl Version {
         };
         let parsed: ResultIn<'_> = serde_json::from_slice(result).map_err(unreadable)?;
         let graph = parsed.graph;
+        cx.check()?;
         let nodes: Vec<Node> = graph
             .nodes
             .par_iter()
-            .map(|raw| serde_json::from_str::<NodeIn>(raw.get()).map(Node::of))
-            .collect::<Result<_, _>>()
-            .map_err(unreadable)?;
+            .map(|raw| {
+                cx.check()?;
+                serde_json::from_str::<NodeIn>(raw.get())
+                    .map(Node::of)
+                    .map_err(unreadable)
+            })
+            .collect::<Result<_, Failure>>()?;
+        cx.check()?;
         let index: HashMap<&str, usize> = nodes
             .iter()
             .enumerate()
@@ -578,14 +605,7 @@ pub fn compare(
         vec![Fate::Open; right.nodes.len()],
     ];
     let mut groups: Vec<Group> = Vec::new();
-    // The semantic tier runs twice: with the descriptive properties first, then without.
-    let passes = (0..TIERS.len()).flat_map(|tier| {
-        let twice = tier == SEMANTIC_KEY;
-        [(tier, twice), (tier, false)]
-            .into_iter()
-            .take(if twice { 2 } else { 1 })
-    });
-    for (tier, refined) in passes {
+    for (tier, refined) in PASSES {
         cx.check()?;
         let stable = if tier == MODULE_KEY {
             stable_key_files(left, right, &fates[0])
@@ -684,17 +704,16 @@ pub fn compare(
         let draft = match *fate {
             Fate::Paired { other, tier } => {
                 let b = &right.nodes[other];
-                let exact = |x: &Option<String>, y: &Option<String>| x != y;
                 let mut sure: Vec<&'static str> = Vec::new();
                 let mut unsure: Vec<&'static str> = Vec::new();
-                if exact(&a.content, &b.content) {
-                    sure.push("content");
-                }
-                if exact(&a.source, &b.source) {
-                    sure.push("source");
-                }
-                if exact(&a.structure, &b.structure) {
-                    sure.push("structure");
+                for (dimension, differs) in [
+                    ("content", a.content != b.content),
+                    ("source", a.source != b.source),
+                    ("structure", a.structure != b.structure),
+                ] {
+                    if differs {
+                        sure.push(dimension);
+                    }
                 }
                 let capped = a.capped || b.capped;
                 for (dimension, differs) in [
@@ -818,11 +837,7 @@ pub fn compare(
         "unchanged": counts["unchanged"],
         "unknown": counts["unknown"],
     });
-    let mut limitations = vec![
-        "Module factories pair by their source digest, then by their structural fingerprint (rea-swc-structure-v2, identifier names ignored; medium confidence), then, only in files whose other factories kept their keys, by their module key (low confidence): bundler ordinals shift between builds.".to_owned(),
-        "Nodes that are not module factories pair last by a semantic key (identity without file digest or source position, labels, files): medium confidence.".to_owned(),
-        "No changed_from graph is produced: each pair is an item naming its left and right node ids.".to_owned(),
-    ];
+    let mut limitations: Vec<String> = STANDING_LIMITATIONS.map(str::to_owned).to_vec();
     for (name, version) in [("left", left), ("right", right)] {
         if !version.whole() {
             limitations.push(format!(

@@ -47,13 +47,24 @@ pub(crate) fn check(record: &Value, result: &Value) -> Result<(), ValidationErro
         if !fits || (basis == "none") == found {
             return bad(&at, "status, basis and sides disagree");
         }
-        let dimensions = item["changed_dimensions"].as_array();
-        if dimensions.is_none_or(|d| {
-            d.iter()
-                .any(|x| !DIMENSIONS.contains(&x.as_str().unwrap_or_default()))
-        }) || (status == "changed")
-            != dimensions.is_some_and(|d| !d.is_empty() && status != "unknown")
+        // A changed pair names what changed; a pair whose only differences may be cut is
+        // unknown and names them; nothing else names any.
+        let Some(dimensions) = item["changed_dimensions"].as_array() else {
+            return bad(&at, "changed_dimensions must be an array");
+        };
+        if dimensions
+            .iter()
+            .any(|d| !DIMENSIONS.contains(&d.as_str().unwrap_or_default()))
         {
+            return bad(&at, "unknown changed dimension");
+        }
+        let named = !dimensions.is_empty();
+        let fits = match status {
+            "changed" => named,
+            "unknown" => paired || !named,
+            _ => !named,
+        };
+        if !fits {
             return bad(&at, "changed_dimensions disagree with the status");
         }
         let id = versions::item_id(item).map_err(|e| ValidationError::new(&at, e.to_string()))?;
@@ -73,7 +84,7 @@ pub(crate) fn check(record: &Value, result: &Value) -> Result<(), ValidationErro
     }
     if count("items") != Some(total)
         || count("items_listed") != Some(items.len() as u64)
-        || result["truncation"]["omitted_items"].as_u64() != Some(total - items.len() as u64)
+        || result["truncation"]["omitted_items"].as_u64() != total.checked_sub(items.len() as u64)
     {
         return bad("/summary", "counts do not add up to the items");
     }

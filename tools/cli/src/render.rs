@@ -344,7 +344,14 @@ pub fn versions_summary(published: &Published, elapsed: Duration) {
     if changes > shown as u64 {
         say!("  …            {} more in --json", changes - shown as u64);
     }
-    for l in r["limitations"].as_array().into_iter().flatten().skip(3) {
+    // What this comparison met; the standing limitations are in --json.
+    let standing = rea_jobs::versions::STANDING_LIMITATIONS.len();
+    for l in r["limitations"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .skip(standing)
+    {
         say!("  limitation   {}", text(l));
     }
     say!("  evidence     {}", published.evidence_id());

@@ -133,6 +133,8 @@ fn bad_input_and_bad_flags_get_typed_errors() {
     let dir = tempfile::tempdir().unwrap();
     let text = dir.path().join("notes.txt");
     std::fs::write(&text, b"hello").unwrap();
+    let array = dir.path().join("array.json");
+    std::fs::write(&array, b"[1, 2]").unwrap();
     // (arguments, error code, details.reason)
     for (args, code, reason) in [
         (
@@ -170,6 +172,38 @@ fn bad_input_and_bad_flags_get_typed_errors() {
                 sample().to_str().unwrap(),
                 "--max-text-files",
                 "0",
+                "--json",
+            ],
+            "invalid_request",
+            "invalid_input",
+        ),
+        // Two versions to compare: a file that is not there, text that is not JSON, and
+        // JSON that is not Evidence.
+        (
+            vec![
+                "compare-application-versions",
+                "/definitely/missing.json",
+                text.to_str().unwrap(),
+                "--json",
+            ],
+            "artifact_operation_failed",
+            "path",
+        ),
+        (
+            vec![
+                "compare-application-versions",
+                text.to_str().unwrap(),
+                text.to_str().unwrap(),
+                "--json",
+            ],
+            "invalid_request",
+            "invalid_input",
+        ),
+        (
+            vec![
+                "compare-application-versions",
+                array.to_str().unwrap(),
+                array.to_str().unwrap(),
                 "--json",
             ],
             "invalid_request",

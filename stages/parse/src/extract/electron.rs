@@ -571,14 +571,7 @@ impl Extractor<'_, '_> {
             return;
         }
         if named(name, "shell.openExternal") || named(name, "shell.openPath") {
-            // `import { shell } from "electron"` calls it `shell.openExternal`, a require of
-            // the module `electron.shell.openExternal`: the same API, named the one way.
-            let api = if name.starts_with("shell.") {
-                format!("electron.{name}")
-            } else {
-                name.to_owned()
-            };
-            self.process("open-external", &api, arg(0), None, span);
+            self.process("open-external", name, arg(0), None, span);
             return;
         }
         // Preloads a session runs in every frame (or service worker) it hosts:
@@ -1160,7 +1153,7 @@ impl Extractor<'_, '_> {
         self.facts.processes.push(ProcessUse {
             kind,
             static_target,
-            api: api.to_owned(),
+            api: super::prepass::qualified_electron_api(api),
             target,
             expression,
             service_name,

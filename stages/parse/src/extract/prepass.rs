@@ -56,6 +56,19 @@ const ELECTRON_APIS: &[&str] = &[
     "webContents",
 ];
 
+/// An Electron API's name as a require of the module writes it: the aliases of named imports
+/// (`import { shell } from "electron"`) name Electron's exports bare (`shell.openExternal`),
+/// where a member of the module object is `electron.shell.openExternal`. Recorded names take
+/// the one form.
+pub(super) fn qualified_electron_api(name: &str) -> String {
+    let first = name.split('.').next().unwrap_or_default();
+    if ELECTRON_APIS.contains(&first) {
+        format!("electron.{name}")
+    } else {
+        name.to_owned()
+    }
+}
+
 /// Constructors whose first argument is window options.
 const WINDOW_CONSTRUCTORS: &[&str] = &["BrowserWindow", "BrowserView", "WebContentsView"];
 
