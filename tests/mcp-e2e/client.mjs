@@ -29,6 +29,7 @@ const EXPECTED_TOOLS = [
   "inspect_artifact",
   "inventory_artifact",
   "open_binary",
+  "trace_application_feature",
 ];
 
 async function connect(env = {}) {
@@ -225,6 +226,42 @@ async function main() {
   );
   assert.equal(notApp.details.side, "left");
   check("compare_application_versions");
+
+  // A feature traced from the sample's bridge, the analysis by reference: the bridge leads to
+  // the channel and on to its handler in the main process; a seed that names nothing is
+  // no-match; a seed kind outside the vocabulary is refused by the schema.
+  const traced = ok(
+    await call(client, "trace_application_feature", {
+      application: { kind: "retained-evidence", evidence_id: analyzed.evidence_id },
+      seed: { kind: "api", value: "settings" },
+      direction: "outgoing",
+    }),
+    "trace",
+  );
+  assert.deepEqual(traced.evidence.evidence_links, [analyzed.evidence_id]);
+  assert.equal(traced.result.summary.matched_seeds, 1);
+  const kinds = new Map(traced.result.graph.nodes.map((n) => [n.node_id, n.kind]));
+  const toHandler = traced.result.paths.find((p) => p.end_kind === "ipc-handler");
+  assert.ok(toHandler, "a path ends at the handler");
+  assert.deepEqual(
+    toHandler.node_ids.map((id) => kinds.get(id)),
+    ["context-bridge-api", "ipc-channel", "ipc-handler"],
+  );
+  const none = ok(
+    await call(client, "trace_application_feature", {
+      application: analyzed.evidence,
+      seed: { kind: "route", value: "/missing" },
+    }),
+    "trace no match",
+  );
+  assert.equal(none.result.graph, null);
+  assert.equal(none.result.coverage.status, "no-match");
+  const badSeed = await call(client, "trace_application_feature", {
+    application: analyzed.evidence,
+    seed: { kind: "regex", value: ".*" },
+  }).catch((err) => ({ isError: true, thrown: err }));
+  assert.equal(badSeed.isError, true, "an unknown seed kind is refused");
+  check("trace_application_feature");
 
   // 32 concurrent calls on one connection; identical inputs give identical ids.
   const concurrent = await Promise.all(

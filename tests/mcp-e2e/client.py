@@ -111,6 +111,25 @@ async def main():
             assert all(versions["summary"][s] == 0 for s in ("added", "removed", "changed", "unknown"))
             checked.append("compare_application_versions")
 
+            # The same retained analysis traced from its bridge, along the flow.
+            traced = ok(
+                await session.call_tool(
+                    "trace_application_feature",
+                    {
+                        "application": reference,
+                        "seed": {"kind": "api", "value": "SETTINGS"},
+                        "direction": "outgoing",
+                        "limits": {"max_depth": 2},
+                    },
+                ),
+                "trace",
+            )["result"]
+            assert traced["seed_matches"][0]["kind"] == "context-bridge-api"
+            ends = {p["end_kind"] for p in traced["paths"]}
+            assert "ipc-handler" in ends, ends
+            assert traced["coverage"]["status"] in ("complete-within-source", "partial", "truncated")
+            checked.append("trace_application_feature")
+
             missing_id = "ev_" + "f" * 64
             missing = failed(
                 await session.call_tool(
@@ -126,18 +145,18 @@ async def main():
             checked.append("missing reference")
 
             exported = ok(await session.call_tool("export_evidence_bundle", {"path": bundle_path}), "export")
-            # The analysis and the comparison.
-            assert exported["result"]["records"] == 2
+            # The analysis, the comparison and the trace.
+            assert exported["result"]["records"] == 3
 
     async with stdio_client(server()) as (read, write):
         async with ClientSession(read, write) as session:
             await session.initialize()
             imported = ok(await session.call_tool("import_evidence_bundle", {"path": bundle_path}), "import")
-            assert imported["result"] == {"imported": 2, "duplicates": 0, "total": 2}
+            assert imported["result"] == {"imported": 3, "duplicates": 0, "total": 3}
             bundle = ok(await session.call_tool("get_evidence_bundle", {}), "bundle")["result"]
             assert bundle == json.load(open(bundle_path, encoding="utf-8"))
             again = ok(await session.call_tool("import_evidence_bundle", {"path": bundle_path}), "reimport")
-            assert again["result"] == {"imported": 0, "duplicates": 2, "total": 2}
+            assert again["result"] == {"imported": 0, "duplicates": 3, "total": 3}
             tampered = json.load(open(bundle_path, encoding="utf-8"))
             tampered["records"][0]["normalized_result"]["limitations"] = ["edited"]
             tampered_path = os.path.join(WORK, "tampered.bundle.json")

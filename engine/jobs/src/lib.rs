@@ -26,6 +26,7 @@ pub mod pipeline;
 pub mod publish;
 mod slot;
 pub mod target;
+pub mod trace;
 pub mod versions;
 
 /// Canonical JSON (RFC 8785) and SHA-256, for front doors that digest what they publish.

@@ -11,4 +11,5 @@
 
 pub mod artifact;
 pub mod javascript;
+pub mod trace;
 pub mod versions;

@@ -854,6 +854,17 @@ pub struct NativeRequest {
     pub module: Option<ModuleRef>,
 }
 
+/// A call through a name the file binds to a native add-on request (`const addon =
+/// require("./x.node"); … addon.open()`, or `open()` after `const { open } = require(…)`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NativeUse {
+    /// The request, as an index into [`JsFacts::native`].
+    pub request: u32,
+    /// The export called, where the call names one.
+    pub member: Option<String>,
+    pub range: Range,
+}
+
 /// A file the main process hands to a renderer: `loadFile(...)` / `loadURL(...)` (a renderer
 /// role), or a preload outside a window's options (`preload-property`, a session's
 /// `setPreloads` or `registerPreloadScript`: a preload role).
@@ -925,6 +936,8 @@ pub struct JsFacts {
     pub sender_checks: Vec<SenderCheck>,
     pub processes: Vec<ProcessUse>,
     pub native: Vec<NativeRequest>,
+    /// Calls through names bound to those requests.
+    pub native_uses: Vec<NativeUse>,
     pub renderer_loads: Vec<RendererLoad>,
     /// Calls through the window that may reach a bridge member (see [`WindowCall`]).
     pub window_calls: Vec<WindowCall>,

@@ -302,7 +302,7 @@ pub(crate) fn check(
 
 /// Every node's and edge's ids, recomputed in parallel; then order, uniqueness, endpoints and
 /// roots, in one pass. The first failure in document order is reported.
-fn check_items(
+pub(crate) fn check_items(
     nodes: &[&RawValue],
     edges: &[&RawValue],
     roots: &[Value],

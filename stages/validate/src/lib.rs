@@ -21,6 +21,7 @@ mod inspect;
 mod inventory;
 mod javascript;
 mod record;
+mod trace;
 mod versions;
 
 use rea_core::{Failure, FailureReason};
@@ -243,6 +244,7 @@ fn operation_checks(
         "inspect_artifact" => inspect::check(record, result)?,
         "compare_artifacts" => compare::check(record, result)?,
         "compare_application_versions" => versions::check(record, result)?,
+        "trace_application_feature" => trace::check(record, result)?,
         "analyze_javascript_application" => {
             return Ok(Some(javascript::check(record, result, graph)?));
         }

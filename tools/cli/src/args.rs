@@ -32,6 +32,11 @@ pub enum Command {
     /// `analyze-javascript-application --json` output): modules, files, windows, bridges, IPC
     /// and the rest, node by node: added, removed, changed, unchanged or unknown.
     CompareApplicationVersions(VersionsArgs),
+    /// Trace a feature through an analysis (a file of `analyze-javascript-application --json`
+    /// output): from a seed (a bridge API, an IPC channel, a module, a route, a native export, a
+    /// string or a node id) along the graph to the application's boundary and its native
+    /// add-ons, with the paths and native handoffs.
+    TraceApplicationFeature(TraceArgs),
     /// Reconstruct a JavaScript/Electron application statically: entrypoints, bundles and
     /// module factories, imports, windows, preloads, bridges, IPC, native add-ons, source maps.
     AnalyzeJavascriptApplication(AnalyzeArgs),
@@ -140,6 +145,49 @@ pub struct VersionsArgs {
     /// Candidates listed per ambiguous item, 1 to 1,000.
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=1_000))]
     pub max_candidate_nodes: u64,
+    #[command(flatten)]
+    pub job: JobArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct TraceArgs {
+    /// The application's `analyze-javascript-application --json` output.
+    pub application: PathBuf,
+    /// What the seed names.
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(rea_jobs::trace::SEED_KINDS))]
+    pub seed_kind: String,
+    /// The seed, compared literally (no patterns), 1 to 4096 characters.
+    #[arg(long)]
+    pub seed: String,
+    /// `exact` or `contains`; by default `contains` for a string seed, `exact` otherwise.
+    #[arg(long = "match", value_parser = ["exact", "contains"])]
+    pub matching: Option<String>,
+    /// Compare with case (by default case is ignored).
+    #[arg(long)]
+    pub case_sensitive: bool,
+    /// Follow the flow out of the seed, into it, or both ways.
+    #[arg(long, default_value = "both", value_parser = rea_jobs::trace::DIRECTIONS)]
+    pub direction: String,
+    /// Seed matches traced, 1 to 1,000.
+    #[arg(long, default_value_t = 25, value_parser = clap::value_parser!(u64).range(1..=1_000))]
+    pub max_seed_matches: u64,
+    /// Edges from a seed, 0 to 64.
+    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u64).range(0..=64))]
+    pub max_depth: u64,
+    /// Nodes traced, 1 to 50,000.
+    #[arg(long, default_value_t = 2_000, value_parser = clap::value_parser!(u64).range(1..=50_000))]
+    pub max_nodes: u64,
+    /// Edges traced, 1 to 100,000.
+    #[arg(long, default_value_t = 4_000, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub max_edges: u64,
+    /// Paths listed, 1 to 1,000.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=1_000))]
+    pub max_paths: u64,
+    /// A native Evidence file (for example `inventory-artifact --json` of an add-on): a
+    /// handoff whose add-on's SHA-256 equals its subject digest is linked to it. Repeatable,
+    /// at most 64.
+    #[arg(long = "native-evidence")]
+    pub native_evidence: Vec<PathBuf>,
     #[command(flatten)]
     pub job: JobArgs,
 }

@@ -8,12 +8,13 @@ use rea_jobs::compare::{CompareRequest, OPERATION as COMPARE};
 use rea_jobs::extract::{ExtractRequest, OPERATION as EXTRACT};
 use rea_jobs::inspect::{InspectRequest, OPERATION as INSPECT};
 use rea_jobs::inventory::{InventoryRequest, OPERATION as INVENTORY};
+use rea_jobs::trace::{Limits as TraceLimits, OPERATION as TRACE, Seed, TraceRequest};
 use rea_jobs::versions::{OPERATION as VERSIONS, Side, VersionsRequest};
 use rea_jobs::{Engine, JobControl, PageRequest, Published};
 
 use crate::args::{
     AnalyzeArgs, Cli, Command, CompareArgs, ExtractArgs, FormatArg, InspectArgs, IntegrityArgs,
-    InventoryArgs, JobArgs, LimitArgs, PolicyArg, SourceMapsArg, VersionsArgs,
+    InventoryArgs, JobArgs, LimitArgs, PolicyArg, SourceMapsArg, TraceArgs, VersionsArgs,
 };
 use crate::{progress, render};
 
@@ -39,6 +40,7 @@ pub fn run(cli: Cli, cancel: &CancelToken) -> ExitCode {
         Command::AnalyzeJavascriptApplication(args) => analyze(&engine, args, cancel),
         Command::CompareArtifacts(args) => compare(&engine, args, cancel),
         Command::CompareApplicationVersions(args) => versions(&engine, args, cancel),
+        Command::TraceApplicationFeature(args) => trace(&engine, args, cancel),
         Command::Pipeline(args) => crate::pipeline::run(&engine, args, cancel),
         Command::Mcp | Command::Catalog(_) => ExitCode::SUCCESS,
     }
@@ -161,6 +163,41 @@ fn versions(engine: &Engine, args: VersionsArgs, cancel: &CancelToken) -> ExitCo
     });
     finish(VERSIONS, &args.job, outcome, cancel, |published| {
         render::versions_summary(published, started.elapsed())
+    })
+}
+
+fn trace(engine: &Engine, args: TraceArgs, cancel: &CancelToken) -> ExitCode {
+    let started = Instant::now();
+    let outcome = read_file(&args.application).and_then(|application| {
+        let native_observations = args
+            .native_evidence
+            .iter()
+            .map(|path| read_file(path).map(Side::Text))
+            .collect::<Result<Vec<_>, Failure>>()?;
+        let request = TraceRequest {
+            application: Side::Text(application),
+            native_observations,
+            seed: Seed {
+                kind: args.seed_kind,
+                value: args.seed,
+                matching: args.matching,
+                case_sensitive: args.case_sensitive,
+            },
+            direction: args.direction,
+            limits: TraceLimits {
+                max_seed_matches: args.max_seed_matches as usize,
+                max_depth: args.max_depth as usize,
+                max_nodes: args.max_nodes as usize,
+                max_edges: args.max_edges as usize,
+                max_paths: args.max_paths as usize,
+            },
+        };
+        with_control(cancel, &args.job, |ctl| {
+            engine.trace_application_feature(request, ctl)
+        })
+    });
+    finish(TRACE, &args.job, outcome, cancel, |published| {
+        render::trace_summary(published, started.elapsed())
     })
 }
 

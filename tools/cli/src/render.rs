@@ -733,3 +733,101 @@ pub fn pipeline_summary(summary: &serde_json::Value, elapsed: std::time::Duratio
     }
     say!("  time {:.2} s", elapsed.as_secs_f64());
 }
+
+/// Paths shown by the human summary of a trace.
+const SHOWN_PATHS: usize = 20;
+
+/// A feature trace, for people: what the seed matched, then the paths (boundary first) with
+/// each node's kind and label, then the native handoffs.
+pub fn trace_summary(published: &Published, elapsed: Duration) {
+    let r: Value = serde_json::from_slice(published.result()).unwrap_or(Value::Null);
+    let s = &r["summary"];
+    let n = |v: &Value| v.as_u64().unwrap_or(0);
+    say!(
+        "trace_application_feature: {} seeds, {} nodes, {} edges, {} paths, {} native handoffs ({})",
+        n(&s["matched_seeds"]),
+        n(&s["traced_nodes"]),
+        n(&s["traced_edges"]),
+        n(&s["terminal_paths"]),
+        n(&s["native_handoffs"]),
+        r["coverage"]["status"].as_str().unwrap_or("-")
+    );
+    let nodes: std::collections::HashMap<&str, (&str, String)> = r["graph"]["nodes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|node| {
+            // A handler's registration names it; a sender check on it has a label of its own.
+            let observations = node["observations"]
+                .as_array()
+                .map_or(&[][..], Vec::as_slice);
+            let label = observations
+                .iter()
+                .find(|o| o["properties"]["fact_kind"] == "ipc-registration")
+                .or(observations.first())
+                .and_then(|o| o["label"].as_str())
+                .unwrap_or("-")
+                .to_owned();
+            (
+                node["node_id"].as_str().unwrap_or_default(),
+                (node["kind"].as_str().unwrap_or("-"), label),
+            )
+        })
+        .collect();
+    let name = |id: &Value| {
+        nodes
+            .get(id.as_str().unwrap_or_default())
+            .map(|(kind, label)| format!("{kind} {label}"))
+            .unwrap_or_else(|| "-".to_owned())
+    };
+    for m in r["seed_matches"].as_array().into_iter().flatten() {
+        say!(
+            "  seed         {} (by {})",
+            name(&m["node_id"]),
+            m["field"].as_str().unwrap_or("-")
+        );
+    }
+    let paths = r["paths"].as_array().map_or(&[][..], Vec::as_slice);
+    for path in paths.iter().take(SHOWN_PATHS) {
+        let steps: Vec<String> = path["node_ids"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(&name)
+            .collect();
+        say!("  path         {}", steps.join(" → "));
+    }
+    let total = n(&s["terminal_paths"]);
+    if total > SHOWN_PATHS.min(paths.len()) as u64 {
+        say!(
+            "  …            {} more paths in --json",
+            total - SHOWN_PATHS.min(paths.len()) as u64
+        );
+    }
+    for h in r["native_handoffs"].as_array().into_iter().flatten() {
+        let exports: Vec<&str> = h["requested_exports"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .collect();
+        say!(
+            "  native       {} [{}] {}",
+            h["artifact_path"].as_str().unwrap_or("-"),
+            exports.join(", "),
+            h["status"].as_str().unwrap_or("-")
+        );
+    }
+    // What this trace met; the standing limitations are in --json.
+    let standing = rea_jobs::trace::STANDING_LIMITATIONS.len();
+    for l in r["limitations"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .skip(standing)
+    {
+        say!("  limitation   {}", l.as_str().unwrap_or("-"));
+    }
+    say!("  evidence     {}", published.evidence_id());
+    say!("  time         {:.3} s", elapsed.as_secs_f64());
+}

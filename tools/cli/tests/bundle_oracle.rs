@@ -1145,3 +1145,118 @@ fn an_electron_app_built_by_each_tool_keeps_its_boundary_against_the_tsc_build()
         }
     }
 }
+
+/// A feature traced through the same Electron app built by each tool: from the bridge the
+/// preload exposes, along the flow, to every main-process handler of a channel the bridge
+/// sends on (ground truth: `truth.json`), the renderer listener it registers, and the shell
+/// call the `link:open` handler makes; and every build's paths end where the `tsc` build's do.
+/// (The `eval` devtool builds are left out, as above: a handler there has no place of its own
+/// to hold what its function does.)
+#[test]
+fn a_bridge_traced_through_each_tools_build_reaches_the_handlers_truth_names() {
+    let truth = read_json(&support::scripts().join("../javascript/electron-app/truth.json"));
+    let (api, _) = truth["bridges"].as_object().unwrap().iter().next().unwrap();
+    let main_ipc: BTreeSet<(String, String)> = truth["main_ipc"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p[0].as_str().unwrap().to_owned(),
+                p[1].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    // Channels the renderer sends on that a main handler takes, and channels it listens on.
+    let mut expected: BTreeSet<String> = BTreeSet::new();
+    for op in truth["renderer_ipc"].as_array().unwrap() {
+        let (mode, channel) = (op[0].as_str().unwrap(), op[1].as_str().unwrap().to_owned());
+        let handled = match mode {
+            "invoke" => main_ipc.contains(&("handle".to_owned(), channel.clone())),
+            "send" => main_ipc.contains(&("on".to_owned(), channel.clone())),
+            _ => true,
+        };
+        if handled {
+            expected.insert(channel);
+        }
+    }
+    assert!(expected.len() >= 4, "{expected:?}");
+    let corpus = corpus();
+    let work = tempfile::tempdir().unwrap();
+    let trace = |build: &str| {
+        let value = support::tool_json("analyze-javascript-application", &corpus.join(build), &[]);
+        let path = work.path().join(format!("{build}.json"));
+        std::fs::write(&path, serde_json::to_vec(&value).unwrap()).unwrap();
+        support::tool_json(
+            "trace-application-feature",
+            &path,
+            &[
+                "--seed-kind",
+                "api",
+                "--seed",
+                api,
+                "--direction",
+                "outgoing",
+            ],
+        )["result"]
+            .clone()
+    };
+    let ends = |result: &Value| -> BTreeSet<(String, String)> {
+        let nodes = nodes_by_id(result);
+        result["paths"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                let node = nodes[p["end_node_id"].as_str().unwrap()];
+                (node["kind"].as_str().unwrap().to_owned(), main_label(node))
+            })
+            .collect()
+    };
+    let base = ends(&trace("electron-tsc"));
+    for build in [
+        "electron-tsc",
+        "electron-webpack",
+        "electron-webpack-factories",
+        "electron-rspack",
+        "electron-rspack-factories",
+        "electron-esbuild",
+        "electron-rollup",
+        "electron-rollup-esm",
+    ] {
+        let result = trace(build);
+        assert_eq!(result["summary"]["matched_seeds"], 1, "{build}");
+        let handlers: BTreeSet<String> = result["graph"]["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|n| n["kind"] == "ipc-handler")
+            .map(main_label)
+            .collect();
+        assert_eq!(handlers, expected, "{build}");
+        let found = ends(&result);
+        if truth["open_external_calls"].as_u64().unwrap() > 0 {
+            assert!(
+                found.contains(&(
+                    "target".to_owned(),
+                    "electron.shell.openExternal".to_owned()
+                )),
+                "{build}: {found:?}"
+            );
+        }
+        assert_eq!(found, base, "{build}");
+    }
+}
+
+/// A node's label: its registration's for a handler (a sender check observed on it has a
+/// label of its own), otherwise its first observation's.
+fn main_label(node: &Value) -> String {
+    let observations = node["observations"].as_array().unwrap();
+    observations
+        .iter()
+        .find(|o| o["properties"]["fact_kind"] == "ipc-registration")
+        .unwrap_or(&observations[0])["label"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}

@@ -209,6 +209,60 @@ fn bad_input_and_bad_flags_get_typed_errors() {
             "invalid_request",
             "invalid_input",
         ),
+        // A trace of a file that is not there, of text that is not JSON, of JSON that is not
+        // Evidence, and with a seed out of bounds.
+        (
+            vec![
+                "trace-application-feature",
+                "/definitely/missing.json",
+                "--seed-kind",
+                "api",
+                "--seed",
+                "x",
+                "--json",
+            ],
+            "artifact_operation_failed",
+            "path",
+        ),
+        (
+            vec![
+                "trace-application-feature",
+                text.to_str().unwrap(),
+                "--seed-kind",
+                "api",
+                "--seed",
+                "x",
+                "--json",
+            ],
+            "invalid_request",
+            "invalid_input",
+        ),
+        (
+            vec![
+                "trace-application-feature",
+                array.to_str().unwrap(),
+                "--seed-kind",
+                "channel",
+                "--seed",
+                "x",
+                "--json",
+            ],
+            "invalid_request",
+            "invalid_input",
+        ),
+        (
+            vec![
+                "trace-application-feature",
+                array.to_str().unwrap(),
+                "--seed-kind",
+                "string",
+                "--seed",
+                "",
+                "--json",
+            ],
+            "invalid_request",
+            "invalid_input",
+        ),
     ] {
         let output = run(&args);
         no_panic(&output);
@@ -232,6 +286,25 @@ fn bad_input_and_bad_flags_get_typed_errors() {
         );
     }
     for args in [
+        vec!["trace-application-feature", "a.json", "--seed", "x"],
+        vec![
+            "trace-application-feature",
+            "a.json",
+            "--seed-kind",
+            "regex",
+            "--seed",
+            "x",
+        ],
+        vec![
+            "trace-application-feature",
+            "a.json",
+            "--seed-kind",
+            "api",
+            "--seed",
+            "x",
+            "--max-depth",
+            "65",
+        ],
         vec!["analyze-javascript-application"],
         vec!["analyze-javascript-application", ".", "--format", "rar"],
         vec![

@@ -80,6 +80,7 @@ fn the_typescript_sdk_drives_every_contract_point() {
             "analyze with progress",
             "retained and missing references",
             "compare_application_versions",
+            "trace_application_feature",
             "32 concurrent calls",
             "garbage on stdin",
             "export, import and round trip",
@@ -109,8 +110,9 @@ fn the_python_sdk_drives_the_session_and_bundle_tools() {
         String::from_utf8_lossy(&output.stderr)
     );
     let checked = checked(&output.stdout);
-    assert_eq!(checked.len(), 8, "{checked:?}");
+    assert_eq!(checked.len(), 9, "{checked:?}");
     assert!(checked.iter().any(|c| c == "compare_application_versions"));
+    assert!(checked.iter().any(|c| c == "trace_application_feature"));
 }
 
 #[test]

@@ -28,7 +28,7 @@ use crate::params::{
     AnalyzeParams, BundleResult, CloseResult, CompareParams, EmptyParams, EvidenceOutput,
     ExportParams, ExportResult, ExtractParams, ImportParams, ImportResult, InspectParams,
     InventoryParams, OpenParams, OpenResult, SessionParams, SessionResult, ToolErrorOutput,
-    VersionsParams, Wrapped,
+    TraceParams, VersionsParams, Wrapped,
 };
 
 /// The rmcp release this server is built with (checked against Cargo.lock by a test).
@@ -348,6 +348,15 @@ fn build_tools() -> Vec<ToolSpec> {
             },
             input_schema: schema_of::<OpenParams>(),
             output_schema: output_schema_of::<Wrapped<OpenResult>>(),
+        },
+        ToolSpec {
+            name: "trace_application_feature",
+            title: "Trace a feature through an application",
+            surface: "javascript",
+            description: "Trace a feature through one analysis of a JavaScript or Electron application, from a seed (a contextBridge API or member, an IPC channel, a module or file, a route, a native export, any string, or a node id; compared literally, case-insensitive by default) along the graph as data and control flow run (a bridge to its channels, a channel to its handler, a handler to what its inline function does) to the application's boundary: paths, a bounded subgraph, and native handoffs (each shipped add-on reached, evidence-linked when a supplied native Evidence record's subject digest equals its SHA-256). The application is complete inline analyze_javascript_application Evidence, or {kind: \"retained-evidence\", evidence_id}; every record is validated again before use.",
+            effects: ARTIFACT_EVIDENCE,
+            input_schema: schema_of::<TraceParams>(),
+            output_schema: evidence(),
         },
     ];
     tools.sort_by(|a, b| a.name.cmp(b.name));

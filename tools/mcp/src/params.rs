@@ -172,6 +172,96 @@ pub struct VersionsParams {
     pub max_candidate_nodes: Option<u64>,
 }
 
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TraceParams {
+    /// The application: `analyze_javascript_application` Evidence.
+    pub application: EvidenceInput,
+    /// Native Evidence records, at most 64 (for example `inventory_artifact` of an add-on): a
+    /// native handoff whose add-on's SHA-256 equals a record's subject digest is linked to it.
+    pub native_observations: Option<Vec<EvidenceInput>>,
+    pub seed: SeedParam,
+    /// `outgoing` (what the seed leads to), `incoming` (what leads to it) or `both` (default).
+    pub direction: Option<DirectionParam>,
+    pub limits: Option<TraceLimitsParam>,
+}
+
+/// Where the feature starts: nodes whose fields equal (or contain) `value`, compared
+/// literally, without patterns.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SeedParam {
+    /// `api` (a contextBridge API, a member, or an API a process calls), `channel` (IPC),
+    /// `module` (a file, module factory or original source; exact also matches a path's last
+    /// segments), `route`, `native-export`, `string` (any label or string), or `node-id`.
+    pub kind: SeedKindParam,
+    /// 1 to 4096 characters.
+    #[schemars(length(min = 1, max = 4096))]
+    pub value: String,
+    /// `exact` or `contains`; by default `contains` for a `string` seed, `exact` otherwise.
+    #[serde(rename = "match")]
+    pub matching: Option<MatchParam>,
+    /// Compare with case (default false).
+    pub case_sensitive: Option<bool>,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum SeedKindParam {
+    NodeId,
+    Route,
+    String,
+    Api,
+    Channel,
+    Module,
+    NativeExport,
+}
+
+impl SeedKindParam {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SeedKindParam::NodeId => "node-id",
+            SeedKindParam::Route => "route",
+            SeedKindParam::String => "string",
+            SeedKindParam::Api => "api",
+            SeedKindParam::Channel => "channel",
+            SeedKindParam::Module => "module",
+            SeedKindParam::NativeExport => "native-export",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum MatchParam {
+    Exact,
+    Contains,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum DirectionParam {
+    Outgoing,
+    Incoming,
+    Both,
+}
+
+/// The trace's bounds; what a bound cuts is counted and makes the trace `truncated`.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TraceLimitsParam {
+    /// Seed matches traced, 1 to 1,000 (default 25).
+    pub max_seed_matches: Option<u64>,
+    /// Edges from a seed, 0 to 64 (default 12).
+    pub max_depth: Option<u64>,
+    /// Nodes traced, 1 to 50,000 (default 2,000).
+    pub max_nodes: Option<u64>,
+    /// Edges traced, 1 to 100,000 (default 4,000).
+    pub max_edges: Option<u64>,
+    /// Paths listed, 1 to 1,000 (default 100).
+    pub max_paths: Option<u64>,
+}
+
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SessionParams {

@@ -36,10 +36,12 @@ use crate::params::{
     AnalyzeParams, ArtifactParams, CloseResult, CompareParams, EvidenceInput, ExportParams,
     ExportResult, ExtractParams, FormatParam, ImportParams, ImportResult, InspectParams,
     InventoryParams, OpenParams, OpenResult, PolicyParam, SessionParams, SessionResult,
-    SourceMapsParam, VersionsParams, Wrapped,
+    SourceMapsParam, TraceParams, VersionsParams, Wrapped,
 };
+use crate::params::{DirectionParam, MatchParam};
 use crate::session::{self, Opened, Session};
 use crate::{progress, response, stdio};
+use rea_jobs::trace::{self, TraceRequest};
 
 /// How the server is configured at start.
 #[derive(Debug, Clone)]
@@ -260,6 +262,18 @@ impl Rea {
                 })
                 .await
             }
+            "trace_application_feature" => {
+                let p: TraceParams = decode(name, args)?;
+                let request = self.trace_request(p);
+                let request = match request {
+                    Ok(request) => request,
+                    Err(failure) => return Ok(response::failure(name, &failure)),
+                };
+                self.run_job(name, cx, token, move |engine, ctl| {
+                    engine.trace_application_feature(request, ctl)
+                })
+                .await
+            }
             "binary_session" => {
                 let p: SessionParams = decode(name, args)?;
                 Ok(self.wrapped(name, &self.session_result(&p)))
@@ -400,6 +414,58 @@ impl Rea {
                 .map(|bytes| Side::Text(bytes.to_vec()))
                 .ok_or_else(|| missing_evidence(reference.evidence_id)),
         }
+    }
+
+    /// A trace's request: the application and native records resolved (inline, or retained by
+    /// this connection), the limits defaulted. The engine checks the ranges.
+    fn trace_request(&self, p: TraceParams) -> Result<TraceRequest, Failure> {
+        let natives = p.native_observations.unwrap_or_default();
+        if natives.len() > trace::MAX_NATIVE_OBSERVATIONS {
+            return Err(invalid(
+                "native_observations",
+                format!(
+                    "at most {} native Evidence records",
+                    trace::MAX_NATIVE_OBSERVATIONS
+                ),
+            ));
+        }
+        let native_observations = natives
+            .into_iter()
+            .map(|n| self.version_side(n))
+            .collect::<Result<Vec<_>, Failure>>()?;
+        let defaults = trace::Limits::default();
+        let l = p.limits.unwrap_or_default();
+        let pick =
+            |v: Option<u64>, d: usize| v.map_or(d, |v| usize::try_from(v).unwrap_or(usize::MAX));
+        Ok(TraceRequest {
+            application: self.version_side(p.application)?,
+            native_observations,
+            seed: trace::Seed {
+                kind: p.seed.kind.as_str().to_owned(),
+                value: p.seed.value,
+                matching: p.seed.matching.map(|m| {
+                    match m {
+                        MatchParam::Exact => "exact",
+                        MatchParam::Contains => "contains",
+                    }
+                    .to_owned()
+                }),
+                case_sensitive: p.seed.case_sensitive.unwrap_or(false),
+            },
+            direction: match p.direction.unwrap_or(DirectionParam::Both) {
+                DirectionParam::Outgoing => "outgoing",
+                DirectionParam::Incoming => "incoming",
+                DirectionParam::Both => "both",
+            }
+            .to_owned(),
+            limits: trace::Limits {
+                max_seed_matches: pick(l.max_seed_matches, defaults.max_seed_matches),
+                max_depth: pick(l.max_depth, defaults.max_depth),
+                max_nodes: pick(l.max_nodes, defaults.max_nodes),
+                max_edges: pick(l.max_edges, defaults.max_edges),
+                max_paths: pick(l.max_paths, defaults.max_paths),
+            },
+        })
     }
 
     fn wrapped<T: serde::Serialize + schemars::JsonSchema>(

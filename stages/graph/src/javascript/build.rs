@@ -1772,6 +1772,9 @@ fn project_findings<'p>(
         let asset = o.env.file_nodes[&file.path].clone();
         let sha = file.sha256.clone().unwrap_or_default();
         let sha_ref = Some(sha.as_str());
+        // What this file's facts made, by where they are written, with the relation an IPC
+        // handler whose inline function holds them has to each (`handler_scope`).
+        let mut scoped: Vec<(Range, String, &'static str)> = Vec::new();
         // References.
         for reference in &js.references {
             if !admit() {
@@ -1834,6 +1837,7 @@ fn project_findings<'p>(
                     props.clone(),
                     inferred("high", sha_ref, location, "discover-worker"),
                 )?;
+                scoped.push((reference.range, worker.clone(), "loads"));
                 if let Some(target) = target_file {
                     o.edge(
                         &worker,
@@ -1863,6 +1867,7 @@ fn project_findings<'p>(
                         props,
                         inferred("high", sha_ref, location, "map-static-relationship"),
                     )?;
+                    scoped.push((reference.range, target, relation));
                 }
                 None => {
                     c.unresolved_references += 1;
@@ -1888,6 +1893,7 @@ fn project_findings<'p>(
                         props,
                         inferred(confidence, sha_ref, location, "map-static-relationship"),
                     )?;
+                    scoped.push((reference.range, target, "imports"));
                 }
             }
         }
@@ -1940,6 +1946,7 @@ fn project_findings<'p>(
                 props,
                 inferred("medium", sha_ref, location, "map-static-observation"),
             )?;
+            scoped.push((obs.range, node, relation));
         }
         // Windows and preloads.
         for window in &js.windows {
@@ -1987,6 +1994,7 @@ fn project_findings<'p>(
                     "observe-browser-window-construction",
                 ),
             )?;
+            scoped.push((window.range, node.clone(), "calls"));
             if let (Some(preload), Some(resolution)) = (&window.preload, preload_resolution) {
                 c.preloads += 1;
                 o.role_resolved(
@@ -2092,7 +2100,7 @@ fn project_findings<'p>(
                 .min_by_key(|(s, _, _)| s.1 - s.0)
         };
         // IPC.
-        let mut file_handlers: Vec<((u32, u32), String)> = Vec::new();
+        let mut file_handlers: Vec<((u32, u32), Range, String)> = Vec::new();
         for op in ipc_of(file).iter().chain(bridged_of(file)) {
             if !admit() {
                 continue;
@@ -2172,6 +2180,9 @@ fn project_findings<'p>(
                         props,
                         inferred("high", sha_ref, location, "map-ipc-transmission"),
                     )?;
+                    if op.side == "main" {
+                        scoped.push((op.range, channel.clone(), relation));
+                    }
                     if op.side == "renderer" {
                         c.transmissions += 1;
                         found
@@ -2224,7 +2235,7 @@ fn project_findings<'p>(
                         props,
                         inferred("high", sha_ref, location, "map-ipc-handler-registration"),
                     )?;
-                    file_handlers.push((op.span, handler.clone()));
+                    file_handlers.push((op.span, op.range, handler.clone()));
                     if op.side == "main"
                         && let Some(ch) = &op.channel
                     {
@@ -2250,10 +2261,10 @@ fn project_findings<'p>(
         }
         // Sender checks attach to the innermost handler registration that contains them.
         for check in &js.sender_checks {
-            let Some((_, handler)) = file_handlers
+            let Some((_, _, handler)) = file_handlers
                 .iter()
-                .filter(|(span, _)| span.0 <= check.offset && check.offset < span.1)
-                .min_by_key(|(span, _)| span.1 - span.0)
+                .filter(|(span, _, _)| span.0 <= check.offset && check.offset < span.1)
+                .min_by_key(|(span, _, _)| span.1 - span.0)
             else {
                 continue;
             };
@@ -2304,6 +2315,7 @@ fn project_findings<'p>(
                                 json!({"mechanism": "utilityProcess.fork"}),
                                 inferred("low", sha_ref, location, "map-utility-process-launch"),
                             )?;
+                            scoped.push((process.range, node, "loads"));
                         }
                     }
                 }
@@ -2329,11 +2341,14 @@ fn project_findings<'p>(
                         json!({"api": process.api}),
                         inferred("medium", sha_ref, location, "map-process-boundary"),
                     )?;
+                    scoped.push((process.range, node, "calls"));
                 }
             }
         }
-        // Native add-ons.
-        for request in &js.native {
+        // Native add-ons: each request's node and its exports' nodes, for the calls through
+        // names bound to it.
+        let mut addons: Vec<Option<Addon>> = vec![None; js.native.len()];
+        for (index, request) in js.native.iter().enumerate() {
             if !admit() {
                 continue;
             }
@@ -2357,11 +2372,13 @@ fn project_findings<'p>(
             };
             o.edge(&from, &addon, relation, json!({"mechanism": request.mechanism, "specifier": request.specifier, "resolved_path": resolved, "members": request.members}),
                 inferred("high", sha_ref, location, "map-native-addon-binding"))?;
+            scoped.push((request.range, addon.clone(), relation));
             let addon_sha = resolved
                 .as_deref()
                 .and_then(|p| o.env.sha_of(p))
                 .unwrap_or(&sha)
                 .to_owned();
+            let mut exports = Vec::with_capacity(request.members.len());
             for member in &request.members {
                 let export = o.node("native-export", local_key(&addon_sha, "native-export", &format!("{}:{member}", resolved.as_deref().unwrap_or(&request.specifier))), Some(member),
                     json!({"member": member, "native_export_verification": "not-performed", "requested_by": file.path}),
@@ -2378,8 +2395,22 @@ fn project_findings<'p>(
                         "associate-native-addon-requested-exports",
                     ),
                 )?;
+                exports.push((member.clone(), export));
+            }
+            addons[index] = Some((addon, exports));
+        }
+        for used in &js.native_uses {
+            let Some(Some((addon, exports))) = addons.get(used.request as usize) else {
+                continue;
+            };
+            scoped.push((used.range, addon.clone(), "calls"));
+            if let Some(member) = &used.member
+                && let Some((_, export)) = exports.iter().find(|(m, _)| m == member)
+            {
+                scoped.push((used.range, export.clone(), "calls"));
             }
         }
+        handler_scope(o, file, sha_ref, &file_handlers, &scoped)?;
         Ok(found)
     })?;
     let mut c = Counts::default();
@@ -2444,6 +2475,48 @@ fn project_findings<'p>(
         }
     }
     Ok(c)
+}
+
+/// An add-on request's node, and its requested exports' nodes by member.
+type Addon = (String, Vec<(String, String)>);
+
+/// Links each IPC handler to what its inline function does: every fact of the file written
+/// inside the registration call (`ipcMain.handle("open", () => require("./x.node"))`), to the
+/// innermost registration holding it. A handler passed by name holds nothing here.
+fn handler_scope(
+    o: &mut Out<'_, '_>,
+    file: &FileFacts,
+    sha: Option<&str>,
+    handlers: &[((u32, u32), Range, String)],
+    scoped: &[(Range, String, &'static str)],
+) -> Result<(), Failure> {
+    if handlers.is_empty() {
+        return Ok(());
+    }
+    for (range, node, relation) in scoped {
+        let Some((_, _, handler)) = handlers
+            .iter()
+            .filter(|(_, h, id)| {
+                h.start <= range.start && range.end <= h.end && h != range && id != node
+            })
+            .min_by_key(|(span, _, _)| span.1 - span.0)
+        else {
+            continue;
+        };
+        o.edge(
+            handler,
+            node,
+            relation,
+            json!({"path": file.path, "scope": "handler-function"}),
+            inferred(
+                "medium",
+                sha,
+                source_range(&file.path, range),
+                "map-ipc-handler-scope",
+            ),
+        )?;
+    }
+    Ok(())
 }
 
 /// The archive file a native request names, if shipped.

@@ -31,7 +31,7 @@ use prepass::{
 };
 
 use crate::facts::{
-    Bundle, HeaderPolicy, InlineSourceMap, JsFacts, ModuleKey, ModuleRef, NativeRequest,
+    Bundle, HeaderPolicy, InlineSourceMap, JsFacts, ModuleKey, ModuleRef, NativeRequest, NativeUse,
     Observation, Reference, RendererLoad, SourceMapFacts, StaticPath,
 };
 use crate::source::{Source, cut};
@@ -227,6 +227,7 @@ pub(crate) fn extract(
         modules: 0,
         seen: HashSet::new(),
         native_members: HashMap::new(),
+        native_locals: HashMap::new(),
         native_mechanism: HashMap::new(),
         serve_loaders: HashMap::new(),
         bridge_functions: Vec::new(),
@@ -505,6 +506,10 @@ struct Extractor<'s, 'c> {
     seen: HashSet<String>,
     /// Members requested of a native `require(...)`, keyed by the call's start.
     native_members: HashMap<u32, Vec<String>>,
+    /// Names bound to a native add-on request: the request's index, and the export the name
+    /// stands for (`None` for the whole module). By name within the file; shadowing is not
+    /// followed.
+    native_locals: HashMap<String, (u32, Option<String>)>,
     native_mechanism: HashMap<u32, &'static str>,
     claimed_tables: HashSet<u32>,
     /// Local names bound to the loader an `electron-serve` call returns, and the URL it loads.
@@ -956,6 +961,35 @@ impl Extractor<'_, '_> {
             members,
             range: self.source.range(span),
             module: self.module(),
+        });
+    }
+
+    /// A call through a name bound to a native request: recorded, and the export it names
+    /// added to the request's members (it is requested, as a destructured one is).
+    fn native_use(&mut self, name: &str, span: swc_common::Span) {
+        let mut parts = name.split('.');
+        let Some((request, bound)) = parts.next().and_then(|root| self.native_locals.get(root))
+        else {
+            return;
+        };
+        let (request, bound) = (*request, bound.clone());
+        let member = bound.or_else(|| parts.next().map(str::to_owned));
+        if !self.admit(Some(format!(
+            "native-use\0{request}\0{member:?}\0{}",
+            span.lo.0
+        ))) {
+            return;
+        }
+        if let (Some(m), Some(req)) = (&member, self.facts.native.get_mut(request as usize))
+            && req.members.len() < 64
+            && let Err(at) = req.members.binary_search(m)
+        {
+            req.members.insert(at, m.clone());
+        }
+        self.facts.native_uses.push(NativeUse {
+            request,
+            member,
+            range: self.source.range(span),
         });
     }
 
@@ -1642,7 +1676,30 @@ impl Visit for Extractor<'_, '_> {
                     _ => Vec::new(),
                 };
                 let mechanism = if reexport { "re-export" } else { "import" };
+                let before = self.facts.native.len();
                 self.native(mechanism, spec.clone(), "module-specifier", members, span);
+                if let (ModuleDecl::Import(i), true) = (decl, self.facts.native.len() > before) {
+                    for s in &i.specifiers {
+                        let (local, member) = match s {
+                            ImportSpecifier::Named(n) => (
+                                &n.local.sym,
+                                Some(match &n.imported {
+                                    Some(ModuleExportName::Ident(i)) => i.sym.to_string(),
+                                    Some(ModuleExportName::Str(s)) => {
+                                        s.value.to_string_lossy().into_owned()
+                                    }
+                                    None => n.local.sym.to_string(),
+                                }),
+                            ),
+                            ImportSpecifier::Default(d) => {
+                                (&d.local.sym, Some("default".to_owned()))
+                            }
+                            ImportSpecifier::Namespace(n) => (&n.local.sym, None),
+                        };
+                        self.native_locals
+                            .insert(local.to_string(), (before as u32, member));
+                    }
+                }
             }
             self.reference_to("static-import", Some(spec), None, span);
         }
@@ -1673,10 +1730,29 @@ impl Visit for Extractor<'_, '_> {
                 self.named_objects.bind(&name, scope, object);
             }
         }
+        let mut bound: Vec<(String, Option<String>)> = Vec::new();
         if let Some(init) = &decl.init
             && let Expr::Call(call) = unwrap(init)
             && require_spec(init).is_some_and(|s| is_native_spec(&s))
         {
+            bound = match &decl.name {
+                Pat::Ident(i) => vec![(i.id.sym.to_string(), None)],
+                Pat::Object(obj) => obj
+                    .props
+                    .iter()
+                    .filter_map(|p| match p {
+                        ObjectPatProp::KeyValue(kv) => Some((
+                            names::param_name(Some(&kv.value))?,
+                            Some(names::prop_name(&kv.key)?),
+                        )),
+                        ObjectPatProp::Assign(a) => {
+                            Some((a.key.id.sym.to_string(), Some(a.key.id.sym.to_string())))
+                        }
+                        ObjectPatProp::Rest(_) => None,
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            };
             let members = match &decl.name {
                 Pat::Object(obj) => obj
                     .props
@@ -1694,7 +1770,13 @@ impl Visit for Extractor<'_, '_> {
                 .or_default()
                 .extend(members);
         }
+        let before = self.facts.native.len();
         decl.visit_children_with(self);
+        if self.facts.native.len() > before {
+            for (local, member) in bound {
+                self.native_locals.insert(local, (before as u32, member));
+            }
+        }
     }
 
     fn visit_assign_expr(&mut self, assign: &swc_ecma_ast::AssignExpr) {
@@ -2026,6 +2108,9 @@ impl Extractor<'_, '_> {
     fn inspect_call(&mut self, name: &str, call: &CallExpr) {
         let first = call.args.first().map(|a| &*a.expr);
         let span = call.span;
+        if !self.native_locals.is_empty() {
+            self.native_use(name, span);
+        }
         // A response header set by a call: `res.setHeader("Content-Security-Policy", v)`
         // (Node's `http`), `headers.set(…)`/`append(…)` (fetch's `Headers`), `res.header(…)`
         // and `res.set(…)` (Express, Fastify).

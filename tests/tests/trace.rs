@@ -1,0 +1,524 @@
+//! `trace_application_feature` on the reference's trace scenario (§5.1: a bridge API whose
+//! member invokes a channel whose handler calls a native add-on's export), and the properties
+//! every trace must keep: bounds that cut say so, nothing matched is `no-match`, the same bytes
+//! at any thread count, and a record a forger edits is caught even with its ids recomputed.
+
+use std::path::Path;
+
+use rea_core::{CancelToken, Failure, FailureReason, ProgressReporter};
+use rea_jobs::analyze::AnalyzeRequest;
+use rea_jobs::inventory::InventoryRequest;
+use rea_jobs::trace::{Limits, Seed, TraceRequest};
+use rea_jobs::versions::Side;
+use rea_jobs::{Engine, JobControl, PageRequest};
+use serde_json::{Value, json};
+
+fn control<T>(f: impl FnOnce(&JobControl<'_>) -> T) -> T {
+    let (cancel, progress) = (CancelToken::new(), ProgressReporter::silent());
+    f(&JobControl {
+        cancel: &cancel,
+        progress: &progress,
+        timeout: None,
+    })
+}
+
+/// The app: `desktopApi.openProject` invokes `project:open`, whose handler calls
+/// `openProject` on an add-on the main process required at the top; `project:close`'s
+/// handler requires another add-on inline. Every file throws if executed.
+fn app(root: &Path) {
+    let files: [(&str, &[u8]); 6] = [
+        (
+            "package.json",
+            br#"{"name":"trace-fixture","version":"1.0.0","main":"main.js"}"#,
+        ),
+        (
+            "main.js",
+            br#"throw new Error("executed");
+const { app, BrowserWindow, ipcMain } = require("electron");
+const path = require("path");
+const native = require("./native/addon.node");
+ipcMain.handle("project:open", (event, name) => native.openProject(name));
+ipcMain.handle("project:close", () => require("./native/other.node").close());
+ipcMain.handle("project:list", listProjects);
+app.whenReady().then(() => {
+  new BrowserWindow({ webPreferences: { preload: path.join(__dirname, "preload.js") } });
+});
+"#,
+        ),
+        (
+            "preload.js",
+            br#"throw new Error("executed");
+const { contextBridge, ipcRenderer } = require("electron");
+contextBridge.exposeInMainWorld("desktopApi", {
+  openProject: (name) => ipcRenderer.invoke("project:open", name),
+  closeProject: () => ipcRenderer.invoke("project:close"),
+  listProjects: () => ipcRenderer.invoke("project:list"),
+});
+"#,
+        ),
+        ("renderer.js", b"window.desktopApi.openProject('a');"),
+        ("native/addon.node", b"\x7fELF\x02\x01\x01\x00addon"),
+        ("native/other.node", b"\x7fELF\x02\x01\x01\x00other"),
+    ];
+    for (path, bytes) in files {
+        let path = root.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, bytes).unwrap();
+    }
+}
+
+fn analyze(root: &Path) -> Value {
+    let request = AnalyzeRequest::new(root.to_path_buf());
+    let published = control(|ctl| {
+        Engine::new(2)
+            .unwrap()
+            .analyze_javascript_application(&request, ctl)
+    })
+    .unwrap();
+    serde_json::from_slice(&published.envelope_bytes()).unwrap()
+}
+
+/// `inventory_artifact` of one file: Evidence whose subject digest is the file's SHA-256.
+fn inventory(path: &Path) -> Value {
+    let request = InventoryRequest {
+        input_path: path.to_path_buf(),
+        limits: Default::default(),
+        page: PageRequest::All,
+        integrity: Default::default(),
+    };
+    let published =
+        control(|ctl| Engine::new(1).unwrap().inventory_artifact(&request, ctl)).unwrap();
+    serde_json::from_slice(&published.envelope_bytes()).unwrap()
+}
+
+fn seed(kind: &str, value: &str) -> Seed {
+    Seed {
+        kind: kind.to_owned(),
+        value: value.to_owned(),
+        matching: None,
+        case_sensitive: false,
+    }
+}
+
+fn trace_with(
+    application: &Value,
+    native: &[Value],
+    seed: Seed,
+    direction: &str,
+    limits: Limits,
+    threads: usize,
+) -> Result<Value, Failure> {
+    let request = TraceRequest {
+        application: Side::Value(application.clone()),
+        native_observations: native.iter().cloned().map(Side::Value).collect(),
+        seed,
+        direction: direction.to_owned(),
+        limits,
+    };
+    let published = control(|ctl| {
+        Engine::new(threads)
+            .unwrap()
+            .trace_application_feature(request, ctl)
+    })?;
+    Ok(serde_json::from_slice(&published.envelope_bytes()).unwrap())
+}
+
+fn fixture() -> (tempfile::TempDir, Value) {
+    let dir = tempfile::tempdir().unwrap();
+    app(dir.path());
+    let analysis = analyze(dir.path());
+    (dir, analysis)
+}
+
+/// The subgraph's node with this id.
+fn node<'a>(result: &'a Value, id: &Value) -> &'a Value {
+    result["graph"]["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["node_id"] == *id)
+        .unwrap()
+}
+
+fn label(node: &Value) -> &str {
+    node["observations"][0]["label"]
+        .as_str()
+        .unwrap_or_default()
+}
+
+#[test]
+fn a_bridge_api_traced_outgoing_reaches_the_native_export_its_handler_calls() {
+    let (dir, analysis) = fixture();
+    let addon = inventory(&dir.path().join("native/addon.node"));
+    let out = trace_with(
+        &analysis,
+        std::slice::from_ref(&addon),
+        seed("api", "desktopApi"),
+        "outgoing",
+        Limits::default(),
+        2,
+    )
+    .unwrap();
+    let r = &out["result"];
+    assert_eq!(r["summary"]["matched_seeds"], 1);
+    assert_eq!(r["seed_matches"][0]["kind"], "context-bridge-api");
+    assert_eq!(r["coverage"]["status"], "complete-within-source");
+    // Both shipped add-ons are handed off; the one a supplied record covers is linked to it.
+    let handoffs = r["native_handoffs"].as_array().unwrap();
+    assert_eq!(handoffs.len(), 2, "{handoffs:#?}");
+    let linked: Vec<&Value> = handoffs
+        .iter()
+        .filter(|h| h["status"] == "evidence-linked")
+        .collect();
+    assert_eq!(linked.len(), 1);
+    assert_eq!(linked[0]["artifact_path"], "native/addon.node");
+    assert_eq!(linked[0]["evidence_ids"], json!([addon["evidence_id"]]));
+    assert!(
+        linked[0]["requested_exports"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("openProject"))
+    );
+    assert_eq!(linked[0]["recommended_tools"], json!([]));
+    let other = handoffs
+        .iter()
+        .find(|h| h["status"] == "requires-provider-analysis")
+        .unwrap();
+    assert_eq!(other["artifact_path"], "native/other.node");
+    assert_eq!(other["requested_exports"], json!(["close"]));
+    assert_eq!(other["recommended_tools"].as_array().unwrap().len(), 5);
+    // The supplied record is linked from the trace's Evidence, beside the application's.
+    let links = out["evidence"]["evidence_links"].as_array().unwrap();
+    assert!(links.contains(&addon["evidence_id"]) && links.contains(&analysis["evidence_id"]));
+    // A path runs bridge → channel → handler → export, each step an inferred relation.
+    let paths = r["paths"].as_array().unwrap();
+    let to_export = paths
+        .iter()
+        .find(|p| {
+            p["end_kind"] == "native-export" && label(node(r, &p["end_node_id"])) == "openProject"
+        })
+        .expect("a path to the openProject export");
+    let kinds: Vec<&str> = to_export["node_ids"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|id| node(r, id)["kind"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            "context-bridge-api",
+            "ipc-channel",
+            "ipc-handler",
+            "native-export"
+        ]
+    );
+    assert_eq!(to_export["contains_inference"], true);
+    assert!(
+        to_export["authorities"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("static-relationship-inference"))
+    );
+    // Paths end at the boundary first.
+    assert_eq!(paths[0]["end_kind"], "native-export");
+    // A handler passed by name leads no further than its registration.
+    let list = paths
+        .iter()
+        .find(|p| label(node(r, &p["end_node_id"])) == "project:list")
+        .expect("a path to project:list");
+    assert_eq!(node(r, &list["end_node_id"])["kind"], "ipc-handler");
+}
+
+#[test]
+fn a_native_export_traced_incoming_leads_back_to_the_bridge() {
+    let (_dir, analysis) = fixture();
+    let out = trace_with(
+        &analysis,
+        &[],
+        seed("native-export", "openProject"),
+        "incoming",
+        Limits::default(),
+        2,
+    )
+    .unwrap();
+    let r = &out["result"];
+    let reached: Vec<(&str, &str)> = r["graph"]["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| (n["kind"].as_str().unwrap(), label(n)))
+        .collect();
+    for expected in [
+        ("ipc-handler", "project:open"),
+        ("ipc-channel", "project:open"),
+        ("context-bridge-api", "desktopApi"),
+    ] {
+        assert!(
+            reached.contains(&expected),
+            "{expected:?} not in {reached:?}"
+        );
+    }
+    // Against the flow, nothing downstream of the seed is reached.
+    assert!(
+        !reached.contains(&("ipc-channel", "project:close")),
+        "{reached:?}"
+    );
+}
+
+#[test]
+fn bounds_that_cut_say_so_and_a_seed_that_matches_nothing_is_no_match() {
+    let (_dir, analysis) = fixture();
+    let shallow = Limits {
+        max_depth: 1,
+        ..Limits::default()
+    };
+    let r = trace_with(
+        &analysis,
+        &[],
+        seed("api", "desktopApi"),
+        "outgoing",
+        shallow,
+        2,
+    )
+    .unwrap()["result"]
+        .clone();
+    assert_eq!(r["coverage"]["status"], "truncated");
+    assert!(r["coverage"]["omitted_nodes"].as_u64().unwrap() > 0);
+    assert!(
+        !r["coverage"]["frontier_node_ids"]
+            .as_array()
+            .unwrap()
+            .is_empty()
+    );
+    assert_eq!(r["native_handoffs"], json!([]));
+    assert_eq!(r["graph"]["coverage"]["truncated"], true);
+
+    let r = trace_with(
+        &analysis,
+        &[],
+        seed("route", "/missing"),
+        "both",
+        Limits::default(),
+        2,
+    )
+    .unwrap()["result"]
+        .clone();
+    assert_eq!(r["graph"], Value::Null);
+    assert_eq!(r["coverage"]["status"], "no-match");
+    assert_eq!(r["summary"]["matched_seeds"], 0);
+
+    // One path listed, all counted.
+    let one = Limits {
+        max_paths: 1,
+        ..Limits::default()
+    };
+    let r = trace_with(
+        &analysis,
+        &[],
+        seed("api", "desktopApi"),
+        "outgoing",
+        one,
+        2,
+    )
+    .unwrap()["result"]
+        .clone();
+    assert_eq!(r["paths"].as_array().unwrap().len(), 1);
+    let total = r["summary"]["terminal_paths"].as_u64().unwrap();
+    assert!(total > 1);
+    assert_eq!(r["coverage"]["omitted_paths"], total - 1);
+    assert_eq!(r["coverage"]["status"], "truncated");
+}
+
+#[test]
+fn the_trace_is_the_same_bytes_at_any_thread_count() {
+    let (_dir, analysis) = fixture();
+    let run = |threads| {
+        trace_with(
+            &analysis,
+            &[],
+            seed("string", "project"),
+            "both",
+            Limits::default(),
+            threads,
+        )
+        .unwrap()
+    };
+    let (one, two) = (run(1), run(2));
+    assert_eq!(one["evidence_id"], two["evidence_id"]);
+    assert_eq!(
+        rea_hash::canonical_bytes(&one).unwrap(),
+        rea_hash::canonical_bytes(&two).unwrap()
+    );
+    // A string seed matches by substring: the three channels and their handlers at least.
+    assert!(one["result"]["summary"]["matched_seeds"].as_u64().unwrap() >= 6);
+}
+
+#[test]
+fn bad_requests_and_inputs_that_are_not_application_evidence_are_refused() {
+    let (dir, analysis) = fixture();
+    let err = trace_with(
+        &analysis,
+        &[],
+        seed("regex", "x"),
+        "outgoing",
+        Limits::default(),
+        1,
+    )
+    .unwrap_err();
+    assert_eq!(err.reason, FailureReason::InvalidInput);
+    let err = trace_with(
+        &analysis,
+        &[],
+        seed("api", ""),
+        "outgoing",
+        Limits::default(),
+        1,
+    )
+    .unwrap_err();
+    assert_eq!(err.reason, FailureReason::InvalidInput);
+    let err = trace_with(
+        &analysis,
+        &[],
+        seed("api", "x"),
+        "sideways",
+        Limits::default(),
+        1,
+    )
+    .unwrap_err();
+    assert_eq!(err.reason, FailureReason::InvalidInput);
+    let deep = Limits {
+        max_depth: 65,
+        ..Limits::default()
+    };
+    let err = trace_with(&analysis, &[], seed("api", "x"), "outgoing", deep, 1).unwrap_err();
+    assert_eq!(err.reason, FailureReason::InvalidInput);
+    assert!(err.message.contains("max_depth"), "{}", err.message);
+    // An inventory is Evidence, but not of an application.
+    let addon = inventory(&dir.path().join("native/addon.node"));
+    let err = trace_with(
+        &addon,
+        &[],
+        seed("api", "x"),
+        "outgoing",
+        Limits::default(),
+        1,
+    )
+    .unwrap_err();
+    assert_eq!(err.reason, FailureReason::InvalidInput);
+    // Tampered application Evidence fails its validation.
+    let mut tampered = analysis.clone();
+    tampered["evidence"]["normalized_result"]["graph"]["edges"][0]["relation"] = "calls".into();
+    let err = trace_with(
+        &tampered,
+        &[],
+        seed("api", "x"),
+        "outgoing",
+        Limits::default(),
+        1,
+    )
+    .unwrap_err();
+    assert_eq!(err.reason, FailureReason::Integrity);
+    // So does a tampered native record, and the same record twice is refused.
+    let mut forged = addon.clone();
+    forged["evidence"]["subject"]["digest"]["sha256"] = "0".repeat(64).into();
+    let err = trace_with(
+        &analysis,
+        &[forged],
+        seed("api", "x"),
+        "outgoing",
+        Limits::default(),
+        1,
+    )
+    .unwrap_err();
+    assert_eq!(err.reason, FailureReason::Integrity);
+    let err = trace_with(
+        &analysis,
+        &[addon.clone(), addon],
+        seed("api", "x"),
+        "outgoing",
+        Limits::default(),
+        1,
+    )
+    .unwrap_err();
+    assert_eq!(err.reason, FailureReason::InvalidInput);
+}
+
+/// The id a forger computes with the documented recipe (a derived record has no subject).
+fn forged_id(record: &Value) -> String {
+    let mut projection = record.clone();
+    projection.as_object_mut().unwrap().remove("evidence_id");
+    format!(
+        "ev_{}",
+        rea_hash::sha256_hex(&rea_hash::canonical_bytes(&projection).unwrap())
+    )
+}
+
+#[test]
+fn a_forger_who_recomputes_every_id_is_still_caught_by_the_trace_checks() {
+    let (_dir, analysis) = fixture();
+    let record = trace_with(
+        &analysis,
+        &[],
+        seed("api", "desktopApi"),
+        "outgoing",
+        Limits::default(),
+        2,
+    )
+    .unwrap()["evidence"]
+        .clone();
+    assert!(rea_validate::validate_bytes(rea_hash::canonical_bytes(&record).unwrap()).is_ok());
+    let forge = |edit: &dyn Fn(&mut Value), recompute_trace_id: bool| {
+        let mut record = record.clone();
+        edit(&mut record["normalized_result"]);
+        if recompute_trace_id {
+            let id = rea_graph::trace::trace_id(&record["normalized_result"]).unwrap();
+            record["normalized_result"]["trace_id"] = id.into();
+        }
+        record["evidence_id"] = Value::from(forged_id(&record));
+        rea_validate::validate_bytes(rea_hash::canonical_bytes(&record).unwrap()).unwrap_err()
+    };
+    // Everything in the result is committed to by the trace id.
+    let err = forge(&|r| r["summary"]["traced_nodes"] = 1.into(), false);
+    assert_eq!(err.at, "/trace_id", "{err}");
+    // A path's nodes by its path id.
+    let err = forge(&|r| r["paths"][0]["end_kind"] = "worker".into(), true);
+    assert!(err.at.starts_with("/paths/0"), "{err}");
+    // A path must walk the subgraph's edges.
+    let err = forge(
+        &|r| {
+            let path = &mut r["paths"][0];
+            let edges = path["edge_ids"].as_array().unwrap().clone();
+            path["edge_ids"] = json!(edges.into_iter().rev().collect::<Vec<_>>());
+            let ids = |k: &str| -> Vec<String> {
+                path[k]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|v| v.as_str().unwrap().to_owned())
+                    .collect()
+            };
+            let (nodes, edges) = (ids("node_ids"), ids("edge_ids"));
+            let nodes: Vec<&str> = nodes.iter().map(String::as_str).collect();
+            let edges: Vec<&str> = edges.iter().map(String::as_str).collect();
+            path["path_id"] =
+                rea_graph::trace::path_id(nodes[0], nodes[nodes.len() - 1], &nodes, &edges)
+                    .unwrap()
+                    .into();
+        },
+        true,
+    );
+    assert!(err.at.starts_with("/paths/0"), "{err}");
+    // The subgraph's items keep their own ids.
+    let err = forge(&|r| r["graph"]["nodes"][0]["kind"] = "worker".into(), true);
+    assert!(err.at.starts_with("/graph"), "{err}");
+    // A handoff is linked only to supplied evidence.
+    let err = forge(
+        &|r| r["native_handoffs"][0]["status"] = "evidence-linked".into(),
+        true,
+    );
+    assert!(err.at.starts_with("/native_handoffs/0"), "{err}");
+    // Counts must agree with what is listed.
+    let err = forge(&|r| r["summary"]["traced_edges"] = 0.into(), true);
+    assert_eq!(err.at, "/summary", "{err}");
+}
