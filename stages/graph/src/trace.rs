@@ -13,7 +13,7 @@
 //! | `route` | `endpoint` | label, `value`, `path` | exact |
 //! | `module` | assets, chunks, module factories, source modules, source maps, Electron roles | label, `path`, `module_key`, `resolved_path`, `declared_path`; exact also matches the last segments of a path (`search.js` matches `renderer/search.js`) | exact |
 //! | `native-export` | `native-export`, `native-addon` | label, `member`, `specifier`, `path` | exact |
-//! | `string` | any | label, identity strings, every string property (in arrays too) | contains |
+//! | `string` | any | label, identity strings, every string property (in arrays too), less the graph's vocabulary fields (`kind`, `fact_kind`, `strategy`, `scope`, `resolution`…) and digests | contains |
 //!
 //! A node matches once, by the first field that matches (`basis`: `node-id`, `label`,
 //! `identity` or `property`, and the `field`). Matches are sorted by node id; past
@@ -484,8 +484,30 @@ fn seed_match(seed: &Seed, node: &NodeIn) -> Option<(&'static str, String)> {
     None
 }
 
-/// Every string in `value`, named by the top-level key it sits under.
+/// Fields a `string` seed does not look in: the graph's own vocabulary (what kind of fact,
+/// how it was identified or resolved) and digests, which every node of a kind shares or no
+/// one searches for.
+const BOOKKEEPING: [&str; 12] = [
+    "strategy",
+    "stability",
+    "scope",
+    "namespace",
+    "kind",
+    "fact_kind",
+    "side",
+    "world",
+    "resolution",
+    "resolution_status",
+    "resolution_context",
+    "api_status",
+];
+
+/// Every string in `value`, named by the top-level key it sits under, less [`BOOKKEEPING`]
+/// fields and digests.
 fn collect_strings<'v>(key: &'v str, value: &'v Value, out: &mut Vec<(&'v str, &'v str)>) {
+    if BOOKKEEPING.contains(&key) || key.ends_with("sha256") {
+        return;
+    }
     match value {
         Value::String(s) => out.push((key, s)),
         Value::Array(items) => items.iter().for_each(|v| collect_strings(key, v, out)),
