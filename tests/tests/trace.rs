@@ -40,6 +40,12 @@ const native = require("./native/addon.node");
 ipcMain.handle("project:open", (event, name) => native.openProject(name));
 ipcMain.handle("project:close", () => require("./native/other.node").close());
 ipcMain.handle("project:list", listProjects);
+ipcMain.handle("project:save", saveProject);
+ipcMain.handle("project:copy", copyProject);
+function saveProject(event, name) { return native.saveProject(name); }
+// Two functions of one name: which one is the handler is not known.
+function copyProject() { return native.copyA(); }
+if (process.env.X) { function copyProject() { return native.copyB(); } }
 app.whenReady().then(() => {
   new BrowserWindow({ webPreferences: { preload: path.join(__dirname, "preload.js") } });
 });
@@ -49,10 +55,14 @@ app.whenReady().then(() => {
             "preload.js",
             br#"throw new Error("executed");
 const { contextBridge, ipcRenderer } = require("electron");
+const { readConfig } = require("./native/addon.node");
+contextBridge.exposeInMainWorld("configApi", { config: { read: readConfig } });
 contextBridge.exposeInMainWorld("desktopApi", {
   openProject: (name) => ipcRenderer.invoke("project:open", name),
   closeProject: () => ipcRenderer.invoke("project:close"),
   listProjects: () => ipcRenderer.invoke("project:list"),
+  saveProject: (name) => ipcRenderer.invoke("project:save", name),
+  copyProject: () => ipcRenderer.invoke("project:copy"),
 });
 "#,
         ),
@@ -228,6 +238,56 @@ fn a_bridge_api_traced_outgoing_reaches_the_native_export_its_handler_calls() {
         .find(|p| label(node(r, &p["end_node_id"])) == "project:list")
         .expect("a path to project:list");
     assert_eq!(node(r, &list["end_node_id"])["kind"], "ipc-handler");
+    // A handler passed by the name of the one function the file declares under it leads to
+    // what that function does; a name two functions share leads nowhere.
+    let ends: Vec<(&str, &str)> = paths
+        .iter()
+        .map(|p| {
+            let end = node(r, &p["end_node_id"]);
+            (end["kind"].as_str().unwrap(), label(end))
+        })
+        .collect();
+    assert!(ends.contains(&("native-export", "saveProject")), "{ends:?}");
+    assert!(ends.contains(&("ipc-handler", "project:copy")), "{ends:?}");
+    let copy = paths
+        .iter()
+        .map(|p| node(r, &p["end_node_id"]))
+        .find(|n| label(n) == "project:copy")
+        .unwrap();
+    let calls_from_copy = r["graph"]["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["source_node_id"] == copy["node_id"] && e["relation"] == "calls")
+        .count();
+    assert_eq!(calls_from_copy, 0);
+}
+
+#[test]
+fn a_bridge_member_that_is_an_add_on_export_leads_to_it() {
+    let (_dir, analysis) = fixture();
+    let out = trace_with(
+        &analysis,
+        &[],
+        seed("api", "configApi.config.read"),
+        "outgoing",
+        Limits::default(),
+        2,
+    )
+    .unwrap();
+    let r = &out["result"];
+    assert_eq!(r["summary"]["matched_seeds"], 1);
+    let direct = r["paths"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| label(node(r, &p["end_node_id"])) == "readConfig")
+        .expect("a path to readConfig");
+    assert_eq!(direct["node_ids"].as_array().unwrap().len(), 2, "{direct}");
+    assert_eq!(
+        r["native_handoffs"][0]["artifact_path"],
+        "native/addon.node"
+    );
 }
 
 #[test]

@@ -22,7 +22,10 @@
 //! **Traversal.** Breadth first from every seed at once, over the graph's edges as data and
 //! control flow run ([`flow`]): every relation from its source to its target, except
 //! `handles`, which runs from the channel to the handler registered for it (an IPC message
-//! flows from the channel into its handler). `outgoing` follows that flow, `incoming` runs
+//! flows from the channel into its handler). The analysis links a bridge API and an IPC handler to what
+//! their code does (the add-on exports a bridge member is or calls, what a handler's function
+//! requests, calls, launches or opens), so a trace crosses from the renderer's API through
+//! the channel into the main process and on to native code. `outgoing` follows that flow, `incoming` runs
 //! against it, `both` ignores it. A node's edges are taken in `edge_id` order, so the trace
 //! does not depend on how the graph was read. Bounds: `max_depth` edges from a seed,
 //! `max_nodes` nodes and `max_edges` edges; what a bound cuts is counted (`omitted_nodes`,
@@ -125,7 +128,7 @@ pub const TERMINAL_KINDS: [&str; 16] = [
 /// The limitations every trace states, first; the others say what this one met.
 pub const STANDING_LIMITATIONS: [&str; 3] = [
     "A trace follows only the relations the static analysis recorded: a missing path never proves that none exists at run time.",
-    "An IPC handler leads to what its inline function does (requests, add-ons, processes, windows, endpoints); a handler passed by name leads no further than its registration.",
+    "An IPC handler leads to what its function does (requests, add-on calls, processes, windows, endpoints) when the function is written in the registration or passed by a name the file declares exactly one function under; otherwise it leads no further than its registration.",
     "Edges are followed as data and control flow run: every relation from its source to its target, except handles, followed from the channel to its handler.",
 ];
 

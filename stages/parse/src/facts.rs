@@ -428,6 +428,9 @@ pub struct Bridge {
     /// to the name the call passes, or spread into it from a name bound in scope): IPC calls
     /// inside them are the API's.
     pub literal_spans: Vec<(u32, u32)>,
+    /// The same literals as source ranges: what is written inside them is what the API's
+    /// members do.
+    pub literal_ranges: Vec<Range>,
 }
 
 /// The file (and module factory) and export an imported bridge API was read from.
@@ -762,6 +765,7 @@ impl ImportedHelperCall {
                     via: Some(self.callee.clone()),
                     range: self.range,
                     span: self.span,
+                    handler_range: None,
                     module: self.module.clone(),
                 }
             })
@@ -809,6 +813,9 @@ pub struct IpcOp {
     pub range: Range,
     /// The byte span of the whole call, to attach sender checks to their handler.
     pub span: (u32, u32),
+    /// For a handler passed by name: where the one function the file declares under that
+    /// name is written (`ipcMain.handle("open", onOpen)` and `function onOpen() {…}`).
+    pub handler_range: Option<Range>,
     /// The module factory it sits in, if any.
     pub module: Option<ModuleRef>,
 }

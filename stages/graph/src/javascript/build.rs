@@ -1705,6 +1705,7 @@ fn bridged_operations(files: &Files, parsed: &[FileFacts]) -> HashMap<String, Ve
                     via: Some(format!("window.{}", call.name)),
                     range: call.range,
                     span: (0, 0),
+                    handler_range: None,
                     module: call.module.clone(),
                 });
             }
@@ -1775,6 +1776,9 @@ fn project_findings<'p>(
         // What this file's facts made, by where they are written, with the relation an IPC
         // handler whose inline function holds them has to each (`handler_scope`).
         let mut scoped: Vec<(Range, String, &'static str)> = Vec::new();
+        // Code whose facts are what a node does: a bridge's literals and each IPC handler's
+        // function, with the operation that says so (`code_scope`).
+        let mut code: Vec<(Range, String, &'static str)> = Vec::new();
         // References.
         for reference in &js.references {
             if !admit() {
@@ -2091,6 +2095,9 @@ fn project_findings<'p>(
             for span in &bridge.literal_spans {
                 bridge_literals.push((*span, node.clone(), bridge.api_key.as_ref()));
             }
+            for range in &bridge.literal_ranges {
+                code.push((*range, node.clone(), "map-context-bridge-scope"));
+            }
         }
         // The innermost API literal around a call.
         let bridge_of = |span: (u32, u32)| {
@@ -2100,7 +2107,7 @@ fn project_findings<'p>(
                 .min_by_key(|(s, _, _)| s.1 - s.0)
         };
         // IPC.
-        let mut file_handlers: Vec<((u32, u32), Range, String)> = Vec::new();
+        let mut file_handlers: Vec<((u32, u32), String)> = Vec::new();
         for op in ipc_of(file).iter().chain(bridged_of(file)) {
             if !admit() {
                 continue;
@@ -2235,7 +2242,12 @@ fn project_findings<'p>(
                         props,
                         inferred("high", sha_ref, location, "map-ipc-handler-registration"),
                     )?;
-                    file_handlers.push((op.span, op.range, handler.clone()));
+                    file_handlers.push((op.span, handler.clone()));
+                    // Its code: the registration call, and the function it names.
+                    code.push((op.range, handler.clone(), "map-ipc-handler-scope"));
+                    if let Some(range) = op.handler_range {
+                        code.push((range, handler.clone(), "map-ipc-handler-scope"));
+                    }
                     if op.side == "main"
                         && let Some(ch) = &op.channel
                     {
@@ -2261,10 +2273,10 @@ fn project_findings<'p>(
         }
         // Sender checks attach to the innermost handler registration that contains them.
         for check in &js.sender_checks {
-            let Some((_, _, handler)) = file_handlers
+            let Some((_, handler)) = file_handlers
                 .iter()
-                .filter(|(span, _, _)| span.0 <= check.offset && check.offset < span.1)
-                .min_by_key(|(span, _, _)| span.1 - span.0)
+                .filter(|(span, _)| span.0 <= check.offset && check.offset < span.1)
+                .min_by_key(|(span, _)| span.1 - span.0)
             else {
                 continue;
             };
@@ -2410,7 +2422,7 @@ fn project_findings<'p>(
                 scoped.push((used.range, export.clone(), "calls"));
             }
         }
-        handler_scope(o, file, sha_ref, &file_handlers, &scoped)?;
+        code_scope(o, file, sha_ref, &code, &scoped)?;
         Ok(found)
     })?;
     let mut c = Counts::default();
@@ -2480,26 +2492,29 @@ fn project_findings<'p>(
 /// An add-on request's node, and its requested exports' nodes by member.
 type Addon = (String, Vec<(String, String)>);
 
-/// Links each IPC handler to what its inline function does: every fact of the file written
-/// inside the registration call (`ipcMain.handle("open", () => require("./x.node"))`), to the
-/// innermost registration holding it. A handler passed by name holds nothing here.
-fn handler_scope(
+/// Links each IPC handler and bridge API to what its code does: every fact of the file
+/// written inside an IPC handler's registration call (`ipcMain.handle("open", () =>
+/// require("./x.node"))`) or inside the one function the file declares under the name a
+/// handler is passed by, or inside a bridge's literal (`{ read }` after `const { read } =
+/// require("./x.node")`), to the innermost such code holding it (code nests, so the one that
+/// starts last).
+fn code_scope(
     o: &mut Out<'_, '_>,
     file: &FileFacts,
     sha: Option<&str>,
-    handlers: &[((u32, u32), Range, String)],
+    code: &[(Range, String, &'static str)],
     scoped: &[(Range, String, &'static str)],
 ) -> Result<(), Failure> {
-    if handlers.is_empty() {
+    if code.is_empty() {
         return Ok(());
     }
     for (range, node, relation) in scoped {
-        let Some((_, _, handler)) = handlers
+        let Some((_, handler, operation)) = code
             .iter()
-            .filter(|(_, h, id)| {
+            .filter(|(h, id, _)| {
                 h.start <= range.start && range.end <= h.end && h != range && id != node
             })
-            .min_by_key(|(span, _, _)| span.1 - span.0)
+            .max_by_key(|(h, _, _)| h.start)
         else {
             continue;
         };
@@ -2507,13 +2522,8 @@ fn handler_scope(
             handler,
             node,
             relation,
-            json!({"path": file.path, "scope": "handler-function"}),
-            inferred(
-                "medium",
-                sha,
-                source_range(&file.path, range),
-                "map-ipc-handler-scope",
-            ),
+            json!({"path": file.path}),
+            inferred("medium", sha, source_range(&file.path, range), operation),
         )?;
     }
     Ok(())

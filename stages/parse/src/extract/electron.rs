@@ -176,6 +176,7 @@ impl Extractor<'_, '_> {
                 self.source.offset(obj.span.lo),
                 self.source.offset(obj.span.hi),
             ),
+            range: self.source.range(obj.span),
             members: object_members(obj),
             functions: member_functions(obj),
             window: self.window_options(obj),
@@ -663,6 +664,7 @@ impl Extractor<'_, '_> {
         let mut api_import = None;
         let mut spread_imports = Vec::new();
         let mut literal_spans = Vec::new();
+        let mut literal_ranges = Vec::new();
         let (api_status, (members, unknown), functions) = match api.map(unwrap) {
             None => ("missing", (Vec::new(), 0), Vec::new()),
             Some(Expr::Object(obj)) => {
@@ -680,6 +682,10 @@ impl Extractor<'_, '_> {
                     self.source.offset(obj.span.lo),
                     self.source.offset(obj.span.hi),
                 ));
+                literal_ranges.push(self.source.range(obj.span));
+                if !self.native_locals.is_empty() {
+                    self.native_members_exposed(obj, 0);
+                }
                 let (mut members, mut unknown) = object_members(obj);
                 let mut functions = member_functions(obj);
                 // `{ ...api, x }` of an object literal bound in scope: its members are the
@@ -698,6 +704,7 @@ impl Extractor<'_, '_> {
                     unknown = unknown.saturating_sub(1) + named.members.1;
                     functions.extend(named.functions.iter().cloned());
                     literal_spans.push(named.span);
+                    literal_ranges.push(named.range);
                 }
                 members.sort();
                 members.dedup();
@@ -707,6 +714,7 @@ impl Extractor<'_, '_> {
             Some(Expr::Ident(ident)) if self.named_object(&ident.sym).is_some() => {
                 let named = self.named_object(&ident.sym);
                 literal_spans.extend(named.map(|o| o.span));
+                literal_ranges.extend(named.map(|o| o.range));
                 (
                     "object-literal",
                     named.map(|o| o.members.clone()).unwrap_or_default(),
@@ -739,7 +747,34 @@ impl Extractor<'_, '_> {
             api_source: None,
             spread_imports,
             literal_spans,
+            literal_ranges,
         });
+    }
+
+    /// Members of a bridge literal that are a native add-on's exports by a name bound to its
+    /// request (`{ read }`, `{ nativeRead: read }`, `{ open: addon.open }`): each a use of
+    /// the export where the member is written, as a call through the name is.
+    fn native_members_exposed(&mut self, obj: &ObjectLit, depth: usize) {
+        if depth >= MAX_MEMBER_DEPTH {
+            return;
+        }
+        for prop in &obj.props {
+            let PropOrSpread::Prop(prop) = prop else {
+                continue;
+            };
+            match &**prop {
+                Prop::Shorthand(i) => self.native_use(&i.sym, i.span),
+                Prop::KeyValue(kv) => match unwrap(&kv.value) {
+                    Expr::Object(nested) => self.native_members_exposed(nested, depth + 1),
+                    value @ (Expr::Ident(_) | Expr::Member(_)) => {
+                        let name = crate::extract::names::dotted(value);
+                        self.native_use(&name, value.span());
+                    }
+                    _ => {}
+                },
+                _ => {}
+            }
+        }
     }
 
     /// What was read off the object literal bound to `name` in the innermost enclosing scope.
@@ -765,6 +800,7 @@ impl Extractor<'_, '_> {
             }
         });
         let channel = call.args.first().map(|a| &*a.expr);
+        let before = self.facts.ipc.len();
         self.ipc_op(
             (side, operation, mode),
             (channel, spread),
@@ -772,6 +808,14 @@ impl Extractor<'_, '_> {
             call.span,
             None,
         );
+        // A handler passed by name: its function is found once the file is read.
+        if handler_kind == Some("identifier")
+            && let Some(Expr::Ident(name)) = call.args.get(1).map(|a| unwrap(&a.expr))
+        {
+            for op in before..self.facts.ipc.len() {
+                self.named_handlers.push((op, name.sym.to_string()));
+            }
+        }
     }
 
     /// `name = new C(…)`: binds `name` to an instance of `C` where `C` is a class of the
@@ -1075,6 +1119,7 @@ impl Extractor<'_, '_> {
                     via: via.clone(),
                     range: self.source.range(span),
                     span: (self.source.offset(span.lo), self.source.offset(span.hi)),
+                    handler_range: None,
                     module: self.module(),
                 });
             }
@@ -1117,6 +1162,7 @@ impl Extractor<'_, '_> {
             via,
             range: self.source.range(span),
             span: (self.source.offset(span.lo), self.source.offset(span.hi)),
+            handler_range: None,
             module: self.module(),
         });
     }
@@ -1407,6 +1453,7 @@ impl WindowOptions {
 pub(super) struct NamedObject {
     /// The literal's byte span in the file.
     span: (u32, u32),
+    range: crate::facts::Range,
     members: Members,
     functions: Vec<MemberFunction>,
     window: WindowOptions,

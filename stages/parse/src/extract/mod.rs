@@ -228,6 +228,8 @@ pub(crate) fn extract(
         seen: HashSet::new(),
         native_members: HashMap::new(),
         native_locals: HashMap::new(),
+        named_functions: HashMap::new(),
+        named_handlers: Vec::new(),
         native_mechanism: HashMap::new(),
         serve_loaders: HashMap::new(),
         bridge_functions: Vec::new(),
@@ -237,6 +239,7 @@ pub(crate) fn extract(
     program.visit_with(&mut walker);
     walker.finish_amd();
     walker.finish_forwarders();
+    walker.finish_named_handlers();
     walker.finish_exported_apis();
     walker.finish_factory_helper_calls();
     walker.finish_factory_channels();
@@ -510,6 +513,11 @@ struct Extractor<'s, 'c> {
     /// stands for (`None` for the whole module). By name within the file; shadowing is not
     /// followed.
     native_locals: HashMap<String, (u32, Option<String>)>,
+    /// In a file that uses Electron: where each function declared by name is written
+    /// (`function f() {…}`, `const f = () => {…}`), for handlers passed by name.
+    named_functions: HashMap<String, Vec<crate::facts::Range>>,
+    /// IPC handlers passed by name: the operation's index and the name.
+    named_handlers: Vec<(usize, String)>,
     native_mechanism: HashMap<u32, &'static str>,
     claimed_tables: HashSet<u32>,
     /// Local names bound to the loader an `electron-serve` call returns, and the URL it loads.
@@ -964,9 +972,29 @@ impl Extractor<'_, '_> {
         });
     }
 
+    fn named_function(&mut self, name: &str, span: swc_common::Span) {
+        let range = self.source.range(span);
+        self.named_functions
+            .entry(name.to_owned())
+            .or_default()
+            .push(range);
+    }
+
+    /// Each handler passed by name gets where its function is written, when the file
+    /// declares exactly one function under that name.
+    fn finish_named_handlers(&mut self) {
+        for (op, name) in std::mem::take(&mut self.named_handlers) {
+            if let Some([range]) = self.named_functions.get(&name).map(Vec::as_slice)
+                && let Some(op) = self.facts.ipc.get_mut(op)
+            {
+                op.handler_range = Some(*range);
+            }
+        }
+    }
+
     /// A call through a name bound to a native request: recorded, and the export it names
     /// added to the request's members (it is requested, as a destructured one is).
-    fn native_use(&mut self, name: &str, span: swc_common::Span) {
+    pub(super) fn native_use(&mut self, name: &str, span: swc_common::Span) {
         let mut parts = name.split('.');
         let Some((request, bound)) = parts.next().and_then(|root| self.native_locals.get(root))
         else {
@@ -1594,6 +1622,13 @@ impl names::PathScope for Extractor<'_, '_> {
 }
 
 impl Visit for Extractor<'_, '_> {
+    fn visit_fn_decl(&mut self, decl: &swc_ecma_ast::FnDecl) {
+        if self.electron {
+            self.named_function(&decl.ident.sym, decl.function.span);
+        }
+        decl.visit_children_with(self);
+    }
+
     fn visit_function(&mut self, function: &swc_ecma_ast::Function) {
         self.scopes.enter(function.span.lo.0);
         for param in &function.params {
@@ -1707,6 +1742,15 @@ impl Visit for Extractor<'_, '_> {
     }
 
     fn visit_var_declarator(&mut self, decl: &VarDeclarator) {
+        if self.electron
+            && let (Pat::Ident(ident), Some(init)) = (&decl.name, &decl.init)
+        {
+            match unwrap(init) {
+                Expr::Fn(f) => self.named_function(&ident.id.sym, f.function.span),
+                Expr::Arrow(a) => self.named_function(&ident.id.sym, a.span),
+                _ => {}
+            }
+        }
         if let (Pat::Ident(ident), Some(init)) = (&decl.name, &decl.init) {
             let name = ident.id.sym.to_string();
             if self.esm_tables.contains(&init.span().lo.0) && self.esm_chunk(&name, init, decl.span)
