@@ -313,6 +313,8 @@ fn a_native_export_traced_incoming_leads_back_to_the_bridge() {
         ("ipc-handler", "project:open"),
         ("ipc-channel", "project:open"),
         ("context-bridge-api", "desktopApi"),
+        // The page whose code calls the member.
+        ("javascript-asset", "renderer.js"),
     ] {
         assert!(
             reached.contains(&expected),

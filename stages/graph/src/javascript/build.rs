@@ -10,7 +10,7 @@ use rea_exec::StageCx;
 use rea_hash::{CanonicalJson, Composed, Piece};
 use rea_parse::{
     ChannelImport, FileFacts, FileKind, ImportFrom, IpcOp, JsFacts, Module, ModuleKey, ModuleRef,
-    ParseOutput, ParseStatus, Range, RendererLoad, ServeOptions, StaticValue, TextStatus,
+    ParseOutput, ParseStatus, Range, RendererLoad, ServeOptions, StaticValue, TextStatus, WindowCall,
     exported_string,
 };
 use serde::Serialize;
@@ -1725,6 +1725,10 @@ struct Found<'p> {
     handlers: Vec<((String, &'static str), Handler)>,
     /// Renderer transmissions: (source node, operation, file, file digest).
     transmissions: Vec<(String, &'p IpcOp, &'p FileFacts, String)>,
+    /// Bridges: (API key, node, members, whether some members are unknown).
+    bridges: Vec<(&'p str, String, &'p [String], bool)>,
+    /// Calls through the window: (source node, call, file, file digest).
+    window_calls: Vec<(String, &'p WindowCall, &'p FileFacts, String)>,
 }
 
 /// References, observations and Electron boundaries, projected file by file in parallel.
@@ -2095,6 +2099,12 @@ fn project_findings<'p>(
             for span in &bridge.literal_spans {
                 bridge_literals.push((*span, node.clone(), bridge.api_key.as_ref()));
             }
+            if let Some(key) = &bridge.api_key {
+                let unknown = bridge.unknown_members > 0 || bridge.api_status != "object-literal";
+                found
+                    .bridges
+                    .push((key, node.clone(), &bridge.members, unknown));
+            }
             for range in &bridge.literal_ranges {
                 code.push((*range, node.clone(), "map-context-bridge-scope"));
             }
@@ -2271,6 +2281,14 @@ fn project_findings<'p>(
                 )?,
             }
         }
+        // Calls of bridge members through the window, linked once every bridge is known.
+        for call in &js.window_calls {
+            let from = o
+                .env
+                .source_node(file, call.module.as_ref(), modules)
+                .unwrap_or_else(|| asset.clone());
+            found.window_calls.push((from, call, file, sha.clone()));
+        }
         // Sender checks attach to the innermost handler registration that contains them.
         for check in &js.sender_checks {
             let Some((_, handler)) = file_handlers
@@ -2429,12 +2447,47 @@ fn project_findings<'p>(
     // Handlers by channel, for pairing: (channel, mode) → [(handler node, path, operation)].
     let mut handlers: BTreeMap<(String, &'static str), Vec<Handler>> = BTreeMap::new();
     let mut transmissions = Vec::new();
+    let mut bridges: BTreeMap<&str, Vec<(String, &[String], bool)>> = BTreeMap::new();
+    let mut window_calls = Vec::new();
     for found in found {
         c.add(found.counts);
         for (key, handler) in found.handlers {
             handlers.entry(key).or_default().push(handler);
         }
         transmissions.extend(found.transmissions);
+        for (key, node, members, unknown) in found.bridges {
+            bridges.entry(key).or_default().push((node, members, unknown));
+        }
+        window_calls.extend(found.window_calls);
+    }
+    // A page's call `window.<key>.<member>(…)` calls each bridge exposed under `<key>` that
+    // has that member (or members not known): the renderer side of a feature.
+    for (from, call, file, sha) in window_calls {
+        let Some((key, member)) = call.name.split_once('.') else {
+            continue;
+        };
+        let candidates: Vec<&String> = bridges
+            .get(key)
+            .into_iter()
+            .flatten()
+            .filter(|(_, members, unknown)| *unknown || members.iter().any(|m| m == member))
+            .map(|(node, _, _)| node)
+            .collect();
+        let confidence = if candidates.len() == 1 { "medium" } else { "low" };
+        for bridge in candidates {
+            sink.edge(
+                &from,
+                bridge,
+                "calls",
+                json!({"api_key": key, "member": member, "path": file.path}),
+                inferred(
+                    confidence,
+                    Some(&sha),
+                    source_range(&file.path, &call.range),
+                    "map-context-bridge-call",
+                ),
+            )?;
+        }
     }
     // Pairing: a literal renderer transmission pairs only with exactly one compatible handler.
     for (from, op, file, sha) in transmissions {

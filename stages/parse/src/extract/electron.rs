@@ -389,9 +389,8 @@ impl Extractor<'_, '_> {
             args.push(value);
             arg_imports.push(import);
         }
-        if args.iter().all(Option::is_none) && arg_imports.iter().all(Option::is_none) {
-            return;
-        }
+        // Kept without a string too: a call of a bridge member is the renderer side of the
+        // feature the member exposes.
         if arg_imports.iter().all(Option::is_none) {
             arg_imports.clear();
         }
