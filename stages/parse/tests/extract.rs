@@ -1928,6 +1928,8 @@ electron.invoke("no-window");
         [
             ("electron.ipcRenderer.sendMessage", vec![Some("ping"), None]),
             ("electron.invoke", vec![None, Some("get")]),
+            // Kept without a string too: it calls the member, whatever its channel.
+            ("electron.ipcRenderer.sendMessage", vec![None]),
         ]
     );
     // A call that names `ipcRenderer.send` is read as the operation itself.
@@ -2001,6 +2003,8 @@ window.api.send(unknown);
             vec![Some("PING")],
             vec![Some("Channels.PONG"), None],
             vec![Some("IPC.window.CLOSE")],
+            // `unknown` is read through no name: no expression is kept.
+            vec![],
         ]
     );
     let close = vec!["IPC".to_owned(), "window".to_owned(), "CLOSE".to_owned()];
@@ -2010,6 +2014,8 @@ window.api.send(unknown);
             (vec![Some("ping")], vec![]),
             (vec![Some("pong"), None], vec![]),
             (vec![None], vec![Some(close)]),
+            // A channel the page cannot read still calls the member.
+            (vec![None], vec![]),
         ]
     );
 }

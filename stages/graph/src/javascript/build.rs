@@ -10,8 +10,8 @@ use rea_exec::StageCx;
 use rea_hash::{CanonicalJson, Composed, Piece};
 use rea_parse::{
     ChannelImport, FileFacts, FileKind, ImportFrom, IpcOp, JsFacts, Module, ModuleKey, ModuleRef,
-    ParseOutput, ParseStatus, Range, RendererLoad, ServeOptions, StaticValue, TextStatus, WindowCall,
-    exported_string,
+    ParseOutput, ParseStatus, Range, RendererLoad, ServeOptions, StaticValue, TextStatus,
+    WindowCall, exported_string,
 };
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -2456,7 +2456,10 @@ fn project_findings<'p>(
         }
         transmissions.extend(found.transmissions);
         for (key, node, members, unknown) in found.bridges {
-            bridges.entry(key).or_default().push((node, members, unknown));
+            bridges
+                .entry(key)
+                .or_default()
+                .push((node, members, unknown));
         }
         window_calls.extend(found.window_calls);
     }
@@ -2473,7 +2476,11 @@ fn project_findings<'p>(
             .filter(|(_, members, unknown)| *unknown || members.iter().any(|m| m == member))
             .map(|(node, _, _)| node)
             .collect();
-        let confidence = if candidates.len() == 1 { "medium" } else { "low" };
+        let confidence = if candidates.len() == 1 {
+            "medium"
+        } else {
+            "low"
+        };
         for bridge in candidates {
             sink.edge(
                 &from,
