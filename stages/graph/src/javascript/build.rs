@@ -2447,7 +2447,7 @@ fn project_findings<'p>(
     // Handlers by channel, for pairing: (channel, mode) → [(handler node, path, operation)].
     let mut handlers: BTreeMap<(String, &'static str), Vec<Handler>> = BTreeMap::new();
     let mut transmissions = Vec::new();
-    let mut bridges: BTreeMap<&str, Vec<(String, &[String], bool)>> = BTreeMap::new();
+    let mut bridges: BTreeMap<&str, Vec<Exposed<'_>>> = BTreeMap::new();
     let mut window_calls = Vec::new();
     for found in found {
         c.add(found.counts);
@@ -2548,6 +2548,9 @@ fn project_findings<'p>(
     }
     Ok(c)
 }
+
+/// A bridge as a page's call finds it: its node, members, and whether some are unknown.
+type Exposed<'p> = (String, &'p [String], bool);
 
 /// An add-on request's node, and its requested exports' nodes by member.
 type Addon = (String, Vec<(String, String)>);
