@@ -580,6 +580,12 @@ fn a_forger_who_recomputes_every_id_is_still_caught_by_the_trace_checks() {
         true,
     );
     assert!(err.at.starts_with("/native_handoffs/0"), "{err}");
+    // The records a trace rests on are the record's links.
+    let err = forge(
+        &|r| r["evidence_links"] = json!([format!("ev_{}", "0".repeat(64))]),
+        true,
+    );
+    assert_eq!(err.at, "/evidence_links", "{err}");
     // Counts must agree with what is listed.
     let err = forge(&|r| r["summary"]["traced_edges"] = 0.into(), true);
     assert_eq!(err.at, "/summary", "{err}");

@@ -68,10 +68,12 @@ impl Engine {
             let app = Application::read(cx, &id, validated.result_bytes())?;
             let result = trace::trace(cx, &app, &seed, &direction, &limits, &native)?;
             drop(app);
-            let mut links: Vec<String> = native.into_iter().map(|n| n.evidence_id).collect();
-            links.push(id);
-            links.sort();
-            links.dedup();
+            let links: Vec<String> = result["evidence_links"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(|l| l.as_str().map(str::to_owned))
+                .collect();
             let parameters =
                 json!({"seed": seed.json(), "direction": direction, "limits": limits.json()});
             Ok(draft(result, parameters, links))

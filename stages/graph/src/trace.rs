@@ -882,6 +882,12 @@ pub fn trace(
             json!({"node_id": n.node_id, "kind": n.kind, "basis": m.basis, "field": m.field})
         })
         .collect();
+    // The records the trace rests on: the application's, and each native record supplied.
+    let links: BTreeSet<&str> = native
+        .iter()
+        .map(|n| n.evidence_id.as_str())
+        .chain([app.evidence_id.as_str()])
+        .collect();
     let count = |state: &str| facts.get(state).copied().unwrap_or(0);
     let mut result = json!({
         "schema": SCHEMA,
@@ -918,6 +924,7 @@ pub fn trace(
             "frontier_node_ids": frontier,
         },
         "limitations": limitations,
+        "evidence_links": links,
     });
     let id = trace_id(&result).map_err(canonical_failure)?;
     result["trace_id"] = json!(id);

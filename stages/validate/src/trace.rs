@@ -35,8 +35,11 @@ pub(crate) fn check(record: &Value, result: &Value) -> Result<(), ValidationErro
         .map(|l| l.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default();
     let source = result["source_evidence_id"].as_str().unwrap_or_default();
-    if !links.contains(&source) {
-        return bad("/evidence_links", "must hold the source evidence id");
+    if !links.contains(&source) || record["evidence_links"] != result["evidence_links"] {
+        return bad(
+            "/evidence_links",
+            "must be the result's, and hold the source evidence id",
+        );
     }
     let status = result["coverage"]["status"].as_str().unwrap_or_default();
     if !STATUSES.contains(&status) {
