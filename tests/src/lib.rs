@@ -5,6 +5,33 @@
 
 use std::path::{Path, PathBuf};
 
+use rea_core::{CancelToken, ProgressReporter};
+use rea_jobs::JobControl;
+use serde_json::Value;
+
+/// Runs `f` with a fresh cancel token, silent progress and no timeout.
+pub fn control<T>(f: impl FnOnce(&JobControl<'_>) -> T) -> T {
+    let (cancel, progress) = (CancelToken::new(), ProgressReporter::silent());
+    f(&JobControl {
+        cancel: &cancel,
+        progress: &progress,
+        timeout: None,
+    })
+}
+
+/// The evidence id a forger computes for an edited derived record (which has no subject),
+/// with the documented recipe: `ev_` + SHA-256 of the record without `evidence_id`.
+pub fn forged_id(record: &Value) -> String {
+    let mut projection = record.clone();
+    if let Some(map) = projection.as_object_mut() {
+        map.remove("evidence_id");
+    }
+    format!(
+        "ev_{}",
+        rea_hash::sha256_hex(&rea_hash::canonical_bytes(&projection).expect("canonical"))
+    )
+}
+
 /// The repository root.
 pub fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")

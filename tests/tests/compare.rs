@@ -2,21 +2,13 @@
 
 use std::path::Path;
 
-use rea_core::{CancelToken, Failure, FailureReason, IntegrityPolicy, Limits, ProgressReporter};
+use rea_core::{Failure, FailureReason, IntegrityPolicy, Limits};
 use rea_jobs::compare::CompareRequest;
 use rea_jobs::inventory::InventoryRequest;
-use rea_jobs::{Engine, JobControl, PageRequest};
+use rea_jobs::{Engine, PageRequest};
 use rea_tests::asar_writer::{file, pack};
+use rea_tests::control;
 use serde_json::{Value, json};
-
-fn control<T>(f: impl FnOnce(&JobControl<'_>) -> T) -> T {
-    let (cancel, progress) = (CancelToken::new(), ProgressReporter::silent());
-    f(&JobControl {
-        cancel: &cancel,
-        progress: &progress,
-        timeout: None,
-    })
-}
 
 fn inventory(path: &Path, page: PageRequest, integrity: IntegrityPolicy) -> Value {
     let request = InventoryRequest {

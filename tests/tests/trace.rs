@@ -5,22 +5,14 @@
 
 use std::path::Path;
 
-use rea_core::{CancelToken, Failure, FailureReason, ProgressReporter};
+use rea_core::{Failure, FailureReason};
 use rea_jobs::analyze::AnalyzeRequest;
 use rea_jobs::inventory::InventoryRequest;
 use rea_jobs::trace::{Limits, Seed, TraceRequest};
 use rea_jobs::versions::Side;
-use rea_jobs::{Engine, JobControl, PageRequest};
+use rea_jobs::{Engine, PageRequest};
+use rea_tests::{control, forged_id};
 use serde_json::{Value, json};
-
-fn control<T>(f: impl FnOnce(&JobControl<'_>) -> T) -> T {
-    let (cancel, progress) = (CancelToken::new(), ProgressReporter::silent());
-    f(&JobControl {
-        cancel: &cancel,
-        progress: &progress,
-        timeout: None,
-    })
-}
 
 /// The app: `desktopApi.openProject` invokes `project:open`, whose handler calls
 /// `openProject` on an add-on the main process required at the top; `project:close`'s
@@ -131,6 +123,11 @@ fn trace_with(
             .trace_application_feature(request, ctl)
     })?;
     Ok(serde_json::from_slice(&published.envelope_bytes()).unwrap())
+}
+
+/// The result of a trace with no native records, on 2 threads.
+fn traced(application: &Value, seed: Seed, direction: &str, limits: Limits) -> Value {
+    trace_with(application, &[], seed, direction, limits, 2).unwrap()["result"].clone()
 }
 
 fn fixture() -> (tempfile::TempDir, Value) {
@@ -335,16 +332,7 @@ fn bounds_that_cut_say_so_and_a_seed_that_matches_nothing_is_no_match() {
         max_depth: 1,
         ..Limits::default()
     };
-    let r = trace_with(
-        &analysis,
-        &[],
-        seed("api", "desktopApi"),
-        "outgoing",
-        shallow,
-        2,
-    )
-    .unwrap()["result"]
-        .clone();
+    let r = traced(&analysis, seed("api", "desktopApi"), "outgoing", shallow);
     assert_eq!(r["coverage"]["status"], "truncated");
     assert!(r["coverage"]["omitted_nodes"].as_u64().unwrap() > 0);
     assert!(
@@ -356,16 +344,12 @@ fn bounds_that_cut_say_so_and_a_seed_that_matches_nothing_is_no_match() {
     assert_eq!(r["native_handoffs"], json!([]));
     assert_eq!(r["graph"]["coverage"]["truncated"], true);
 
-    let r = trace_with(
+    let r = traced(
         &analysis,
-        &[],
         seed("route", "/missing"),
         "both",
         Limits::default(),
-        2,
-    )
-    .unwrap()["result"]
-        .clone();
+    );
     assert_eq!(r["graph"], Value::Null);
     assert_eq!(r["coverage"]["status"], "no-match");
     assert_eq!(r["summary"]["matched_seeds"], 0);
@@ -375,16 +359,7 @@ fn bounds_that_cut_say_so_and_a_seed_that_matches_nothing_is_no_match() {
         max_paths: 1,
         ..Limits::default()
     };
-    let r = trace_with(
-        &analysis,
-        &[],
-        seed("api", "desktopApi"),
-        "outgoing",
-        one,
-        2,
-    )
-    .unwrap()["result"]
-        .clone();
+    let r = traced(&analysis, seed("api", "desktopApi"), "outgoing", one);
     assert_eq!(r["paths"].as_array().unwrap().len(), 1);
     let total = r["summary"]["terminal_paths"].as_u64().unwrap();
     assert!(total > 1);
@@ -419,101 +394,109 @@ fn the_trace_is_the_same_bytes_at_any_thread_count() {
 #[test]
 fn bad_requests_and_inputs_that_are_not_application_evidence_are_refused() {
     let (dir, analysis) = fixture();
-    let err = trace_with(
-        &analysis,
-        &[],
-        seed("regex", "x"),
-        "outgoing",
-        Limits::default(),
-        1,
-    )
-    .unwrap_err();
-    assert_eq!(err.reason, FailureReason::InvalidInput);
-    let err = trace_with(
-        &analysis,
-        &[],
-        seed("api", ""),
-        "outgoing",
-        Limits::default(),
-        1,
-    )
-    .unwrap_err();
-    assert_eq!(err.reason, FailureReason::InvalidInput);
-    let err = trace_with(
-        &analysis,
-        &[],
-        seed("api", "x"),
-        "sideways",
-        Limits::default(),
-        1,
-    )
-    .unwrap_err();
-    assert_eq!(err.reason, FailureReason::InvalidInput);
+    let addon = inventory(&dir.path().join("native/addon.node"));
+    // Tampered application Evidence fails its validation, and so does a tampered native record.
+    let mut tampered = analysis.clone();
+    tampered["evidence"]["normalized_result"]["graph"]["edges"][0]["relation"] = "calls".into();
+    let mut forged = addon.clone();
+    forged["evidence"]["subject"]["digest"]["sha256"] = "0".repeat(64).into();
     let deep = Limits {
         max_depth: 65,
         ..Limits::default()
     };
-    let err = trace_with(&analysis, &[], seed("api", "x"), "outgoing", deep, 1).unwrap_err();
-    assert_eq!(err.reason, FailureReason::InvalidInput);
-    assert!(err.message.contains("max_depth"), "{}", err.message);
-    // An inventory is Evidence, but not of an application.
-    let addon = inventory(&dir.path().join("native/addon.node"));
-    let err = trace_with(
-        &addon,
-        &[],
-        seed("api", "x"),
-        "outgoing",
-        Limits::default(),
-        1,
-    )
-    .unwrap_err();
-    assert_eq!(err.reason, FailureReason::InvalidInput);
-    // Tampered application Evidence fails its validation.
-    let mut tampered = analysis.clone();
-    tampered["evidence"]["normalized_result"]["graph"]["edges"][0]["relation"] = "calls".into();
-    let err = trace_with(
-        &tampered,
-        &[],
-        seed("api", "x"),
-        "outgoing",
-        Limits::default(),
-        1,
-    )
-    .unwrap_err();
-    assert_eq!(err.reason, FailureReason::Integrity);
-    // So does a tampered native record, and the same record twice is refused.
-    let mut forged = addon.clone();
-    forged["evidence"]["subject"]["digest"]["sha256"] = "0".repeat(64).into();
-    let err = trace_with(
-        &analysis,
-        &[forged],
-        seed("api", "x"),
-        "outgoing",
-        Limits::default(),
-        1,
-    )
-    .unwrap_err();
-    assert_eq!(err.reason, FailureReason::Integrity);
-    let err = trace_with(
-        &analysis,
-        &[addon.clone(), addon],
-        seed("api", "x"),
-        "outgoing",
-        Limits::default(),
-        1,
-    )
-    .unwrap_err();
-    assert_eq!(err.reason, FailureReason::InvalidInput);
-}
-
-/// The id a forger computes with the documented recipe (a derived record has no subject).
-fn forged_id(record: &Value) -> String {
-    let mut projection = record.clone();
-    projection.as_object_mut().unwrap().remove("evidence_id");
-    format!(
-        "ev_{}",
-        rea_hash::sha256_hex(&rea_hash::canonical_bytes(&projection).unwrap())
-    )
+    let x = || seed("api", "x");
+    use FailureReason::{Integrity, InvalidInput};
+    type Case<'a> = (
+        &'a str,
+        &'a Value,
+        Vec<Value>,
+        Seed,
+        &'a str,
+        Limits,
+        FailureReason,
+    );
+    let cases: [Case; 8] = [
+        (
+            "an unknown seed kind",
+            &analysis,
+            vec![],
+            seed("regex", "x"),
+            "outgoing",
+            Limits::default(),
+            InvalidInput,
+        ),
+        (
+            "an empty seed",
+            &analysis,
+            vec![],
+            seed("api", ""),
+            "outgoing",
+            Limits::default(),
+            InvalidInput,
+        ),
+        (
+            "an unknown direction",
+            &analysis,
+            vec![],
+            x(),
+            "sideways",
+            Limits::default(),
+            InvalidInput,
+        ),
+        (
+            "a limit out of range",
+            &analysis,
+            vec![],
+            x(),
+            "outgoing",
+            deep,
+            InvalidInput,
+        ),
+        // An inventory is Evidence, but not of an application.
+        (
+            "an inventory",
+            &addon,
+            vec![],
+            x(),
+            "outgoing",
+            Limits::default(),
+            InvalidInput,
+        ),
+        (
+            "a tampered application",
+            &tampered,
+            vec![],
+            x(),
+            "outgoing",
+            Limits::default(),
+            Integrity,
+        ),
+        (
+            "a tampered native record",
+            &analysis,
+            vec![forged],
+            x(),
+            "outgoing",
+            Limits::default(),
+            Integrity,
+        ),
+        (
+            "a native record twice",
+            &analysis,
+            vec![addon.clone(), addon.clone()],
+            x(),
+            "outgoing",
+            Limits::default(),
+            InvalidInput,
+        ),
+    ];
+    for (what, application, native, seed, direction, limits, reason) in cases {
+        let err = trace_with(application, &native, seed, direction, limits, 1).unwrap_err();
+        assert_eq!(err.reason, reason, "{what}: {}", err.message);
+        if what == "a limit out of range" {
+            assert!(err.message.contains("max_depth"), "{}", err.message);
+        }
+    }
 }
 
 #[test]

@@ -5,20 +5,12 @@
 
 use std::path::Path;
 
-use rea_core::{CancelToken, Failure, FailureReason, ProgressReporter};
+use rea_core::{Failure, FailureReason};
+use rea_jobs::Engine;
 use rea_jobs::analyze::{AnalyzeRequest, SourceMaps};
 use rea_jobs::versions::{Side, VersionsRequest};
-use rea_jobs::{Engine, JobControl};
+use rea_tests::{control, forged_id};
 use serde_json::Value;
-
-fn control<T>(f: impl FnOnce(&JobControl<'_>) -> T) -> T {
-    let (cancel, progress) = (CancelToken::new(), ProgressReporter::silent());
-    f(&JobControl {
-        cancel: &cancel,
-        progress: &progress,
-        timeout: None,
-    })
-}
 
 /// One version of the fixture. Bundles throw if executed.
 fn version(root: &Path, n: u8) {
@@ -347,16 +339,6 @@ fn inputs_that_are_not_application_evidence_are_refused_and_tampering_is_caught(
 
     let err = compare_with(&v1, &v2, 2, 0).unwrap_err();
     assert_eq!(err.reason, FailureReason::InvalidInput);
-}
-
-/// The id a forger computes with the documented recipe (a derived record has no subject).
-fn forged_id(record: &Value) -> String {
-    let mut projection = record.clone();
-    projection.as_object_mut().unwrap().remove("evidence_id");
-    format!(
-        "ev_{}",
-        rea_hash::sha256_hex(&rea_hash::canonical_bytes(&projection).unwrap())
-    )
 }
 
 #[test]

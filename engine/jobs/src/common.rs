@@ -170,6 +170,27 @@ pub(crate) fn locations_of(items: &[serde_json::Value]) -> Vec<rea_seal::Locatio
         .collect()
 }
 
+/// A record given to a job over records (a side of a comparison, an application to trace, a
+/// native record), as the caller holds it.
+#[derive(Debug, Clone)]
+pub enum Side {
+    /// A record (or an envelope) as a value, as MCP arguments bring it.
+    Value(serde_json::Value),
+    /// A record (or an envelope) as JSON text, as files and the ledger hold it: validated
+    /// where it lies when it is canonical, never built into a value of the whole.
+    Text(Vec<u8>),
+}
+
+impl Side {
+    /// The record validated again (every id recomputed), named `name` in errors.
+    pub(crate) fn validated(&self, name: &str) -> Result<Validated, Failure> {
+        match self {
+            Side::Value(value) => validated_side(name, value),
+            Side::Text(text) => validated_side_text(name, text),
+        }
+    }
+}
+
 /// One side of a comparison: a complete Evidence record, or the `{result, evidence_id,
 /// evidence}` envelope a tool returned, validated again (every id recomputed) before use.
 pub(crate) fn validated_side(name: &str, value: &serde_json::Value) -> Result<Validated, Failure> {

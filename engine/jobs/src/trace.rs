@@ -13,12 +13,9 @@ use rea_graph::trace::{self, Application, NativeEvidence};
 use rea_seal::{Authority, Confidence, EvidenceDraft};
 use serde_json::{Value, json};
 
-use crate::common::{
-    derive, javascript_provider, limitations_of, validated_side, validated_side_text,
-};
+use crate::common::{Side, derive, javascript_provider, limitations_of};
 use crate::engine::{Engine, JobControl, Published};
 use crate::inventory::invalid;
-use crate::versions::Side;
 
 pub use rea_graph::trace::{
     DIRECTIONS, LIMITS, Limits, MAX_NATIVE_OBSERVATIONS, OPERATION, SEED_KINDS,
@@ -55,7 +52,7 @@ impl Engine {
             limits,
         } = request;
         derive(self, ctl, move |cx| {
-            let validated = side(&application, "application")?;
+            let validated = application.validated("application")?;
             if validated.record()["operation"] != crate::analyze::OPERATION {
                 return Err(Failure::new(
                     FailureReason::InvalidInput,
@@ -126,20 +123,13 @@ fn check(request: &TraceRequest) -> Result<(), Failure> {
     Ok(())
 }
 
-fn side(input: &Side, name: &str) -> Result<rea_validate::Validated, Failure> {
-    match input {
-        Side::Value(value) => validated_side(name, value),
-        Side::Text(text) => validated_side_text(name, text),
-    }
-}
-
 /// Each native record, validated, with its id unique.
 fn native_evidence(cx: &StageCx<'_>, inputs: &[Side]) -> Result<Vec<NativeEvidence>, Failure> {
     let mut out: Vec<NativeEvidence> = Vec::with_capacity(inputs.len());
     for (i, input) in inputs.iter().enumerate() {
         cx.check()?;
         let name = format!("native_observations[{i}]");
-        let validated = side(input, &name)?;
+        let validated = input.validated(&name)?;
         let record = validated.record();
         let id = validated.evidence_id().to_owned();
         if out.iter().any(|n| n.evidence_id == id) {

@@ -12,9 +12,7 @@ use rea_graph::versions::{self, Limits, Version};
 use rea_seal::{Authority, Confidence, EvidenceDraft};
 use serde_json::{Value, json};
 
-use crate::common::{
-    derive, javascript_provider, limitations_of, validated_side, validated_side_text,
-};
+use crate::common::{derive, javascript_provider, limitations_of};
 use crate::engine::{Engine, JobControl, Published};
 use crate::inventory::invalid;
 
@@ -23,15 +21,7 @@ pub use rea_graph::versions::{
     OPERATION, STANDING_LIMITATIONS,
 };
 
-/// One side as the caller holds it.
-#[derive(Debug, Clone)]
-pub enum Side {
-    /// A record (or an envelope) as a value, as MCP arguments bring it.
-    Value(Value),
-    /// A record (or an envelope) as JSON text, as files and the ledger hold it: validated
-    /// where it lies when it is canonical, never built into a value of the whole.
-    Text(Vec<u8>),
-}
+pub use crate::common::Side;
 
 /// Two application records to compare: `left` the earlier version, `right` the later.
 #[derive(Debug, Clone)]
@@ -91,10 +81,7 @@ impl Engine {
 
 /// One side: its evidence id and its graph.
 fn side(cx: &StageCx<'_>, name: &str, input: &Side) -> Result<(String, Version), Failure> {
-    let validated = match input {
-        Side::Value(value) => validated_side(name, value)?,
-        Side::Text(text) => validated_side_text(name, text)?,
-    };
+    let validated = input.validated(name)?;
     if validated.record()["operation"] != crate::analyze::OPERATION {
         return Err(Failure::new(
             FailureReason::InvalidInput,

@@ -11,5 +11,6 @@
 
 pub mod artifact;
 pub mod javascript;
+mod record;
 pub mod trace;
 pub mod versions;

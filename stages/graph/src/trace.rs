@@ -54,13 +54,14 @@ use rayon::prelude::*;
 use rustc_hash::FxHashMap as HashMap;
 use serde::Deserialize;
 use serde_json::value::RawValue;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use rea_core::{Failure, FailureReason};
 use rea_exec::StageCx;
 use rea_hash::{CanonicalError, CanonicalJson, Piece};
 
 use crate::javascript::ids;
+use crate::record::{CoverageIn, EvidenceIn, NodeIn};
 
 pub const OPERATION: &str = "trace_application_feature";
 pub const SCHEMA: &str = "JavaScriptApplicationFeatureTrace";
@@ -238,41 +239,12 @@ struct GraphIn<'a> {
 }
 
 #[derive(Deserialize)]
-struct CoverageIn {
-    status: String,
-}
-
-#[derive(Deserialize)]
-struct NodeIn {
-    node_id: String,
-    kind: String,
-    identity: Map<String, Value>,
-    observations: Vec<ObservationIn>,
-}
-
-#[derive(Deserialize)]
-struct ObservationIn {
-    label: Option<String>,
-    #[serde(default)]
-    properties: Map<String, Value>,
-    evidence: FactsIn,
-}
-
-#[derive(Deserialize)]
-struct FactsIn {
-    #[serde(default)]
-    state: String,
-    #[serde(default)]
-    authority: String,
-}
-
-#[derive(Deserialize)]
 struct EdgeIn {
     edge_id: String,
     source_node_id: String,
     target_node_id: String,
     relation: String,
-    evidence: FactsIn,
+    evidence: EvidenceIn,
 }
 
 /// An application graph, read down to what a trace needs, its items kept as their text.

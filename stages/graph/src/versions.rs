@@ -56,6 +56,7 @@ use serde::Deserialize;
 use serde_json::{Map, Value, json};
 
 use crate::javascript::MAX_OBSERVATIONS;
+use crate::record::{CoverageIn, NodeIn};
 
 pub const OPERATION: &str = "compare_application_versions";
 pub const SCHEMA: &str = "JavaScriptApplicationComparison";
@@ -207,35 +208,6 @@ struct GraphIn<'a> {
     nodes: Vec<&'a RawValue>,
     #[serde(borrow)]
     edges: Vec<EdgeIn<'a>>,
-}
-
-#[derive(Deserialize)]
-struct CoverageIn {
-    status: String,
-    #[serde(default)]
-    truncated: bool,
-}
-
-#[derive(Deserialize)]
-struct NodeIn {
-    node_id: String,
-    kind: String,
-    identity: Map<String, Value>,
-    observations: Vec<ObservationIn>,
-}
-
-#[derive(Deserialize)]
-struct ObservationIn {
-    label: Option<String>,
-    #[serde(default)]
-    properties: Map<String, Value>,
-    evidence: EvidenceIn,
-}
-
-#[derive(Deserialize)]
-struct EvidenceIn {
-    #[serde(default)]
-    location: Value,
 }
 
 #[derive(Deserialize)]
