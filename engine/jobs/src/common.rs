@@ -67,10 +67,12 @@ pub(crate) fn validate_and_run(
 
 /// Runs a derived record's job (a comparison of records, no input read from disk): one graph
 /// node drafts the record and seals it, a validate node checks it as derived Evidence, and the
-/// validated record is published with its `normalized_result.summary` as the headline.
+/// validated record is published with its `normalized_result.summary` as the headline, and
+/// the terminal progress update says `done`.
 pub(crate) fn derive(
     engine: &Engine,
     ctl: &JobControl<'_>,
+    done: &str,
     draft: impl FnOnce(&rea_exec::StageCx<'_>) -> Result<rea_seal::EvidenceDraft, Failure>
     + Send
     + 'static,
@@ -112,8 +114,7 @@ pub(crate) fn derive(
         _ => serde_json::Map::new(),
     };
     let published = crate::engine::Published::new(validated, headline, &report)?;
-    ctl.progress
-        .finish("done", 1, Some(1), "comparison complete");
+    ctl.progress.finish("done", 1, Some(1), done);
     Ok(published)
 }
 

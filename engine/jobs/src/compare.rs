@@ -48,7 +48,7 @@ impl Engine {
             ));
         }
         let request = request.clone();
-        derive(self, ctl, move |cx| {
+        derive(self, ctl, "comparison complete", move |cx| {
             let left = side("left", &request.left)?;
             cx.check()?;
             let right = side("right", &request.right)?;

@@ -51,7 +51,7 @@ impl Engine {
             direction,
             limits,
         } = request;
-        derive(self, ctl, move |cx| {
+        derive(self, ctl, "trace complete", move |cx| {
             let validated = application.validated("application")?;
             if validated.record()["operation"] != crate::analyze::OPERATION {
                 return Err(Failure::new(

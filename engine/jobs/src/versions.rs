@@ -60,7 +60,7 @@ impl Engine {
             max_comparison_items,
             max_candidate_nodes,
         } = request;
-        derive(self, ctl, move |cx| {
+        derive(self, ctl, "comparison complete", move |cx| {
             let (left, right) =
                 rayon::join(|| side(cx, "left", &left), || side(cx, "right", &right));
             let (left, right) = (left?, right?);
