@@ -287,6 +287,80 @@ fn a_bridge_member_that_is_an_add_on_export_leads_to_it() {
     );
 }
 
+/// The files of an app whose handlers call into a module of their own that loads the add-on:
+/// written as modules, and as a webpack 5 bundle's runtime table of the same modules.
+fn service_app(root: &Path, bundled: bool) {
+    let main: &[u8] = if bundled {
+        br#"(() => { var __webpack_modules__ = {
+  12: (module) => { module.exports = require("electron"); },
+  34: (module, exports, __webpack_require__) => { const addon = __webpack_require__(56); exports.open = (n) => addon.openProject(n); },
+  56: (module) => { module.exports = require("./native/addon.node"); },
+  78: (module, exports, __webpack_require__) => { const { ipcMain } = __webpack_require__(12); const projects = __webpack_require__(34); ipcMain.handle("service:open", (e, n) => projects.open(n)); },
+};
+var __webpack_module_cache__ = {};
+function __webpack_require__(id) { var c = __webpack_module_cache__[id]; if (c !== undefined) return c.exports; var m = __webpack_module_cache__[id] = { exports: {} }; __webpack_modules__[id](m, m.exports, __webpack_require__); return m.exports; }
+__webpack_require__(78);
+})();
+"#
+    } else {
+        br#"const { ipcMain } = require("electron");
+const projects = require("./projects");
+ipcMain.handle("service:open", (e, n) => projects.open(n));
+"#
+    };
+    let files: [(&str, &[u8]); 4] = [
+        (
+            "package.json",
+            br#"{"name":"service-fixture","version":"1.0.0","main":"main.js"}"#,
+        ),
+        ("main.js", main),
+        (
+            "projects.js",
+            br#"const addon = require("./native/addon.node");
+exports.open = (name) => addon.openProject(name);
+"#,
+        ),
+        ("native/addon.node", b"\x7fELF\x02\x01\x01\x00addon"),
+    ];
+    for (path, bytes) in files {
+        let path = root.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, bytes).unwrap();
+    }
+}
+
+#[test]
+fn a_handler_that_calls_into_another_module_leads_to_what_that_module_loads() {
+    for bundled in [false, true] {
+        let dir = tempfile::tempdir().unwrap();
+        service_app(dir.path(), bundled);
+        let analysis = analyze(dir.path());
+        let r = traced(
+            &analysis,
+            seed("channel", "service:open"),
+            "outgoing",
+            Limits::default(),
+        );
+        let handoffs = r["native_handoffs"].as_array().unwrap();
+        assert_eq!(handoffs.len(), 1, "bundled {bundled}: {r:#}");
+        assert_eq!(handoffs[0]["artifact_path"], "native/addon.node");
+        // The handler's own step is a call into the module that holds `open`.
+        let step = r["graph"]["edges"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["evidence"]["operation"] == "map-ipc-handler-scope")
+            .expect("the handler calls into a module");
+        let callee = node(&r, &step["target_node_id"]);
+        let kind = if bundled {
+            "javascript-module"
+        } else {
+            "javascript-asset"
+        };
+        assert_eq!(callee["kind"], kind, "bundled {bundled}");
+    }
+}
+
 #[test]
 fn a_native_export_traced_incoming_leads_back_to_the_bridge() {
     let (_dir, analysis) = fixture();

@@ -872,6 +872,16 @@ pub struct NativeUse {
     pub range: Range,
 }
 
+/// In a file that uses Electron, a call of a function another module exports
+/// (`projects.open(name)` after `const projects = require("./projects")`, `open()` after
+/// `import { open } from "./projects"`, `(0, o.open)()` after `var o = n(12)` in a bundle
+/// factory): where the code calls into that module.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ImportedUse {
+    pub import: ChannelImport,
+    pub range: Range,
+}
+
 /// A file the main process hands to a renderer: `loadFile(...)` / `loadURL(...)` (a renderer
 /// role), or a preload outside a window's options (`preload-property`, a session's
 /// `setPreloads` or `registerPreloadScript`: a preload role).
@@ -945,6 +955,8 @@ pub struct JsFacts {
     pub native: Vec<NativeRequest>,
     /// Calls through names bound to those requests.
     pub native_uses: Vec<NativeUse>,
+    /// Calls of functions other modules export, in a file that uses Electron.
+    pub imported_uses: Vec<ImportedUse>,
     pub renderer_loads: Vec<RendererLoad>,
     /// Calls through the window that may reach a bridge member (see [`WindowCall`]).
     pub window_calls: Vec<WindowCall>,

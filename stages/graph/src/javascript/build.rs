@@ -2281,6 +2281,20 @@ fn project_findings<'p>(
                 )?,
             }
         }
+        // Calls into other modules: what the code around them (a handler, a bridge) reaches.
+        for used in &js.imported_uses {
+            let target = match &used.import.from {
+                ImportFrom::Specifier(specifier) => o
+                    .env
+                    .files
+                    .resolved_module(&file.path, specifier)
+                    .and_then(|path| o.env.file_nodes.get(&path).cloned()),
+                ImportFrom::Module(module) => o.env.source_node(file, Some(module), modules),
+            };
+            if let Some(target) = target {
+                scoped.push((used.range, target, "calls"));
+            }
+        }
         // Calls of bridge members through the window, linked once every bridge is known.
         for call in &js.window_calls {
             let from = o

@@ -992,6 +992,23 @@ impl Extractor<'_, '_> {
         }
     }
 
+    /// A call of what another module exports, kept (at most [`MAX_IMPORTED_USES`] a file) so
+    /// that the code around it (an IPC handler, a bridge) leads to that module.
+    fn imported_use(&mut self, callee: &Expr, span: swc_common::Span) {
+        if self.facts.imported_uses.len() >= MAX_IMPORTED_USES
+            || !matches!(unwrap(callee), Expr::Ident(_) | Expr::Member(_))
+        {
+            return;
+        }
+        let Some(import) = self.channel_import(callee) else {
+            return;
+        };
+        self.facts.imported_uses.push(crate::facts::ImportedUse {
+            import,
+            range: self.source.range(span),
+        });
+    }
+
     /// A call through a name bound to a native request: recorded, and the export it names
     /// added to the request's members (it is requested, as a destructured one is).
     pub(super) fn native_use(&mut self, name: &str, span: swc_common::Span) {
@@ -1621,6 +1638,9 @@ impl names::PathScope for Extractor<'_, '_> {
     }
 }
 
+/// Calls of other modules' exports kept per file (see [`Extractor::imported_use`]).
+const MAX_IMPORTED_USES: usize = 4_096;
+
 impl Visit for Extractor<'_, '_> {
     fn visit_fn_decl(&mut self, decl: &swc_ecma_ast::FnDecl) {
         if self.electron {
@@ -2154,6 +2174,14 @@ impl Extractor<'_, '_> {
         let span = call.span;
         if !self.native_locals.is_empty() {
             self.native_use(name, span);
+        }
+        // Not a call of a module read as an alias (Electron, `path`, `child_process`…), even
+        // through a bundle factory that re-exports it.
+        if self.electron
+            && prepass::module_of(name).is_none()
+            && let Callee::Expr(callee) = &call.callee
+        {
+            self.imported_use(callee, span);
         }
         // A response header set by a call: `res.setHeader("Content-Security-Policy", v)`
         // (Node's `http`), `headers.set(…)`/`append(…)` (fetch's `Headers`), `res.header(…)`

@@ -394,7 +394,7 @@ const ELECTRON_ENTRY_POINTS: &[&str] = &[
 ];
 
 /// The aliased module an alias target belongs to (`ipcMain.on` → `electron`).
-fn module_of(target: &str) -> Option<&'static str> {
+pub(super) fn module_of(target: &str) -> Option<&'static str> {
     let first = target.split('.').next()?;
     if first == "electron" || ELECTRON_APIS.contains(&first) {
         return Some("electron");
