@@ -362,6 +362,76 @@ fn a_handler_that_calls_into_another_module_leads_to_what_that_module_loads() {
 }
 
 #[test]
+fn a_handler_leads_through_the_functions_it_calls_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let files: [(&str, &[u8]); 3] = [
+        (
+            "package.json",
+            br#"{"name":"calls","version":"1.0.0","main":"main.js"}"#,
+        ),
+        (
+            "main.js",
+            br#"const { ipcMain, shell } = require("electron");
+const native = require("./native/addon.node");
+function openFile(name) { return helper(name); }
+function helper(name) { native.openProject(name); shell.openExternal(name); }
+function twice() { return 1; }
+function twice() { return native.never(); }
+ipcMain.handle("file:open", () => openFile("a"));
+ipcMain.handle("file:other", () => helper("b"));
+ipcMain.handle("file:twice", () => twice());
+"#,
+        ),
+        ("native/addon.node", b"\x7fELF\x02\x01\x01\x00addon"),
+    ];
+    for (path, bytes) in files {
+        let path = dir.path().join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, bytes).unwrap();
+    }
+    let analysis = analyze(dir.path());
+    let ends = |channel: &str| -> Vec<(String, String)> {
+        let r = traced(
+            &analysis,
+            seed("channel", channel),
+            "outgoing",
+            Limits::default(),
+        );
+        r["paths"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                let end = node(&r, &p["end_node_id"]);
+                (
+                    end["kind"].as_str().unwrap().to_owned(),
+                    label(end).to_owned(),
+                )
+            })
+            .collect()
+    };
+    // Through two functions, and through the one both handlers call.
+    for channel in ["file:open", "file:other"] {
+        let ends = ends(channel);
+        for expected in [
+            ("native-export", "openProject"),
+            ("target", "electron.shell.openExternal"),
+        ] {
+            assert!(
+                ends.contains(&(expected.0.to_owned(), expected.1.to_owned())),
+                "{channel}: {expected:?} not in {ends:?}"
+            );
+        }
+    }
+    // A name two functions share leads nowhere.
+    let twice = ends("file:twice");
+    assert!(
+        !twice.iter().any(|(k, _)| k.starts_with("native")),
+        "{twice:?}"
+    );
+}
+
+#[test]
 fn a_native_export_traced_incoming_leads_back_to_the_bridge() {
     let (_dir, analysis) = fixture();
     let out = trace_with(

@@ -882,6 +882,15 @@ pub struct ImportedUse {
     pub range: Range,
 }
 
+/// In a file that uses Electron, a call of a function by its name where the file declares
+/// exactly one function under that name (`() => openFile()` and `function openFile() {…}`):
+/// the code of the function is what the call does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LocalCall {
+    pub range: Range,
+    pub function: Range,
+}
+
 /// A file the main process hands to a renderer: `loadFile(...)` / `loadURL(...)` (a renderer
 /// role), or a preload outside a window's options (`preload-property`, a session's
 /// `setPreloads` or `registerPreloadScript`: a preload role).
@@ -957,6 +966,8 @@ pub struct JsFacts {
     pub native_uses: Vec<NativeUse>,
     /// Calls of functions other modules export, in a file that uses Electron.
     pub imported_uses: Vec<ImportedUse>,
+    /// Calls of the file's own functions by name, in a file that uses Electron.
+    pub local_calls: Vec<LocalCall>,
     pub renderer_loads: Vec<RendererLoad>,
     /// Calls through the window that may reach a bridge member (see [`WindowCall`]).
     pub window_calls: Vec<WindowCall>,

@@ -2454,7 +2454,7 @@ fn project_findings<'p>(
                 scoped.push((used.range, export.clone(), "calls"));
             }
         }
-        code_scope(o, file, sha_ref, &code, &scoped)?;
+        code_scope(o, file, sha_ref, code, &scoped, &js.local_calls)?;
         Ok(found)
     })?;
     let mut c = Counts::default();
@@ -2573,38 +2573,70 @@ type Addon = (String, Vec<(String, String)>);
 /// written inside an IPC handler's registration call (`ipcMain.handle("open", () =>
 /// require("./x.node"))`) or inside the one function the file declares under the name a
 /// handler is passed by, or inside a bridge's literal (`{ read }` after `const { read } =
-/// require("./x.node")`), to the innermost such code holding it (code nests, so the one that
-/// starts last).
+/// require("./x.node")`), and inside the functions such code calls by name (transitively, up
+/// to [`MAX_CODE`] pieces of code a file), to the innermost code holding it (code nests, so
+/// the one that starts last; a function two handlers call is both handlers' code).
 fn code_scope(
     o: &mut Out<'_, '_>,
     file: &FileFacts,
     sha: Option<&str>,
-    code: &[(Range, String, &'static str)],
+    mut code: Vec<(Range, String, &'static str)>,
     scoped: &[(Range, String, &'static str)],
+    local_calls: &[rea_parse::LocalCall],
 ) -> Result<(), Failure> {
-    if code.is_empty() {
+    if code.is_empty() || scoped.is_empty() {
         return Ok(());
     }
-    for (range, node, relation) in scoped {
-        let Some((_, handler, operation)) = code
+    // The functions each piece of code calls by name, followed breadth first.
+    let mut calls: Vec<&rea_parse::LocalCall> = local_calls.iter().collect();
+    calls.sort_by_key(|c| c.range.start);
+    let mut seen: BTreeSet<(Range, String)> =
+        code.iter().map(|(r, n, _)| (*r, n.clone())).collect();
+    let mut next = 0;
+    while next < code.len() && code.len() < MAX_CODE {
+        let (range, node, operation) = code[next].clone();
+        next += 1;
+        let first = calls.partition_point(|c| c.range.start < range.start);
+        for call in calls[first..]
             .iter()
-            .filter(|(h, id, _)| {
-                h.start <= range.start && range.end <= h.end && h != range && id != node
-            })
-            .max_by_key(|(h, _, _)| h.start)
-        else {
+            .take_while(|c| c.range.start <= range.end)
+            .filter(|c| c.range.end <= range.end)
+        {
+            if seen.insert((call.function, node.clone())) {
+                code.push((call.function, node.clone(), operation));
+            }
+        }
+    }
+    for (range, node, relation) in scoped {
+        let holds = |(h, id, _): &&(Range, String, &'static str)| {
+            h.start <= range.start && range.end <= h.end && h != range && id != node
+        };
+        let Some(innermost) = code.iter().filter(holds).map(|(h, _, _)| h.start).max() else {
             continue;
         };
-        o.edge(
-            handler,
-            node,
-            relation,
-            json!({"path": file.path}),
-            inferred("medium", sha, source_range(&file.path, range), operation),
-        )?;
+        let mut linked = BTreeSet::new();
+        for (_, holder, operation) in code
+            .iter()
+            .filter(holds)
+            .filter(|(h, _, _)| h.start == innermost)
+        {
+            if !linked.insert(holder) {
+                continue;
+            }
+            o.edge(
+                holder,
+                node,
+                relation,
+                json!({"path": file.path}),
+                inferred("medium", sha, source_range(&file.path, range), operation),
+            )?;
+        }
     }
     Ok(())
 }
+
+/// Pieces of code a file's handlers and bridges reach, at the most (see [`code_scope`]).
+const MAX_CODE: usize = 4_096;
 
 /// The archive file a native request names, if shipped.
 fn resolve_native(

@@ -230,6 +230,7 @@ pub(crate) fn extract(
         native_locals: HashMap::new(),
         named_functions: HashMap::new(),
         named_handlers: Vec::new(),
+        local_calls: Vec::new(),
         native_mechanism: HashMap::new(),
         serve_loaders: HashMap::new(),
         bridge_functions: Vec::new(),
@@ -518,6 +519,9 @@ struct Extractor<'s, 'c> {
     named_functions: HashMap<String, Vec<crate::facts::Range>>,
     /// IPC handlers passed by name: the operation's index and the name.
     named_handlers: Vec<(usize, String)>,
+    /// Calls of a plain name, in a file that uses Electron: the name and where the call is,
+    /// kept as a [`crate::facts::LocalCall`] once the file is read if it names one function.
+    local_calls: Vec<(String, crate::facts::Range)>,
     native_mechanism: HashMap<u32, &'static str>,
     claimed_tables: HashSet<u32>,
     /// Local names bound to the loader an `electron-serve` call returns, and the URL it loads.
@@ -988,6 +992,20 @@ impl Extractor<'_, '_> {
                 && let Some(op) = self.facts.ipc.get_mut(op)
             {
                 op.handler_range = Some(*range);
+            }
+        }
+        // Only worth keeping where some code (a handler, a bridge) may hold the call.
+        if self.facts.ipc.is_empty() && self.facts.bridges.is_empty() {
+            return;
+        }
+        for (name, range) in std::mem::take(&mut self.local_calls) {
+            if let Some([function]) = self.named_functions.get(&name).map(Vec::as_slice)
+                && !(function.start <= range.start && range.end <= function.end)
+            {
+                self.facts.local_calls.push(crate::facts::LocalCall {
+                    range,
+                    function: *function,
+                });
             }
         }
     }
@@ -1640,6 +1658,8 @@ impl names::PathScope for Extractor<'_, '_> {
 
 /// Calls of other modules' exports kept per file (see [`Extractor::imported_use`]).
 const MAX_IMPORTED_USES: usize = 4_096;
+/// Calls of a plain name read per file, for [`crate::facts::LocalCall`].
+const MAX_LOCAL_CALLS: usize = 16_384;
 
 impl Visit for Extractor<'_, '_> {
     fn visit_fn_decl(&mut self, decl: &swc_ecma_ast::FnDecl) {
@@ -2182,6 +2202,12 @@ impl Extractor<'_, '_> {
             && let Callee::Expr(callee) = &call.callee
         {
             self.imported_use(callee, span);
+            if let Expr::Ident(ident) = unwrap(callee)
+                && self.local_calls.len() < MAX_LOCAL_CALLS
+            {
+                let range = self.source.range(span);
+                self.local_calls.push((ident.sym.to_string(), range));
+            }
         }
         // A response header set by a call: `res.setHeader("Content-Security-Policy", v)`
         // (Node's `http`), `headers.set(…)`/`append(…)` (fetch's `Headers`), `res.header(…)`
