@@ -14,6 +14,15 @@ use rea_jobs::{Engine, PageRequest};
 use rea_tests::{control, forged_id};
 use serde_json::{Value, json};
 
+/// Writes each file below `root`, with its directories.
+fn write_files(root: &Path, files: &[(&str, &[u8])]) {
+    for (path, bytes) in files {
+        let path = root.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, bytes).unwrap();
+    }
+}
+
 /// The app: `desktopApi.openProject` invokes `project:open`, whose handler calls
 /// `openProject` on an add-on the main process required at the top; `project:close`'s
 /// handler requires another add-on inline. Every file throws if executed.
@@ -62,11 +71,7 @@ contextBridge.exposeInMainWorld("desktopApi", {
         ("native/addon.node", b"\x7fELF\x02\x01\x01\x00addon"),
         ("native/other.node", b"\x7fELF\x02\x01\x01\x00other"),
     ];
-    for (path, bytes) in files {
-        let path = root.join(path);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, bytes).unwrap();
-    }
+    write_files(root, &files);
 }
 
 fn analyze(root: &Path) -> Value {
@@ -322,11 +327,7 @@ exports.open = (name) => addon.openProject(name);
         ),
         ("native/addon.node", b"\x7fELF\x02\x01\x01\x00addon"),
     ];
-    for (path, bytes) in files {
-        let path = root.join(path);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, bytes).unwrap();
-    }
+    write_files(root, &files);
 }
 
 #[test]
@@ -384,11 +385,7 @@ ipcMain.handle("file:twice", () => twice());
         ),
         ("native/addon.node", b"\x7fELF\x02\x01\x01\x00addon"),
     ];
-    for (path, bytes) in files {
-        let path = dir.path().join(path);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, bytes).unwrap();
-    }
+    write_files(dir.path(), &files);
     let analysis = analyze(dir.path());
     let ends = |channel: &str| -> Vec<(String, String)> {
         let r = traced(
