@@ -429,6 +429,57 @@ ipcMain.handle("file:twice", () => twice());
 }
 
 #[test]
+fn a_handler_that_is_a_method_leads_to_what_the_method_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let main: &[u8] = br#"const { ipcMain, shell } = require("electron");
+const native = require("./native/addon.node");
+class Controller {
+  register() {
+    ipcMain.handle("c:open", this.open.bind(this));
+    ipcMain.handle("c:close", this.close);
+    ipcMain.handle("c:link", (e, url) => this.link(url));
+  }
+  open(e, name) { return native.openProject(name); }
+  close = () => native.closeProject();
+  link(url) { shell.openExternal(url); }
+}
+new Controller().register();
+"#;
+    let files: [(&str, &[u8]); 3] = [
+        (
+            "package.json",
+            br#"{"name":"methods","version":"1.0.0","main":"main.js"}"#,
+        ),
+        ("main.js", main),
+        ("native/addon.node", b"\x7fELF\x02\x01\x01\x00addon"),
+    ];
+    write_files(dir.path(), &files);
+    let analysis = analyze(dir.path());
+    for (channel, kind, end) in [
+        ("c:open", "native-export", "openProject"),
+        ("c:close", "native-export", "closeProject"),
+        ("c:link", "target", "electron.shell.openExternal"),
+    ] {
+        let r = traced(
+            &analysis,
+            seed("channel", channel),
+            "outgoing",
+            Limits::default(),
+        );
+        let ends: Vec<(&str, &str)> = r["paths"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                let n = node(&r, &p["end_node_id"]);
+                (n["kind"].as_str().unwrap(), label(n))
+            })
+            .collect();
+        assert!(ends.contains(&(kind, end)), "{channel}: {ends:?}");
+    }
+}
+
+#[test]
 fn a_native_export_traced_incoming_leads_back_to_the_bridge() {
     let (_dir, analysis) = fixture();
     let out = trace_with(

@@ -807,12 +807,11 @@ impl Extractor<'_, '_> {
             call.span,
             None,
         );
-        // A handler passed by name: its function is found once the file is read.
-        if handler_kind == Some("identifier")
-            && let Some(Expr::Ident(name)) = call.args.get(1).map(|a| unwrap(&a.expr))
-        {
+        // A handler passed by name (`onOpen`, `this.onOpen`, `this.onOpen.bind(this)`): its
+        // function is found once the file is read.
+        if let Some(name) = call.args.get(1).and_then(|a| super::local_name(&a.expr)) {
             for op in before..self.facts.ipc.len() {
-                self.named_handlers.push((op, name.sym.to_string()));
+                self.named_handlers.push((op, name.clone()));
             }
         }
     }

@@ -1656,12 +1656,57 @@ impl names::PathScope for Extractor<'_, '_> {
     }
 }
 
+/// The name a call or a handler names one of the file's functions by: `open`, or `this.open`
+/// for a method of a class (also `this.open.bind(this)`).
+pub(super) fn local_name(expr: &Expr) -> Option<String> {
+    match unwrap(expr) {
+        Expr::Ident(ident) => Some(ident.sym.to_string()),
+        Expr::Member(member) if matches!(unwrap(&member.obj), Expr::This(_)) => {
+            Some(format!("this.{}", member.prop.as_ident()?.sym))
+        }
+        Expr::Call(call) => match &call.callee {
+            Callee::Expr(callee) => match unwrap(callee) {
+                Expr::Member(bind) if bind.prop.as_ident().is_some_and(|p| p.sym == *"bind") => {
+                    local_name(&bind.obj).filter(|n| n.starts_with("this."))
+                }
+                _ => None,
+            },
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 /// Calls of other modules' exports kept per file (see [`Extractor::imported_use`]).
 const MAX_IMPORTED_USES: usize = 4_096;
 /// Calls of a plain name read per file, for [`crate::facts::LocalCall`].
 const MAX_LOCAL_CALLS: usize = 16_384;
 
 impl Visit for Extractor<'_, '_> {
+    // A class's methods and arrow properties, as `this.<name>` (calls and handlers written
+    // `this.open(…)`, `this.open`, `this.open.bind(this)` name them so).
+    fn visit_class_method(&mut self, method: &swc_ecma_ast::ClassMethod) {
+        if self.electron
+            && let Some(name) = method.key.as_ident()
+        {
+            self.named_function(&format!("this.{}", name.sym), method.function.span);
+        }
+        method.visit_children_with(self);
+    }
+
+    fn visit_class_prop(&mut self, prop: &swc_ecma_ast::ClassProp) {
+        if self.electron
+            && let (Some(name), Some(value)) = (prop.key.as_ident(), &prop.value)
+        {
+            match unwrap(value) {
+                Expr::Arrow(a) => self.named_function(&format!("this.{}", name.sym), a.span),
+                Expr::Fn(f) => self.named_function(&format!("this.{}", name.sym), f.function.span),
+                _ => {}
+            }
+        }
+        prop.visit_children_with(self);
+    }
+
     fn visit_fn_decl(&mut self, decl: &swc_ecma_ast::FnDecl) {
         if self.electron {
             self.named_function(&decl.ident.sym, decl.function.span);
@@ -2202,11 +2247,11 @@ impl Extractor<'_, '_> {
             && let Callee::Expr(callee) = &call.callee
         {
             self.imported_use(callee, span);
-            if let Expr::Ident(ident) = unwrap(callee)
+            if let Some(name) = local_name(callee)
                 && self.local_calls.len() < MAX_LOCAL_CALLS
             {
                 let range = self.source.range(span);
-                self.local_calls.push((ident.sym.to_string(), range));
+                self.local_calls.push((name, range));
             }
         }
         // A response header set by a call: `res.setHeader("Content-Security-Policy", v)`
