@@ -439,7 +439,7 @@ class Controller {
     ipcMain.handle("c:close", this.close);
     ipcMain.handle("c:link", (e, url) => this.link(url));
   }
-  open(e, name) { return native.openProject(name); }
+  open(e, name) { if (e.senderFrame.url !== "app://index.html") return; return native.openProject(name); }
   close = () => native.closeProject();
   link(url) { shell.openExternal(url); }
 }
@@ -476,6 +476,20 @@ new Controller().register();
             })
             .collect();
         assert!(ends.contains(&(kind, end)), "{channel}: {ends:?}");
+        // A sender check in the method is the handler's, as one written inline is.
+        let checked = r["graph"]["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|n| n["kind"] == "ipc-handler")
+            .any(|n| {
+                n["observations"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .any(|o| o["properties"]["fact_kind"] == "sender-validation-candidate")
+            });
+        assert_eq!(checked, channel == "c:open", "{channel}");
     }
 }
 

@@ -1777,12 +1777,17 @@ fn project_findings<'p>(
         let asset = o.env.file_nodes[&file.path].clone();
         let sha = file.sha256.clone().unwrap_or_default();
         let sha_ref = Some(sha.as_str());
-        // What this file's facts made, by where they are written, with the relation an IPC
-        // handler whose inline function holds them has to each (`handler_scope`).
+        // What this file's facts made, by where they are written, with the relation code that
+        // holds them has to each (`code_scope`): kept only in a file with such code, an IPC
+        // handler or listener registration or a bridge.
+        let scoping = !js.bridges.is_empty()
+            || ipc_of(file)
+                .iter()
+                .any(|op| matches!(op.mode, "listen" | "handle"));
         let mut scoped: Vec<(Range, String, &'static str)> = Vec::new();
         // Code whose facts are what a node does: a bridge's literals and each IPC handler's
         // function, with the operation that says so (`code_scope`).
-        let mut code: Vec<(Range, String, &'static str)> = Vec::new();
+        let mut code: Vec<Code> = Vec::new();
         // References.
         for reference in &js.references {
             if !admit() {
@@ -1845,7 +1850,9 @@ fn project_findings<'p>(
                     props.clone(),
                     inferred("high", sha_ref, location, "discover-worker"),
                 )?;
-                scoped.push((reference.range, worker.clone(), "loads"));
+                if scoping {
+                    scoped.push((reference.range, worker.clone(), "loads"));
+                }
                 if let Some(target) = target_file {
                     o.edge(
                         &worker,
@@ -1875,7 +1882,9 @@ fn project_findings<'p>(
                         props,
                         inferred("high", sha_ref, location, "map-static-relationship"),
                     )?;
-                    scoped.push((reference.range, target, relation));
+                    if scoping {
+                        scoped.push((reference.range, target, relation));
+                    }
                 }
                 None => {
                     c.unresolved_references += 1;
@@ -1901,7 +1910,9 @@ fn project_findings<'p>(
                         props,
                         inferred(confidence, sha_ref, location, "map-static-relationship"),
                     )?;
-                    scoped.push((reference.range, target, "imports"));
+                    if scoping {
+                        scoped.push((reference.range, target, "imports"));
+                    }
                 }
             }
         }
@@ -1954,7 +1965,9 @@ fn project_findings<'p>(
                 props,
                 inferred("medium", sha_ref, location, "map-static-observation"),
             )?;
-            scoped.push((obs.range, node, relation));
+            if scoping {
+                scoped.push((obs.range, node, relation));
+            }
         }
         // Windows and preloads.
         for window in &js.windows {
@@ -2002,7 +2015,9 @@ fn project_findings<'p>(
                     "observe-browser-window-construction",
                 ),
             )?;
-            scoped.push((window.range, node.clone(), "calls"));
+            if scoping {
+                scoped.push((window.range, node.clone(), "calls"));
+            }
             if let (Some(preload), Some(resolution)) = (&window.preload, preload_resolution) {
                 c.preloads += 1;
                 o.role_resolved(
@@ -2117,7 +2132,6 @@ fn project_findings<'p>(
                 .min_by_key(|(s, _, _)| s.1 - s.0)
         };
         // IPC.
-        let mut file_handlers: Vec<((u32, u32), String)> = Vec::new();
         for op in ipc_of(file).iter().chain(bridged_of(file)) {
             if !admit() {
                 continue;
@@ -2197,7 +2211,7 @@ fn project_findings<'p>(
                         props,
                         inferred("high", sha_ref, location, "map-ipc-transmission"),
                     )?;
-                    if op.side == "main" {
+                    if op.side == "main" && scoping {
                         scoped.push((op.range, channel.clone(), relation));
                     }
                     if op.side == "renderer" {
@@ -2252,11 +2266,10 @@ fn project_findings<'p>(
                         props,
                         inferred("high", sha_ref, location, "map-ipc-handler-registration"),
                     )?;
-                    file_handlers.push((op.span, handler.clone()));
                     // Its code: the registration call, and the function it names.
-                    code.push((op.range, handler.clone(), "map-ipc-handler-scope"));
+                    code.push((op.range, handler.clone(), HANDLER_SCOPE));
                     if let Some(range) = op.handler_range {
-                        code.push((range, handler.clone(), "map-ipc-handler-scope"));
+                        code.push((range, handler.clone(), HANDLER_SCOPE));
                     }
                     if op.side == "main"
                         && let Some(ch) = &op.channel
@@ -2282,7 +2295,7 @@ fn project_findings<'p>(
             }
         }
         // Calls into other modules: what the code around them (a handler, a bridge) reaches.
-        for used in &js.imported_uses {
+        for used in js.imported_uses.iter().filter(|_| scoping) {
             let target = match &used.import.from {
                 ImportFrom::Specifier(specifier) => o
                     .env
@@ -2302,22 +2315,6 @@ fn project_findings<'p>(
                 .source_node(file, call.module.as_ref(), modules)
                 .unwrap_or_else(|| asset.clone());
             found.window_calls.push((from, call, file, sha.clone()));
-        }
-        // Sender checks attach to the innermost handler registration that contains them.
-        for check in &js.sender_checks {
-            let Some((_, handler)) = file_handlers
-                .iter()
-                .filter(|(span, _)| span.0 <= check.offset && check.offset < span.1)
-                .min_by_key(|(span, _)| span.1 - span.0)
-            else {
-                continue;
-            };
-            c.sender_checks += 1;
-            let handler = handler.clone();
-            o.sink.observe(&handler, Some(&check.subject),
-                json!({"fact_kind": "sender-validation-candidate", "subject": check.subject, "mechanism": check.mechanism,
-                       "expected": value_json(&check.expected), "enforcement": "unknown", "path": file.path}),
-                observed("ast-static-analysis", sha_ref, source_range(&file.path, &check.range), "observe-ipc-sender-validation-candidate"))?;
         }
         // Processes.
         for process in &js.processes {
@@ -2359,7 +2356,9 @@ fn project_findings<'p>(
                                 json!({"mechanism": "utilityProcess.fork"}),
                                 inferred("low", sha_ref, location, "map-utility-process-launch"),
                             )?;
-                            scoped.push((process.range, node, "loads"));
+                            if scoping {
+                                scoped.push((process.range, node, "loads"));
+                            }
                         }
                     }
                 }
@@ -2385,7 +2384,9 @@ fn project_findings<'p>(
                         json!({"api": process.api}),
                         inferred("medium", sha_ref, location, "map-process-boundary"),
                     )?;
-                    scoped.push((process.range, node, "calls"));
+                    if scoping {
+                        scoped.push((process.range, node, "calls"));
+                    }
                 }
             }
         }
@@ -2416,7 +2417,9 @@ fn project_findings<'p>(
             };
             o.edge(&from, &addon, relation, json!({"mechanism": request.mechanism, "specifier": request.specifier, "resolved_path": resolved, "members": request.members}),
                 inferred("high", sha_ref, location, "map-native-addon-binding"))?;
-            scoped.push((request.range, addon.clone(), relation));
+            if scoping {
+                scoped.push((request.range, addon.clone(), relation));
+            }
             let addon_sha = resolved
                 .as_deref()
                 .and_then(|p| o.env.sha_of(p))
@@ -2443,7 +2446,7 @@ fn project_findings<'p>(
             }
             addons[index] = Some((addon, exports));
         }
-        for used in &js.native_uses {
+        for used in js.native_uses.iter().filter(|_| scoping) {
             let Some(Some((addon, exports))) = addons.get(used.request as usize) else {
                 continue;
             };
@@ -2454,7 +2457,22 @@ fn project_findings<'p>(
                 scoped.push((used.range, export.clone(), "calls"));
             }
         }
-        code_scope(o, file, sha_ref, code, &scoped, &js.local_calls)?;
+        expand_code(&mut code, &js.local_calls);
+        // Sender checks are observations of the innermost handler whose code holds them.
+        for check in &js.sender_checks {
+            let handlers = holders(&code, &check.range, "", true);
+            if handlers.is_empty() {
+                continue;
+            }
+            c.sender_checks += 1;
+            for (_, handler, _) in handlers {
+                o.sink.observe(handler, Some(&check.subject),
+                    json!({"fact_kind": "sender-validation-candidate", "subject": check.subject, "mechanism": check.mechanism,
+                           "expected": value_json(&check.expected), "enforcement": "unknown", "path": file.path}),
+                    observed("ast-static-analysis", sha_ref, source_range(&file.path, &check.range), "observe-ipc-sender-validation-candidate"))?;
+            }
+        }
+        code_scope(o, file, sha_ref, &code, &scoped)?;
         Ok(found)
     })?;
     let mut c = Counts::default();
@@ -2569,25 +2587,19 @@ type Exposed<'p> = (String, &'p [String], bool);
 /// An add-on request's node, and its requested exports' nodes by member.
 type Addon = (String, Vec<(String, String)>);
 
-/// Links each IPC handler and bridge API to what its code does: every fact of the file
-/// written inside an IPC handler's registration call (`ipcMain.handle("open", () =>
-/// require("./x.node"))`) or inside the one function the file declares under the name a
-/// handler is passed by, or inside a bridge's literal (`{ read }` after `const { read } =
-/// require("./x.node")`), and inside the functions such code calls by name (transitively, up
-/// to [`MAX_CODE`] pieces of code a file), to the innermost code holding it (code nests, so
-/// the one that starts last; a function two handlers call is both handlers' code).
-fn code_scope(
-    o: &mut Out<'_, '_>,
-    file: &FileFacts,
-    sha: Option<&str>,
-    mut code: Vec<(Range, String, &'static str)>,
-    scoped: &[(Range, String, &'static str)],
-    local_calls: &[rea_parse::LocalCall],
-) -> Result<(), Failure> {
-    if code.is_empty() || scoped.is_empty() {
-        return Ok(());
+/// A piece of code whose facts are what a node does: where it is written, the node (an IPC
+/// handler or a bridge API), and the operation that says so.
+type Code = (Range, String, &'static str);
+
+/// The operation of an IPC handler's code.
+const HANDLER_SCOPE: &str = "map-ipc-handler-scope";
+
+/// Adds to each IPC handler's and bridge's code the functions of the file that code calls by
+/// name, transitively, breadth first (up to [`MAX_CODE`] pieces of code a file).
+fn expand_code(code: &mut Vec<Code>, local_calls: &[rea_parse::LocalCall]) {
+    if code.is_empty() || local_calls.is_empty() {
+        return;
     }
-    // The functions each piece of code calls by name, followed breadth first.
     let mut calls: Vec<&rea_parse::LocalCall> = local_calls.iter().collect();
     calls.sort_by_key(|c| c.range.start);
     let mut seen: BTreeSet<(Range, String)> =
@@ -2607,22 +2619,44 @@ fn code_scope(
             }
         }
     }
+}
+
+/// The code that holds `range` innermost (code nests, so the one that starts last; a function
+/// two handlers call is both handlers' code), each holder once, never `node` itself; only IPC
+/// handlers' code when `handlers_only`.
+fn holders<'c>(code: &'c [Code], range: &Range, node: &str, handlers_only: bool) -> Vec<&'c Code> {
+    let holds = |(h, id, operation): &&'c Code| {
+        h.start <= range.start
+            && range.end <= h.end
+            && h != range
+            && id != node
+            && (!handlers_only || *operation == HANDLER_SCOPE)
+    };
+    let Some(innermost) = code.iter().filter(holds).map(|(h, _, _)| h.start).max() else {
+        return Vec::new();
+    };
+    let mut seen = BTreeSet::new();
+    code.iter()
+        .filter(holds)
+        .filter(|(h, id, _)| h.start == innermost && seen.insert(id))
+        .collect()
+}
+
+/// Links each IPC handler and bridge API to what its code does: every fact of the file
+/// written inside an IPC handler's registration call (`ipcMain.handle("open", () =>
+/// require("./x.node"))`) or inside the one function the file declares under the name a
+/// handler is passed by, or inside a bridge's literal (`{ read }` after `const { read } =
+/// require("./x.node")`), and inside the functions such code calls by name ([`expand_code`]),
+/// to the code that holds it innermost ([`holders`]).
+fn code_scope(
+    o: &mut Out<'_, '_>,
+    file: &FileFacts,
+    sha: Option<&str>,
+    code: &[Code],
+    scoped: &[(Range, String, &'static str)],
+) -> Result<(), Failure> {
     for (range, node, relation) in scoped {
-        let holds = |(h, id, _): &&(Range, String, &'static str)| {
-            h.start <= range.start && range.end <= h.end && h != range && id != node
-        };
-        let Some(innermost) = code.iter().filter(holds).map(|(h, _, _)| h.start).max() else {
-            continue;
-        };
-        let mut linked = BTreeSet::new();
-        for (_, holder, operation) in code
-            .iter()
-            .filter(holds)
-            .filter(|(h, _, _)| h.start == innermost)
-        {
-            if !linked.insert(holder) {
-                continue;
-            }
+        for (_, holder, operation) in holders(code, range, node, false) {
             o.edge(
                 holder,
                 node,
