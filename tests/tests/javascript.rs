@@ -1941,3 +1941,156 @@ contextBridge.exposeInMainWorld("electron", { ...api_1.electronAPI, platform: "x
         BTreeSet::from([("ping", "window.electron.invoke", "main.js")])
     );
 }
+
+/// electron-log's shape: a class another file exports in place (`module.exports = Api`)
+/// takes Electron through its constructor and forwards each method's channel through an
+/// optional call (`this.electron.ipcMain?.on(channel, …)`); the main process constructs it
+/// from the whole module and registers through its methods. Those registrations are the
+/// channels the preload's literal sends pair with.
+#[test]
+fn a_class_exported_in_place_registers_the_channels_its_callers_pass() {
+    let dir = app_tree(&[
+        (
+            "main.js",
+            r#"const electron = require("electron");
+const Api = require("./lib/Api");
+const api = new Api({ electron });
+api.onIpc("__LOG__", (_, message) => console.log(message));
+api.onIpcInvoke("__LOG__", () => ({ level: "info" }));"#,
+        ),
+        (
+            "lib/Api.js",
+            r#"class Api {
+  constructor({ electron } = {}) { this.electron = electron; }
+  onIpc(channel, listener) { this.electron.ipcMain?.on(channel, listener); }
+  onIpcInvoke(channel, listener) { this.electron.ipcMain?.handle?.(channel, listener); }
+}
+module.exports = Api;"#,
+        ),
+        (
+            "preload.js",
+            r#"const { ipcRenderer } = require("electron");
+ipcRenderer.send("__LOG__", { text: "hi" });
+ipcRenderer.invoke("__LOG__", { cmd: "getOptions" });
+ipcRenderer.send("__NOBODY__");"#,
+        ),
+    ]);
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let ipc = &result["summary"]["ipc"];
+    assert_eq!(ipc["paired_renderer_transmissions"], 2);
+    assert_eq!(ipc["unpaired_literal_renderer_transmissions"], 1);
+    let paired = paired_by(&result, ["channel", "handler_path", "handler_operation"]);
+    assert_eq!(
+        paired,
+        BTreeSet::from([
+            ("__LOG__", "main.js", "handle"),
+            ("__LOG__", "main.js", "on")
+        ])
+    );
+}
+
+/// nativefier's layout: a command-line tool's `package.json` at the root, and below it the
+/// Electron app it ships, with a `package.json` whose `main` requires Electron. The app's
+/// is the one that names the Electron main entrypoint; the tool's `main` is no Electron
+/// process. The app's windows take their preferences and preload from a helper function's
+/// return, spread into their options.
+#[test]
+fn the_package_whose_main_uses_electron_is_the_app_and_window_helpers_are_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let files: &[(&str, &str)] = &[
+        ("package.json", r#"{"name":"tool","main":"lib/cli.js"}"#),
+        (
+            "lib/cli.js",
+            r#"const fs = require("fs"); module.exports = () => fs.existsSync("x");"#,
+        ),
+        (
+            "app/package.json",
+            r#"{"name":"shell","main":"lib/main.js"}"#,
+        ),
+        (
+            "app/lib/main.js",
+            r#"const electron_1 = require("electron");
+const path_1 = require("path");
+function createMainWindow(options) {
+  const mainWindow = new electron_1.BrowserWindow({ width: 1280, ...getDefaultWindowOptions(options) });
+  return mainWindow;
+}
+function getDefaultWindowOptions(options) {
+  const defaultOptions = {
+    webPreferences: { nodeIntegration: false, contextIsolation: false, preload: path_1.default.join(__dirname, "preload.js") },
+    ...options.browserwindowOptions,
+  };
+  return defaultOptions;
+}
+exports.createMainWindow = createMainWindow;"#,
+        ),
+        (
+            "app/lib/preload.js",
+            r#"const { ipcRenderer } = require("electron"); ipcRenderer.send("ready");"#,
+        ),
+    ];
+    let files: Vec<(&str, Vec<u8>)> = files
+        .iter()
+        .map(|(p, t)| (*p, t.as_bytes().to_vec()))
+        .collect();
+    write_tree(dir.path(), &files);
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let mains: Vec<&Value> = nodes(&result, "electron-main");
+    assert_eq!(mains.len(), 1);
+    assert_eq!(props(mains[0])["resolved_path"], "app/lib/main.js");
+    assert_eq!(props(mains[0])["anchor_path"], "app/package.json");
+
+    let windows = nodes(&result, "browser-window");
+    assert_eq!(windows.len(), 1);
+    let window = props(windows[0]);
+    assert_eq!(window["web_preferences_status"], "object-literal");
+    assert_eq!(window["preload_path"], "app/lib/preload.js");
+    let prefs: BTreeMap<&str, &Value> = window["web_preferences"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["name"].as_str().unwrap(), &p["value"]["value"]))
+        .collect();
+    assert_eq!(
+        prefs.get("contextIsolation"),
+        Some(&&json!(false)),
+        "{prefs:?}"
+    );
+    assert_eq!(
+        prefs.get("nodeIntegration"),
+        Some(&&json!(false)),
+        "{prefs:?}"
+    );
+    let sources: Vec<(&str, &str)> = window["option_sources"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["expression"].as_str().unwrap(),
+                s["resolution"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        sources,
+        [
+            ("getDefaultWindowOptions(options)", "function-return"),
+            ("options.browserwindowOptions", "unresolved"),
+        ]
+    );
+    // The window loads the preload the helper names.
+    let preload = nodes(&result, "electron-preload");
+    assert_eq!(preload.len(), 1);
+    let loads = result["graph"]["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| {
+            e["relation"] == "loads"
+                && e["source_node_id"] == windows[0]["node_id"]
+                && e["target_node_id"] == preload[0]["node_id"]
+        })
+        .count();
+    assert_eq!(loads, 1);
+}

@@ -392,11 +392,23 @@ pub struct Window {
     /// Explicit preferences only, sorted by name, at most 64.
     pub web_preferences: Vec<(String, StaticValue)>,
     pub omitted_web_preferences: u64,
+    /// Where the options were composed from besides their own literal: spreads,
+    /// `Object.assign` arguments and function returns, in source order, at most 16.
+    pub option_sources: Vec<OptionSource>,
     pub preload: Option<StaticPath>,
     pub preload_expression: Option<String>,
     pub range: Range,
     /// The module factory it sits in, if any.
     pub module: Option<ModuleRef>,
+}
+
+/// A source a window's options were composed from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OptionSource {
+    /// The source expression as written.
+    pub expression: String,
+    /// `object-literal`, `binding`, `function-return` or `unresolved`.
+    pub resolution: &'static str,
 }
 
 /// `contextBridge.exposeInMainWorld` / `exposeInIsolatedWorld`.
@@ -773,8 +785,11 @@ impl ImportedHelperCall {
     }
 
     /// Whether `helper` is what the call names: the export, and the method for an instance.
+    /// A whole module's import names what it exports in place (`module.exports = Ipc`,
+    /// export path ``).
     pub fn calls(&self, helper: &ExportedIpcHelper) -> bool {
-        self.import.path.first() == Some(&helper.export) && self.method == helper.method
+        let export = self.import.path.first().map_or("", String::as_str);
+        export == helper.export && self.method == helper.method
     }
 }
 

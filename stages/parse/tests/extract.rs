@@ -2423,3 +2423,187 @@ for (const [k] of Object.entries(computed())) ipcMain.handle(k, f);
         Some("channel")
     );
 }
+
+/// A window's options as real applications compose them: spreads of a helper's return
+/// (declared after the call, returning a name bound inside it, as nativefier does), of a
+/// module export called through TypeScript's `(0, m.f)(…)`, `Object.assign` of a constant,
+/// an arrow's expression body, and preferences spread from a constant. A later part
+/// replaces an earlier one's `webPreferences`, as in JavaScript; a source the walk cannot
+/// read is listed as unresolved and leaves `webPreferences` unknown, never "missing".
+#[test]
+fn window_options_composed_from_spreads_helpers_and_object_assign() {
+    let f = facts(
+        "main.js",
+        r#"const electron_1 = require("electron");
+const path = require("path");
+const helpers_1 = require("./helpers");
+const SECURE = { contextIsolation: true, sandbox: true };
+const DEFAULTS = { width: 800, webPreferences: { nodeIntegration: false, ...SECURE } };
+function createMain(options) {
+  const win = new electron_1.BrowserWindow({ show: false, ...defaultWindowOptions(options) });
+  return win;
+}
+function defaultWindowOptions(options) {
+  const extra = { ...options.browserwindowOptions };
+  const result = {
+    title: options.name,
+    webPreferences: { preload: path.join(__dirname, "preload.js"), contextIsolation: false, sandbox: false },
+    ...extra,
+  };
+  return result;
+}
+new electron_1.BrowserWindow({ ...(0, helpers_1.defaultWindowOptions)(opts), parent });
+new electron_1.BrowserWindow(Object.assign({}, DEFAULTS, { height: 600 }));
+const compact = () => ({ webPreferences: { ...SECURE, preload: path.join(__dirname, "compact.js") } });
+new electron_1.BrowserWindow(compact());
+new electron_1.BrowserWindow({ ...compact(), webPreferences: { sandbox: false } });
+new electron_1.BrowserWindow({ webPreferences: { sandbox: false }, ...overrides });
+new electron_1.BrowserWindow({ ...overrides });
+new electron_1.BrowserWindow({ width: 1 });"#,
+    );
+    let w = &f.js.windows;
+    assert_eq!(w.len(), 8);
+    let pref = |i: usize, name: &str| {
+        w[i].web_preferences
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.clone())
+    };
+    let literal = |v: bool| Some(StaticValue::Literal(v.into()));
+    let sources = |i: usize| -> Vec<(&str, &str)> {
+        w[i].option_sources
+            .iter()
+            .map(|s| (s.expression.as_str(), s.resolution))
+            .collect()
+    };
+
+    // The helper's return: its preload and preferences, and the spread it could not read.
+    assert_eq!(w[0].options_status, "object-literal");
+    assert_eq!(w[0].web_preferences_status, "object-literal");
+    assert_eq!(
+        w[0].preload.as_ref().map(|p| p.path.as_str()),
+        Some("preload.js")
+    );
+    assert_eq!(pref(0, "contextIsolation"), literal(false));
+    assert_eq!(pref(0, "sandbox"), literal(false));
+    assert_eq!(
+        sources(0),
+        [
+            ("defaultWindowOptions(options)", "function-return"),
+            ("extra", "binding"),
+            ("options.browserwindowOptions", "unresolved"),
+        ]
+    );
+    // The same function called through a module namespace.
+    assert_eq!(w[1].preload, w[0].preload);
+    assert_eq!(sources(1)[0].1, "function-return");
+
+    // `Object.assign({}, DEFAULTS, …)`: the constant's preferences, its own spread merged.
+    assert_eq!(w[2].web_preferences_status, "object-literal");
+    assert_eq!(pref(2, "nodeIntegration"), literal(false));
+    assert_eq!(pref(2, "contextIsolation"), literal(true));
+    assert_eq!(pref(2, "sandbox"), literal(true));
+    assert!(
+        w[2].option_sources
+            .iter()
+            .all(|s| s.resolution != "unresolved")
+    );
+
+    // The whole options are a call: an arrow's expression body.
+    assert_eq!(w[3].options_status, "function-return");
+    assert_eq!(
+        w[3].preload.as_ref().map(|p| p.path.as_str()),
+        Some("compact.js")
+    );
+    assert_eq!(pref(3, "sandbox"), literal(true));
+    // A later `webPreferences` key replaces the spread's whole object.
+    assert_eq!(w[4].preload, None);
+    assert_eq!(w[4].web_preferences.len(), 1);
+    assert_eq!(pref(4, "sandbox"), literal(false));
+
+    // An unreadable spread after the preferences is listed; before nothing, it leaves them
+    // unknown.
+    assert_eq!(w[5].web_preferences_status, "object-literal");
+    assert_eq!(sources(5), [("overrides", "unresolved")]);
+    assert_eq!(w[6].web_preferences_status, "dynamic");
+    assert_eq!(w[7].web_preferences_status, "missing");
+    assert!(w[7].option_sources.is_empty());
+}
+
+/// A helper's return is read only when the file declares one function of that name and
+/// all its returns read the same; otherwise the call stays unresolved.
+#[test]
+fn window_option_helpers_that_are_ambiguous_stay_unresolved() {
+    let f = facts(
+        "main.js",
+        r#"const { BrowserWindow } = require("electron");
+function twice() { return { webPreferences: { sandbox: true } }; }
+function other() { function twice() { return { webPreferences: { sandbox: false } }; } }
+function branches(dev) {
+  if (dev) return { webPreferences: { webSecurity: false } };
+  return { webPreferences: { webSecurity: true } };
+}
+new BrowserWindow(twice());
+new BrowserWindow(branches(true));
+new BrowserWindow(notDeclared());"#,
+    );
+    let w = &f.js.windows;
+    assert_eq!(w.len(), 3);
+    for window in w {
+        assert_eq!(window.options_status, "dynamic");
+        assert_eq!(window.web_preferences_status, "dynamic");
+        assert!(window.web_preferences.is_empty());
+        assert_eq!(window.option_sources.len(), 1);
+        assert_eq!(window.option_sources[0].resolution, "unresolved");
+    }
+}
+
+/// Optional calls are calls when they run: `win?.webContents.send(…)`, `ipcMain?.handle?.(…)`
+/// and `window.api?.invoke(…)` are read like the plain calls, and so is a helper method
+/// that forwards its channel through one.
+#[test]
+fn optional_calls_are_read_as_the_calls_they_make() {
+    let f = facts(
+        "main.js",
+        r#"const { ipcMain, shell } = require("electron");
+let mainWindow = null;
+mainWindow?.webContents.send("progress", 1);
+ipcMain?.handle?.("get-config", () => ({}));
+shell?.openExternal("https://example.com/docs");
+class Bus { on(channel, fn) { this.electron.ipcMain?.on(channel, fn); } }
+const bus = new Bus();
+bus.on("ready", () => {});"#,
+    );
+    let ops = ipc_ops(&f);
+    assert!(
+        ops.contains(&("main", "webcontents-send", Some("progress"))),
+        "{ops:?}"
+    );
+    assert!(
+        ops.contains(&("main", "handle", Some("get-config"))),
+        "{ops:?}"
+    );
+    assert!(ops.contains(&("main", "on", Some("ready"))), "{ops:?}");
+    let via: Vec<Option<&str>> =
+        f.js.ipc
+            .iter()
+            .filter(|op| op.channel.as_deref() == Some("ready"))
+            .map(|op| op.via.as_deref())
+            .collect();
+    assert_eq!(via, [Some("bus.on")]);
+    let page = facts(
+        "page.js",
+        r#"window.api?.invoke("get-config"); const { ipcRenderer } = require("electron"); ipcRenderer?.send("saved");"#,
+    );
+    assert!(ipc_ops(&page).contains(&("renderer", "send", Some("saved"))));
+    let calls: Vec<(&str, &[Option<String>])> = page
+        .js
+        .window_calls
+        .iter()
+        .map(|c| (c.name.as_str(), c.args.as_slice()))
+        .collect();
+    assert_eq!(
+        calls,
+        [("api.invoke", &[Some("get-config".to_owned())][..])]
+    );
+}

@@ -534,7 +534,20 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
                     }
                 )
             })
-            .collect();
+            .collect::<Vec<String>>();
+        let mut risky = risky;
+        if p["web_preferences_status"] == "dynamic" {
+            risky.push("webPreferences=dynamic".to_owned());
+        }
+        let unresolved = p["option_sources"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|s| s["resolution"] == "unresolved")
+            .count();
+        if unresolved > 0 {
+            risky.push(format!("unresolved-option-sources={unresolved}"));
+        }
         say!(
             "  window            {} in {} preload={} {}",
             text(&p["constructor"]),

@@ -1133,17 +1133,42 @@ fn renderer_pages(env: &Env<'_>, parsed: &[FileFacts]) -> RendererPages {
     out
 }
 
-/// Package nodes; the application's own `package.json` (outside `node_modules`, shallowest
-/// first) names the Electron main entrypoint.
+/// Package nodes; the application's own `package.json` names the Electron main entrypoint.
+/// It is the one outside `node_modules` whose `main` is a file that uses Electron, shallowest
+/// first; when no `main` does, the shallowest outside `node_modules` (a tool that ships an
+/// Electron app inside its own package, as nativefier does, has the app's `package.json`
+/// below its own).
 fn project_packages(b: &mut Out<'_, '_>, parsed: &[FileFacts]) -> Result<Option<String>, Failure> {
-    let mut app: Option<(usize, &FileFacts)> = None;
+    let by_path: HashMap<&str, &FileFacts> = parsed.iter().map(|f| (f.path.as_str(), f)).collect();
+    let main_uses_electron = |file: &FileFacts| {
+        let Some(main) = file.package.as_ref().and_then(|p| p.main.as_deref()) else {
+            return false;
+        };
+        let resolution = b
+            .env
+            .files
+            .resolve(&file.path, main, Context::PackageEntrypoint);
+        resolution
+            .path
+            .as_deref()
+            .and_then(|path| by_path.get(path))
+            .is_some_and(|main| uses_electron(main))
+    };
+    // (whether its main uses Electron, depth, file): the greatest first flag, then the least depth.
+    let mut app: Option<(bool, usize, &FileFacts)> = None;
     for file in parsed.iter().filter(|f| f.package.is_some()) {
+        if file.path.split('/').any(|s| s == "node_modules") {
+            continue;
+        }
         let depth = file.path.matches('/').count();
-        if !file.path.split('/').any(|s| s == "node_modules") && app.is_none_or(|(d, _)| depth < d)
-        {
-            app = Some((depth, file));
+        let electron = main_uses_electron(file);
+        if app.is_none_or(|(e, d, _)| {
+            (electron, std::cmp::Reverse(depth)) > (e, std::cmp::Reverse(d))
+        }) {
+            app = Some((electron, depth, file));
         }
     }
+    let app = app.map(|(_, depth, file)| (depth, file));
     let mut app_node = None;
     for file in parsed {
         let Some(package) = &file.package else {
@@ -1270,6 +1295,16 @@ fn project_packages(b: &mut Out<'_, '_>, parsed: &[FileFacts]) -> Result<Option<
         }
     }
     Ok(app_node)
+}
+
+/// Whether a file requires or imports Electron, or constructs its windows.
+fn uses_electron(file: &FileFacts) -> bool {
+    !file.js.windows.is_empty()
+        || file.js.references.iter().any(|r| {
+            r.specifier
+                .as_deref()
+                .is_some_and(|s| s == "electron" || s.starts_with("electron/"))
+        })
 }
 
 fn join_dir(path: &str, name: &str) -> String {
@@ -1999,6 +2034,7 @@ fn project_findings<'p>(
                 json!({"path": file.path, "constructor": window.constructor, "options_status": window.options_status,
                        "web_preferences_status": window.web_preferences_status, "web_preferences": prefs,
                        "omitted_web_preferences": window.omitted_web_preferences,
+                       "option_sources": window.option_sources.iter().map(|s| json!({"expression": s.expression, "resolution": s.resolution})).collect::<Vec<_>>(),
                        "preload_path": preload_resolution.as_ref().and_then(|r| r.path.clone()).or_else(|| window.preload.as_ref().map(|p| p.path.clone())),
                        "preload_resolution_context": window.preload.as_ref().map(|p| p.context),
                        "preload_expression": window.preload_expression, "absence_means_default": false}),

@@ -12,10 +12,9 @@ use super::names::{
 use crate::facts::{
     Bridge, CallArg, ChannelImport, ExportedApi, ExportedIpcHelper, Forwarder, ImportFrom,
     ImportedHelperCall, IpcForward, IpcOp, ProcessUse, RendererLoad, SecurityHandler, SenderCheck,
-    ServeOptions, ServedScheme, StaticPath, StaticValue, Window, WindowCall,
+    ServeOptions, ServedScheme, StaticValue, WindowCall,
 };
 
-const MAX_PREFERENCES: usize = 64;
 const MAX_MEMBERS: usize = 128;
 /// Most API objects kept of one file's exports.
 const MAX_EXPORTED_APIS: usize = 32;
@@ -115,59 +114,6 @@ const CHILD_PROCESS_APIS: &[&str] = &[
 ];
 
 impl Extractor<'_, '_> {
-    pub(super) fn window(&mut self, name: &str, options: Option<&Expr>, span: Span) {
-        if !self.admit(None) {
-            return;
-        }
-        let options = match options.map(unwrap) {
-            None => WindowOptions::missing(),
-            Some(Expr::Object(obj)) => self.window_options(obj),
-            // `const options = {…}; new BrowserWindow(options)`: the literal bound in scope.
-            Some(Expr::Ident(ident)) if self.named_object(&ident.sym).is_some() => self
-                .named_object(&ident.sym)
-                .map(|o| o.window.clone())
-                .unwrap_or_else(WindowOptions::missing),
-            Some(_) => WindowOptions {
-                options_status: "dynamic",
-                dynamic: 1,
-                ..WindowOptions::missing()
-            },
-        };
-        self.facts.dynamic_findings += options.dynamic;
-        self.facts.windows.push(Window {
-            constructor: name.rsplit('.').next().unwrap_or(name).to_owned(),
-            options_status: options.options_status,
-            web_preferences_status: options.web_preferences_status,
-            web_preferences: options.web_preferences,
-            omitted_web_preferences: options.omitted_web_preferences,
-            preload: options.preload,
-            preload_expression: options.preload_expression,
-            range: self.source.range(span),
-            module: self.module(),
-        });
-    }
-
-    /// What a window reads from an options object literal.
-    fn window_options(&self, obj: &ObjectLit) -> WindowOptions {
-        let mut options = WindowOptions {
-            options_status: "object-literal",
-            ..WindowOptions::missing()
-        };
-        let prefs = property(obj, "webPreferences");
-        match prefs.map(unwrap) {
-            None => {}
-            Some(Expr::Object(prefs)) => {
-                options.web_preferences_status = "object-literal";
-                self.preferences(prefs, &mut options);
-            }
-            Some(_) => {
-                options.web_preferences_status = "dynamic";
-                options.dynamic += 1;
-            }
-        }
-        options
-    }
-
     /// What the walk reads off an object literal bound to a name that is passed where a
     /// literal is read: its members as a bridge API and its fields as window options.
     pub(super) fn read_named_object(&self, obj: &ObjectLit) -> NamedObject {
@@ -179,58 +125,9 @@ impl Extractor<'_, '_> {
             range: self.source.range(obj.span),
             members: object_members(obj),
             functions: member_functions(obj),
-            window: self.window_options(obj),
+            composition: self.option_source_literal(obj),
+            preferences: self.preferences(obj),
         }
-    }
-
-    fn preferences(&self, prefs: &ObjectLit, window: &mut WindowOptions) {
-        let mut out = Vec::new();
-        for prop in &prefs.props {
-            let offset = self.source.offset(prop.span().lo);
-            match prop {
-                PropOrSpread::Spread(s) => out.push((
-                    format!("[spread@{offset}]"),
-                    StaticValue::Dynamic(self.source.expression(s.expr.span())),
-                )),
-                PropOrSpread::Prop(p) => match &**p {
-                    Prop::KeyValue(kv) => {
-                        let key =
-                            prop_name(&kv.key).unwrap_or_else(|| format!("[dynamic@{offset}]"));
-                        if key == "preload" {
-                            match static_path(&kv.value, self) {
-                                Some(path) => window.preload = Some(path),
-                                None => {
-                                    window.preload_expression =
-                                        Some(self.source.expression(kv.value.span()))
-                                }
-                            }
-                        }
-                        out.push((key, static_value(self.source, &kv.value)));
-                    }
-                    Prop::Shorthand(ident) => out.push((
-                        ident.sym.to_string(),
-                        StaticValue::Dynamic(ident.sym.to_string()),
-                    )),
-                    other => {
-                        let key = match other {
-                            Prop::Method(m) => prop_name(&m.key),
-                            Prop::Getter(g) => prop_name(&g.key),
-                            Prop::Setter(s) => prop_name(&s.key),
-                            _ => None,
-                        }
-                        .unwrap_or_else(|| format!("[dynamic@{offset}]"));
-                        out.push((
-                            key,
-                            StaticValue::Dynamic(self.source.expression(other.span())),
-                        ));
-                    }
-                },
-            }
-        }
-        out.sort_by(|a, b| a.0.cmp(&b.0));
-        window.omitted_web_preferences = out.len().saturating_sub(MAX_PREFERENCES) as u64;
-        out.truncate(MAX_PREFERENCES);
-        window.web_preferences = out;
     }
 
     /// Bridge members that forward a renderer operation's channel: an operation whose channel
@@ -777,7 +674,7 @@ impl Extractor<'_, '_> {
     }
 
     /// What was read off the object literal bound to `name` in the innermost enclosing scope.
-    fn named_object(&self, name: &str) -> Option<&NamedObject> {
+    pub(super) fn named_object(&self, name: &str) -> Option<&NamedObject> {
         self.named_objects.resolve(name, &self.scopes)
     }
 
@@ -844,11 +741,10 @@ impl Extractor<'_, '_> {
         }
     }
 
-    /// A class another module (or factory) exports under a name, as `new` names it.
+    /// A class another module (or factory) exports, under a name or in place
+    /// (`module.exports = Ipc`), as `new` names it.
     fn imported_class(&self, callee: &Expr) -> Option<Instance> {
-        self.channel_import(callee)
-            .filter(|i| i.path.len() == 1)
-            .map(Instance::Imported)
+        self.callee_import(callee).map(Instance::Imported)
     }
 
     /// The helper a call names: a function of the file, a method of an instance of a class
@@ -1024,11 +920,9 @@ impl Extractor<'_, '_> {
             },
             _ => None,
         };
-        let Some((import, method)) = instance.or_else(|| {
-            self.channel_import(callee)
-                .filter(|i| i.path.len() == 1)
-                .map(|i| (i, None))
-        }) else {
+        let Some((import, method)) =
+            instance.or_else(|| self.callee_import(callee).map(|i| (i, None)))
+        else {
             return;
         };
         let args: Vec<CallArg> = call
@@ -1420,32 +1314,6 @@ fn url_scheme(target: &str) -> bool {
 /// Member paths of a bridge API, and how many more there were or could not be named.
 pub(super) type Members = (Vec<String>, u64);
 
-/// The fields of [`Window`] that its options decide, and how many of them stayed dynamic.
-#[derive(Debug, Clone)]
-pub(super) struct WindowOptions {
-    options_status: &'static str,
-    web_preferences_status: &'static str,
-    web_preferences: Vec<(String, StaticValue)>,
-    omitted_web_preferences: u64,
-    preload: Option<StaticPath>,
-    preload_expression: Option<String>,
-    dynamic: u64,
-}
-
-impl WindowOptions {
-    fn missing() -> WindowOptions {
-        WindowOptions {
-            options_status: "missing",
-            web_preferences_status: "missing",
-            web_preferences: Vec::new(),
-            omitted_web_preferences: 0,
-            preload: None,
-            preload_expression: None,
-            dynamic: 0,
-        }
-    }
-}
-
 /// What the walk read off an object literal bound to a name.
 #[derive(Debug, Clone)]
 pub(super) struct NamedObject {
@@ -1454,7 +1322,10 @@ pub(super) struct NamedObject {
     range: crate::facts::Range,
     members: Members,
     functions: Vec<MemberFunction>,
-    window: WindowOptions,
+    /// The literal read as window options.
+    pub(super) composition: super::windows::Composition,
+    /// The literal read as `webPreferences`.
+    pub(super) preferences: super::windows::Preferences,
 }
 
 /// A function member of a bridge API: its dotted path, where the function starts (as the

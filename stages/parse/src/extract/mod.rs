@@ -13,6 +13,7 @@ mod loops;
 pub(crate) mod names;
 mod parcel;
 mod prepass;
+mod windows;
 
 use std::collections::{HashMap, HashSet};
 
@@ -201,6 +202,10 @@ pub(crate) fn extract(
         esm_chunk_ids: pre.esm_chunk_ids.unwrap_or_default(),
         esm_tables: pre.esm_tables,
         object_names: pre.object_names,
+        option_functions: pre.option_functions,
+        option_scopes: HashMap::new(),
+        option_returns: HashMap::new(),
+        pending_windows: Vec::new(),
         electron: pre.electron,
         ipc_main: looks.ipc_main,
         reads_ipc: pre.electron || looks.ipc_renderer || looks.ipc_main,
@@ -241,6 +246,7 @@ pub(crate) fn extract(
     walker.finish_amd();
     walker.finish_forwarders();
     walker.finish_named_handlers();
+    walker.finish_windows();
     walker.finish_exported_apis();
     walker.finish_factory_helper_calls();
     walker.finish_factory_channels();
@@ -514,6 +520,14 @@ struct Extractor<'s, 'c> {
     /// stands for (`None` for the whole module). By name within the file; shadowing is not
     /// followed.
     native_locals: HashMap<String, (u32, Option<String>)>,
+    /// Names of functions called where window options are read, from the pre-pass.
+    option_functions: HashSet<String>,
+    /// The functions of those names the walk entered: their scope, and their name.
+    option_scopes: HashMap<u32, String>,
+    /// What those functions return, read as window options, by scope.
+    option_returns: HashMap<u32, Vec<windows::Source>>,
+    /// Windows whose options are read once the file is walked.
+    pending_windows: Vec<windows::PendingWindow>,
     /// In a file that uses Electron: where each function declared by name is written
     /// (`function f() {…}`, `const f = () => {…}`), for handlers passed by name.
     named_functions: HashMap<String, Vec<crate::facts::Range>>,
@@ -577,6 +591,23 @@ impl Extractor<'_, '_> {
         (!path.is_empty()).then(|| crate::facts::ChannelImport {
             from: import.from.clone(),
             path,
+        })
+    }
+
+    /// What a callee (or a class `new` names) stands for among other modules' exports: a
+    /// member of one, or a whole module (`const Ipc = require("./ipc"); new Ipc()`, when
+    /// the module exports the class in place).
+    fn callee_import(&self, expr: &Expr) -> Option<crate::facts::ChannelImport> {
+        if let Some(import) = self.channel_import(expr) {
+            return (import.path.len() == 1).then_some(import);
+        }
+        let Expr::Ident(ident) = unwrap(expr) else {
+            return None;
+        };
+        let import = self.imports.resolve(&ident.sym, &self.scopes)?;
+        import.path.is_empty().then(|| crate::facts::ChannelImport {
+            from: import.from.clone(),
+            path: Vec::new(),
         })
     }
 
@@ -1690,6 +1721,7 @@ impl Visit for Extractor<'_, '_> {
             && let Some(name) = method.key.as_ident()
         {
             self.named_function(&format!("this.{}", name.sym), method.function.span);
+            self.option_function(&name.sym, method.function.span.lo.0);
         }
         method.visit_children_with(self);
     }
@@ -1710,6 +1742,7 @@ impl Visit for Extractor<'_, '_> {
     fn visit_fn_decl(&mut self, decl: &swc_ecma_ast::FnDecl) {
         if self.electron {
             self.named_function(&decl.ident.sym, decl.function.span);
+            self.option_function(&decl.ident.sym, decl.function.span.lo.0);
         }
         decl.visit_children_with(self);
     }
@@ -1738,6 +1771,11 @@ impl Visit for Extractor<'_, '_> {
         for param in &arrow.params {
             self.shadow_named_object(param);
         }
+        if let swc_ecma_ast::ArrowFunctionBody::Expr(body) = &*arrow.body
+            && !self.option_scopes.is_empty()
+        {
+            self.option_return(body, arrow.span.lo.0);
+        }
         arrow.visit_children_with(self);
         self.scopes.leave();
     }
@@ -1764,6 +1802,12 @@ impl Visit for Extractor<'_, '_> {
             return;
         }
         self.nodes += 1;
+        if let Stmt::Return(ret) = stmt
+            && let Some(value) = &ret.arg
+            && !self.option_scopes.is_empty()
+        {
+            self.option_return(value, self.scopes.current());
+        }
         stmt.visit_children_with(self);
     }
 
@@ -1831,8 +1875,14 @@ impl Visit for Extractor<'_, '_> {
             && let (Pat::Ident(ident), Some(init)) = (&decl.name, &decl.init)
         {
             match unwrap(init) {
-                Expr::Fn(f) => self.named_function(&ident.id.sym, f.function.span),
-                Expr::Arrow(a) => self.named_function(&ident.id.sym, a.span),
+                Expr::Fn(f) => {
+                    self.named_function(&ident.id.sym, f.function.span);
+                    self.option_function(&ident.id.sym, f.function.span.lo.0);
+                }
+                Expr::Arrow(a) => {
+                    self.named_function(&ident.id.sym, a.span);
+                    self.option_function(&ident.id.sym, a.span.lo.0);
+                }
                 _ => {}
             }
         }
@@ -1851,7 +1901,7 @@ impl Visit for Extractor<'_, '_> {
             self.member_import(ident, init);
             self.instance_binding(&name, init);
             self.table_binding(&name, init);
-            if self.object_names.contains(&name) {
+            if self.object_names.contains(&name) || self.in_option_function() {
                 let object = match unwrap(init) {
                     Expr::Object(obj) => Some(self.read_named_object(obj)),
                     _ => None,
@@ -2113,6 +2163,13 @@ impl Visit for Extractor<'_, '_> {
         call.visit_children_with(self);
     }
 
+    fn visit_opt_call(&mut self, call: &swc_ecma_ast::OptCall) {
+        match names::opt_call_as_call(call) {
+            Some(call) => self.visit_call_expr(&call),
+            None => call.visit_children_with(self),
+        }
+    }
+
     fn visit_new_expr(&mut self, new: &NewExpr) {
         if self.stop {
             return;
@@ -2120,10 +2177,7 @@ impl Visit for Extractor<'_, '_> {
         let name = self.name(&new.callee);
         let args: &[swc_ecma_ast::ExprOrSpread] = new.args.as_deref().unwrap_or(&[]);
         let first = args.first().map(|a| &*a.expr);
-        if named(&name, "BrowserWindow")
-            || named(&name, "BrowserView")
-            || named(&name, "WebContentsView")
-        {
+        if windows::is_window_constructor(&name) {
             self.window(&name, first, new.span);
         } else if named(&name, "Worker") {
             self.reference("worker", first, new.span);

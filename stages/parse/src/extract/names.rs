@@ -506,3 +506,25 @@ fn join_parts(parts: &[String]) -> String {
     }
     out
 }
+
+/// Largest source span of an optional call's arguments copied to read it as a plain call.
+const MAX_OPT_CALL_ARGS: u32 = 4096;
+
+/// An optional call (`win?.webContents.send("ch", x)`, `ipcMain?.handle?.(ch, f)`) as the
+/// plain call it is when it runs, so that both walks read it like any call. Its callee and
+/// arguments are copied, so only calls whose arguments span at most
+/// [`MAX_OPT_CALL_ARGS`] bytes of source are; the walks visit larger ones' children as
+/// they are.
+pub(crate) fn opt_call_as_call(call: &swc_ecma_ast::OptCall) -> Option<swc_ecma_ast::CallExpr> {
+    let args = match (call.args.first(), call.args.last()) {
+        (Some(first), Some(last)) => last.expr.span().hi.0.saturating_sub(first.expr.span().lo.0),
+        _ => 0,
+    };
+    (args <= MAX_OPT_CALL_ARGS).then(|| swc_ecma_ast::CallExpr {
+        span: call.span,
+        ctxt: call.ctxt,
+        callee: Callee::Expr(call.callee.clone()),
+        args: call.args.clone(),
+        type_args: None,
+    })
+}

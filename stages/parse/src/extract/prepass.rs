@@ -446,6 +446,57 @@ fn may_be_path(expr: &Expr) -> bool {
     }
 }
 
+impl PrePass {
+    /// Names a window's options read through: names bound to option literals, spread or
+    /// passed to `Object.assign` (also inside `webPreferences`), and functions called for
+    /// options.
+    fn window_options(&mut self, expr: &Expr, depth: usize) {
+        if depth > 4 {
+            return;
+        }
+        match unwrap(expr) {
+            Expr::Ident(ident) => {
+                self.object_names.insert(ident.sym.to_string());
+            }
+            Expr::Object(obj) => {
+                for prop in &obj.props {
+                    match prop {
+                        PropOrSpread::Spread(spread) => {
+                            self.window_options(&spread.expr, depth + 1)
+                        }
+                        PropOrSpread::Prop(prop) => match &**prop {
+                            Prop::KeyValue(kv)
+                                if names::prop_name(&kv.key).as_deref()
+                                    == Some("webPreferences") =>
+                            {
+                                self.window_options(&kv.value, depth + 1)
+                            }
+                            Prop::Shorthand(ident) if ident.sym == *"webPreferences" => {
+                                self.object_names.insert(ident.sym.to_string());
+                            }
+                            _ => {}
+                        },
+                    }
+                }
+            }
+            Expr::Call(call) => {
+                let Some(callee) = call.callee.as_expr() else {
+                    return;
+                };
+                let name = dotted(callee);
+                if name == "Object.assign" {
+                    for arg in &call.args {
+                        self.window_options(&arg.expr, depth + 1);
+                    }
+                } else if let Some(last) = name.rsplit('.').next().filter(|l| !l.is_empty()) {
+                    self.option_functions.insert(last.to_owned());
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
 /// Most entries of Vite's preload table read (reference §3.5).
 const MAX_VITE_DEPS: usize = 256;
 
@@ -515,6 +566,10 @@ pub(super) struct PrePass {
     /// (`exposeInMainWorld("api", api)`) or window options (`new BrowserWindow(options)`).
     /// The walk reads the object literal a declaration binds to one of these names.
     pub(super) object_names: HashSet<String>,
+    /// The last names of functions called where window options are read
+    /// (`new BrowserWindow(options())`, `{ ...defaults(), parent }`): the walk reads what
+    /// they return ([`super::windows`]).
+    pub(super) option_functions: HashSet<String>,
     scopes: Scopes,
     /// Local names bound to the module's directory or file
     /// (`const d = dirname(fileURLToPath(import.meta.url))`, as ES modules write `__dirname`).
@@ -1286,6 +1341,19 @@ impl Visit for PrePass {
             self.shadow(&decl.name, 0);
         }
         if let (Pat::Ident(ident), Some(init)) = (&decl.name, decl.init.as_deref()) {
+            // Window options bound to a name, and a helper's expression body, may spread
+            // more names: they are read too (the second pass sees what the first added).
+            match unwrap(init) {
+                Expr::Object(_) if self.object_names.contains(&*ident.id.sym) => {
+                    self.window_options(init, 1)
+                }
+                Expr::Arrow(arrow) if self.option_functions.contains(&*ident.id.sym) => {
+                    if let ArrowFunctionBody::Expr(body) = &*arrow.body {
+                        self.window_options(body, 1);
+                    }
+                }
+                _ => {}
+            }
             if self.looks.vite && ident.id.sym == *"__vite__mapDeps" && self.vite_deps.is_empty() {
                 self.vite_deps = vite_table(init);
             }
@@ -1584,6 +1652,13 @@ impl Visit for PrePass {
         update.visit_children_with(self);
     }
 
+    fn visit_opt_call(&mut self, call: &swc_ecma_ast::OptCall) {
+        match names::opt_call_as_call(call) {
+            Some(call) => self.visit_call_expr(&call),
+            None => call.visit_children_with(self),
+        }
+    }
+
     fn visit_call_expr(&mut self, call: &CallExpr) {
         if !self.frames.is_empty() {
             self.note_forward(call);
@@ -1663,11 +1738,26 @@ impl Visit for PrePass {
         };
         if constructor.is_some_and(|c| WINDOW_CONSTRUCTORS.contains(&c))
             && let Some(first) = new.args.as_ref().and_then(|a| a.first())
-            && let Expr::Ident(ident) = unwrap(&first.expr)
         {
-            self.object_names.insert(ident.sym.to_string());
+            self.window_options(&first.expr, 0);
         }
         new.visit_children_with(self);
+    }
+
+    fn visit_return_stmt(&mut self, ret: &swc_ecma_ast::ReturnStmt) {
+        // A function whose returns are read as window options may return a name bound to
+        // an options literal, or compose one (`return { ...base, show: false }`).
+        if let Some(value) = &ret.arg
+            && self.frames.last().is_some_and(|frame| {
+                frame
+                    .name
+                    .as_deref()
+                    .is_some_and(|n| self.option_functions.contains(n))
+            })
+        {
+            self.window_options(value, 0);
+        }
+        ret.visit_children_with(self);
     }
 
     fn visit_prop(&mut self, prop: &Prop) {

@@ -1,0 +1,426 @@
+//! Window options: `new BrowserWindow(options)` and the `webPreferences` its options give,
+//! read through the ways real applications compose them.
+//!
+//! Options are read as a [`Composition`]: the parts that decide `webPreferences`, in source
+//! order. A part is a `webPreferences` key, or a source spread into the options: an object
+//! literal, a name bound to one in scope, `Object.assign(…)`'s arguments, or the value a
+//! function of the same file returns (`{ ...defaultWindowOptions(), parent }`,
+//! `new BrowserWindow(getOptions())`). Functions are looked up once the file is walked, by
+//! name, when the file declares exactly one function of that name and all its returns read
+//! the same; their returns are read where they are written, with that scope's names.
+//!
+//! As in JavaScript, a later part replaces an earlier one's `webPreferences`, and a later
+//! key an earlier one inside `webPreferences`. A source that cannot be read is listed as
+//! `unresolved`: it leaves `webPreferences` `dynamic` when nothing before it set them, and
+//! may override them when something did (the window's `option_sources` say so). Nothing
+//! is evaluated and defaults are never filled in.
+
+use swc_common::Spanned;
+use swc_ecma_ast::{Expr, ObjectLit, Prop, PropOrSpread};
+
+use super::Extractor;
+use super::names::{named, prop_name, static_path, static_value, unwrap};
+use crate::facts::{OptionSource, StaticPath, StaticValue, Window};
+
+/// Most preferences kept of one window.
+const MAX_PREFERENCES: usize = 64;
+/// Most option sources listed of one window.
+const MAX_SOURCES: usize = 16;
+/// How deep function returns are followed into other functions' returns.
+const MAX_CALL_DEPTH: usize = 4;
+/// How deep spreads of literals within literals are read.
+const MAX_NESTING: usize = 8;
+
+/// The parts of window options that decide `webPreferences`, in source order.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(super) struct Composition {
+    parts: Vec<Part>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+enum Part {
+    /// `webPreferences: …`: its preferences, or `None` when the value is not an object
+    /// literal the walk can read.
+    Preferences(Option<Preferences>),
+    /// More options from elsewhere: a spread, an `Object.assign` argument, or the whole
+    /// options expression.
+    Spread { expression: String, source: Source },
+}
+
+/// Where spread options come from.
+#[derive(Debug, Clone, PartialEq)]
+pub(super) enum Source {
+    /// An object literal: in place (`object-literal`) or bound to a name (`binding`).
+    Literal(Composition, &'static str),
+    /// What the file's function of this name returns, looked up when the walk is done.
+    Call(String),
+    Unknown,
+}
+
+/// The preferences of a `webPreferences` object literal, in source order (a later key
+/// replaces an earlier one).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub(super) struct Preferences {
+    entries: Vec<(String, StaticValue)>,
+    preload: Option<StaticPath>,
+    preload_expression: Option<String>,
+}
+
+impl Preferences {
+    fn set(&mut self, key: String, value: StaticValue) {
+        match self.entries.iter_mut().find(|(k, _)| *k == key) {
+            Some(entry) => entry.1 = value,
+            None => self.entries.push((key, value)),
+        }
+    }
+
+    fn merge(&mut self, other: &Preferences) {
+        for (key, value) in &other.entries {
+            self.set(key.clone(), value.clone());
+        }
+        if other.preload.is_some() || other.preload_expression.is_some() {
+            self.preload = other.preload.clone();
+            self.preload_expression = other.preload_expression.clone();
+        }
+    }
+}
+
+/// A window whose options are read when the walk is done.
+pub(super) struct PendingWindow {
+    index: usize,
+    /// `object-literal`, `dynamic`, or `call` (decided by whether the call resolves).
+    status: &'static str,
+    composition: Composition,
+}
+
+/// What `webPreferences` come to after a composition is read.
+enum State {
+    Missing,
+    Known(Preferences),
+    /// Set to a value the walk cannot read.
+    Dynamic,
+    /// Not set by anything read, but a source that could not be read may set them.
+    Unknown,
+}
+
+/// A composition read: its `webPreferences` and the sources it listed.
+struct Reading {
+    state: State,
+    sources: Vec<OptionSource>,
+}
+
+impl Extractor<'_, '_> {
+    pub(super) fn window(&mut self, name: &str, options: Option<&Expr>, span: swc_common::Span) {
+        if !self.admit(None) {
+            return;
+        }
+        let (status, composition) = match options {
+            None => ("missing", Composition::default()),
+            Some(expr) => match self.option_source(expr, 0) {
+                Source::Literal(composition, _) => ("object-literal", composition),
+                source @ Source::Call(_) => ("call", self.spread_of(expr, source)),
+                Source::Unknown => ("dynamic", self.spread_of(expr, Source::Unknown)),
+            },
+        };
+        self.pending_windows.push(PendingWindow {
+            index: self.facts.windows.len(),
+            status,
+            composition,
+        });
+        self.facts.windows.push(Window {
+            constructor: name.rsplit('.').next().unwrap_or(name).to_owned(),
+            options_status: status,
+            web_preferences_status: "missing",
+            web_preferences: Vec::new(),
+            omitted_web_preferences: 0,
+            option_sources: Vec::new(),
+            preload: None,
+            preload_expression: None,
+            range: self.source.range(span),
+            module: self.module(),
+        });
+    }
+
+    fn spread_of(&self, expr: &Expr, source: Source) -> Composition {
+        Composition {
+            parts: vec![Part::Spread {
+                expression: self.source.expression(expr.span()),
+                source,
+            }],
+        }
+    }
+
+    /// Where options written as `expr` come from.
+    pub(super) fn option_source(&self, expr: &Expr, depth: usize) -> Source {
+        if depth > MAX_NESTING {
+            return Source::Unknown;
+        }
+        match unwrap(expr) {
+            Expr::Object(obj) => Source::Literal(self.composition(obj, depth), "object-literal"),
+            Expr::Ident(ident) => match self.named_object(&ident.sym) {
+                Some(object) => Source::Literal(object.composition.clone(), "binding"),
+                None => Source::Unknown,
+            },
+            Expr::Call(call) => {
+                let Some(callee) = call.callee.as_expr() else {
+                    return Source::Unknown;
+                };
+                let name = self.name(callee);
+                if name == "Object.assign" {
+                    let parts = call
+                        .args
+                        .iter()
+                        .map(|arg| Part::Spread {
+                            expression: self.source.expression(arg.expr.span()),
+                            source: self.option_source(&arg.expr, depth + 1),
+                        })
+                        .collect();
+                    return Source::Literal(Composition { parts }, "object-literal");
+                }
+                match name.rsplit('.').next() {
+                    Some(last) if !last.is_empty() && !name.contains('(') => {
+                        Source::Call(last.to_owned())
+                    }
+                    _ => Source::Unknown,
+                }
+            }
+            _ => Source::Unknown,
+        }
+    }
+
+    /// An object literal bound to a name, read as window options.
+    pub(super) fn option_source_literal(&self, obj: &ObjectLit) -> Composition {
+        self.composition(obj, 0)
+    }
+
+    /// The parts of an options object literal.
+    fn composition(&self, obj: &ObjectLit, depth: usize) -> Composition {
+        let mut parts = Vec::new();
+        for prop in &obj.props {
+            match prop {
+                PropOrSpread::Spread(spread) => parts.push(Part::Spread {
+                    expression: self.source.expression(spread.expr.span()),
+                    source: self.option_source(&spread.expr, depth + 1),
+                }),
+                PropOrSpread::Prop(prop) => match &**prop {
+                    Prop::KeyValue(kv)
+                        if prop_name(&kv.key).as_deref() == Some("webPreferences") =>
+                    {
+                        parts.push(Part::Preferences(self.preferences_of(&kv.value)))
+                    }
+                    Prop::Shorthand(ident) if ident.sym == *"webPreferences" => {
+                        parts.push(Part::Preferences(
+                            self.named_object(&ident.sym).map(|o| o.preferences.clone()),
+                        ))
+                    }
+                    _ => {}
+                },
+            }
+        }
+        Composition { parts }
+    }
+
+    fn preferences_of(&self, value: &Expr) -> Option<Preferences> {
+        match unwrap(value) {
+            Expr::Object(prefs) => Some(self.preferences(prefs)),
+            Expr::Ident(ident) => self.named_object(&ident.sym).map(|o| o.preferences.clone()),
+            _ => None,
+        }
+    }
+
+    /// An object literal read as `webPreferences`. A spread of a name bound to an object
+    /// literal adds its preferences; any other spread is listed as `[spread@offset]`.
+    pub(super) fn preferences(&self, prefs: &ObjectLit) -> Preferences {
+        let mut out = Preferences::default();
+        for prop in &prefs.props {
+            let offset = self.source.offset(prop.span().lo);
+            match prop {
+                PropOrSpread::Spread(s) => {
+                    let named = match unwrap(&s.expr) {
+                        Expr::Ident(ident) => self.named_object(&ident.sym),
+                        _ => None,
+                    };
+                    match named {
+                        Some(object) => out.merge(&object.preferences),
+                        None => out.set(
+                            format!("[spread@{offset}]"),
+                            StaticValue::Dynamic(self.source.expression(s.expr.span())),
+                        ),
+                    }
+                }
+                PropOrSpread::Prop(p) => match &**p {
+                    Prop::KeyValue(kv) => {
+                        let key =
+                            prop_name(&kv.key).unwrap_or_else(|| format!("[dynamic@{offset}]"));
+                        if key == "preload" {
+                            out.preload = static_path(&kv.value, self);
+                            out.preload_expression = match out.preload {
+                                Some(_) => None,
+                                None => Some(self.source.expression(kv.value.span())),
+                            };
+                        }
+                        out.set(key, static_value(self.source, &kv.value));
+                    }
+                    Prop::Shorthand(ident) => {
+                        if ident.sym == *"preload" {
+                            out.preload = None;
+                            out.preload_expression = Some(ident.sym.to_string());
+                        }
+                        out.set(
+                            ident.sym.to_string(),
+                            StaticValue::Dynamic(ident.sym.to_string()),
+                        )
+                    }
+                    other => {
+                        let key = match other {
+                            Prop::Method(m) => prop_name(&m.key),
+                            Prop::Getter(g) => prop_name(&g.key),
+                            Prop::Setter(s) => prop_name(&s.key),
+                            _ => None,
+                        }
+                        .unwrap_or_else(|| format!("[dynamic@{offset}]"));
+                        out.set(
+                            key,
+                            StaticValue::Dynamic(self.source.expression(other.span())),
+                        );
+                    }
+                },
+            }
+        }
+        out
+    }
+
+    /// A function the pre-pass saw called where window options are read: its returns are
+    /// read as options while the walk is inside it.
+    pub(super) fn option_function(&mut self, name: &str, scope: u32) {
+        if self.option_functions.contains(name) {
+            self.option_scopes.insert(scope, name.to_owned());
+        }
+    }
+
+    /// `return value` (or an arrow's expression body) in a function whose returns are read
+    /// as window options.
+    pub(super) fn option_return(&mut self, value: &Expr, scope: u32) {
+        if self.option_scopes.contains_key(&scope) {
+            let source = self.option_source(value, 0);
+            self.option_returns.entry(scope).or_default().push(source);
+        }
+    }
+
+    /// Whether the walk is in a function whose returns are read as window options, where
+    /// every object literal bound to a name is kept.
+    pub(super) fn in_option_function(&self) -> bool {
+        !self.option_scopes.is_empty() && self.option_scopes.contains_key(&self.scopes.current())
+    }
+
+    /// Reads every window's options now that the file's functions are known.
+    pub(super) fn finish_windows(&mut self) {
+        let pending = std::mem::take(&mut self.pending_windows);
+        for window in pending {
+            let reading = self.read(&window.composition, 0);
+            let resolved_call = window.status == "call"
+                && reading
+                    .sources
+                    .first()
+                    .is_some_and(|s| s.resolution != "unresolved");
+            let options_status = match window.status {
+                "call" if resolved_call => "function-return",
+                "call" => "dynamic",
+                status => status,
+            };
+            let (web_preferences_status, prefs) = match reading.state {
+                State::Missing => ("missing", Preferences::default()),
+                State::Known(prefs) => ("object-literal", prefs),
+                State::Dynamic | State::Unknown => ("dynamic", Preferences::default()),
+            };
+            if options_status == "dynamic" || web_preferences_status == "dynamic" {
+                self.facts.dynamic_findings += 1;
+            }
+            let mut entries = prefs.entries;
+            entries.sort_by(|a, b| a.0.cmp(&b.0));
+            let omitted = entries.len().saturating_sub(MAX_PREFERENCES) as u64;
+            entries.truncate(MAX_PREFERENCES);
+            let mut sources = reading.sources;
+            sources.truncate(MAX_SOURCES);
+            let out = &mut self.facts.windows[window.index];
+            out.options_status = options_status;
+            out.web_preferences_status = web_preferences_status;
+            out.web_preferences = entries;
+            out.omitted_web_preferences = omitted;
+            out.option_sources = sources;
+            out.preload = prefs.preload;
+            out.preload_expression = prefs.preload_expression;
+        }
+    }
+
+    fn read(&self, composition: &Composition, depth: usize) -> Reading {
+        let mut state = State::Missing;
+        let mut sources = Vec::new();
+        for part in &composition.parts {
+            match part {
+                Part::Preferences(Some(prefs)) => state = State::Known(prefs.clone()),
+                Part::Preferences(None) => state = State::Dynamic,
+                Part::Spread { expression, source } => {
+                    let (resolution, inner) = match source {
+                        Source::Literal(inner, kind) => (*kind, Some(self.read(inner, depth + 1))),
+                        Source::Call(name) => match self.returned(name, depth) {
+                            Some(inner) => ("function-return", Some(inner)),
+                            None => ("unresolved", None),
+                        },
+                        Source::Unknown => ("unresolved", None),
+                    };
+                    sources.push(OptionSource {
+                        expression: expression.clone(),
+                        resolution,
+                    });
+                    let inner_state = match inner {
+                        Some(inner) => {
+                            sources.extend(inner.sources);
+                            inner.state
+                        }
+                        None => State::Unknown,
+                    };
+                    // A source that sets `webPreferences` replaces them; one that may set
+                    // them leaves what was set, and makes "nothing" unknown.
+                    match inner_state {
+                        State::Missing => {}
+                        State::Unknown => {
+                            if matches!(state, State::Missing) {
+                                state = State::Unknown;
+                            }
+                        }
+                        known => state = known,
+                    }
+                }
+            }
+        }
+        Reading { state, sources }
+    }
+
+    /// What the file's one function named `name` returns, when all its returns read the same.
+    fn returned(&self, name: &str, depth: usize) -> Option<Reading> {
+        if depth >= MAX_CALL_DEPTH {
+            return None;
+        }
+        let mut scopes = self.option_scopes.iter().filter(|(_, n)| *n == name);
+        let (scope, _) = scopes.next()?;
+        if scopes.next().is_some() || self.named_functions.get(name).is_some_and(|f| f.len() > 1) {
+            return None;
+        }
+        let returns = self.option_returns.get(scope)?;
+        let first = returns.first()?;
+        if returns.iter().any(|r| r != first) {
+            return None;
+        }
+        match first {
+            Source::Literal(composition, _) => Some(self.read(composition, depth + 1)),
+            Source::Call(inner) => self.returned(inner, depth + 1),
+            Source::Unknown => None,
+        }
+    }
+}
+
+/// Whether a callee constructs a window.
+pub(super) fn is_window_constructor(name: &str) -> bool {
+    named(name, "BrowserWindow") || named(name, "BrowserView") || named(name, "WebContentsView")
+}
