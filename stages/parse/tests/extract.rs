@@ -2607,3 +2607,51 @@ bus.on("ready", () => {});"#,
         [("api.invoke", &[Some("get-config".to_owned())][..])]
     );
 }
+
+/// about-window's shape: options bound to `Object.assign({…}, extra || {})` before
+/// `new BrowserWindow(options)`, and `ipcMain` reached through `electron.ipcMain ?? info.ipcMain`
+/// as TypeScript compiles it. A parameter of the same name hides the options.
+#[test]
+fn options_bound_to_object_assign_and_ipc_main_through_a_fallback() {
+    let f = facts(
+        "index.js",
+        r#"const electron_1 = require("electron");
+function open(info) {
+  const ipc = electron_1.ipcMain !== null && electron_1.ipcMain !== void 0 ? electron_1.ipcMain : info.ipcMain;
+  const BrowserWindow = electron_1.BrowserWindow || info.BrowserWindow;
+  const options = Object.assign({ width: 400, webPreferences: { nodeIntegration: true, contextIsolation: false } }, info.win_options || {});
+  const window = new BrowserWindow(options);
+  ipc.on("about-window:close-window", () => window.close());
+}
+function other(options) { new electron_1.BrowserWindow(options); }"#,
+    );
+    assert_eq!(
+        ipc_ops(&f),
+        [("main", "on", Some("about-window:close-window"))]
+    );
+    let w = &f.js.windows;
+    assert_eq!(w.len(), 2);
+    assert_eq!(w[0].options_status, "object-literal");
+    assert_eq!(w[0].web_preferences_status, "object-literal");
+    assert!(
+        w[0].web_preferences
+            .contains(&("nodeIntegration".into(), StaticValue::Literal(true.into())))
+    );
+    let sources: Vec<(&str, &str)> = w[0]
+        .option_sources
+        .iter()
+        .map(|s| (s.expression.as_str(), s.resolution))
+        .collect();
+    assert_eq!(
+        sources,
+        [
+            (
+                "{ width: 400, webPreferences: { nodeIntegration: true, contextIsolation: false } }",
+                "object-literal"
+            ),
+            ("info.win_options || {}", "unresolved"),
+        ]
+    );
+    assert_eq!(w[1].options_status, "dynamic");
+    assert_eq!(w[1].web_preferences_status, "dynamic");
+}

@@ -224,6 +224,7 @@ pub(crate) fn extract(
         amd_pending: Vec::new(),
         parcel: None,
         named_objects: Scoped::default(),
+        named_options: Scoped::default(),
         stack: Vec::new(),
         nodes: 0,
         stop: false,
@@ -468,6 +469,9 @@ struct Extractor<'s, 'c> {
     /// options), and what the walk read off the literals declarations bind to them.
     object_names: HashSet<String>,
     named_objects: Scoped<electron::NamedObject>,
+    /// Names bound to window options composed other than as a literal
+    /// (`const options = Object.assign({…}, extra)`).
+    named_options: Scoped<windows::Source>,
     /// Whether the file binds a name to Electron: its exported objects are read as APIs.
     electron: bool,
     /// Whether the file's text names `ipcMain`.
@@ -888,6 +892,7 @@ impl Extractor<'_, '_> {
         };
         if self.object_names.contains(&**name) {
             self.named_objects.bind(name, self.scopes.current(), None);
+            self.named_options.bind(name, self.scopes.current(), None);
         }
         self.instances.shadow(name, self.scopes.current());
         self.loop_channels.shadow(name, self.scopes.current());
@@ -1906,7 +1911,13 @@ impl Visit for Extractor<'_, '_> {
                     Expr::Object(obj) => Some(self.read_named_object(obj)),
                     _ => None,
                 };
+                // Options composed some other way (`Object.assign({…}, extra)`, a helper's
+                // return) are kept as such.
+                let composed = object.is_none().then(|| self.option_source(init, 0));
                 self.named_objects.bind(&name, scope, object);
+                if let Some(source) = composed.filter(|s| !matches!(s, windows::Source::Unknown)) {
+                    self.named_options.bind(&name, scope, Some(source));
+                }
             }
         }
         let mut bound: Vec<(String, Option<String>)> = Vec::new();

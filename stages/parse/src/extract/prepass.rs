@@ -748,6 +748,37 @@ pub(super) fn run(program: &Program, looks: Looks) -> PrePass {
 impl PrePass {
     /// Binds what `pat` declares from `init` when `init` is an aliased module or export.
     fn bind_init(&mut self, pat: &Pat, init: &Expr) -> bool {
+        self.bind_branch(pat, init, 0)
+    }
+
+    /// [`Self::bind_init`] of a value, or of one of its branches: `electron_1.ipcMain ??
+    /// info.ipcMain` (TypeScript writes it `a !== null && a !== void 0 ? a : b`), `a || b`,
+    /// `c ? a : b`. The name is bound to the first branch that names what the file aliases,
+    /// which is what the code means it to hold.
+    fn bind_branch(&mut self, pat: &Pat, init: &Expr, depth: usize) -> bool {
+        const MAX_BRANCH_DEPTH: usize = 4;
+        match unwrap(init) {
+            Expr::Cond(cond) if depth < MAX_BRANCH_DEPTH => {
+                return self.bind_branch(pat, &cond.cons, depth + 1)
+                    || self.bind_branch(pat, &cond.alt, depth + 1);
+            }
+            Expr::Bin(bin)
+                if depth < MAX_BRANCH_DEPTH
+                    && matches!(
+                        bin.op,
+                        swc_ecma_ast::BinaryOp::LogicalOr
+                            | swc_ecma_ast::BinaryOp::NullishCoalescing
+                    ) =>
+            {
+                return self.bind_branch(pat, &bin.left, depth + 1)
+                    || self.bind_branch(pat, &bin.right, depth + 1);
+            }
+            _ => {}
+        }
+        self.bind_value(pat, init)
+    }
+
+    fn bind_value(&mut self, pat: &Pat, init: &Expr) -> bool {
         if let Pat::Ident(local) = pat
             && let Some(spec) = imported_require(init)
         {
@@ -1344,9 +1375,7 @@ impl Visit for PrePass {
             // Window options bound to a name, and a helper's expression body, may spread
             // more names: they are read too (the second pass sees what the first added).
             match unwrap(init) {
-                Expr::Object(_) if self.object_names.contains(&*ident.id.sym) => {
-                    self.window_options(init, 1)
-                }
+                _ if self.object_names.contains(&*ident.id.sym) => self.window_options(init, 1),
                 Expr::Arrow(arrow) if self.option_functions.contains(&*ident.id.sym) => {
                     if let ArrowFunctionBody::Expr(body) = &*arrow.body {
                         self.window_options(body, 1);

@@ -159,7 +159,13 @@ impl Extractor<'_, '_> {
             Expr::Object(obj) => Source::Literal(self.composition(obj, depth), "object-literal"),
             Expr::Ident(ident) => match self.named_object(&ident.sym) {
                 Some(object) => Source::Literal(object.composition.clone(), "binding"),
-                None => Source::Unknown,
+                None => match self.named_options.resolve(&ident.sym, &self.scopes) {
+                    Some(Source::Literal(composition, _)) => {
+                        Source::Literal(composition.clone(), "binding")
+                    }
+                    Some(source) => source.clone(),
+                    None => Source::Unknown,
+                },
             },
             Expr::Call(call) => {
                 let Some(callee) = call.callee.as_expr() else {
