@@ -2094,3 +2094,60 @@ exports.createMainWindow = createMainWindow;"#,
         .count();
     assert_eq!(loads, 1);
 }
+
+/// electron-prompt's shape: channels built per window (`"prompt-post-data:" + id`) on both
+/// sides. A dynamic transmission pairs, as a low-confidence candidate, with the one
+/// main-side registration of the same literal prefix and mode; a prefix two registrations
+/// share, a prefix shorter than three bytes, and a prefix nothing registers pair with none.
+#[test]
+fn dynamic_channels_pair_by_their_literal_prefix_when_one_registration_has_it() {
+    let dir = app_tree(&[
+        (
+            "main.js",
+            r#"const { ipcMain } = require("electron");
+function open(id) {
+  ipcMain.on("prompt-post-data:" + id, () => {});
+  ipcMain.handle(`prompt-get-options:${id}`, () => ({}));
+  ipcMain.on("twice:" + id, () => {});
+  ipcMain.on("twice:" + id + ":again", () => {});
+  ipcMain.on("x" + id, () => {});
+}"#,
+        ),
+        (
+            "page.js",
+            r#"const { ipcRenderer } = require("electron");
+const id = new URLSearchParams(location.search).get("id");
+ipcRenderer.send("prompt-post-data:" + id, 1);
+ipcRenderer.invoke(`prompt-get-options:${id}`);
+ipcRenderer.send("prompt-get-options:" + id);
+ipcRenderer.send("twice:" + id);
+ipcRenderer.send("x" + id);
+ipcRenderer.send("nobody:" + id);"#,
+        ),
+    ]);
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let ipc = &result["summary"]["ipc"];
+    assert_eq!(ipc["prefix_paired_renderer_transmissions"], 2);
+    assert_eq!(ipc["paired_renderer_transmissions"], 0);
+    let paired: BTreeSet<(&str, &str, &str)> = pairings(&result)
+        .map(|p| {
+            (
+                p["channel_prefix"].as_str().unwrap(),
+                p["operation"].as_str().unwrap(),
+                p["handler_operation"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        paired,
+        BTreeSet::from([
+            ("prompt-get-options:", "invoke", "handle"),
+            ("prompt-post-data:", "send", "on"),
+        ])
+    );
+    for edge in result["graph"]["edges"].as_array().unwrap() {
+        if edge["properties"]["pairing_basis"] == "unique-channel-prefix" {
+            assert_eq!(edge["evidence"]["confidence"], "low", "{edge}");
+        }
+    }
+}

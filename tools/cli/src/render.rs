@@ -643,6 +643,16 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
         ipc["ambiguous_renderer_transmissions"],
         ipc["unpaired_literal_renderer_transmissions"]
     );
+    if ipc["prefix_paired_renderer_transmissions"]
+        .as_u64()
+        .unwrap_or(0)
+        > 0
+    {
+        say!(
+            "  ipc by prefix     {} dynamic renderer transmissions paired, as candidates, by their channel's literal prefix",
+            ipc["prefix_paired_renderer_transmissions"]
+        );
+    }
     let mut channels: Vec<String> = nodes
         .iter()
         .filter(|n| n["kind"] == "ipc-channel")
@@ -671,9 +681,14 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
                 Some(via) => format!(" via {via}"),
                 None => String::new(),
             };
+            // A pairing by a dynamic channel's literal prefix shows the prefix, `*` after it.
+            let channel = match p["channel_prefix"].as_str() {
+                Some(prefix) => format!("{prefix}* (by prefix)"),
+                None => text(&p["channel"]),
+            };
             format!(
                 "{}: {}{via} -> {} {}",
-                text(&p["channel"]),
+                channel,
                 text(&edge["relation"]),
                 text(&p["handler_path"]),
                 text(&p["handler_operation"])

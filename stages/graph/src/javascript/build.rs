@@ -1297,6 +1297,31 @@ fn project_packages(b: &mut Out<'_, '_>, parsed: &[FileFacts]) -> Result<Option<
     Ok(app_node)
 }
 
+/// Shortest literal prefix a dynamic channel pairs by.
+const MIN_CHANNEL_PREFIX: usize = 3;
+
+/// The literal text a dynamic channel expression starts with, as written: `"a:" + id`,
+/// `'a:' + id` and `` `a:${id}` `` give `a:`. Only a prefix without escapes, followed by `+`
+/// or a template's first substitution, of at least [`MIN_CHANNEL_PREFIX`] bytes.
+fn channel_prefix(expression: &str) -> Option<String> {
+    let quote = expression.chars().next()?;
+    let (body, rest) = match quote {
+        '"' | '\'' => {
+            let end = expression[1..].find(quote)? + 1;
+            let rest = expression[end + 1..].trim_start();
+            (&expression[1..end], rest.strip_prefix('+').map(|_| ()))
+        }
+        '`' => {
+            let end = expression[1..].find("${")? + 1;
+            (&expression[1..end], Some(()))
+        }
+        _ => return None,
+    };
+    rest?;
+    let clean = !body.contains(['\\', '`', '"', '\'', '\n']);
+    (clean && body.len() >= MIN_CHANNEL_PREFIX).then(|| body.to_owned())
+}
+
 /// Whether a file requires or imports Electron, or constructs its windows.
 fn uses_electron(file: &FileFacts) -> bool {
     !file.js.windows.is_empty()
@@ -1543,6 +1568,7 @@ struct Counts {
     paired: u64,
     ambiguous: u64,
     unpaired: u64,
+    prefix_paired: u64,
     sender_checks: u64,
     utilities: u64,
     resolved_utilities: u64,
@@ -1574,6 +1600,7 @@ impl Counts {
             paired,
             ambiguous,
             unpaired,
+            prefix_paired,
             sender_checks,
             utilities,
             resolved_utilities,
@@ -1601,6 +1628,7 @@ impl Counts {
         self.paired += paired;
         self.ambiguous += ambiguous;
         self.unpaired += unpaired;
+        self.prefix_paired += prefix_paired;
         self.sender_checks += sender_checks;
         self.utilities += utilities;
         self.resolved_utilities += resolved_utilities;
@@ -1758,6 +1786,8 @@ struct Found<'p> {
     counts: Counts,
     /// Main-side handler registrations by (channel, mode).
     handlers: Vec<((String, &'static str), Handler)>,
+    /// Main-side registrations of dynamic channels with a literal prefix, by (prefix, mode).
+    prefix_handlers: Vec<((String, &'static str), Handler)>,
     /// Renderer transmissions: (source node, operation, file, file digest).
     transmissions: Vec<(String, &'p IpcOp, &'p FileFacts, String)>,
     /// Bridges: (API key, node, members, whether some members are unknown).
@@ -2307,18 +2337,20 @@ fn project_findings<'p>(
                     if let Some(range) = op.handler_range {
                         code.push((range, handler.clone(), HANDLER_SCOPE));
                     }
-                    if op.side == "main"
-                        && let Some(ch) = &op.channel
-                    {
-                        found.handlers.push((
-                            (ch.clone(), op.mode),
-                            (
-                                handler,
-                                file.path.clone(),
-                                op.operation,
-                                op.channel_expression.is_some(),
-                            ),
-                        ));
+                    if op.side == "main" {
+                        let entry = (
+                            handler,
+                            file.path.clone(),
+                            op.operation,
+                            op.channel_expression.is_some(),
+                        );
+                        if let Some(ch) = &op.channel {
+                            found.handlers.push(((ch.clone(), op.mode), entry));
+                        } else if let Some(prefix) =
+                            op.channel_expression.as_deref().and_then(channel_prefix)
+                        {
+                            found.prefix_handlers.push(((prefix, op.mode), entry));
+                        }
                     }
                 }
                 _ => o.edge(
@@ -2514,6 +2546,7 @@ fn project_findings<'p>(
     let mut c = Counts::default();
     // Handlers by channel, for pairing: (channel, mode) → [(handler node, path, operation)].
     let mut handlers: BTreeMap<(String, &'static str), Vec<Handler>> = BTreeMap::new();
+    let mut prefix_handlers: BTreeMap<(String, &'static str), Vec<Handler>> = BTreeMap::new();
     let mut transmissions = Vec::new();
     let mut bridges: BTreeMap<&str, Vec<Exposed<'_>>> = BTreeMap::new();
     let mut window_calls = Vec::new();
@@ -2521,6 +2554,9 @@ fn project_findings<'p>(
         c.add(found.counts);
         for (key, handler) in found.handlers {
             handlers.entry(key).or_default().push(handler);
+        }
+        for (key, handler) in found.prefix_handlers {
+            prefix_handlers.entry(key).or_default().push(handler);
         }
         transmissions.extend(found.transmissions);
         for (key, node, members, unknown) in found.bridges {
@@ -2566,7 +2602,6 @@ fn project_findings<'p>(
     }
     // Pairing: a literal renderer transmission pairs only with exactly one compatible handler.
     for (from, op, file, sha) in transmissions {
-        let Some(channel) = &op.channel else { continue };
         if op.operation == "send-to-host" {
             continue;
         }
@@ -2575,17 +2610,49 @@ fn project_findings<'p>(
         } else {
             "listen"
         };
+        let relation = if op.mode == "invoke" {
+            "invokes"
+        } else {
+            "sends"
+        };
+        let Some(channel) = &op.channel else {
+            // A dynamic channel with a literal prefix (`"prompt-post-data:" + id`) pairs, as
+            // a candidate, with the one main-side registration of the same prefix and mode.
+            let Some(prefix) = op.channel_expression.as_deref().and_then(channel_prefix) else {
+                continue;
+            };
+            if let Some([(handler, handler_path, handler_operation, _)]) = prefix_handlers
+                .get(&(prefix.clone(), mode))
+                .map(Vec::as_slice)
+            {
+                c.prefix_paired += 1;
+                let mut props = json!({"channel_prefix": prefix, "channel_expression": op.channel_expression,
+                        "pairing_basis": "unique-channel-prefix", "handler_path": handler_path,
+                        "handler_operation": handler_operation, "operation": op.operation});
+                if let Some(via) = &op.via {
+                    props["via"] = json!(via);
+                }
+                sink.edge(
+                    &from,
+                    handler,
+                    relation,
+                    props,
+                    inferred(
+                        "low",
+                        Some(&sha),
+                        source_range(&file.path, &op.range),
+                        "pair-ipc-channel-prefix",
+                    ),
+                )?;
+            }
+            continue;
+        };
         let candidates = handlers
             .get(&(channel.clone(), mode))
             .map_or(&[][..], Vec::as_slice);
         match candidates {
             [(handler, handler_path, handler_operation, handler_constant)] => {
                 c.paired += 1;
-                let relation = if op.mode == "invoke" {
-                    "invokes"
-                } else {
-                    "sends"
-                };
                 // A channel read through a name on either side says so.
                 let basis = if *handler_constant || op.channel_expression.is_some() {
                     "unique-exact-constant-channel"
@@ -3143,7 +3210,8 @@ fn finish(cx: &StageCx<'_>, p: Projected, request: &Request<'_>) -> Result<Built
         "ipc": {"operations": c.ipc_ops, "literal_channels": c.literal_channels.len(), "dynamic_channel_operations": c.dynamic_ops,
                 "renderer_transmissions": c.transmissions, "renderer_listeners": c.listeners, "main_handlers": c.handlers,
                 "paired_renderer_transmissions": c.paired, "ambiguous_renderer_transmissions": c.ambiguous,
-                "unpaired_literal_renderer_transmissions": c.unpaired},
+                "unpaired_literal_renderer_transmissions": c.unpaired,
+                "prefix_paired_renderer_transmissions": c.prefix_paired},
         "sender_validation_observations": c.sender_checks, "utility_processes": c.utilities,
         "resolved_utility_entrypoints": c.resolved_utilities, "child_process_calls": c.child_processes,
         "open_external_calls": c.open_external, "native_addon_bindings": c.native, "resolved_native_addon_bindings": c.resolved_native,
