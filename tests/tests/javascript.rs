@@ -2151,3 +2151,46 @@ ipcRenderer.send("nobody:" + id);"#,
         }
     }
 }
+
+/// electron-better-ipc (its `ipcMain` and `ipcRenderer` extend Electron's): the page's
+/// `callMain` pairs with the main process's `answerRenderer`, with or without the window
+/// that form may name first, and `callRenderer(win, channel)` is a main-side send on its
+/// second argument.
+#[test]
+fn electron_better_ipc_requests_pair_with_their_answers() {
+    let dir = app_tree(&[
+        (
+            "main.js",
+            r#"const { BrowserWindow } = require("electron");
+const { ipcMain: ipc } = require("electron-better-ipc");
+const win = new BrowserWindow({});
+ipc.answerRenderer("get-emoji", async (name) => name);
+ipc.answerRenderer(win, "get-window-state", async () => ({}));
+ipc.callRenderer(win, "refresh", { force: true });"#,
+        ),
+        (
+            "renderer.js",
+            r#"import { ipcRenderer as ipc } from "electron-better-ipc";
+await ipc.callMain("get-emoji", "unicorn");
+await ipc.callMain("get-window-state");
+ipc.answerMain("refresh", async () => true);"#,
+        ),
+    ]);
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let paired = paired_by(&result, ["channel", "operation", "handler_operation"]);
+    assert_eq!(
+        paired,
+        BTreeSet::from([
+            ("get-emoji", "call-main", "answer-renderer"),
+            ("get-window-state", "call-main", "answer-renderer"),
+        ])
+    );
+    let channels: BTreeSet<&str> = nodes(&result, "ipc-channel")
+        .iter()
+        .filter_map(|n| props(n)["channel"].as_str())
+        .collect();
+    assert_eq!(
+        channels,
+        BTreeSet::from(["get-emoji", "get-window-state", "refresh"])
+    );
+}

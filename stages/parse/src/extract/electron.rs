@@ -45,6 +45,9 @@ pub(super) fn ipc_operation(name: &str) -> Option<(&'static str, &'static str, &
             "postMessage" => ("renderer", "post-message", "send"),
             "sendToHost" => ("renderer", "send-to-host", "send"),
             "invoke" => ("renderer", "invoke", "invoke"),
+            // electron-better-ipc's requests and answers (its `ipcRenderer` extends Electron's).
+            "callMain" => ("renderer", "call-main", "invoke"),
+            "answerMain" => ("renderer", "answer-main", "listen"),
             "on" => ("renderer", "on", "listen"),
             "once" => ("renderer", "once", "listen"),
             "addListener" => ("renderer", "add-listener", "listen"),
@@ -63,6 +66,11 @@ pub(super) fn ipc_operation(name: &str) -> Option<(&'static str, &'static str, &
             "off" | "removeListener" | "removeAllListeners" => {
                 ("main", "remove-listener", "remove")
             }
+            // electron-better-ipc's (its `ipcMain` extends Electron's).
+            "answerRenderer" => ("main", "answer-renderer", "handle"),
+            "callRenderer" => ("main", "call-renderer", "send"),
+            "callFocusedRenderer" => ("main", "call-focused-renderer", "send"),
+            "sendToRenderers" => ("main", "send-to-renderers", "send"),
             _ => return None,
         }),
         "webContents" if method == "send" => Some(("main", "webcontents-send", "send")),
@@ -685,17 +693,25 @@ impl Extractor<'_, '_> {
         mode: &'static str,
         call: &CallExpr,
     ) {
+        // electron-better-ipc names a window first: `callRenderer(win, channel, data)`,
+        // `answerRenderer(win, channel, fn)`.
+        let first = match operation {
+            "call-renderer" => 1,
+            "answer-renderer" if call.args.len() >= 3 => 1,
+            _ => 0,
+        };
+        let args = &call.args[first.min(call.args.len())..];
         // `ipcRenderer.invoke(...args)`: the channel is the first of what the spread holds,
         // and so is the handler after it.
-        let spread = call.args.first().is_some_and(|a| a.spread.is_some());
+        let spread = args.first().is_some_and(|a| a.spread.is_some());
         let handler_kind = (mode == "listen" || mode == "handle").then(|| {
             if spread {
                 "dynamic-expression"
             } else {
-                handler_kind(call.args.get(1).map(|a| unwrap(&a.expr)))
+                handler_kind(args.get(1).map(|a| unwrap(&a.expr)))
             }
         });
-        let channel = call.args.first().map(|a| &*a.expr);
+        let channel = args.first().map(|a| &*a.expr);
         let before = self.facts.ipc.len();
         self.ipc_op(
             (side, operation, mode),
@@ -706,7 +722,7 @@ impl Extractor<'_, '_> {
         );
         // A handler passed by name (`onOpen`, `this.onOpen`, `this.onOpen.bind(this)`): its
         // function is found once the file is read.
-        if let Some(name) = call.args.get(1).and_then(|a| super::local_name(&a.expr)) {
+        if let Some(name) = args.get(1).and_then(|a| super::local_name(&a.expr)) {
             for op in before..self.facts.ipc.len() {
                 self.named_handlers.push((op, name.clone()));
             }

@@ -385,12 +385,14 @@ pub(super) fn aliased_module(spec: &str) -> Option<&'static str> {
     ALIASED_MODULES.iter().copied().find(|m| *m == spec)
 }
 
-/// The module names Electron also answers to, one per process type.
+/// The module names Electron also answers to, one per process type, and
+/// electron-better-ipc, whose `ipcMain` and `ipcRenderer` extend Electron's.
 const ELECTRON_ENTRY_POINTS: &[&str] = &[
     "electron/main",
     "electron/renderer",
     "electron/common",
     "electron/utility",
+    "electron-better-ipc",
 ];
 
 /// The aliased module an alias target belongs to (`ipcMain.on` → `electron`).
