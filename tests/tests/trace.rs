@@ -493,6 +493,73 @@ new Controller().register();
     }
 }
 
+/// Handlers kept as members of an object literal (`const handlers = { open() {…} }`) and
+/// registered as `handlers.open` (or `handlers.save.bind(handlers)`) lead to what those
+/// functions do, and a member call of one (`handlers.save(x)`) to what it does.
+#[test]
+fn a_handler_that_is_an_objects_member_leads_to_what_it_does() {
+    let dir = tempfile::tempdir().unwrap();
+    let main: &[u8] = br#"const { ipcMain, shell } = require("electron");
+const native = require("./native/addon.node");
+const handlers = {
+  open(e, name) { return native.openProject(name); },
+  save: async (e, name) => native.saveProject(name),
+  link: function (e, url) { shell.openExternal(url); },
+};
+ipcMain.handle("h:open", handlers.open);
+ipcMain.handle("h:save", handlers.save.bind(handlers));
+ipcMain.handle("h:both", (e, n) => handlers.save(e, n));
+ipcMain.on("h:link", handlers.link);
+ipcMain.handle("h:unknown", other.open);
+"#;
+    let files: [(&str, &[u8]); 3] = [
+        (
+            "package.json",
+            br#"{"name":"members","version":"1.0.0","main":"main.js"}"#,
+        ),
+        ("main.js", main),
+        ("native/addon.node", b"\x7fELF\x02\x01\x01\x00addon"),
+    ];
+    write_files(dir.path(), &files);
+    let analysis = analyze(dir.path());
+    let ends = |channel: &str| -> Vec<(String, String)> {
+        let r = traced(
+            &analysis,
+            seed("channel", channel),
+            "outgoing",
+            Limits::default(),
+        );
+        r["paths"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                let n = node(&r, &p["end_node_id"]);
+                (n["kind"].as_str().unwrap().to_owned(), label(n).to_owned())
+            })
+            .collect()
+    };
+    for (channel, kind, end) in [
+        ("h:open", "native-export", "openProject"),
+        ("h:save", "native-export", "saveProject"),
+        ("h:both", "native-export", "saveProject"),
+        ("h:link", "target", "electron.shell.openExternal"),
+    ] {
+        let ends = ends(channel);
+        assert!(
+            ends.contains(&(kind.to_owned(), end.to_owned())),
+            "{channel}: {ends:?}"
+        );
+    }
+    // A member of an object the file does not declare leads nowhere.
+    assert!(
+        !ends("h:unknown")
+            .iter()
+            .any(|(k, _)| k.starts_with("native")),
+        "h:unknown"
+    );
+}
+
 #[test]
 fn a_native_export_traced_incoming_leads_back_to_the_bridge() {
     let (_dir, analysis) = fixture();

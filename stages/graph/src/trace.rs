@@ -129,7 +129,7 @@ pub const TERMINAL_KINDS: [&str; 16] = [
 /// The limitations every trace states, first; the others say what this one met.
 pub const STANDING_LIMITATIONS: [&str; 3] = [
     "A trace follows only the relations the static analysis recorded: a missing path never proves that none exists at run time.",
-    "An IPC handler leads to what its function does (requests, add-on calls, calls into other modules, processes, windows, endpoints) when the function is written in the registration or passed by a name the file declares exactly one function or class method under (this.open, this.open.bind(this)), and through the functions and methods of its file it calls by such a name; otherwise it leads no further than its registration.",
+    "An IPC handler leads to what its function does (requests, add-on calls, calls into other modules, processes, windows, endpoints) when the function is written in the registration or passed by a name the file declares exactly one function, class method or function member of an object literal bound to a name under (this.open, this.open.bind(this), handlers.open), and through the functions and methods of its file it calls by such a name; otherwise it leads no further than its registration.",
     "Edges are followed as data and control flow run: every relation from its source to its target, except handles, followed from the channel to its handler.",
 ];
 

@@ -1020,6 +1020,29 @@ impl Extractor<'_, '_> {
             .push(range);
     }
 
+    /// The functions of an object literal bound to `name`, as `name.<key>` (`const handlers
+    /// = { open() {…}, save: async () => {…} }`): a handler passed as `handlers.open` is
+    /// that function.
+    fn object_functions(&mut self, name: &str, obj: &swc_ecma_ast::ObjectLit) {
+        for prop in &obj.props {
+            let swc_ecma_ast::PropOrSpread::Prop(prop) = prop else {
+                continue;
+            };
+            let (key, span) = match &**prop {
+                Prop::Method(m) => (names::prop_name(&m.key), m.function.span),
+                Prop::KeyValue(kv) => match unwrap(&kv.value) {
+                    Expr::Fn(f) => (names::prop_name(&kv.key), f.function.span),
+                    Expr::Arrow(a) => (names::prop_name(&kv.key), a.span),
+                    _ => continue,
+                },
+                _ => continue,
+            };
+            if let Some(key) = key {
+                self.named_function(&format!("{name}.{key}"), span);
+            }
+        }
+    }
+
     /// Each handler passed by name gets where its function is written, when the file
     /// declares exactly one function under that name.
     fn finish_named_handlers(&mut self) {
@@ -1697,13 +1720,16 @@ impl names::PathScope for Extractor<'_, '_> {
 pub(super) fn local_name(expr: &Expr) -> Option<String> {
     match unwrap(expr) {
         Expr::Ident(ident) => Some(ident.sym.to_string()),
-        Expr::Member(member) if matches!(unwrap(&member.obj), Expr::This(_)) => {
-            Some(format!("this.{}", member.prop.as_ident()?.sym))
-        }
+        Expr::Member(member) => match unwrap(&member.obj) {
+            Expr::This(_) => Some(format!("this.{}", member.prop.as_ident()?.sym)),
+            // A function member of an object literal bound to a name (`handlers.open`).
+            Expr::Ident(object) => Some(format!("{}.{}", object.sym, member.prop.as_ident()?.sym)),
+            _ => None,
+        },
         Expr::Call(call) => match &call.callee {
             Callee::Expr(callee) => match unwrap(callee) {
                 Expr::Member(bind) if bind.prop.as_ident().is_some_and(|p| p.sym == *"bind") => {
-                    local_name(&bind.obj).filter(|n| n.starts_with("this."))
+                    local_name(&bind.obj).filter(|n| n.contains('.'))
                 }
                 _ => None,
             },
@@ -1880,6 +1906,7 @@ impl Visit for Extractor<'_, '_> {
             && let (Pat::Ident(ident), Some(init)) = (&decl.name, &decl.init)
         {
             match unwrap(init) {
+                Expr::Object(obj) => self.object_functions(&ident.id.sym, obj),
                 Expr::Fn(f) => {
                     self.named_function(&ident.id.sym, f.function.span);
                     self.option_function(&ident.id.sym, f.function.span.lo.0);
@@ -2312,8 +2339,13 @@ impl Extractor<'_, '_> {
             && let Callee::Expr(callee) = &call.callee
         {
             self.imported_use(callee, span);
+            // A member of an object is kept only once the file has declared a function under
+            // that name (most member calls are of other things).
             if let Some(name) = local_name(callee)
                 && self.local_calls.len() < MAX_LOCAL_CALLS
+                && (name.starts_with("this.")
+                    || !name.contains('.')
+                    || self.named_functions.contains_key(&name))
             {
                 let range = self.source.range(span);
                 self.local_calls.push((name, range));
