@@ -2655,3 +2655,53 @@ function other(options) { new electron_1.BrowserWindow(options); }"#,
     assert_eq!(w[1].options_status, "dynamic");
     assert_eq!(w[1].web_preferences_status, "dynamic");
 }
+
+/// Options amended after they were bound, as electron-window and older apps write them:
+/// `opts.webPreferences = Object.assign({ preload }, options.webPreferences)` and
+/// `opts.webPreferences.<key> = value` count for a window constructed after them.
+#[test]
+fn window_options_amended_by_assignment() {
+    let f = facts(
+        "main.js",
+        r#"const path = require("path");
+const { BrowserWindow } = require("electron");
+function create(options) {
+  var opts = Object.assign({ show: false }, options);
+  opts.webPreferences = Object.assign({ preload: path.join(__dirname, "renderer-preload.js") }, options.webPreferences);
+  return new BrowserWindow(opts);
+}
+function second() {
+  const options = { webPreferences: { contextIsolation: true } };
+  options.webPreferences.sandbox = false;
+  options.webPreferences.preload = path.join(__dirname, "second.js");
+  new BrowserWindow(options);
+}"#,
+    );
+    let w = &f.js.windows;
+    assert_eq!(w.len(), 2);
+    assert_eq!(
+        w[0].preload.as_ref().map(|p| p.path.as_str()),
+        Some("renderer-preload.js")
+    );
+    assert_eq!(w[0].web_preferences_status, "object-literal");
+    assert!(
+        w[0].web_preferences
+            .iter()
+            .any(|(k, v)| k.starts_with("[spread@")
+                && *v == StaticValue::Dynamic("options.webPreferences".into()))
+    );
+    assert_eq!(
+        w[1].preload.as_ref().map(|p| p.path.as_str()),
+        Some("second.js")
+    );
+    let names: Vec<&str> = w[1]
+        .web_preferences
+        .iter()
+        .map(|(k, _)| k.as_str())
+        .collect();
+    assert_eq!(names, ["contextIsolation", "preload", "sandbox"]);
+    assert!(
+        w[1].web_preferences
+            .contains(&("sandbox".into(), StaticValue::Literal(false.into())))
+    );
+}

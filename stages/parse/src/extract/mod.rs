@@ -2021,6 +2021,13 @@ impl Visit for Extractor<'_, '_> {
         {
             self.csp_header(&assign.right);
         }
+        // `options.webPreferences = …` after `options` was bound to window options.
+        if !self.object_names.is_empty()
+            && assign.op == swc_ecma_ast::AssignOp::Assign
+            && let AssignTarget::Simple(SimpleAssignTarget::Member(target)) = &assign.left
+        {
+            self.amend_options(target, &assign.right);
+        }
         // `exports.api = {…}` in a file that uses Electron: an API another file (or, in a
         // module factory, another factory) may expose.
         if self.electron

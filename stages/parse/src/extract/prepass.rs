@@ -147,6 +147,17 @@ impl<T> Scoped<T> {
             .as_ref()
     }
 
+    /// The innermost scope of `scopes` that binds `name`, and what it binds it to.
+    pub(super) fn resolve_scope(&self, name: &str, scopes: &Scopes) -> Option<(u32, &T)> {
+        let by_scope = self.by_name.get(name)?;
+        scopes
+            .stack()
+            .iter()
+            .rev()
+            .find_map(|scope| by_scope.get(scope).map(|v| (*scope, v)))
+            .and_then(|(scope, value)| Some((scope, value.as_ref()?)))
+    }
+
     /// What `name` is bound to in the innermost of `stack` (scopes, innermost last) that
     /// binds it: a lookup made after the walk left those scopes.
     pub(super) fn resolve_in(&self, name: &str, stack: &[u32]) -> Option<&T> {

@@ -42,6 +42,9 @@ enum Part {
     /// `webPreferences: …`: its preferences, or `None` when the value is not an object
     /// literal the walk can read.
     Preferences(Option<Preferences>),
+    /// `options.webPreferences.<key> = value` after the options were bound: one preference
+    /// set on whatever `webPreferences` hold by then.
+    Preference(Preferences),
     /// More options from elsewhere: a spread, an `Object.assign` argument, or the whole
     /// options expression.
     Spread { expression: String, source: Source },
@@ -230,7 +233,86 @@ impl Extractor<'_, '_> {
         match unwrap(value) {
             Expr::Object(prefs) => Some(self.preferences(prefs)),
             Expr::Ident(ident) => self.named_object(&ident.sym).map(|o| o.preferences.clone()),
+            // `Object.assign({ preload: … }, options.webPreferences)`: each argument's
+            // preferences in turn; one the walk cannot read is a `[spread@offset]`.
+            Expr::Call(call)
+                if call
+                    .callee
+                    .as_expr()
+                    .is_some_and(|c| self.name(c) == "Object.assign") =>
+            {
+                let mut out = Preferences::default();
+                for arg in &call.args {
+                    match self.preferences_of(&arg.expr) {
+                        Some(prefs) => out.merge(&prefs),
+                        None => out.set(
+                            format!("[spread@{}]", self.source.offset(arg.expr.span().lo)),
+                            StaticValue::Dynamic(self.source.expression(arg.expr.span())),
+                        ),
+                    }
+                }
+                Some(out)
+            }
             _ => None,
+        }
+    }
+
+    /// `options.webPreferences = …` or `options.webPreferences.<key> = …` after `options`
+    /// was bound to window options: the options read from then on include it.
+    pub(super) fn amend_options(&mut self, target: &swc_ecma_ast::MemberExpr, value: &Expr) {
+        let (object, part) = match unwrap(&target.obj) {
+            Expr::Ident(object)
+                if target
+                    .prop
+                    .as_ident()
+                    .is_some_and(|p| p.sym == *"webPreferences") =>
+            {
+                (object, Part::Preferences(self.preferences_of(value)))
+            }
+            Expr::Member(prefs)
+                if prefs
+                    .prop
+                    .as_ident()
+                    .is_some_and(|p| p.sym == *"webPreferences") =>
+            {
+                let (Expr::Ident(object), Some(key)) = (unwrap(&prefs.obj), target.prop.as_ident())
+                else {
+                    return;
+                };
+                let mut one = Preferences::default();
+                if key.sym == *"preload" {
+                    one.preload = static_path(value, self);
+                    if one.preload.is_none() {
+                        one.preload_expression = Some(self.source.expression(value.span()));
+                    }
+                }
+                one.set(key.sym.to_string(), static_value(self.source, value));
+                (object, Part::Preference(one))
+            }
+            _ => return,
+        };
+        if !self.object_names.contains(&*object.sym) {
+            return;
+        }
+        let name = object.sym.to_string();
+        if let Some((scope, named)) = self.named_objects.resolve_scope(&name, &self.scopes) {
+            let mut named = named.clone();
+            named.composition.parts.push(part);
+            self.named_objects.set(&name, scope, named);
+        } else if let Some((scope, source)) = self.named_options.resolve_scope(&name, &self.scopes)
+        {
+            let mut composition = match source {
+                Source::Literal(composition, _) => composition.clone(),
+                other => Composition {
+                    parts: vec![Part::Spread {
+                        expression: name.clone(),
+                        source: other.clone(),
+                    }],
+                },
+            };
+            composition.parts.push(part);
+            self.named_options
+                .set(&name, scope, Source::Literal(composition, "binding"));
         }
     }
 
@@ -366,6 +448,11 @@ impl Extractor<'_, '_> {
             match part {
                 Part::Preferences(Some(prefs)) => state = State::Known(prefs.clone()),
                 Part::Preferences(None) => state = State::Dynamic,
+                Part::Preference(one) => match &mut state {
+                    State::Known(prefs) => prefs.merge(one),
+                    State::Missing => state = State::Known(one.clone()),
+                    State::Dynamic | State::Unknown => {}
+                },
                 Part::Spread { expression, source } => {
                     let (resolution, inner) = match source {
                         Source::Literal(inner, kind) => (*kind, Some(self.read(inner, depth + 1))),
