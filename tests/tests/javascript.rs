@@ -2096,9 +2096,10 @@ exports.createMainWindow = createMainWindow;"#,
 }
 
 /// electron-prompt's shape: channels built per window (`"prompt-post-data:" + id`) on both
-/// sides. A dynamic transmission pairs, as a low-confidence candidate, with the one
-/// main-side registration of the same literal prefix and mode; a prefix two registrations
-/// share, a prefix shorter than three bytes, and a prefix nothing registers pair with none.
+/// sides, also from constants (`` `${DIALOG}:${id}:close` ``, `PREFIX + id`). A dynamic
+/// transmission pairs, as a low-confidence candidate, with the one main-side registration
+/// of the same leading string and mode; a prefix two registrations share, a prefix shorter
+/// than three bytes, and a prefix nothing registers pair with none.
 #[test]
 fn dynamic_channels_pair_by_their_literal_prefix_when_one_registration_has_it() {
     let dir = app_tree(&[
@@ -2111,7 +2112,9 @@ function open(id) {
   ipcMain.on("twice:" + id, () => {});
   ipcMain.on("twice:" + id + ":again", () => {});
   ipcMain.on("x" + id, () => {});
-}"#,
+  ipcMain.on(`${DIALOG}:${id}:close`, () => {});
+}
+const DIALOG = "dialog";"#,
         ),
         (
             "page.js",
@@ -2122,12 +2125,14 @@ ipcRenderer.invoke(`prompt-get-options:${id}`);
 ipcRenderer.send("prompt-get-options:" + id);
 ipcRenderer.send("twice:" + id);
 ipcRenderer.send("x" + id);
-ipcRenderer.send("nobody:" + id);"#,
+ipcRenderer.send("nobody:" + id);
+const PREFIX = "dialog:";
+ipcRenderer.send(PREFIX + id + ":close");"#,
         ),
     ]);
     let result = analyze(dir.path(), SourceMaps::Declarations);
     let ipc = &result["summary"]["ipc"];
-    assert_eq!(ipc["prefix_paired_renderer_transmissions"], 2);
+    assert_eq!(ipc["prefix_paired_renderer_transmissions"], 3);
     assert_eq!(ipc["paired_renderer_transmissions"], 0);
     let paired: BTreeSet<(&str, &str, &str)> = pairings(&result)
         .map(|p| {
@@ -2141,6 +2146,7 @@ ipcRenderer.send("nobody:" + id);"#,
     assert_eq!(
         paired,
         BTreeSet::from([
+            ("dialog:", "send", "on"),
             ("prompt-get-options:", "invoke", "handle"),
             ("prompt-post-data:", "send", "on"),
         ])

@@ -772,6 +772,7 @@ impl ImportedHelperCall {
                         || Some("[missing-expression]".to_owned()),
                         |a| a.expression.clone(),
                     ),
+                    channel_prefix: None,
                     handler_kind,
                     channel_import: arg.and_then(|a| a.import.clone()),
                     via: Some(self.callee.clone()),
@@ -819,6 +820,9 @@ pub struct IpcOp {
     /// The argument as written when it is not a string literal: with `channel`, the name
     /// the channel was read through; without, a dynamic channel.
     pub channel_expression: Option<String>,
+    /// For a dynamic channel: the string it starts with, when its leading parts are strings
+    /// (`"prompt-post-data:" + id`, `` `${PREFIX}:${id}` ``).
+    pub channel_prefix: Option<String>,
     pub handler_kind: Option<&'static str>,
     /// For a channel that is not known in this file: the export of another file it reads.
     pub channel_import: Option<ChannelImport>,

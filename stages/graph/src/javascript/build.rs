@@ -1300,26 +1300,12 @@ fn project_packages(b: &mut Out<'_, '_>, parsed: &[FileFacts]) -> Result<Option<
 /// Shortest literal prefix a dynamic channel pairs by.
 const MIN_CHANNEL_PREFIX: usize = 3;
 
-/// The literal text a dynamic channel expression starts with, as written: `"a:" + id`,
-/// `'a:' + id` and `` `a:${id}` `` give `a:`. Only a prefix without escapes, followed by `+`
-/// or a template's first substitution, of at least [`MIN_CHANNEL_PREFIX`] bytes.
-fn channel_prefix(expression: &str) -> Option<String> {
-    let quote = expression.chars().next()?;
-    let (body, rest) = match quote {
-        '"' | '\'' => {
-            let end = expression[1..].find(quote)? + 1;
-            let rest = expression[end + 1..].trim_start();
-            (&expression[1..end], rest.strip_prefix('+').map(|_| ()))
-        }
-        '`' => {
-            let end = expression[1..].find("${")? + 1;
-            (&expression[1..end], Some(()))
-        }
-        _ => return None,
-    };
-    rest?;
-    let clean = !body.contains(['\\', '`', '"', '\'', '\n']);
-    (clean && body.len() >= MIN_CHANNEL_PREFIX).then(|| body.to_owned())
+/// The prefix a dynamic channel pairs by: its leading string, at least
+/// [`MIN_CHANNEL_PREFIX`] bytes.
+fn pairing_prefix(op: &IpcOp) -> Option<String> {
+    op.channel_prefix
+        .clone()
+        .filter(|p| p.len() >= MIN_CHANNEL_PREFIX)
 }
 
 /// Whether a file requires or imports Electron, or constructs its windows.
@@ -1763,6 +1749,7 @@ fn bridged_operations(files: &Files, parsed: &[FileFacts]) -> HashMap<String, Ve
                     mode,
                     channel: Some(channel),
                     channel_expression,
+                    channel_prefix: None,
                     handler_kind: None,
                     channel_import: None,
                     via: Some(format!("window.{}", call.name)),
@@ -2346,9 +2333,7 @@ fn project_findings<'p>(
                         );
                         if let Some(ch) = &op.channel {
                             found.handlers.push(((ch.clone(), op.mode), entry));
-                        } else if let Some(prefix) =
-                            op.channel_expression.as_deref().and_then(channel_prefix)
-                        {
+                        } else if let Some(prefix) = pairing_prefix(op) {
                             found.prefix_handlers.push(((prefix, op.mode), entry));
                         }
                     }
@@ -2618,7 +2603,7 @@ fn project_findings<'p>(
         let Some(channel) = &op.channel else {
             // A dynamic channel with a literal prefix (`"prompt-post-data:" + id`) pairs, as
             // a candidate, with the one main-side registration of the same prefix and mode.
-            let Some(prefix) = op.channel_expression.as_deref().and_then(channel_prefix) else {
+            let Some(prefix) = pairing_prefix(op) else {
                 continue;
             };
             if let Some([(handler, handler_path, handler_operation, _)]) = prefix_handlers

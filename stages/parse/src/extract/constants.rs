@@ -353,6 +353,57 @@ pub(super) fn fold(expr: &Expr, part: &mut dyn FnMut(&Expr) -> Option<String>) -
     (folded.len() <= MAX_FOLD_BYTES).then_some(folded)
 }
 
+/// The leading string of a concatenation or template literal that does not fold whole
+/// (`"prompt-post-data:" + id`, `` `${PREFIX}:${id}` `` after `const PREFIX = "win"`): its
+/// parts from the left as long as each is a string, as [`fold`] reads them.
+pub(super) fn fold_prefix(
+    expr: &Expr,
+    part: &mut dyn FnMut(&Expr) -> Option<String>,
+) -> Option<String> {
+    let mut out = String::new();
+    prefix_in(expr, part, 0, &mut out);
+    (!out.is_empty() && out.len() <= MAX_FOLD_BYTES).then_some(out)
+}
+
+/// Appends `expr`'s leading string to `out`; whether all of `expr` folded.
+fn prefix_in(
+    expr: &Expr,
+    part: &mut dyn FnMut(&Expr) -> Option<String>,
+    depth: usize,
+    out: &mut String,
+) -> bool {
+    if depth > MAX_FOLD_DEPTH || out.len() > MAX_FOLD_BYTES {
+        return false;
+    }
+    match unwrap(expr) {
+        Expr::Bin(bin) if bin.op == BinaryOp::Add => {
+            prefix_in(&bin.left, part, depth + 1, out)
+                && prefix_in(&bin.right, part, depth + 1, out)
+        }
+        Expr::Tpl(tpl) => {
+            for (i, quasi) in tpl.quasis.iter().enumerate() {
+                let Some(cooked) = quasi.cooked.as_ref() else {
+                    return false;
+                };
+                out.push_str(&cooked.to_string_lossy());
+                if let Some(inner) = tpl.exprs.get(i)
+                    && !prefix_in(inner, part, depth + 1, out)
+                {
+                    return false;
+                }
+            }
+            true
+        }
+        other => match fold_in(other, part, depth + 1) {
+            Some(text) => {
+                out.push_str(&text);
+                true
+            }
+            None => false,
+        },
+    }
+}
+
 fn fold_in(
     expr: &Expr,
     part: &mut dyn FnMut(&Expr) -> Option<String>,

@@ -1022,6 +1022,7 @@ impl Extractor<'_, '_> {
                     mode,
                     channel: Some(key),
                     channel_expression: channel_expression.clone(),
+                    channel_prefix: None,
                     handler_kind,
                     channel_import: None,
                     via: via.clone(),
@@ -1056,6 +1057,12 @@ impl Extractor<'_, '_> {
             _ => None,
         };
         let channel = literal.or(constant);
+        let channel_prefix = match (&channel, channel_expr) {
+            (None, Some(e)) if super::constants::foldable(e) => {
+                super::constants::fold_prefix(e, &mut |part| self.constant_string(part))
+            }
+            _ => None,
+        };
         if channel.is_none() {
             self.facts.dynamic_findings += 1;
         }
@@ -1065,6 +1072,7 @@ impl Extractor<'_, '_> {
             mode,
             channel,
             channel_expression,
+            channel_prefix,
             handler_kind,
             channel_import,
             via,
