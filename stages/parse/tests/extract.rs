@@ -2705,3 +2705,76 @@ function second() {
             .contains(&("sandbox".into(), StaticValue::Literal(false.into())))
     );
 }
+
+/// Hostile compositions stay bounded: a literal that spreads the one before it three times,
+/// forty times over (3^40 parts if copied), and a function whose return spreads two
+/// hundred calls of itself. Both windows are read, their options left unresolved past the
+/// bounds.
+#[test]
+fn window_compositions_that_explode_stay_bounded() {
+    let f = facts(
+        "main.js",
+        r#"const { BrowserWindow } = require("electron");
+function grow() {
+  const a0 = { webPreferences: { sandbox: true } };
+  const a1 = { ...a0, ...a0, ...a0 };
+  const a2 = { ...a1, ...a1, ...a1 };
+  const a3 = { ...a2, ...a2, ...a2 };
+  const a4 = { ...a3, ...a3, ...a3 };
+  const a5 = { ...a4, ...a4, ...a4 };
+  const a6 = { ...a5, ...a5, ...a5 };
+  const a7 = { ...a6, ...a6, ...a6 };
+  const a8 = { ...a7, ...a7, ...a7 };
+  const a9 = { ...a8, ...a8, ...a8 };
+  const a10 = { ...a9, ...a9, ...a9 };
+  const a11 = { ...a10, ...a10, ...a10 };
+  const a12 = { ...a11, ...a11, ...a11 };
+  const a13 = { ...a12, ...a12, ...a12 };
+  const a14 = { ...a13, ...a13, ...a13 };
+  const a15 = { ...a14, ...a14, ...a14 };
+  const a16 = { ...a15, ...a15, ...a15 };
+  const a17 = { ...a16, ...a16, ...a16 };
+  const a18 = { ...a17, ...a17, ...a17 };
+  const a19 = { ...a18, ...a18, ...a18 };
+  const a20 = { ...a19, ...a19, ...a19 };
+  const a21 = { ...a20, ...a20, ...a20 };
+  const a22 = { ...a21, ...a21, ...a21 };
+  const a23 = { ...a22, ...a22, ...a22 };
+  const a24 = { ...a23, ...a23, ...a23 };
+  const a25 = { ...a24, ...a24, ...a24 };
+  const a26 = { ...a25, ...a25, ...a25 };
+  const a27 = { ...a26, ...a26, ...a26 };
+  const a28 = { ...a27, ...a27, ...a27 };
+  const a29 = { ...a28, ...a28, ...a28 };
+  const a30 = { ...a29, ...a29, ...a29 };
+  const a31 = { ...a30, ...a30, ...a30 };
+  const a32 = { ...a31, ...a31, ...a31 };
+  const a33 = { ...a32, ...a32, ...a32 };
+  const a34 = { ...a33, ...a33, ...a33 };
+  const a35 = { ...a34, ...a34, ...a34 };
+  const a36 = { ...a35, ...a35, ...a35 };
+  const a37 = { ...a36, ...a36, ...a36 };
+  const a38 = { ...a37, ...a37, ...a37 };
+  const a39 = { ...a38, ...a38, ...a38 };
+  const a40 = { ...a39, ...a39, ...a39 };
+  return a40;
+}
+function again() { return { ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again(), ...again() }; }
+new BrowserWindow(grow());
+new BrowserWindow(again());"#,
+    );
+    let w = &f.js.windows;
+    assert_eq!(w.len(), 2);
+    assert_eq!(w[0].options_status, "function-return");
+    assert!(
+        w[0].option_sources
+            .iter()
+            .any(|s| s.resolution == "unresolved")
+    );
+    assert!(w[1].option_sources.len() <= 16);
+    assert!(
+        w[1].option_sources
+            .iter()
+            .any(|s| s.resolution == "unresolved")
+    );
+}

@@ -30,11 +30,46 @@ const MAX_SOURCES: usize = 16;
 const MAX_CALL_DEPTH: usize = 4;
 /// How deep spreads of literals within literals are read.
 const MAX_NESTING: usize = 8;
+/// Most parts one source may hold, nested ones counted: a literal built by spreading
+/// another many times over (`{ ...a, ...a }` again and again) is not copied past it.
+const MAX_WEIGHT: usize = 512;
+/// Most parts read for one window, through every source and function return.
+const MAX_READ_PARTS: usize = 4096;
+
+/// `source`, or `Unknown` when it holds more than [`MAX_WEIGHT`] parts.
+fn bounded(source: Source) -> Source {
+    match &source {
+        Source::Literal(composition, _) if composition.weight() > MAX_WEIGHT => Source::Unknown,
+        _ => source,
+    }
+}
 
 /// The parts of window options that decide `webPreferences`, in source order.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub(super) struct Composition {
     parts: Vec<Part>,
+}
+
+impl Composition {
+    /// Its parts, and those of the literals it spreads, counted (stopping past
+    /// [`MAX_WEIGHT`]).
+    fn weight(&self) -> usize {
+        let mut total = 0;
+        for part in &self.parts {
+            total += 1;
+            if let Part::Spread {
+                source: Source::Literal(inner, _),
+                ..
+            } = part
+            {
+                total += inner.weight();
+            }
+            if total > MAX_WEIGHT {
+                break;
+            }
+        }
+        total
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -159,17 +194,23 @@ impl Extractor<'_, '_> {
             return Source::Unknown;
         }
         match unwrap(expr) {
-            Expr::Object(obj) => Source::Literal(self.composition(obj, depth), "object-literal"),
-            Expr::Ident(ident) => match self.named_object(&ident.sym) {
-                Some(object) => Source::Literal(object.composition.clone(), "binding"),
-                None => match self.named_options.resolve(&ident.sym, &self.scopes) {
-                    Some(Source::Literal(composition, _)) => {
-                        Source::Literal(composition.clone(), "binding")
-                    }
-                    Some(source) => source.clone(),
-                    None => Source::Unknown,
-                },
-            },
+            Expr::Object(obj) => bounded(Source::Literal(
+                self.composition(obj, depth),
+                "object-literal",
+            )),
+            Expr::Ident(ident) => {
+                let source = match self.named_object(&ident.sym) {
+                    Some(object) => Source::Literal(object.composition.clone(), "binding"),
+                    None => match self.named_options.resolve(&ident.sym, &self.scopes) {
+                        Some(Source::Literal(composition, _)) => {
+                            Source::Literal(composition.clone(), "binding")
+                        }
+                        Some(source) => source.clone(),
+                        None => Source::Unknown,
+                    },
+                };
+                bounded(source)
+            }
             Expr::Call(call) => {
                 let Some(callee) = call.callee.as_expr() else {
                     return Source::Unknown;
@@ -184,7 +225,7 @@ impl Extractor<'_, '_> {
                             source: self.option_source(&arg.expr, depth + 1),
                         })
                         .collect();
-                    return Source::Literal(Composition { parts }, "object-literal");
+                    return bounded(Source::Literal(Composition { parts }, "object-literal"));
                 }
                 match name.rsplit('.').next() {
                     Some(last) if !last.is_empty() && !name.contains('(') => {
@@ -405,7 +446,8 @@ impl Extractor<'_, '_> {
     pub(super) fn finish_windows(&mut self) {
         let pending = std::mem::take(&mut self.pending_windows);
         for window in pending {
-            let reading = self.read(&window.composition, 0);
+            let mut budget = MAX_READ_PARTS;
+            let reading = self.read(&window.composition, 0, &mut budget);
             let resolved_call = window.status == "call"
                 && reading
                     .sources
@@ -441,10 +483,12 @@ impl Extractor<'_, '_> {
         }
     }
 
-    fn read(&self, composition: &Composition, depth: usize) -> Reading {
+    fn read(&self, composition: &Composition, depth: usize, budget: &mut usize) -> Reading {
         let mut state = State::Missing;
         let mut sources = Vec::new();
         for part in &composition.parts {
+            // Every part read counts; once the budget is spent, sources stay unread.
+            *budget = budget.saturating_sub(1);
             match part {
                 Part::Preferences(Some(prefs)) => state = State::Known(prefs.clone()),
                 Part::Preferences(None) => state = State::Dynamic,
@@ -455,8 +499,11 @@ impl Extractor<'_, '_> {
                 },
                 Part::Spread { expression, source } => {
                     let (resolution, inner) = match source {
-                        Source::Literal(inner, kind) => (*kind, Some(self.read(inner, depth + 1))),
-                        Source::Call(name) => match self.returned(name, depth) {
+                        _ if *budget == 0 => ("unresolved", None),
+                        Source::Literal(inner, kind) => {
+                            (*kind, Some(self.read(inner, depth + 1, budget)))
+                        }
+                        Source::Call(name) => match self.returned(name, depth, budget) {
                             Some(inner) => ("function-return", Some(inner)),
                             None => ("unresolved", None),
                         },
@@ -491,7 +538,7 @@ impl Extractor<'_, '_> {
     }
 
     /// What the file's one function named `name` returns, when all its returns read the same.
-    fn returned(&self, name: &str, depth: usize) -> Option<Reading> {
+    fn returned(&self, name: &str, depth: usize, budget: &mut usize) -> Option<Reading> {
         if depth >= MAX_CALL_DEPTH {
             return None;
         }
@@ -506,8 +553,8 @@ impl Extractor<'_, '_> {
             return None;
         }
         match first {
-            Source::Literal(composition, _) => Some(self.read(composition, depth + 1)),
-            Source::Call(inner) => self.returned(inner, depth + 1),
+            Source::Literal(composition, _) => Some(self.read(composition, depth + 1, budget)),
+            Source::Call(inner) => self.returned(inner, depth + 1, budget),
             Source::Unknown => None,
         }
     }
