@@ -2200,3 +2200,48 @@ ipc.answerMain("refresh", async () => true);"#,
         BTreeSet::from(["get-emoji", "get-window-state", "refresh"])
     );
 }
+
+/// code-server's shape: the application is a server whose `main` never touches Electron,
+/// and a VS Code extension deep inside it requires Electron without acting as a main
+/// process. The root stays the application, and its main role says that its file shows no
+/// use of Electron.
+#[test]
+fn a_main_without_electron_says_so_and_a_nested_package_that_merely_requires_it_is_not_the_app() {
+    let dir = tempfile::tempdir().unwrap();
+    let files: &[(&str, &str)] = &[
+        (
+            "package.json",
+            r#"{"name":"server","main":"out/node/entry.js"}"#,
+        ),
+        (
+            "out/node/entry.js",
+            r#"const http = require("http"); http.createServer().listen(8080);"#,
+        ),
+        (
+            "lib/extensions/auth/package.json",
+            r#"{"name":"auth","main":"./dist/extension.js","engines":{"vscode":"^1.41.0"}}"#,
+        ),
+        (
+            "lib/extensions/auth/dist/extension.js",
+            r#"let fetching; try { fetching = require("electron").net.fetch; } catch { fetching = fetch; }"#,
+        ),
+    ];
+    let files: Vec<(&str, Vec<u8>)> = files
+        .iter()
+        .map(|(p, t)| (*p, t.as_bytes().to_vec()))
+        .collect();
+    write_tree(dir.path(), &files);
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let mains = nodes(&result, "electron-main");
+    assert_eq!(mains.len(), 1);
+    let main = props(mains[0]);
+    assert_eq!(main["resolved_path"], "out/node/entry.js");
+    let limitations: Vec<&str> = main["limitations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert_eq!(limitations.len(), 1, "{limitations:?}");
+    assert!(limitations[0].contains("neither requires nor imports Electron"));
+}

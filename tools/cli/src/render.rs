@@ -492,12 +492,25 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
         .take(12)
     {
         let p = props(n);
+        // A main file that shows no use of Electron says so (see its limitation).
+        let plain = n["kind"] == "electron-main"
+            && p["limitations"].as_array().is_some_and(|l| {
+                l.iter().any(|l| {
+                    l.as_str()
+                        .is_some_and(|l| l.contains("neither requires nor imports Electron"))
+                })
+            });
         say!(
-            "  {:<17} {} -> {} ({})",
+            "  {:<17} {} -> {} ({}){}",
             text(&n["kind"]),
             text(&p["declared_path"]),
             p["resolved_path"].as_str().unwrap_or("-"),
-            text(&p["resolution_status"])
+            text(&p["resolution_status"]),
+            if plain {
+                ", no use of Electron seen"
+            } else {
+                ""
+            }
         );
     }
     for n in nodes

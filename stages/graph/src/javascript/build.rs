@@ -1134,10 +1134,11 @@ fn renderer_pages(env: &Env<'_>, parsed: &[FileFacts]) -> RendererPages {
 }
 
 /// Package nodes; the application's own `package.json` names the Electron main entrypoint.
-/// It is the one outside `node_modules` whose `main` is a file that uses Electron, shallowest
-/// first; when no `main` does, the shallowest outside `node_modules` (a tool that ships an
-/// Electron app inside its own package, as nativefier does, has the app's `package.json`
-/// below its own).
+/// It is the one outside `node_modules` whose `main` is a file that does what a main process
+/// does (constructs a window or registers with `ipcMain`), shallowest first; when no `main`
+/// does, the shallowest outside `node_modules` (a tool that ships an Electron app inside its
+/// own package, as nativefier does, has the app's `package.json` below its own; a VS Code
+/// extension that merely requires Electron does not take the place of the application's).
 fn project_packages(b: &mut Out<'_, '_>, parsed: &[FileFacts]) -> Result<Option<String>, Failure> {
     let by_path: HashMap<&str, &FileFacts> = parsed.iter().map(|f| (f.path.as_str(), f)).collect();
     let main_uses_electron = |file: &FileFacts| {
@@ -1152,7 +1153,7 @@ fn project_packages(b: &mut Out<'_, '_>, parsed: &[FileFacts]) -> Result<Option<
             .path
             .as_deref()
             .and_then(|path| by_path.get(path))
-            .is_some_and(|main| uses_electron(main))
+            .is_some_and(|main| acts_as_electron_main(main))
     };
     // (whether its main uses Electron, depth, file): the greatest first flag, then the least depth.
     let mut app: Option<(bool, usize, &FileFacts)> = None;
@@ -1200,12 +1201,31 @@ fn project_packages(b: &mut Out<'_, '_>, parsed: &[FileFacts]) -> Result<Option<
         if is_app {
             app_node = Some(id.clone());
             if let Some(main) = &package.main {
-                b.role(
+                let mut resolution =
+                    b.env
+                        .files
+                        .resolve(&file.path, main, Context::PackageEntrypoint);
+                // A `main` read as code that neither requires nor imports Electron (nor
+                // constructs a window) may be no Electron main process at all: a server or a
+                // command-line tool.
+                let plain = resolution
+                    .path
+                    .as_deref()
+                    .and_then(|path| by_path.get(path))
+                    .is_some_and(|main| {
+                        matches!(main.parse, ParseStatus::Complete | ParseStatus::Partial)
+                            && !uses_electron(main)
+                    });
+                if plain && resolution.limitation.is_none() {
+                    resolution.limitation = Some(NO_ELECTRON_MAIN.to_owned());
+                }
+                b.role_resolved(
                     "electron-main",
                     &id,
                     file,
                     main,
                     Context::PackageEntrypoint,
+                    resolution,
                     "package-main",
                     None,
                 )?;
@@ -1306,6 +1326,20 @@ fn pairing_prefix(op: &IpcOp) -> Option<String> {
     op.channel_prefix
         .clone()
         .filter(|p| p.len() >= MIN_CHANNEL_PREFIX)
+}
+
+/// The limitation of an `electron-main` role whose file shows no use of Electron.
+const NO_ELECTRON_MAIN: &str = "The package's main file neither requires nor imports Electron: it may not be an Electron main process (a server or command-line tool), or it may reach Electron only through other modules.";
+
+/// Whether a file does what an Electron main process does: constructs a window or
+/// registers with `ipcMain`.
+fn acts_as_electron_main(file: &FileFacts) -> bool {
+    !file.js.windows.is_empty()
+        || file
+            .js
+            .ipc
+            .iter()
+            .any(|op| op.side == "main" && op.mode != "send")
 }
 
 /// Whether a file requires or imports Electron, or constructs its windows.
