@@ -152,6 +152,28 @@ fn node<'a>(result: &'a Value, id: &Value) -> &'a Value {
         .unwrap()
 }
 
+/// (kind, label) of the last node of each path of an outgoing trace from `channel`.
+fn channel_ends(analysis: &Value, channel: &str) -> Vec<(String, String)> {
+    let r = traced(
+        analysis,
+        seed("channel", channel),
+        "outgoing",
+        Limits::default(),
+    );
+    r["paths"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            let end = node(&r, &p["end_node_id"]);
+            (
+                end["kind"].as_str().unwrap().to_owned(),
+                label(end).to_owned(),
+            )
+        })
+        .collect()
+}
+
 fn label(node: &Value) -> &str {
     node["observations"][0]["label"]
         .as_str()
@@ -387,26 +409,7 @@ ipcMain.handle("file:twice", () => twice());
     ];
     write_files(dir.path(), &files);
     let analysis = analyze(dir.path());
-    let ends = |channel: &str| -> Vec<(String, String)> {
-        let r = traced(
-            &analysis,
-            seed("channel", channel),
-            "outgoing",
-            Limits::default(),
-        );
-        r["paths"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|p| {
-                let end = node(&r, &p["end_node_id"]);
-                (
-                    end["kind"].as_str().unwrap().to_owned(),
-                    label(end).to_owned(),
-                )
-            })
-            .collect()
-    };
+    let ends = |channel: &str| channel_ends(&analysis, channel);
     // Through two functions, and through the one both handlers call.
     for channel in ["file:open", "file:other"] {
         let ends = ends(channel);
@@ -522,23 +525,7 @@ ipcMain.handle("h:unknown", other.open);
     ];
     write_files(dir.path(), &files);
     let analysis = analyze(dir.path());
-    let ends = |channel: &str| -> Vec<(String, String)> {
-        let r = traced(
-            &analysis,
-            seed("channel", channel),
-            "outgoing",
-            Limits::default(),
-        );
-        r["paths"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|p| {
-                let n = node(&r, &p["end_node_id"]);
-                (n["kind"].as_str().unwrap().to_owned(), label(n).to_owned())
-            })
-            .collect()
-    };
+    let ends = |channel: &str| channel_ends(&analysis, channel);
     for (channel, kind, end) in [
         ("h:open", "native-export", "openProject"),
         ("h:save", "native-export", "saveProject"),

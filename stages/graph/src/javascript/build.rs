@@ -1320,6 +1320,43 @@ fn project_packages(b: &mut Out<'_, '_>, parsed: &[FileFacts]) -> Result<Option<
 /// Shortest literal prefix a dynamic channel pairs by.
 const MIN_CHANNEL_PREFIX: usize = 3;
 
+/// A renderer transmission paired with a main-side handler.
+struct Pairing<'a> {
+    from: &'a str,
+    handler: &'a str,
+    relation: &'static str,
+    op: &'a IpcOp,
+    file: &'a FileFacts,
+    sha: &'a str,
+}
+
+impl Pairing<'_> {
+    /// Writes the pairing's edge: `props`, with the bridge member the transmission went
+    /// through, and inferred evidence of `confidence` from `operation`.
+    fn write(
+        &self,
+        sink: &mut Sink,
+        mut props: Value,
+        (confidence, operation): (&str, &str),
+    ) -> Result<(), Failure> {
+        if let Some(via) = &self.op.via {
+            props["via"] = json!(via);
+        }
+        sink.edge(
+            self.from,
+            self.handler,
+            self.relation,
+            props,
+            inferred(
+                confidence,
+                Some(self.sha),
+                source_range(&self.file.path, &self.op.range),
+                operation,
+            ),
+        )
+    }
+}
+
 /// The prefix a dynamic channel pairs by: its leading string, at least
 /// [`MIN_CHANNEL_PREFIX`] bytes.
 fn pairing_prefix(op: &IpcOp) -> Option<String> {
@@ -2645,24 +2682,18 @@ fn project_findings<'p>(
                 .map(Vec::as_slice)
             {
                 c.prefix_paired += 1;
-                let mut props = json!({"channel_prefix": prefix, "channel_expression": op.channel_expression,
+                let props = json!({"channel_prefix": prefix, "channel_expression": op.channel_expression,
                         "pairing_basis": "unique-channel-prefix", "handler_path": handler_path,
                         "handler_operation": handler_operation, "operation": op.operation});
-                if let Some(via) = &op.via {
-                    props["via"] = json!(via);
-                }
-                sink.edge(
-                    &from,
+                let pairing = Pairing {
+                    from: &from,
                     handler,
                     relation,
-                    props,
-                    inferred(
-                        "low",
-                        Some(&sha),
-                        source_range(&file.path, &op.range),
-                        "pair-ipc-channel-prefix",
-                    ),
-                )?;
+                    op,
+                    file,
+                    sha: &sha,
+                };
+                pairing.write(sink, props, ("low", "pair-ipc-channel-prefix"))?;
             }
             continue;
         };
@@ -2678,23 +2709,17 @@ fn project_findings<'p>(
                 } else {
                     "unique-exact-literal-channel"
                 };
-                let mut props = json!({"channel": channel, "pairing_basis": basis,
+                let props = json!({"channel": channel, "pairing_basis": basis,
                         "handler_path": handler_path, "handler_operation": handler_operation, "operation": op.operation});
-                if let Some(via) = &op.via {
-                    props["via"] = json!(via);
-                }
-                sink.edge(
-                    &from,
+                let pairing = Pairing {
+                    from: &from,
                     handler,
                     relation,
-                    props,
-                    inferred(
-                        "high",
-                        Some(&sha),
-                        source_range(&file.path, &op.range),
-                        "pair-ipc-literal-channel",
-                    ),
-                )?;
+                    op,
+                    file,
+                    sha: &sha,
+                };
+                pairing.write(sink, props, ("high", "pair-ipc-literal-channel"))?;
             }
             [] => c.unpaired += 1,
             _ => c.ambiguous += 1,
