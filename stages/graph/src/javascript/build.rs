@@ -1323,7 +1323,6 @@ const MIN_CHANNEL_PREFIX: usize = 3;
 /// A renderer transmission paired with a main-side handler.
 struct Pairing<'a> {
     from: &'a str,
-    handler: &'a str,
     relation: &'static str,
     op: &'a IpcOp,
     file: &'a FileFacts,
@@ -1331,11 +1330,12 @@ struct Pairing<'a> {
 }
 
 impl Pairing<'_> {
-    /// Writes the pairing's edge: `props`, with the bridge member the transmission went
+    /// Writes the edge to `handler`: `props`, with the bridge member the transmission went
     /// through, and inferred evidence of `confidence` from `operation`.
     fn write(
         &self,
         sink: &mut Sink,
+        handler: &str,
         mut props: Value,
         (confidence, operation): (&str, &str),
     ) -> Result<(), Failure> {
@@ -1344,7 +1344,7 @@ impl Pairing<'_> {
         }
         sink.edge(
             self.from,
-            self.handler,
+            handler,
             self.relation,
             props,
             inferred(
@@ -2671,6 +2671,13 @@ fn project_findings<'p>(
         } else {
             "sends"
         };
+        let pairing = Pairing {
+            from: &from,
+            relation,
+            op,
+            file,
+            sha: &sha,
+        };
         let Some(channel) = &op.channel else {
             // A dynamic channel with a literal prefix (`"prompt-post-data:" + id`) pairs, as
             // a candidate, with the one main-side registration of the same prefix and mode.
@@ -2685,15 +2692,7 @@ fn project_findings<'p>(
                 let props = json!({"channel_prefix": prefix, "channel_expression": op.channel_expression,
                         "pairing_basis": "unique-channel-prefix", "handler_path": handler_path,
                         "handler_operation": handler_operation, "operation": op.operation});
-                let pairing = Pairing {
-                    from: &from,
-                    handler,
-                    relation,
-                    op,
-                    file,
-                    sha: &sha,
-                };
-                pairing.write(sink, props, ("low", "pair-ipc-channel-prefix"))?;
+                pairing.write(sink, handler, props, ("low", "pair-ipc-channel-prefix"))?;
             }
             continue;
         };
@@ -2711,15 +2710,7 @@ fn project_findings<'p>(
                 };
                 let props = json!({"channel": channel, "pairing_basis": basis,
                         "handler_path": handler_path, "handler_operation": handler_operation, "operation": op.operation});
-                let pairing = Pairing {
-                    from: &from,
-                    handler,
-                    relation,
-                    op,
-                    file,
-                    sha: &sha,
-                };
-                pairing.write(sink, props, ("high", "pair-ipc-literal-channel"))?;
+                pairing.write(sink, handler, props, ("high", "pair-ipc-literal-channel"))?;
             }
             [] => c.unpaired += 1,
             _ => c.ambiguous += 1,
