@@ -2778,3 +2778,54 @@ new BrowserWindow(again());"#,
             .any(|s| s.resolution == "unresolved")
     );
 }
+
+/// A `webPreferences` literal of twenty thousand keys is read with the first kept and the
+/// rest counted; a name bound to either of two Electron exports
+/// (`isMain ? electron.ipcMain : electron.ipcRenderer`) is bound to neither; and names read
+/// through a local named as the module itself (`const electron = require("electron")`)
+/// are bound.
+#[test]
+fn huge_preferences_are_counted_and_two_aliased_branches_bind_nothing() {
+    let big = facts(
+        "window.js",
+        &format!(
+            r#"const electron = require("electron");
+new electron.BrowserWindow({{ webPreferences: {{ {} }} }});"#,
+            (0..20_000)
+                .map(|i| format!("k{i}: {i}"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+    );
+    let w = &big.js.windows[0];
+    assert_eq!(w.web_preferences.len(), 64);
+    assert_eq!(
+        w.web_preferences.len() as u64 + w.omitted_web_preferences,
+        20_000
+    );
+    let f = facts(
+        "main.js",
+        r#"const electron = require("electron");
+const ipc = process.type === "browser" ? electron.ipcMain : electron.ipcRenderer;
+ipc.on("either", () => {});
+const main = electron.ipcMain || fallback;
+main.on("main-only", () => {});"#,
+    );
+    assert_eq!(ipc_ops(&f), [("main", "on", Some("main-only"))]);
+    // Through a local named as the module itself, renamed or read as a member.
+    let g = facts(
+        "main.js",
+        r#"const electron = require("electron");
+const { ipcMain: m } = electron;
+const r = electron.ipcRenderer;
+m.handle("renamed", () => {});
+r.send("member");"#,
+    );
+    assert_eq!(
+        ipc_ops(&g),
+        [
+            ("main", "handle", Some("renamed")),
+            ("renderer", "send", Some("member"))
+        ]
+    );
+}

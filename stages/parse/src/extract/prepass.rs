@@ -470,6 +470,7 @@ impl PrePass {
         match unwrap(expr) {
             Expr::Ident(ident) => {
                 self.object_names.insert(ident.sym.to_string());
+                self.option_names.insert(ident.sym.to_string());
             }
             Expr::Object(obj) => {
                 for prop in &obj.props {
@@ -486,6 +487,7 @@ impl PrePass {
                             }
                             Prop::Shorthand(ident) if ident.sym == *"webPreferences" => {
                                 self.object_names.insert(ident.sym.to_string());
+                                self.option_names.insert(ident.sym.to_string());
                             }
                             _ => {}
                         },
@@ -583,6 +585,9 @@ pub(super) struct PrePass {
     /// (`new BrowserWindow(options())`, `{ ...defaults(), parent }`): the walk reads what
     /// they return ([`super::windows`]).
     pub(super) option_functions: HashSet<String>,
+    /// The names of [`Self::object_names`] that window options read (bridge APIs aside):
+    /// their declarations are read for more such names.
+    option_names: HashSet<String>,
     scopes: Scopes,
     /// Local names bound to the module's directory or file
     /// (`const d = dirname(fileURLToPath(import.meta.url))`, as ES modules write `__dirname`).
@@ -770,7 +775,12 @@ impl PrePass {
     /// which is what the code means it to hold.
     fn bind_branch(&mut self, pat: &Pat, init: &Expr, depth: usize) -> bool {
         const MAX_BRANCH_DEPTH: usize = 4;
+        // Two branches that both name what the file aliases (`isMain ? electron.ipcMain :
+        // electron.ipcRenderer`) leave the name unbound: it may hold either.
+        let both = |a: &Expr, b: &Expr| self.aliasable(a) && self.aliasable(b);
         match unwrap(init) {
+            Expr::Cond(cond) if both(&cond.cons, &cond.alt) => return false,
+            Expr::Bin(bin) if both(&bin.left, &bin.right) => return false,
             Expr::Cond(cond) if depth < MAX_BRANCH_DEPTH => {
                 return self.bind_branch(pat, &cond.cons, depth + 1)
                     || self.bind_branch(pat, &cond.alt, depth + 1);
@@ -789,6 +799,12 @@ impl PrePass {
             _ => {}
         }
         self.bind_value(pat, init)
+    }
+
+    /// Whether a branch names a module the file aliases, or a name bound to one.
+    fn aliasable(&self, expr: &Expr) -> bool {
+        require_spec(expr).is_some_and(|s| aliased_module(&s).is_some())
+            || root_name(expr).is_some_and(|n| self.aliases.resolve(n, &self.scopes).is_some())
     }
 
     fn bind_value(&mut self, pat: &Pat, init: &Expr) -> bool {
@@ -948,9 +964,12 @@ impl PrePass {
         {
             return;
         }
+        // A local named as the module (`const electron = require("electron")`) is bound too,
+        // so that names read through it (`const m = electron.ipcMain`, `const { ipcMain: m } =
+        // electron`) are; it renames nothing, so it calls for no second pass.
+        let scope = self.scopes.current();
+        self.aliases.bind(local, scope, Some(target.to_owned()));
         if local != target {
-            let scope = self.scopes.current();
-            self.aliases.bind(local, scope, Some(target.to_owned()));
             // A window member is bound where the page reads it; it calls for no second pass.
             self.rebind |= !PATH_MODULES.contains(&module) && module != "window";
         }
@@ -1388,7 +1407,7 @@ impl Visit for PrePass {
             // Window options bound to a name, and a helper's expression body, may spread
             // more names: they are read too (the second pass sees what the first added).
             match unwrap(init) {
-                _ if self.object_names.contains(&*ident.id.sym) => self.window_options(init, 1),
+                _ if self.option_names.contains(&*ident.id.sym) => self.window_options(init, 1),
                 Expr::Arrow(arrow) if self.option_functions.contains(&*ident.id.sym) => {
                     if let ArrowFunctionBody::Expr(body) = &*arrow.body {
                         self.window_options(body, 1);

@@ -100,14 +100,22 @@ pub(super) enum Source {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub(super) struct Preferences {
     entries: Vec<(String, StaticValue)>,
+    /// Keys past [`MAX_HELD_PREFERENCES`], counted, not kept.
+    omitted: u64,
     preload: Option<StaticPath>,
     preload_expression: Option<String>,
 }
 
+/// Most preferences held while options are read (a later key replaces an earlier one, found
+/// by a scan): more are counted as omitted.
+const MAX_HELD_PREFERENCES: usize = 4 * MAX_PREFERENCES;
+
 impl Preferences {
     fn set(&mut self, key: String, value: StaticValue) {
+        let full = self.entries.len() >= MAX_HELD_PREFERENCES;
         match self.entries.iter_mut().find(|(k, _)| *k == key) {
             Some(entry) => entry.1 = value,
+            None if full => self.omitted += 1,
             None => self.entries.push((key, value)),
         }
     }
@@ -116,6 +124,7 @@ impl Preferences {
         for (key, value) in &other.entries {
             self.set(key.clone(), value.clone());
         }
+        self.omitted += other.omitted;
         if other.preload.is_some() || other.preload_expression.is_some() {
             self.preload = other.preload.clone();
             self.preload_expression = other.preload_expression.clone();
@@ -468,7 +477,7 @@ impl Extractor<'_, '_> {
             }
             let mut entries = prefs.entries;
             entries.sort_by(|a, b| a.0.cmp(&b.0));
-            let omitted = entries.len().saturating_sub(MAX_PREFERENCES) as u64;
+            let omitted = prefs.omitted + entries.len().saturating_sub(MAX_PREFERENCES) as u64;
             entries.truncate(MAX_PREFERENCES);
             let mut sources = reading.sources;
             sources.truncate(MAX_SOURCES);
