@@ -2941,10 +2941,9 @@ fn project_source_maps(
             }
         }
         for url in &file.js.source_map_urls {
-            let resolution = b
-                .env
-                .files
-                .resolve(&file.path, url, Context::ModuleSpecifier);
+            // A URL relative to the file, as a page's are: `main.js.map` is beside it, not a
+            // package.
+            let resolution = b.env.files.resolve(&file.path, url, Context::HtmlReference);
             match resolution
                 .path
                 .as_deref()
