@@ -5,6 +5,7 @@
 #
 #   DEST/corpus/<webpack|rspack>-v<1|2>/
 #   DEST/corpus/<webpack|rspack>-v<1|2>.modules.json
+#   DEST/corpus/webpack-maps-v<1|2>/        webpack with source maps (sourcesContent)
 #   DEST/corpus/app/v<1|2>/src/              the sources each version was built from
 #
 # A rebuild happens when this script or a file of either app changes.

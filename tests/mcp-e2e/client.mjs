@@ -22,6 +22,7 @@ const EXPECTED_TOOLS = [
   "close_binary",
   "compare_application_versions",
   "compare_artifacts",
+  "compare_source_to_bundle",
   "export_evidence_bundle",
   "extract_artifact",
   "get_evidence_bundle",
@@ -226,6 +227,30 @@ async function main() {
   );
   assert.equal(notApp.details.side, "left");
   check("compare_application_versions");
+
+  // The sample's own directory as the historical source of its retained analysis: every file
+  // it holds is unchanged, nothing modified or removed; a relative directory is refused.
+  const sourced = ok(
+    await call(client, "compare_source_to_bundle", {
+      reference: { kind: "directory", input_path: sampleApp },
+      application: { kind: "retained-evidence", evidence_id: analyzed.evidence_id },
+    }),
+    "compare source to bundle",
+  );
+  assert.deepEqual(sourced.evidence.evidence_links, [analyzed.evidence_id]);
+  assert.ok(sourced.result.summary.unchanged > 0);
+  assert.equal(sourced.result.summary.unchanged, sourced.result.items.length);
+  for (const s of ["modified", "removed", "split", "merged", "unknown"]) {
+    assert.equal(sourced.result.summary[s], 0, s);
+  }
+  failed(
+    await call(client, "compare_source_to_bundle", {
+      reference: { kind: "directory", input_path: "relative/dir" },
+      application: analyzed.evidence,
+    }),
+    "relative reference",
+  );
+  check("compare_source_to_bundle");
 
   // A feature traced from the sample's bridge, the analysis by reference: the bridge leads to
   // the channel and on to its handler in the main process; a seed that names nothing is

@@ -111,6 +111,24 @@ async def main():
             assert all(versions["summary"][s] == 0 for s in ("added", "removed", "changed", "unknown"))
             checked.append("compare_application_versions")
 
+            # The sample's own directory as the historical source of the retained analysis:
+            # every file it holds is unchanged.
+            sourced = ok(
+                await session.call_tool(
+                    "compare_source_to_bundle",
+                    {
+                        "reference": {"kind": "directory", "input_path": SAMPLE_APP},
+                        "application": reference,
+                    },
+                ),
+                "compare source to bundle",
+            )
+            assert sourced["evidence"]["evidence_links"] == [analyzed["evidence_id"]]
+            summary = sourced["result"]["summary"]
+            assert summary["unchanged"] == len(sourced["result"]["items"]) > 0, summary
+            assert all(summary[s] == 0 for s in ("modified", "removed", "unknown")), summary
+            checked.append("compare_source_to_bundle")
+
             # The same retained analysis traced from its bridge, along the flow.
             traced = ok(
                 await session.call_tool(
@@ -145,18 +163,18 @@ async def main():
             checked.append("missing reference")
 
             exported = ok(await session.call_tool("export_evidence_bundle", {"path": bundle_path}), "export")
-            # The analysis, the comparison and the trace.
-            assert exported["result"]["records"] == 3
+            # The analysis, the two comparisons and the trace.
+            assert exported["result"]["records"] == 4
 
     async with stdio_client(server()) as (read, write):
         async with ClientSession(read, write) as session:
             await session.initialize()
             imported = ok(await session.call_tool("import_evidence_bundle", {"path": bundle_path}), "import")
-            assert imported["result"] == {"imported": 3, "duplicates": 0, "total": 3}
+            assert imported["result"] == {"imported": 4, "duplicates": 0, "total": 4}
             bundle = ok(await session.call_tool("get_evidence_bundle", {}), "bundle")["result"]
             assert bundle == json.load(open(bundle_path, encoding="utf-8"))
             again = ok(await session.call_tool("import_evidence_bundle", {"path": bundle_path}), "reimport")
-            assert again["result"] == {"imported": 0, "duplicates": 3, "total": 3}
+            assert again["result"] == {"imported": 0, "duplicates": 4, "total": 4}
             tampered = json.load(open(bundle_path, encoding="utf-8"))
             tampered["records"][0]["normalized_result"]["limitations"] = ["edited"]
             tampered_path = os.path.join(WORK, "tampered.bundle.json")

@@ -14,6 +14,7 @@
 //   OUT/<webpack|rspack>-v<1|2>/               the output files
 //   OUT/<webpack|rspack>-v<1|2>.modules.json   {output file: {modules: {module id: module name},
 //                                                entries: [entry module ids]}}
+//   OUT/webpack-maps-v<1|2>/                   webpack again, each output with its source map
 //   OUT/app/v<1|2>/src/                        the sources each version was built from
 import { createRequire } from "node:module";
 import { cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -58,13 +59,13 @@ function modules(stats) {
   return files;
 }
 
-async function pack(name, factory, v) {
+async function pack(name, factory, v, devtool = false) {
   const dir = path.join(out, `${name}-v${v}`);
   const config = {
     mode: "production",
     context: path.join(out, "app", `v${v}`),
     entry: "./src/index.js",
-    devtool: false,
+    devtool,
     output: { path: dir, filename: "[name].js", chunkFilename: "[name].chunk.js" },
     resolve: { modules: [path.join(process.cwd(), "node_modules")] },
     optimization: { minimize: true, concatenateModules: false, moduleIds: "deterministic" },
@@ -79,4 +80,7 @@ const { rspack } = require("@rspack/core");
 for (const v of [1, 2]) {
   await pack("webpack", webpack, v);
   await pack("rspack", rspack, v);
+  // With source maps beside each output file, their sourcesContent holding each source's text:
+  // the oracle of compare_source_to_bundle.
+  await pack("webpack-maps", webpack, v, "source-map");
 }

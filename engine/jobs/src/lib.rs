@@ -25,6 +25,7 @@ mod page;
 pub mod pipeline;
 pub mod publish;
 mod slot;
+pub mod sources;
 pub mod target;
 pub mod trace;
 pub mod versions;

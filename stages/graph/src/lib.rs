@@ -12,5 +12,6 @@
 pub mod artifact;
 pub mod javascript;
 mod record;
+pub mod sources;
 pub mod trace;
 pub mod versions;

@@ -27,13 +27,29 @@ use crate::input::special_kind;
 use crate::nested::Walk;
 use crate::path;
 
-/// Walks the directory at `root` (already resolved), sending every entry below it to `out`.
+/// Walks the directory at `root` (already resolved), sending every entry below it to `out`,
+/// and expanding the containers it meets.
 pub fn walk(
     cx: &StageCx<'_>,
     root: &std::path::Path,
     limits: &Limits,
     tally: &WalkTally,
     out: &Sender<Entry>,
+) -> Result<WalkNotes, Failure> {
+    walk_pruned(cx, root, limits, tally, out, &mut |_, _| false, true)
+}
+
+/// [`walk`], asking `prune` about each child (its logical path and kind) before it is sent: a
+/// pruned child is neither sent nor counted, and a pruned directory is not descended. With
+/// `expand_nested` false, containers are files like any other (a source tree's archives).
+pub fn walk_pruned(
+    cx: &StageCx<'_>,
+    root: &std::path::Path,
+    limits: &Limits,
+    tally: &WalkTally,
+    out: &Sender<Entry>,
+    prune: &mut dyn FnMut(&str, EntryKind) -> bool,
+    expand_nested: bool,
 ) -> Result<WalkNotes, Failure> {
     let mut walk = Walk::new(cx, limits, tally, out);
     let root_meta = match fs::symlink_metadata(root) {
@@ -66,6 +82,9 @@ pub fn walk(
             let Some(child) = child_entry(&dir, &name, limits, &mut walk.notes) else {
                 continue;
             };
+            if prune(&child.logical_path, child.kind) {
+                continue;
+            }
             if child.kind == EntryKind::Directory
                 && let EntrySource::Fs { path, dev, ino } = &child.source
             {
@@ -76,7 +95,9 @@ pub fn walk(
                     ino: *ino,
                 });
             }
-            if let Some(nested) = walk.send(child)? {
+            if let Some(nested) = walk.send(child)?
+                && expand_nested
+            {
                 crate::nested::expand(&mut walk, nested)?;
             }
         }

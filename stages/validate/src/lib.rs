@@ -21,6 +21,7 @@ mod inspect;
 mod inventory;
 mod javascript;
 mod record;
+mod sources;
 mod trace;
 mod versions;
 
@@ -245,6 +246,7 @@ fn operation_checks(
         "compare_artifacts" => compare::check(record, result)?,
         "compare_application_versions" => versions::check(record, result)?,
         "trace_application_feature" => trace::check(record, result)?,
+        "compare_source_to_bundle" => sources::check(record, result)?,
         "analyze_javascript_application" => {
             return Ok(Some(javascript::check(record, result, graph)?));
         }

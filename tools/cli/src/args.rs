@@ -37,6 +37,11 @@ pub enum Command {
     /// string or a node id) along the graph to the application's boundary and its native
     /// add-ons, with the paths and native handoffs.
     TraceApplicationFeature(TraceArgs),
+    /// Compare a historical source tree (a directory, such as a repository checkout, or a
+    /// HistoricalSourceGraph/v1 JSON file) with an analysis (a file of
+    /// `analyze-javascript-application --json` output): which source files shipped unchanged,
+    /// modified, or not at all. Analyze with `--source-maps contents` to match bundled sources.
+    CompareSourceToBundle(SourcesArgs),
     /// Reconstruct a JavaScript/Electron application statically: entrypoints, bundles and
     /// module factories, imports, windows, preloads, bridges, IPC, native add-ons, source maps.
     AnalyzeJavascriptApplication(AnalyzeArgs),
@@ -129,6 +134,28 @@ pub struct CompareArgs {
     /// Changes listed inline, 1 to 500 (the counts always cover all).
     #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u64).range(1..=500))]
     pub max_changes: u64,
+    #[command(flatten)]
+    pub job: JobArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct SourcesArgs {
+    /// The source tree: a directory, or a HistoricalSourceGraph/v1 JSON file.
+    pub reference: PathBuf,
+    /// The application's `analyze-javascript-application --json` output.
+    pub application: PathBuf,
+    /// Reference files compared, 1 to 100,000 (the rest are counted, not compared).
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub max_source_files: u64,
+    /// Application nodes considered, 1 to 100,000.
+    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub max_application_nodes: u64,
+    /// Matches listed per file, 1 to 1,000.
+    #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=1_000))]
+    pub max_candidate_nodes: u64,
+    /// (file, node) pairs scored in all, 1 to 10,000,000.
+    #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..=10_000_000))]
+    pub max_candidate_evaluations: u64,
     #[command(flatten)]
     pub job: JobArgs,
 }

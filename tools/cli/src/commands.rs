@@ -8,13 +8,15 @@ use rea_jobs::compare::{CompareRequest, OPERATION as COMPARE};
 use rea_jobs::extract::{ExtractRequest, OPERATION as EXTRACT};
 use rea_jobs::inspect::{InspectRequest, OPERATION as INSPECT};
 use rea_jobs::inventory::{InventoryRequest, OPERATION as INVENTORY};
+use rea_jobs::sources::{OPERATION as SOURCES, SourceBundleRequest, SourceReference};
 use rea_jobs::trace::{Limits as TraceLimits, OPERATION as TRACE, Seed, TraceRequest};
 use rea_jobs::versions::{OPERATION as VERSIONS, Side, VersionsRequest};
 use rea_jobs::{Engine, JobControl, PageRequest, Published};
 
 use crate::args::{
     AnalyzeArgs, Cli, Command, CompareArgs, ExtractArgs, FormatArg, InspectArgs, IntegrityArgs,
-    InventoryArgs, JobArgs, LimitArgs, PolicyArg, SourceMapsArg, TraceArgs, VersionsArgs,
+    InventoryArgs, JobArgs, LimitArgs, PolicyArg, SourceMapsArg, SourcesArgs, TraceArgs,
+    VersionsArgs,
 };
 use crate::{progress, render};
 
@@ -41,6 +43,7 @@ pub fn run(cli: Cli, cancel: &CancelToken) -> ExitCode {
         Command::CompareArtifacts(args) => compare(&engine, args, cancel),
         Command::CompareApplicationVersions(args) => versions(&engine, args, cancel),
         Command::TraceApplicationFeature(args) => trace(&engine, args, cancel),
+        Command::CompareSourceToBundle(args) => sources(&engine, args, cancel),
         Command::Pipeline(args) => crate::pipeline::run(&engine, args, cancel),
         Command::Mcp | Command::Catalog(_) => ExitCode::SUCCESS,
     }
@@ -163,6 +166,33 @@ fn versions(engine: &Engine, args: VersionsArgs, cancel: &CancelToken) -> ExitCo
     });
     finish(VERSIONS, &args.job, outcome, cancel, |published| {
         render::versions_summary(published, started.elapsed())
+    })
+}
+
+fn sources(engine: &Engine, args: SourcesArgs, cancel: &CancelToken) -> ExitCode {
+    let started = Instant::now();
+    let reference = if args.reference.is_dir() {
+        Ok(SourceReference::Directory(args.reference.clone()))
+    } else {
+        read_json(&args.reference).map(SourceReference::Graph)
+    };
+    let outcome = reference.and_then(|reference| {
+        let request = SourceBundleRequest {
+            reference,
+            application: Side::Text(read_file(&args.application)?),
+            limits: rea_jobs::sources::Limits {
+                max_source_files: args.max_source_files as usize,
+                max_application_nodes: args.max_application_nodes as usize,
+                max_candidate_nodes: args.max_candidate_nodes as usize,
+                max_candidate_evaluations: args.max_candidate_evaluations,
+            },
+        };
+        with_control(cancel, &args.job, |ctl| {
+            engine.compare_source_to_bundle(request, ctl)
+        })
+    });
+    finish(SOURCES, &args.job, outcome, cancel, |published| {
+        render::sources_summary(published, started.elapsed())
     })
 }
 

@@ -256,6 +256,62 @@ pub fn compare_summary(published: &Published, elapsed: Duration) {
     say!("  time         {:.3} s", elapsed.as_secs_f64());
 }
 
+/// Files listed by the human summary of a source-to-bundle comparison, per status.
+const SHOWN_SOURCES: usize = 12;
+
+/// A source-to-bundle comparison, for people: the counts, then the files that did not ship
+/// as they are, by status.
+pub fn sources_summary(published: &Published, elapsed: Duration) {
+    let text = |v: &Value| v.as_str().unwrap_or("-").to_owned();
+    let h = &published.headline;
+    let n = |key: &str| h.get(key).and_then(Value::as_u64).unwrap_or(0);
+    say!(
+        "compare_source_to_bundle: {} source files: {} unchanged, {} modified, {} removed, {} split, {} merged, {} duplicated, {} unknown",
+        n("source_files"),
+        n("unchanged"),
+        n("modified"),
+        n("removed"),
+        n("split"),
+        n("merged"),
+        n("duplicated"),
+        n("unknown")
+    );
+    let r: Value = serde_json::from_slice(published.result()).unwrap_or(Value::Null);
+    let reasons: Vec<String> = r["summary"]["unknown_reasons"]
+        .as_object()
+        .into_iter()
+        .flatten()
+        .map(|(k, v)| format!("{k} {}", v.as_u64().unwrap_or(0)))
+        .collect();
+    if !reasons.is_empty() {
+        say!("  unknown      {}", reasons.join(", "));
+    }
+    say!(
+        "  application  {} nodes considered, {} sources or assets no file matched, {} bundle(s) without original sources",
+        n("projected_application_nodes"),
+        n("application_only"),
+        n("unmapped_bundles")
+    );
+    let items = r["items"].as_array().map_or(&[][..], Vec::as_slice);
+    for status in ["modified", "removed", "split", "merged", "duplicated"] {
+        let of: Vec<&Value> = items.iter().filter(|i| i["status"] == status).collect();
+        for item in of.iter().take(SHOWN_SOURCES) {
+            let first = &item["matches"][0];
+            let to = first["path"]
+                .as_str()
+                .map(|p| format!(" -> {p} ({})", text(&item["confidence"])))
+                .unwrap_or_default();
+            say!("  {status:<12} {}{to}", text(&item["source_path"]));
+        }
+        if of.len() > SHOWN_SOURCES {
+            say!("  {status:<12} … {} more", of.len() - SHOWN_SOURCES);
+        }
+    }
+    say!("  coverage     {}", text(&r["coverage"]["status"]));
+    say!("  evidence     {}", published.evidence_id());
+    say!("  time         {:.3} s", elapsed.as_secs_f64());
+}
+
 /// Lines of changes shown by the human summary of a version comparison.
 const SHOWN_CHANGES: usize = 40;
 

@@ -27,8 +27,8 @@ use serde_json::{Value, json};
 use crate::params::{
     AnalyzeParams, BundleResult, CloseResult, CompareParams, EmptyParams, EvidenceOutput,
     ExportParams, ExportResult, ExtractParams, ImportParams, ImportResult, InspectParams,
-    InventoryParams, OpenParams, OpenResult, SessionParams, SessionResult, ToolErrorOutput,
-    TraceParams, VersionsParams, Wrapped,
+    InventoryParams, OpenParams, OpenResult, SessionParams, SessionResult, SourcesParams,
+    ToolErrorOutput, TraceParams, VersionsParams, Wrapped,
 };
 
 /// The rmcp release this server is built with (checked against Cargo.lock by a test).
@@ -258,6 +258,15 @@ fn build_tools() -> Vec<ToolSpec> {
             description: "Compare two analyses of two versions of one JavaScript or Electron application, node by node: module factories (paired by source digest, then by structural fingerprint, whatever their keys), files, original sources, windows, bridges, IPC channels and handlers, endpoints and native add-ons, each added, removed, changed (with the dimensions that changed), unchanged, or unknown (ambiguous, with candidates). Each side is complete inline analyze_javascript_application Evidence, or {kind: \"retained-evidence\", evidence_id} naming a record this connection retains; both are validated again before use.",
             effects: ARTIFACT_EVIDENCE,
             input_schema: schema_of::<VersionsParams>(),
+            output_schema: evidence(),
+        },
+        ToolSpec {
+            name: "compare_source_to_bundle",
+            title: "Compare a source tree with a shipped application",
+            surface: "javascript",
+            description: "Compare a historical source tree (a repository checkout at some commit) with one analysis of a shipped JavaScript or Electron application: each source file is unchanged (its bytes are a shipped file's, or a source map's sourcesContent), modified (a shipped file or original source at its path differs), removed (absent, said only when the reference and application are complete and every bundle lists its original sources), split, merged, duplicated, or unknown with a reason; plus what the application holds that no source file matched. The reference is {kind: \"directory\", input_path} (rea inventories it, leaving out version-control metadata, node_modules and likely secrets) or a HistoricalSourceGraph/v1 object. The application is complete inline analyze_javascript_application Evidence, or {kind: \"retained-evidence\", evidence_id}; analyze with source_maps: \"contents\" to match bundled sources.",
+            effects: ARTIFACT_EVIDENCE,
+            input_schema: schema_of::<SourcesParams>(),
             output_schema: evidence(),
         },
         ToolSpec {

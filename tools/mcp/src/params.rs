@@ -174,6 +174,56 @@ pub struct VersionsParams {
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
+pub struct SourcesParams {
+    /// The historical source tree: `{kind: "directory", input_path}` names a directory (an
+    /// absolute path, such as a repository checkout) that rea inventories (version-control
+    /// metadata, node_modules and likely secrets left out); or a complete
+    /// `HistoricalSourceGraph/v1` object (schema, authority "historical-reference", root_alias
+    /// "$REFERENCE_ROOT", root_sha256 = SHA-256 of the canonical JSON of {entries, exclusions}
+    /// sorted by path, inventory_state, entries of {path, kind, size, sha256}).
+    pub reference: ReferenceParam,
+    /// The application: `analyze_javascript_application` Evidence (analyzed with
+    /// `source_maps: "contents"` to match bundled sources).
+    pub application: EvidenceInput,
+    pub limits: Option<SourcesLimitsParam>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum ReferenceParam {
+    Directory(DirectoryReference),
+    Graph(Map<String, Value>),
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct DirectoryReference {
+    pub kind: DirectoryKind,
+    /// An absolute path of a directory.
+    pub input_path: String,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+pub enum DirectoryKind {
+    #[serde(rename = "directory")]
+    Directory,
+}
+
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SourcesLimitsParam {
+    /// Reference files compared, 1 to 100,000 (default 10,000).
+    pub max_source_files: Option<u64>,
+    /// Application nodes considered, 1 to 100,000 (default 20,000).
+    pub max_application_nodes: Option<u64>,
+    /// Matches listed per file, 1 to 1,000 (default 100).
+    pub max_candidate_nodes: Option<u64>,
+    /// (file, node) pairs scored in all, 1 to 10,000,000 (default 1,000,000).
+    pub max_candidate_evaluations: Option<u64>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
 pub struct TraceParams {
     /// The application: `analyze_javascript_application` Evidence.
     pub application: EvidenceInput,

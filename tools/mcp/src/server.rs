@@ -16,6 +16,7 @@ use rea_jobs::extract::ExtractRequest;
 use rea_jobs::inspect::InspectRequest;
 use rea_jobs::inventory::InventoryRequest;
 use rea_jobs::ledger::{evidence_failure, parse_bundle};
+use rea_jobs::sources::{self, SourceBundleRequest, SourceReference};
 use rea_jobs::versions::{
     DEFAULT_CANDIDATE_NODES, DEFAULT_COMPARISON_ITEMS, MAX_CANDIDATE_NODES, MAX_COMPARISON_ITEMS,
     Side, VersionsRequest,
@@ -36,9 +37,9 @@ use crate::params::{
     AnalyzeParams, ArtifactParams, CloseResult, CompareParams, EvidenceInput, ExportParams,
     ExportResult, ExtractParams, FormatParam, ImportParams, ImportResult, InspectParams,
     InventoryParams, OpenParams, OpenResult, PolicyParam, SessionParams, SessionResult,
-    SourceMapsParam, TraceParams, VersionsParams, Wrapped,
+    SourceMapsParam, SourcesParams, TraceParams, VersionsParams, Wrapped,
 };
-use crate::params::{DirectionParam, MatchParam};
+use crate::params::{DirectionParam, MatchParam, ReferenceParam};
 use crate::session::{self, Opened, Session};
 use crate::{progress, response, stdio};
 use rea_jobs::trace::{self, TraceRequest};
@@ -262,6 +263,17 @@ impl Rea {
                 })
                 .await
             }
+            "compare_source_to_bundle" => {
+                let p: SourcesParams = decode(name, args)?;
+                let request = match self.sources_request(p) {
+                    Ok(request) => request,
+                    Err(failure) => return Ok(response::failure(name, &failure)),
+                };
+                self.run_job(name, cx, token, move |engine, ctl| {
+                    engine.compare_source_to_bundle(request, ctl)
+                })
+                .await
+            }
             "trace_application_feature" => {
                 let p: TraceParams = decode(name, args)?;
                 let request = self.trace_request(p);
@@ -414,6 +426,43 @@ impl Rea {
                 .map(|bytes| Side::Text(bytes.to_vec()))
                 .ok_or_else(|| missing_evidence(reference.evidence_id)),
         }
+    }
+
+    /// A source comparison's request: the reference (a directory at an absolute path, or a
+    /// graph object) and the application resolved, the limits defaulted. The engine checks the
+    /// ranges.
+    fn sources_request(&self, p: SourcesParams) -> Result<SourceBundleRequest, Failure> {
+        let reference = match p.reference {
+            ReferenceParam::Directory(dir) => {
+                let path = std::path::PathBuf::from(&dir.input_path);
+                if !path.is_absolute() {
+                    return Err(invalid(
+                        "reference",
+                        "reference.input_path must be an absolute path".to_owned(),
+                    ));
+                }
+                SourceReference::Directory(path)
+            }
+            ReferenceParam::Graph(object) => SourceReference::Graph(Value::Object(object)),
+        };
+        let l = p.limits.unwrap_or_default();
+        let pick =
+            |v: Option<u64>, d: usize| v.map_or(d, |v| usize::try_from(v).unwrap_or(usize::MAX));
+        Ok(SourceBundleRequest {
+            reference,
+            application: self.version_side(p.application)?,
+            limits: sources::Limits {
+                max_source_files: pick(l.max_source_files, sources::DEFAULT_SOURCE_FILES),
+                max_application_nodes: pick(
+                    l.max_application_nodes,
+                    sources::DEFAULT_APPLICATION_NODES,
+                ),
+                max_candidate_nodes: pick(l.max_candidate_nodes, sources::DEFAULT_CANDIDATE_NODES),
+                max_candidate_evaluations: l
+                    .max_candidate_evaluations
+                    .unwrap_or(sources::DEFAULT_CANDIDATE_EVALUATIONS),
+            },
+        })
     }
 
     /// A trace's request: the application and native records resolved (inline, or retained by

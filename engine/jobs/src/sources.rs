@@ -1,0 +1,365 @@
+//! `compare_source_to_bundle`: a historical source tree (a repository at some commit) against
+//! one analysis of a shipped JavaScript application.
+//!
+//! The reference is a `HistoricalSourceGraph/v1` given as JSON (checked, its commitment
+//! recomputed), or a directory that this job inventories into one: every file below it hashed
+//! on the pool as the inventory hashes, with version-control metadata (`.git`, `.hg`, `.svn`)
+//! and `node_modules` left out as `caller-excluded` and likely secrets (`.env*`, `*.pem`,
+//! `*.key`, `*.p12`, `*.pfx`, `id_rsa*`, `id_ed25519*`, `id_ecdsa*`, `.npmrc`, `.netrc`,
+//! `.pypirc`) as `configured-secret`, never read. Containers in the tree are files like any
+//! other; the root's own path is never recorded (`$REFERENCE_ROOT`). The application is a
+//! complete `analyze_javascript_application` Evidence record, validated again before use.
+//! Plan: graph (inventory the reference when it is a directory, then compare) → seal →
+//! validate. The comparison itself is [`rea_graph::sources`].
+
+use std::path::PathBuf;
+use std::sync::Mutex;
+
+use rea_core::{Failure, FailureReason, IntegrityPolicy, Limits as WalkLimits};
+use rea_exec::StageCx;
+use rea_graph::sources::{self, Exclusion, Reference, ReferenceEntry};
+use rea_hash::{HashOutcome, HashedEntry};
+use rea_seal::{Authority, Confidence, EvidenceDraft};
+use rea_traverse::{EntryKind, InputKind, WalkTally};
+use serde_json::{Value, json};
+
+use crate::common::{Side, derive, javascript_provider, limitations_of};
+use crate::engine::{Engine, JobControl, Published};
+use crate::inventory::invalid;
+
+pub use rea_graph::sources::{
+    DEFAULT_APPLICATION_NODES, DEFAULT_CANDIDATE_EVALUATIONS, DEFAULT_CANDIDATE_NODES,
+    DEFAULT_SOURCE_FILES, Limits, MAX_APPLICATION_NODES, MAX_CANDIDATE_EVALUATIONS,
+    MAX_CANDIDATE_NODES, MAX_SOURCE_FILES, OPERATION, REFERENCE_SCHEMA, STANDING_LIMITATIONS,
+};
+
+/// Directory names a directory reference leaves out.
+const LEFT_OUT_DIRECTORIES: [&str; 4] = [".git", ".hg", ".svn", "node_modules"];
+/// Reference limitations listed; the rest are counted.
+const MAX_REFERENCE_LIMITATIONS: usize = 64;
+
+/// Where the reference comes from.
+#[derive(Debug, Clone)]
+pub enum SourceReference {
+    /// A `HistoricalSourceGraph/v1` as JSON.
+    Graph(Value),
+    /// A directory to inventory into one.
+    Directory(PathBuf),
+}
+
+/// A comparison to run.
+#[derive(Debug, Clone)]
+pub struct SourceBundleRequest {
+    pub reference: SourceReference,
+    pub application: Side,
+    pub limits: Limits,
+}
+
+impl Engine {
+    /// Compares a source tree with an application analysis. Returns only validated Evidence.
+    pub fn compare_source_to_bundle(
+        &self,
+        request: SourceBundleRequest,
+        ctl: &JobControl<'_>,
+    ) -> Result<Published, Failure> {
+        check(&request.limits)?;
+        let SourceBundleRequest {
+            reference,
+            application,
+            limits,
+        } = request;
+        // A directory is resolved before the job starts, so a bad path fails at once.
+        let reference = match reference {
+            SourceReference::Directory(path) => {
+                let input = crate::common::resolve(ctl, &path)?;
+                if input.kind != InputKind::Directory {
+                    return Err(invalid(
+                        "reference",
+                        "reference: a path must name a directory".to_owned(),
+                    ));
+                }
+                SourceReference::Directory(input.path)
+            }
+            graph => graph,
+        };
+        derive(self, ctl, "comparison complete", move |cx| {
+            let validated = application.validated("application")?;
+            if validated.record()["operation"] != crate::analyze::OPERATION {
+                return Err(Failure::new(
+                    FailureReason::InvalidInput,
+                    "application: must be analyze_javascript_application Evidence",
+                )
+                .with_detail("side", "application"));
+            }
+            let reference = match &reference {
+                SourceReference::Graph(value) => Reference::read(value)?,
+                SourceReference::Directory(root) => inventory(cx, root)?,
+            };
+            cx.check()?;
+            let parameters = json!({
+                "max_application_nodes": limits.max_application_nodes,
+                "max_candidate_evaluations": limits.max_candidate_evaluations,
+                "max_candidate_nodes": limits.max_candidate_nodes,
+                "max_source_files": limits.max_source_files,
+            });
+            let id = validated.evidence_id().to_owned();
+            let result = sources::compare(
+                cx,
+                &reference,
+                validated.result_bytes(),
+                &id,
+                limits,
+                &parameters,
+            )?;
+            Ok(draft(&id, result, parameters))
+        })
+    }
+}
+
+fn check(limits: &Limits) -> Result<(), Failure> {
+    let ranges: [(&str, u64, u64); 4] = [
+        (
+            "max_source_files",
+            limits.max_source_files as u64,
+            MAX_SOURCE_FILES as u64,
+        ),
+        (
+            "max_application_nodes",
+            limits.max_application_nodes as u64,
+            MAX_APPLICATION_NODES as u64,
+        ),
+        (
+            "max_candidate_nodes",
+            limits.max_candidate_nodes as u64,
+            MAX_CANDIDATE_NODES as u64,
+        ),
+        (
+            "max_candidate_evaluations",
+            limits.max_candidate_evaluations,
+            MAX_CANDIDATE_EVALUATIONS,
+        ),
+    ];
+    for (field, value, most) in ranges {
+        if !(1..=most).contains(&value) {
+            return Err(invalid(
+                field,
+                format!("{field} must be between 1 and {most}"),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Why a path below a directory reference is left out, if it is.
+fn left_out(path: &str, kind: EntryKind) -> Option<&'static str> {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    if kind == EntryKind::Directory && LEFT_OUT_DIRECTORIES.contains(&name) {
+        return Some("caller-excluded");
+    }
+    if kind == EntryKind::Directory {
+        return None;
+    }
+    let lower = name.to_ascii_lowercase();
+    let secret = lower.starts_with(".env")
+        || [".pem", ".key", ".p12", ".pfx"]
+            .iter()
+            .any(|ext| lower.ends_with(ext))
+        || ["id_rsa", "id_ed25519", "id_ecdsa"]
+            .iter()
+            .any(|key| lower.starts_with(key))
+        || matches!(lower.as_str(), ".npmrc" | ".netrc" | ".pypirc");
+    secret.then_some("configured-secret")
+}
+
+/// Inventories the directory at `root` into a reference.
+fn inventory(cx: &StageCx<'_>, root: &std::path::Path) -> Result<Reference, Failure> {
+    let limits = WalkLimits::default();
+    let tally = WalkTally::default();
+    let exclusions = Mutex::new(Vec::new());
+    let (tx, rx) = crossbeam_channel::bounded(1024);
+    let (notes, hashed) = std::thread::scope(|scope| {
+        let walker = scope.spawn(|| {
+            let mut prune = |path: &str, kind: EntryKind| match left_out(path, kind) {
+                Some(reason) => {
+                    if let Ok(mut list) = exclusions.lock() {
+                        list.push(Exclusion {
+                            path: path.to_owned(),
+                            reason: reason.to_owned(),
+                        });
+                    }
+                    true
+                }
+                None => false,
+            };
+            let notes = rea_traverse::directory::walk_pruned(
+                cx, root, &limits, &tally, &tx, &mut prune, false,
+            );
+            drop(tx);
+            notes
+        });
+        let hashed = rea_hash::run(cx, rx, &limits, IntegrityPolicy::Fail, &tally);
+        let notes = walker.join().unwrap_or_else(|_| {
+            Err(Failure::new(
+                FailureReason::Internal,
+                "the reference walk panicked",
+            ))
+        });
+        (notes, hashed)
+    });
+    let notes = notes?;
+    let hashed = hashed?;
+    let exclusions = exclusions.into_inner().unwrap_or_default();
+    let mut limitations: Vec<String> = notes.limitations.clone();
+    limitations.extend(notes.incomplete.values().flatten().cloned());
+    let mut complete = limitations.is_empty();
+    let mut entries = Vec::with_capacity(hashed.len());
+    let mut manifests = Vec::new();
+    for HashedEntry { entry, outcome } in hashed {
+        let kind = match entry.kind {
+            EntryKind::Directory => "directory",
+            EntryKind::Symlink => "symlink",
+            _ => "file",
+        };
+        let sha256 = match &outcome {
+            HashOutcome::Hashed(digest, _) => Some(digest.sha256.clone()),
+            _ => None,
+        };
+        if kind == "file" && sha256.is_none() {
+            complete = false;
+        }
+        limitations.extend(
+            entry
+                .limitations
+                .iter()
+                .map(|l| format!("{}: {l}", entry.logical_path)),
+        );
+        if entry.logical_path.rsplit('/').next() == Some("package.json")
+            && let Some(sha) = &sha256
+        {
+            manifests.push(json!({"path": entry.logical_path, "sha256": sha}));
+        }
+        entries.push(ReferenceEntry {
+            size: (kind == "file").then_some(entry.declared_size).flatten(),
+            path: entry.logical_path,
+            kind: kind.to_owned(),
+            sha256,
+        });
+    }
+    manifests.sort_by(|a, b| a["path"].as_str().cmp(&b["path"].as_str()));
+    limitations.sort();
+    let omitted = limitations.len().saturating_sub(MAX_REFERENCE_LIMITATIONS);
+    limitations.truncate(MAX_REFERENCE_LIMITATIONS);
+    if omitted > 0 {
+        limitations.push(format!("{omitted} further limitation(s) not listed"));
+    }
+    if !exclusions.is_empty() {
+        limitations.push(
+            "Version-control metadata, node_modules and likely secrets were left out (see exclusions)."
+                .to_owned(),
+        );
+    }
+    Reference::build(
+        entries,
+        exclusions,
+        complete,
+        json!(manifests),
+        vcs_of(root),
+        json!({"importer": "rea", "importer_version": crate::REA_VERSION, "caller": "directory"}),
+        limitations,
+    )
+    .map_err(|_| {
+        Failure::new(
+            FailureReason::Internal,
+            "reference could not be made canonical",
+        )
+    })
+}
+
+/// The Git commit checked out at `root`, from `.git/HEAD` (and the ref it names, loose or
+/// packed); whether the work tree differs from it is not known.
+fn vcs_of(root: &std::path::Path) -> Value {
+    let git = root.join(".git");
+    if !git.is_dir() {
+        return json!({"kind": "none"});
+    }
+    let read = |path: PathBuf| -> Option<String> {
+        use std::io::Read;
+        let mut text = String::new();
+        std::fs::File::open(path)
+            .ok()?
+            .take(16 << 20)
+            .read_to_string(&mut text)
+            .ok()?;
+        Some(text)
+    };
+    let is_hex =
+        |text: &str| matches!(text.len(), 40 | 64) && text.bytes().all(|b| b.is_ascii_hexdigit());
+    let head = read(git.join("HEAD")).and_then(|head| {
+        let head = head.trim();
+        if is_hex(head) {
+            return Some(head.to_ascii_lowercase());
+        }
+        let name = head.strip_prefix("ref: ")?.trim();
+        if name.split('/').any(|part| matches!(part, "" | "." | "..")) {
+            return None;
+        }
+        if let Some(loose) = read(git.join(name)).filter(|t| is_hex(t.trim())) {
+            return Some(loose.trim().to_ascii_lowercase());
+        }
+        read(git.join("packed-refs"))?.lines().find_map(|line| {
+            let (hash, packed) = line.split_once(' ')?;
+            (packed.trim() == name && is_hex(hash)).then(|| hash.to_ascii_lowercase())
+        })
+    });
+    json!({"kind": "git", "head": head, "dirty": null})
+}
+
+fn draft(application: &str, result: Value, parameters: Value) -> EvidenceDraft {
+    let limitations = limitations_of(&result);
+    EvidenceDraft {
+        subject: None,
+        provider: javascript_provider(),
+        predicate_type: "rea.source-bundle-comparison/v1".to_owned(),
+        operation: OPERATION.to_owned(),
+        parameters,
+        normalized_result: result,
+        result_parts: Vec::new(),
+        confidence: Confidence::Inferred,
+        authority: Authority::ShippedArtifact,
+        limitations,
+        locations: Vec::new(),
+        evidence_links: vec![application.to_owned()],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn secrets_and_metadata_are_left_out_and_sources_are_not() {
+        assert_eq!(
+            left_out("a/.git", EntryKind::Directory),
+            Some("caller-excluded")
+        );
+        assert_eq!(
+            left_out("node_modules", EntryKind::Directory),
+            Some("caller-excluded")
+        );
+        assert_eq!(
+            left_out("x/.env.production", EntryKind::File),
+            Some("configured-secret")
+        );
+        assert_eq!(
+            left_out("certs/server.PEM", EntryKind::File),
+            Some("configured-secret")
+        );
+        assert_eq!(
+            left_out("id_rsa.pub", EntryKind::File),
+            Some("configured-secret")
+        );
+        assert_eq!(left_out("src/.git", EntryKind::File), None);
+        assert_eq!(left_out("src/keyboard.js", EntryKind::File), None);
+        assert_eq!(left_out("src/env.js", EntryKind::Directory), None);
+    }
+}
