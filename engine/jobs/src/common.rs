@@ -192,6 +192,19 @@ impl Side {
     }
 }
 
+/// [`Side::validated`], which must also be `analyze_javascript_application` Evidence.
+pub(crate) fn validated_application(side: &Side, name: &str) -> Result<Validated, Failure> {
+    let validated = side.validated(name)?;
+    if validated.record()["operation"] != crate::analyze::OPERATION {
+        return Err(Failure::new(
+            FailureReason::InvalidInput,
+            format!("{name}: must be analyze_javascript_application Evidence"),
+        )
+        .with_detail("side", name));
+    }
+    Ok(validated)
+}
+
 /// One side of a comparison: a complete Evidence record, or the `{result, evidence_id,
 /// evidence}` envelope a tool returned, validated again (every id recomputed) before use.
 pub(crate) fn validated_side(name: &str, value: &serde_json::Value) -> Result<Validated, Failure> {

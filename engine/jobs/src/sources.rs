@@ -23,7 +23,7 @@ use rea_seal::{Authority, Confidence, EvidenceDraft};
 use rea_traverse::{EntryKind, InputKind, WalkTally};
 use serde_json::{Value, json};
 
-use crate::common::{Side, derive, javascript_provider, limitations_of};
+use crate::common::{Side, derive, javascript_provider, limitations_of, validated_application};
 use crate::engine::{Engine, JobControl, Published};
 use crate::inventory::invalid;
 
@@ -83,14 +83,7 @@ impl Engine {
             graph => graph,
         };
         derive(self, ctl, "comparison complete", move |cx| {
-            let validated = application.validated("application")?;
-            if validated.record()["operation"] != crate::analyze::OPERATION {
-                return Err(Failure::new(
-                    FailureReason::InvalidInput,
-                    "application: must be analyze_javascript_application Evidence",
-                )
-                .with_detail("side", "application"));
-            }
+            let validated = validated_application(&application, "application")?;
             let reference = match &reference {
                 SourceReference::Graph(value) => Reference::read(value)?,
                 SourceReference::Directory(root) => inventory(cx, root)?,

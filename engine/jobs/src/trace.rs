@@ -7,13 +7,13 @@
 //! graph (trace) → seal → validate; nothing is read from disk. The trace itself is
 //! [`rea_graph::trace`].
 
-use rea_core::{Failure, FailureReason};
+use rea_core::Failure;
 use rea_exec::StageCx;
 use rea_graph::trace::{self, Application, NativeEvidence};
 use rea_seal::{Authority, Confidence, EvidenceDraft};
 use serde_json::{Value, json};
 
-use crate::common::{Side, derive, javascript_provider, limitations_of};
+use crate::common::{Side, derive, javascript_provider, limitations_of, validated_application};
 use crate::engine::{Engine, JobControl, Published};
 use crate::inventory::invalid;
 
@@ -52,14 +52,7 @@ impl Engine {
             limits,
         } = request;
         derive(self, ctl, "trace complete", move |cx| {
-            let validated = application.validated("application")?;
-            if validated.record()["operation"] != crate::analyze::OPERATION {
-                return Err(Failure::new(
-                    FailureReason::InvalidInput,
-                    "application: must be analyze_javascript_application Evidence",
-                )
-                .with_detail("side", "application"));
-            }
+            let validated = validated_application(&application, "application")?;
             let native = native_evidence(cx, &native_observations)?;
             let id = validated.evidence_id().to_owned();
             let app = Application::read(cx, &id, validated.result_bytes())?;

@@ -6,7 +6,7 @@
 //! observation, edge and graph id is recomputed. Plan: graph (compare) → seal → validate;
 //! nothing is read from disk. The matching itself is [`rea_graph::versions`].
 
-use rea_core::{Failure, FailureReason};
+use rea_core::Failure;
 use rea_exec::StageCx;
 use rea_graph::versions::{self, Limits, Version};
 use rea_seal::{Authority, Confidence, EvidenceDraft};
@@ -81,14 +81,7 @@ impl Engine {
 
 /// One side: its evidence id and its graph.
 fn side(cx: &StageCx<'_>, name: &str, input: &Side) -> Result<(String, Version), Failure> {
-    let validated = input.validated(name)?;
-    if validated.record()["operation"] != crate::analyze::OPERATION {
-        return Err(Failure::new(
-            FailureReason::InvalidInput,
-            format!("{name}: must be analyze_javascript_application Evidence"),
-        )
-        .with_detail("side", name));
-    }
+    let validated = crate::common::validated_application(input, name)?;
     let id = validated.evidence_id().to_owned();
     let version = Version::read(cx, name, &id, validated.result_bytes())?;
     Ok((id, version))

@@ -1031,11 +1031,7 @@ fn no_json(_: CanonicalError) -> Failure {
 
 /// `jscbi_` + H(the item without `item_id`).
 pub fn item_id(item: &Value) -> Result<String, CanonicalError> {
-    let mut item = item.clone();
-    if let Value::Object(map) = &mut item {
-        map.remove("item_id");
-    }
-    rea_hash::content_id(ITEM_PREFIX, &item)
+    rea_hash::content_id_without(ITEM_PREFIX, item, "item_id")
 }
 
 /// `jscb_` + H(`{application_graph_id, item_ids, parameters, reference_root_sha256, summary}`).

@@ -981,11 +981,7 @@ pub fn path_id(
 
 /// `jatr_` + H(the result without `trace_id`).
 pub fn trace_id(result: &Value) -> Result<String, CanonicalError> {
-    let mut result = result.clone();
-    if let Value::Object(map) = &mut result {
-        map.remove("trace_id");
-    }
-    rea_hash::content_id(TRACE_PREFIX, &result)
+    rea_hash::content_id_without(TRACE_PREFIX, result, "trace_id")
 }
 
 /// The subgraph's `graph_id`, by the application graph's recipe.

@@ -980,11 +980,7 @@ fn ambiguous<'a>(
 
 /// `jaci_` + H(the item without `item_id`).
 pub fn item_id(item: &Value) -> Result<String, CanonicalError> {
-    let mut item = item.clone();
-    if let Value::Object(map) = &mut item {
-        map.remove("item_id");
-    }
-    rea_hash::content_id(ITEM_PREFIX, &item)
+    rea_hash::content_id_without(ITEM_PREFIX, item, "item_id")
 }
 
 /// `jacmp_` + H(`{item_ids, left_graph_id, parameters, right_graph_id, summary}`).

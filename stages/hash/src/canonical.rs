@@ -698,6 +698,20 @@ pub fn content_id<T: Serialize + ?Sized>(
     Ok(format!("{prefix}{}", digest_canonical(value)?))
 }
 
+/// `prefix` followed by [`digest_canonical`] of `object` without its member `key`: the id of
+/// a record that holds its own id.
+pub fn content_id_without(
+    prefix: &str,
+    object: &serde_json::Value,
+    key: &str,
+) -> Result<String, CanonicalError> {
+    let mut object = object.clone();
+    if let serde_json::Value::Object(map) = &mut object {
+        map.remove(key);
+    }
+    content_id(prefix, &object)
+}
+
 /// Lowercase hex SHA-256 of raw bytes.
 pub fn sha256_hex(bytes: &[u8]) -> String {
     sha256_hex_of(&[bytes])
