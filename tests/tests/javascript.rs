@@ -2245,3 +2245,57 @@ fn a_main_without_electron_says_so_and_a_nested_package_that_merely_requires_it_
     assert_eq!(limitations.len(), 1, "{limitations:?}");
     assert!(limitations[0].contains("neither requires nor imports Electron"));
 }
+
+/// A `sourceMappingURL` is a URL relative to its file, as bundlers write it: a bare name is the
+/// map beside the bundle (never a package), `./` and `../` and a query resolve too, and a map
+/// that is not shipped stays an unresolved declaration.
+#[test]
+fn source_map_urls_resolve_beside_their_bundle() {
+    let directive = |url: &str| format!("console.log(1);\n//# {}={url}\n", "sourceMappingURL");
+    // Two maps of different bytes: identical files would be one content node.
+    let map = |source: &str| {
+        format!(
+            r#"{{"version":3,"sources":["../src/{source}"],"sourcesContent":["x"],"names":[],"mappings":"AAAA"}}"#
+        )
+    };
+    let dir = app_tree(&[
+        ("dist/main.js", &directive("main.js.map")),
+        ("dist/main.js.map", &map("main.js")),
+        ("dist/up.js", &directive("../maps/up.js.map?v=3")),
+        ("maps/up.js.map", &map("up.js")),
+        ("dist/gone.js", &directive("gone.js.map")),
+    ]);
+    let result = analyze(dir.path(), SourceMaps::Contents);
+    let path_of = |id: &Value| -> String {
+        let node = result["graph"]["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|n| &n["node_id"] == id)
+            .unwrap();
+        props(node)["path"]
+            .as_str()
+            .or(props(node)["declared_url"].as_str())
+            .unwrap()
+            .to_owned()
+    };
+    let links: BTreeSet<(String, String)> = result["graph"]["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["relation"] == "maps_to")
+        .map(|e| (path_of(&e["source_node_id"]), path_of(&e["target_node_id"])))
+        .collect();
+    assert!(
+        links.contains(&("dist/main.js".to_owned(), "dist/main.js.map".to_owned())),
+        "{links:?}"
+    );
+    assert!(
+        links.contains(&("dist/up.js".to_owned(), "maps/up.js.map".to_owned())),
+        "{links:?}"
+    );
+    assert!(
+        links.contains(&("dist/gone.js".to_owned(), "gone.js.map".to_owned())),
+        "{links:?}"
+    );
+}

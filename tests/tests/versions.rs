@@ -3,6 +3,7 @@
 //! and removed), and the properties every comparison must keep: a version against itself
 //! changes nothing, and the result is the same bytes whatever the thread count.
 
+use std::collections::BTreeSet;
 use std::path::Path;
 
 use rea_core::{Failure, FailureReason};
@@ -97,6 +98,8 @@ fn compare_with(
         right: Side::Value(right.clone()),
         max_comparison_items: items,
         max_candidate_nodes: 100,
+        max_graph_nodes: rea_jobs::versions::DEFAULT_GRAPH_NODES,
+        max_graph_edges: rea_jobs::versions::DEFAULT_GRAPH_EDGES,
     };
     let published = control(|ctl| {
         Engine::new(threads)
@@ -230,6 +233,97 @@ fn the_versioned_fixture_pairs_as_the_reference_expects() {
     assert!(items.iter().any(|i| i["kind"] == "ipc-handler"));
     assert_eq!(result["left"]["evidence_id"], v1["evidence_id"]);
     assert_eq!(result["right"]["evidence_id"], v2["evidence_id"]);
+
+    // The changed_from graph: one edge from the later node to the earlier for every changed
+    // pair whose node ids differ, each node as its side's graph holds it.
+    let graph = &result["changed_from"];
+    let expected: BTreeSet<(String, String)> = items
+        .iter()
+        .filter(|i| i["status"] == "changed" && i["left"]["node_id"] != i["right"]["node_id"])
+        .map(|i| {
+            (
+                i["right"]["node_id"].as_str().unwrap().to_owned(),
+                i["left"]["node_id"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert!(expected.len() >= 2, "{expected:?}");
+    let edges: BTreeSet<(String, String)> = graph["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            assert_eq!(e["relation"], "changed_from");
+            assert_eq!(e["evidence"]["authority"], "cross-version-comparison");
+            (
+                e["source_node_id"].as_str().unwrap().to_owned(),
+                e["target_node_id"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(edges, expected);
+    assert_eq!(summary["changed_from_edges"], expected.len());
+    assert_eq!(summary["changed_from_graph_id"], graph["graph_id"]);
+    let side_nodes = |record: &Value| -> Vec<Value> {
+        record["result"]["graph"]["nodes"]
+            .as_array()
+            .unwrap()
+            .clone()
+    };
+    let known: Vec<Value> = side_nodes(&v1).into_iter().chain(side_nodes(&v2)).collect();
+    for node in graph["nodes"].as_array().unwrap() {
+        assert!(known.contains(node), "{}", node["node_id"]);
+    }
+    assert_eq!(graph["coverage"]["status"], "complete");
+}
+
+#[test]
+fn the_changed_from_graph_keeps_to_its_bounds_and_says_so() {
+    let (_dir, v1, v2) = fixture();
+    let request = VersionsRequest {
+        left: Side::Value(v1.clone()),
+        right: Side::Value(v2.clone()),
+        max_comparison_items: 20_000,
+        max_candidate_nodes: 100,
+        max_graph_nodes: 2,
+        max_graph_edges: 1,
+    };
+    let published = control(|ctl| {
+        Engine::new(2)
+            .unwrap()
+            .compare_application_versions(request, ctl)
+    })
+    .unwrap();
+    let envelope: Value = serde_json::from_slice(&published.envelope_bytes()).unwrap();
+    let result = &envelope["result"];
+    let graph = &result["changed_from"];
+    assert_eq!(graph["edges"].as_array().unwrap().len(), 1);
+    assert_eq!(graph["nodes"].as_array().unwrap().len(), 2);
+    assert_eq!(graph["coverage"]["status"], "partial");
+    assert!(graph["coverage"]["omitted_count"].as_u64().unwrap() >= 1);
+    assert!(
+        result["limitations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|l| l.as_str().unwrap().contains("max_graph_nodes"))
+    );
+    // A graph out of range is refused before anything runs.
+    let err = control(|ctl| {
+        Engine::new(1).unwrap().compare_application_versions(
+            VersionsRequest {
+                left: Side::Value(v1.clone()),
+                right: Side::Value(v2.clone()),
+                max_comparison_items: 10,
+                max_candidate_nodes: 10,
+                max_graph_nodes: 0,
+                max_graph_edges: 1,
+            },
+            ctl,
+        )
+    })
+    .unwrap_err();
+    assert_eq!(err.reason, FailureReason::InvalidInput);
 }
 
 #[test]
@@ -243,6 +337,8 @@ fn a_version_against_itself_changes_nothing() {
     let nodes = v1["result"]["graph"]["nodes"].as_array().unwrap().len() as u64;
     assert_eq!(summary["unchanged"], nodes);
     assert_eq!(summary["paired"], nodes);
+    assert!(result["changed_from"].is_null());
+    assert_eq!(summary["changed_from_edges"], 0);
 }
 
 #[test]
@@ -283,6 +379,8 @@ fn sides_given_as_text_canonical_or_not_compare_as_values_do() {
             right: other,
             max_comparison_items: 20_000,
             max_candidate_nodes: 100,
+            max_graph_nodes: rea_jobs::versions::DEFAULT_GRAPH_NODES,
+            max_graph_edges: rea_jobs::versions::DEFAULT_GRAPH_EDGES,
         };
         let published = control(|ctl| {
             Engine::new(2)
@@ -306,6 +404,8 @@ fn sides_given_as_text_canonical_or_not_compare_as_values_do() {
                 right: Side::Value(v2.clone()),
                 max_comparison_items: 10,
                 max_candidate_nodes: 10,
+                max_graph_nodes: rea_jobs::versions::DEFAULT_GRAPH_NODES,
+                max_graph_edges: rea_jobs::versions::DEFAULT_GRAPH_EDGES,
             },
             ctl,
         )
@@ -381,6 +481,14 @@ fn a_forger_who_recomputes_the_evidence_id_is_still_caught_by_the_comparison_che
         summary["removed"] = (removed - 1).into();
     });
     assert_eq!(err.at, "/comparison_id", "{err}");
+    // The changed_from graph's ids are recomputed, and its id is committed to.
+    let err = forge(&|r| {
+        r["normalized_result"]["changed_from"]["edges"][0]["properties"]["basis"] =
+            "module-key".into()
+    });
+    assert!(err.at.starts_with("/graph/edges/0"), "{err}");
+    let err = forge(&|r| r["normalized_result"]["changed_from"] = Value::Null);
+    assert_eq!(err.at, "/changed_from", "{err}");
     // A comparison links the records it compares.
     let err = forge(&|r| r["evidence_links"] = serde_json::json!([]));
     assert_eq!(err.at, "/evidence_links", "{err}");

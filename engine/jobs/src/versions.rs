@@ -17,8 +17,9 @@ use crate::engine::{Engine, JobControl, Published};
 use crate::inventory::invalid;
 
 pub use rea_graph::versions::{
-    DEFAULT_CANDIDATE_NODES, DEFAULT_COMPARISON_ITEMS, MAX_CANDIDATE_NODES, MAX_COMPARISON_ITEMS,
-    OPERATION, STANDING_LIMITATIONS,
+    DEFAULT_CANDIDATE_NODES, DEFAULT_COMPARISON_ITEMS, DEFAULT_GRAPH_EDGES, DEFAULT_GRAPH_NODES,
+    MAX_CANDIDATE_NODES, MAX_COMPARISON_ITEMS, MAX_GRAPH_EDGES, MAX_GRAPH_NODES, OPERATION,
+    STANDING_LIMITATIONS,
 };
 
 pub use crate::common::Side;
@@ -32,6 +33,10 @@ pub struct VersionsRequest {
     pub max_comparison_items: usize,
     /// Candidates listed per ambiguous item, 1 to [`MAX_CANDIDATE_NODES`].
     pub max_candidate_nodes: usize,
+    /// Nodes of the `changed_from` graph, 1 to [`MAX_GRAPH_NODES`].
+    pub max_graph_nodes: usize,
+    /// Edges of the `changed_from` graph, 1 to [`MAX_GRAPH_EDGES`].
+    pub max_graph_edges: usize,
 }
 
 impl Engine {
@@ -54,11 +59,24 @@ impl Engine {
                 format!("max_candidate_nodes must be between 1 and {MAX_CANDIDATE_NODES}"),
             ));
         }
+        for (field, value, most) in [
+            ("max_graph_nodes", request.max_graph_nodes, MAX_GRAPH_NODES),
+            ("max_graph_edges", request.max_graph_edges, MAX_GRAPH_EDGES),
+        ] {
+            if !(1..=most).contains(&value) {
+                return Err(invalid(
+                    field,
+                    format!("{field} must be between 1 and {most}"),
+                ));
+            }
+        }
         let VersionsRequest {
             left,
             right,
             max_comparison_items,
             max_candidate_nodes,
+            max_graph_nodes,
+            max_graph_edges,
         } = request;
         derive(self, ctl, "comparison complete", move |cx| {
             let (left, right) =
@@ -68,23 +86,38 @@ impl Engine {
             let limits = Limits {
                 max_comparison_items,
                 max_candidate_nodes,
+                max_graph_nodes,
+                max_graph_edges,
             };
             let parameters = json!({
                 "max_candidate_nodes": limits.max_candidate_nodes,
                 "max_comparison_items": limits.max_comparison_items,
+                "max_graph_edges": limits.max_graph_edges,
+                "max_graph_nodes": limits.max_graph_nodes,
             });
-            let result = versions::compare(cx, &left.1, &right.1, limits, &parameters)?;
+            let result = versions::compare(
+                cx,
+                [&left.1, &right.1],
+                [left.2.result_bytes(), right.2.result_bytes()],
+                limits,
+                &parameters,
+            )?;
             Ok(draft(&left.0, &right.0, result, parameters))
         })
     }
 }
 
-/// One side: its evidence id and its graph.
-fn side(cx: &StageCx<'_>, name: &str, input: &Side) -> Result<(String, Version), Failure> {
+/// One side: its evidence id, its graph, and its validated record (whose text the graph's
+/// node spans index).
+fn side(
+    cx: &StageCx<'_>,
+    name: &str,
+    input: &Side,
+) -> Result<(String, Version, rea_validate::Validated), Failure> {
     let validated = crate::common::validated_application(input, name)?;
     let id = validated.evidence_id().to_owned();
     let version = Version::read(cx, name, &id, validated.result_bytes())?;
-    Ok((id, version))
+    Ok((id, version, validated))
 }
 
 fn draft(left: &str, right: &str, result: Value, parameters: Value) -> EvidenceDraft {

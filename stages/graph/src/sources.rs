@@ -21,7 +21,9 @@
 //! | `language-extension` | 5 | the extensions are equal |
 //!
 //! A candidate scoring under 20 is dropped. Per file, strongest first:
-//! - nodes whose digest is the file's: `unchanged` (one node) or `duplicated` (several), `exact`;
+//! - nodes whose digest is the file's: `unchanged` when one sits at the file's own path, or all
+//!   at one path (a file, or one original source that several maps list), `duplicated` when
+//!   they sit only at several other paths, `exact`;
 //! - else the best-scoring candidates, when their score holds a path signal (the first three
 //!   after the digest): several at that score is `split`; one is `modified` when the node carries
 //!   a digest to compare (`high` for an original-source or exact path, `medium` for a suffix),
@@ -35,6 +37,12 @@
 //!   the file), and, when the application has bundles, the file is a script (bundlers inline
 //!   JSON without listing it in source maps). Otherwise `unknown`, with the reason.
 //!
+//! Bounds: files are compared in path order; `max_candidate_evaluations` bounds the (file,
+//! node) pairs scored and `max_application_nodes` the distinct application nodes scored (every
+//! node is indexed; only a file's candidates, by digest or name, are scored). A file whose
+//! candidates would pass either is `unknown` (`evaluation-limit`, `node-limit`); a file with no
+//! candidate is decided whatever the bounds.
+//!
 //! Application nodes no file matched, among original sources and JavaScript assets, are counted
 //! and listed (bounded) as `application_only`.
 //!
@@ -43,7 +51,7 @@
 //! without `item_id`); the `comparison_id` is `jscb_` + H(`{application_graph_id, item_ids,
 //! parameters, reference_root_sha256, summary}`). The validator recomputes all three.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use rea_core::{Failure, FailureReason};
 use rea_exec::StageCx;
@@ -51,7 +59,7 @@ use rea_hash::CanonicalError;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use crate::record::{CoverageIn, NodeIn};
+use crate::record::CoverageIn;
 
 pub const OPERATION: &str = "compare_source_to_bundle";
 pub const SCHEMA: &str = "JavaScriptSourceBundleComparison";
@@ -106,7 +114,7 @@ pub const STATUSES: [&str; 7] = [
     "unknown",
 ];
 /// Why an item is `unknown`.
-pub const UNKNOWN_REASONS: [&str; 8] = [
+pub const UNKNOWN_REASONS: [&str; 9] = [
     "no-digest",
     "weak-match",
     "not-analyzed-kind",
@@ -115,6 +123,7 @@ pub const UNKNOWN_REASONS: [&str; 8] = [
     "incomplete-application",
     "unmapped-bundles",
     "evaluation-limit",
+    "node-limit",
 ];
 pub const CONFIDENCES: [&str; 5] = ["exact", "high", "medium", "low", "unknown"];
 pub const ENTRY_KINDS: [&str; 3] = ["directory", "file", "symlink"];
@@ -128,9 +137,10 @@ pub const EXCLUSION_REASONS: [&str; 6] = [
     "caller-excluded",
 ];
 /// The limitations every comparison states, first.
-pub const STANDING_LIMITATIONS: [&str; 2] = [
+pub const STANDING_LIMITATIONS: [&str; 3] = [
     "Files match application nodes by digest, original-source path, current path and name only; a file compiled or transformed on its way into a bundle (TypeScript, JSX, minified) matches by digest only through a source map's sourcesContent, so analyze the application with source_maps: \"contents\".",
     "Relationships between reference files (imports, requires) are carried in the reference but not compared.",
+    "A file that gives a bundle no code of its own (a module of re-exports or types only) may be left out of its source map, and so be reported removed although it was bundled.",
 ];
 
 /// One entry of a reference: a file, a directory or a symlink, by its path below the root.
@@ -431,6 +441,44 @@ struct GraphIn {
     edges: Vec<EdgeIn>,
 }
 
+/// A node, read down to the fields the comparison uses (any other field is skipped, and a
+/// field of an unexpected type reads as absent).
+#[derive(Deserialize)]
+struct NodeIn {
+    node_id: String,
+    kind: String,
+    identity: IdentityIn,
+    observations: Vec<ObservationIn>,
+}
+
+#[derive(Deserialize)]
+struct IdentityIn {
+    #[serde(default)]
+    strategy: Value,
+    #[serde(default)]
+    sha256: Value,
+    #[serde(default)]
+    original_source: Value,
+    #[serde(default)]
+    source_sha256: Value,
+}
+
+#[derive(Deserialize)]
+struct ObservationIn {
+    #[serde(default)]
+    label: Value,
+    #[serde(default)]
+    properties: PropertiesIn,
+}
+
+#[derive(Deserialize, Default)]
+struct PropertiesIn {
+    #[serde(default)]
+    path: Value,
+    #[serde(default)]
+    source_map_path: Value,
+}
+
 #[derive(Deserialize)]
 struct EdgeIn {
     source_node_id: String,
@@ -463,7 +511,6 @@ struct Application {
     graph_status: String,
     cut: bool,
     nodes: Vec<Current>,
-    omitted_nodes: usize,
     /// Bundles: assets holding module factories or chunks.
     bundles: usize,
     /// Bundles whose original sources are not listed.
@@ -471,7 +518,7 @@ struct Application {
 }
 
 impl Application {
-    fn read(bytes: &[u8], max_nodes: usize) -> Result<Application, Failure> {
+    fn read(bytes: &[u8]) -> Result<Application, Failure> {
         let result: ResultIn = serde_json::from_slice(bytes).map_err(|err| {
             Failure::new(
                 FailureReason::InvalidInput,
@@ -521,7 +568,7 @@ impl Application {
                 let path = n
                     .observations
                     .iter()
-                    .find_map(|o| o.properties.get("path").and_then(Value::as_str))?;
+                    .find_map(|o| o.properties.path.as_str())?;
                 Some((n.node_id.as_str(), path))
             })
             .collect();
@@ -531,7 +578,7 @@ impl Application {
             .iter()
             .filter(|n| n.kind == "source-module")
             .flat_map(|n| &n.observations)
-            .filter_map(|o| o.properties.get("source_map_path").and_then(Value::as_str))
+            .filter_map(|o| o.properties.source_map_path.as_str())
             .collect();
         let mut mapped: BTreeSet<&str> = lists_sources.clone();
         for (asset, map) in maps {
@@ -550,46 +597,52 @@ impl Application {
             .count();
         let mut nodes = Vec::new();
         for node in &graph.nodes {
-            let string = |key: &str| node.identity.get(key).and_then(Value::as_str);
+            let identity = &node.identity;
+            let label = node
+                .observations
+                .first()
+                .and_then(|o| o.label.as_str())
+                .map(str::to_owned);
             if node.kind == "source-module" {
-                let Some(path) = string("original_source").and_then(normalize_original) else {
+                let Some(path) = identity
+                    .original_source
+                    .as_str()
+                    .and_then(normalize_original)
+                else {
                     continue;
                 };
                 nodes.push(Current {
                     node_id: node.node_id.clone(),
                     kind: node.kind.clone(),
-                    label: node.observations.first().and_then(|o| o.label.clone()),
+                    label,
                     path,
                     original: true,
-                    digest: string("source_sha256").map(str::to_owned),
+                    digest: identity.source_sha256.as_str().map(str::to_owned),
                 });
-            } else if string("strategy") == Some("content-digest") {
+            } else if identity.strategy == "content-digest" {
                 let paths: BTreeSet<&str> = node
                     .observations
                     .iter()
-                    .filter_map(|o| o.properties.get("path").and_then(Value::as_str))
+                    .filter_map(|o| o.properties.path.as_str())
                     .collect();
                 for path in paths {
                     nodes.push(Current {
                         node_id: node.node_id.clone(),
                         kind: node.kind.clone(),
-                        label: node.observations.first().and_then(|o| o.label.clone()),
+                        label: label.clone(),
                         path: path.to_owned(),
                         original: false,
-                        digest: string("sha256").map(str::to_owned),
+                        digest: identity.sha256.as_str().map(str::to_owned),
                     });
                 }
             }
         }
         nodes.sort_by(|a, b| (&a.path, &a.node_id).cmp(&(&b.path, &b.node_id)));
-        let omitted_nodes = nodes.len().saturating_sub(max_nodes);
-        nodes.truncate(max_nodes);
         Ok(Application {
             graph_id: graph.graph_id,
             graph_status: graph.coverage.status,
             cut,
             nodes,
-            omitted_nodes,
             bundles: bundles
                 .iter()
                 .filter(|b| kinds.get(*b) == Some(&"javascript-asset"))
@@ -669,7 +722,7 @@ pub fn compare(
     limits: Limits,
     parameters: &Value,
 ) -> Result<Value, Failure> {
-    let app = Application::read(app_bytes, limits.max_application_nodes)?;
+    let app = Application::read(app_bytes)?;
     cx.check()?;
     let mut by_digest: HashMap<&str, Vec<usize>> = HashMap::new();
     let mut by_name: HashMap<&str, Vec<usize>> = HashMap::new();
@@ -687,9 +740,14 @@ pub fn compare(
     let omitted_files = files.len().saturating_sub(limits.max_source_files);
     let files = &files[..files.len() - omitted_files];
     let reference_complete = reference.inventory_state == "complete";
-    let application_complete = !app.cut && app.omitted_nodes == 0;
+    // A file with no candidate is absent whatever the bounds: they only stop candidates from
+    // being considered.
+    let application_complete = !app.cut;
     let mut evaluations: u64 = 0;
     let mut evaluation_limit = false;
+    // The application nodes scored so far, at most max_application_nodes.
+    let mut considered: HashSet<usize> = HashSet::new();
+    let mut node_limit = false;
     let mut outcomes = Vec::with_capacity(files.len());
     for file in files {
         cx.check()?;
@@ -699,13 +757,23 @@ pub fn compare(
             candidates.extend(by_digest.get(sha).into_iter().flatten());
         }
         candidates.extend(by_name.get(basename(&file.path)).into_iter().flatten());
-        if evaluation_limit
-            || evaluations + candidates.len() as u64 > limits.max_candidate_evaluations
-        {
+        let fresh = candidates
+            .iter()
+            .filter(|i| !considered.contains(i))
+            .count();
+        let cut = if evaluations + candidates.len() as u64 > limits.max_candidate_evaluations {
             evaluation_limit = true;
+            Some("evaluation-limit")
+        } else if considered.len() + fresh > limits.max_application_nodes {
+            node_limit = true;
+            Some("node-limit")
+        } else {
+            None
+        };
+        if let Some(reason) = cut {
             outcomes.push(Outcome {
                 status: "unknown",
-                reason: Some("evaluation-limit"),
+                reason: Some(reason),
                 confidence: "unknown",
                 matches: Vec::new(),
                 best: None,
@@ -713,6 +781,7 @@ pub fn compare(
             continue;
         }
         evaluations += candidates.len() as u64;
+        considered.extend(candidates.iter().copied());
         let mut scored: Vec<Scored> = candidates
             .into_iter()
             .map(|i| Scored {
@@ -800,7 +869,7 @@ pub fn compare(
         item["item_id"] = json!(id);
         items.push(item);
     }
-    let truncated = omitted_files > 0 || app.omitted_nodes > 0 || evaluation_limit;
+    let truncated = omitted_files > 0 || node_limit || evaluation_limit;
     let status = if truncated {
         "truncated"
     } else if !reference_complete || app.cut || counts["unknown"] > 0 {
@@ -822,6 +891,7 @@ pub fn compare(
         "application_only": only.len(),
         "candidate_evaluations": evaluations,
         "projected_application_nodes": app.nodes.len(),
+        "considered_application_nodes": considered.len(),
         "unmapped_bundles": app.unmapped_bundles,
     });
     let item_ids: Vec<Value> = items.iter().map(|i| i["item_id"].clone()).collect();
@@ -859,10 +929,10 @@ pub fn compare(
             limits.max_source_files
         ));
     }
-    if app.omitted_nodes > 0 {
+    if node_limit {
         limitations.push(format!(
-            "{} application node(s) past max_application_nodes {} were not considered.",
-            app.omitted_nodes, limits.max_application_nodes
+            "max_application_nodes {} was reached: files whose candidates would pass it are unknown.",
+            limits.max_application_nodes
         ));
     }
     if evaluation_limit {
@@ -915,7 +985,7 @@ pub fn compare(
             "application_graph_status": app.graph_status,
             "application_cut": app.cut,
             "omitted_source_files": omitted_files,
-            "omitted_application_nodes": app.omitted_nodes,
+            "node_limit_reached": node_limit,
             "evaluation_limit_reached": evaluation_limit,
         },
         "limitations": limitations,
@@ -940,13 +1010,13 @@ fn decide(
     let (digest, others): (Vec<Scored>, Vec<Scored>) =
         scored.into_iter().partition(|s| s.has(DIGEST));
     if !digest.is_empty() {
-        let nodes: BTreeSet<&str> = digest
-            .iter()
-            .map(|s| app.nodes[s.node].node_id.as_str())
-            .collect();
-        // A node listed at two paths is one node; several nodes with the file's bytes are
-        // duplicates.
-        return if nodes.len() == 1 {
+        // The file's bytes at its own path (or at one path only: a file, or one source
+        // several maps list) is the file shipped unchanged, whatever copies sit elsewhere;
+        // bytes found only at several other paths are duplicates.
+        let path = |s: &Scored| app.nodes[s.node].path.as_str();
+        let own: BTreeSet<&str> = digest.iter().filter(|s| s.has_path()).map(path).collect();
+        let paths: BTreeSet<&str> = digest.iter().map(path).collect();
+        return if own.len() == 1 || paths.len() == 1 {
             outcome("unchanged", None, "exact", digest, None)
         } else {
             outcome("duplicated", None, "exact", digest, None)

@@ -37,6 +37,14 @@
 //! the application's boundary first ([`BOUNDARY_KINDS`]: IPC, bridges, preloads, windows,
 //! processes, native add-ons, endpoints…), then kind, label and node ids.
 //!
+//! Each changed pair whose two nodes have different ids is also an edge of the `changed_from`
+//! graph, a JavaScript Application Graph (its ids by that graph's recipes, no roots): both nodes
+//! as their sides' graphs hold them, and an edge `changed_from` from the later node to the
+//! earlier (properties `basis` and `dimensions`; evidence `cross-version-comparison`,
+//! `inferred`), pairs taken in listing order until `max_graph_nodes` or `max_graph_edges`
+//! would be passed. A pair whose node id the graph already holds with other content is left out
+//! too. The summary counts its edges and names its `graph_id`; null when it would be empty.
+//!
 //! Ids: an item's `item_id` is `jaci_` + H(the item without `item_id`); the `comparison_id` is
 //! `jacmp_` + H(`{item_ids, left_graph_id, parameters, right_graph_id, summary}`), where H is
 //! the lowercase hex SHA-256 of the RFC 8785 canonical JSON. Both are recomputed by the
@@ -68,6 +76,11 @@ pub const MAX_COMPARISON_ITEMS: usize = 50_000;
 /// Candidates listed per ambiguous item: the default and the most.
 pub const DEFAULT_CANDIDATE_NODES: usize = 100;
 pub const MAX_CANDIDATE_NODES: usize = 1_000;
+/// Nodes and edges of the `changed_from` graph: the defaults and the most.
+pub const DEFAULT_GRAPH_NODES: usize = 20_000;
+pub const MAX_GRAPH_NODES: usize = 100_000;
+pub const DEFAULT_GRAPH_EDGES: usize = 40_000;
+pub const MAX_GRAPH_EDGES: usize = 200_000;
 /// Paths shown per node side of an item.
 const MAX_PATHS: usize = 4;
 
@@ -119,7 +132,7 @@ pub const BOUNDARY_KINDS: [&str; 14] = [
 pub const STANDING_LIMITATIONS: [&str; 3] = [
     "Module factories pair by their source digest, then by their structural fingerprint (rea-swc-structure-v2, identifier names ignored; medium confidence), then, only in files whose other factories kept their keys, by their module key (low confidence): bundler ordinals shift between builds.",
     "Nodes that are not module factories pair last by a semantic key (identity without file digest or source position, labels, files): medium confidence.",
-    "No changed_from graph is produced: each pair is an item naming its left and right node ids.",
+    "The changed_from graph holds each changed pair whose two nodes have different ids, the later node changed_from the earlier; a pair that kept its node id (only its observations or relations changed) is an item only.",
 ];
 /// Every dimension a pair is compared on.
 pub const DIMENSIONS: [&str; 6] = [
@@ -154,6 +167,9 @@ const PLACEMENT: &[&str] = &[
 pub struct Limits {
     pub max_comparison_items: usize,
     pub max_candidate_nodes: usize,
+    /// Nodes and edges of the `changed_from` graph.
+    pub max_graph_nodes: usize,
+    pub max_graph_edges: usize,
 }
 
 impl Default for Limits {
@@ -161,6 +177,8 @@ impl Default for Limits {
         Limits {
             max_comparison_items: DEFAULT_COMPARISON_ITEMS,
             max_candidate_nodes: DEFAULT_CANDIDATE_NODES,
+            max_graph_nodes: DEFAULT_GRAPH_NODES,
+            max_graph_edges: DEFAULT_GRAPH_EDGES,
         }
     }
 }
@@ -258,6 +276,8 @@ struct Node {
     labels: BTreeSet<String>,
     /// Its observations reached the per-node cap, so some may be left out.
     capped: bool,
+    /// Where the node's canonical text sits in its side's result text.
+    span: (usize, usize),
 }
 
 impl Version {
@@ -284,8 +304,13 @@ impl Version {
             .par_iter()
             .map(|raw| {
                 cx.check()?;
-                serde_json::from_str::<NodeIn>(raw.get())
-                    .map(Node::of)
+                let text = raw.get();
+                let start = (text.as_ptr() as usize).wrapping_sub(result.as_ptr() as usize);
+                serde_json::from_str::<NodeIn>(text)
+                    .map(|node| Node {
+                        span: (start, text.len()),
+                        ..Node::of(node)
+                    })
                     .map_err(unreadable)
             })
             .collect::<Result<_, Failure>>()?;
@@ -429,6 +454,7 @@ impl Node {
             _ => None,
         });
         Node {
+            span: (0, 0),
             capped: node.observations.len() >= MAX_OBSERVATIONS,
             id: node.node_id,
             kind: node.kind,
@@ -567,8 +593,8 @@ struct Group {
 /// Compares two versions; the result is the comparison's `normalized_result`.
 pub fn compare(
     cx: &StageCx<'_>,
-    left: &Version,
-    right: &Version,
+    [left, right]: [&Version; 2],
+    texts: [&[u8]; 2],
     limits: Limits,
     parameters: &Value,
 ) -> Result<Value, Failure> {
@@ -774,6 +800,7 @@ pub fn compare(
             .then_with(|| side_id(x.left).cmp(side_id(y.left)))
             .then_with(|| side_id(x.right).cmp(side_id(y.right)))
     });
+    let changed_from = changed_from_graph(cx, &drafts, texts, limits)?;
     let total = drafts.len();
     let ambiguous_nodes = drafts.iter().filter(|d| d.candidates.is_some()).count();
     drafts.truncate(limits.max_comparison_items);
@@ -802,6 +829,8 @@ pub fn compare(
         "by_kind": by_kind,
         "changed": counts["changed"],
         "changed_dimensions": dimension_counts,
+        "changed_from_edges": changed_from.edges,
+        "changed_from_graph_id": changed_from.graph["graph_id"],
         "items": total,
         "items_listed": listed,
         "paired": paired,
@@ -840,7 +869,14 @@ pub fn compare(
         &item_ids,
     )
     .map_err(canonical_failure)?;
+    if changed_from.omitted > 0 {
+        limitations.push(format!(
+            "{} changed pairs are left out of the changed_from graph (max_graph_nodes, max_graph_edges).",
+            changed_from.omitted
+        ));
+    }
     Ok(json!({
+        "changed_from": changed_from.graph,
         "comparison_id": comparison,
         "items": items,
         "left": left.header(),
@@ -869,6 +905,131 @@ pub fn compare(
             "omitted_items": total - listed,
         },
     }))
+}
+
+/// The `changed_from` graph, and what it holds and left out.
+struct ChangedFrom {
+    /// A JavaScript Application Graph, or null when no changed pair has two node ids.
+    graph: Value,
+    edges: usize,
+    /// Changed pairs left out by the bounds (or whose node id the graph already holds with
+    /// other content).
+    omitted: usize,
+}
+
+/// The evidence of a `changed_from` edge.
+fn changed_from_evidence(confidence: &str) -> Value {
+    json!({
+        "artifact_sha256": null,
+        "authority": "cross-version-comparison",
+        "confidence": match confidence { "exact" | "high" => "high", "medium" => "medium", _ => "low" },
+        "extractor": "rea-javascript-reconstruction",
+        "limitations": ["The pairing across versions is inferred from digests, identities and fingerprints, not recorded by the build."],
+        "location": null,
+        "operation": "compare-application-versions",
+        "state": "inferred",
+    })
+}
+
+/// The graph of changed pairs, in listing order (boundary first): both nodes verbatim from
+/// their sides' texts, and an edge from the later to the earlier, within the bounds.
+fn changed_from_graph(
+    cx: &StageCx<'_>,
+    drafts: &[Draft<'_>],
+    texts: [&[u8]; 2],
+    limits: Limits,
+) -> Result<ChangedFrom, Failure> {
+    let text_of = |side: usize, node: &Node| -> Option<Value> {
+        let (start, len) = node.span;
+        let bytes = texts[side].get(start..start.checked_add(len)?)?;
+        serde_json::from_slice(bytes).ok()
+    };
+    let mut nodes: BTreeMap<String, Value> = BTreeMap::new();
+    let mut edges: Vec<(String, Value)> = Vec::new();
+    let mut omitted = 0usize;
+    for (n, d) in drafts.iter().enumerate() {
+        if n % 1024 == 0 {
+            cx.check()?;
+        }
+        let (Some(a), Some(b)) = (d.left, d.right) else {
+            continue;
+        };
+        if d.status != "changed" || a.id == b.id {
+            continue;
+        }
+        let new = usize::from(!nodes.contains_key(&a.id)) + usize::from(!nodes.contains_key(&b.id));
+        if nodes.len() + new > limits.max_graph_nodes || edges.len() >= limits.max_graph_edges {
+            omitted += 1;
+            continue;
+        }
+        let (Some(left), Some(right)) = (text_of(0, a), text_of(1, b)) else {
+            omitted += 1;
+            continue;
+        };
+        let clashes = |id: &str, text: &Value| nodes.get(id).is_some_and(|held| held != text);
+        if clashes(&a.id, &left) || clashes(&b.id, &right) {
+            omitted += 1;
+            continue;
+        }
+        let properties = json!({"basis": d.basis, "dimensions": d.dimensions});
+        let evidence = changed_from_evidence(d.confidence);
+        let (id, text) = crate::javascript::ids::edge(
+            &b.id,
+            &a.id,
+            "changed_from",
+            rea_hash::Piece::Json(
+                &rea_hash::CanonicalJson::of(&properties).map_err(canonical_failure)?,
+            ),
+            rea_hash::Piece::Json(
+                &rea_hash::CanonicalJson::of(&evidence).map_err(canonical_failure)?,
+            ),
+        )
+        .map_err(canonical_failure)?;
+        let edge: Value = text.to_value().map_err(|err| {
+            Failure::new(FailureReason::Internal, "changed_from edge is not JSON").with_source(err)
+        })?;
+        nodes.insert(a.id.clone(), left);
+        nodes.insert(b.id.clone(), right);
+        edges.push((id, edge));
+    }
+    if edges.is_empty() {
+        return Ok(ChangedFrom {
+            graph: Value::Null,
+            edges: 0,
+            omitted,
+        });
+    }
+    edges.sort_by(|x, y| x.0.cmp(&y.0));
+    let count = edges.len();
+    let coverage = if omitted > 0 {
+        json!({"status": "partial", "truncated": true, "omitted_count": omitted,
+               "limits": [{"name": "max_graph_edges", "unit": "items", "value": limits.max_graph_edges},
+                          {"name": "max_graph_nodes", "unit": "items", "value": limits.max_graph_nodes}]})
+    } else {
+        json!({"status": "complete", "truncated": false, "omitted_count": 0, "limits": []})
+    };
+    let graph_limitations: Vec<String> = if omitted > 0 {
+        vec![format!(
+            "{omitted} changed pairs are left out (max_graph_nodes, max_graph_edges)."
+        )]
+    } else {
+        Vec::new()
+    };
+    let mut graph = json!({
+        "schema": "JavaScriptApplicationGraph",
+        "schema_version": 1,
+        "coverage": coverage,
+        "limitations": graph_limitations,
+        "root_node_ids": [],
+        "nodes": nodes.into_values().collect::<Vec<_>>(),
+        "edges": edges.into_iter().map(|(_, e)| e).collect::<Vec<_>>(),
+    });
+    graph["graph_id"] = json!(crate::trace::subgraph_id(&graph).map_err(canonical_failure)?);
+    Ok(ChangedFrom {
+        graph,
+        edges: count,
+        omitted,
+    })
 }
 
 /// An item before it is written out.

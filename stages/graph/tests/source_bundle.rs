@@ -159,6 +159,8 @@ fn each_status_follows_its_rule() {
         file("nodigest.ts", 'n'), // an original source without its text: unknown
         file("m/merged.js", 'm'), // two files whose one best node is the same
         file("merged.js", 'q'),
+        file("shared.js", 'h'), // one source two maps list: unchanged
+        file("kept.js", 'k'),   // at its own path, and copied elsewhere: unchanged
     ]);
     let app = application(
         vec![
@@ -171,6 +173,10 @@ fn each_status_follows_its_rule() {
             asset("jag_node_7", "other/weak.js", '3'),
             original("jag_node_8", "webpack://app/./nodigest.ts", None),
             original("jag_node_9", "webpack://app/./m/merged.js", Some('M')),
+            original("jag_node_10", "webpack://app/./shared.js", Some('h')),
+            original("jag_node_11", "webpack://other/./shared.js?x", Some('h')),
+            asset("jag_node_12", "kept.js", 'k'),
+            asset("jag_node_12", "kept.copy.js", 'k'),
         ],
         Vec::new(),
     );
@@ -186,12 +192,14 @@ fn each_status_follows_its_rule() {
         ("nodigest.ts", "unknown", json!("no-digest")),
         ("m/merged.js", "merged", Value::Null),
         ("merged.js", "merged", Value::Null),
+        ("shared.js", "unchanged", Value::Null),
+        ("kept.js", "unchanged", Value::Null),
     ];
     for (path, want, reason) in expect {
         assert_eq!(status(&result, path), (want.to_owned(), reason), "{path}");
     }
     let summary = &result["summary"];
-    assert_eq!(summary["compared_files"], 10);
+    assert_eq!(summary["compared_files"], 12);
     assert_eq!(summary["unknown"], 3);
     // Scores are the sums of the listed signals' weights.
     let edited = result["items"]
@@ -254,5 +262,53 @@ fn absence_is_unknown_where_a_bundle_could_hold_the_file() {
         result["application_only"]["count"], 2,
         "{}",
         result["application_only"]
+    );
+}
+
+#[test]
+fn bounds_leave_files_unknown_and_never_decide_them_on_a_partial_view() {
+    let reference = reference(vec![
+        file("a.js", 'a'),
+        file("b.js", 'b'),
+        file("gone.js", 'g'),
+    ]);
+    let app = application(
+        vec![
+            asset("jag_node_1", "a.js", 'a'),
+            asset("jag_node_2", "b.js", 'b'),
+        ],
+        Vec::new(),
+    );
+    let cancel = CancelToken::new();
+    let progress = ProgressReporter::silent();
+    let cx = StageCx::detached(StageKind::Graph, &cancel, &progress);
+    let limits = Limits {
+        max_application_nodes: 1,
+        ..Limits::default()
+    };
+    let result = sources::compare(&cx, &reference, &app, "ev_test", limits, &json!({})).unwrap();
+    assert_eq!(
+        status(&result, "a.js"),
+        ("unchanged".to_owned(), Value::Null)
+    );
+    assert_eq!(
+        status(&result, "b.js"),
+        ("unknown".to_owned(), json!("node-limit"))
+    );
+    // No candidate at all: absent whatever the bound.
+    assert_eq!(
+        status(&result, "gone.js"),
+        ("removed".to_owned(), Value::Null)
+    );
+    assert_eq!(result["coverage"]["status"], "truncated");
+    assert_eq!(result["coverage"]["node_limit_reached"], true);
+    let limits = Limits {
+        max_candidate_evaluations: 1,
+        ..Limits::default()
+    };
+    let result = sources::compare(&cx, &reference, &app, "ev_test", limits, &json!({})).unwrap();
+    assert_eq!(
+        status(&result, "b.js"),
+        ("unknown".to_owned(), json!("evaluation-limit"))
     );
 }

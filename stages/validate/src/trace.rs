@@ -165,7 +165,7 @@ pub(crate) fn check(record: &Value, result: &Value) -> Result<(), ValidationErro
 }
 
 /// The subgraph as an application graph; returns each node's kind by id.
-fn check_graph(graph: &Value) -> Result<HashMap<&str, &str>, ValidationError> {
+pub(crate) fn check_graph(graph: &Value) -> Result<HashMap<&str, &str>, ValidationError> {
     let bad = |at: &str, problem: &str| Err(ValidationError::new(at, problem));
     if graph["schema"] != "JavaScriptApplicationGraph" || graph["schema_version"] != 1 {
         return bad(

@@ -88,6 +88,7 @@ pub(crate) fn check(record: &Value, result: &Value) -> Result<(), ValidationErro
     {
         return bad("/summary", "counts do not add up to the items");
     }
+    check_changed_from(result)?;
     let id = versions::comparison_id(
         result["left"]["graph_id"].as_str().unwrap_or_default(),
         result["right"]["graph_id"].as_str().unwrap_or_default(),
@@ -98,6 +99,41 @@ pub(crate) fn check(record: &Value, result: &Value) -> Result<(), ValidationErro
     .map_err(|e| ValidationError::new("/comparison_id", e.to_string()))?;
     if result["comparison_id"] != id.as_str() {
         return bad("/comparison_id", "does not match the comparison");
+    }
+    Ok(())
+}
+
+/// The `changed_from` graph, when there is one: an application graph (every id recomputed)
+/// whose edges all say `changed_from` between nodes of one kind, as many as the summary
+/// counts, and whose id the summary commits to.
+fn check_changed_from(result: &Value) -> Result<(), ValidationError> {
+    let bad = |at: &str, problem: &str| Err(ValidationError::new(at, problem));
+    let graph = &result["changed_from"];
+    let summary = &result["summary"];
+    if graph.is_null() {
+        if summary["changed_from_edges"] != 0 || !summary["changed_from_graph_id"].is_null() {
+            return bad(
+                "/changed_from",
+                "the summary counts a graph that is not there",
+            );
+        }
+        return Ok(());
+    }
+    let kinds = crate::trace::check_graph(graph)?;
+    let edges = graph["edges"].as_array().map_or(&[][..], Vec::as_slice);
+    for (i, edge) in edges.iter().enumerate() {
+        let kind = |key: &str| kinds.get(edge[key].as_str().unwrap_or_default());
+        if edge["relation"] != "changed_from" || kind("source_node_id") != kind("target_node_id") {
+            return bad(
+                &format!("/changed_from/edges/{i}"),
+                "must be changed_from between nodes of one kind",
+            );
+        }
+    }
+    if summary["changed_from_edges"].as_u64() != Some(edges.len() as u64)
+        || summary["changed_from_graph_id"] != graph["graph_id"]
+    {
+        return bad("/summary", "does not count or name the changed_from graph");
     }
     Ok(())
 }

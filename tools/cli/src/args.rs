@@ -172,6 +172,12 @@ pub struct VersionsArgs {
     /// Candidates listed per ambiguous item, 1 to 1,000.
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=1_000))]
     pub max_candidate_nodes: u64,
+    /// Nodes of the changed_from graph, 1 to 100,000.
+    #[arg(long, default_value_t = 20_000, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub max_graph_nodes: u64,
+    /// Edges of the changed_from graph, 1 to 200,000.
+    #[arg(long, default_value_t = 40_000, value_parser = clap::value_parser!(u64).range(1..=200_000))]
+    pub max_graph_edges: u64,
     #[command(flatten)]
     pub job: JobArgs,
 }

@@ -159,6 +159,8 @@ fn versions(engine: &Engine, args: VersionsArgs, cancel: &CancelToken) -> ExitCo
             right: Side::Text(read_file(&args.right)?),
             max_comparison_items: args.max_comparison_items as usize,
             max_candidate_nodes: args.max_candidate_nodes as usize,
+            max_graph_nodes: args.max_graph_nodes as usize,
+            max_graph_edges: args.max_graph_edges as usize,
         };
         with_control(cancel, &args.job, |ctl| {
             engine.compare_application_versions(request, ctl)

@@ -287,7 +287,8 @@ pub fn sources_summary(published: &Published, elapsed: Duration) {
         say!("  unknown      {}", reasons.join(", "));
     }
     say!(
-        "  application  {} nodes considered, {} sources or assets no file matched, {} bundle(s) without original sources",
+        "  application  {} of {} nodes considered, {} sources or assets no file matched, {} bundle(s) without original sources",
+        n("considered_application_nodes"),
         n("projected_application_nodes"),
         n("application_only"),
         n("unmapped_bundles")

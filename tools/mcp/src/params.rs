@@ -170,6 +170,10 @@ pub struct VersionsParams {
     pub max_comparison_items: Option<u64>,
     /// Candidates listed per ambiguous item, 1 to 1,000 (default 100).
     pub max_candidate_nodes: Option<u64>,
+    /// Nodes of the changed_from graph, 1 to 100,000 (default 20,000).
+    pub max_graph_nodes: Option<u64>,
+    /// Edges of the changed_from graph, 1 to 200,000 (default 40,000).
+    pub max_graph_edges: Option<u64>,
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -18,8 +18,8 @@ use rea_jobs::inventory::InventoryRequest;
 use rea_jobs::ledger::{evidence_failure, parse_bundle};
 use rea_jobs::sources::{self, SourceBundleRequest, SourceReference};
 use rea_jobs::versions::{
-    DEFAULT_CANDIDATE_NODES, DEFAULT_COMPARISON_ITEMS, MAX_CANDIDATE_NODES, MAX_COMPARISON_ITEMS,
-    Side, VersionsRequest,
+    DEFAULT_CANDIDATE_NODES, DEFAULT_COMPARISON_ITEMS, DEFAULT_GRAPH_EDGES, DEFAULT_GRAPH_NODES,
+    MAX_CANDIDATE_NODES, MAX_COMPARISON_ITEMS, Side, VersionsRequest,
 };
 use rea_jobs::{Engine, JobControl, PageRequest, Published};
 use rmcp::model::{
@@ -247,11 +247,16 @@ impl Rea {
                         1,
                         MAX_CANDIDATE_NODES as u64,
                     )?;
+                    let pick = |v: Option<u64>, d: usize| {
+                        v.map_or(d, |v| usize::try_from(v).unwrap_or(usize::MAX))
+                    };
                     Ok(VersionsRequest {
                         left,
                         right,
                         max_comparison_items: items as usize,
                         max_candidate_nodes: candidates as usize,
+                        max_graph_nodes: pick(p.max_graph_nodes, DEFAULT_GRAPH_NODES),
+                        max_graph_edges: pick(p.max_graph_edges, DEFAULT_GRAPH_EDGES),
                     })
                 });
                 let request = match request {
