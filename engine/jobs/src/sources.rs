@@ -6,7 +6,8 @@
 //! on the pool as the inventory hashes, with version-control metadata (`.git`, `.hg`, `.svn`)
 //! and `node_modules` left out as `caller-excluded` and likely secrets (`.env*`, `*.pem`,
 //! `*.key`, `*.p12`, `*.pfx`, `id_rsa*`, `id_ed25519*`, `id_ecdsa*`, `.npmrc`, `.netrc`,
-//! `.pypirc`) as `configured-secret`, never read. Containers in the tree are files like any
+//! `.pypirc`) as `configured-secret`, never read; a file over 256 MiB is `size-limit`, and a
+//! tree of more than 16 GiB fails with a typed `limit`. Containers in the tree are files like any
 //! other; the root's own path is never recorded (`$REFERENCE_ROOT`). The application is a
 //! complete `analyze_javascript_application` Evidence record, validated again before use.
 //! Plan: graph (inventory the reference when it is a directory, then compare) → seal →
@@ -35,6 +36,9 @@ pub use rea_graph::sources::{
 
 /// Directory names a directory reference leaves out.
 const LEFT_OUT_DIRECTORIES: [&str; 4] = [".git", ".hg", ".svn", "node_modules"];
+/// A directory reference's largest file hashed, and the most bytes it hashes in all.
+const MAX_SOURCE_FILE_BYTES: u64 = 256 * 1024 * 1024;
+const MAX_SOURCE_TREE_BYTES: u64 = 16 * 1024 * 1024 * 1024;
 /// Reference limitations listed; the rest are counted.
 const MAX_REFERENCE_LIMITATIONS: usize = 64;
 
@@ -166,7 +170,13 @@ fn left_out(path: &str, kind: EntryKind) -> Option<&'static str> {
 
 /// Inventories the directory at `root` into a reference.
 fn inventory(cx: &StageCx<'_>, root: &std::path::Path) -> Result<Reference, Failure> {
-    let limits = WalkLimits::default();
+    // A source tree's file past MAX_SOURCE_FILE_BYTES (a media file, a checked-in binary) is
+    // excluded as `size-limit` rather than hashed, and the whole tree is bounded.
+    let limits = WalkLimits {
+        max_entry_bytes: MAX_SOURCE_FILE_BYTES,
+        max_total_bytes: MAX_SOURCE_TREE_BYTES,
+        ..WalkLimits::default()
+    };
     let tally = WalkTally::default();
     let exclusions = Mutex::new(Vec::new());
     let (tx, rx) = crossbeam_channel::bounded(1024);
@@ -201,7 +211,8 @@ fn inventory(cx: &StageCx<'_>, root: &std::path::Path) -> Result<Reference, Fail
     });
     let notes = notes?;
     let hashed = hashed?;
-    let exclusions = exclusions.into_inner().unwrap_or_default();
+    let mut exclusions = exclusions.into_inner().unwrap_or_default();
+    let mut size_excluded = Vec::new();
     let mut limitations: Vec<String> = notes.limitations.clone();
     limitations.extend(notes.incomplete.values().flatten().cloned());
     let mut complete = limitations.is_empty();
@@ -215,6 +226,13 @@ fn inventory(cx: &StageCx<'_>, root: &std::path::Path) -> Result<Reference, Fail
         };
         let sha256 = match &outcome {
             HashOutcome::Hashed(digest, _) => Some(digest.sha256.clone()),
+            HashOutcome::NotHashedLimit => {
+                size_excluded.push(Exclusion {
+                    path: entry.logical_path,
+                    reason: "size-limit".to_owned(),
+                });
+                continue;
+            }
             _ => None,
         };
         if kind == "file" && sha256.is_none() {
@@ -238,6 +256,7 @@ fn inventory(cx: &StageCx<'_>, root: &std::path::Path) -> Result<Reference, Fail
             sha256,
         });
     }
+    exclusions.append(&mut size_excluded);
     manifests.sort_by(|a, b| a["path"].as_str().cmp(&b["path"].as_str()));
     limitations.sort();
     let omitted = limitations.len().saturating_sub(MAX_REFERENCE_LIMITATIONS);

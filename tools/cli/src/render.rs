@@ -401,6 +401,13 @@ pub fn versions_summary(published: &Published, elapsed: Duration) {
     if changes > shown as u64 {
         say!("  …            {} more in --json", changes - shown as u64);
     }
+    if n("changed_from_edges") > 0 {
+        say!(
+            "  changed_from {} edges, later node to earlier, in the graph {}",
+            n("changed_from_edges"),
+            text(&r["summary"]["changed_from_graph_id"])
+        );
+    }
     // What this comparison met; the standing limitations are in --json.
     let standing = rea_jobs::versions::STANDING_LIMITATIONS.len();
     for l in r["limitations"]

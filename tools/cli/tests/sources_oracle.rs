@@ -264,3 +264,66 @@ fn a_reference_file_round_trips_and_a_forged_one_is_refused() {
     let text = error.to_string();
     assert!(text.contains("root_sha256"), "{text}");
 }
+
+/// A directory reference leaves out what is not source, says so, and never reads it: version
+/// control metadata and dependencies, likely secrets, and files too large to be sources (a
+/// sparse 300 MiB file, so nothing is written); the commit checked out is read from `.git`.
+#[test]
+fn a_directory_reference_leaves_out_metadata_secrets_and_huge_files() {
+    let work = tempfile::tempdir().unwrap();
+    let tree = work.path().join("tree");
+    let write = |path: &str, text: &str| {
+        let path = tree.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    let head = "0123456789abcdef0123456789abcdef01234567";
+    write("src/main.js", "console.log('hello');\n");
+    write(".env", "TOKEN=secret\n");
+    write("certs/server.pem", "-----BEGIN-----\n");
+    write(".git/HEAD", "ref: refs/heads/main\n");
+    write(".git/refs/heads/main", &format!("{head}\n"));
+    write("node_modules/dep/index.js", "module.exports = 1;\n");
+    std::fs::File::create(tree.join("media.bin"))
+        .unwrap()
+        .set_len(300 * 1024 * 1024)
+        .unwrap();
+    let application = work.path().join("app.json");
+    let envelope = support::tool_json("analyze-javascript-application", &support::sample(), &[]);
+    std::fs::write(&application, serde_json::to_vec(&envelope).unwrap()).unwrap();
+    let result = compare(&tree, &application);
+    let excluded: BTreeMap<String, String> = result["reference"]["exclusions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["path"].as_str().unwrap().to_owned(),
+                e["reason"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    let expected: BTreeMap<String, String> = [
+        (".env", "configured-secret"),
+        (".git", "caller-excluded"),
+        ("certs/server.pem", "configured-secret"),
+        ("media.bin", "size-limit"),
+        ("node_modules", "caller-excluded"),
+    ]
+    .into_iter()
+    .map(|(p, r)| (p.to_owned(), r.to_owned()))
+    .collect();
+    assert_eq!(excluded, expected);
+    let items: Vec<&str> = result["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["source_path"].as_str().unwrap())
+        .collect();
+    assert_eq!(items, ["src/main.js"]);
+    assert_eq!(result["reference"]["vcs"]["head"], head);
+    assert_eq!(result["reference"]["inventory_state"], "complete");
+    // The secret's bytes appear nowhere in the record.
+    let text = serde_json::to_string(&result).unwrap();
+    assert!(!text.contains("TOKEN=secret"));
+}
