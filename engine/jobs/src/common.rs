@@ -153,6 +153,31 @@ pub(crate) fn artifact_provider() -> Provider {
     }
 }
 
+/// A record derived from application records (a comparison, a trace): subject-less, inferred
+/// by the JavaScript provider, its limitations the result's, linked to the records in `links`.
+pub(crate) fn application_workflow_draft(
+    predicate_type: &str,
+    operation: &str,
+    result: serde_json::Value,
+    parameters: serde_json::Value,
+    links: Vec<String>,
+) -> rea_seal::EvidenceDraft {
+    rea_seal::EvidenceDraft {
+        subject: None,
+        provider: javascript_provider(),
+        predicate_type: predicate_type.to_owned(),
+        operation: operation.to_owned(),
+        parameters,
+        limitations: limitations_of(&result),
+        normalized_result: result,
+        result_parts: Vec::new(),
+        confidence: rea_seal::Confidence::Inferred,
+        authority: rea_seal::Authority::ShippedArtifact,
+        locations: Vec::new(),
+        evidence_links: links,
+    }
+}
+
 /// The provider of every JavaScript application record.
 pub(crate) fn javascript_provider() -> Provider {
     Provider {

@@ -20,11 +20,11 @@ use rea_core::{Failure, FailureReason, IntegrityPolicy, Limits as WalkLimits};
 use rea_exec::StageCx;
 use rea_graph::sources::{self, Exclusion, Reference, ReferenceEntry};
 use rea_hash::{HashOutcome, HashedEntry};
-use rea_seal::{Authority, Confidence, EvidenceDraft};
+use rea_seal::EvidenceDraft;
 use rea_traverse::{EntryKind, InputKind, WalkTally};
 use serde_json::{Value, json};
 
-use crate::common::{Side, derive, javascript_provider, limitations_of, validated_application};
+use crate::common::{Side, derive, validated_application};
 use crate::engine::{Engine, JobControl, Published};
 use crate::inventory::invalid;
 
@@ -327,21 +327,13 @@ fn vcs_of(root: &std::path::Path) -> Value {
 }
 
 fn draft(application: &str, result: Value, parameters: Value) -> EvidenceDraft {
-    let limitations = limitations_of(&result);
-    EvidenceDraft {
-        subject: None,
-        provider: javascript_provider(),
-        predicate_type: "rea.source-bundle-comparison/v1".to_owned(),
-        operation: OPERATION.to_owned(),
+    crate::common::application_workflow_draft(
+        "rea.source-bundle-comparison/v1",
+        OPERATION,
+        result,
         parameters,
-        normalized_result: result,
-        result_parts: Vec::new(),
-        confidence: Confidence::Inferred,
-        authority: Authority::ShippedArtifact,
-        limitations,
-        locations: Vec::new(),
-        evidence_links: vec![application.to_owned()],
-    }
+        vec![application.to_owned()],
+    )
 }
 
 #[cfg(test)]

@@ -10,10 +10,10 @@
 use rea_core::Failure;
 use rea_exec::StageCx;
 use rea_graph::trace::{self, Application, NativeEvidence};
-use rea_seal::{Authority, Confidence, EvidenceDraft};
+use rea_seal::EvidenceDraft;
 use serde_json::{Value, json};
 
-use crate::common::{Side, derive, javascript_provider, limitations_of, validated_application};
+use crate::common::{Side, derive, validated_application};
 use crate::engine::{Engine, JobControl, Published};
 use crate::inventory::invalid;
 
@@ -146,19 +146,11 @@ fn native_evidence(cx: &StageCx<'_>, inputs: &[Side]) -> Result<Vec<NativeEviden
 }
 
 fn draft(result: Value, parameters: Value, links: Vec<String>) -> EvidenceDraft {
-    let limitations = limitations_of(&result);
-    EvidenceDraft {
-        subject: None,
-        provider: javascript_provider(),
-        predicate_type: "rea.application-feature-trace/v1".to_owned(),
-        operation: OPERATION.to_owned(),
+    crate::common::application_workflow_draft(
+        "rea.application-feature-trace/v1",
+        OPERATION,
+        result,
         parameters,
-        normalized_result: result,
-        result_parts: Vec::new(),
-        confidence: Confidence::Inferred,
-        authority: Authority::ShippedArtifact,
-        limitations,
-        locations: Vec::new(),
-        evidence_links: links,
-    }
+        links,
+    )
 }

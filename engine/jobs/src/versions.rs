@@ -9,10 +9,10 @@
 use rea_core::Failure;
 use rea_exec::StageCx;
 use rea_graph::versions::{self, Limits, Version};
-use rea_seal::{Authority, Confidence, EvidenceDraft};
+use rea_seal::EvidenceDraft;
 use serde_json::{Value, json};
 
-use crate::common::{derive, javascript_provider, limitations_of};
+use crate::common::derive;
 use crate::engine::{Engine, JobControl, Published};
 use crate::inventory::invalid;
 
@@ -121,19 +121,11 @@ fn side(
 }
 
 fn draft(left: &str, right: &str, result: Value, parameters: Value) -> EvidenceDraft {
-    let limitations = limitations_of(&result);
-    EvidenceDraft {
-        subject: None,
-        provider: javascript_provider(),
-        predicate_type: "rea.application-comparison/v1".to_owned(),
-        operation: OPERATION.to_owned(),
+    crate::common::application_workflow_draft(
+        "rea.application-comparison/v1",
+        OPERATION,
+        result,
         parameters,
-        normalized_result: result,
-        result_parts: Vec::new(),
-        confidence: Confidence::Inferred,
-        authority: Authority::ShippedArtifact,
-        limitations,
-        locations: Vec::new(),
-        evidence_links: vec![left.to_owned(), right.to_owned()],
-    }
+        vec![left.to_owned(), right.to_owned()],
+    )
 }
