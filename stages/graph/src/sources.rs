@@ -43,8 +43,10 @@
 //! candidates would pass either is `unknown` (`evaluation-limit`, `node-limit`); a file with no
 //! candidate is decided whatever the bounds.
 //!
-//! Application nodes no file matched, among original sources and JavaScript assets, are counted
-//! and listed (bounded) as `application_only`.
+//! Application nodes no file matched, among original sources and JavaScript assets (a bundle
+//! whose original sources are listed stands for them, and is not one), are counted
+//! and listed (bounded) as `application_only`: those outside `node_modules` first (code no source
+//! file accounts for), counted apart as `outside_dependencies`.
 //!
 //! Ids (H = lowercase hex SHA-256 of RFC 8785 canonical JSON): the reference's `root_sha256` is
 //! H(`{entries, exclusions}`), each sorted by path; an item's `item_id` is `jscbi_` + H(the item
@@ -515,6 +517,8 @@ struct Application {
     bundles: usize,
     /// Bundles whose original sources are not listed.
     unmapped_bundles: usize,
+    /// Bundles whose original sources are listed: what they hold is those sources.
+    mapped_bundles: HashSet<String>,
 }
 
 impl Application {
@@ -648,6 +652,11 @@ impl Application {
                 .filter(|b| kinds.get(*b) == Some(&"javascript-asset"))
                 .count(),
             unmapped_bundles,
+            mapped_bundles: bundles
+                .iter()
+                .filter(|b| mapped.contains(*b))
+                .map(|b| (*b).to_owned())
+                .collect(),
         })
     }
 }
@@ -827,9 +836,18 @@ pub fn compare(
         .nodes
         .iter()
         .enumerate()
-        .filter(|(i, n)| !matched.contains(i) && (n.original || n.kind == "javascript-asset"))
+        .filter(|(i, n)| {
+            !matched.contains(i)
+                && (n.original
+                    || (n.kind == "javascript-asset" && !app.mapped_bundles.contains(&n.node_id)))
+        })
         .map(|(_, n)| n)
         .collect();
+    // What the application holds beyond its dependencies comes first: code no source file
+    // accounts for is what a reverse engineer looks at.
+    let dependency = |n: &&Current| is_dependency(&n.path);
+    let (own, dependencies): (Vec<&Current>, Vec<&Current>) =
+        only.iter().partition(|n| !dependency(n));
     // Items, and counts.
     let mut counts: BTreeMap<&str, u64> = STATUSES.iter().map(|s| (*s, 0)).collect();
     let mut reasons: BTreeMap<&str, u64> = BTreeMap::new();
@@ -974,7 +992,8 @@ pub fn compare(
         "items": items,
         "application_only": {
             "count": only.len(),
-            "nodes": only.iter().take(MAX_APPLICATION_ONLY).map(|n| json!({
+            "outside_dependencies": own.len(),
+            "nodes": own.iter().chain(&dependencies).take(MAX_APPLICATION_ONLY).map(|n| json!({
                 "node_id": n.node_id, "kind": n.kind, "path": n.path,
             })).collect::<Vec<_>>(),
         },
@@ -1082,6 +1101,11 @@ fn absent(
             best: None,
         },
     }
+}
+
+/// A path inside a package dependency (`node_modules/`, or a bundler's `~/` alias of it).
+fn is_dependency(path: &str) -> bool {
+    path.starts_with("node_modules/") || path.contains("/node_modules/") || path.starts_with("~/")
 }
 
 /// A script a source map lists when it is bundled: JavaScript or TypeScript.

@@ -287,12 +287,28 @@ pub fn sources_summary(published: &Published, elapsed: Duration) {
         say!("  unknown      {}", reasons.join(", "));
     }
     say!(
-        "  application  {} of {} nodes considered, {} sources or assets no file matched, {} bundle(s) without original sources",
+        "  application  {} of {} nodes considered, {} sources or assets no file matched ({} outside node_modules), {} bundle(s) without original sources",
         n("considered_application_nodes"),
         n("projected_application_nodes"),
         n("application_only"),
+        r["application_only"]["outside_dependencies"]
+            .as_u64()
+            .unwrap_or(0),
         n("unmapped_bundles")
     );
+    let only = &r["application_only"];
+    for node in only["nodes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .take(n("application_only").min(SHOWN_SOURCES as u64) as usize)
+    {
+        say!(
+            "  only shipped {} ({})",
+            text(&node["path"]),
+            text(&node["kind"])
+        );
+    }
     let items = r["items"].as_array().map_or(&[][..], Vec::as_slice);
     for status in ["modified", "removed", "split", "merged", "duplicated"] {
         let of: Vec<&Value> = items.iter().filter(|i| i["status"] == status).collect();
