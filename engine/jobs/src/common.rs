@@ -77,12 +77,27 @@ pub(crate) fn derive(
     + Send
     + 'static,
 ) -> Result<crate::engine::Published, Failure> {
+    derive_after(engine, ctl, done, Plan::new(), None, draft)
+}
+
+/// [`derive`] with the graph node added to `plan` after the node `after` (stages that read
+/// what the record is derived from, such as a directory's traverse and hash).
+pub(crate) fn derive_after(
+    engine: &Engine,
+    ctl: &JobControl<'_>,
+    done: &str,
+    mut plan: Plan,
+    after: Option<NodeId>,
+    draft: impl FnOnce(&rea_exec::StageCx<'_>) -> Result<rea_seal::EvidenceDraft, Failure>
+    + Send
+    + 'static,
+) -> Result<crate::engine::Published, Failure> {
     ctl.cancel.check()?;
-    let mut plan = Plan::new();
+    let deps: Vec<Dep> = after.into_iter().map(Dep::After).collect();
     let sealed: Slot<Sealed> = Slot::new();
     let graph = {
         let sealed = sealed.clone();
-        plan.add(StageKind::Graph, Placement::Pool, &[], move |cx| {
+        plan.add(StageKind::Graph, Placement::Pool, &deps, move |cx| {
             let draft = draft(cx)?;
             cx.check()?;
             sealed.put(rea_seal::seal(cx, draft)?);

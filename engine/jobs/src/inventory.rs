@@ -299,15 +299,15 @@ fn compile(
 }
 
 /// A walk node streaming into a hash node, and the slots their results land in.
-struct EntryStream {
-    walk: NodeId,
-    hash: NodeId,
-    hashed: Slot<Vec<HashedEntry>>,
-    notes: Slot<WalkNotes>,
+pub(crate) struct EntryStream {
+    pub(crate) walk: NodeId,
+    pub(crate) hash: NodeId,
+    pub(crate) hashed: Slot<Vec<HashedEntry>>,
+    pub(crate) notes: Slot<WalkNotes>,
 }
 
 /// Adds a walk node (on its own thread) streaming entries into a hash node (on the pool).
-fn add_entry_stream(
+pub(crate) fn add_entry_stream(
     plan: &mut Plan,
     limits: Limits,
     policy: IntegrityPolicy,

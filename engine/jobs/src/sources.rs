@@ -10,23 +10,26 @@
 //! tree of more than 16 GiB fails with a typed `limit`. Containers in the tree are files like any
 //! other; the root's own path is never recorded (`$REFERENCE_ROOT`). The application is a
 //! complete `analyze_javascript_application` Evidence record, validated again before use.
-//! Plan: graph (inventory the reference when it is a directory, then compare) → seal →
-//! validate. The comparison itself is [`rea_graph::sources`].
+//! Plan: for a directory, traverse ⇢ hash (the inventory's own stream of stages); then graph
+//! (read the reference, compare) → seal → validate. The comparison itself is
+//! [`rea_graph::sources`].
 
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
+use crossbeam_channel::Sender;
 use rea_core::{Failure, FailureReason, IntegrityPolicy, Limits as WalkLimits};
-use rea_exec::StageCx;
+use rea_exec::{NodeId, Plan, PlanError, StageCx};
 use rea_graph::sources::{self, Exclusion, Reference, ReferenceEntry};
 use rea_hash::{HashOutcome, HashedEntry};
 use rea_seal::EvidenceDraft;
-use rea_traverse::{EntryKind, InputKind, WalkTally};
+use rea_traverse::{Entry, EntryKind, InputKind, WalkNotes, WalkTally};
 use serde_json::{Value, json};
 
-use crate::common::{Side, derive, validated_application};
+use crate::common::{Side, derive_after, plan_failure, validated_application};
 use crate::engine::{Engine, JobControl, Published};
-use crate::inventory::invalid;
+use crate::inventory::{add_entry_stream, invalid};
+use crate::slot::Slot;
 
 pub use rea_graph::sources::{
     DEFAULT_APPLICATION_NODES, DEFAULT_CANDIDATE_EVALUATIONS, DEFAULT_CANDIDATE_NODES,
@@ -72,8 +75,16 @@ impl Engine {
             application,
             limits,
         } = request;
-        // A directory is resolved before the job starts, so a bad path fails at once.
-        let reference = match reference {
+        let parameters = json!({
+            "max_application_nodes": limits.max_application_nodes,
+            "max_candidate_evaluations": limits.max_candidate_evaluations,
+            "max_candidate_nodes": limits.max_candidate_nodes,
+            "max_source_files": limits.max_source_files,
+        });
+        // A directory is resolved before the job starts, so a bad path fails at once; it is
+        // then walked and hashed by the job's own traverse and hash stages.
+        let mut plan = Plan::new();
+        let (after, reference) = match reference {
             SourceReference::Directory(path) => {
                 let input = crate::common::resolve(ctl, &path)?;
                 if input.kind != InputKind::Directory {
@@ -82,23 +93,18 @@ impl Engine {
                         "reference: a path must name a directory".to_owned(),
                     ));
                 }
-                SourceReference::Directory(input.path)
+                let (hash, tree) = plan_tree(&mut plan, input.path).map_err(plan_failure)?;
+                (Some(hash), Pending::Tree(tree))
             }
-            graph => graph,
+            SourceReference::Graph(value) => (None, Pending::Graph(value)),
         };
-        derive(self, ctl, "comparison complete", move |cx| {
+        derive_after(self, ctl, "comparison complete", plan, after, move |cx| {
             let validated = validated_application(&application, "application")?;
-            let reference = match &reference {
-                SourceReference::Graph(value) => Reference::read(value)?,
-                SourceReference::Directory(root) => inventory(cx, root)?,
+            let reference = match reference {
+                Pending::Graph(value) => Reference::read(&value)?,
+                Pending::Tree(tree) => tree.reference()?,
             };
             cx.check()?;
-            let parameters = json!({
-                "max_application_nodes": limits.max_application_nodes,
-                "max_candidate_evaluations": limits.max_candidate_evaluations,
-                "max_candidate_nodes": limits.max_candidate_nodes,
-                "max_source_files": limits.max_source_files,
-            });
             let id = validated.evidence_id().to_owned();
             let result = sources::compare(
                 cx,
@@ -111,6 +117,62 @@ impl Engine {
             Ok(draft(&id, result, parameters))
         })
     }
+}
+
+/// A reference still to be read: given as JSON, or a directory's walk and hash to come.
+enum Pending {
+    Graph(Value),
+    Tree(Tree),
+}
+
+/// What a directory reference's traverse and hash stages leave.
+struct Tree {
+    hashed: Slot<Vec<HashedEntry>>,
+    notes: Slot<WalkNotes>,
+    exclusions: Arc<Mutex<Vec<Exclusion>>>,
+    root: PathBuf,
+}
+
+/// Adds the traverse and hash stages of the directory `root` (walked with [`left_out`]
+/// pruned, containers not expanded) to `plan`; returns the hash node.
+fn plan_tree(plan: &mut Plan, root: PathBuf) -> Result<(NodeId, Tree), PlanError> {
+    // A source tree's file past MAX_SOURCE_FILE_BYTES (a media file, a checked-in binary) is
+    // excluded as `size-limit` rather than hashed, and the whole tree is bounded.
+    let limits = WalkLimits {
+        max_entry_bytes: MAX_SOURCE_FILE_BYTES,
+        max_total_bytes: MAX_SOURCE_TREE_BYTES,
+        ..WalkLimits::default()
+    };
+    let exclusions: Arc<Mutex<Vec<Exclusion>>> = Arc::default();
+    let walk = {
+        let (root, exclusions) = (root.clone(), exclusions.clone());
+        move |cx: &StageCx<'_>, tally: &WalkTally, tx: &Sender<Entry>| {
+            let mut prune = |path: &str, kind: EntryKind| match left_out(path, kind) {
+                Some(reason) => {
+                    exclusions
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .push(Exclusion {
+                            path: path.to_owned(),
+                            reason: reason.to_owned(),
+                        });
+                    true
+                }
+                None => false,
+            };
+            rea_traverse::directory::walk_pruned(cx, &root, &limits, tally, tx, &mut prune, false)
+        }
+    };
+    let stream = add_entry_stream(plan, limits, IntegrityPolicy::Fail, walk)?;
+    Ok((
+        stream.hash,
+        Tree {
+            hashed: stream.hashed,
+            notes: stream.notes,
+            exclusions,
+            root,
+        },
+    ))
 }
 
 fn check(limits: &Limits) -> Result<(), Failure> {
@@ -168,50 +230,25 @@ fn left_out(path: &str, kind: EntryKind) -> Option<&'static str> {
     secret.then_some("configured-secret")
 }
 
-/// Inventories the directory at `root` into a reference.
-fn inventory(cx: &StageCx<'_>, root: &std::path::Path) -> Result<Reference, Failure> {
-    // A source tree's file past MAX_SOURCE_FILE_BYTES (a media file, a checked-in binary) is
-    // excluded as `size-limit` rather than hashed, and the whole tree is bounded.
-    let limits = WalkLimits {
-        max_entry_bytes: MAX_SOURCE_FILE_BYTES,
-        max_total_bytes: MAX_SOURCE_TREE_BYTES,
-        ..WalkLimits::default()
-    };
-    let tally = WalkTally::default();
-    let exclusions = Mutex::new(Vec::new());
-    let (tx, rx) = crossbeam_channel::bounded(1024);
-    let (notes, hashed) = std::thread::scope(|scope| {
-        let walker = scope.spawn(|| {
-            let mut prune = |path: &str, kind: EntryKind| match left_out(path, kind) {
-                Some(reason) => {
-                    if let Ok(mut list) = exclusions.lock() {
-                        list.push(Exclusion {
-                            path: path.to_owned(),
-                            reason: reason.to_owned(),
-                        });
-                    }
-                    true
-                }
-                None => false,
-            };
-            let notes = rea_traverse::directory::walk_pruned(
-                cx, root, &limits, &tally, &tx, &mut prune, false,
-            );
-            drop(tx);
-            notes
-        });
-        let hashed = rea_hash::run(cx, rx, &limits, IntegrityPolicy::Fail, &tally);
-        let notes = walker.join().unwrap_or_else(|_| {
-            Err(Failure::new(
-                FailureReason::Internal,
-                "the reference walk panicked",
-            ))
-        });
-        (notes, hashed)
-    });
-    let notes = notes?;
-    let hashed = hashed?;
-    let mut exclusions = exclusions.into_inner().unwrap_or_default();
+impl Tree {
+    /// The reference the directory's walk and hash make.
+    fn reference(self) -> Result<Reference, Failure> {
+        inventory(
+            self.hashed.take("hashed entries")?,
+            self.notes.take("walk notes")?,
+            std::mem::take(&mut *self.exclusions.lock().unwrap_or_else(|p| p.into_inner())),
+            &self.root,
+        )
+    }
+}
+
+/// The reference made of a directory's hashed entries, what its walk noted and left out.
+fn inventory(
+    hashed: Vec<HashedEntry>,
+    notes: WalkNotes,
+    mut exclusions: Vec<Exclusion>,
+    root: &std::path::Path,
+) -> Result<Reference, Failure> {
     let mut size_excluded = Vec::new();
     let mut limitations: Vec<String> = notes.limitations.clone();
     limitations.extend(notes.incomplete.values().flatten().cloned());
