@@ -22,6 +22,7 @@ const EXPECTED_TOOLS = [
   "close_binary",
   "compare_application_versions",
   "compare_artifacts",
+  "compare_javascript_export_shapes",
   "compare_source_to_bundle",
   "export_evidence_bundle",
   "extract_artifact",
@@ -251,6 +252,40 @@ async function main() {
     "relative reference",
   );
   check("compare_source_to_bundle");
+
+  // An export the analysis lists, compared with itself (one side by reference, one inline):
+  // every variant pairs as identical and nothing changed; a name it does not list is unknown,
+  // with the module's real exports as candidates.
+  const shipped = analyzed.result.export_shapes.exports.find((e) => e.kind === "function");
+  assert.ok(shipped, "the sample exports a function");
+  const selector = { left_module_path: shipped.module_path, left_export_name: shipped.export_name };
+  const same = ok(
+    await call(client, "compare_javascript_export_shapes", {
+      left: { kind: "retained-evidence", evidence_id: analyzed.evidence_id },
+      right: analyzed.evidence,
+      ...selector,
+    }),
+    "compare export shapes",
+  ).result;
+  assert.equal(same.left.selection, "exact");
+  assert.deepEqual(same.left.export, shipped);
+  assert.equal(same.variants.length, shipped.shapes.length);
+  assert.ok(same.variants.every((v) => v.pairing === "identical"));
+  assert.equal(same.attribute_changes.length, 0);
+  assert.equal(same.summary.added + same.summary.removed + same.summary.changed, 0);
+  const unlisted = ok(
+    await call(client, "compare_javascript_export_shapes", {
+      left: analyzed.evidence,
+      right: analyzed.evidence,
+      ...selector,
+      left_export_name: `${shipped.export_name}-not-shipped`,
+    }),
+    "compare a missing export",
+  ).result;
+  assert.equal(unlisted.status, "unknown");
+  assert.equal(unlisted.left.selection, "missing");
+  assert.ok(unlisted.left.candidates.some((c) => c.export_id === shipped.export_id));
+  check("compare_javascript_export_shapes");
 
   // A feature traced from the sample's bridge, the analysis by reference: the bridge leads to
   // the channel and on to its handler in the main process; a seed that names nothing is

@@ -129,6 +129,46 @@ async def main():
             assert all(summary[s] == 0 for s in ("modified", "removed", "unknown")), summary
             checked.append("compare_source_to_bundle")
 
+            # An export the analysis lists, against itself by reference: unchanged, every
+            # variant identical; the other side's selector can name it under another module.
+            exported = next(
+                e for e in analyzed["result"]["export_shapes"]["exports"] if e["kind"] == "function"
+            )
+            shapes = ok(
+                await session.call_tool(
+                    "compare_javascript_export_shapes",
+                    {
+                        "left": reference,
+                        "right": reference,
+                        "left_module_path": exported["module_path"],
+                        "left_export_name": exported["export_name"],
+                        "limits": {"max_changes": 10},
+                    },
+                ),
+                "compare export shapes",
+            )
+            result = shapes["result"]
+            assert shapes["evidence"]["evidence_links"] == [analyzed["evidence_id"]] * 2
+            assert result["right"]["export"] == exported
+            assert [v["pairing"] for v in result["variants"]] == ["identical"] * len(exported["shapes"])
+            assert result["summary"]["changed"] == 0 and not result["attribute_changes"]
+            moved = ok(
+                await session.call_tool(
+                    "compare_javascript_export_shapes",
+                    {
+                        "left": reference,
+                        "right": reference,
+                        "left_module_path": exported["module_path"],
+                        "left_export_name": exported["export_name"],
+                        "right_module_path": "no/such/module.js",
+                    },
+                ),
+                "compare a moved export",
+            )["result"]
+            assert moved["status"] == "unknown" and moved["reason"] == "right-missing"
+            assert moved["right"]["selection"] == "missing"
+            checked.append("compare_javascript_export_shapes")
+
             # The same retained analysis traced from its bridge, along the flow.
             traced = ok(
                 await session.call_tool(
@@ -163,18 +203,18 @@ async def main():
             checked.append("missing reference")
 
             exported = ok(await session.call_tool("export_evidence_bundle", {"path": bundle_path}), "export")
-            # The analysis, the two comparisons and the trace.
-            assert exported["result"]["records"] == 4
+            # The analysis, the two comparisons, the two export shape comparisons and the trace.
+            assert exported["result"]["records"] == 6
 
     async with stdio_client(server()) as (read, write):
         async with ClientSession(read, write) as session:
             await session.initialize()
             imported = ok(await session.call_tool("import_evidence_bundle", {"path": bundle_path}), "import")
-            assert imported["result"] == {"imported": 4, "duplicates": 0, "total": 4}
+            assert imported["result"] == {"imported": 6, "duplicates": 0, "total": 6}
             bundle = ok(await session.call_tool("get_evidence_bundle", {}), "bundle")["result"]
             assert bundle == json.load(open(bundle_path, encoding="utf-8"))
             again = ok(await session.call_tool("import_evidence_bundle", {"path": bundle_path}), "reimport")
-            assert again["result"] == {"imported": 0, "duplicates": 4, "total": 4}
+            assert again["result"] == {"imported": 0, "duplicates": 6, "total": 6}
             tampered = json.load(open(bundle_path, encoding="utf-8"))
             tampered["records"][0]["normalized_result"]["limitations"] = ["edited"]
             tampered_path = os.path.join(WORK, "tampered.bundle.json")

@@ -19,12 +19,16 @@ pub fn control<T>(f: impl FnOnce(&JobControl<'_>) -> T) -> T {
     })
 }
 
-/// The evidence id a forger computes for an edited derived record (which has no subject),
-/// with the documented recipe: `ev_` + SHA-256 of the record without `evidence_id`.
+/// The evidence id a forger computes for an edited record, with the documented recipe: `ev_` +
+/// SHA-256 of the record without `evidence_id`, its subject (if any) reduced to `digest`,
+/// `format` and `architecture`.
 pub fn forged_id(record: &Value) -> String {
     let mut projection = record.clone();
     if let Some(map) = projection.as_object_mut() {
         map.remove("evidence_id");
+        if let Some(Value::Object(subject)) = map.get_mut("subject") {
+            subject.retain(|k, _| matches!(k.as_str(), "digest" | "format" | "architecture"));
+        }
     }
     format!(
         "ev_{}",

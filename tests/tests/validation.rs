@@ -91,7 +91,7 @@ fn a_forger_who_recomputes_the_evidence_id_is_still_caught() {
     let record: Value = serde_json::from_slice(&sealed(PageRequest::All)).unwrap();
     let forge = |mut record: Value, edit: &dyn Fn(&mut Value)| {
         edit(&mut record);
-        let id = rea_seal_id(&record);
+        let id = rea_tests::forged_id(&record);
         record["evidence_id"] = Value::from(id);
         validate_bytes(&reseal(&record)).unwrap_err()
     };
@@ -118,7 +118,7 @@ fn a_paged_record_checks_its_page_arithmetic() {
     assert!(validate_bytes(&reseal(&record)).is_ok());
     let mut tampered = record;
     tampered["normalized_result"]["nodes"]["next_offset"] = Value::Null;
-    tampered["evidence_id"] = Value::from(rea_seal_id(&tampered));
+    tampered["evidence_id"] = Value::from(rea_tests::forged_id(&tampered));
     assert_eq!(validate_bytes(&reseal(&tampered)).unwrap_err().at, "/nodes");
 }
 
@@ -131,22 +131,4 @@ fn non_canonical_bytes_are_rejected() {
         validate_bytes(&pretty).unwrap_err().problem,
         "bytes are not in canonical form"
     );
-}
-
-/// The id a forger would compute with the documented recipe.
-fn rea_seal_id(record: &Value) -> String {
-    let mut projection = record.clone();
-    let map = projection.as_object_mut().unwrap();
-    map.remove("evidence_id");
-    let subject = map["subject"].as_object().unwrap();
-    let reduced: serde_json::Map<String, Value> = subject
-        .iter()
-        .filter(|(k, _)| matches!(k.as_str(), "digest" | "format" | "architecture"))
-        .map(|(k, v)| (k.clone(), v.clone()))
-        .collect();
-    map.insert("subject".to_owned(), Value::Object(reduced));
-    format!(
-        "ev_{}",
-        rea_hash::sha256_hex(&rea_hash::canonical_bytes(&projection).unwrap())
-    )
 }

@@ -240,6 +240,7 @@ impl Engine {
                             source_map_contents: options.source_map_contents,
                         },
                     )?;
+                    let export_shapes = rea_graph::javascript::shapes::project(&output.files)?;
                     drop(output);
                     // The graph (megabytes) is already canonical text: seal splices it in.
                     let mut result = json!({
@@ -255,6 +256,7 @@ impl Engine {
                         "asar_headers": crate::inventory::to_value(&inventory.asar_headers)?,
                         "electron_fuses": crate::inventory::to_value(&inventory.electron_fuses)?,
                     });
+                    result["export_shapes"] = export_shapes;
                     result["summary"] = graph.summary;
                     result["statistics"] = graph.statistics;
                     result["limitations"] = Value::from(graph.limitations);

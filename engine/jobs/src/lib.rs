@@ -24,6 +24,7 @@ pub mod overrides;
 mod page;
 pub mod pipeline;
 pub mod publish;
+pub mod shapes;
 mod slot;
 pub mod sources;
 pub mod target;

@@ -967,6 +967,32 @@ pub struct SecurityHandler {
     pub range: Range,
 }
 
+/// One export a file declares at its top level (`rea-export-shape-v1`; see
+/// `extract::shapes`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ExportShape {
+    /// The exported name; `default` for a default export and for a whole CommonJS export.
+    pub name: String,
+    /// `esm` or `commonjs`.
+    pub syntax: &'static str,
+    /// `function`, `class`, `value` or `re-export`.
+    pub kind: &'static str,
+    pub is_async: bool,
+    pub generator: bool,
+    /// Parameters before the first default or rest parameter (a function's `length`).
+    pub arity: Option<u32>,
+    /// A function's return variants, or a value's one shape (JSON shapes).
+    pub shapes: Vec<serde_json::Value>,
+    /// Whether a bound was reached.
+    pub partial: bool,
+    /// Why the shapes may be incomplete, sorted and unique.
+    pub limitations: Vec<&'static str>,
+    /// A re-export's specifier and imported name (`None` for a namespace).
+    pub from: Option<String>,
+    pub imported: Option<String>,
+    pub range: Range,
+}
+
 /// Everything read from one JavaScript file.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct JsFacts {
@@ -1018,6 +1044,10 @@ pub struct JsFacts {
     pub source_map_urls: Vec<String>,
     /// Source maps the directives carry inline, as `data:` URLs.
     pub inline_source_maps: Vec<InlineSourceMap>,
+    /// Top-level exports with their shapes, in the order written.
+    pub export_shapes: Vec<ExportShape>,
+    /// Whether the file wrote more exports than were read.
+    pub export_shapes_truncated: bool,
     /// Findings not kept because `max_findings` was reached.
     pub dropped_findings: u64,
     /// Module factories not kept because `max_modules` was reached.

@@ -23,7 +23,7 @@ mod stage;
 pub mod syntax;
 mod text;
 
-pub use extract::FINGERPRINT_ALGORITHM;
+pub use extract::{EXPORT_SHAPE_ALGORITHM, FINGERPRINT_ALGORITHM, MAX_FILE_EXPORTS};
 pub use facts::*;
 pub use source::cut;
 pub use stage::{Options, ParseOutput, TextLimits, read_text, run};

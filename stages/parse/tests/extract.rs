@@ -2829,3 +2829,137 @@ r.send("member");"#,
         ]
     );
 }
+
+/// A file's exports as (name, kind, shapes as JSON text).
+fn exports(facts: &FileFacts) -> Vec<(&str, &str, String)> {
+    facts
+        .js
+        .export_shapes
+        .iter()
+        .map(|e| {
+            (
+                e.name.as_str(),
+                e.kind,
+                serde_json::to_string(&e.shapes).unwrap(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn export_shapes_of_es_modules() {
+    let f = facts(
+        "src/user.js",
+        r#"
+        import { helper } from "./helper.js";
+        const DEFAULT_ROLE = "viewer";
+        export function getUser(id, options = {}) {
+            if (!id) return null;
+            if (options.full) {
+                return { type: "user", id, name: `u${id}`, role: DEFAULT_ROLE, tags: ["a", 2] };
+            }
+            return { type: "stub", id };
+        }
+        export const isAdmin = (u) => u.role === "admin";
+        export async function load() { const r = { ok: true }; return r; }
+        const mutable = () => { const out = { a: 1 }; out.b = 2; return out; };
+        export { mutable as build, helper };
+        export { x as y } from "./other.js";
+        export default class Service {}
+        export const VERSION = 3;
+        function maybe(flag) { if (flag) { return "yes"; } }
+        export { maybe };
+        "#,
+    );
+    assert_eq!(f.parse, ParseStatus::Complete);
+    let found = exports(&f);
+    let names: Vec<&str> = found.iter().map(|e| e.0).collect();
+    assert_eq!(
+        names,
+        [
+            "getUser", "isAdmin", "load", "build", "helper", "y", "default", "VERSION", "maybe"
+        ]
+    );
+    let get_user = &f.js.export_shapes[0];
+    assert_eq!((get_user.kind, get_user.arity), ("function", Some(1)));
+    // Three returns in source order; the parameter `id` is passed through.
+    assert_eq!(get_user.shapes.len(), 3);
+    assert_eq!(get_user.shapes[0], serde_json::json!({"type": "null"}));
+    let full = &get_user.shapes[1];
+    assert_eq!(full["fields"]["type"]["value"], "user");
+    assert_eq!(
+        full["fields"]["id"],
+        serde_json::json!({"type": "parameter", "position": 0})
+    );
+    assert_eq!(full["fields"]["name"]["type"], "string");
+    assert_eq!(full["fields"]["role"]["value"], "viewer");
+    assert_eq!(full["fields"]["tags"]["elements"][1]["value"], "2");
+    assert_eq!(full["complete"], true);
+    assert_eq!(found[1].2, r#"[{"type":"boolean"}]"#);
+    let load = &f.js.export_shapes[2];
+    assert!(load.is_async);
+    assert_eq!(load.shapes[0]["fields"]["ok"]["value"], true);
+    assert_eq!(load.shapes[0]["complete"], true);
+    // `out` is changed after it is made: other keys are possible.
+    assert_eq!(f.js.export_shapes[3].shapes[0]["complete"], false);
+    assert_eq!(f.js.export_shapes[4].kind, "re-export");
+    assert_eq!(f.js.export_shapes[4].from.as_deref(), Some("./helper.js"));
+    assert_eq!(f.js.export_shapes[5].imported.as_deref(), Some("x"));
+    assert_eq!(f.js.export_shapes[6].kind, "class");
+    assert_eq!(found[7].2, r#"[{"type":"number","value":"3"}]"#);
+    // The body may end without a return.
+    assert_eq!(
+        found[8].2,
+        r#"[{"type":"string","value":"yes"},{"type":"undefined"}]"#
+    );
+}
+
+#[test]
+fn export_shapes_of_commonjs_modules() {
+    let f = facts(
+        "lib/index.js",
+        r#"
+        "use strict";
+        exports.parse = exports.format = void 0;
+        function format(v) { return v ? { kind: "a", v } : { kind: "b" }; }
+        exports.format = format;
+        exports.parse = (s) => JSON.parse(s);
+        module.exports.limit = 10;
+        "#,
+    );
+    let found = exports(&f);
+    assert_eq!(
+        found,
+        [
+            ("format", "function", r#"[{"complete":true,"fields":{"kind":{"type":"string","value":"a"},"v":{"position":0,"type":"parameter"}},"type":"object"},{"complete":true,"fields":{"kind":{"type":"string","value":"b"}},"type":"object"}]"#.to_owned()),
+            ("parse", "function", r#"[{"reason":"call","type":"unknown"}]"#.to_owned()),
+            ("limit", "value", r#"[{"type":"number","value":"10"}]"#.to_owned()),
+        ]
+    );
+    let whole = facts(
+        "lib/api.js",
+        "module.exports = { open() {}, mode: 'fast', ...extra };",
+    );
+    assert_eq!(
+        exports(&whole),
+        [
+            ("open", "function", r#"[{"type":"undefined"}]"#.to_owned()),
+            (
+                "mode",
+                "value",
+                r#"[{"type":"string","value":"fast"}]"#.to_owned()
+            ),
+        ]
+    );
+    let single = facts(
+        "lib/fn.js",
+        "module.exports = function (a, b, {c}) { if (a) return c; b = b + 1; return b; };",
+    );
+    assert_eq!(exports(&single)[0].0, "default");
+    assert_eq!(single.js.export_shapes[0].arity, Some(3));
+    // A destructured parameter and a reassigned one are not passed through as written.
+    assert_eq!(
+        exports(&single)[0].2,
+        r#"[{"reason":"binding","type":"unknown"}]"#
+    );
+}

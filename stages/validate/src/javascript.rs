@@ -259,6 +259,9 @@ pub(crate) fn check(
     if result["limitations"] != graph["limitations"] {
         return bad("/limitations", "must equal graph.limitations");
     }
+    if let Some(section) = result.get("export_shapes") {
+        check_export_shapes(section)?;
+    }
     let (
         Some(GraphItems {
             nodes_text,
@@ -474,6 +477,68 @@ fn check_facts(facts: &EvidenceFacts<'_>, at: &str) -> Result<(), ValidationErro
     };
     if !ok {
         return Err(disagreeing(at));
+    }
+    Ok(())
+}
+
+/// The `export_shapes` section: its vocabulary, order, and every id.
+fn check_export_shapes(section: &Value) -> Result<(), ValidationError> {
+    use rea_graph::javascript::shapes;
+    let bad = |at: String, problem: &str| Err(ValidationError::new(at, problem));
+    if section["schema"] != shapes::SCHEMA || section["schema_version"] != 1 {
+        return bad(
+            "/export_shapes/schema".into(),
+            "must be JavaScriptExportShapes version 1",
+        );
+    }
+    let Some(exports) = section["exports"].as_array() else {
+        return bad("/export_shapes/exports".into(), "must be an array");
+    };
+    if exports.len() > shapes::MAX_EXPORT_SHAPES {
+        return bad("/export_shapes/exports".into(), "too many exports");
+    }
+    let checks: Vec<Result<(), ValidationError>> = exports
+        .par_iter()
+        .enumerate()
+        .map(|(i, export)| {
+            let at = |field: &str| format!("/export_shapes/exports/{i}/{field}");
+            if !["function", "class", "value", "re-export"]
+                .contains(&export["kind"].as_str().unwrap_or_default())
+            {
+                return bad(at("kind"), "unknown kind");
+            }
+            if !["complete", "partial"].contains(&export["status"].as_str().unwrap_or_default()) {
+                return bad(at("status"), "unknown status");
+            }
+            if !export["shapes"].is_array() {
+                return bad(at("shapes"), "must be an array");
+            }
+            if shapes::export_id(export).ok().as_deref() != export["export_id"].as_str() {
+                return bad(at("export_id"), "does not match the export");
+            }
+            Ok(())
+        })
+        .collect();
+    checks.into_iter().collect::<Result<(), _>>()?;
+    let key = |e: &Value| {
+        (
+            e["module_path"].as_str().unwrap_or_default().to_owned(),
+            e["export_name"].as_str().unwrap_or_default().to_owned(),
+        )
+    };
+    for (i, pair) in exports.windows(2).enumerate() {
+        if key(&pair[0]) >= key(&pair[1]) {
+            return bad(
+                format!("/export_shapes/exports/{}", i + 1),
+                "exports must be sorted by module_path and export_name, and unique",
+            );
+        }
+    }
+    if shapes::section_id(section).ok().as_deref() != section["shapes_id"].as_str() {
+        return bad(
+            "/export_shapes/shapes_id".into(),
+            "does not match the section",
+        );
     }
     Ok(())
 }

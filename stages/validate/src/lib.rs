@@ -21,6 +21,7 @@ mod inspect;
 mod inventory;
 mod javascript;
 mod record;
+mod shapes;
 mod sources;
 mod trace;
 mod versions;
@@ -247,6 +248,7 @@ fn operation_checks(
         "compare_application_versions" => versions::check(record, result)?,
         "trace_application_feature" => trace::check(record, result)?,
         "compare_source_to_bundle" => sources::check(record, result)?,
+        "compare_javascript_export_shapes" => shapes::check(record, result)?,
         "analyze_javascript_application" => {
             return Ok(Some(javascript::check(record, result, graph)?));
         }

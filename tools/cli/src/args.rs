@@ -42,6 +42,10 @@ pub enum Command {
     /// `analyze-javascript-application --json` output): which source files shipped unchanged,
     /// modified, or not at all. Analyze with `--source-maps contents` to match bundled sources.
     CompareSourceToBundle(SourcesArgs),
+    /// Compare one export across two analyses (files of `analyze-javascript-application
+    /// --json` output): what an exported function returns, or an exported value is, field by
+    /// field (JSON Pointers: added, removed, changed or unknown). Nothing is run.
+    CompareJavascriptExportShapes(ShapesArgs),
     /// Reconstruct a JavaScript/Electron application statically: entrypoints, bundles and
     /// module factories, imports, windows, preloads, bridges, IPC, native add-ons, source maps.
     AnalyzeJavascriptApplication(AnalyzeArgs),
@@ -178,6 +182,34 @@ pub struct VersionsArgs {
     /// Edges of the changed_from graph, 1 to 200,000.
     #[arg(long, default_value_t = 40_000, value_parser = clap::value_parser!(u64).range(1..=200_000))]
     pub max_graph_edges: u64,
+    #[command(flatten)]
+    pub job: JobArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct ShapesArgs {
+    /// The earlier version's `analyze-javascript-application --json` output.
+    pub left: PathBuf,
+    /// The later version's (the same file compares two exports of one version).
+    pub right: PathBuf,
+    /// The module's path as the analysis lists it (`dist/api.js`, `resources/app.asar/main.js`).
+    #[arg(long)]
+    pub module: String,
+    /// The export's name: `default` for a default export or a whole CommonJS export.
+    #[arg(long)]
+    pub export: String,
+    /// The module's path on the right, when it differs (default: --module).
+    #[arg(long)]
+    pub right_module: Option<String>,
+    /// The export's name on the right, when it differs (default: --export).
+    #[arg(long)]
+    pub right_export: Option<String>,
+    /// Changes listed, 1 to 10,000 (the summary counts all).
+    #[arg(long, default_value_t = 1_000, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    pub max_changes: u64,
+    /// Candidates listed for a selector that matches no export, 0 to 1,000.
+    #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u64).range(0..=1_000))]
+    pub max_candidates: u64,
     #[command(flatten)]
     pub job: JobArgs,
 }

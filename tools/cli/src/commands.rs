@@ -8,6 +8,7 @@ use rea_jobs::compare::{CompareRequest, OPERATION as COMPARE};
 use rea_jobs::extract::{ExtractRequest, OPERATION as EXTRACT};
 use rea_jobs::inspect::{InspectRequest, OPERATION as INSPECT};
 use rea_jobs::inventory::{InventoryRequest, OPERATION as INVENTORY};
+use rea_jobs::shapes::{ExportShapesRequest, OPERATION as SHAPES, Selector};
 use rea_jobs::sources::{OPERATION as SOURCES, SourceBundleRequest, SourceReference};
 use rea_jobs::trace::{Limits as TraceLimits, OPERATION as TRACE, Seed, TraceRequest};
 use rea_jobs::versions::{OPERATION as VERSIONS, Side, VersionsRequest};
@@ -15,8 +16,8 @@ use rea_jobs::{Engine, JobControl, PageRequest, Published};
 
 use crate::args::{
     AnalyzeArgs, Cli, Command, CompareArgs, ExtractArgs, FormatArg, InspectArgs, IntegrityArgs,
-    InventoryArgs, JobArgs, LimitArgs, PolicyArg, SourceMapsArg, SourcesArgs, TraceArgs,
-    VersionsArgs,
+    InventoryArgs, JobArgs, LimitArgs, PolicyArg, ShapesArgs, SourceMapsArg, SourcesArgs,
+    TraceArgs, VersionsArgs,
 };
 use crate::{progress, render};
 
@@ -44,6 +45,7 @@ pub fn run(cli: Cli, cancel: &CancelToken) -> ExitCode {
         Command::CompareApplicationVersions(args) => versions(&engine, args, cancel),
         Command::TraceApplicationFeature(args) => trace(&engine, args, cancel),
         Command::CompareSourceToBundle(args) => sources(&engine, args, cancel),
+        Command::CompareJavascriptExportShapes(args) => shapes(&engine, args, cancel),
         Command::Pipeline(args) => crate::pipeline::run(&engine, args, cancel),
         Command::Mcp | Command::Catalog(_) => ExitCode::SUCCESS,
     }
@@ -168,6 +170,37 @@ fn versions(engine: &Engine, args: VersionsArgs, cancel: &CancelToken) -> ExitCo
     });
     finish(VERSIONS, &args.job, outcome, cancel, |published| {
         render::versions_summary(published, started.elapsed())
+    })
+}
+
+fn shapes(engine: &Engine, args: ShapesArgs, cancel: &CancelToken) -> ExitCode {
+    let started = Instant::now();
+    let outcome = read_file(&args.left).and_then(|left| {
+        let right = if args.right == args.left {
+            left.clone()
+        } else {
+            read_file(&args.right)?
+        };
+        let request = ExportShapesRequest {
+            left: Side::Text(left),
+            right: Side::Text(right),
+            left_export: Selector {
+                module_path: args.module.clone(),
+                export_name: args.export.clone(),
+            },
+            right_export: Selector {
+                module_path: args.right_module.unwrap_or(args.module),
+                export_name: args.right_export.unwrap_or(args.export),
+            },
+            max_changes: args.max_changes as usize,
+            max_candidates: args.max_candidates as usize,
+        };
+        with_control(cancel, &args.job, |ctl| {
+            engine.compare_javascript_export_shapes(request, ctl)
+        })
+    });
+    finish(SHAPES, &args.job, outcome, cancel, |published| {
+        render::shapes_summary(published, started.elapsed())
     })
 }
 

@@ -510,6 +510,18 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
         limitations: Value,
         #[serde(default)]
         electron_packaging: Value,
+        #[serde(default)]
+        export_shapes: ExportsLite,
+    }
+    #[derive(serde::Deserialize, Default)]
+    struct ExportsLite {
+        #[serde(default)]
+        exports: Vec<ExportLite>,
+    }
+    #[derive(serde::Deserialize)]
+    struct ExportLite {
+        module_path: String,
+        kind: String,
     }
     #[derive(serde::Deserialize, Default)]
     struct GraphLite<'a> {
@@ -820,6 +832,18 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
             bundlers.join(", ")
         );
     }
+    let exports = &r.export_shapes.exports;
+    if !exports.is_empty() {
+        let modules: std::collections::BTreeSet<&str> =
+            exports.iter().map(|e| e.module_path.as_str()).collect();
+        let functions = exports.iter().filter(|e| e.kind == "function").count();
+        say!(
+            "  exports           {} in {} modules, {} functions with return shapes (compare-javascript-export-shapes)",
+            exports.len(),
+            modules.len(),
+            functions
+        );
+    }
     say!(
         "  graph             {} nodes, {} edges, coverage {}",
         published.headline["nodes"],
@@ -948,6 +972,83 @@ pub fn trace_summary(published: &Published, elapsed: Duration) {
         .skip(standing)
     {
         say!("  limitation   {}", l.as_str().unwrap_or("-"));
+    }
+    say!("  evidence     {}", published.evidence_id());
+    say!("  time         {:.3} s", elapsed.as_secs_f64());
+}
+
+/// An export shape comparison, for people: the status, each side's selection, then the
+/// attribute changes and the first shape changes.
+pub fn shapes_summary(published: &Published, elapsed: Duration) {
+    let r: Value = serde_json::from_slice(published.result()).unwrap_or(Value::Null);
+    let text = |v: &Value| match v {
+        Value::String(s) => s.clone(),
+        Value::Null => "-".to_owned(),
+        other => other.to_string(),
+    };
+    let n = |key: &str| r["summary"][key].as_u64().unwrap_or(0);
+    say!(
+        "compare_javascript_export_shapes: {} ({} added, {} removed, {} changed, {} unknown; {} attribute changes)",
+        text(&r["status"]),
+        n("added"),
+        n("removed"),
+        n("changed"),
+        n("unknown"),
+        n("attribute_changes")
+    );
+    for side in ["left", "right"] {
+        let s = &r[side];
+        say!(
+            "  {:<12} {} {} ({})",
+            side,
+            text(&s["module_path"]),
+            text(&s["export_name"]),
+            text(&s["selection"])
+        );
+        for c in s["candidates"].as_array().into_iter().flatten().take(10) {
+            say!(
+                "    candidate  {} {} ({})",
+                text(&c["module_path"]),
+                text(&c["export_name"]),
+                text(&c["kind"])
+            );
+        }
+    }
+    if !r["reason"].is_null() {
+        say!("  reason       {}", text(&r["reason"]));
+    }
+    for a in r["attribute_changes"].as_array().into_iter().flatten() {
+        say!(
+            "  attribute    {}: {} -> {}",
+            text(&a["attribute"]),
+            text(&a["left"]),
+            text(&a["right"])
+        );
+    }
+    let changes = r["changes"].as_array().map_or(&[][..], Vec::as_slice);
+    for c in changes.iter().take(SHOWN_CHANGES) {
+        let pointer = c["pointer"].as_str().unwrap_or_default();
+        say!(
+            "  {:<8}     variant {} {}",
+            text(&c["change"]),
+            text(&c["variant"]),
+            if pointer.is_empty() {
+                "(whole value)"
+            } else {
+                pointer
+            }
+        );
+    }
+    if changes.len() > SHOWN_CHANGES {
+        say!(
+            "  …            {} more in --json",
+            changes.len() - SHOWN_CHANGES
+        );
+    }
+    if !r["recommendation"].is_null() {
+        say!(
+            "  next         a controlled replay would decide what the static reading left unknown"
+        );
     }
     say!("  evidence     {}", published.evidence_id());
     say!("  time         {:.3} s", elapsed.as_secs_f64());

@@ -81,6 +81,7 @@ fn the_typescript_sdk_drives_every_contract_point() {
             "retained and missing references",
             "compare_application_versions",
             "compare_source_to_bundle",
+            "compare_javascript_export_shapes",
             "trace_application_feature",
             "32 concurrent calls",
             "garbage on stdin",
@@ -111,9 +112,14 @@ fn the_python_sdk_drives_the_session_and_bundle_tools() {
         String::from_utf8_lossy(&output.stderr)
     );
     let checked = checked(&output.stdout);
-    assert_eq!(checked.len(), 10, "{checked:?}");
+    assert_eq!(checked.len(), 11, "{checked:?}");
     assert!(checked.iter().any(|c| c == "compare_application_versions"));
     assert!(checked.iter().any(|c| c == "compare_source_to_bundle"));
+    assert!(
+        checked
+            .iter()
+            .any(|c| c == "compare_javascript_export_shapes")
+    );
     assert!(checked.iter().any(|c| c == "trace_application_feature"));
 }
 

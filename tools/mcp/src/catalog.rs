@@ -27,8 +27,8 @@ use serde_json::{Value, json};
 use crate::params::{
     AnalyzeParams, BundleResult, CloseResult, CompareParams, EmptyParams, EvidenceOutput,
     ExportParams, ExportResult, ExtractParams, ImportParams, ImportResult, InspectParams,
-    InventoryParams, OpenParams, OpenResult, SessionParams, SessionResult, SourcesParams,
-    ToolErrorOutput, TraceParams, VersionsParams, Wrapped,
+    InventoryParams, OpenParams, OpenResult, SessionParams, SessionResult, ShapesParams,
+    SourcesParams, ToolErrorOutput, TraceParams, VersionsParams, Wrapped,
 };
 
 /// The rmcp release this server is built with (checked against Cargo.lock by a test).
@@ -267,6 +267,15 @@ fn build_tools() -> Vec<ToolSpec> {
             description: "Compare a historical source tree (a repository checkout at some commit) with one analysis of a shipped JavaScript or Electron application: each source file is unchanged (its bytes are a shipped file's, or a source map's sourcesContent), modified (a shipped file or original source at its path differs), removed (absent, said only when the reference and application are complete and every bundle lists its original sources), split, merged, duplicated, or unknown with a reason; plus what the application holds that no source file matched. The reference is {kind: \"directory\", input_path} (rea inventories it, leaving out version-control metadata, node_modules and likely secrets) or a HistoricalSourceGraph/v1 object. The application is complete inline analyze_javascript_application Evidence, or {kind: \"retained-evidence\", evidence_id}; analyze with source_maps: \"contents\" to match bundled sources.",
             effects: ARTIFACT_EVIDENCE,
             input_schema: schema_of::<SourcesParams>(),
+            output_schema: evidence(),
+        },
+        ToolSpec {
+            name: "compare_javascript_export_shapes",
+            title: "Compare the shapes of an export across versions",
+            surface: "javascript",
+            description: "Compare one export of a JavaScript module across two analyses (or two exports of one): what an exported function returns (each return variant, an async function's resolved value) or an exported value is, read statically from syntax (nothing is run). Each selector (module_path and export_name, exactly as the analysis's export_shapes lists them; `default` for a default or whole CommonJS export) must match exactly one export; otherwise the result is unknown and lists candidates. Variants pair on identical shapes, a unique literal discriminant such as /type, or a unique type; changes are JSON Pointers that are added, removed, changed, or unknown (a field counts as added or removed only where both objects are complete). Attributes (kind, async, generator, arity) are compared too. What stays undecided comes with a controlled-replay recommendation. Each side is complete inline analyze_javascript_application Evidence, or {kind: \"retained-evidence\", evidence_id}.",
+            effects: ARTIFACT_EVIDENCE,
+            input_schema: schema_of::<ShapesParams>(),
             output_schema: evidence(),
         },
         ToolSpec {

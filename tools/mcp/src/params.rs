@@ -193,6 +193,33 @@ pub struct SourcesParams {
 }
 
 #[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ShapesParams {
+    /// The earlier version: `analyze_javascript_application` Evidence.
+    pub left: EvidenceInput,
+    /// The later version (the same record compares two exports of one version).
+    pub right: EvidenceInput,
+    /// The module's path in the left analysis, exactly as its `export_shapes` lists it.
+    pub left_module_path: String,
+    /// The export's name: `default` for a default export or a whole CommonJS export.
+    pub left_export_name: String,
+    /// The module's path on the right (default: left_module_path).
+    pub right_module_path: Option<String>,
+    /// The export's name on the right (default: left_export_name).
+    pub right_export_name: Option<String>,
+    pub limits: Option<ShapesLimitsParam>,
+}
+
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ShapesLimitsParam {
+    /// Changes listed, 1 to 10,000 (default 1,000); the summary counts all.
+    pub max_changes: Option<u64>,
+    /// Candidates listed for a selector that matches no export, 0 to 1,000 (default 50).
+    pub max_candidates: Option<u64>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(untagged)]
 pub enum ReferenceParam {
     Directory(DirectoryReference),

@@ -16,6 +16,7 @@ use rea_jobs::extract::ExtractRequest;
 use rea_jobs::inspect::InspectRequest;
 use rea_jobs::inventory::InventoryRequest;
 use rea_jobs::ledger::{evidence_failure, parse_bundle};
+use rea_jobs::shapes::{self, ExportShapesRequest, Selector};
 use rea_jobs::sources::{self, SourceBundleRequest, SourceReference};
 use rea_jobs::versions::{
     DEFAULT_CANDIDATE_NODES, DEFAULT_COMPARISON_ITEMS, DEFAULT_GRAPH_EDGES, DEFAULT_GRAPH_NODES,
@@ -37,7 +38,7 @@ use crate::params::{
     AnalyzeParams, ArtifactParams, CloseResult, CompareParams, EvidenceInput, ExportParams,
     ExportResult, ExtractParams, FormatParam, ImportParams, ImportResult, InspectParams,
     InventoryParams, OpenParams, OpenResult, PolicyParam, SessionParams, SessionResult,
-    SourceMapsParam, SourcesParams, TraceParams, VersionsParams, Wrapped,
+    ShapesParams, SourceMapsParam, SourcesParams, TraceParams, VersionsParams, Wrapped,
 };
 use crate::params::{DirectionParam, MatchParam, ReferenceParam};
 use crate::session::{self, Opened, Session};
@@ -279,6 +280,17 @@ impl Rea {
                 })
                 .await
             }
+            "compare_javascript_export_shapes" => {
+                let p: ShapesParams = decode(name, args)?;
+                let request = match self.shapes_request(p) {
+                    Ok(request) => request,
+                    Err(failure) => return Ok(response::failure(name, &failure)),
+                };
+                self.run_job(name, cx, token, move |engine, ctl| {
+                    engine.compare_javascript_export_shapes(request, ctl)
+                })
+                .await
+            }
             "trace_application_feature" => {
                 let p: TraceParams = decode(name, args)?;
                 let request = self.trace_request(p);
@@ -467,6 +479,32 @@ impl Rea {
                     .max_candidate_evaluations
                     .unwrap_or(sources::DEFAULT_CANDIDATE_EVALUATIONS),
             },
+        })
+    }
+
+    /// An export shape comparison's request: both sides resolved, the right selector and
+    /// the limits defaulted. The engine checks the ranges.
+    fn shapes_request(&self, p: ShapesParams) -> Result<ExportShapesRequest, Failure> {
+        let l = p.limits.unwrap_or_default();
+        let pick =
+            |v: Option<u64>, d: usize| v.map_or(d, |v| usize::try_from(v).unwrap_or(usize::MAX));
+        Ok(ExportShapesRequest {
+            left: self.version_side(p.left)?,
+            right: self.version_side(p.right)?,
+            right_export: Selector {
+                module_path: p
+                    .right_module_path
+                    .unwrap_or_else(|| p.left_module_path.clone()),
+                export_name: p
+                    .right_export_name
+                    .unwrap_or_else(|| p.left_export_name.clone()),
+            },
+            left_export: Selector {
+                module_path: p.left_module_path,
+                export_name: p.left_export_name,
+            },
+            max_changes: pick(l.max_changes, shapes::DEFAULT_CHANGES),
+            max_candidates: pick(l.max_candidates, shapes::DEFAULT_CANDIDATES),
         })
     }
 

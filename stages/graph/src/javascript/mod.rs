@@ -15,5 +15,6 @@
 mod build;
 pub mod ids;
 pub mod resolve;
+pub mod shapes;
 
 pub use build::{Built, MAX_OBSERVATIONS, Request, build, settle_imports};

@@ -13,6 +13,7 @@ mod loops;
 pub(crate) mod names;
 mod parcel;
 mod prepass;
+pub(crate) mod shapes;
 mod windows;
 
 use std::collections::{HashMap, HashSet};
@@ -30,6 +31,7 @@ use names::{callee_name, dotted, named, static_path, string, unwrap};
 use prepass::{
     Aliases, Scoped, Scopes, aliased_module, normalize, require_call_spec, require_spec,
 };
+pub use shapes::{ALGORITHM as EXPORT_SHAPE_ALGORITHM, MAX_EXPORTS as MAX_FILE_EXPORTS};
 
 use crate::facts::{
     Bundle, HeaderPolicy, InlineSourceMap, JsFacts, ModuleKey, ModuleRef, NativeRequest, NativeUse,
@@ -170,6 +172,7 @@ pub(crate) fn extract(
         exported_helpers: std::mem::take(&mut pre.exported_helpers),
         ..JsFacts::default()
     };
+    (facts.export_shapes, facts.export_shapes_truncated) = shapes::read(source, program);
     facts.vendor_markers = scan.vendors;
     facts.source_map_urls = scan.urls;
     facts.inline_source_maps = inline_maps(&scan.inline, maps);

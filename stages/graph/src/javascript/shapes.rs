@@ -1,0 +1,116 @@
+//! The `export_shapes` section of an application analysis (`JavaScriptExportShapes` v1): every
+//! top-level export of the application's JavaScript and TypeScript files, with the shapes its
+//! functions return or its values have (`rea-export-shape-v1`, read by the parse stage; the
+//! rules are in `rea_parse::extract::shapes`). It feeds `compare_javascript_export_shapes`.
+//!
+//! ```text
+//! {schema, schema_version: 1, algorithm, exports: [Export…] (sorted by module_path, then
+//!  export_name), coverage: {status, exports, omitted_exports, truncated_files, limits},
+//!  limitations, shapes_id}
+//! Export = {export_id, module_path, module_sha256, export_name, syntax, kind, async, generator,
+//!           parameter_arity, shapes, status, limitations, from, imported, location}
+//! ```
+//!
+//! Ids (H = lowercase hex SHA-256 of RFC 8785 canonical JSON): `export_id` is `jsx_` + H(the
+//! export without `export_id`); `shapes_id` is `jses_` + H(the section without `shapes_id`).
+
+use rayon::prelude::*;
+use rea_core::{Failure, FailureReason};
+use rea_hash::CanonicalError;
+use rea_parse::{EXPORT_SHAPE_ALGORITHM, FileFacts, FileKind, MAX_FILE_EXPORTS, ParseStatus};
+use serde_json::{Value, json};
+
+pub const SCHEMA: &str = "JavaScriptExportShapes";
+pub const EXPORT_PREFIX: &str = "jsx_";
+pub const SECTION_PREFIX: &str = "jses_";
+/// Exports recorded per analysis.
+pub const MAX_EXPORT_SHAPES: usize = 50_000;
+/// What the section never covers, whatever the input.
+pub const STANDING_LIMITATIONS: [&str; 2] = [
+    "exports of module factories inside bundles are not read; shapes cover each file's own top-level ES module and CommonJS exports",
+    "shapes are read from syntax without running code: a value a call, a member or a parameter gives is unknown",
+];
+
+/// The section for the parsed files (in any order).
+pub fn project(files: &[FileFacts]) -> Result<Value, Failure> {
+    let mut rows: Vec<(&FileFacts, &rea_parse::ExportShape)> = files
+        .iter()
+        .filter(|f| f.kind == FileKind::JavaScript && f.parse != ParseStatus::Failed)
+        .flat_map(|f| f.js.export_shapes.iter().map(move |e| (f, e)))
+        .collect();
+    rows.sort_by(|a, b| (&a.0.path, &a.1.name).cmp(&(&b.0.path, &b.1.name)));
+    let total = rows.len();
+    rows.truncate(MAX_EXPORT_SHAPES);
+    let truncated_files = files
+        .iter()
+        .filter(|f| f.js.export_shapes_truncated)
+        .count();
+    let exports: Vec<Value> = rows
+        .par_iter()
+        .map(|(file, export)| {
+            let mut value = json!({
+                "module_path": file.path,
+                "module_sha256": file.sha256,
+                "export_name": export.name,
+                "syntax": export.syntax,
+                "kind": export.kind,
+                "async": export.is_async,
+                "generator": export.generator,
+                "parameter_arity": export.arity,
+                "shapes": export.shapes,
+                "status": if export.partial { "partial" } else { "complete" },
+                "limitations": export.limitations,
+                "from": export.from,
+                "imported": export.imported,
+                "location": {
+                    "start": {"line": export.range.start.line, "column": export.range.start.column},
+                    "end": {"line": export.range.end.line, "column": export.range.end.column},
+                },
+            });
+            value["export_id"] = Value::from(export_id(&value)?);
+            Ok(value)
+        })
+        .collect::<Result<_, CanonicalError>>()
+        .map_err(internal)?;
+    let mut limits = Vec::new();
+    if total > MAX_EXPORT_SHAPES {
+        limits.push("max_export_shapes");
+    }
+    if truncated_files > 0 {
+        limits.push("max_file_exports");
+    }
+    let mut section = json!({
+        "schema": SCHEMA,
+        "schema_version": 1,
+        "algorithm": EXPORT_SHAPE_ALGORITHM,
+        "exports": exports,
+        "coverage": {
+            "status": if limits.is_empty() { "complete" } else { "partial" },
+            "exports": total,
+            "omitted_exports": total.saturating_sub(MAX_EXPORT_SHAPES),
+            "truncated_files": truncated_files,
+            "max_file_exports": MAX_FILE_EXPORTS,
+            "limits": limits,
+        },
+        "limitations": STANDING_LIMITATIONS,
+    });
+    section["shapes_id"] = Value::from(section_id(&section).map_err(internal)?);
+    Ok(section)
+}
+
+/// `jsx_` + H(the export without `export_id`).
+pub fn export_id(export: &Value) -> Result<String, CanonicalError> {
+    rea_hash::content_id_without(EXPORT_PREFIX, export, "export_id")
+}
+
+/// `jses_` + H(the section without `shapes_id`).
+pub fn section_id(section: &Value) -> Result<String, CanonicalError> {
+    rea_hash::content_id_without(SECTION_PREFIX, section, "shapes_id")
+}
+
+fn internal(err: CanonicalError) -> Failure {
+    Failure::new(
+        FailureReason::Internal,
+        format!("export shapes could not be serialized: {err}"),
+    )
+}
