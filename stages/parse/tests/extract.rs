@@ -2963,3 +2963,43 @@ fn export_shapes_of_commonjs_modules() {
         r#"[{"reason":"binding","type":"unknown"}]"#
     );
 }
+
+#[test]
+fn export_shapes_skip_signatures_without_bodies() {
+    let f = facts(
+        "src/api.ts",
+        r#"
+        export function parse(a: string): string;
+        export function parse(a: number): number;
+        export function parse(a: any): any { return { parsed: a }; }
+        export declare function ambient(): void;
+        export type Shape = { a: string };
+        export interface Api { f(): void }
+        export const answer: number = 42;
+        "#,
+    );
+    assert_eq!(
+        exports(&f),
+        [
+            ("parse", "function", r#"[{"complete":true,"fields":{"parsed":{"position":0,"type":"parameter"}},"type":"object"}]"#.to_owned()),
+            ("answer", "value", r#"[{"type":"number","value":"42"}]"#.to_owned()),
+        ]
+    );
+}
+
+#[test]
+fn export_shapes_of_names_bound_in_a_cycle_stop() {
+    let f = facts(
+        "lib/cycle.js",
+        "var a = b; var b = a; export { a }; export const c = a; module.exports = c;",
+    );
+    let found = exports(&f);
+    let names: Vec<&str> = found.iter().map(|e| e.0).collect();
+    assert_eq!(names, ["a", "c", "default"]);
+    assert!(
+        found
+            .iter()
+            .all(|(_, _, shapes)| shapes.contains("unknown")),
+        "{found:?}"
+    );
+}

@@ -1,5 +1,6 @@
 //! The `export_shapes` section of an application analysis (`JavaScriptExportShapes` v1): every
-//! top-level export of the application's JavaScript and TypeScript files, with the shapes its
+//! top-level export of the application's JavaScript and TypeScript files (declaration files
+//! declare types, and are left out), with the shapes its
 //! functions return or its values have (`rea-export-shape-v1`, read by the parse stage; the
 //! rules are in `rea_parse::extract::shapes`). It feeds `compare_javascript_export_shapes`.
 //!
@@ -35,7 +36,11 @@ pub const STANDING_LIMITATIONS: [&str; 2] = [
 pub fn project(files: &[FileFacts]) -> Result<Value, Failure> {
     let mut rows: Vec<(&FileFacts, &rea_parse::ExportShape)> = files
         .iter()
-        .filter(|f| f.kind == FileKind::JavaScript && f.parse != ParseStatus::Failed)
+        .filter(|f| {
+            f.kind == FileKind::JavaScript
+                && f.parse != ParseStatus::Failed
+                && !is_declaration_file(&f.path)
+        })
         .flat_map(|f| f.js.export_shapes.iter().map(move |e| (f, e)))
         .collect();
     rows.sort_by(|a, b| (&a.0.path, &a.1.name).cmp(&(&b.0.path, &b.1.name)));
@@ -96,6 +101,14 @@ pub fn project(files: &[FileFacts]) -> Result<Value, Failure> {
     });
     section["shapes_id"] = Value::from(section_id(&section).map_err(internal)?);
     Ok(section)
+}
+
+/// TypeScript declaration files (`.d.ts`, `.d.mts`, `.d.cts`) declare types, not code.
+fn is_declaration_file(path: &str) -> bool {
+    let name = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
+    [".d.ts", ".d.mts", ".d.cts"]
+        .iter()
+        .any(|s| name.ends_with(s))
 }
 
 /// `jsx_` + H(the export without `export_id`).

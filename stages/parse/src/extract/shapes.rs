@@ -121,6 +121,7 @@ pub(crate) fn read(source: &Source<'_>, program: &Program) -> (Vec<ExportShape>,
         top,
         out: Vec::new(),
         truncated: false,
+        hops: 0,
     };
     for item in &stmts {
         reader.item(item);
@@ -183,6 +184,8 @@ struct Reader<'s, 'a> {
     top: HashMap<Atom, Local<'a>>,
     out: Vec<ExportShape>,
     truncated: bool,
+    /// Names followed from an export to the binding it names, now.
+    hops: usize,
 }
 
 impl<'a> Reader<'_, 'a> {
@@ -244,8 +247,8 @@ impl<'a> Reader<'_, 'a> {
                         _ => continue,
                     };
                     match from {
-                        Some(from) => self.reexport(span, exported, from, orig),
-                        None => self.local_export(span, exported, orig.unwrap_or_default()),
+                        Some(from) => self.reexport(span, exported, from, orig, "esm"),
+                        None => self.local_export(span, exported, orig.unwrap_or_default(), "esm"),
                     }
                 }
             }
@@ -297,7 +300,9 @@ impl<'a> Reader<'_, 'a> {
                                     );
                                 }
                             }
-                            Prop::Shorthand(id) => self.local_export(span, &id.sym, &id.sym),
+                            Prop::Shorthand(id) => {
+                                self.local_export(span, &id.sym, &id.sym, "commonjs")
+                            }
                             Prop::Method(m) => {
                                 if let Some(key) = prop_name(&m.key) {
                                     self.callable(
@@ -341,21 +346,23 @@ impl<'a> Reader<'_, 'a> {
         self.value_export(span, &name, "commonjs", right, VarDeclKind::Const);
     }
 
-    /// `export { orig as exported }` of a local name.
-    fn local_export(&mut self, span: Span, exported: &str, orig: &str) {
+    /// `export { orig as exported }` of a local name (or a CommonJS export of one).
+    fn local_export(&mut self, span: Span, exported: &str, orig: &str, syntax: &'static str) {
         match self.top.get(&Atom::from(orig)).copied() {
             Some(Local::Function(f)) => {
-                self.callable(span, exported, "esm", Callable::Function(f));
+                self.callable(span, exported, syntax, Callable::Function(f));
             }
-            Some(Local::Arrow(a)) => self.callable(span, exported, "esm", Callable::Arrow(a)),
-            Some(Local::Class) => self.class(span, exported, "esm"),
+            Some(Local::Arrow(a)) => self.callable(span, exported, syntax, Callable::Arrow(a)),
+            Some(Local::Class) => self.class(span, exported, syntax),
             Some(Local::Value(init, kind)) => {
-                self.value_export(span, exported, "esm", init, kind);
+                self.value_export(span, exported, syntax, init, kind);
                 self.changeable(exported, &Atom::from(orig), 2);
             }
-            Some(Local::Import(from, imported)) => self.reexport(span, exported, from, imported),
+            Some(Local::Import(from, imported)) => {
+                self.reexport(span, exported, from, imported, syntax);
+            }
             None => {
-                let mut export = self.export(span, exported, "esm", "value");
+                let mut export = self.export(span, exported, syntax, "value");
                 export.shapes = vec![unknown("binding")];
                 self.push(export);
             }
@@ -375,18 +382,13 @@ impl<'a> Reader<'_, 'a> {
             Expr::Fn(f) => self.callable(span, name, syntax, Callable::Function(&f.function)),
             Expr::Class(_) => self.class(span, name, syntax),
             other if let Some((from, imported)) = self.required(other) => {
-                let before = self.out.len();
-                self.reexport(span, name, &from, imported.as_deref());
-                for export in &mut self.out[before..] {
-                    export.syntax = syntax;
-                }
+                self.reexport(span, name, &from, imported.as_deref(), syntax);
             }
-            Expr::Ident(id) if self.top.contains_key(&id.sym) => {
-                let before = self.out.len();
-                self.local_export(span, name, &id.sym.clone());
-                for export in &mut self.out[before..] {
-                    export.syntax = syntax;
-                }
+            // A name bound to a name bound to … stops after a few hops (and a cycle with it).
+            Expr::Ident(id) if self.top.contains_key(&id.sym) && self.hops < MAX_HOPS => {
+                self.hops += 1;
+                self.local_export(span, name, &id.sym.clone(), syntax);
+                self.hops -= 1;
             }
             _ => {
                 let mut export = self.export(span, name, syntax, "value");
@@ -440,8 +442,15 @@ impl<'a> Reader<'_, 'a> {
         }
     }
 
-    fn reexport(&mut self, span: Span, exported: &str, from: &str, imported: Option<&str>) {
-        let mut export = self.export(span, exported, "esm", "re-export");
+    fn reexport(
+        &mut self,
+        span: Span,
+        exported: &str,
+        from: &str,
+        imported: Option<&str>,
+        syntax: &'static str,
+    ) {
+        let mut export = self.export(span, exported, syntax, "re-export");
         export.from = Some(from.to_owned());
         export.imported = imported.map(str::to_owned);
         self.push(export);
@@ -494,12 +503,8 @@ impl<'a> Reader<'_, 'a> {
         let mut returns: Vec<Option<&'a Expr>> = Vec::new();
         let mut ends = false;
         match body {
-            None => {
-                export.shapes = vec![unknown("expression")];
-                export.limitations.push("no-body");
-                self.push(export);
-                return;
-            }
+            // A signature without a body (an overload, a declaration) is a type, not code.
+            None => return,
             Some(Body::Expr(expr)) => returns.push(Some(expr)),
             Some(Body::Block(stmts)) => {
                 for stmt in stmts {
