@@ -254,3 +254,41 @@ fn bad_requests_are_typed_errors() {
     assert_eq!(one_old["result"]["reason"], "no-export-shapes");
     assert_eq!(one_old["result"]["left"]["selection"], "unavailable");
 }
+
+#[test]
+fn the_section_keeps_to_its_bounds_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let per_file = rea_parse::MAX_FILE_EXPORTS;
+    let bound = rea_graph::javascript::shapes::MAX_EXPORT_SHAPES;
+    let files = bound / per_file + 1;
+    let body = |n: usize| -> String {
+        (0..n)
+            .map(|i| format!("export const x{i} = {i};\n"))
+            .collect()
+    };
+    for f in 0..files {
+        std::fs::write(dir.path().join(format!("m{f:03}.js")), body(per_file)).unwrap();
+    }
+    // One file writes more exports than a file's bound.
+    std::fs::write(dir.path().join("z.js"), body(per_file + 5)).unwrap();
+    let record = analyze(dir.path(), 2);
+    let section = &record["result"]["export_shapes"];
+    let coverage = &section["coverage"];
+    assert_eq!(coverage["status"], "partial");
+    assert_eq!(
+        coverage["limits"],
+        json!(["max_export_shapes", "max_file_exports"])
+    );
+    assert_eq!(coverage["truncated_files"], 1);
+    let total = (files + 1) * per_file;
+    assert_eq!(coverage["exports"], total);
+    assert_eq!(coverage["omitted_exports"], total - bound);
+    let exports = section["exports"].as_array().unwrap();
+    assert_eq!(exports.len(), bound);
+    // The first in path order are kept: names sort as strings within a file.
+    assert_eq!(exports[0]["module_path"], "m000.js");
+    assert_eq!(exports[0]["export_name"], "x0");
+    assert_eq!(exports[1]["export_name"], "x1");
+    assert_eq!(exports[2]["export_name"], "x10");
+    assert!(exports.iter().all(|e| e["module_path"] != "z.js"));
+}

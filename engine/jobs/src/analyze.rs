@@ -231,16 +231,23 @@ impl Engine {
                     rea_graph::javascript::settle_imports(&inventory, &mut output.files);
                     cx.progress()
                         .report("graph", 0, None, "building the application graph");
-                    let graph = rea_graph::javascript::build(
-                        cx,
-                        &rea_graph::javascript::Request {
-                            inventory: &inventory,
-                            parsed: &output,
-                            limits: &text_limits,
-                            source_map_contents: options.source_map_contents,
+                    // The exports go their own way: projected alongside the graph.
+                    let exports = rea_graph::javascript::shapes::take(&mut output.files);
+                    let (graph, export_shapes) = rayon::join(
+                        || {
+                            rea_graph::javascript::build(
+                                cx,
+                                &rea_graph::javascript::Request {
+                                    inventory: &inventory,
+                                    parsed: &output,
+                                    limits: &text_limits,
+                                    source_map_contents: options.source_map_contents,
+                                },
+                            )
                         },
-                    )?;
-                    let export_shapes = rea_graph::javascript::shapes::project(&output.files)?;
+                        || rea_graph::javascript::shapes::project(exports),
+                    );
+                    let (graph, export_shapes) = (graph?, export_shapes?);
                     drop(output);
                     // The graph (megabytes) is already canonical text: seal splices it in.
                     let mut result = json!({

@@ -699,17 +699,29 @@ pub fn content_id<T: Serialize + ?Sized>(
 }
 
 /// `prefix` followed by [`digest_canonical`] of `object` without its member `key`: the id of
-/// a record that holds its own id.
+/// a record that holds its own id. The object is not copied.
 pub fn content_id_without(
     prefix: &str,
     object: &serde_json::Value,
     key: &str,
 ) -> Result<String, CanonicalError> {
-    let mut object = object.clone();
-    if let serde_json::Value::Object(map) = &mut object {
-        map.remove(key);
+    /// An object's members but one, serialized as the object without it.
+    struct Without<'a>(&'a serde_json::Map<String, serde_json::Value>, &'a str);
+    impl Serialize for Without<'_> {
+        fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+            use serde::ser::SerializeMap;
+            let members = self.0.iter().filter(|(k, _)| k.as_str() != self.1);
+            let mut map = serializer.serialize_map(Some(members.clone().count()))?;
+            for (k, v) in members {
+                map.serialize_entry(k, v)?;
+            }
+            map.end()
+        }
     }
-    content_id(prefix, &object)
+    match object {
+        serde_json::Value::Object(map) => content_id(prefix, &Without(map, key)),
+        other => content_id(prefix, other),
+    }
 }
 
 /// Lowercase hex SHA-256 of raw bytes.
@@ -756,6 +768,21 @@ impl Write for HashWriter {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn an_id_without_a_member_is_the_id_of_the_object_without_it() {
+        let object = json!({"b": [1, {"\u{e9}": "x"}], "id": "old", "a": null, "\u{1f600}": 2.5});
+        let mut copy = object.clone();
+        copy.as_object_mut().unwrap().remove("id");
+        assert_eq!(
+            content_id_without("p_", &object, "id").unwrap(),
+            content_id("p_", &copy).unwrap()
+        );
+        assert_eq!(
+            content_id_without("p_", &json!([1]), "id").unwrap(),
+            content_id("p_", &json!([1])).unwrap()
+        );
+    }
 
     #[test]
     fn keys_sort_by_utf16_code_units_not_utf8_bytes() {

@@ -13,56 +13,81 @@
 //! ```
 //!
 //! Ids (H = lowercase hex SHA-256 of RFC 8785 canonical JSON): `export_id` is `jsx_` + H(the
-//! export without `export_id`); `shapes_id` is `jses_` + H(the section without `shapes_id`).
+//! export without `export_id`); `shapes_id` is `jses_` + H(`{algorithm, coverage, export_ids,
+//! limitations, schema, schema_version}`), the exports standing in by their ids, in order.
 
 use rayon::prelude::*;
 use rea_core::{Failure, FailureReason};
 use rea_hash::CanonicalError;
-use rea_parse::{EXPORT_SHAPE_ALGORITHM, FileFacts, FileKind, MAX_FILE_EXPORTS, ParseStatus};
+use rea_parse::{
+    EXPORT_SHAPE_ALGORITHM, ExportShape, FileFacts, FileKind, MAX_FILE_EXPORTS, ParseStatus,
+};
 use serde_json::{Value, json};
 
 pub const SCHEMA: &str = "JavaScriptExportShapes";
 pub const EXPORT_PREFIX: &str = "jsx_";
 pub const SECTION_PREFIX: &str = "jses_";
 /// Exports recorded per analysis.
-pub const MAX_EXPORT_SHAPES: usize = 50_000;
+pub const MAX_EXPORT_SHAPES: usize = 20_000;
 /// What the section never covers, whatever the input.
 pub const STANDING_LIMITATIONS: [&str; 2] = [
     "exports of module factories inside bundles are not read; shapes cover each file's own top-level ES module and CommonJS exports",
     "shapes are read from syntax without running code: a value a call, a member or a parameter gives is unknown",
 ];
 
-/// The section for the parsed files (in any order).
-pub fn project(files: &[FileFacts]) -> Result<Value, Failure> {
-    let mut rows: Vec<(&FileFacts, &rea_parse::ExportShape)> = files
-        .iter()
-        .filter(|f| {
-            f.kind == FileKind::JavaScript
-                && f.parse != ParseStatus::Failed
-                && !is_declaration_file(&f.path)
-        })
-        .flat_map(|f| f.js.export_shapes.iter().map(move |e| (f, e)))
-        .collect();
-    rows.sort_by(|a, b| (&a.0.path, &a.1.name).cmp(&(&b.0.path, &b.1.name)));
+/// The exports the parse stage read, taken out of its facts: one row per export with its
+/// file's path and digest, and how many files wrote more exports than were read.
+pub struct Taken {
+    rows: Vec<(String, Option<String>, ExportShape)>,
+    truncated_files: usize,
+}
+
+/// Moves every export out of `files` (in any order), leaving their lists empty.
+pub fn take(files: &mut [FileFacts]) -> Taken {
+    let mut rows = Vec::new();
+    let mut truncated_files = 0;
+    for file in files.iter_mut() {
+        truncated_files += usize::from(file.js.export_shapes_truncated);
+        let exports = std::mem::take(&mut file.js.export_shapes);
+        if file.kind != FileKind::JavaScript
+            || file.parse == ParseStatus::Failed
+            || is_declaration_file(&file.path)
+        {
+            continue;
+        }
+        rows.extend(
+            exports
+                .into_iter()
+                .map(|e| (file.path.clone(), file.sha256.clone(), e)),
+        );
+    }
+    Taken {
+        rows,
+        truncated_files,
+    }
+}
+
+/// The section for the taken exports.
+pub fn project(taken: Taken) -> Result<Value, Failure> {
+    let Taken {
+        mut rows,
+        truncated_files,
+    } = taken;
+    rows.par_sort_unstable_by(|a, b| (&a.0, &a.2.name).cmp(&(&b.0, &b.2.name)));
     let total = rows.len();
     rows.truncate(MAX_EXPORT_SHAPES);
-    let truncated_files = files
-        .iter()
-        .filter(|f| f.js.export_shapes_truncated)
-        .count();
     let exports: Vec<Value> = rows
-        .par_iter()
-        .map(|(file, export)| {
+        .into_par_iter()
+        .map(|(path, sha256, export)| {
             let mut value = json!({
-                "module_path": file.path,
-                "module_sha256": file.sha256,
+                "module_path": path,
+                "module_sha256": sha256,
                 "export_name": export.name,
                 "syntax": export.syntax,
                 "kind": export.kind,
                 "async": export.is_async,
                 "generator": export.generator,
                 "parameter_arity": export.arity,
-                "shapes": export.shapes,
                 "status": if export.partial { "partial" } else { "complete" },
                 "limitations": export.limitations,
                 "from": export.from,
@@ -72,7 +97,9 @@ pub fn project(files: &[FileFacts]) -> Result<Value, Failure> {
                     "end": {"line": export.range.end.line, "column": export.range.end.column},
                 },
             });
-            value["export_id"] = Value::from(export_id(&value)?);
+            // Moved in, not copied through `json!`.
+            value["shapes"] = Value::Array(export.shapes);
+            value["export_id"] = Value::from(rea_hash::content_id(EXPORT_PREFIX, &value)?);
             Ok(value)
         })
         .collect::<Result<_, CanonicalError>>()
@@ -88,7 +115,6 @@ pub fn project(files: &[FileFacts]) -> Result<Value, Failure> {
         "schema": SCHEMA,
         "schema_version": 1,
         "algorithm": EXPORT_SHAPE_ALGORITHM,
-        "exports": exports,
         "coverage": {
             "status": if limits.is_empty() { "complete" } else { "partial" },
             "exports": total,
@@ -99,8 +125,34 @@ pub fn project(files: &[FileFacts]) -> Result<Value, Failure> {
         },
         "limitations": STANDING_LIMITATIONS,
     });
+    section["exports"] = Value::Array(exports);
     section["shapes_id"] = Value::from(section_id(&section).map_err(internal)?);
     Ok(section)
+}
+
+/// `jsx_` + H(the export without `export_id`).
+pub fn export_id(export: &Value) -> Result<String, CanonicalError> {
+    rea_hash::content_id_without(EXPORT_PREFIX, export, "export_id")
+}
+
+/// `jses_` + H(`{algorithm, coverage, export_ids, limitations, schema, schema_version}`): the
+/// section's members but its exports, which their ids (in order) stand for.
+pub fn section_id(section: &Value) -> Result<String, CanonicalError> {
+    let ids: Vec<&Value> = section["exports"]
+        .as_array()
+        .map(|exports| exports.iter().map(|e| &e["export_id"]).collect())
+        .unwrap_or_default();
+    rea_hash::content_id(
+        SECTION_PREFIX,
+        &json!({
+            "algorithm": section["algorithm"],
+            "coverage": section["coverage"],
+            "export_ids": ids,
+            "limitations": section["limitations"],
+            "schema": section["schema"],
+            "schema_version": section["schema_version"],
+        }),
+    )
 }
 
 /// TypeScript declaration files (`.d.ts`, `.d.mts`, `.d.cts`) declare types, not code.
@@ -109,16 +161,6 @@ fn is_declaration_file(path: &str) -> bool {
     [".d.ts", ".d.mts", ".d.cts"]
         .iter()
         .any(|s| name.ends_with(s))
-}
-
-/// `jsx_` + H(the export without `export_id`).
-pub fn export_id(export: &Value) -> Result<String, CanonicalError> {
-    rea_hash::content_id_without(EXPORT_PREFIX, export, "export_id")
-}
-
-/// `jses_` + H(the section without `shapes_id`).
-pub fn section_id(section: &Value) -> Result<String, CanonicalError> {
-    rea_hash::content_id_without(SECTION_PREFIX, section, "shapes_id")
 }
 
 fn internal(err: CanonicalError) -> Failure {
