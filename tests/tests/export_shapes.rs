@@ -66,6 +66,7 @@ fn fixture() -> (tempfile::TempDir, Value, Value) {
 fn compare_export(left: &Value, right: &Value, name: &str) -> Result<Value, Failure> {
     let selector = Selector {
         module_path: "api.js".to_owned(),
+        module_key: None,
         export_name: name.to_owned(),
     };
     let request = ExportShapesRequest {

@@ -65,6 +65,20 @@ impl Engine {
                 ));
             }
         }
+        for (field, key) in [
+            ("left_module_key", &request.left_export.module_key),
+            ("right_module_key", &request.right_export.module_key),
+        ] {
+            if key
+                .as_ref()
+                .is_some_and(|k| k.is_empty() || k.len() > MAX_SELECTOR)
+            {
+                return Err(invalid(
+                    field,
+                    format!("{field} must be 1 to {MAX_SELECTOR} bytes"),
+                ));
+            }
+        }
         let ExportShapesRequest {
             left,
             right,
@@ -89,6 +103,8 @@ impl Engine {
                 "left_export_name": left_export.export_name,
                 "right_module_path": right_export.module_path,
                 "right_export_name": right_export.export_name,
+                "left_module_key": left_export.module_key,
+                "right_module_key": right_export.module_key,
                 "max_changes": max_changes,
                 "max_candidates": max_candidates,
             });

@@ -3,9 +3,10 @@
 //!
 //! Each side is the `normalized_result` of validated `analyze_javascript_application` Evidence,
 //! whose `export_shapes` section (see [`crate::javascript::shapes`]) lists every file's top-level
-//! exports with their shapes. A selector (`module_path`, `export_name`) must match exactly one
-//! export; a missing one makes the comparison `unknown` and lists candidates (the module's other
-//! exports, then exports of that name elsewhere, then modules whose path ends the same way).
+//! exports, and every bundled module factory's, with their shapes. A selector (`module_path`,
+//! `module_key` for a factory, `export_name`) must match exactly one export; a missing one makes
+//! the comparison `unknown` and lists candidates (the module's other exports, then the file's,
+//! then exports of that name elsewhere, then modules whose path ends the same way).
 //! There is no fuzzy matching: a candidate is listed, never chosen.
 //!
 //! Attributes (`kind`, `async`, `generator`, `parameter_arity`) are compared as values; the module
@@ -82,11 +83,27 @@ pub const STANDING_LIMITATIONS: [&str; 2] = [
     "a missing field counts as added or removed only where both objects are complete; variants pair only on identical shapes, a unique literal discriminant, a unique type, or as the one variant left",
 ];
 
-/// One selector: an export by module path and name.
+/// One selector: an export by module path, module key (a bundle's module factory; `None`
+/// for the file's own exports) and name.
 #[derive(Debug, Clone)]
 pub struct Selector {
     pub module_path: String,
+    /// The factory's key as written: `123`, or `./src/api.js`.
+    pub module_key: Option<String>,
     pub export_name: String,
+}
+
+impl Selector {
+    /// Whether `export` is the module this names (whatever its export name).
+    fn module_is(&self, export: &Value) -> bool {
+        export["module_path"].as_str() == Some(self.module_path.as_str())
+            && match (&export["module_key"], &self.module_key) {
+                (Value::Null, None) => true,
+                (Value::Number(n), Some(key)) => n.to_string() == *key,
+                (Value::String(s), Some(key)) => s == key,
+                _ => false,
+            }
+    }
 }
 
 #[derive(Debug, Clone, Copy)]
@@ -303,13 +320,14 @@ fn select<'s>(
     let name = |e: &Value| e["export_name"].as_str().unwrap_or_default().to_owned();
     let matches: Vec<&Value> = exports
         .iter()
-        .filter(|e| path(e) == selector.module_path && name(e) == selector.export_name)
+        .filter(|e| selector.module_is(e) && name(e) == selector.export_name)
         .collect();
     let found = (matches.len() == 1).then(|| matches[0]);
     let mut candidates = Vec::new();
     if found.is_none() {
         let base = selector.module_path.rsplit('/').next().unwrap_or_default();
-        let tiers: [&dyn Fn(&Value) -> bool; 3] = [
+        let tiers: [&dyn Fn(&Value) -> bool; 4] = [
+            &|e| selector.module_is(e),
             &|e| path(e) == selector.module_path,
             &|e| name(e) == selector.export_name,
             &|e| !base.is_empty() && path(e).rsplit('/').next() == Some(base),
@@ -322,8 +340,9 @@ fn select<'s>(
                 }
                 if seen.insert(e["export_id"].as_str().unwrap_or_default()) {
                     candidates.push(json!({
-                        "module_path": e["module_path"], "export_name": e["export_name"],
-                        "kind": e["kind"], "export_id": e["export_id"],
+                        "module_path": e["module_path"], "module_key": e["module_key"],
+                        "export_name": e["export_name"], "kind": e["kind"],
+                        "export_id": e["export_id"],
                     }));
                 }
             }
@@ -339,6 +358,7 @@ fn select<'s>(
         "application_evidence_id": side.evidence_id,
         "application_graph_id": side.graph_id,
         "module_path": selector.module_path,
+        "module_key": selector.module_key,
         "export_name": selector.export_name,
         "selection": selection,
         "export": found,

@@ -22,6 +22,7 @@ fn side(id: &str, exports: Vec<Value>) -> Side {
 fn select(path: &str, name: &str) -> Selector {
     Selector {
         module_path: path.to_owned(),
+        module_key: None,
         export_name: name.to_owned(),
     }
 }

@@ -354,6 +354,10 @@ pub struct Module {
     /// CommonJS/harmony export names, sorted and unique, at most 256.
     pub exports: Vec<String>,
     pub exports_truncated: bool,
+    /// The factory's exports with their shapes ([`ExportShape`]), in the order written.
+    pub export_shapes: Vec<ExportShape>,
+    /// Whether the factory wrote more exports than were read.
+    pub export_shapes_truncated: bool,
 }
 
 /// A reference from code to another module or script.

@@ -3003,3 +3003,66 @@ fn export_shapes_of_names_bound_in_a_cycle_stop() {
         "{found:?}"
     );
 }
+
+#[test]
+fn export_shapes_of_module_factories() {
+    let f = facts(
+        "dist/main.js",
+        r#"(self.webpackChunkapp = self.webpackChunkapp || []).push([[1], {
+            10: (e, t, n) => { "use strict"; n.d(t, { get: () => o, VERSION: () => v }); const v = "2"; function o(id) { return { id, ok: true }; } },
+            11: (e, t, n) => { "use strict"; n.d(t, ["A", 0, function (x) { return [x]; }, "B", () => r]); var r = n(10); },
+            12: function (e, t, n) { n.d(t, "legacy", function () { return l; }); var l = 4; },
+            13: (e) => { e.exports = { double: (x) => 2 * x, name: "util" }; }
+        }]);"#,
+    );
+    let modules = &f.js.bundles[0].modules;
+    let shapes = |key: u64| -> Vec<(String, String)> {
+        let module = modules
+            .iter()
+            .find(|m| m.key == ModuleKey::Number(key))
+            .unwrap();
+        module
+            .export_shapes
+            .iter()
+            .map(|e| (e.name.clone(), serde_json::to_string(&e.shapes).unwrap()))
+            .collect()
+    };
+    assert_eq!(
+        shapes(10),
+        [
+            ("get".to_owned(), r#"[{"complete":true,"fields":{"id":{"position":0,"type":"parameter"},"ok":{"type":"boolean","value":true}},"type":"object"}]"#.to_owned()),
+            ("VERSION".to_owned(), r#"[{"type":"string","value":"2"}]"#.to_owned()),
+        ]
+    );
+    assert_eq!(
+        shapes(11),
+        [
+            ("A".to_owned(), r#"[{"complete":true,"elements":[{"position":0,"type":"parameter"}],"type":"array"}]"#.to_owned()),
+            // A module the factory requires, by the bundle's key.
+            ("B".to_owned(), "[]".to_owned()),
+        ]
+    );
+    let b = &modules
+        .iter()
+        .find(|m| m.key == ModuleKey::Number(11))
+        .unwrap()
+        .export_shapes[1];
+    assert_eq!((b.kind, b.from.as_deref()), ("re-export", Some("10")));
+    assert_eq!(
+        shapes(12),
+        [(
+            "legacy".to_owned(),
+            r#"[{"type":"number","value":"4"}]"#.to_owned()
+        )]
+    );
+    assert_eq!(
+        shapes(13),
+        [
+            ("double".to_owned(), r#"[{"type":"number"}]"#.to_owned()),
+            (
+                "name".to_owned(),
+                r#"[{"type":"string","value":"util"}]"#.to_owned()
+            ),
+        ]
+    );
+}

@@ -523,6 +523,7 @@ fn check_export_shapes(section: &Value) -> Result<(), ValidationError> {
     let key = |e: &Value| {
         (
             e["module_path"].as_str().unwrap_or_default().to_owned(),
+            shapes::key_text(&e["module_key"]),
             e["export_name"].as_str().unwrap_or_default().to_owned(),
         )
     };
@@ -530,7 +531,7 @@ fn check_export_shapes(section: &Value) -> Result<(), ValidationError> {
         if key(&pair[0]) >= key(&pair[1]) {
             return bad(
                 format!("/export_shapes/exports/{}", i + 1),
-                "exports must be sorted by module_path and export_name, and unique",
+                "exports must be sorted by module_path, module_key and export_name, and unique",
             );
         }
     }

@@ -195,12 +195,20 @@ pub struct ShapesArgs {
     /// The module's path as the analysis lists it (`dist/api.js`, `resources/app.asar/main.js`).
     #[arg(long)]
     pub module: String,
+    /// A bundled module factory's key in that file (`123`, `./src/api.js`), as the analysis
+    /// lists it; without it, the file's own top-level exports.
+    #[arg(long)]
+    pub module_key: Option<String>,
     /// The export's name: `default` for a default export or a whole CommonJS export.
     #[arg(long)]
     pub export: String,
     /// The module's path on the right, when it differs (default: --module).
     #[arg(long)]
     pub right_module: Option<String>,
+    /// The factory's key on the right, when it differs (default: --module-key; keys change
+    /// between builds).
+    #[arg(long)]
+    pub right_module_key: Option<String>,
     /// The export's name on the right, when it differs (default: --export).
     #[arg(long)]
     pub right_export: Option<String>,

@@ -186,10 +186,12 @@ fn shapes(engine: &Engine, args: ShapesArgs, cancel: &CancelToken) -> ExitCode {
             right: Side::Text(right),
             left_export: Selector {
                 module_path: args.module.clone(),
+                module_key: args.module_key.clone(),
                 export_name: args.export.clone(),
             },
             right_export: Selector {
                 module_path: args.right_module.unwrap_or(args.module),
+                module_key: args.right_module_key.or(args.module_key),
                 export_name: args.right_export.unwrap_or(args.export),
             },
             max_changes: args.max_changes as usize,

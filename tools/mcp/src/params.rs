@@ -201,10 +201,15 @@ pub struct ShapesParams {
     pub right: EvidenceInput,
     /// The module's path in the left analysis, exactly as its `export_shapes` lists it.
     pub left_module_path: String,
+    /// A bundled module factory's key in that file (`"123"`, `"./src/api.js"`), as the
+    /// analysis lists it; omitted for the file's own top-level exports.
+    pub left_module_key: Option<String>,
     /// The export's name: `default` for a default export or a whole CommonJS export.
     pub left_export_name: String,
     /// The module's path on the right (default: left_module_path).
     pub right_module_path: Option<String>,
+    /// The factory's key on the right (default: left_module_key; keys change between builds).
+    pub right_module_key: Option<String>,
     /// The export's name on the right (default: left_export_name).
     pub right_export_name: Option<String>,
     pub limits: Option<ShapesLimitsParam>,

@@ -495,12 +495,14 @@ impl Rea {
                 module_path: p
                     .right_module_path
                     .unwrap_or_else(|| p.left_module_path.clone()),
+                module_key: p.right_module_key.or_else(|| p.left_module_key.clone()),
                 export_name: p
                     .right_export_name
                     .unwrap_or_else(|| p.left_export_name.clone()),
             },
             left_export: Selector {
                 module_path: p.left_module_path,
+                module_key: p.left_module_key,
                 export_name: p.left_export_name,
             },
             max_changes: pick(l.max_changes, shapes::DEFAULT_CHANGES),

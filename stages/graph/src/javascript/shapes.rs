@@ -1,14 +1,16 @@
 //! The `export_shapes` section of an application analysis (`JavaScriptExportShapes` v1): every
 //! top-level export of the application's JavaScript and TypeScript files (declaration files
-//! declare types, and are left out), with the shapes its
+//! declare types, and are left out), and every export of every bundled module factory (with
+//! its `module_key`), with the shapes its
 //! functions return or its values have (`rea-export-shape-v1`, read by the parse stage; the
 //! rules are in `rea_parse::extract::shapes`). It feeds `compare_javascript_export_shapes`.
 //!
 //! ```text
 //! {schema, schema_version: 1, algorithm, exports: [Export…] (sorted by module_path, then
-//!  export_name), coverage: {status, exports, omitted_exports, truncated_files, limits},
+//!  the module key's JSON text, "" for a file's own, then export_name), coverage: {status, exports, omitted_exports, truncated_files, limits},
 //!  limitations, shapes_id}
-//! Export = {export_id, module_path, module_sha256, export_name, syntax, kind, async, generator,
+//! Export = {export_id, module_path, module_key, module_sha256 (the factory's source digest, or
+//!           the file's), export_name, syntax, kind, async, generator,
 //!           parameter_arity, shapes, status, limitations, from, imported, location}
 //! ```
 //!
@@ -20,8 +22,10 @@ use rayon::prelude::*;
 use rea_core::{Failure, FailureReason};
 use rea_hash::CanonicalError;
 use rea_parse::{
-    EXPORT_SHAPE_ALGORITHM, ExportShape, FileFacts, FileKind, MAX_FILE_EXPORTS, ParseStatus,
+    EXPORT_SHAPE_ALGORITHM, ExportShape, FileFacts, FileKind, MAX_FILE_EXPORTS, ModuleKey,
+    ParseStatus,
 };
+use rustc_hash::FxHashMap as HashMap;
 use serde_json::{Value, json};
 
 pub const SCHEMA: &str = "JavaScriptExportShapes";
@@ -31,56 +35,119 @@ pub const SECTION_PREFIX: &str = "jses_";
 pub const MAX_EXPORT_SHAPES: usize = 20_000;
 /// What the section never covers, whatever the input.
 pub const STANDING_LIMITATIONS: [&str; 2] = [
-    "exports of module factories inside bundles are not read; shapes cover each file's own top-level ES module and CommonJS exports",
+    "a bundled module factory's exports are read from its own body (webpack's export getters, module.exports and exports assignments); esbuild's ES module wrappers (__export) are not read, and a factory whose key names two modules of one file is left out (counted as ambiguous_modules)",
     "shapes are read from syntax without running code: a value a call, a member or a parameter gives is unknown",
 ];
 
 /// The exports the parse stage read, taken out of its facts: one row per export with its
 /// file's path and digest, and how many files wrote more exports than were read.
 pub struct Taken {
-    rows: Vec<(String, Option<String>, ExportShape)>,
+    rows: Vec<Row>,
     truncated_files: usize,
+    ambiguous_modules: usize,
 }
+
+/// One export: its file's path, its module's key (a factory's) and digest (the factory's
+/// source, or the file's), and what the parse stage read.
+type Row = (String, Option<ModuleKey>, Option<String>, ExportShape);
 
 /// Moves every export out of `files` (in any order), leaving their lists empty.
 pub fn take(files: &mut [FileFacts]) -> Taken {
     let mut rows = Vec::new();
     let mut truncated_files = 0;
+    let mut ambiguous_modules = 0;
     for file in files.iter_mut() {
-        truncated_files += usize::from(file.js.export_shapes_truncated);
         let exports = std::mem::take(&mut file.js.export_shapes);
+        let mut modules: Vec<&mut rea_parse::Module> = file
+            .js
+            .bundles
+            .iter_mut()
+            .flat_map(|b| b.modules.iter_mut())
+            .collect();
         if file.kind != FileKind::JavaScript
             || file.parse == ParseStatus::Failed
             || is_declaration_file(&file.path)
         {
             continue;
         }
+        truncated_files += usize::from(file.js.export_shapes_truncated);
         rows.extend(
             exports
                 .into_iter()
-                .map(|e| (file.path.clone(), file.sha256.clone(), e)),
+                .map(|e| (file.path.clone(), None, file.sha256.clone(), e)),
         );
+        // A key that names two factories of one file (tables of two bundles) names neither.
+        let mut keys: HashMap<&ModuleKey, usize> = HashMap::default();
+        for module in &modules {
+            *keys.entry(&module.key).or_default() += 1;
+        }
+        let shared: Vec<ModuleKey> = keys
+            .into_iter()
+            .filter(|(_, n)| *n > 1)
+            .map(|(k, _)| k.clone())
+            .collect();
+        for module in &mut modules {
+            if shared.contains(&module.key) {
+                ambiguous_modules += 1;
+                continue;
+            }
+            truncated_files += usize::from(module.export_shapes_truncated);
+            let exports = std::mem::take(&mut module.export_shapes);
+            rows.extend(exports.into_iter().map(|e| {
+                (
+                    file.path.clone(),
+                    Some(module.key.clone()),
+                    Some(module.source_sha256.clone()),
+                    e,
+                )
+            }));
+        }
     }
     Taken {
         rows,
         truncated_files,
+        ambiguous_modules,
+    }
+}
+
+/// A module key as the section sorts it: `""` for a file's own exports, else the key's JSON
+/// text (`12`, `"./src/a.js"`).
+pub fn key_text(key: &Value) -> String {
+    if key.is_null() {
+        String::new()
+    } else {
+        key.to_string()
+    }
+}
+
+fn key_json(key: &Option<ModuleKey>) -> Value {
+    match key {
+        None => Value::Null,
+        Some(ModuleKey::Number(n)) => json!(n),
+        Some(ModuleKey::String(s)) => json!(s),
     }
 }
 
 /// The section for the taken exports.
 pub fn project(taken: Taken) -> Result<Value, Failure> {
     let Taken {
-        mut rows,
+        rows,
         truncated_files,
+        ambiguous_modules,
     } = taken;
-    rows.par_sort_unstable_by(|a, b| (&a.0, &a.2.name).cmp(&(&b.0, &b.2.name)));
+    let mut rows: Vec<(String, Row)> = rows
+        .into_iter()
+        .map(|row| (key_text(&key_json(&row.1)), row))
+        .collect();
+    rows.par_sort_unstable_by(|a, b| (&a.1.0, &a.0, &a.1.3.name).cmp(&(&b.1.0, &b.0, &b.1.3.name)));
     let total = rows.len();
     rows.truncate(MAX_EXPORT_SHAPES);
     let exports: Vec<Value> = rows
         .into_par_iter()
-        .map(|(path, sha256, export)| {
+        .map(|(_, (path, key, sha256, export))| {
             let mut value = json!({
                 "module_path": path,
+                "module_key": key_json(&key),
                 "module_sha256": sha256,
                 "export_name": export.name,
                 "syntax": export.syntax,
@@ -120,6 +187,7 @@ pub fn project(taken: Taken) -> Result<Value, Failure> {
             "exports": total,
             "omitted_exports": total.saturating_sub(MAX_EXPORT_SHAPES),
             "truncated_files": truncated_files,
+            "ambiguous_modules": ambiguous_modules,
             "max_file_exports": MAX_FILE_EXPORTS,
             "limits": limits,
         },

@@ -564,6 +564,33 @@ pub(crate) fn walk_factory(
         (walker.tokens < MAX_TOKENS).then(|| rea_hash::hex_digest(walker.hasher.finalize()));
     let exports_truncated = walker.exports.len() > MAX_EXPORTS;
     let exports = walker.strings.take().map(|s| s.close()).unwrap_or_default();
+    let stmts = match factory.body {
+        Body::Method(function) => function.body.as_ref().map(|b| &b.stmts[..]),
+        Body::Expr(expr) => match unwrap(expr) {
+            Expr::Fn(f) => f.function.body.as_ref().map(|b| &b.stmts[..]),
+            Expr::Arrow(arrow) => match &*arrow.body {
+                swc_ecma_ast::ArrowFunctionBody::FunctionBody(b) => Some(&b.stmts[..]),
+                swc_ecma_ast::ArrowFunctionBody::Expr(_) => None,
+            },
+            _ => None,
+        },
+    };
+    let (export_shapes, export_shapes_truncated) = match stmts {
+        Some(stmts) => super::shapes::read_factory(
+            source,
+            stmts,
+            super::shapes::Names {
+                module: factory.module_name.clone(),
+                exports: factory.exports_name.clone(),
+                // A factory without a require parameter requires nothing by name.
+                require: factory
+                    .require_name
+                    .clone()
+                    .unwrap_or_else(|| "\0".to_owned()),
+            },
+        ),
+        None => (Vec::new(), false),
+    };
     let module = Module {
         key: factory
             .key
@@ -578,6 +605,8 @@ pub(crate) fn walk_factory(
         async_modules: walker.async_modules.into_iter().collect(),
         exports: walker.exports.into_iter().take(MAX_EXPORTS).collect(),
         exports_truncated,
+        export_shapes,
+        export_shapes_truncated,
     };
     (module, exports)
 }

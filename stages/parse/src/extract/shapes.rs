@@ -8,7 +8,9 @@
 //! `module.exports.x = …`, `exports.x = …`). A CommonJS object literal assigned to
 //! `module.exports` exports each of its keys, as Node.js's CommonJS lexer names them; any other
 //! value assigned to it is the export `default`. A later export of a name replaces an earlier
-//! one. Exports of module factories inside bundles are not read.
+//! one. A bundled module factory is read the same way over its own body, with its parameters
+//! as `module`, `exports` and `require`, plus webpack's export getters
+//! (`n.d(t, {x: () => local})`, its array form, and webpack 4's `n.d(t, "x", getter)`).
 //!
 //! A function's shapes are its return variants, in source order, one per distinct shape: each
 //! `return` of the function's own body (nested functions and classes are not attributed to it),
@@ -79,6 +81,32 @@ enum Local<'a> {
     Import(&'a str, Option<&'a str>),
 }
 
+/// The names a module's code reaches its exports and other modules by: a file's `module`,
+/// `exports` and `require`, or a factory's parameters (`(e, t, n)` in webpack's output).
+#[derive(Debug, Clone)]
+pub(crate) struct Names {
+    pub module: Option<String>,
+    pub exports: Option<String>,
+    pub require: String,
+}
+
+impl Names {
+    fn file() -> Names {
+        Names {
+            module: Some("module".to_owned()),
+            exports: Some("exports".to_owned()),
+            require: "require".to_owned(),
+        }
+    }
+}
+
+/// Where names are counted: a file, or a factory's body.
+#[derive(Clone, Copy)]
+enum Root<'a> {
+    Program(&'a Program),
+    Body(&'a [Stmt]),
+}
+
 /// The exports of one file, in the order they were written (a later one replacing an earlier
 /// one of the same name), and whether more than [`MAX_EXPORTS`] were written.
 pub(crate) fn read(source: &Source<'_>, program: &Program) -> (Vec<ExportShape>, bool) {
@@ -86,8 +114,29 @@ pub(crate) fn read(source: &Source<'_>, program: &Program) -> (Vec<ExportShape>,
         Program::Module(module) => module.body.iter().map(Item::of).collect(),
         Program::Script(script) => script.body.iter().map(Item::Stmt).collect(),
     };
+    read_items(source, &stmts, Root::Program(program), Names::file())
+}
+
+/// The exports of one module factory, whose body is `stmts`: what it assigns to
+/// `<module>.exports` and `<exports>.x`, and webpack's export getters
+/// (`<require>.d(<exports>, {x: () => local})`).
+pub(crate) fn read_factory(
+    source: &Source<'_>,
+    stmts: &[Stmt],
+    names: Names,
+) -> (Vec<ExportShape>, bool) {
+    let items: Vec<Item<'_>> = stmts.iter().map(Item::Stmt).collect();
+    read_items(source, &items, Root::Body(stmts), names)
+}
+
+fn read_items<'a>(
+    source: &Source<'_>,
+    stmts: &[Item<'a>],
+    root: Root<'a>,
+    names: Names,
+) -> (Vec<ExportShape>, bool) {
     let mut top: HashMap<Atom, Local<'_>> = HashMap::new();
-    for item in &stmts {
+    for item in stmts {
         match item {
             Item::Stmt(stmt) => bind_stmt(stmt, &mut top, true),
             Item::Decl(ModuleDecl::ExportDecl(export)) => bind_decl(&export.decl, &mut top, true),
@@ -116,14 +165,15 @@ pub(crate) fn read(source: &Source<'_>, program: &Program) -> (Vec<ExportShape>,
     }
     let mut reader = Reader {
         source,
-        program,
+        root,
+        names,
         top_uses: OnceCell::new(),
         top,
         out: Vec::new(),
         truncated: false,
         hops: 0,
     };
-    for item in &stmts {
+    for item in stmts {
         reader.item(item);
     }
     (reader.out, reader.truncated)
@@ -178,7 +228,8 @@ fn bind_decl<'a>(decl: &'a Decl, names: &mut HashMap<Atom, Local<'a>>, top: bool
 
 struct Reader<'s, 'a> {
     source: &'s Source<'s>,
-    program: &'a Program,
+    root: Root<'a>,
+    names: Names,
     /// How often each name appears in the file, counted when first needed.
     top_uses: OnceCell<HashMap<Atom, usize>>,
     top: HashMap<Atom, Local<'a>>,
@@ -192,7 +243,11 @@ impl<'a> Reader<'_, 'a> {
     fn item(&mut self, item: &Item<'a>) {
         match item {
             Item::Decl(decl) => self.module_decl(decl),
-            Item::Stmt(Stmt::Expr(stmt)) => self.commonjs(&stmt.expr),
+            Item::Stmt(Stmt::Expr(stmt)) => {
+                if !self.getters(&stmt.expr) {
+                    self.commonjs(&stmt.expr);
+                }
+            }
             Item::Stmt(_) => {}
         }
     }
@@ -269,7 +324,7 @@ impl<'a> Reader<'_, 'a> {
         };
         let span = assign.span;
         let right = &*assign.right;
-        if is_module_exports(target) {
+        if self.is_module_exports(target) {
             // An object literal (written, or bound to a name) exports each key.
             let object = match unwrap(right) {
                 Expr::Object(object) => Some(object),
@@ -322,8 +377,8 @@ impl<'a> Reader<'_, 'a> {
             return;
         }
         let exports_object = match unwrap(&target.obj) {
-            Expr::Ident(id) => id.sym == *"exports",
-            Expr::Member(inner) => is_module_exports(inner),
+            Expr::Ident(id) => self.names.exports.as_deref() == Some(&*id.sym),
+            Expr::Member(inner) => self.is_module_exports(inner),
             _ => false,
         };
         if !exports_object {
@@ -344,6 +399,103 @@ impl<'a> Reader<'_, 'a> {
             return;
         }
         self.value_export(span, &name, "commonjs", right, VarDeclKind::Const);
+    }
+
+    fn is_module_exports(&self, member: &MemberExpr) -> bool {
+        matches!(unwrap(&member.obj), Expr::Ident(id) if self.names.module.as_deref() == Some(&*id.sym))
+            && matches!(&member.prop, MemberProp::Ident(p) if p.sym == *"exports")
+    }
+
+    /// webpack's export getters: `<require>.d(<exports>, {x: () => local, y: function () {
+    /// return local; }})`, webpack 5.100's arrays (`["x", () => local, "y", 0, value]`, where
+    /// `0` says a value follows), and webpack 4's `<require>.d(<exports>, "x", function () {
+    /// return local; })`. Whether `expr` was one.
+    fn getters(&mut self, expr: &'a Expr) -> bool {
+        let Expr::Call(call) = unwrap(expr) else {
+            return false;
+        };
+        let Some(exports) = self.names.exports.clone() else {
+            return false;
+        };
+        let callee = super::names::callee_name(&call.callee);
+        let is_target = call
+            .args
+            .first()
+            .is_some_and(|a| matches!(unwrap(&a.expr), Expr::Ident(id) if *id.sym == *exports));
+        if callee.strip_suffix(".d") != Some(self.names.require.as_str()) || !is_target {
+            return false;
+        }
+        let span = call.span;
+        let getter_value = |getter: &'a Expr| -> Option<&'a Expr> {
+            match unwrap(getter) {
+                Expr::Arrow(arrow) => match &*arrow.body {
+                    ArrowFunctionBody::Expr(value) => Some(value),
+                    ArrowFunctionBody::FunctionBody(body) => returned(&body.stmts),
+                },
+                Expr::Fn(f) => f.function.body.as_ref().and_then(|b| returned(&b.stmts)),
+                _ => None,
+            }
+        };
+        match (call.args.get(1).map(|a| unwrap(&a.expr)), call.args.get(2)) {
+            (Some(Expr::Object(object)), None) => {
+                for prop in &object.props {
+                    let PropOrSpread::Prop(prop) = prop else {
+                        continue;
+                    };
+                    let (key, getter) = match &**prop {
+                        Prop::KeyValue(kv) => (prop_name(&kv.key), getter_value(&kv.value)),
+                        Prop::Method(m) => (
+                            prop_name(&m.key),
+                            m.function.body.as_ref().and_then(|b| returned(&b.stmts)),
+                        ),
+                        _ => continue,
+                    };
+                    if let (Some(key), Some(value)) = (key, getter) {
+                        self.getter_export(span, &key, value);
+                    }
+                }
+            }
+            // webpack 5.100+: `[name, getter, …]`, or `[name, 0, value, …]` for a value.
+            (Some(Expr::Array(array)), None) => {
+                let mut items = array.elems.iter().map(|e| e.as_ref().map(|e| &*e.expr));
+                while let (Some(Some(key)), Some(Some(binding))) = (items.next(), items.next()) {
+                    let Some(key) = super::names::string(key) else {
+                        break;
+                    };
+                    let value = if matches!(unwrap(binding), Expr::Lit(Lit::Num(n)) if n.value == 0.0)
+                    {
+                        match items.next() {
+                            Some(Some(value)) => Some(value),
+                            _ => break,
+                        }
+                    } else {
+                        getter_value(binding)
+                    };
+                    if let Some(value) = value {
+                        self.getter_export(span, &key, value);
+                    }
+                }
+            }
+            (Some(name), Some(getter)) => {
+                if let (Some(key), Some(value)) =
+                    (super::names::string(name), getter_value(&getter.expr))
+                {
+                    self.getter_export(span, &key, value);
+                }
+            }
+            _ => {}
+        }
+        true
+    }
+
+    /// One getter's export: a local name is exported as itself; anything else is a value.
+    fn getter_export(&mut self, span: Span, name: &str, value: &'a Expr) {
+        match unwrap(value) {
+            Expr::Ident(id) if self.top.contains_key(&id.sym) => {
+                self.local_export(span, name, &id.sym.clone(), "esm");
+            }
+            other => self.value_export(span, name, "esm", other, VarDeclKind::Const),
+        }
     }
 
     /// `export { orig as exported }` of a local name (or a CommonJS export of one).
@@ -409,19 +561,22 @@ impl<'a> Reader<'_, 'a> {
     fn required(&self, expr: &Expr) -> Option<(String, Option<String>)> {
         let module = |expr: &Expr| -> Option<String> {
             match unwrap(expr) {
-                Expr::Call(call) if super::names::callee_name(&call.callee) == "require" => call
-                    .args
-                    .first()
-                    .and_then(|a| super::names::string(&a.expr)),
+                Expr::Call(call)
+                    if super::names::callee_name(&call.callee) == self.names.require =>
+                {
+                    call.args
+                        .first()
+                        .and_then(|a| super::names::literal_key(&a.expr))
+                }
                 Expr::Ident(id) => match self.top.get(&id.sym) {
                     Some(Local::Import(from, None)) => Some((*from).to_owned()),
                     Some(Local::Value(init, _)) => match unwrap(init) {
                         Expr::Call(call)
-                            if super::names::callee_name(&call.callee) == "require" =>
+                            if super::names::callee_name(&call.callee) == self.names.require =>
                         {
                             call.args
                                 .first()
-                                .and_then(|a| super::names::string(&a.expr))
+                                .and_then(|a| super::names::literal_key(&a.expr))
                         }
                         _ => None,
                     },
@@ -587,7 +742,8 @@ impl<'a> Reader<'_, 'a> {
     fn file(&self) -> File<'_, 'a> {
         File {
             top: &self.top,
-            program: self.program,
+            root: self.root,
+            require: &self.names.require,
             uses: &self.top_uses,
         }
     }
@@ -635,11 +791,6 @@ fn export_name(name: &ModuleExportName) -> &str {
     }
 }
 
-fn is_module_exports(member: &MemberExpr) -> bool {
-    matches!(unwrap(&member.obj), Expr::Ident(id) if id.sym == *"module")
-        && matches!(&member.prop, MemberProp::Ident(p) if p.sym == *"exports")
-}
-
 #[derive(Clone, Copy)]
 enum Callable<'a> {
     Function(&'a Function),
@@ -672,6 +823,14 @@ fn collect_bindings(pat: &Pat, out: &mut Vec<Atom>) {
         }
         Pat::Assign(a) => collect_bindings(&a.left, out),
         _ => {}
+    }
+}
+
+/// The value a body's first statement returns, if that is all it does (a getter's body).
+fn returned(stmts: &[Stmt]) -> Option<&Expr> {
+    match stmts {
+        [Stmt::Return(ret)] => ret.arg.as_deref(),
+        _ => None,
     }
 }
 
@@ -758,7 +917,9 @@ struct Scope<'a> {
 #[derive(Clone, Copy)]
 struct File<'t, 'a> {
     top: &'t HashMap<Atom, Local<'a>>,
-    program: &'a Program,
+    root: Root<'a>,
+    /// The name other modules are required by.
+    require: &'t str,
     uses: &'t OnceCell<HashMap<Atom, usize>>,
 }
 
@@ -772,7 +933,10 @@ impl File<'_, '_> {
                 }
             }
             let mut count = Count(HashMap::new());
-            self.program.visit_with(&mut count);
+            match self.root {
+                Root::Program(program) => program.visit_with(&mut count),
+                Root::Body(stmts) => stmts.iter().for_each(|s| s.visit_with(&mut count)),
+            }
             count.0
         });
         counts.get(name).copied().unwrap_or(0)
@@ -969,11 +1133,14 @@ impl<'t, 'a> Shaper<'t, 'a> {
                 Some((from.to_string(), imported.map(str::to_owned)))
             }
             Some(Local::Value(init, _)) if !shadowed(name) => match unwrap(init) {
-                Expr::Call(call) if super::names::callee_name(&call.callee) == "require" => call
-                    .args
-                    .first()
-                    .and_then(|a| super::names::string(&a.expr))
-                    .map(|spec| (spec, None)),
+                Expr::Call(call)
+                    if super::names::callee_name(&call.callee) == self.file.require =>
+                {
+                    call.args
+                        .first()
+                        .and_then(|a| super::names::literal_key(&a.expr))
+                        .map(|spec| (spec, None))
+                }
                 _ => None,
             },
             _ => None,
