@@ -2925,6 +2925,9 @@ fn export_shapes_of_commonjs_modules() {
         exports.format = format;
         exports.parse = (s) => JSON.parse(s);
         module.exports.limit = 10;
+        Object.defineProperty(exports, "__esModule", { value: true });
+        var util_1 = require("./util");
+        Object.defineProperty(exports, "helper", { enumerable: true, get: function () { return util_1.helper; } });
         "#,
     );
     let found = exports(&f);
@@ -2934,7 +2937,13 @@ fn export_shapes_of_commonjs_modules() {
             ("format", "function", r#"[{"complete":true,"fields":{"kind":{"type":"string","value":"a"},"v":{"position":0,"type":"parameter"}},"type":"object"},{"complete":true,"fields":{"kind":{"type":"string","value":"b"}},"type":"object"}]"#.to_owned()),
             ("parse", "function", r#"[{"reason":"call","type":"unknown"}]"#.to_owned()),
             ("limit", "value", r#"[{"type":"number","value":"10"}]"#.to_owned()),
+            ("helper", "re-export", "[]".to_owned()),
         ]
+    );
+    let helper = &f.js.export_shapes[3];
+    assert_eq!(
+        (helper.from.as_deref(), helper.imported.as_deref()),
+        (Some("./util"), Some("helper"))
     );
     let whole = facts(
         "lib/api.js",

@@ -313,6 +313,10 @@ impl<'a> Reader<'_, 'a> {
 
     /// `module.exports = …`, `module.exports.x = …`, `exports.x = …`.
     fn commonjs(&mut self, expr: &'a Expr) {
+        if let Expr::Call(call) = unwrap(expr) {
+            self.define_property(call);
+            return;
+        }
         let Expr::Assign(assign) = unwrap(expr) else {
             return;
         };
@@ -495,6 +499,58 @@ impl<'a> Reader<'_, 'a> {
                 self.local_export(span, name, &id.sym.clone(), "esm");
             }
             other => self.value_export(span, name, "esm", other, VarDeclKind::Const),
+        }
+    }
+
+    /// `Object.defineProperty(exports, "x", {get: () => value})` (or `{value}`): how
+    /// TypeScript and Babel write a CommonJS re-export. `__esModule` is a marker, not an export.
+    fn define_property(&mut self, call: &'a swc_ecma_ast::CallExpr) {
+        if super::names::callee_name(&call.callee) != "Object.defineProperty" {
+            return;
+        }
+        let [target, key, descriptor] = &call.args[..] else {
+            return;
+        };
+        let on_exports = match unwrap(&target.expr) {
+            Expr::Ident(id) => self.names.exports.as_deref() == Some(&*id.sym),
+            Expr::Member(member) => self.is_module_exports(member),
+            _ => false,
+        };
+        let (true, Some(key), Expr::Object(descriptor)) = (
+            on_exports,
+            super::names::string(&key.expr),
+            unwrap(&descriptor.expr),
+        ) else {
+            return;
+        };
+        if key == "__esModule" {
+            return;
+        }
+        let value = descriptor.props.iter().find_map(|prop| {
+            let PropOrSpread::Prop(prop) = prop else {
+                return None;
+            };
+            match &**prop {
+                Prop::KeyValue(kv) => match prop_name(&kv.key).as_deref() {
+                    Some("value") => Some(&*kv.value),
+                    Some("get") => match unwrap(&kv.value) {
+                        Expr::Arrow(arrow) => match &*arrow.body {
+                            ArrowFunctionBody::Expr(value) => Some(&**value),
+                            ArrowFunctionBody::FunctionBody(body) => returned(&body.stmts),
+                        },
+                        Expr::Fn(f) => f.function.body.as_ref().and_then(|b| returned(&b.stmts)),
+                        _ => None,
+                    },
+                    _ => None,
+                },
+                Prop::Method(m) if prop_name(&m.key).as_deref() == Some("get") => {
+                    m.function.body.as_ref().and_then(|b| returned(&b.stmts))
+                }
+                _ => None,
+            }
+        });
+        if let Some(value) = value {
+            self.value_export(call.span, &key, "commonjs", value, VarDeclKind::Const);
         }
     }
 
