@@ -555,74 +555,54 @@ fn diff(left: &Value, right: &Value, pointer: &mut String, variant: usize, out: 
         return;
     }
     let complete = left["complete"] == true && right["complete"] == true;
-    match lt {
+    // An object's fields by key, or an array's elements by position, on each side.
+    let (no_fields, no_elements) = (Map::new(), Vec::new());
+    let members: Option<Vec<(String, Option<&Value>, Option<&Value>)>> = match lt {
         "object" => {
-            let empty = Map::new();
-            let lf = left["fields"].as_object().unwrap_or(&empty);
-            let rf = right["fields"].as_object().unwrap_or(&empty);
+            let empty = &no_fields;
+            let lf = left["fields"].as_object().unwrap_or(empty);
+            let rf = right["fields"].as_object().unwrap_or(empty);
             let keys: BTreeSet<&String> = lf.keys().chain(rf.keys()).collect();
-            for key in keys {
-                let len = pointer.len();
-                pointer.push('/');
-                pointer.push_str(&escape(key));
-                match (lf.get(key), rf.get(key)) {
-                    (Some(l), Some(r)) => diff(l, r, pointer, variant, out),
-                    (Some(l), None) => out.push(
-                        variant,
-                        pointer,
-                        if complete { "removed" } else { "unknown" },
-                        Some(l),
-                        None,
-                    ),
-                    (None, Some(r)) => out.push(
-                        variant,
-                        pointer,
-                        if complete { "added" } else { "unknown" },
-                        None,
-                        Some(r),
-                    ),
-                    (None, None) => {}
-                }
-                pointer.truncate(len);
-            }
-            if !complete {
-                // Keys not written (a spread, a computed key, a later change) may differ.
-                out.push(variant, pointer, "unknown", Some(left), Some(right));
-            }
+            Some(
+                keys.into_iter()
+                    .map(|k| (escape(k), lf.get(k), rf.get(k)))
+                    .collect(),
+            )
         }
         "array" => {
-            let empty = Vec::new();
-            let le = left["elements"].as_array().unwrap_or(&empty);
-            let re = right["elements"].as_array().unwrap_or(&empty);
-            for i in 0..le.len().max(re.len()) {
-                let len = pointer.len();
-                pointer.push('/');
-                pointer.push_str(&i.to_string());
-                match (le.get(i), re.get(i)) {
-                    (Some(l), Some(r)) => diff(l, r, pointer, variant, out),
-                    (Some(l), None) => out.push(
-                        variant,
-                        pointer,
-                        if complete { "removed" } else { "unknown" },
-                        Some(l),
-                        None,
-                    ),
-                    (None, Some(r)) => out.push(
-                        variant,
-                        pointer,
-                        if complete { "added" } else { "unknown" },
-                        None,
-                        Some(r),
-                    ),
-                    (None, None) => {}
-                }
-                pointer.truncate(len);
-            }
-            if !complete {
-                // Elements past those written may differ.
-                out.push(variant, pointer, "unknown", Some(left), Some(right));
-            }
+            let empty = &no_elements;
+            let le = left["elements"].as_array().unwrap_or(empty);
+            let re = right["elements"].as_array().unwrap_or(empty);
+            Some(
+                (0..le.len().max(re.len()))
+                    .map(|i| (i.to_string(), le.get(i), re.get(i)))
+                    .collect(),
+            )
         }
+        _ => None,
+    };
+    if let Some(members) = members {
+        for (segment, l, r) in members {
+            let len = pointer.len();
+            pointer.push('/');
+            pointer.push_str(&segment);
+            // A member on one side only is added or removed only between complete values.
+            let lone = |change| if complete { change } else { "unknown" };
+            match (l, r) {
+                (Some(l), Some(r)) => diff(l, r, pointer, variant, out),
+                (Some(l), None) => out.push(variant, pointer, lone("removed"), Some(l), None),
+                (None, Some(r)) => out.push(variant, pointer, lone("added"), None, Some(r)),
+                (None, None) => {}
+            }
+            pointer.truncate(len);
+        }
+        if !complete {
+            // Members not written (a spread, a computed key, a later change) may differ.
+            out.push(variant, pointer, "unknown", Some(left), Some(right));
+        }
+        return;
+    }
+    match lt {
         // A constructor imported on both sides is one class by its imported name; a local name
         // may be the same class under another name.
         "instance" if left != right => {

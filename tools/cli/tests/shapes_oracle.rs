@@ -21,21 +21,37 @@ use std::process::Command;
 
 use serde_json::Value;
 
-/// The analysis of `root`, `--json`.
+/// The analysis of `root`, `--json`, also written to `out` for the comparisons to read.
 fn analyze(root: &Path, out: &Path) -> Value {
-    let output = support::rea()
-        .arg("analyze-javascript-application")
-        .arg(root)
-        .args(["--json", "--out"])
-        .arg(out)
-        .output()
-        .expect("rea runs");
+    let analysis = support::tool_json("analyze-javascript-application", root, &[]);
+    std::fs::write(out, serde_json::to_vec(&analysis).unwrap()).unwrap();
+    analysis
+}
+
+/// What `command` prints as JSON; it must succeed.
+fn json_of(command: &mut Command) -> Value {
+    let output = command.output().expect("the command runs");
     assert!(
         output.status.success(),
         "{}",
         String::from_utf8_lossy(&output.stderr)
     );
-    serde_json::from_slice(&std::fs::read(out).unwrap()).unwrap()
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+/// (module path, export name) of an analysis's exports.
+fn export_keys(analysis: &Value) -> BTreeSet<(String, String)> {
+    analysis["result"]["export_shapes"]["exports"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            (
+                e["module_path"].as_str().unwrap().to_owned(),
+                e["export_name"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
 }
 
 /// One variant as TypeScript names its types; `None` when rea's reading leaves it undecided.
@@ -114,19 +130,13 @@ fn export_shapes_agree_with_typescripts_checker() {
             ours.insert(key, (kind.to_owned(), types));
         }
         let files: BTreeSet<&str> = ours.keys().map(|(f, _)| f.as_str()).collect();
-        let output = Command::new("node")
-            .arg(support::scripts().join("ts_return_shapes.mjs"))
-            .arg(&typescript)
-            .arg(&root)
-            .args(&files)
-            .output()
-            .expect("node runs");
-        assert!(
-            output.status.success(),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
+        let theirs = json_of(
+            Command::new("node")
+                .arg(support::scripts().join("ts_return_shapes.mjs"))
+                .arg(&typescript)
+                .arg(&root)
+                .args(&files),
         );
-        let theirs: Value = serde_json::from_slice(&output.stdout).unwrap();
         for ((file, export), (kind, types)) in &ours {
             // TypeScript does not list every CommonJS shape as an export (`exports =
             // module.exports = …`), and answers `any` where JavaScript gives it no type.
@@ -176,39 +186,20 @@ fn one_source_built_as_commonjs_and_as_es_modules_compares_unchanged_or_unknown(
         let result = analyze(&dir, &out);
         sides.push((out, result));
     }
-    let exports = |result: &Value| -> BTreeSet<(String, String)> {
-        result["result"]["export_shapes"]["exports"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|e| {
-                (
-                    e["module_path"].as_str().unwrap().to_owned(),
-                    e["export_name"].as_str().unwrap().to_owned(),
-                )
-            })
-            .collect()
-    };
-    let shared: Vec<(String, String)> = exports(&sides[0].1)
-        .intersection(&exports(&sides[1].1))
+    let shared: Vec<(String, String)> = export_keys(&sides[0].1)
+        .intersection(&export_keys(&sides[1].1))
         .cloned()
         .collect();
     assert!(shared.len() >= 20, "{} shared exports", shared.len());
     let mut statuses: BTreeMap<String, usize> = BTreeMap::new();
     for (module, export) in &shared {
-        let output = support::rea()
-            .arg("compare-javascript-export-shapes")
-            .arg(&sides[0].0)
-            .arg(&sides[1].0)
-            .args(["--module", module, "--export", export, "--json"])
-            .output()
-            .expect("rea runs");
-        assert!(
-            output.status.success(),
-            "{}",
-            String::from_utf8_lossy(&output.stderr)
+        let envelope = json_of(
+            support::rea()
+                .arg("compare-javascript-export-shapes")
+                .arg(&sides[0].0)
+                .arg(&sides[1].0)
+                .args(["--module", module, "--export", export, "--json"]),
         );
-        let envelope: Value = serde_json::from_slice(&output.stdout).unwrap();
         let result = &envelope["result"];
         assert_eq!(result["left"]["selection"], "exact");
         assert_eq!(result["right"]["selection"], "exact");
@@ -249,18 +240,7 @@ fn a_bundled_factory_reads_as_the_source_module_it_was_built_from() {
     for version in ["v1", "v2"] {
         let source_out = work.path().join(format!("src-{version}.json"));
         let source = analyze(&corpus.join("app").join(version), &source_out);
-        let source_exports: BTreeSet<(String, String)> =
-            source["result"]["export_shapes"]["exports"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|e| {
-                    (
-                        e["module_path"].as_str().unwrap().to_owned(),
-                        e["export_name"].as_str().unwrap().to_owned(),
-                    )
-                })
-                .collect();
+        let source_exports = export_keys(&source);
         for bundler in ["webpack", "rspack"] {
             let build = format!("{bundler}-{version}");
             let bundle_out = work.path().join(format!("{build}.json"));
@@ -292,26 +272,21 @@ fn a_bundled_factory_reads_as_the_source_module_it_was_built_from() {
                 if !source_exports.contains(&(path.clone(), name.to_owned())) {
                     continue;
                 }
-                let output = support::rea()
-                    .arg("compare-javascript-export-shapes")
-                    .arg(&source_out)
-                    .arg(&bundle_out)
-                    .args(["--module", &path, "--export", name])
-                    .args([
-                        "--right-module",
-                        file,
-                        "--right-module-key",
-                        &key.to_string(),
-                    ])
-                    .arg("--json")
-                    .output()
-                    .expect("rea runs");
-                assert!(
-                    output.status.success(),
-                    "{}",
-                    String::from_utf8_lossy(&output.stderr)
+                let envelope = json_of(
+                    support::rea()
+                        .arg("compare-javascript-export-shapes")
+                        .arg(&source_out)
+                        .arg(&bundle_out)
+                        .args(["--module", &path, "--export", name])
+                        .args([
+                            "--right-module",
+                            file,
+                            "--right-module-key",
+                            &key.to_string(),
+                        ])
+                        .arg("--json"),
                 );
-                let result = &serde_json::from_slice::<Value>(&output.stdout).unwrap()["result"];
+                let result = &envelope["result"];
                 assert_eq!(
                     result["right"]["selection"], "exact",
                     "{build} {file} {key}"
