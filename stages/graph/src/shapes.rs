@@ -541,6 +541,9 @@ impl Changes {
     }
 }
 
+/// A member of an object or array: its pointer segment, and its value on each side.
+type Member<'v> = (String, Option<&'v Value>, Option<&'v Value>);
+
 fn diff(left: &Value, right: &Value, pointer: &mut String, variant: usize, out: &mut Changes) {
     let (lt, rt) = (
         left["type"].as_str().unwrap_or_default(),
@@ -557,7 +560,7 @@ fn diff(left: &Value, right: &Value, pointer: &mut String, variant: usize, out: 
     let complete = left["complete"] == true && right["complete"] == true;
     // An object's fields by key, or an array's elements by position, on each side.
     let (no_fields, no_elements) = (Map::new(), Vec::new());
-    let members: Option<Vec<(String, Option<&Value>, Option<&Value>)>> = match lt {
+    let members: Option<Vec<Member<'_>>> = match lt {
         "object" => {
             let empty = &no_fields;
             let lf = left["fields"].as_object().unwrap_or(empty);
