@@ -35,7 +35,7 @@ pub const SECTION_PREFIX: &str = "jses_";
 pub const MAX_EXPORT_SHAPES: usize = 20_000;
 /// What the section never covers, whatever the input.
 pub const STANDING_LIMITATIONS: [&str; 2] = [
-    "a bundled module factory's exports are read from its own body (webpack's export getters, module.exports and exports assignments); esbuild's ES module wrappers (__export) are not read, and a factory whose key names two modules of one file is left out (counted as ambiguous_modules)",
+    "a bundled module factory's exports are read from its own body (webpack's export getters, module.exports and exports assignments); modules a bundler hoisted into one scope (esbuild's and rollup's ES module output) have no exports of their own left, only the bundle's; a factory whose key names two modules of one file is left out (counted as ambiguous_modules)",
     "shapes are read from syntax without running code: a value a call, a member or a parameter gives is unknown",
 ];
 
