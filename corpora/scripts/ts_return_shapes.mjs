@@ -3,7 +3,8 @@
 // (allowJs, strict); runs none of them.
 //
 // Usage: node ts_return_shapes.mjs TYPESCRIPT_DIR ROOT FILE...   (FILEs relative to ROOT)
-// Prints {file: {export: {kind: "function"|"value", types: [type…] | null}}}, where each type
+// Prints {file: {export: {kind: "function"|"value", types: [type…] | null, arity}}} (a
+// function's arity: its parameters before the first default or rest one), where each type
 // is one constituent of the (awaited) return type, or of a value's type: "string", "number",
 // "bigint", "boolean", "null", "undefined", "function", "array", or "object:k1,k2" (required
 // properties, sorted); `types` is null when TypeScript's answer is any, unknown, a class
@@ -109,7 +110,11 @@ function describeExport(type) {
     let returns = checker.getReturnTypeOfSignature(signatures[0]);
     const fn = signatures[0].getDeclaration();
     if (isAsync(fn)) returns = checker.getAwaitedType(returns) ?? returns;
-    return { kind: "function", types: describe(returns) };
+    // A function's `length`: its parameters before the first default or rest parameter.
+    const params = fn?.parameters ?? [];
+    const first = params.findIndex((p) => p.initializer || p.dotDotDotToken);
+    const arity = first === -1 ? params.length : first;
+    return { kind: "function", types: describe(returns), arity };
   }
   if (signatures.length === 0 && type.getConstructSignatures().length === 0) {
     return { kind: "value", types: describe(type) };

@@ -4,8 +4,8 @@
 //!   bundles corpus) reads the same files as JavaScript and says what each export is and what
 //!   each exported function returns. Wherever rea's reading is fully decided (every variant a
 //!   primitive, an array, a function, or a complete object) and TypeScript's answer is one it
-//!   can spell the same way, both must agree on every export: its kind, and the set of its
-//!   return types, objects by their keys.
+//!   can spell the same way, both must agree on every export: its kind, a function's arity,
+//!   and the set of its return types, objects by their keys.
 //! - rxjs ships each module compiled twice from one TypeScript source, as CommonJS
 //!   (`dist/cjs`) and as ES modules (`dist/esm5`), both to ES5. Analyzed as two versions,
 //!   every export the two builds share must compare as unchanged or unknown, never changed:
@@ -99,7 +99,8 @@ fn export_shapes_agree_with_typescripts_checker() {
         let section = &result["result"]["export_shapes"];
         assert_eq!(section["coverage"]["status"], "complete");
         // rea's decided exports: (file, name) → (kind, types).
-        let mut ours: BTreeMap<(String, String), (String, BTreeSet<String>)> = BTreeMap::new();
+        let mut ours: BTreeMap<(String, String), (String, BTreeSet<String>, Value)> =
+            BTreeMap::new();
         for export in section["exports"].as_array().unwrap() {
             let kind = export["kind"].as_str().unwrap();
             // TypeScript judges files; a bundle's factories are judged by the test below.
@@ -127,7 +128,10 @@ fn export_shapes_agree_with_typescripts_checker() {
                 export["module_path"].as_str().unwrap().to_owned(),
                 export["export_name"].as_str().unwrap().to_owned(),
             );
-            ours.insert(key, (kind.to_owned(), types));
+            ours.insert(
+                key,
+                (kind.to_owned(), types, export["parameter_arity"].clone()),
+            );
         }
         let files: BTreeSet<&str> = ours.keys().map(|(f, _)| f.as_str()).collect();
         let theirs = json_of(
@@ -137,7 +141,7 @@ fn export_shapes_agree_with_typescripts_checker() {
                 .arg(&root)
                 .args(&files),
         );
-        for ((file, export), (kind, types)) in &ours {
+        for ((file, export), (kind, types, arity)) in &ours {
             // TypeScript does not list every CommonJS shape as an export (`exports =
             // module.exports = …`), and answers `any` where JavaScript gives it no type.
             let Some(judged) = theirs[file].get(export) else {
@@ -154,6 +158,7 @@ fn export_shapes_agree_with_typescripts_checker() {
             if judged["kind"] != kind.as_str()
                 || without_implicit_undefined(their_types.clone())
                     != without_implicit_undefined(types.clone())
+                || (kind == "function" && judged["arity"] != *arity)
             {
                 disagreements.push(format!(
                     "{name}: {file} {export}: rea {kind} {types:?}, typescript {judged}"
