@@ -3075,3 +3075,101 @@ fn export_shapes_of_module_factories() {
         ]
     );
 }
+
+mod export_shape_properties {
+    use proptest::prelude::*;
+    use serde_json::Value;
+
+    use super::facts;
+
+    fn name() -> impl Strategy<Value = String> {
+        prop::sample::select(vec!["a", "b", "c", "value", "x1"]).prop_map(str::to_owned)
+    }
+
+    fn expr() -> impl Strategy<Value = String> {
+        let leaf = prop_oneof![
+            Just("1".to_owned()),
+            Just("-2.5".to_owned()),
+            Just("'s'".to_owned()),
+            Just("`t${a}`".to_owned()),
+            Just("null".to_owned()),
+            Just("undefined".to_owned()),
+            Just("true".to_owned()),
+            Just("/r/g".to_owned()),
+            Just("this".to_owned()),
+            name(),
+        ];
+        leaf.prop_recursive(6, 64, 4, |inner| {
+            prop_oneof![
+                (name(), inner.clone(), inner.clone())
+                    .prop_map(|(k, v, w)| format!("{{{k}: {v}, ...{w}, [{k}]: 1}}")),
+                (name(), inner.clone()).prop_map(|(k, v)| format!("{{{k}, m() {{}}, {k}: {v}}}")),
+                (inner.clone(), inner.clone()).prop_map(|(v, w)| format!("[{v}, , ...{w}]")),
+                (inner.clone(), inner.clone()).prop_map(|(v, w)| format!("(c ? {v} : {w})")),
+                (inner.clone(), inner.clone()).prop_map(|(v, w)| format!("({v} + {w})")),
+                inner.clone().prop_map(|v| format!("f({v})")),
+                inner.clone().prop_map(|v| format!("(async () => ({v}))")),
+                inner.clone().prop_map(|v| format!("(await {v})")),
+                name().prop_map(|n| format!("new {n}()")),
+                (name(), inner).prop_map(|(n, v)| format!("({n} = {v})")),
+            ]
+        })
+    }
+
+    fn statement() -> impl Strategy<Value = String> {
+        prop_oneof![
+            (name(), expr(), expr()).prop_map(|(n, v, w)| format!(
+                "export async function {n}(p, q = 1) {{ if (p) return {v}; {n}.k = 1; return {w}; }}"
+            )),
+            (name(), expr()).prop_map(|(n, v)| format!("export const {n} = {v};")),
+            (name(), expr()).prop_map(|(n, v)| format!("var {n} = {v};")),
+            (name(), name()).prop_map(|(n, m)| format!("export {{ {n} as {m} }};")),
+            name().prop_map(|n| format!("export {{ {n} as default }};")),
+            (name(), name()).prop_map(|(n, m)| format!("export {{ {n} as {m} }} from './m';")),
+            expr().prop_map(|v| format!("module.exports = {v};")),
+            (name(), expr()).prop_map(|(n, v)| format!("exports.{n} = {v};")),
+            (name(), expr()).prop_map(|(n, v)| format!(
+                "Object.defineProperty(exports, '{n}', {{ get: async () => ({v}) }});"
+            )),
+        ]
+    }
+
+    /// The deepest nesting of a JSON value.
+    fn depth(value: &Value) -> usize {
+        match value {
+            Value::Array(items) => 1 + items.iter().map(depth).max().unwrap_or(0),
+            Value::Object(map) => 1 + map.values().map(depth).max().unwrap_or(0),
+            _ => 0,
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 48, ..ProptestConfig::default() })]
+        #[test]
+        fn any_module_reads_within_bounds_and_the_same_twice(
+            statements in prop::collection::vec(statement(), 1..12),
+        ) {
+            let text = statements.join("\n");
+            let first = facts("src/any.mjs", &text);
+            // The generator writes only valid modules: one that did not parse would say nothing.
+            prop_assert!(first.parse == rea_parse::ParseStatus::Complete, "{}", text);
+            let again = facts("src/any.mjs", &text);
+            prop_assert_eq!(&first.js.export_shapes, &again.js.export_shapes);
+            let exports = &first.js.export_shapes;
+            prop_assert!(exports.len() <= rea_parse::MAX_FILE_EXPORTS);
+            let mut names: Vec<&str> = exports.iter().map(|e| e.name.as_str()).collect();
+            names.sort_unstable();
+            let count = names.len();
+            names.dedup();
+            prop_assert_eq!(names.len(), count, "one export per name: {}", text);
+            for export in exports {
+                prop_assert!(export.shapes.len() <= 16);
+                for shape in &export.shapes {
+                    prop_assert!(shape["type"].is_string(), "{}", shape);
+                    // Depth 8 of values, each at most two JSON levels (`fields`, a key).
+                    prop_assert!(depth(shape) <= 2 * 10, "{}", shape);
+                }
+            }
+        }
+    }
+}
