@@ -2935,7 +2935,7 @@ fn export_shapes_of_commonjs_modules() {
         found,
         [
             ("format", "function", r#"[{"complete":true,"fields":{"kind":{"type":"string","value":"a"},"v":{"position":0,"type":"parameter"}},"type":"object"},{"complete":true,"fields":{"kind":{"type":"string","value":"b"}},"type":"object"}]"#.to_owned()),
-            ("parse", "function", r#"[{"reason":"call","type":"unknown"}]"#.to_owned()),
+            ("parse", "function", r#"[{"callee":"JSON.parse","reason":"call","type":"unknown"}]"#.to_owned()),
             ("limit", "value", r#"[{"type":"number","value":"10"}]"#.to_owned()),
             ("helper", "re-export", "[]".to_owned()),
         ]
@@ -2969,7 +2969,7 @@ fn export_shapes_of_commonjs_modules() {
     // A destructured parameter and a reassigned one are not passed through as written.
     assert_eq!(
         exports(&single)[0].2,
-        r#"[{"reason":"binding","type":"unknown"}]"#
+        r#"[{"name":"c","reason":"binding","type":"unknown"},{"name":"b","reason":"binding","type":"unknown"}]"#
     );
 }
 

@@ -31,7 +31,8 @@
 //!   passed it;
 //! - `union`: `options`, for a conditional inside a value;
 //! - `unknown`: with the `reason` the value is not known statically (`call`, `member`,
-//!   `binding`, `logical`, `operator`, `this`, `getter`, `expression`, `bound`).
+//!   `binding`, `logical`, `operator`, `this`, `getter`, `expression`, `bound`), and what it
+//!   read when that is a name: a call's `callee`, a member's `of`, a binding's `name`.
 //!
 //! Names resolve to `const` bindings (and function and class declarations) of the function's
 //! body or the file's top level, at most four hops; a destructured parameter is `binding`.
@@ -571,7 +572,7 @@ impl<'a> Reader<'_, 'a> {
             }
             None => {
                 let mut export = self.export(span, exported, syntax, "value");
-                export.shapes = vec![unknown("binding")];
+                export.shapes = vec![unknown_naming("binding", "name", orig)];
                 self.push(export);
             }
         }
@@ -1139,7 +1140,7 @@ impl<'t, 'a> Shaper<'t, 'a> {
             Expr::Class(_) => json!({"type": "class"}),
             Expr::New(new) => self.constructor(&new.callee),
             Expr::Await(a) => match unwrap(&a.arg) {
-                Expr::Call(_) | Expr::OptChain(_) => unknown("call"),
+                call @ (Expr::Call(_) | Expr::OptChain(_)) => called(call),
                 other => self.shape_hops(other, depth, hops),
             },
             Expr::Cond(c) => {
@@ -1165,8 +1166,10 @@ impl<'t, 'a> Shaper<'t, 'a> {
                 }
             }
             Expr::Assign(a) if a.op == AssignOp::Assign => self.shape_hops(&a.right, depth, hops),
-            Expr::Call(_) | Expr::OptChain(_) | Expr::TaggedTpl(_) => unknown("call"),
-            Expr::Member(_) | Expr::SuperProp(_) => unknown("member"),
+            call @ (Expr::Call(_) | Expr::OptChain(_) | Expr::TaggedTpl(_)) => called(call),
+            member @ (Expr::Member(_) | Expr::SuperProp(_)) => {
+                unknown_naming("member", "of", &dotted(member))
+            }
             Expr::This(_) => unknown("this"),
             _ => unknown("expression"),
         }
@@ -1224,8 +1227,20 @@ impl<'t, 'a> Shaper<'t, 'a> {
         }
     }
 
-    /// A name: `undefined`, a binding of the function's body, or of the file's top level.
+    /// A name: `undefined`, a binding of the function's body, or of the file's top level;
+    /// `unknown` (`binding`, with the name) when it is none the reading can follow.
     fn name(&mut self, id: &Ident, depth: usize, hops: usize) -> Value {
+        let shape = self.binding(id, depth, hops);
+        match shape {
+            Value::Object(mut map) if map.get("reason") == Some(&json!("binding")) => {
+                map.insert("name".to_owned(), Value::from(id.sym.as_str()));
+                Value::Object(map)
+            }
+            other => other,
+        }
+    }
+
+    fn binding(&mut self, id: &Ident, depth: usize, hops: usize) -> Value {
         if id.sym == *"undefined" {
             return json!({"type": "undefined"});
         }
@@ -1357,4 +1372,28 @@ fn string(text: &str) -> Value {
 
 fn unknown(reason: &str) -> Value {
     json!({"type": "unknown", "reason": reason})
+}
+
+/// `unknown` for `reason`, naming what it read at `key` when that is a name of at most 256
+/// characters (`JSON.parse`, `config.user`).
+fn unknown_naming(reason: &str, key: &str, name: &str) -> Value {
+    let mut shape = unknown(reason);
+    if !name.is_empty() && name.chars().count() <= MAX_STRING {
+        shape[key] = Value::from(name);
+    }
+    shape
+}
+
+/// A call's value: unknown, naming the function called when the callee is a name.
+fn called(expr: &Expr) -> Value {
+    let callee = match expr {
+        Expr::Call(call) => super::names::callee_name(&call.callee),
+        Expr::OptChain(chain) => match &*chain.base {
+            swc_ecma_ast::OptChainBase::Call(call) => dotted(&call.callee),
+            swc_ecma_ast::OptChainBase::Member(_) => String::new(),
+        },
+        Expr::TaggedTpl(tagged) => dotted(&tagged.tag),
+        _ => String::new(),
+    };
+    unknown_naming("call", "callee", &callee)
 }
