@@ -21,7 +21,7 @@
 //! 4. `remaining`: one variant left on each side.
 //!
 //! Variants left on one side only are `removed` or `added` when both exports are `complete` and
-//! neither has an `unknown` variant (distinct unknown returns read as one), else `unknown`;
+//! neither has an `unknown` variant (which may be the same value as the lone one), else `unknown`;
 //! variants left on both sides are `unknown` (ambiguous). Paired variants are compared field by
 //! field; each change is a JSON Pointer (RFC 6901) into the variant's value:
 //! - a field on one side only is `added`/`removed` only if the object is `complete` on both
