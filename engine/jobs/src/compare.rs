@@ -18,7 +18,7 @@ use serde_json::{Value, json};
 
 use crate::common::{artifact_provider, derive, locations_of, validated_side};
 use crate::engine::{Engine, JobControl, Published};
-use crate::inventory::invalid;
+use crate::inventory::in_range;
 
 /// The operation name, as tools and Evidence spell it.
 pub const OPERATION: &str = "compare_artifacts";
@@ -41,12 +41,12 @@ impl Engine {
         request: &CompareRequest,
         ctl: &JobControl<'_>,
     ) -> Result<Published, Failure> {
-        if !(1..=MAX_CHANGES).contains(&request.max_changes) {
-            return Err(invalid(
-                "max_changes",
-                format!("max_changes must be between 1 and {MAX_CHANGES}"),
-            ));
-        }
+        in_range(
+            "max_changes",
+            request.max_changes as u64,
+            1,
+            MAX_CHANGES as u64,
+        )?;
         let request = request.clone();
         derive(self, ctl, "comparison complete", move |cx| {
             let left = side("left", &request.left)?;

@@ -109,6 +109,18 @@ pub(crate) fn invalid(field: &str, message: String) -> Failure {
     )
 }
 
+/// `Ok` when `value` lies in `least..=most`, else [`invalid`] for `field`, saying the range.
+pub(crate) fn in_range(field: &str, value: u64, least: u64, most: u64) -> Result<(), Failure> {
+    if (least..=most).contains(&value) {
+        Ok(())
+    } else {
+        Err(invalid(
+            field,
+            format!("{field} must be between {least} and {most}"),
+        ))
+    }
+}
+
 /// What the input is, as far as planning cares.
 #[derive(Clone, Copy)]
 pub(crate) enum Shape {

@@ -11,7 +11,7 @@ use serde_json::json;
 
 use crate::common::derive;
 use crate::engine::{Engine, JobControl, Published};
-use crate::inventory::invalid;
+use crate::inventory::{in_range, invalid};
 
 pub use rea_graph::shapes::{
     DEFAULT_CANDIDATES, DEFAULT_CHANGES, MAX_CANDIDATES, MAX_CHANGES, MAX_SELECTOR, OPERATION,
@@ -40,39 +40,28 @@ impl Engine {
         request: ExportShapesRequest,
         ctl: &JobControl<'_>,
     ) -> Result<Published, Failure> {
-        if !(1..=MAX_CHANGES).contains(&request.max_changes) {
-            return Err(invalid(
-                "max_changes",
-                format!("max_changes must be between 1 and {MAX_CHANGES}"),
-            ));
-        }
-        if request.max_candidates > MAX_CANDIDATES {
-            return Err(invalid(
-                "max_candidates",
-                format!("max_candidates must be between 0 and {MAX_CANDIDATES}"),
-            ));
-        }
-        for (field, selector) in [
-            ("left_module_path", &request.left_export.module_path),
-            ("left_export_name", &request.left_export.export_name),
-            ("right_module_path", &request.right_export.module_path),
-            ("right_export_name", &request.right_export.export_name),
+        in_range(
+            "max_changes",
+            request.max_changes as u64,
+            1,
+            MAX_CHANGES as u64,
+        )?;
+        in_range(
+            "max_candidates",
+            request.max_candidates as u64,
+            0,
+            MAX_CANDIDATES as u64,
+        )?;
+        let (l, r) = (&request.left_export, &request.right_export);
+        for (field, text) in [
+            ("left_module_path", Some(&l.module_path)),
+            ("left_module_key", l.module_key.as_ref()),
+            ("left_export_name", Some(&l.export_name)),
+            ("right_module_path", Some(&r.module_path)),
+            ("right_module_key", r.module_key.as_ref()),
+            ("right_export_name", Some(&r.export_name)),
         ] {
-            if selector.is_empty() || selector.len() > MAX_SELECTOR {
-                return Err(invalid(
-                    field,
-                    format!("{field} must be 1 to {MAX_SELECTOR} bytes"),
-                ));
-            }
-        }
-        for (field, key) in [
-            ("left_module_key", &request.left_export.module_key),
-            ("right_module_key", &request.right_export.module_key),
-        ] {
-            if key
-                .as_ref()
-                .is_some_and(|k| k.is_empty() || k.len() > MAX_SELECTOR)
-            {
+            if text.is_some_and(|t| t.is_empty() || t.len() > MAX_SELECTOR) {
                 return Err(invalid(
                     field,
                     format!("{field} must be 1 to {MAX_SELECTOR} bytes"),

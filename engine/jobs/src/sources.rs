@@ -28,7 +28,7 @@ use serde_json::{Value, json};
 
 use crate::common::{Side, derive_after, plan_failure, validated_application};
 use crate::engine::{Engine, JobControl, Published};
-use crate::inventory::{add_entry_stream, invalid};
+use crate::inventory::{add_entry_stream, in_range, invalid};
 use crate::slot::Slot;
 
 pub use rea_graph::sources::{
@@ -199,12 +199,7 @@ fn check(limits: &Limits) -> Result<(), Failure> {
         ),
     ];
     for (field, value, most) in ranges {
-        if !(1..=most).contains(&value) {
-            return Err(invalid(
-                field,
-                format!("{field} must be between 1 and {most}"),
-            ));
-        }
+        in_range(field, value, 1, most)?;
     }
     Ok(())
 }

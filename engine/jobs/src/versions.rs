@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 
 use crate::common::derive;
 use crate::engine::{Engine, JobControl, Published};
-use crate::inventory::invalid;
+use crate::inventory::in_range;
 
 pub use rea_graph::versions::{
     DEFAULT_CANDIDATE_NODES, DEFAULT_COMPARISON_ITEMS, DEFAULT_GRAPH_EDGES, DEFAULT_GRAPH_NODES,
@@ -47,28 +47,21 @@ impl Engine {
         request: VersionsRequest,
         ctl: &JobControl<'_>,
     ) -> Result<Published, Failure> {
-        if !(1..=MAX_COMPARISON_ITEMS).contains(&request.max_comparison_items) {
-            return Err(invalid(
-                "max_comparison_items",
-                format!("max_comparison_items must be between 1 and {MAX_COMPARISON_ITEMS}"),
-            ));
-        }
-        if !(1..=MAX_CANDIDATE_NODES).contains(&request.max_candidate_nodes) {
-            return Err(invalid(
-                "max_candidate_nodes",
-                format!("max_candidate_nodes must be between 1 and {MAX_CANDIDATE_NODES}"),
-            ));
-        }
         for (field, value, most) in [
+            (
+                "max_comparison_items",
+                request.max_comparison_items,
+                MAX_COMPARISON_ITEMS,
+            ),
+            (
+                "max_candidate_nodes",
+                request.max_candidate_nodes,
+                MAX_CANDIDATE_NODES,
+            ),
             ("max_graph_nodes", request.max_graph_nodes, MAX_GRAPH_NODES),
             ("max_graph_edges", request.max_graph_edges, MAX_GRAPH_EDGES),
         ] {
-            if !(1..=most).contains(&value) {
-                return Err(invalid(
-                    field,
-                    format!("{field} must be between 1 and {most}"),
-                ));
-            }
+            in_range(field, value as u64, 1, most as u64)?;
         }
         let VersionsRequest {
             left,

@@ -502,9 +502,7 @@ fn check_export_shapes(section: &Value) -> Result<(), ValidationError> {
         .enumerate()
         .map(|(i, export)| {
             let at = |field: &str| format!("/export_shapes/exports/{i}/{field}");
-            if !["function", "class", "value", "re-export"]
-                .contains(&export["kind"].as_str().unwrap_or_default())
-            {
+            if !shapes::KINDS.contains(&export["kind"].as_str().unwrap_or_default()) {
                 return bad(at("kind"), "unknown kind");
             }
             if !["complete", "partial"].contains(&export["status"].as_str().unwrap_or_default()) {

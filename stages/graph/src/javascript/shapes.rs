@@ -7,7 +7,9 @@
 //!
 //! ```text
 //! {schema, schema_version: 1, algorithm, exports: [Export…] (sorted by module_path, then
-//!  the module key's JSON text, "" for a file's own, then export_name), coverage: {status, exports, omitted_exports, truncated_files, limits},
+//!  the module key's JSON text, "" for a file's own, then export_name), coverage: {status,
+//!  exports, omitted_exports, truncated_files (files and factories that wrote more exports than
+//!  were read), ambiguous_modules, max_file_exports, limits},
 //!  limitations, shapes_id}
 //! Export = {export_id, module_path, module_key, module_sha256 (the factory's source digest, or
 //!           the file's), export_name, syntax, kind, async, generator,
@@ -29,6 +31,8 @@ use rustc_hash::FxHashMap as HashMap;
 use serde_json::{Value, json};
 
 pub const SCHEMA: &str = "JavaScriptExportShapes";
+/// What an export is.
+pub const KINDS: [&str; 4] = ["function", "class", "value", "re-export"];
 pub const EXPORT_PREFIX: &str = "jsx_";
 pub const SECTION_PREFIX: &str = "jses_";
 /// Exports recorded per analysis.
@@ -58,12 +62,6 @@ pub fn take(files: &mut [FileFacts]) -> Taken {
     let mut ambiguous_modules = 0;
     for file in files.iter_mut() {
         let exports = std::mem::take(&mut file.js.export_shapes);
-        let mut modules: Vec<&mut rea_parse::Module> = file
-            .js
-            .bundles
-            .iter_mut()
-            .flat_map(|b| b.modules.iter_mut())
-            .collect();
         if file.kind != FileKind::JavaScript
             || file.parse == ParseStatus::Failed
             || is_declaration_file(&file.path)
@@ -77,17 +75,12 @@ pub fn take(files: &mut [FileFacts]) -> Taken {
                 .map(|e| (file.path.clone(), None, file.sha256.clone(), e)),
         );
         // A key that names two factories of one file (tables of two bundles) names neither.
-        let mut keys: HashMap<&ModuleKey, usize> = HashMap::default();
-        for module in &modules {
-            *keys.entry(&module.key).or_default() += 1;
+        let mut keys: HashMap<ModuleKey, usize> = HashMap::default();
+        for module in file.js.bundles.iter().flat_map(|b| &b.modules) {
+            *keys.entry(module.key.clone()).or_default() += 1;
         }
-        let shared: Vec<ModuleKey> = keys
-            .into_iter()
-            .filter(|(_, n)| *n > 1)
-            .map(|(k, _)| k.clone())
-            .collect();
-        for module in &mut modules {
-            if shared.contains(&module.key) {
+        for module in file.js.bundles.iter_mut().flat_map(|b| &mut b.modules) {
+            if keys.get(&module.key).is_some_and(|n| *n > 1) {
                 ambiguous_modules += 1;
                 continue;
             }

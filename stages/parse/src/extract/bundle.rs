@@ -575,7 +575,9 @@ pub(crate) fn walk_factory(
             _ => None,
         },
     };
-    let (export_shapes, export_shapes_truncated) = match stmts {
+    // A factory that names neither its module nor its exports exports nothing.
+    let named = factory.module_name.is_some() || factory.exports_name.is_some();
+    let (export_shapes, export_shapes_truncated) = match stmts.filter(|_| named) {
         Some(stmts) => super::shapes::read_factory(
             source,
             stmts,
