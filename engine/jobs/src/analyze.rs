@@ -214,7 +214,7 @@ impl Engine {
             )
             .map_err(plan_failure)?
         };
-        let built: Slot<(Value, Composed, InventoryGraph)> = Slot::new();
+        let built: Slot<Built> = Slot::new();
         let display = input.display.clone();
         let text_limits = request.text_limits;
         let graph_node = {
@@ -233,7 +233,9 @@ impl Engine {
                         .report("graph", 0, None, "building the application graph");
                     // The exports go their own way: projected alongside the graph.
                     let exports = rea_graph::javascript::shapes::take(&mut output.files);
-                    let (graph, export_shapes) = rayon::join(
+                    let semantics = rea_graph::javascript::semantics::take(&mut output.files);
+                    let root_sha256 = inventory.manifest.root_sha256.clone();
+                    let (graph, (export_shapes, semantic_graph)) = rayon::join(
                         || {
                             rea_graph::javascript::build(
                                 cx,
@@ -245,9 +247,21 @@ impl Engine {
                                 },
                             )
                         },
-                        || rea_graph::javascript::shapes::project(exports),
+                        || {
+                            rayon::join(
+                                || rea_graph::javascript::shapes::project(exports),
+                                || {
+                                    rea_graph::javascript::semantics::project(
+                                        semantics,
+                                        &root_sha256,
+                                    )
+                                },
+                            )
+                        },
                     );
                     let (graph, export_shapes) = (graph?, export_shapes?);
+                    let semantic_graph =
+                        rea_graph::javascript::semantics::seal(semantic_graph?, &graph.graph_id)?;
                     drop(output);
                     // The graph (megabytes) is already canonical text: seal splices it in.
                     let mut result = json!({
@@ -267,7 +281,14 @@ impl Engine {
                     result["summary"] = graph.summary;
                     result["statistics"] = graph.statistics;
                     result["limitations"] = Value::from(graph.limitations);
-                    built.put((result, graph.graph, inventory));
+                    built.put((
+                        result,
+                        vec![
+                            ("graph".to_owned(), graph.graph),
+                            ("semantic_graph".to_owned(), semantic_graph),
+                        ],
+                        inventory,
+                    ));
                     Ok(())
                 },
             )
@@ -320,6 +341,9 @@ impl Engine {
     }
 }
 
+/// The result, its parts given as canonical text (the graphs), and the inventory.
+type Built = (Value, Vec<(String, Composed)>, InventoryGraph);
+
 /// "a directory", "an ASAR", "a zip archive".
 fn article(format: Format) -> &'static str {
     match format {
@@ -354,7 +378,7 @@ fn text_limits_json(limits: &TextLimits) -> Value {
 fn draft(
     inventory: &InventoryGraph,
     result: Value,
-    graph: Composed,
+    parts: Vec<(String, Composed)>,
     display: &str,
     parameters: Value,
 ) -> EvidenceDraft {
@@ -366,7 +390,7 @@ fn draft(
         operation: OPERATION.to_owned(),
         parameters,
         normalized_result: result,
-        result_parts: vec![("graph".to_owned(), graph)],
+        result_parts: parts,
         confidence: Confidence::Inferred,
         authority: Authority::ShippedArtifact,
         limitations,

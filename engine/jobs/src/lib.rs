@@ -24,6 +24,7 @@ pub mod overrides;
 mod page;
 pub mod pipeline;
 pub mod publish;
+pub mod semantics;
 pub mod shapes;
 mod slot;
 pub mod sources;

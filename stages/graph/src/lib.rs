@@ -12,6 +12,7 @@
 pub mod artifact;
 pub mod javascript;
 mod record;
+pub mod semtrace;
 pub mod shapes;
 pub mod sources;
 pub mod trace;

@@ -997,6 +997,95 @@ pub struct ExportShape {
     pub range: Range,
 }
 
+/// One node of a file's semantic relations (see `extract::semantics`): what it is, where it is
+/// written, and the function it belongs to.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SemanticNode {
+    /// One of the semantic node kinds (`module`, `function`, `binding`, `call-site`…).
+    pub kind: &'static str,
+    /// Byte offsets in the file; `None` for a node that stands for every use in the file (a
+    /// literal, an event name, a property slot, a configuration source).
+    pub offsets: Option<(u32, u32)>,
+    pub range: Option<Range>,
+    /// What the node is within its kind and place (`binding:path`, `call:fetch`…), at most
+    /// 1024 bytes.
+    pub role_key: String,
+    /// The index of the function (or module) node it belongs to, if not itself the module.
+    pub function: Option<u32>,
+    pub label: String,
+    /// Sorted by key.
+    pub properties: Vec<(&'static str, serde_json::Value)>,
+}
+
+/// A relation between two of a file's semantic nodes, by their indices.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SemanticRelation {
+    pub source: u32,
+    pub target: u32,
+    pub relation: &'static str,
+    /// Whether the target is the only one the syntax allows (`resolved`), or one of several
+    /// (`candidate`).
+    pub resolved: bool,
+    /// Sorted by key.
+    pub properties: Vec<(&'static str, serde_json::Value)>,
+    pub range: Option<Range>,
+}
+
+/// Where a file's semantic relations stop being known: a dynamic call or property, generated
+/// code, an ambiguous target, or a bound.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SemanticUnknown {
+    pub node: Option<u32>,
+    pub family: &'static str,
+    /// Sorted and unique.
+    pub relation_kinds: Vec<&'static str>,
+    pub reason: &'static str,
+    pub detail: String,
+    /// Node indices, sorted and unique.
+    pub candidates: Vec<u32>,
+    pub range: Option<Range>,
+}
+
+/// A module's import of a name another file exports, for links across files.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SemanticImport {
+    /// The binding it is imported into.
+    pub binding: u32,
+    pub specifier: String,
+    /// The exported name, `default`, or `None` for the whole module (`require`, `* as`).
+    pub name: Option<String>,
+}
+
+/// A call of a binding another module's export was imported into, for links across files.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SemanticCall {
+    pub site: u32,
+    pub binding: u32,
+    /// Each argument's value sources.
+    pub arguments: Vec<Vec<u32>>,
+}
+
+/// A file's semantic relations (`rea-javascript-semantic-relations/v1`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct SemanticFacts {
+    /// Node 0 is the module.
+    pub nodes: Vec<SemanticNode>,
+    pub relations: Vec<SemanticRelation>,
+    pub unknowns: Vec<SemanticUnknown>,
+    pub imports: Vec<SemanticImport>,
+    /// Calls of imported bindings.
+    pub imported_calls: Vec<SemanticCall>,
+    /// Names the module exports, with the node each stands for (a function for a binding
+    /// that holds only one).
+    pub exports: Vec<(String, u32)>,
+    /// Items a per-file bound left out.
+    pub omitted_nodes: u64,
+    pub omitted_relations: u64,
+    pub omitted_unknowns: u64,
+    /// Whether the walk stopped early (a bound, or cancellation).
+    pub truncated: bool,
+}
+
 /// Everything read from one JavaScript file.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct JsFacts {
@@ -1052,6 +1141,8 @@ pub struct JsFacts {
     pub export_shapes: Vec<ExportShape>,
     /// Whether the file wrote more exports than were read.
     pub export_shapes_truncated: bool,
+    /// Its semantic relations, when the file was among those read for them.
+    pub semantics: Option<Box<SemanticFacts>>,
     /// Findings not kept because `max_findings` was reached.
     pub dropped_findings: u64,
     /// Module factories not kept because `max_modules` was reached.
@@ -1084,6 +1175,9 @@ pub struct FileFacts {
     pub inline_scripts: (u32, u32),
     pub source_map: Option<SourceMapFacts>,
     pub js: JsFacts,
+    /// Whether its semantic relations are read (a JavaScript file within the semantic
+    /// budget; see [`crate::SEMANTIC_SOURCE_BYTES`]).
+    pub semantic: bool,
 }
 
 impl FileFacts {
@@ -1106,6 +1200,7 @@ impl FileFacts {
             inline_scripts: (0, 0),
             source_map: None,
             js: JsFacts::default(),
+            semantic: true,
         }
     }
 }

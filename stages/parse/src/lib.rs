@@ -23,7 +23,13 @@ mod stage;
 pub mod syntax;
 mod text;
 
-pub use extract::{EXPORT_SHAPE_ALGORITHM, FINGERPRINT_ALGORITHM, MAX_FILE_EXPORTS};
+pub use extract::{
+    EXPORT_SHAPE_ALGORITHM, FINGERPRINT_ALGORITHM, MAX_FILE_EXPORTS, MAX_FILE_SEMANTIC_NODES,
+    MAX_FILE_SEMANTIC_RELATIONS, MAX_FILE_SEMANTIC_UNKNOWNS, SEMANTIC_ALGORITHM,
+};
 pub use facts::*;
 pub use source::cut;
-pub use stage::{Options, ParseOutput, TextLimits, read_text, run};
+pub use stage::{
+    Options, ParseOutput, SEMANTIC_DEPENDENCY_BYTES, SEMANTIC_SOURCE_BYTES, TextLimits, read_text,
+    run,
+};

@@ -53,6 +53,17 @@ pub struct ParseOutput {
     pub text_bytes_read: u64,
 }
 
+/// Bytes of the application's own JavaScript (outside `node_modules`) read for semantic
+/// relations per analysis, in path order.
+pub const SEMANTIC_SOURCE_BYTES: u64 = 8 << 20;
+/// Bytes of its dependencies' JavaScript (in `node_modules`) read for them, in path order.
+pub const SEMANTIC_DEPENDENCY_BYTES: u64 = 128 << 10;
+
+/// Whether a path lies in a `node_modules` directory.
+fn is_dependency(path: &str) -> bool {
+    path.starts_with("node_modules/") || path.contains("/node_modules/")
+}
+
 /// Selects, reads and parses the relevant files among `entries` (sorted by path).
 pub fn run(
     cx: &StageCx<'_>,
@@ -112,6 +123,25 @@ pub fn run(
         count += 1;
         total += digest.bytes;
         selected.push((rank, facts, hashed));
+    }
+    // Semantic relations: the application's own files first (outside `node_modules`), then
+    // in path order, until the budget is spent.
+    let mut semantic_order: Vec<usize> = (0..selected.len())
+        .filter(|&i| selected[i].1.kind == FileKind::JavaScript)
+        .collect();
+    semantic_order.sort_by_key(|&i| (is_dependency(&selected[i].1.path), selected[i].0));
+    let (mut own, mut dependencies) = (0u64, 0u64);
+    for i in semantic_order {
+        let facts = &mut selected[i].1;
+        let (spent, budget) = if is_dependency(&facts.path) {
+            (&mut dependencies, SEMANTIC_DEPENDENCY_BYTES)
+        } else {
+            (&mut own, SEMANTIC_SOURCE_BYTES)
+        };
+        facts.semantic = *spent + facts.bytes <= budget;
+        if facts.semantic {
+            *spent += facts.bytes;
+        }
     }
     let counter =
         cx.progress()
@@ -294,7 +324,8 @@ fn read_javascript(
         contents: options.source_map_contents,
         max_sources: limits.max_source_map_sources as usize,
     };
-    let walk = extract::extract(&source, &program, budget, maps, cancelled);
+    let semantic = facts.semantic && facts.kind == FileKind::JavaScript;
+    let walk = extract::extract(&source, &program, budget, maps, semantic, cancelled);
     drop(program);
     facts.visited_nodes = walk.visited_nodes;
     let js = walk.facts;

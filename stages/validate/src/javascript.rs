@@ -262,6 +262,9 @@ pub(crate) fn check(
     if let Some(section) = result.get("export_shapes") {
         check_export_shapes(section)?;
     }
+    if let Some(section) = result.get("semantic_graph") {
+        crate::semantics::check(section, result)?;
+    }
     let (
         Some(GraphItems {
             nodes_text,

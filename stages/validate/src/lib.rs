@@ -21,6 +21,8 @@ mod inspect;
 mod inventory;
 mod javascript;
 mod record;
+mod semantics;
+mod semtrace;
 mod shapes;
 mod sources;
 mod trace;
@@ -249,6 +251,7 @@ fn operation_checks(
         "trace_application_feature" => trace::check(record, result)?,
         "compare_source_to_bundle" => sources::check(record, result)?,
         "compare_javascript_export_shapes" => shapes::check(record, result)?,
+        "trace_javascript_semantics" => semtrace::check(record, result)?,
         "analyze_javascript_application" => {
             return Ok(Some(javascript::check(record, result, graph)?));
         }

@@ -46,6 +46,11 @@ pub enum Command {
     /// --json` output): what an exported function returns, or an exported value is, field by
     /// field (JSON Pointers: added, removed, changed or unknown). Nothing is run.
     CompareJavascriptExportShapes(ShapesArgs),
+    /// Query an analysis's semantic relation graph (a file of `analyze-javascript-application
+    /// --json` output): from a seed (a function, a property, an endpoint, an event, a literal, a
+    /// boundary field or a node) along data, call, promise and effect relations: where a value
+    /// comes from, what it influences, who calls a function, what owns a task.
+    TraceJavascriptSemantics(SemanticsArgs),
     /// Reconstruct a JavaScript/Electron application statically: entrypoints, bundles and
     /// module factories, imports, windows, preloads, bridges, IPC, native add-ons, source maps.
     AnalyzeJavascriptApplication(AnalyzeArgs),
@@ -218,6 +223,65 @@ pub struct ShapesArgs {
     /// Candidates listed for a selector that matches no export, 0 to 1,000.
     #[arg(long, default_value_t = 50, value_parser = clap::value_parser!(u64).range(0..=1_000))]
     pub max_candidates: u64,
+    #[command(flatten)]
+    pub job: JobArgs,
+}
+
+#[derive(Debug, Args)]
+pub struct SemanticsArgs {
+    /// The application's `analyze-javascript-application --json` output.
+    pub application: PathBuf,
+    /// What the seed names.
+    #[arg(long, value_parser = clap::builder::PossibleValuesParser::new(rea_jobs::semantics::SEED_KINDS))]
+    pub seed_kind: String,
+    /// The seed, compared literally and with case (no patterns), 1 to 4096 characters.
+    #[arg(long)]
+    pub seed: String,
+    /// `exact` (default) or `contains`.
+    #[arg(long = "match", value_parser = ["exact", "contains"])]
+    pub matching: Option<String>,
+    /// Which way to go.
+    #[arg(long, default_value = "forward-influence", value_parser = clap::builder::PossibleValuesParser::new(rea_jobs::semantics::DIRECTIONS))]
+    pub direction: String,
+    /// A relation to follow (repeatable; default: all).
+    #[arg(long = "relation")]
+    pub relations: Vec<String>,
+    /// Follow candidate relations too (one of several possible callees).
+    #[arg(long)]
+    pub include_ambiguous: bool,
+    /// Report traversed nodes of these kinds as the query's endpoints (`source` or `sink`).
+    #[arg(long, value_parser = ["source", "sink"], requires = "class")]
+    pub role: Option<String>,
+    /// A semantic node kind for --role (repeatable).
+    #[arg(long = "class", requires = "role")]
+    pub classes: Vec<String>,
+    /// Seed matches traced, 1 to 1,000.
+    #[arg(long, default_value_t = 25, value_parser = clap::value_parser!(u64).range(1..=1_000))]
+    pub max_seed_matches: u64,
+    /// Nodes traced, 1 to 50,000.
+    #[arg(long, default_value_t = 2_000, value_parser = clap::value_parser!(u64).range(1..=50_000))]
+    pub max_nodes: u64,
+    /// Relations traced, 1 to 100,000.
+    #[arg(long, default_value_t = 4_000, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub max_edges: u64,
+    /// Steps from a seed, 0 to 64.
+    #[arg(long, default_value_t = 12, value_parser = clap::value_parser!(u64).range(0..=64))]
+    pub max_depth: u64,
+    /// Function nodes traced, 1 to 10,000.
+    #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    pub max_functions: u64,
+    /// Modules traced, 1 to 10,000.
+    #[arg(long, default_value_t = 500, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    pub max_modules: u64,
+    /// Unknowns listed, 0 to 10,000.
+    #[arg(long, default_value_t = 1_000, value_parser = clap::value_parser!(u64).range(0..=10_000))]
+    pub max_unknowns: u64,
+    /// Nodes per page, 1 to 1,000.
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..=1_000))]
+    pub page_size: u64,
+    /// The `next_cursor` of an earlier page of the same query.
+    #[arg(long)]
+    pub cursor: Option<String>,
     #[command(flatten)]
     pub job: JobArgs,
 }

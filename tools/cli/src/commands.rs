@@ -8,6 +8,7 @@ use rea_jobs::compare::{CompareRequest, OPERATION as COMPARE};
 use rea_jobs::extract::{ExtractRequest, OPERATION as EXTRACT};
 use rea_jobs::inspect::{InspectRequest, OPERATION as INSPECT};
 use rea_jobs::inventory::{InventoryRequest, OPERATION as INVENTORY};
+use rea_jobs::semantics::{OPERATION as SEMANTICS, SemanticTraceRequest};
 use rea_jobs::shapes::{ExportShapesRequest, OPERATION as SHAPES, Selector};
 use rea_jobs::sources::{OPERATION as SOURCES, SourceBundleRequest, SourceReference};
 use rea_jobs::trace::{Limits as TraceLimits, OPERATION as TRACE, Seed, TraceRequest};
@@ -16,8 +17,8 @@ use rea_jobs::{Engine, JobControl, PageRequest, Published};
 
 use crate::args::{
     AnalyzeArgs, Cli, Command, CompareArgs, ExtractArgs, FormatArg, InspectArgs, IntegrityArgs,
-    InventoryArgs, JobArgs, LimitArgs, PolicyArg, ShapesArgs, SourceMapsArg, SourcesArgs,
-    TraceArgs, VersionsArgs,
+    InventoryArgs, JobArgs, LimitArgs, PolicyArg, SemanticsArgs, ShapesArgs, SourceMapsArg,
+    SourcesArgs, TraceArgs, VersionsArgs,
 };
 use crate::{progress, render};
 
@@ -46,6 +47,7 @@ pub fn run(cli: Cli, cancel: &CancelToken) -> ExitCode {
         Command::TraceApplicationFeature(args) => trace(&engine, args, cancel),
         Command::CompareSourceToBundle(args) => sources(&engine, args, cancel),
         Command::CompareJavascriptExportShapes(args) => shapes(&engine, args, cancel),
+        Command::TraceJavascriptSemantics(args) => semantics(&engine, args, cancel),
         Command::Pipeline(args) => crate::pipeline::run(&engine, args, cancel),
         Command::Mcp | Command::Catalog(_) => ExitCode::SUCCESS,
     }
@@ -203,6 +205,52 @@ fn shapes(engine: &Engine, args: ShapesArgs, cancel: &CancelToken) -> ExitCode {
     });
     finish(SHAPES, &args.job, outcome, cancel, |published| {
         render::shapes_summary(published, started.elapsed())
+    })
+}
+
+fn semantics(engine: &Engine, args: SemanticsArgs, cancel: &CancelToken) -> ExitCode {
+    use rea_jobs::semantics::{Filter, Limits, Query, Seed};
+    let started = Instant::now();
+    let mut limits = Limits::default();
+    for (name, value) in [
+        ("max_seed_matches", args.max_seed_matches),
+        ("max_nodes", args.max_nodes),
+        ("max_edges", args.max_edges),
+        ("max_depth", args.max_depth),
+        ("max_functions", args.max_functions),
+        ("max_modules", args.max_modules),
+        ("max_unknowns", args.max_unknowns),
+        ("page_size", args.page_size),
+    ] {
+        limits.set(name, value as usize);
+    }
+    let query = Query {
+        seed: Seed {
+            kind: args.seed_kind,
+            value: args.seed,
+            matching: args.matching,
+        },
+        direction: args.direction,
+        allowed_relations: (!args.relations.is_empty()).then_some(args.relations),
+        include_ambiguous_dynamic_edges: args.include_ambiguous,
+        filter: args.role.map(|role| Filter {
+            role,
+            classes: args.classes,
+        }),
+        limits,
+        cursor: args.cursor,
+    };
+    let outcome = read_file(&args.application).and_then(|application| {
+        let request = SemanticTraceRequest {
+            application: Side::Text(application),
+            query,
+        };
+        with_control(cancel, &args.job, |ctl| {
+            engine.trace_javascript_semantics(request, ctl)
+        })
+    });
+    finish(SEMANTICS, &args.job, outcome, cancel, |published| {
+        render::semantics_summary(published, started.elapsed())
     })
 }
 

@@ -1053,3 +1053,75 @@ pub fn shapes_summary(published: &Published, elapsed: Duration) {
     say!("  evidence     {}", published.evidence_id());
     say!("  time         {:.3} s", elapsed.as_secs_f64());
 }
+
+/// A semantic query, for people: the status and seeds, then the page's nodes by depth with the
+/// relation that reached each, and the unknowns met.
+pub fn semantics_summary(published: &Published, elapsed: Duration) {
+    let r: Value = serde_json::from_slice(published.result()).unwrap_or(Value::Null);
+    let text = |v: &Value| match v {
+        Value::String(s) => s.clone(),
+        Value::Null => "-".to_owned(),
+        other => other.to_string(),
+    };
+    let page = &r["page"];
+    say!(
+        "trace_javascript_semantics: {} ({} seed matches, {} nodes, {} relations)",
+        text(&r["status"]),
+        r["seed_matches"]["total"].as_u64().unwrap_or(0),
+        page["total_nodes"].as_u64().unwrap_or(0),
+        page["total_relations"].as_u64().unwrap_or(0)
+    );
+    let mut reached: std::collections::HashMap<&str, String> = std::collections::HashMap::new();
+    for rel in r["relations"].as_array().into_iter().flatten() {
+        let (s, t) = (
+            rel["source_node_id"].as_str().unwrap_or_default(),
+            rel["target_node_id"].as_str().unwrap_or_default(),
+        );
+        let relation = text(&rel["relation"]);
+        reached.entry(t).or_insert_with(|| format!("<-{relation}-"));
+        reached.entry(s).or_insert_with(|| format!("-{relation}->"));
+    }
+    for entry in r["nodes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .take(SHOWN_CHANGES)
+    {
+        let node = &entry["node"];
+        let at = &node["evidence"]["location"];
+        let line = at["start"]["line"]
+            .as_u64()
+            .map(|l| format!(":{l}"))
+            .unwrap_or_default();
+        say!(
+            "  {:>2} {:<14} {:<40} {}{} {}",
+            entry["depth"].as_u64().unwrap_or(0),
+            text(&node["kind"]),
+            text(&node["label"]).chars().take(40).collect::<String>(),
+            text(&node["identity"]["module_path"]),
+            line,
+            reached
+                .get(node["node_id"].as_str().unwrap_or_default())
+                .map(String::as_str)
+                .unwrap_or("")
+        );
+    }
+    for u in r["unknowns"].as_array().into_iter().flatten().take(10) {
+        say!(
+            "  unknown      {}: {}",
+            text(&u["reason"]),
+            text(&u["detail"])
+        );
+    }
+    if !page["next_cursor"].is_null() {
+        say!("  next page    --cursor {}", text(&page["next_cursor"]));
+    }
+    let bounds = r["coverage"]["bounds_reached"]
+        .as_array()
+        .map_or(0, Vec::len);
+    if bounds > 0 {
+        say!("  bounds       {}", r["coverage"]["bounds_reached"]);
+    }
+    say!("  evidence     {}", published.evidence_id());
+    say!("  time         {:.3} s", elapsed.as_secs_f64());
+}

@@ -15,6 +15,7 @@
 mod build;
 pub mod ids;
 pub mod resolve;
+pub mod semantics;
 pub mod shapes;
 
 pub use build::{Built, MAX_OBSERVATIONS, Request, build, settle_imports};

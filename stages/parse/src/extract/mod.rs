@@ -13,6 +13,7 @@ mod loops;
 pub(crate) mod names;
 mod parcel;
 mod prepass;
+pub(crate) mod semantics;
 pub(crate) mod shapes;
 mod windows;
 
@@ -30,6 +31,11 @@ use bundle::{Body, Factory};
 use names::{callee_name, dotted, named, static_path, string, unwrap};
 use prepass::{
     Aliases, Scoped, Scopes, aliased_module, normalize, require_call_spec, require_spec,
+};
+pub use semantics::{
+    ALGORITHM as SEMANTIC_ALGORITHM, MAX_FILE_NODES as MAX_FILE_SEMANTIC_NODES,
+    MAX_FILE_RELATIONS as MAX_FILE_SEMANTIC_RELATIONS,
+    MAX_FILE_UNKNOWNS as MAX_FILE_SEMANTIC_UNKNOWNS,
 };
 pub use shapes::{ALGORITHM as EXPORT_SHAPE_ALGORITHM, MAX_EXPORTS as MAX_FILE_EXPORTS};
 
@@ -161,6 +167,7 @@ pub(crate) fn extract(
     program: &Program,
     budget: Budget,
     maps: MapOptions,
+    semantic: bool,
     cancelled: &dyn Fn() -> bool,
 ) -> Walk {
     let scan = scan_text(source.text);
@@ -173,6 +180,9 @@ pub(crate) fn extract(
         ..JsFacts::default()
     };
     (facts.export_shapes, facts.export_shapes_truncated) = shapes::read(source, program);
+    if semantic {
+        facts.semantics = Some(Box::new(semantics::read(source, program, cancelled)));
+    }
     facts.vendor_markers = scan.vendors;
     facts.source_map_urls = scan.urls;
     facts.inline_source_maps = inline_maps(&scan.inline, maps);
