@@ -27,8 +27,8 @@ use serde_json::{Value, json};
 use crate::params::{
     AnalyzeParams, BundleResult, CloseResult, CompareParams, EmptyParams, EvidenceOutput,
     ExportParams, ExportResult, ExtractParams, ImportParams, ImportResult, InspectParams,
-    InventoryParams, OpenParams, OpenResult, SessionParams, SessionResult, ShapesParams,
-    SourcesParams, ToolErrorOutput, TraceParams, VersionsParams, Wrapped,
+    InventoryParams, OpenParams, OpenResult, SemanticsParams, SessionParams, SessionResult,
+    ShapesParams, SourcesParams, ToolErrorOutput, TraceParams, VersionsParams, Wrapped,
 };
 
 /// The rmcp release this server is built with (checked against Cargo.lock by a test).
@@ -366,6 +366,15 @@ fn build_tools() -> Vec<ToolSpec> {
             },
             input_schema: schema_of::<OpenParams>(),
             output_schema: output_schema_of::<Wrapped<OpenResult>>(),
+        },
+        ToolSpec {
+            name: "trace_javascript_semantics",
+            title: "Query an application's semantic relations",
+            surface: "javascript",
+            description: "Query the semantic relation graph of one analysis of a JavaScript or Electron application (its semantic_graph: functions, parameters, bindings, call sites, returns, promises, events, timers, child processes, configuration reads, requests, parse and validation boundaries, resources, and the relations between them, read from syntax without running anything). From a seed (a function name, a property, an endpoint URL, an event name, a literal, a boundary field, a semantic node id or an application graph node id; compared literally) it walks forward-influence (where a value goes), backward-provenance (where it comes from), callers, or ownership, bounded and paged with a cursor, and returns the traversed nodes, relations, containments and the unknowns met (a missing relation never proves absence). The application is complete inline analyze_javascript_application Evidence, or {kind: \"retained-evidence\", evidence_id}; the record is validated again before use, and an analysis without a semantic graph is refused with the reason reanalyze.",
+            effects: ARTIFACT_EVIDENCE,
+            input_schema: schema_of::<SemanticsParams>(),
+            output_schema: evidence(),
         },
         ToolSpec {
             name: "trace_application_feature",

@@ -272,6 +272,136 @@ pub struct TraceParams {
     pub limits: Option<TraceLimitsParam>,
 }
 
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SemanticsParams {
+    /// The application: `analyze_javascript_application` Evidence whose result has a
+    /// `semantic_graph` (an older analysis is refused with the reason `reanalyze`).
+    pub application: EvidenceInput,
+    pub query: SemanticQueryParam,
+    pub limits: Option<SemanticLimitsParam>,
+}
+
+/// What to look for and which way to go.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SemanticQueryParam {
+    pub seed: SemanticSeedParam,
+    /// `forward-influence` (where values go), `backward-provenance` (where they come from),
+    /// `callers` (who calls a function), `ownership` (what owns a node or task).
+    pub direction: SemanticDirectionParam,
+    /// Relations followed, 1 to 44 of the semantic relations (default: all).
+    pub allowed_relations: Option<Vec<String>>,
+    /// Follow `candidate` relations (one of several possible callees); default false.
+    pub include_ambiguous_dynamic_edges: Option<bool>,
+    /// Report the traversed nodes of these kinds as the query's endpoints.
+    pub filter: Option<SemanticFilterParam>,
+    /// Only `{authority: "none"}`: source maps are not consulted.
+    pub source_map_authority: Option<SourceMapAuthorityParam>,
+    /// The `next_cursor` of an earlier page of the same query.
+    pub cursor: Option<String>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SemanticSeedParam {
+    /// `semantic-node`, `application-node`, `function` (a name), `property`, `endpoint` (a
+    /// URL), `event`, `boundary-field` or `literal`.
+    pub kind: SemanticSeedKindParam,
+    /// 1 to 4096 characters, compared literally and with case.
+    #[schemars(length(min = 1, max = 4096))]
+    pub value: String,
+    /// `exact` (default) or `contains`.
+    #[serde(rename = "match")]
+    pub matching: Option<MatchParam>,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum SemanticSeedKindParam {
+    SemanticNode,
+    ApplicationNode,
+    Function,
+    Property,
+    Endpoint,
+    Event,
+    BoundaryField,
+    Literal,
+}
+
+impl SemanticSeedKindParam {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SemanticSeedKindParam::SemanticNode => "semantic-node",
+            SemanticSeedKindParam::ApplicationNode => "application-node",
+            SemanticSeedKindParam::Function => "function",
+            SemanticSeedKindParam::Property => "property",
+            SemanticSeedKindParam::Endpoint => "endpoint",
+            SemanticSeedKindParam::Event => "event",
+            SemanticSeedKindParam::BoundaryField => "boundary-field",
+            SemanticSeedKindParam::Literal => "literal",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum SemanticDirectionParam {
+    BackwardProvenance,
+    ForwardInfluence,
+    Callers,
+    Ownership,
+}
+
+impl SemanticDirectionParam {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SemanticDirectionParam::BackwardProvenance => "backward-provenance",
+            SemanticDirectionParam::ForwardInfluence => "forward-influence",
+            SemanticDirectionParam::Callers => "callers",
+            SemanticDirectionParam::Ownership => "ownership",
+        }
+    }
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SemanticFilterParam {
+    /// `source` or `sink`.
+    pub role: String,
+    /// 1 to 24 semantic node kinds (`child-process`, `request`, `config-source`…).
+    pub classes: Vec<String>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SourceMapAuthorityParam {
+    /// `none`.
+    pub authority: String,
+}
+
+/// The query's bounds; what a bound cuts is counted and makes the result `truncated`.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SemanticLimitsParam {
+    /// Seed matches traced, 1 to 1,000 (default 25).
+    pub max_seed_matches: Option<u64>,
+    /// Nodes traced, 1 to 50,000 (default 2,000).
+    pub max_nodes: Option<u64>,
+    /// Relations traced, 1 to 100,000 (default 4,000).
+    pub max_edges: Option<u64>,
+    /// Steps from a seed, 0 to 64 (default 12).
+    pub max_depth: Option<u64>,
+    /// Function nodes traced, 1 to 10,000 (default 500).
+    pub max_functions: Option<u64>,
+    /// Modules traced, 1 to 10,000 (default 500).
+    pub max_modules: Option<u64>,
+    /// Unknowns listed, 0 to 10,000 (default 1,000).
+    pub max_unknowns: Option<u64>,
+    /// Nodes per page, 1 to 1,000 (default 200).
+    pub page_size: Option<u64>,
+}
+
 /// Where the feature starts: nodes whose fields equal (or contain) `value`, compared
 /// literally, without patterns.
 #[derive(Debug, Deserialize, JsonSchema)]

@@ -37,8 +37,9 @@ use crate::catalog::{self, RMCP_VERSION};
 use crate::params::{
     AnalyzeParams, ArtifactParams, CloseResult, CompareParams, EvidenceInput, ExportParams,
     ExportResult, ExtractParams, FormatParam, ImportParams, ImportResult, InspectParams,
-    InventoryParams, OpenParams, OpenResult, PolicyParam, SessionParams, SessionResult,
-    ShapesParams, SourceMapsParam, SourcesParams, TraceParams, VersionsParams, Wrapped,
+    InventoryParams, OpenParams, OpenResult, PolicyParam, SemanticsParams, SessionParams,
+    SessionResult, ShapesParams, SourceMapsParam, SourcesParams, TraceParams, VersionsParams,
+    Wrapped,
 };
 use crate::params::{DirectionParam, MatchParam, ReferenceParam};
 use crate::session::{self, Opened, Session};
@@ -291,6 +292,17 @@ impl Rea {
                 })
                 .await
             }
+            "trace_javascript_semantics" => {
+                let p: SemanticsParams = decode(name, args)?;
+                let request = match self.semantics_request(p) {
+                    Ok(request) => request,
+                    Err(failure) => return Ok(response::failure(name, &failure)),
+                };
+                self.run_job(name, cx, token, move |engine, ctl| {
+                    engine.trace_javascript_semantics(request, ctl)
+                })
+                .await
+            }
             "trace_application_feature" => {
                 let p: TraceParams = decode(name, args)?;
                 let request = self.trace_request(p);
@@ -507,6 +519,65 @@ impl Rea {
             },
             max_changes: pick(l.max_changes, shapes::DEFAULT_CHANGES),
             max_candidates: pick(l.max_candidates, shapes::DEFAULT_CANDIDATES),
+        })
+    }
+
+    /// A semantic query's request: the application resolved, the limits defaulted. The
+    /// engine checks the ranges and the vocabulary.
+    fn semantics_request(
+        &self,
+        p: SemanticsParams,
+    ) -> Result<rea_jobs::semantics::SemanticTraceRequest, Failure> {
+        use rea_jobs::semantics::{Filter, LIMITS, Limits, Query, Seed};
+        if let Some(a) = &p.query.source_map_authority
+            && a.authority != "none"
+        {
+            return Err(invalid(
+                "query.source_map_authority",
+                "only {authority: \"none\"} is supported: source maps are not consulted".to_owned(),
+            ));
+        }
+        let l = p.limits.unwrap_or_default();
+        let mut limits = Limits::default();
+        for (name, value) in [
+            ("max_seed_matches", l.max_seed_matches),
+            ("max_nodes", l.max_nodes),
+            ("max_edges", l.max_edges),
+            ("max_depth", l.max_depth),
+            ("max_functions", l.max_functions),
+            ("max_modules", l.max_modules),
+            ("max_unknowns", l.max_unknowns),
+            ("page_size", l.page_size),
+        ] {
+            if let (Some(v), Some((n, ..))) = (value, LIMITS.iter().find(|(n, ..)| *n == name)) {
+                limits.set(n, usize::try_from(v).unwrap_or(usize::MAX));
+            }
+        }
+        let q = p.query;
+        Ok(rea_jobs::semantics::SemanticTraceRequest {
+            application: self.version_side(p.application)?,
+            query: Query {
+                seed: Seed {
+                    kind: q.seed.kind.as_str().to_owned(),
+                    value: q.seed.value,
+                    matching: q.seed.matching.map(|m| {
+                        match m {
+                            MatchParam::Exact => "exact",
+                            MatchParam::Contains => "contains",
+                        }
+                        .to_owned()
+                    }),
+                },
+                direction: q.direction.as_str().to_owned(),
+                allowed_relations: q.allowed_relations,
+                include_ambiguous_dynamic_edges: q.include_ambiguous_dynamic_edges.unwrap_or(false),
+                filter: q.filter.map(|f| Filter {
+                    role: f.role,
+                    classes: f.classes,
+                }),
+                limits,
+                cursor: q.cursor,
+            },
         })
     }
 

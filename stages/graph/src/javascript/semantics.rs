@@ -51,6 +51,8 @@ pub const MAX_NODES: usize = 100_000;
 pub const MAX_RELATIONS: usize = 200_000;
 pub const MAX_UNKNOWNS: usize = 100_000;
 pub const MAX_ROOTS: usize = 10_000;
+/// Senders and listeners of one IPC channel linked across files.
+const MAX_CHANNEL_ENDS: usize = 32;
 /// Application graph nodes a node links to.
 pub const MAX_APPLICATION_LINKS: usize = 64;
 
@@ -289,6 +291,8 @@ struct Projected {
     /// Each function's parameters by position, and its return sites.
     params: HashMap<u32, Vec<(u64, u32)>>,
     returns: HashMap<u32, Vec<u32>>,
+    /// Electron IPC channels: (name, node, dispatched here, listened to here).
+    channels: Vec<(String, u32, bool, bool)>,
     omitted: (u64, u64, u64),
     truncated: bool,
     incomplete: bool,
@@ -377,6 +381,7 @@ fn project_file(file: &TakenFile) -> Result<Projected, CanonicalError> {
         calls: facts.imported_calls.clone(),
         params: HashMap::default(),
         returns: HashMap::default(),
+        channels: Vec::new(),
         omitted: (
             facts.omitted_nodes,
             facts.omitted_relations,
@@ -403,6 +408,22 @@ fn project_file(file: &TakenFile) -> Result<Projected, CanonicalError> {
             }
             "return-site" => projected.returns.entry(f).or_default().push(i as u32),
             _ => {}
+        }
+    }
+    for (i, node) in facts.nodes.iter().enumerate() {
+        if let Some(name) = node.role_key.strip_prefix("ipc:") {
+            let i = i as u32;
+            let dispatched = facts
+                .relations
+                .iter()
+                .any(|r| r.target == i && r.relation == "dispatches-candidate");
+            let listened = facts
+                .relations
+                .iter()
+                .any(|r| r.source == i && r.relation == "registers-listener");
+            projected
+                .channels
+                .push((name.to_owned(), i, dispatched, listened));
         }
     }
     // A file whose walk stopped, or whose parse hit a bound, is a frontier of its own.
@@ -615,6 +636,36 @@ pub fn project(taken: Taken, root_artifact_sha256: &str) -> Result<Section, Fail
                     "returns-to-call",
                     json!({}),
                     &file.path,
+                )?);
+            }
+        }
+    }
+    // Electron IPC across files: a channel sent on in one file reaches the channel listened
+    // to in another (channel names are global to the application).
+    let mut channels: BTreeMap<&str, (Vec<(usize, u32)>, Vec<(usize, u32)>)> = BTreeMap::new();
+    for (k, (_, p)) in kept.iter().enumerate() {
+        for (name, node, dispatched, listened) in &p.channels {
+            let entry = channels.entry(name.as_str()).or_default();
+            if *dispatched {
+                entry.0.push((k, *node));
+            }
+            if *listened {
+                entry.1.push((k, *node));
+            }
+        }
+    }
+    for (name, (senders, listeners)) in &channels {
+        for (sk, s) in senders.iter().take(MAX_CHANNEL_ENDS) {
+            for (lk, l) in listeners.iter().take(MAX_CHANNEL_ENDS) {
+                if sk == lk {
+                    continue;
+                }
+                links.push(link(
+                    &kept[*sk].1.ids[*s as usize],
+                    &kept[*lk].1.ids[*l as usize],
+                    "dispatches-candidate",
+                    json!({"channel": name}),
+                    &kept[*sk].0.path,
                 )?);
             }
         }

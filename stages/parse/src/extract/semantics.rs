@@ -28,7 +28,9 @@
 //!   to its executor);
 //! - events: `registers-listener` (an event name to its listener, for `on`, `once`,
 //!   `addListener`, `prependListener`, `addEventListener`), `removes-listener`,
-//!   `dispatches-candidate` (`emit`);
+//!   `dispatches-candidate` (`emit`); Electron IPC channels (`ipcMain.handle`/`on`,
+//!   `ipcRenderer.invoke`/`send`/`on`, `webContents.send`, on a receiver named for IPC) are
+//!   events of their own (`ipc:` role keys), which the graph links across files by name;
 //! - timers: `schedules-timer` (the call to its timer, the timer to its callback),
 //!   `cancels-timer`;
 //! - child processes (`child_process` imported or required, with or without `node:`):
@@ -1542,6 +1544,8 @@ impl Walk<'_, '_, '_> {
                     }
                 }
             }
+            "handle" | "handleOnce" | "invoke" | "send" | "sendSync" | "sendToHost"
+                if !is_ipc_receiver(&receiver_name) => {}
             "on"
             | "once"
             | "addListener"
@@ -1551,7 +1555,13 @@ impl Walk<'_, '_, '_> {
             | "off"
             | "removeListener"
             | "removeEventListener"
-            | "emit" => {
+            | "emit"
+            | "handle"
+            | "handleOnce"
+            | "invoke"
+            | "send"
+            | "sendSync"
+            | "sendToHost" => {
                 let Some(name) = args.first().and_then(|a| string(&a.expr)) else {
                     if !args.is_empty() {
                         self.unknown(
@@ -1600,18 +1610,23 @@ impl Walk<'_, '_, '_> {
                 }
                 let is_process =
                     receiver_name == "process" && self.resolve(&Atom::from("process")).is_none();
+                let ipc = is_ipc_receiver(&receiver_name);
                 let (kind, role) = if is_process && name.starts_with("SIG") {
                     ("signal", format!("signal:{name}"))
+                } else if ipc {
+                    ("event", format!("ipc:{name}"))
                 } else {
                     ("event", format!("event:{name}"))
                 };
-                let Some(event) =
-                    self.node(kind, None, role, name.clone(), vec![("name", json!(name))])
-                else {
+                let mut properties = vec![("name", json!(name))];
+                if ipc {
+                    properties.push(("channel", json!("electron-ipc")));
+                }
+                let Some(event) = self.node(kind, None, role, name.clone(), properties) else {
                     return;
                 };
                 match method.as_str() {
-                    "emit" => {
+                    "emit" | "invoke" | "send" | "sendSync" | "sendToHost" => {
                         self.relate(site, event, "dispatches-candidate", Some(span));
                         for sources in arg_sources.iter().skip(1) {
                             for s in sources {
@@ -1957,6 +1972,15 @@ fn arity<'p>(params: impl Iterator<Item = &'p Pat>) -> usize {
     params
         .take_while(|p| !matches!(p, Pat::Assign(_) | Pat::Rest(_)))
         .count()
+}
+
+/// Whether a receiver is Electron's IPC: `ipcMain`, `ipcRenderer`, a `webContents`, an IPC
+/// event's `sender`, or a name that says so.
+fn is_ipc_receiver(name: &str) -> bool {
+    let last = name.rsplit('.').next().unwrap_or(name);
+    last.eq_ignore_ascii_case("webContents")
+        || last == "sender"
+        || name.to_ascii_lowercase().contains("ipc")
 }
 
 /// The name a member chain starts from: `a` of `a.b.c`.
