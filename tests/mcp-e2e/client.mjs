@@ -32,6 +32,7 @@ const EXPECTED_TOOLS = [
   "inventory_artifact",
   "open_binary",
   "trace_application_feature",
+  "trace_javascript_semantics",
 ];
 
 async function connect(env = {}) {
@@ -286,6 +287,70 @@ async function main() {
   assert.equal(unlisted.left.selection, "missing");
   assert.ok(unlisted.left.candidates.some((c) => c.export_id === shipped.export_id));
   check("compare_javascript_export_shapes");
+
+  // The sample's IPC channel queried in its semantic graph, the analysis by reference: the
+  // preload's invoke reaches the channel the main process handles, and on to its handler; the
+  // first page's cursor gives the second page; a cursor of another query is refused.
+  const semantic = analyzed.result.semantic_graph;
+  assert.equal(semantic.schema, "JavaScriptSemanticRelationGraph");
+  assert.equal(semantic.application_graph_id, analyzed.result.graph.graph_id);
+  const query = {
+    seed: { kind: "event", value: "settings:get" },
+    direction: "forward-influence",
+  };
+  const flow = ok(
+    await call(client, "trace_javascript_semantics", {
+      application: { kind: "retained-evidence", evidence_id: analyzed.evidence_id },
+      query,
+      limits: { page_size: 1 },
+    }),
+    "semantic trace",
+  );
+  assert.deepEqual(flow.evidence.evidence_links, [analyzed.evidence_id]);
+  assert.equal(flow.result.graph_id, semantic.graph_id);
+  assert.equal(flow.result.seed_matches.total, 2);
+  assert.equal(flow.result.nodes.length, 1);
+  assert.ok(flow.result.page.total_nodes >= 3);
+  const byId = new Map(semantic.nodes.map((n) => [n.node_id, n]));
+  let cursor = flow.result.page.next_cursor;
+  const reached = [...flow.result.nodes];
+  const relations = [...flow.result.relations];
+  while (cursor) {
+    const next = ok(
+      await call(client, "trace_javascript_semantics", {
+        application: analyzed.evidence,
+        query: { ...query, cursor },
+        limits: { page_size: 1 },
+      }),
+      "semantic trace page",
+    ).result;
+    reached.push(...next.nodes);
+    relations.push(...next.relations);
+    cursor = next.page.next_cursor;
+  }
+  assert.equal(reached.length, flow.result.page.total_nodes);
+  const handler = reached.find((n) => n.node.kind === "function");
+  assert.ok(handler, "the handler is reached");
+  assert.equal(handler.node.identity.module_path, "src/main.js");
+  assert.ok(
+    relations.some(
+      (r) =>
+        r.relation === "dispatches-candidate" &&
+        byId.get(r.source_node_id).identity.module_path === "src/preload.js" &&
+        byId.get(r.target_node_id).identity.module_path === "src/main.js",
+    ),
+    "the channel links the preload to the main process",
+  );
+  const wrongCursor = failed(
+    await call(client, "trace_javascript_semantics", {
+      application: analyzed.evidence,
+      query: { ...query, direction: "backward-provenance", cursor: flow.result.page.next_cursor },
+      limits: { page_size: 1 },
+    }),
+    "a cursor of another query",
+  );
+  assert.equal(wrongCursor.details.reason, "invalid-cursor");
+  check("trace_javascript_semantics");
 
   // A feature traced from the sample's bridge, the analysis by reference: the bridge leads to
   // the channel and on to its handler in the main process; a seed that names nothing is

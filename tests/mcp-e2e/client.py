@@ -188,6 +188,45 @@ async def main():
             assert traced["coverage"]["status"] in ("complete-within-source", "partial", "truncated")
             checked.append("trace_application_feature")
 
+            # The retained analysis's semantic graph: who calls the handler's channel, backwards
+            # from the handler to the preload that invokes it.
+            sem = ok(
+                await session.call_tool(
+                    "trace_javascript_semantics",
+                    {
+                        "application": reference,
+                        "query": {
+                            "seed": {"kind": "event", "value": "settings:get"},
+                            "direction": "backward-provenance",
+                        },
+                    },
+                ),
+                "semantic trace",
+            )["result"]
+            assert sem["status"] in ("partial", "truncated"), sem["status"]
+            paths = {n["node"]["identity"]["module_path"] for n in sem["nodes"]}
+            assert paths == {"src/main.js", "src/preload.js"}, paths
+            assert any(
+                n["node"]["kind"] == "call-site" and "invoke" in n["node"]["label"]
+                for n in sem["nodes"]
+            ), [n["node"]["label"] for n in sem["nodes"]]
+            bad = failed(
+                await session.call_tool(
+                    "trace_javascript_semantics",
+                    {
+                        "application": reference,
+                        "query": {
+                            "seed": {"kind": "event", "value": "settings:get"},
+                            "direction": "callers",
+                            "allowed_relations": ["teleports"],
+                        },
+                    },
+                ),
+                "an unknown relation",
+            )
+            assert "teleports" in bad["message"], bad
+            checked.append("trace_javascript_semantics")
+
             missing_id = "ev_" + "f" * 64
             missing = failed(
                 await session.call_tool(
@@ -203,8 +242,9 @@ async def main():
             checked.append("missing reference")
 
             exported = ok(await session.call_tool("export_evidence_bundle", {"path": bundle_path}), "export")
-            # The analysis, the two comparisons, the two export shape comparisons and the trace.
-            assert exported["result"]["records"] == 6
+            # The analysis, the two comparisons, the two export shape comparisons, the trace and
+            # the semantic query (the refused query records nothing).
+            assert exported["result"]["records"] == 7
 
     async with stdio_client(server()) as (read, write):
         async with ClientSession(read, write) as session:

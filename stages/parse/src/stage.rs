@@ -55,7 +55,7 @@ pub struct ParseOutput {
 
 /// Bytes of the application's own JavaScript (outside `node_modules`) read for semantic
 /// relations per analysis, in path order.
-pub const SEMANTIC_SOURCE_BYTES: u64 = 8 << 20;
+pub const SEMANTIC_SOURCE_BYTES: u64 = 4 << 20;
 /// Bytes of its dependencies' JavaScript (in `node_modules`) read for them, in path order.
 pub const SEMANTIC_DEPENDENCY_BYTES: u64 = 128 << 10;
 

@@ -83,6 +83,7 @@ fn the_typescript_sdk_drives_every_contract_point() {
             "compare_source_to_bundle",
             "compare_javascript_export_shapes",
             "trace_application_feature",
+            "trace_javascript_semantics",
             "32 concurrent calls",
             "garbage on stdin",
             "export, import and round trip",
@@ -112,7 +113,7 @@ fn the_python_sdk_drives_the_session_and_bundle_tools() {
         String::from_utf8_lossy(&output.stderr)
     );
     let checked = checked(&output.stdout);
-    assert_eq!(checked.len(), 11, "{checked:?}");
+    assert_eq!(checked.len(), 12, "{checked:?}");
     assert!(checked.iter().any(|c| c == "compare_application_versions"));
     assert!(checked.iter().any(|c| c == "compare_source_to_bundle"));
     assert!(
@@ -121,6 +122,7 @@ fn the_python_sdk_drives_the_session_and_bundle_tools() {
             .any(|c| c == "compare_javascript_export_shapes")
     );
     assert!(checked.iter().any(|c| c == "trace_application_feature"));
+    assert!(checked.iter().any(|c| c == "trace_javascript_semantics"));
 }
 
 #[test]

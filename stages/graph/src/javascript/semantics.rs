@@ -47,9 +47,9 @@ pub const GRAPH_PREFIX: &str = "jsrg_";
 pub const NODE_PREFIX: &str = "jsrg_node_";
 pub const RELATION_PREFIX: &str = "jsrg_relation_";
 pub const UNKNOWN_PREFIX: &str = "jsrg_unknown_";
-pub const MAX_NODES: usize = 100_000;
-pub const MAX_RELATIONS: usize = 200_000;
-pub const MAX_UNKNOWNS: usize = 100_000;
+pub const MAX_NODES: usize = 25_000;
+pub const MAX_RELATIONS: usize = 50_000;
+pub const MAX_UNKNOWNS: usize = 10_000;
 pub const MAX_ROOTS: usize = 10_000;
 /// Senders and listeners of one IPC channel linked across files.
 const MAX_CHANNEL_ENDS: usize = 32;

@@ -77,9 +77,9 @@ use crate::facts::{
 use crate::source::{Source, cut};
 
 pub const ALGORITHM: &str = "rea-javascript-semantic-relations/v1";
-pub const MAX_FILE_NODES: usize = 20_000;
-pub const MAX_FILE_RELATIONS: usize = 40_000;
-pub const MAX_FILE_UNKNOWNS: usize = 2_000;
+pub const MAX_FILE_NODES: usize = 8_000;
+pub const MAX_FILE_RELATIONS: usize = 16_000;
+pub const MAX_FILE_UNKNOWNS: usize = 1_000;
 /// Value sources kept per expression.
 const MAX_SOURCES: usize = 16;
 /// How deep an expression is followed for its value sources.
@@ -115,12 +115,15 @@ pub(crate) fn read(
         kills: Vec::new(),
         signals: Vec::new(),
         name_hint: None,
+        relation_spans: Vec::new(),
+        unknown_spans: Vec::new(),
         statement_call: None,
         steps: 0,
         stop: false,
     };
     walk.program(program);
     walk.finish();
+    walk.positions();
     walk.out
 }
 
@@ -201,6 +204,9 @@ struct Walk<'s, 'a, 'c> {
     /// `process.on("SIG…", f)`: the signal node and the listener.
     signals: Vec<(u32, u32)>,
     name_hint: Option<String>,
+    /// Each relation's and unknown's byte offsets, turned into positions at the end.
+    relation_spans: Vec<Option<(u32, u32)>>,
+    unknown_spans: Vec<(u32, u32)>,
     /// The span of the call an expression statement consists of.
     statement_call: Option<(u32, u32)>,
     steps: u64,
@@ -255,7 +261,7 @@ impl Walk<'_, '_, '_> {
         self.out.nodes.push(SemanticNode {
             kind,
             offsets,
-            range: span.map(|s| self.source.range(s)),
+            range: None,
             role_key: key.2.clone(),
             function: if kind == "module" {
                 None
@@ -299,8 +305,9 @@ impl Walk<'_, '_, '_> {
             relation,
             resolved,
             properties,
-            range: span.map(|s| self.source.range(s)),
+            range: None,
         });
+        self.relation_spans.push(span.map(|s| self.offsets(s)));
     }
 
     fn unknown(
@@ -329,8 +336,50 @@ impl Walk<'_, '_, '_> {
             reason,
             detail: short(&detail),
             candidates,
-            range: Some(self.source.range(span)),
+            range: None,
         });
+        self.unknown_spans.push(self.offsets(span));
+    }
+
+    /// A span's byte offsets (a span in code read out of a string: the string's start).
+    fn offsets(&self, span: Span) -> (u32, u32) {
+        let lo = self.source.offset(span.lo);
+        (lo, self.source.offset(span.hi).max(lo))
+    }
+
+    /// Every item's line and column, computed in one pass over the offsets in order: a
+    /// position on a long minified line costs its distance from the previous one, not from
+    /// the line's start.
+    fn positions(&mut self) {
+        let mut all: Vec<u32> = Vec::new();
+        let spans = self
+            .out
+            .nodes
+            .iter()
+            .map(|n| n.offsets)
+            .chain(self.relation_spans.iter().copied())
+            .chain(self.unknown_spans.iter().copied().map(Some));
+        for (lo, hi) in spans.flatten() {
+            all.push(lo);
+            all.push(hi);
+        }
+        all.sort_unstable();
+        all.dedup();
+        let positions: Vec<crate::facts::Pos> = all.iter().map(|o| self.source.pos(*o)).collect();
+        let at = |o: u32| positions[all.binary_search(&o).unwrap_or(0)];
+        let range = |(lo, hi): (u32, u32)| crate::facts::Range {
+            start: at(lo),
+            end: at(hi),
+        };
+        for node in &mut self.out.nodes {
+            node.range = node.offsets.map(range);
+        }
+        for (r, span) in self.out.relations.iter_mut().zip(&self.relation_spans) {
+            r.range = span.map(range);
+        }
+        for (u, span) in self.out.unknowns.iter_mut().zip(&self.unknown_spans) {
+            u.range = Some(range(*span));
+        }
     }
 
     fn owner(&self) -> u32 {
@@ -717,7 +766,7 @@ impl Walk<'_, '_, '_> {
     }
 
     fn literal(&mut self, expr: &Expr) -> Option<u32> {
-        let value = string(expr)?;
+        let value = redacted(&string(expr)?);
         let text = short(&value);
         self.node(
             "literal",
@@ -1189,15 +1238,19 @@ impl Walk<'_, '_, '_> {
     /// effects.
     fn call(&mut self, span: Span, callee: Option<&Expr>, args: &[ExprOrSpread], is_new: bool) {
         let callee_text = callee.map_or_else(String::new, |c| short(&dotted(c)));
-        let shown =
-            if callee_text.is_empty() || callee_text.starts_with('.') || callee_text.contains("..")
-            {
-                callee
-                    .map(|c| short(&self.source.expression(c.span())))
-                    .unwrap_or_default()
-            } else {
-                callee_text.clone()
-            };
+        // A callee that is not a dotted name is shown by its static parts only (`(…).then`):
+        // its source text could hold a literal, and literals can be secrets.
+        let shown = if callee_text.is_empty() {
+            "(…)".to_owned()
+        } else if callee_text.starts_with('.') || callee_text.contains("..") {
+            let parts: Vec<&str> = callee_text
+                .split('.')
+                .map(|p| if p.is_empty() { "(…)" } else { p })
+                .collect();
+            parts.join(".")
+        } else {
+            callee_text.clone()
+        };
         let role = if is_new {
             format!("new:{shown}")
         } else {
@@ -1339,7 +1392,7 @@ impl Walk<'_, '_, '_> {
             Effect::Request => {
                 let mut properties = vec![("api", json!(name))];
                 if let Some(url) = args.first().and_then(|a| string(&a.expr)) {
-                    properties.push(("url", json!(short(&url))));
+                    properties.push(("url", json!(short(&redacted(&url)))));
                 }
                 let Some(request) = effect_node(self, "request", properties) else {
                     return;
@@ -1645,6 +1698,23 @@ impl Walk<'_, '_, '_> {
                             self.relate(event, s.node, "registers-listener", Some(span));
                             if kind == "signal" {
                                 self.signals.push((event, s.node));
+                            }
+                            // What is sent reaches the listener's parameters: after the IPC
+                            // event object for an IPC channel, from the first otherwise.
+                            let params = self.params.get(&s.node).map(|(p, _)| p.clone());
+                            for (i, p) in params.into_iter().flatten().enumerate() {
+                                if let Some(p) = p
+                                    && (!ipc || i > 0)
+                                {
+                                    self.relate_with(
+                                        event,
+                                        p,
+                                        "argument-to-parameter",
+                                        true,
+                                        vec![("position", json!(i))],
+                                        Some(span),
+                                    );
+                                }
                             }
                         }
                     }
@@ -1972,6 +2042,17 @@ fn arity<'p>(params: impl Iterator<Item = &'p Pat>) -> usize {
     params
         .take_while(|p| !matches!(p, Pat::Assign(_) | Pat::Rest(_)))
         .count()
+}
+
+/// A literal as the graph keeps it: a URL (or a path with a query) loses its credentials,
+/// fragment and query values ([`crate::redact::url`]), as secrets ship in URLs.
+fn redacted(value: &str) -> String {
+    let url_like = value.contains("://") || value.starts_with('/');
+    if url_like && value.contains(['?', '#', '@']) {
+        crate::redact::url(value)
+    } else {
+        value.to_owned()
+    }
 }
 
 /// Whether a receiver is Electron's IPC: `ipcMain`, `ipcRenderer`, a `webContents`, an IPC
