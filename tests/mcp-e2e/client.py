@@ -250,11 +250,11 @@ async def main():
         async with ClientSession(read, write) as session:
             await session.initialize()
             imported = ok(await session.call_tool("import_evidence_bundle", {"path": bundle_path}), "import")
-            assert imported["result"] == {"imported": 6, "duplicates": 0, "total": 6}
+            assert imported["result"] == {"imported": 7, "duplicates": 0, "total": 7}
             bundle = ok(await session.call_tool("get_evidence_bundle", {}), "bundle")["result"]
             assert bundle == json.load(open(bundle_path, encoding="utf-8"))
             again = ok(await session.call_tool("import_evidence_bundle", {"path": bundle_path}), "reimport")
-            assert again["result"] == {"imported": 0, "duplicates": 6, "total": 6}
+            assert again["result"] == {"imported": 0, "duplicates": 7, "total": 7}
             tampered = json.load(open(bundle_path, encoding="utf-8"))
             tampered["records"][0]["normalized_result"]["limitations"] = ["edited"]
             tampered_path = os.path.join(WORK, "tampered.bundle.json")

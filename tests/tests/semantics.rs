@@ -250,7 +250,8 @@ fn the_section_is_the_same_at_any_thread_count_and_pages_cover_the_trace() {
 fn a_forged_semantic_graph_is_caught_by_its_own_ids() {
     let (_dir, app) = fixture();
     let record = &app["evidence"];
-    let edits: [(&str, fn(&mut Value)); 3] = [
+    type Edit = (&'static str, fn(&mut Value));
+    let edits: [Edit; 3] = [
         ("a relation's target", |g| {
             let other = g["nodes"][0]["node_id"].clone();
             g["relations"][0]["target_node_id"] = other;
@@ -258,7 +259,7 @@ fn a_forged_semantic_graph_is_caught_by_its_own_ids() {
         ("a node's label", |g| {
             g["nodes"][1]["label"] = Value::from("forged");
         }),
-        ("an unknown removed", |g| {
+        ("a family's count", |g| {
             let families = g["coverage"]["families"].as_array_mut().unwrap();
             families[0]["retained_relations"] = Value::from(999_999);
         }),

@@ -3,7 +3,8 @@
 //! TypeScript's checker (`corpora/scripts/ts_calls.mjs`, typescript 5.9.3 from the bundles
 //! corpus) binds the same files as JavaScript, relative requires and imports resolved among
 //! them, and says which function each call of a plain name calls. The packages (semver, ws,
-//! express, debug, body-parser, finalhandler) are copied out of `node_modules` so that the
+//! express, debug, body-parser, finalhandler, qs, send, iconv-lite, path-to-regexp) are
+//! copied out of `node_modules` so that the
 //! analysis reads them as the application's own code. Wherever TypeScript resolves a call to
 //! a function of these files, rea's `calls` relation from that call site must name the same
 //! function (file and name), in the same file or across a require; and wherever rea resolves
@@ -55,6 +56,10 @@ fn resolved_calls_agree_with_typescripts_checker() {
         (&npm, "debug"),
         (&npm, "body-parser"),
         (&npm, "finalhandler"),
+        (&npm, "qs"),
+        (&npm, "send"),
+        (&npm, "iconv-lite"),
+        (&npm, "path-to-regexp"),
     ] {
         let to = app.join(package);
         std::fs::create_dir_all(&to).unwrap();

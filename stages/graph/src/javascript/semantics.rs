@@ -51,6 +51,9 @@ pub const MAX_NODES: usize = 25_000;
 pub const MAX_RELATIONS: usize = 50_000;
 pub const MAX_UNKNOWNS: usize = 10_000;
 pub const MAX_ROOTS: usize = 10_000;
+/// An IPC channel's senders and listeners: (kept file, node).
+type ChannelEnds = (Vec<(usize, u32)>, Vec<(usize, u32)>);
+
 /// Senders and listeners of one IPC channel linked across files.
 const MAX_CHANNEL_ENDS: usize = 32;
 /// Application graph nodes a node links to.
@@ -642,7 +645,7 @@ pub fn project(taken: Taken, root_artifact_sha256: &str) -> Result<Section, Fail
     }
     // Electron IPC across files: a channel sent on in one file reaches the channel listened
     // to in another (channel names are global to the application).
-    let mut channels: BTreeMap<&str, (Vec<(usize, u32)>, Vec<(usize, u32)>)> = BTreeMap::new();
+    let mut channels: BTreeMap<&str, ChannelEnds> = BTreeMap::new();
     for (k, (_, p)) in kept.iter().enumerate() {
         for (name, node, dispatched, listened) in &p.channels {
             let entry = channels.entry(name.as_str()).or_default();
