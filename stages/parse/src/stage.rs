@@ -56,8 +56,10 @@ pub struct ParseOutput {
 /// Bytes of the application's own JavaScript (outside `node_modules`) read for semantic
 /// relations per analysis, in path order.
 pub const SEMANTIC_SOURCE_BYTES: u64 = 4 << 20;
-/// Bytes of its dependencies' JavaScript (in `node_modules`) read for them, in path order.
-pub const SEMANTIC_DEPENDENCY_BYTES: u64 = 128 << 10;
+/// Bytes of its dependencies' JavaScript (in `node_modules`) read for them, in path order:
+/// none. Third-party internals cost as much as the application's own code and answer none of
+/// its questions; a dependency's file copied out of `node_modules` (or bundled) is read.
+pub const SEMANTIC_DEPENDENCY_BYTES: u64 = 0;
 
 /// Whether a path lies in a `node_modules` directory.
 fn is_dependency(path: &str) -> bool {

@@ -171,12 +171,13 @@ pub const UNKNOWN_REASONS: [&str; 8] = [
 ];
 
 /// What the section never covers, whatever the input.
-pub const STANDING_LIMITATIONS: [&str; 5] = [
+pub const STANDING_LIMITATIONS: [&str; 6] = [
     "relations are read from syntax without running code; a missing relation never proves absence",
     "calls resolve only to one function the syntax names (a declaration, a binding written only with that function, a function written in place); methods of objects and classes, and calls through properties, are not resolved",
     "files are linked through relative imports only; bare package specifiers and bundled module factories' requires are not followed",
     "configuration files and stores are not read (reads-config is never recorded); function fingerprints are not computed",
     "bundled code is read as one file: a bundler's module factories appear as functions of their bundle",
+    "dependencies in node_modules are not read (counted as not_read): the relations cover the application's own code, up to 4 MiB of it",
 ];
 
 /// The relation family a relation belongs to.
