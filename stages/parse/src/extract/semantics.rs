@@ -504,23 +504,18 @@ impl Walk<'_, '_, '_> {
     // ---- functions ---------------------------------------------------------------------
 
     fn function_node(&mut self, function: &Function, name: Option<&str>) -> Option<u32> {
-        let key = offsets_key(function.span);
-        if let Some(&n) = self.functions_at.get(&key) {
-            return Some(n);
-        }
         let arity = arity(function.params.iter().map(|p| &p.pat));
-        let node = self.callable(
+        self.callable_at(
             function.span,
             name,
             function.is_async,
             function.is_generator,
             arity,
-        )?;
-        self.functions_at.insert(key, node);
-        Some(node)
+        )
     }
 
-    fn callable(
+    /// The function node at `span`, made once.
+    fn callable_at(
         &mut self,
         span: Span,
         name: Option<&str>,
@@ -528,6 +523,10 @@ impl Walk<'_, '_, '_> {
         generator: bool,
         arity: usize,
     ) -> Option<u32> {
+        let key = offsets_key(span);
+        if let Some(&n) = self.functions_at.get(&key) {
+            return Some(n);
+        }
         let name = name.map(short);
         let label = match &name {
             Some(n) => format!("function {n}"),
@@ -548,6 +547,7 @@ impl Walk<'_, '_, '_> {
         if is_async {
             self.async_fns.insert(node);
         }
+        self.functions_at.insert(key, node);
         Some(node)
     }
 
@@ -619,19 +619,7 @@ impl Walk<'_, '_, '_> {
             Body::Expr(expr) => {
                 expr.visit_with(self);
                 let sources = self.sources(expr);
-                if let Some(site) = self.node(
-                    "return-site",
-                    Some(expr.span()),
-                    "return".to_owned(),
-                    "return".to_owned(),
-                    Vec::new(),
-                ) {
-                    self.returns.entry(node).or_default().push(site);
-                    for s in sources {
-                        let relation = self.return_relation(s.node);
-                        self.relate(s.node, site, relation, Some(expr.span()));
-                    }
-                }
+                self.return_site(node, expr.span(), sources);
             }
             Body::None => {}
         }
@@ -802,14 +790,7 @@ impl Walk<'_, '_, '_> {
         let object = unwrap(&member.obj);
         if is_process_member(object, "env") {
             let key = member_name(&member.prop)?;
-            let key = short(&key);
-            return self.node(
-                "config-source",
-                None,
-                format!("environment:{key}"),
-                format!("process.env.{key}"),
-                vec![("name", json!(key)), ("source", json!("environment"))],
-            );
+            return self.environment(&key);
         }
         let is_process = matches!(object, Expr::Ident(i) if i.sym == *"process");
         if is_process_member(object, "argv")
@@ -818,6 +799,18 @@ impl Walk<'_, '_, '_> {
             return self.argv();
         }
         None
+    }
+
+    /// The configuration source `process.env.<key>`.
+    fn environment(&mut self, key: &str) -> Option<u32> {
+        let key = short(key);
+        self.node(
+            "config-source",
+            None,
+            format!("environment:{key}"),
+            format!("process.env.{key}"),
+            vec![("name", json!(key)), ("source", json!("environment"))],
+        )
     }
 
     fn argv(&mut self) -> Option<u32> {
@@ -847,6 +840,24 @@ impl Walk<'_, '_, '_> {
             (Via::Alias, "binding" | "parameter") if !into_slot => "aliases",
             _ if into_slot => "writes-property",
             _ => "writes",
+        }
+    }
+
+    /// A return of `function` at `span`, and what flows into it.
+    fn return_site(&mut self, function: u32, span: Span, sources: Vec<Src>) {
+        let Some(site) = self.node(
+            "return-site",
+            Some(span),
+            "return".to_owned(),
+            "return".to_owned(),
+            Vec::new(),
+        ) else {
+            return;
+        };
+        self.returns.entry(function).or_default().push(site);
+        for s in sources {
+            let relation = self.return_relation(s.node);
+            self.relate(s.node, site, relation, Some(span));
         }
     }
 
@@ -921,14 +932,7 @@ impl Walk<'_, '_, '_> {
                             continue;
                         };
                         if let (Some(key), true) = (&key, env) {
-                            let key = short(key);
-                            if let Some(c) = self.node(
-                                "config-source",
-                                None,
-                                format!("environment:{key}"),
-                                format!("process.env.{key}"),
-                                vec![("name", json!(key)), ("source", json!("environment"))],
-                            ) {
+                            if let Some(c) = self.environment(key) {
                                 self.relate(c, target, "reads-environment", Some(span));
                                 self.values.entry(target).or_default().push(c);
                             }
@@ -1083,18 +1087,11 @@ impl Walk<'_, '_, '_> {
         let object = unwrap(&member.obj);
         let prop = member_name(&member.prop);
         if is_process_member(object, "env") {
-            if let Some(key) = prop {
-                let key = short(&key);
-                if let Some(c) = self.node(
-                    "config-source",
-                    None,
-                    format!("environment:{key}"),
-                    format!("process.env.{key}"),
-                    vec![("name", json!(key)), ("source", json!("environment"))],
-                ) {
-                    for s in sources {
-                        self.relate(s.node, c, "overrides", Some(span));
-                    }
+            if let Some(key) = prop
+                && let Some(c) = self.environment(&key)
+            {
+                for s in sources {
+                    self.relate(s.node, c, "overrides", Some(span));
                 }
             }
             return;
@@ -2182,21 +2179,8 @@ impl Visit for Walk<'_, '_, '_> {
                 arg.visit_with(self);
                 let sources = self.sources(arg);
                 let owner = self.owner();
-                if owner == 0 {
-                    return;
-                }
-                if let Some(site) = self.node(
-                    "return-site",
-                    Some(ret.span),
-                    "return".to_owned(),
-                    "return".to_owned(),
-                    Vec::new(),
-                ) {
-                    self.returns.entry(owner).or_default().push(site);
-                    for s in sources {
-                        let relation = self.return_relation(s.node);
-                        self.relate(s.node, site, relation, Some(ret.span));
-                    }
+                if owner != 0 {
+                    self.return_site(owner, ret.span, sources);
                 }
             }
             Stmt::For(f) => {
@@ -2308,24 +2292,15 @@ impl Visit for Walk<'_, '_, '_> {
 
     fn visit_arrow_expr(&mut self, arrow: &ArrowExpr) {
         let name = self.name_hint.take();
-        let key = offsets_key(arrow.span);
-        let node = match self.functions_at.get(&key) {
-            Some(&n) => Some(n),
-            None => {
-                let n = self.callable(
-                    arrow.span,
-                    name.as_deref(),
-                    arrow.is_async,
-                    arrow.is_generator,
-                    arity(arrow.params.iter()),
-                );
-                if let Some(n) = n {
-                    self.functions_at.insert(key, n);
-                }
-                n
-            }
+        let Some(node) = self.callable_at(
+            arrow.span,
+            name.as_deref(),
+            arrow.is_async,
+            arrow.is_generator,
+            arity(arrow.params.iter()),
+        ) else {
+            return;
         };
-        let Some(node) = node else { return };
         let body = match &*arrow.body {
             ArrowFunctionBody::FunctionBody(b) => Body::Block(&b.stmts),
             ArrowFunctionBody::Expr(e) => Body::Expr(e),
@@ -2355,24 +2330,10 @@ impl Visit for Walk<'_, '_, '_> {
                 swc_ecma_ast::ParamOrTsParamProp::TsParamProp(_) => None,
             })
             .collect();
-        let key = offsets_key(ctor.span);
-        let node = match self.functions_at.get(&key) {
-            Some(&n) => Some(n),
-            None => {
-                let n = self.callable(
-                    ctor.span,
-                    name.as_deref(),
-                    false,
-                    false,
-                    arity(params.iter().copied()),
-                );
-                if let Some(n) = n {
-                    self.functions_at.insert(key, n);
-                }
-                n
-            }
+        let arity = arity(params.iter().copied());
+        let Some(node) = self.callable_at(ctor.span, name.as_deref(), false, false, arity) else {
+            return;
         };
-        let Some(node) = node else { return };
         let body = match &ctor.body {
             Some(b) => Body::Block(&b.stmts),
             None => Body::None,
