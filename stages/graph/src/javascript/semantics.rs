@@ -47,9 +47,9 @@ pub const GRAPH_PREFIX: &str = "jsrg_";
 pub const NODE_PREFIX: &str = "jsrg_node_";
 pub const RELATION_PREFIX: &str = "jsrg_relation_";
 pub const UNKNOWN_PREFIX: &str = "jsrg_unknown_";
-pub const MAX_NODES: usize = 25_000;
-pub const MAX_RELATIONS: usize = 50_000;
-pub const MAX_UNKNOWNS: usize = 10_000;
+pub const MAX_NODES: usize = 12_000;
+pub const MAX_RELATIONS: usize = 24_000;
+pub const MAX_UNKNOWNS: usize = 4_000;
 pub const MAX_ROOTS: usize = 10_000;
 /// An IPC channel's senders and listeners: (kept file, node).
 type ChannelEnds = (Vec<(usize, u32)>, Vec<(usize, u32)>);
@@ -297,7 +297,6 @@ struct Projected {
     returns: HashMap<u32, Vec<u32>>,
     /// Electron IPC channels: (name, node, dispatched here, listened to here).
     channels: Vec<(String, u32, bool, bool)>,
-    omitted: (u64, u64, u64),
     truncated: bool,
     incomplete: bool,
 }
@@ -386,11 +385,6 @@ fn project_file(file: &TakenFile) -> Result<Projected, CanonicalError> {
         params: HashMap::default(),
         returns: HashMap::default(),
         channels: Vec::new(),
-        omitted: (
-            facts.omitted_nodes,
-            facts.omitted_relations,
-            facts.omitted_unknowns,
-        ),
         truncated: facts.truncated,
         incomplete: file.status == ParseStatus::Truncated,
     };
@@ -517,38 +511,44 @@ pub fn project(taken: Taken, root_artifact_sha256: &str) -> Result<Section, Fail
         not_read,
     } = taken;
     files.sort_by(|a, b| (is_dependency(&a.path), &a.path).cmp(&(is_dependency(&b.path), &b.path)));
-    let projected: Vec<Projected> = files
-        .par_iter()
-        .map(project_file)
-        .collect::<Result<_, _>>()
-        .map_err(internal)?;
-    // Whole files, while the bounds hold.
+    // Whole files, while the bounds hold, chosen by their counts before anything is
+    // projected (a file's own frontier unknowns, two at most, counted in).
     let (mut n, mut r, mut u) = (0usize, 0usize, 0usize);
-    let mut kept = Vec::new();
+    let mut chosen = Vec::new();
     let (mut omitted_nodes, mut omitted_relations, mut omitted_unknowns) = (0u64, 0u64, 0u64);
     let mut omitted_files = 0usize;
     let mut truncated_files = 0usize;
-    for (file, p) in files.iter().zip(projected) {
-        omitted_nodes += p.omitted.0;
-        omitted_relations += p.omitted.1;
-        omitted_unknowns += p.omitted.2;
-        truncated_files += usize::from(p.truncated);
-        if n + p.nodes.len() > MAX_NODES
-            || r + p.relations.len() > MAX_RELATIONS
-            || u + p.unknowns.len() > MAX_UNKNOWNS
-            || kept.len() >= MAX_ROOTS
+    for file in &files {
+        let f = &file.facts;
+        omitted_nodes += f.omitted_nodes;
+        omitted_relations += f.omitted_relations;
+        omitted_unknowns += f.omitted_unknowns;
+        truncated_files += usize::from(f.truncated);
+        let unknowns = f.unknowns.len()
+            + usize::from(f.truncated)
+            + usize::from(file.status == ParseStatus::Truncated);
+        if n + f.nodes.len() > MAX_NODES
+            || r + f.relations.len() > MAX_RELATIONS
+            || u + unknowns > MAX_UNKNOWNS
+            || chosen.len() >= MAX_ROOTS
         {
             omitted_files += 1;
-            omitted_nodes += p.nodes.len() as u64;
-            omitted_relations += p.relations.len() as u64;
-            omitted_unknowns += p.unknowns.len() as u64;
+            omitted_nodes += f.nodes.len() as u64;
+            omitted_relations += f.relations.len() as u64;
+            omitted_unknowns += unknowns as u64;
             continue;
         }
-        n += p.nodes.len();
-        r += p.relations.len();
-        u += p.unknowns.len();
-        kept.push((file, p));
+        n += f.nodes.len();
+        r += f.relations.len();
+        u += unknowns;
+        chosen.push(file);
     }
+    let projected: Vec<Projected> = chosen
+        .par_iter()
+        .map(|file| project_file(file))
+        .collect::<Result<_, _>>()
+        .map_err(internal)?;
+    let kept: Vec<(&TakenFile, Projected)> = chosen.into_iter().zip(projected).collect();
     // Links across files: an exported node to the binding that imports it.
     let by_path: HashMap<&str, usize> = kept
         .iter()

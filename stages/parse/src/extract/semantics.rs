@@ -77,9 +77,9 @@ use crate::facts::{
 use crate::source::{Source, cut};
 
 pub const ALGORITHM: &str = "rea-javascript-semantic-relations/v1";
-pub const MAX_FILE_NODES: usize = 8_000;
-pub const MAX_FILE_RELATIONS: usize = 16_000;
-pub const MAX_FILE_UNKNOWNS: usize = 1_000;
+pub const MAX_FILE_NODES: usize = 6_000;
+pub const MAX_FILE_RELATIONS: usize = 12_000;
+pub const MAX_FILE_UNKNOWNS: usize = 500;
 /// Value sources kept per expression.
 const MAX_SOURCES: usize = 16;
 /// How deep an expression is followed for its value sources.
