@@ -294,7 +294,20 @@ fn list_package(
         let mut entry = Entry::bare(logical_path, EntryKind::File);
         entry.declared_size = Some(file.size);
         match located.get(&file.key) {
-            Some(Ok(place)) => entry.source = place.clone(),
+            Some(Ok(place)) => {
+                // The cabinet's header declares the bytes that are read; a File table that
+                // says otherwise is recorded, not believed.
+                if let EntrySource::Range { len, .. } = place
+                    && *len != file.size
+                {
+                    entry.limitations.push(format!(
+                        "its File table declares {} bytes; its cabinet holds {len}",
+                        file.size
+                    ));
+                    entry.declared_size = Some(*len);
+                }
+                entry.source = place.clone();
+            }
             Some(Err(note)) => entry.limitations.push(note.clone()),
             None => entry.limitations.push(
                 "not read: it is in no cabinet the package holds (an external cabinet or an uncompressed source image)"
