@@ -336,7 +336,10 @@ pub fn trace(cx: &StageCx<'_>, result: &Value, query: &Query) -> Result<Value, F
         .map(|(i, (id, _))| (*id, i))
         .collect();
     let on_page = |a: &str, b: &str| {
-        let at = index[a].max(index[b]);
+        let at = match (index.get(a), index.get(b)) {
+            (Some(a), Some(b)) => *a.max(b),
+            _ => return false,
+        };
         (offset..end).contains(&at)
     };
     let nodes: Vec<Value> = walk.order[offset..end]
