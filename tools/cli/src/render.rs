@@ -512,6 +512,19 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
         electron_packaging: Value,
         #[serde(default)]
         export_shapes: ExportsLite,
+        #[serde(borrow, default)]
+        semantic_graph: Option<SemanticLite<'a>>,
+    }
+    #[derive(serde::Deserialize, Default)]
+    struct SemanticLite<'a> {
+        #[serde(borrow, default)]
+        nodes: Vec<&'a serde_json::value::RawValue>,
+        #[serde(borrow, default)]
+        relations: Vec<&'a serde_json::value::RawValue>,
+        #[serde(borrow, default)]
+        unknowns: Vec<&'a serde_json::value::RawValue>,
+        #[serde(default)]
+        coverage: Value,
     }
     #[derive(serde::Deserialize, Default)]
     struct ExportsLite {
@@ -842,6 +855,18 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
             exports.len(),
             modules.len(),
             functions
+        );
+    }
+    if let Some(semantic) = &r.semantic_graph {
+        let files = &semantic.coverage["files"];
+        say!(
+            "  semantic graph    {} nodes, {} relations, {} unknowns from {} files ({} not read), coverage {} (trace-javascript-semantics)",
+            semantic.nodes.len(),
+            semantic.relations.len(),
+            semantic.unknowns.len(),
+            files["read"],
+            files["not_read"],
+            text(&semantic.coverage["status"])
         );
     }
     say!(

@@ -46,6 +46,29 @@ fn the_summary_names_roles_windows_bridges_and_ipc_of_the_sample() {
             .unwrap()
             .starts_with("jag_")
     );
+    // The summary's semantic line counts what the record's section holds.
+    let semantic = &envelope["result"]["semantic_graph"];
+    let count = |key: &str| semantic[key].as_array().map_or(0, Vec::len);
+    assert!(
+        count("nodes") > 0,
+        "the sample's own code has semantic nodes"
+    );
+    let line = text
+        .lines()
+        .find(|l| l.trim_start().starts_with("semantic graph"))
+        .unwrap_or_else(|| panic!("no semantic line in:\n{text}"));
+    let expected = format!(
+        "{} nodes, {} relations, {} unknowns from {} files",
+        count("nodes"),
+        count("relations"),
+        count("unknowns"),
+        semantic["coverage"]["files"]["read"]
+    );
+    assert!(line.contains(&expected), "{line} lacks {expected}");
+    // The application graph no longer says the semantic graph is missing.
+    let limitations = envelope["result"]["limitations"].to_string();
+    assert!(!limitations.contains("not produced"), "{limitations}");
+    assert!(limitations.contains("semantic_graph"), "{limitations}");
 }
 
 /// The human summary of an application made of `files`, which must succeed.

@@ -3137,7 +3137,7 @@ fn finish(cx: &StageCx<'_>, p: Projected, request: &Request<'_>) -> Result<Built
     limitations.insert("Code was parsed, never executed: every fact is static.".to_owned());
     limitations.insert("Module specifiers resolve only to files inside the same container; packages not shipped are external.".to_owned());
     limitations.insert("Bundler module factories were recovered syntactically and never run; keys and ordinals are not stable across builds.".to_owned());
-    limitations.insert("The semantic relation graph (data, call and promise flow) is not produced by this version; only the application graph is.".to_owned());
+    limitations.insert("Data, call and promise flow is not in this graph: the semantic_graph section holds it, for the application's own code within its bounds (its coverage says what was read).".to_owned());
     if c.dynamic_ops > 0 {
         limitations.insert(
             "Some IPC channels are dynamic expressions; they are kept as written and never paired."
