@@ -1082,6 +1082,28 @@ define(names[i], ["a"], function () {});"#,
     );
     assert!(f.js.bundles.is_empty());
     assert!(f.js.references.is_empty(), "{:?}", f.js.references);
+    // core-js's polyfill tables (babel-plugin-polyfill-corejs3) call a `define` helper of
+    // their own with an id and an array of strings: no AMD module, no reference.
+    let f = facts(
+        "esm/index.mjs",
+        r#"const define = (pure, global, name = global[0], exclude) => ({ name, pure, global, exclude });
+export const BuiltIns = {
+  AsyncDisposableStack: define("async-disposable-stack/index", ["esnext.async-disposable-stack.constructor", "es.object.to-string"]),
+  Map: define("map/index", ["es.map", "./helper"])
+};"#,
+    );
+    assert!(f.js.bundles.is_empty(), "{:?}", keys(&f));
+    assert!(f.js.references.is_empty(), "{:?}", f.js.references);
+    // A loader bundled with its modules (almond, RequireJS) assigns the global `define`
+    // and calls it: those stay AMD modules.
+    let f = facts(
+        "built.js",
+        r#"var requirejs, require, define;
+(function () { define = function (name, deps, callback) {}; }());
+define("app/util", [], function () { return {}; });
+define("app/main", ["app/util"], function (util) { return util; });"#,
+    );
+    assert_eq!(keys(&f), ["app/main", "app/util"]);
 }
 
 #[test]

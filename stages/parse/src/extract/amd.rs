@@ -27,6 +27,12 @@ const MAX_TABLE_STRINGS: usize = 1 << 20;
 pub(super) struct AmdNames {
     by_name: HashMap<String, (u32, Option<Vec<String>>)>,
     defines: HashSet<String>,
+    /// The file declares a function of its own named `define` (`const define = (…) => …`,
+    /// `function define(…)`), as core-js's polyfill tables and regenerator do: a bare
+    /// `define(…)` then calls that helper, not the loader's global. A loader's own `define`
+    /// is assigned (`define = function (name, deps, callback)`, as almond and RequireJS write
+    /// it) or required (`var define = require("amdefine")(module)`), and stays AMD.
+    local_define: bool,
 }
 
 /// How the global `define` is reached.
@@ -45,6 +51,13 @@ impl AmdNames {
             && GLOBAL_DEFINES.contains(&dotted(init).as_str())
         {
             self.defines.insert(name.to_owned());
+        }
+    }
+
+    /// Notes a function declared under the name `define`; see [`AmdNames::local_define`].
+    pub(super) fn declare_function(&mut self, name: &str) {
+        if name == "define" {
+            self.local_define = true;
         }
     }
 
@@ -128,7 +141,9 @@ pub(super) fn define_call<'a>(call: &'a CallExpr, tables: &AmdNames) -> Option<D
         return None;
     };
     let defines = match unwrap(callee) {
-        Expr::Ident(i) => &*i.sym == "define" || tables.defines.contains(&*i.sym),
+        Expr::Ident(i) => {
+            (&*i.sym == "define" && !tables.local_define) || tables.defines.contains(&*i.sym)
+        }
         Expr::Member(_) => GLOBAL_DEFINES[1..].contains(&dotted(callee).as_str()),
         _ => false,
     };

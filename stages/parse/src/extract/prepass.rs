@@ -1359,6 +1359,9 @@ impl Visit for PrePass {
     }
 
     fn visit_fn_decl(&mut self, decl: &swc_ecma_ast::FnDecl) {
+        if self.looks.amd {
+            self.strings.declare_function(&decl.ident.sym);
+        }
         if self.reads_ipc() {
             self.function_name = Some((decl.function.span.lo.0, decl.ident.sym.to_string()));
         }
@@ -1421,6 +1424,7 @@ impl Visit for PrePass {
             if self.looks.amd {
                 match unwrap(init) {
                     Expr::Array(array) => self.strings.bind_array(&ident.id.sym, array),
+                    Expr::Fn(_) | Expr::Arrow(_) => self.strings.declare_function(&ident.id.sym),
                     other => self.strings.bind_define(&ident.id.sym, other),
                 }
             }
