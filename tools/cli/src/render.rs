@@ -860,12 +860,14 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
     if let Some(semantic) = &r.semantic_graph {
         let files = &semantic.coverage["files"];
         say!(
-            "  semantic graph    {} nodes, {} relations, {} unknowns from {} files ({} not read), coverage {} (trace-javascript-semantics)",
+            "  semantic graph    {} nodes, {} relations, {} unknowns; files: {} kept, {} left out at the bounds, {} not read, {} cut short; coverage {} (trace-javascript-semantics)",
             semantic.nodes.len(),
             semantic.relations.len(),
             semantic.unknowns.len(),
             files["read"],
+            files["omitted"],
             files["not_read"],
+            files["truncated"],
             text(&semantic.coverage["status"])
         );
     }

@@ -58,7 +58,7 @@ fn the_summary_names_roles_windows_bridges_and_ipc_of_the_sample() {
         .find(|l| l.trim_start().starts_with("semantic graph"))
         .unwrap_or_else(|| panic!("no semantic line in:\n{text}"));
     let expected = format!(
-        "{} nodes, {} relations, {} unknowns from {} files",
+        "{} nodes, {} relations, {} unknowns; files: {} kept",
         count("nodes"),
         count("relations"),
         count("unknowns"),
