@@ -82,8 +82,27 @@ pub(crate) fn parse(source: &Source<'_>, path: &str) -> Parsed {
             }),
         ]
     };
+    // A Flow file (`// @flow`, as React Native and many packages' `src/` ship them) is read
+    // with TypeScript syntax when it does not parse as JavaScript: Flow's type imports and
+    // annotations are TypeScript's; what only Flow writes (`?T`, `{| |}`) still fails.
+    let flow: &[Syntax] = if syntaxes.len() > 1 && has_flow_pragma(source.text) {
+        &[
+            Syntax::Typescript(TsSyntax {
+                tsx: false,
+                decorators: true,
+                ..TsSyntax::default()
+            }),
+            Syntax::Typescript(TsSyntax {
+                tsx: true,
+                decorators: true,
+                ..TsSyntax::default()
+            }),
+        ]
+    } else {
+        &[]
+    };
     let mut first_failure = None;
-    for syntax in syntaxes {
+    for (i, syntax) in syntaxes.iter().chain(flow).enumerate() {
         let input = StringInput::new(source.text, source.start(), source.end());
         let mut parser = Parser::new(*syntax, input, None);
         let result = parser.parse_program();
@@ -94,9 +113,18 @@ pub(crate) fn parse(source: &Source<'_>, path: &str) -> Parsed {
             .collect();
         match result {
             Ok(program) => {
+                let mut diagnostics: Vec<String> = recovered.into_iter().take(8).collect();
+                let as_flow = i >= syntaxes.len();
+                if as_flow {
+                    diagnostics.insert(
+                        0,
+                        "a Flow file, read with TypeScript syntax: it does not parse as JavaScript"
+                            .to_owned(),
+                    );
+                }
                 return Parsed {
-                    recovered: !recovered.is_empty(),
-                    diagnostics: recovered.into_iter().take(8).collect(),
+                    recovered: !diagnostics.is_empty(),
+                    diagnostics,
                     program: Some(program),
                     extent,
                 };
@@ -116,6 +144,36 @@ pub(crate) fn parse(source: &Source<'_>, path: &str) -> Parsed {
         diagnostics: first_failure.unwrap_or_default(),
         recovered: false,
         extent,
+    }
+}
+
+/// Whether the text's leading comments carry Flow's pragma (`// @flow`, `/* @flow strict */`),
+/// as Flow itself finds it: in a comment before the first token.
+fn has_flow_pragma(text: &str) -> bool {
+    let mut rest = text.trim_start_matches('\u{feff}');
+    loop {
+        rest = rest.trim_start();
+        if rest.starts_with("#!") {
+            rest = rest.split_once('\n').map_or("", |(_, after)| after);
+            continue;
+        }
+        let (comment, after) = if let Some(line) = rest.strip_prefix("//") {
+            line.split_once('\n').unwrap_or((line, ""))
+        } else if let Some(block) = rest.strip_prefix("/*") {
+            match block.split_once("*/") {
+                Some(parts) => parts,
+                None => return false,
+            }
+        } else {
+            return false;
+        };
+        if comment
+            .split(|c: char| c.is_whitespace() || c == '*')
+            .any(|word| word == "@flow")
+        {
+            return true;
+        }
+        rest = after;
     }
 }
 
@@ -260,6 +318,27 @@ const CLASS: [u8; 256] = {
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn the_flow_pragma_is_read_from_leading_comments_only() {
+        for flow in [
+            "// @flow\nimport type {A} from './a';",
+            "#!/usr/bin/env node\n/**\n * Copyright\n * @flow strict\n */\nexport {};",
+            "\u{feff}/* @flow */ x",
+            "// license\n\n// @flow weak\nx",
+        ] {
+            assert!(has_flow_pragma(flow), "{flow:?}");
+        }
+        for not_flow in [
+            "x; // @flow",
+            "// @flowtype\nx",
+            "const s = '// @flow';",
+            "/* unterminated @flow",
+            "",
+        ] {
+            assert!(!has_flow_pragma(not_flow), "{not_flow:?}");
+        }
+    }
 
     fn too_deep(text: &str) -> Option<String> {
         measure(text, Extent::default()).err()

@@ -3195,3 +3195,47 @@ mod export_shape_properties {
         }
     }
 }
+
+#[test]
+fn a_flow_file_is_read_with_typescript_syntax_and_says_so() {
+    // As global-agent and React Native ship their sources: Flow type imports and annotations.
+    let f = facts(
+        "src/classes/Agent.js",
+        r#"// @flow
+
+import {serializeError} from 'serialize-error';
+import type {AgentType, ProtocolType} from '../types';
+import Logger from '../Logger';
+
+const log = Logger.child({namespace: 'Agent'});
+
+class Agent {
+  protocol: ProtocolType;
+  constructor (isProxyConfigured: () => boolean, fetch: (url: string) => Promise<string>) {
+    this.protocol = require('http').globalAgent.protocol;
+  }
+}
+
+export default Agent;"#,
+    );
+    assert_eq!(f.parse, ParseStatus::Partial, "{:?}", f.diagnostics);
+    assert!(
+        f.diagnostics[0].starts_with("a Flow file, read with TypeScript syntax"),
+        "{:?}",
+        f.diagnostics
+    );
+    let mut specs: Vec<&str> =
+        f.js.references
+            .iter()
+            .filter_map(|r| r.specifier.as_deref())
+            .collect();
+    specs.sort();
+    // A type import is erased when the file is compiled, as in TypeScript: no reference.
+    assert_eq!(specs, ["../Logger", "http", "serialize-error"]);
+    // Without the pragma the same text is not guessed at: it fails as JavaScript.
+    let f = facts(
+        "src/classes/Agent.js",
+        "import type {A} from '../types';\nclass Agent { protocol: A; }",
+    );
+    assert_eq!(f.parse, ParseStatus::Failed, "{:?}", f.diagnostics);
+}
