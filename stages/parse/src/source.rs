@@ -1,6 +1,6 @@
 //! One file's text with a line index: byte spans to positions and exact source slices.
 
-use std::cell::Cell;
+use std::cell::{Cell, OnceCell};
 
 use swc_common::{BytePos, Span};
 
@@ -21,6 +21,11 @@ pub(crate) struct Source<'a> {
     line_starts: Vec<u32>,
     /// The last position computed, so columns on one long minified line cost amortised O(1).
     last: Cell<(u32, Pos)>,
+    /// The column at every [`CHECKPOINT_BYTES`] of `columns` (at the character boundary at or
+    /// before it), made the first time a position is counted from further back: nested spans
+    /// step backwards, and on a one-line bundle of megabytes each step back counted from the
+    /// line's start made positions quadratic.
+    checkpoints: OnceCell<Vec<(u32, u32)>>,
     /// Code read out of string literals (see [`crate::extract::evals`]), placed after the
     /// file's own positions in order of their start.
     segments: Vec<Segment>,
@@ -49,6 +54,7 @@ impl<'a> Source<'a> {
             columns: page,
             line_starts,
             last: Cell::new((0, Pos { line: 1, column: 0 })),
+            checkpoints: OnceCell::new(),
             segments: Vec::new(),
         }
     }
@@ -107,11 +113,20 @@ impl<'a> Source<'a> {
         let line_start = self.line_starts[line_idx];
         let (last_offset, last_pos) = self.last.get();
         let line = line_idx as u32 + 1;
-        let (from, column) = if last_pos.line == line && last_offset <= offset {
+        let (mut from, mut column) = if last_pos.line == line && last_offset <= offset {
             (last_offset, last_pos.column)
         } else {
             (line_start, 0)
         };
+        if offset - from > CHECKPOINT_BYTES {
+            let checkpoints = self.checkpoints.get_or_init(|| checkpoints(self.columns));
+            let at = checkpoints.partition_point(|(o, _)| *o <= offset);
+            if let Some(&(o, c)) = at.checked_sub(1).and_then(|i| checkpoints.get(i))
+                && o > from
+            {
+                (from, column) = (o, c);
+            }
+        }
         let column = column + utf16_len(self.slice_bytes(from, offset));
         let pos = Pos { line, column };
         self.last.set((offset, pos));
@@ -165,6 +180,31 @@ impl<'a> Source<'a> {
     }
 }
 
+/// Bytes between two column checkpoints.
+const CHECKPOINT_BYTES: u32 = 1024;
+
+/// The UTF-16 column, within its line, of each character boundary at or before a multiple of
+/// [`CHECKPOINT_BYTES`]: (offset, column), by offset.
+fn checkpoints(text: &str) -> Vec<(u32, u32)> {
+    let step = CHECKPOINT_BYTES as usize;
+    let mut out = Vec::with_capacity(text.len() / step + 1);
+    let (mut at, mut column) = (0usize, 0u32);
+    while at < text.len() {
+        out.push((at as u32, column));
+        let mut next = (at + step).min(text.len());
+        while !text.is_char_boundary(next) {
+            next -= 1;
+        }
+        let block = &text[at..next];
+        column = match memchr::memrchr(b'\n', block.as_bytes()) {
+            Some(newline) => utf16_len(&block[newline + 1..]),
+            None => column + utf16_len(block),
+        };
+        at = next;
+    }
+    out
+}
+
 fn utf16_len(text: &str) -> u32 {
     if text.is_ascii() {
         return text.len() as u32;
@@ -198,6 +238,37 @@ mod tests {
         assert_eq!(source.pos(9), Pos { line: 3, column: 0 });
         // Going backwards does not reuse the cache wrongly.
         assert_eq!(source.pos(1), Pos { line: 1, column: 1 });
+    }
+
+    /// Positions counted from the line's start, without any cache.
+    fn naive(text: &str, offset: u32) -> Pos {
+        let offset = offset as usize;
+        let before = &text[..offset];
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        Pos {
+            line: before.matches('\n').count() as u32 + 1,
+            column: utf16_len(&text[line_start..offset]),
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn positions_agree_with_counting_from_the_line_start_in_any_order(
+            parts in proptest::collection::vec(
+                proptest::prop_oneof!["[a-z ]{0,3000}", "[\u{e9}\u{1F600}x]{0,700}", "\n"],
+                1..8,
+            ),
+            picks in proptest::collection::vec(0.0f64..1.0, 1..40),
+        ) {
+            let text: String = parts.concat();
+            let source = Source::new(&text);
+            let boundaries: Vec<usize> =
+                (0..=text.len()).filter(|i| text.is_char_boundary(*i)).collect();
+            for pick in picks {
+                let offset = boundaries[(pick * (boundaries.len() - 1) as f64) as usize] as u32;
+                proptest::prop_assert_eq!(source.pos(offset), naive(&text, offset));
+            }
+        }
     }
 
     #[test]
