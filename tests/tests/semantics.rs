@@ -275,6 +275,28 @@ fn a_forged_semantic_graph_is_caught_by_its_own_ids() {
             "{what}: {refused}"
         );
     }
+    // The section's items are checked on the record's text, each slice canonical and the
+    // arrays framed exactly: a space inside a relation, or between two nodes, is refused.
+    let bytes = rea_hash::canonical_bytes(record).unwrap();
+    let text = String::from_utf8(bytes).unwrap();
+    let relations = text.find("\"relations\":[{").unwrap() + "\"relations\":[{".len();
+    let nodes = text.find("\"nodes\":[{\"application_node_ids\"").unwrap();
+    let between = nodes + text[nodes..].find("},{").unwrap() + 2;
+    for (what, at) in [("inside a relation", relations), ("between nodes", between)] {
+        let mut spaced = text.clone();
+        spaced.insert(at, ' ');
+        let refused = rea_validate::validate_bytes(spaced.into_bytes()).unwrap_err();
+        assert!(
+            refused.to_string().contains("canonical"),
+            "{what}: {refused}"
+        );
+    }
+    // The record that passes keeps the section's items for its readers.
+    let validated = rea_validate::validate_bytes(text.into_bytes()).unwrap();
+    assert_eq!(
+        validated.record()["normalized_result"]["semantic_graph"],
+        record["normalized_result"]["semantic_graph"]
+    );
 }
 
 #[test]

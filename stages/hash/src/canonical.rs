@@ -540,7 +540,7 @@ struct KeyState {
 /// `a < b` in UTF-16 code units. UTF-8 byte order is code point order, which is UTF-16 order
 /// unless a character at or above U+E000 meets a supplementary one: only then compare the
 /// UTF-16 forms.
-pub(crate) fn utf16_lt(a: &str, b: &str) -> bool {
+pub fn utf16_lt(a: &str, b: &str) -> bool {
     if a.bytes().chain(b.bytes()).all(|byte| byte < 0xEE) {
         a < b
     } else {

@@ -25,7 +25,7 @@ pub use canonical::{
     CanonicalArray, CanonicalError, canonical_array_items, canonical_bytes, canonical_items,
     canonical_value_bytes, content_id, content_id_without, digest_canonical,
     digest_object_of_arrays, drop_value_parallel, hex_digest, is_canonical, parse_value_parallel,
-    sha256_hex, sha256_hex_of, takes_fast_path,
+    sha256_hex, sha256_hex_of, takes_fast_path, utf16_lt,
 };
 pub use object::{ObjectWriter, WriteCanonical, Written, object_id};
 pub use stage::{

@@ -152,7 +152,10 @@ impl<'a> GraphItems<'a> {
 
 /// The text of the array whose items are `items` (slices of `whole`), when it is exactly `[`,
 /// the items joined by `,`, and `]`; `None` for no items; an error when it is framed otherwise.
-fn framed<'a>(whole: &'a str, items: &[&'a RawValue]) -> Result<Option<&'a str>, ValidationError> {
+pub(crate) fn framed<'a>(
+    whole: &'a str,
+    items: &[&'a RawValue],
+) -> Result<Option<&'a str>, ValidationError> {
     let (Some(first), Some(last)) = (items.first(), items.last()) else {
         return Ok(None);
     };
@@ -238,6 +241,7 @@ pub(crate) fn check(
     record: &Value,
     result: &Value,
     graph_text: Option<GraphItems<'_>>,
+    semantic: Option<&crate::semantics::SectionItems<'_>>,
 ) -> Result<(usize, usize), ValidationError> {
     let bad = |at: &str, problem: &str| Err(ValidationError::new(at, problem));
     if result["schema_version"] != 2 {
@@ -263,7 +267,7 @@ pub(crate) fn check(
         check_export_shapes(section)?;
     }
     if let Some(section) = result.get("semantic_graph") {
-        crate::semantics::check(section, result)?;
+        crate::semantics::check(section, result, semantic)?;
     }
     let (
         Some(GraphItems {

@@ -192,12 +192,23 @@ fn check_text(bytes: &[u8]) -> Result<Checked, ValidationError> {
                 .unwrap_or_else(|| serde::de::Error::custom("invalid UTF-8")),
         )
     })?;
-    let RecordText { thin, graph, spans } = record_text(whole)?;
-    let record: Value = if graph.is_some() {
-        serde_json::from_slice(&thin).map_err(not_json)?
-    } else {
-        rea_hash::parse_value_parallel(bytes).map_err(not_json)?
-    };
+    let RecordText {
+        thin,
+        graph,
+        semantic,
+        spans,
+    } = record_text(whole)?;
+    let (record, semantic) = rayon::join(
+        || -> Result<Value, ValidationError> {
+            if graph.is_some() {
+                serde_json::from_slice(&thin).map_err(not_json)
+            } else {
+                rea_hash::parse_value_parallel(bytes).map_err(not_json)
+            }
+        },
+        || semantic.map(semantics::SectionItems::parse).transpose(),
+    );
+    let (mut record, semantic) = (record?, semantic?);
     // The record's members, as slices of the thin text; the result's slice is mapped back to
     // the whole text (the graph's arrays, which the thin text leaves out, lie inside it).
     let members: std::collections::BTreeMap<&str, &serde_json::value::RawValue> =
@@ -223,10 +234,14 @@ fn check_text(bytes: &[u8]) -> Result<Checked, ValidationError> {
                 .collect::<Option<_>>()?;
             rea_seal::evidence_id_of_members(&pieces).ok()
         },
-        || operation_checks(&record, graph),
+        || operation_checks(&record, graph, semantic.as_ref()),
     );
     let evidence_id = record::check(&record, expected.as_deref())?;
     let graph_size = outcome?;
+    // The semantic section's items, checked, go back into the record its readers query.
+    if let Some(items) = semantic {
+        items.restore(&mut record["normalized_result"]["semantic_graph"]);
+    }
     Ok(Checked {
         evidence_id,
         record,
@@ -239,6 +254,7 @@ fn check_text(bytes: &[u8]) -> Result<Checked, ValidationError> {
 fn operation_checks(
     record: &Value,
     graph: Option<javascript::GraphItems<'_>>,
+    semantic: Option<&semantics::SectionItems<'_>>,
 ) -> Result<Option<(usize, usize)>, ValidationError> {
     let operation = record["operation"].as_str().unwrap_or_default();
     let result = &record["normalized_result"];
@@ -253,7 +269,7 @@ fn operation_checks(
         "compare_javascript_export_shapes" => shapes::check(record, result)?,
         "trace_javascript_semantics" => semtrace::check(record, result)?,
         "analyze_javascript_application" => {
-            return Ok(Some(javascript::check(record, result, graph)?));
+            return Ok(Some(javascript::check(record, result, graph, semantic)?));
         }
         other => {
             return Err(ValidationError::new(
@@ -269,17 +285,19 @@ fn operation_checks(
 #[derive(serde::Deserialize)]
 #[serde(bound(deserialize = "G: serde::Deserialize<'de>"))]
 struct GraphArrays<'a, G> {
-    #[serde(default = "Option::default")]
-    normalized_result: Option<ResultArrays<G>>,
+    #[serde(borrow, default = "Option::default")]
+    normalized_result: Option<ResultArrays<'a, G>>,
     #[serde(borrow, default)]
     operation: Option<std::borrow::Cow<'a, str>>,
 }
 
 #[derive(serde::Deserialize)]
-#[serde(bound(deserialize = "G: serde::Deserialize<'de>"))]
-struct ResultArrays<G> {
+#[serde(bound(deserialize = "'de: 'a, G: serde::Deserialize<'de>"))]
+struct ResultArrays<'a, G> {
     #[serde(default = "Option::default")]
     graph: Option<G>,
+    #[serde(borrow, default)]
+    semantic_graph: Option<semantics::SectionItemsText<'a>>,
 }
 
 /// A record's text, checked to be canonical, with an application graph's `nodes` and `edges`
@@ -288,6 +306,8 @@ struct ResultArrays<G> {
 struct RecordText<'a> {
     thin: std::borrow::Cow<'a, [u8]>,
     graph: Option<javascript::GraphItems<'a>>,
+    /// The semantic section's arrays, left out of `thin` like the graph's.
+    semantic: Option<semantics::SectionText<'a>>,
     /// Where the left-out arrays sit in the whole text, in order.
     spans: Vec<std::ops::Range<usize>>,
 }
@@ -300,19 +320,22 @@ fn record_text(whole: &str) -> Result<RecordText<'_>, ValidationError> {
         Ok(false) => Err(ValidationError::new("", "bytes are not in canonical form")),
         Err(err) => Err(not_json(err)),
     };
-    fn graph_of<'a, G: serde::Deserialize<'a>>(whole: &'a str) -> Option<G> {
+    type Found<'a, G> = (Option<G>, Option<semantics::SectionItemsText<'a>>);
+    fn graph_of<'a, G: serde::Deserialize<'a>>(whole: &'a str) -> Found<'a, G> {
         serde_json::from_str::<GraphArrays<'a, G>>(whole)
             .ok()
             .filter(|a| a.operation.as_deref() == Some("analyze_javascript_application"))
             .and_then(|a| a.normalized_result)
-            .and_then(|r| r.graph)
+            .map_or((None, None), |r| (r.graph, r.semantic_graph))
     }
-    // One scan finds the graph's arrays and their items; only a graph with an empty array
-    // (which has no item to locate it by) is scanned again.
-    let items = match graph_of::<javascript::GraphItemsText<'_>>(whole) {
+    // One scan finds the graph's arrays and their items (and the semantic section's); only a
+    // graph with an empty array (which has no item to locate it by) is scanned again.
+    let (found, semantic) = graph_of::<javascript::GraphItemsText<'_>>(whole);
+    let items = match found {
         Some(found) => match javascript::GraphItems::located(whole, found)? {
             Some(items) => Some(items),
             None => graph_of::<javascript::GraphText<'_>>(whole)
+                .0
                 .map(javascript::GraphItems::scan)
                 .transpose()?,
         },
@@ -323,10 +346,15 @@ fn record_text(whole: &str) -> Result<RecordText<'_>, ValidationError> {
         return Ok(RecordText {
             thin: std::borrow::Cow::Borrowed(bytes),
             graph: None,
+            semantic: None,
             spans: Vec::new(),
         });
     };
+    let semantic = semantic
+        .map(|found| semantics::SectionText::located(whole, found))
+        .transpose()?;
     let mut spans = items.spans(whole).to_vec();
+    spans.extend(semantic.iter().flat_map(|s| s.spans(whole)));
     spans.sort_by_key(|span| span.start);
     let mut thin =
         Vec::with_capacity(bytes.len() - spans.iter().map(|s| s.len()).sum::<usize>() + 4);
@@ -342,6 +370,7 @@ fn record_text(whole: &str) -> Result<RecordText<'_>, ValidationError> {
     Ok(RecordText {
         thin: std::borrow::Cow::Owned(thin),
         graph: Some(items),
+        semantic,
         spans,
     })
 }

@@ -3,10 +3,151 @@
 
 use rayon::prelude::*;
 use rea_graph::javascript::semantics as sg;
+use rea_hash::{CanonicalJson, ObjectDigest, Piece};
 use rustc_hash::FxHashSet as HashSet;
+use serde::Deserialize;
 use serde_json::Value;
+use serde_json::value::RawValue;
 
 use crate::ValidationError;
+
+/// The section's item arrays as found in the record's text, in the scan that finds the
+/// application graph's.
+#[derive(Deserialize, Default)]
+pub(crate) struct SectionItemsText<'a> {
+    #[serde(borrow, default)]
+    nodes: Vec<&'a RawValue>,
+    #[serde(borrow, default)]
+    relations: Vec<&'a RawValue>,
+    #[serde(borrow, default)]
+    unknowns: Vec<&'a RawValue>,
+}
+
+const ARRAYS: [&str; 3] = ["nodes", "relations", "unknowns"];
+
+/// The section's non-empty item arrays located in the record's text (each framed exactly and
+/// its items canonical), to be left out of the text parsed as one value: most of an analysis
+/// of the application's own code is this section. An empty array stays where it is.
+pub(crate) struct SectionText<'a> {
+    /// Per array of [`ARRAYS`]: its text, when it has items.
+    texts: [Option<&'a str>; 3],
+    items: [Vec<&'a RawValue>; 3],
+}
+
+impl<'a> SectionText<'a> {
+    pub(crate) fn located(
+        whole: &'a str,
+        found: SectionItemsText<'a>,
+    ) -> Result<Self, ValidationError> {
+        let items = [found.nodes, found.relations, found.unknowns];
+        let mut texts = [None; 3];
+        for (text, items) in texts.iter_mut().zip(&items) {
+            *text = crate::javascript::framed(whole, items)?;
+            if !matches!(rea_hash::canonical_items(items), Ok(true)) {
+                return Err(ValidationError::new("", "bytes are not in canonical form"));
+            }
+        }
+        Ok(SectionText { texts, items })
+    }
+
+    /// Where the located arrays sit in `whole`.
+    pub(crate) fn spans(&self, whole: &str) -> Vec<std::ops::Range<usize>> {
+        self.texts
+            .iter()
+            .flatten()
+            .map(|text| {
+                let start = text.as_ptr() as usize - whole.as_ptr() as usize;
+                start..start + text.len()
+            })
+            .collect()
+    }
+}
+
+/// The left-out items, parsed one by one in parallel, with their arrays' text.
+pub(crate) struct SectionItems<'a> {
+    texts: [Option<&'a str>; 3],
+    items: [Vec<Value>; 3],
+}
+
+impl<'a> SectionItems<'a> {
+    pub(crate) fn parse(text: SectionText<'a>) -> Result<Self, ValidationError> {
+        let parse = |raws: &[&RawValue], name: &str| -> Result<Vec<Value>, ValidationError> {
+            raws.par_iter()
+                .map(|raw| serde_json::from_str(raw.get()))
+                .collect::<Result<_, _>>()
+                .map_err(|err| {
+                    ValidationError::new(
+                        format!("/semantic_graph/{name}"),
+                        format!("not json: {err}"),
+                    )
+                })
+        };
+        let [nodes, relations, unknowns] = &text.items;
+        let (nodes, (relations, unknowns)) = rayon::join(
+            || parse(nodes, "nodes"),
+            || {
+                rayon::join(
+                    || parse(relations, "relations"),
+                    || parse(unknowns, "unknowns"),
+                )
+            },
+        );
+        Ok(SectionItems {
+            texts: text.texts,
+            items: [nodes?, relations?, unknowns?],
+        })
+    }
+
+    /// Puts the items back into `section`, whose arrays were left out as `[]`.
+    pub(crate) fn restore(self, section: &mut Value) {
+        for ((name, text), items) in ARRAYS.iter().zip(self.texts).zip(self.items) {
+            if text.is_some() {
+                section[*name] = Value::Array(items);
+            }
+        }
+    }
+
+    /// An array by name: the left-out items, or `section`'s own when it was left in place.
+    fn array<'s>(&'s self, section: &'s Value, name: &str) -> Option<&'s [Value]> {
+        let at = ARRAYS.iter().position(|a| *a == name)?;
+        match self.texts[at] {
+            Some(_) => Some(&self.items[at]),
+            None => section[name].as_array().map(Vec::as_slice),
+        }
+    }
+
+    /// [`sg::graph_id`] of the section, its left-out arrays taken as their (canonical) text.
+    fn graph_id(&self, section: &Value) -> Result<String, rea_hash::CanonicalError> {
+        let Some(members) = section.as_object() else {
+            return sg::graph_id(section);
+        };
+        let mut members: Vec<(&String, &Value)> = members.iter().collect();
+        members.sort_by(|a, b| {
+            if rea_hash::utf16_lt(a.0, b.0) {
+                std::cmp::Ordering::Less
+            } else if rea_hash::utf16_lt(b.0, a.0) {
+                std::cmp::Ordering::Greater
+            } else {
+                std::cmp::Ordering::Equal
+            }
+        });
+        let mut digest = ObjectDigest::new();
+        for (key, value) in members {
+            if key == "graph_id" {
+                continue;
+            }
+            let left_out = ARRAYS
+                .iter()
+                .position(|a| a == key)
+                .and_then(|at| self.texts[at]);
+            match left_out {
+                Some(text) => digest.member(key, Piece::Verbatim(text))?,
+                None => digest.member(key, Piece::Json(&CanonicalJson::of_value(value)?))?,
+            }
+        }
+        Ok(format!("{}{}", sg::GRAPH_PREFIX, digest.finish()))
+    }
+}
 
 fn bad<T>(at: impl Into<String>, problem: &str) -> Result<T, ValidationError> {
     Err(ValidationError::new(at.into(), problem))
@@ -14,7 +155,11 @@ fn bad<T>(at: impl Into<String>, problem: &str) -> Result<T, ValidationError> {
 
 /// Checks `section`, the section of `result` (whose application graph id and root digest it
 /// must name).
-pub(crate) fn check(section: &Value, result: &Value) -> Result<(), ValidationError> {
+pub(crate) fn check(
+    section: &Value,
+    result: &Value,
+    items: Option<&SectionItems<'_>>,
+) -> Result<(), ValidationError> {
     let at = |field: &str| format!("/semantic_graph/{field}");
     if section["schema"] != sg::SCHEMA || section["schema_version"] != 1 {
         return bad(
@@ -37,10 +182,14 @@ pub(crate) fn check(section: &Value, result: &Value) -> Result<(), ValidationErr
             "must be the analysis's root artifact digest",
         );
     }
+    let array = |name: &str| match items {
+        Some(items) => items.array(section, name),
+        None => section[name].as_array().map(Vec::as_slice),
+    };
     let (Some(nodes), Some(relations), Some(unknowns), Some(roots)) = (
-        section["nodes"].as_array(),
-        section["relations"].as_array(),
-        section["unknowns"].as_array(),
+        array("nodes"),
+        array("relations"),
+        array("unknowns"),
         section["root_node_ids"].as_array(),
     ) else {
         return bad(
@@ -199,7 +348,11 @@ pub(crate) fn check(section: &Value, result: &Value) -> Result<(), ValidationErr
             "must list the 12 families in order",
         );
     }
-    if sg::graph_id(section).ok().as_deref() != section["graph_id"].as_str() {
+    let graph_id = match items {
+        Some(items) => items.graph_id(section),
+        None => sg::graph_id(section),
+    };
+    if graph_id.ok().as_deref() != section["graph_id"].as_str() {
         return bad(at("graph_id"), "does not match the section");
     }
     Ok(())
