@@ -719,6 +719,10 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
                 export if export.is_empty() => from.push_str(" (its exports)"),
                 export => from.push_str(&format!(" export {export}")),
             }
+        } else if let Some(path) = p["path"].as_str() {
+            // Where it is exposed: two copies of one preload (a package's ESM and CommonJS
+            // builds) expose the same key.
+            from = format!(" in {path}");
         }
         say!(
             "  bridge            {} ({}) [{}]{}",

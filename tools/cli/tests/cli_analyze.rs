@@ -111,6 +111,35 @@ contextBridge.exposeInMainWorld("api", api_1.api);"#,
         line.contains("api (main) [send, version] from api.js export api"),
         "{line}"
     );
+    // An API written where it is exposed names that file: two copies of one preload (ESM
+    // and CommonJS builds) are told apart.
+    let files = [
+        ("package.json", r#"{"name":"b","main":"main.js"}"#),
+        (
+            "preload.js",
+            r#"const { contextBridge } = require("electron");
+contextBridge.exposeInMainWorld("api", { version: () => "1" });"#,
+        ),
+        (
+            "preload.mjs",
+            r#"import { contextBridge } from "electron";
+contextBridge.exposeInMainWorld("api", { version: () => "2" });"#,
+        ),
+    ];
+    let text = summary_of(&files);
+    let mut lines: Vec<&str> = text
+        .lines()
+        .filter(|l| l.trim_start().starts_with("bridge"))
+        .map(str::trim)
+        .collect();
+    lines.sort();
+    assert_eq!(
+        lines,
+        [
+            "bridge            api (main) [version] in preload.js",
+            "bridge            api (main) [version] in preload.mjs"
+        ]
+    );
 }
 
 #[test]
