@@ -135,6 +135,16 @@ pub(crate) fn parse(source: &Source<'_>, path: &str) -> Parsed {
                     diagnostics.extend(recovered);
                     diagnostics.truncate(8);
                     first_failure = Some(diagnostics);
+                } else if i == syntaxes.len()
+                    && let Some(diagnostics) = &mut first_failure
+                {
+                    // A Flow file read as neither: what TypeScript syntax met too (Flow-only
+                    // syntax, such as `*` or `{| |}`).
+                    diagnostics.truncate(7);
+                    diagnostics.push(format!(
+                        "a Flow file; as TypeScript: {}",
+                        describe(source, err)
+                    ));
                 }
             }
         }

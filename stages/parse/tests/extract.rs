@@ -3238,4 +3238,17 @@ export default Agent;"#,
         "import type {A} from '../types';\nclass Agent { protocol: A; }",
     );
     assert_eq!(f.parse, ParseStatus::Failed, "{:?}", f.diagnostics);
+    // Flow-only syntax fails both ways, and the diagnostics say what TypeScript met too.
+    let f = facts(
+        "src/bind.js",
+        "// @flow\nexport default (method: Function) => (...args: *) => method(...args);",
+    );
+    assert_eq!(f.parse, ParseStatus::Failed, "{:?}", f.diagnostics);
+    assert!(
+        f.diagnostics
+            .last()
+            .is_some_and(|d| d.starts_with("a Flow file; as TypeScript: 2:")),
+        "{:?}",
+        f.diagnostics
+    );
 }
