@@ -190,16 +190,13 @@ async def main():
 
             # The retained analysis's semantic graph: who calls the handler's channel, backwards
             # from the handler to the preload that invokes it.
+            def semantic_query(direction, **more):
+                query = {"seed": {"kind": "event", "value": "settings:get"}, "direction": direction}
+                return {"application": reference, "query": {**query, **more}}
+
             sem = ok(
                 await session.call_tool(
-                    "trace_javascript_semantics",
-                    {
-                        "application": reference,
-                        "query": {
-                            "seed": {"kind": "event", "value": "settings:get"},
-                            "direction": "backward-provenance",
-                        },
-                    },
+                    "trace_javascript_semantics", semantic_query("backward-provenance")
                 ),
                 "semantic trace",
             )["result"]
@@ -213,14 +210,7 @@ async def main():
             bad = failed(
                 await session.call_tool(
                     "trace_javascript_semantics",
-                    {
-                        "application": reference,
-                        "query": {
-                            "seed": {"kind": "event", "value": "settings:get"},
-                            "direction": "callers",
-                            "allowed_relations": ["teleports"],
-                        },
-                    },
+                    semantic_query("callers", allowed_relations=["teleports"]),
                 ),
                 "an unknown relation",
             )

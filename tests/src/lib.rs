@@ -19,6 +19,18 @@ pub fn control<T>(f: impl FnOnce(&JobControl<'_>) -> T) -> T {
     })
 }
 
+/// The `{result, evidence_id, evidence}` envelope of `analyze_javascript_application` for
+/// `request`, on a pool of `threads`; the analysis must succeed.
+pub fn analysis_envelope(request: &rea_jobs::analyze::AnalyzeRequest, threads: usize) -> Value {
+    let published = control(|ctl| {
+        rea_jobs::Engine::new(threads)
+            .expect("engine")
+            .analyze_javascript_application(request, ctl)
+    })
+    .expect("the analysis succeeds");
+    serde_json::from_slice(&published.envelope_bytes()).expect("the envelope is JSON")
+}
+
 /// The evidence id a forger computes for an edited record, with the documented recipe: `ev_` +
 /// SHA-256 of the record without `evidence_id`, its subject (if any) reduced to `digest`,
 /// `format` and `architecture`.

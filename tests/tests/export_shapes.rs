@@ -10,7 +10,7 @@ use rea_core::{Failure, FailureReason};
 use rea_jobs::Engine;
 use rea_jobs::analyze::AnalyzeRequest;
 use rea_jobs::shapes::{ExportShapesRequest, Selector, Side};
-use rea_tests::{control, forged_id};
+use rea_tests::{analysis_envelope, control, forged_id};
 use serde_json::{Value, json};
 
 const V1: &str = r#"
@@ -45,14 +45,7 @@ fn write(root: &Path, api: &str) {
 }
 
 fn analyze(root: &Path, threads: usize) -> Value {
-    let request = AnalyzeRequest::new(root.to_path_buf());
-    let published = control(|ctl| {
-        Engine::new(threads)
-            .unwrap()
-            .analyze_javascript_application(&request, ctl)
-    })
-    .unwrap();
-    serde_json::from_slice(&published.envelope_bytes()).unwrap()
+    analysis_envelope(&AnalyzeRequest::new(root.to_path_buf()), threads)
 }
 
 fn fixture() -> (tempfile::TempDir, Value, Value) {

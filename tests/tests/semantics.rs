@@ -11,7 +11,7 @@ use rea_jobs::Engine;
 use rea_jobs::analyze::AnalyzeRequest;
 use rea_jobs::semantics::{Filter, Limits, Query, Seed, SemanticTraceRequest};
 use rea_jobs::shapes::Side;
-use rea_tests::{control, forged_id};
+use rea_tests::{analysis_envelope, control, forged_id};
 use serde_json::Value;
 
 const CONFIG: &str = r#"
@@ -59,14 +59,7 @@ fn write(root: &Path) {
 }
 
 fn analyze(root: &Path, threads: usize) -> Value {
-    let request = AnalyzeRequest::new(root.to_path_buf());
-    let published = control(|ctl| {
-        Engine::new(threads)
-            .unwrap()
-            .analyze_javascript_application(&request, ctl)
-    })
-    .unwrap();
-    serde_json::from_slice(&published.envelope_bytes()).unwrap()
+    analysis_envelope(&AnalyzeRequest::new(root.to_path_buf()), threads)
 }
 
 fn query(kind: &str, value: &str, direction: &str) -> Query {
@@ -251,13 +244,16 @@ fn a_forged_semantic_graph_is_caught_by_its_own_ids() {
     let (_dir, app) = fixture();
     let record = &app["evidence"];
     type Edit = (&'static str, fn(&mut Value));
-    let edits: [Edit; 3] = [
+    let edits: [Edit; 4] = [
         ("a relation's target", |g| {
             let other = g["nodes"][0]["node_id"].clone();
             g["relations"][0]["target_node_id"] = other;
         }),
         ("a node's label", |g| {
             g["nodes"][1]["label"] = Value::from("forged");
+        }),
+        ("an array that is not one", |g| {
+            g["relations"] = Value::from("forged");
         }),
         ("a family's count", |g| {
             let families = g["coverage"]["families"].as_array_mut().unwrap();

@@ -11,7 +11,7 @@ use rea_jobs::inventory::InventoryRequest;
 use rea_jobs::trace::{Limits, Seed, TraceRequest};
 use rea_jobs::versions::Side;
 use rea_jobs::{Engine, PageRequest};
-use rea_tests::{control, forged_id};
+use rea_tests::{analysis_envelope, control, forged_id};
 use serde_json::{Value, json};
 
 /// Writes each file below `root`, with its directories.
@@ -75,14 +75,7 @@ contextBridge.exposeInMainWorld("desktopApi", {
 }
 
 fn analyze(root: &Path) -> Value {
-    let request = AnalyzeRequest::new(root.to_path_buf());
-    let published = control(|ctl| {
-        Engine::new(2)
-            .unwrap()
-            .analyze_javascript_application(&request, ctl)
-    })
-    .unwrap();
-    serde_json::from_slice(&published.envelope_bytes()).unwrap()
+    analysis_envelope(&AnalyzeRequest::new(root.to_path_buf()), 2)
 }
 
 /// `inventory_artifact` of one file: Evidence whose subject digest is the file's SHA-256.

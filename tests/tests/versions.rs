@@ -10,7 +10,7 @@ use rea_core::{Failure, FailureReason};
 use rea_jobs::Engine;
 use rea_jobs::analyze::{AnalyzeRequest, SourceMaps};
 use rea_jobs::versions::{Side, VersionsRequest};
-use rea_tests::{control, forged_id};
+use rea_tests::{analysis_envelope, control, forged_id};
 use serde_json::Value;
 
 /// One version of the fixture. Bundles throw if executed.
@@ -78,13 +78,7 @@ app.whenReady().then(() => new BrowserWindow({}).loadFile("renderer/index.html")
 fn analyze(root: &Path, threads: usize) -> Value {
     let mut request = AnalyzeRequest::new(root.to_path_buf());
     request.source_maps = SourceMaps::Contents;
-    let published = control(|ctl| {
-        Engine::new(threads)
-            .unwrap()
-            .analyze_javascript_application(&request, ctl)
-    })
-    .unwrap();
-    serde_json::from_slice(&published.envelope_bytes()).unwrap()
+    analysis_envelope(&request, threads)
 }
 
 fn compare_with(

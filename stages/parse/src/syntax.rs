@@ -84,27 +84,16 @@ pub(crate) fn parse(source: &Source<'_>, path: &str) -> Parsed {
     };
     // A Flow file (`// @flow`, as React Native and many packages' `src/` ship them) is read
     // with TypeScript syntax when it does not parse as JavaScript: Flow's type imports and
-    // annotations are TypeScript's; what only Flow writes (`?T`, `{| |}`) still fails.
-    let flow: &[Syntax] = if syntaxes.len() > 1 && has_flow_pragma(source.text) {
-        &[
-            Syntax::Typescript(TsSyntax {
-                tsx: false,
-                decorators: true,
-                ..TsSyntax::default()
-            }),
-            Syntax::Typescript(TsSyntax {
-                tsx: true,
-                decorators: true,
-                ..TsSyntax::default()
-            }),
-        ]
-    } else {
-        &[]
-    };
+    // annotations are TypeScript's; what only Flow writes (`?T`, `{| |}`) still fails. The
+    // pragma is looked for only once the JavaScript syntaxes have failed.
+    let flow = std::iter::once(()).flat_map(|()| {
+        let read_as_flow = syntaxes.len() > 1 && has_flow_pragma(source.text);
+        read_as_flow.then(flow_syntaxes).into_iter().flatten()
+    });
     let mut first_failure = None;
-    for (i, syntax) in syntaxes.iter().chain(flow).enumerate() {
+    for (i, syntax) in syntaxes.iter().copied().chain(flow).enumerate() {
         let input = StringInput::new(source.text, source.start(), source.end());
-        let mut parser = Parser::new(*syntax, input, None);
+        let mut parser = Parser::new(syntax, input, None);
         let result = parser.parse_program();
         let recovered: Vec<String> = parser
             .take_errors()
@@ -155,6 +144,17 @@ pub(crate) fn parse(source: &Source<'_>, path: &str) -> Parsed {
         recovered: false,
         extent,
     }
+}
+
+/// The syntaxes a Flow file is tried with: TypeScript, without JSX and then with it.
+fn flow_syntaxes() -> [Syntax; 2] {
+    [false, true].map(|tsx| {
+        Syntax::Typescript(TsSyntax {
+            tsx,
+            decorators: true,
+            ..TsSyntax::default()
+        })
+    })
 }
 
 /// Whether the text's leading comments carry Flow's pragma (`// @flow`, `/* @flow strict */`),

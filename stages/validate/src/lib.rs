@@ -296,8 +296,10 @@ struct GraphArrays<'a, G> {
 struct ResultArrays<'a, G> {
     #[serde(default = "Option::default")]
     graph: Option<G>,
+    /// Read as text here, and for its items apart: a malformed section must not hide the
+    /// graph's arrays; its own check then reports it.
     #[serde(borrow, default)]
-    semantic_graph: Option<semantics::SectionItemsText<'a>>,
+    semantic_graph: Option<&'a serde_json::value::RawValue>,
 }
 
 /// A record's text, checked to be canonical, with an application graph's `nodes` and `edges`
@@ -320,7 +322,7 @@ fn record_text(whole: &str) -> Result<RecordText<'_>, ValidationError> {
         Ok(false) => Err(ValidationError::new("", "bytes are not in canonical form")),
         Err(err) => Err(not_json(err)),
     };
-    type Found<'a, G> = (Option<G>, Option<semantics::SectionItemsText<'a>>);
+    type Found<'a, G> = (Option<G>, Option<&'a serde_json::value::RawValue>);
     fn graph_of<'a, G: serde::Deserialize<'a>>(whole: &'a str) -> Found<'a, G> {
         serde_json::from_str::<GraphArrays<'a, G>>(whole)
             .ok()
@@ -351,6 +353,7 @@ fn record_text(whole: &str) -> Result<RecordText<'_>, ValidationError> {
         });
     };
     let semantic = semantic
+        .and_then(|raw| serde_json::from_str::<semantics::SectionItemsText<'_>>(raw.get()).ok())
         .map(|found| semantics::SectionText::located(whole, found))
         .transpose()?;
     let mut spans = items.spans(whole).to_vec();
