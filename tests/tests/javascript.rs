@@ -2095,6 +2095,104 @@ exports.createMainWindow = createMainWindow;"#,
     assert_eq!(loads, 1);
 }
 
+/// An application that ships its TypeScript sources beside the build (Caprine's `source/`
+/// and `dist-js/`) registers every channel twice. A transmission the main entrypoint reaches
+/// (through the window's preload, or the page the window loads) pairs with the one
+/// registration the entrypoint also reaches, at medium confidence and counted apart; the
+/// sources' own transmission, two reached registrations, and an application with no main
+/// entrypoint stay ambiguous.
+#[test]
+fn of_several_handlers_the_one_the_main_entrypoint_reaches_pairs() {
+    let files: &[(&str, &str)] = &[
+        (
+            "main.js",
+            r#"const { BrowserWindow, ipcMain } = require("electron");
+const path = require("path");
+require("./extra");
+ipcMain.handle("get", () => 1);
+ipcMain.on("twice", () => {});
+const win = new BrowserWindow({ webPreferences: { preload: path.join(__dirname, "preload.js") } });
+win.loadFile("index.html");"#,
+        ),
+        (
+            "extra.js",
+            r#"const { ipcMain } = require("electron");
+ipcMain.on("twice", () => {});"#,
+        ),
+        (
+            "preload.js",
+            r#"const { ipcRenderer } = require("electron");
+ipcRenderer.invoke("get");
+ipcRenderer.send("twice");"#,
+        ),
+        (
+            "index.html",
+            r#"<html><body><script src="renderer.js"></script></body></html>"#,
+        ),
+        (
+            "renderer.js",
+            r#"const { ipcRenderer } = require("electron");
+ipcRenderer.invoke("get");"#,
+        ),
+        (
+            "source/main.ts",
+            r#"import { ipcMain } from "electron";
+ipcMain.handle("get", (): number => 1);"#,
+        ),
+        (
+            "source/preload.ts",
+            r#"import { ipcRenderer } from "electron";
+ipcRenderer.invoke("get");"#,
+        ),
+    ];
+    let dir = app_tree(files);
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let ipc = &result["summary"]["ipc"];
+    assert_eq!(ipc["paired_renderer_transmissions"], 0, "{ipc}");
+    assert_eq!(ipc["reached_paired_renderer_transmissions"], 2, "{ipc}");
+    // `twice` from the preload, and `get` from the shipped source.
+    assert_eq!(ipc["ambiguous_renderer_transmissions"], 2, "{ipc}");
+    let reached: BTreeSet<(&str, &str, &str)> = pairings(&result)
+        .map(|p| {
+            assert_eq!(p["candidates"], 2, "{p}");
+            (
+                p["pairing_basis"].as_str().unwrap(),
+                p["handler_path"].as_str().unwrap(),
+                p["channel"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        reached,
+        BTreeSet::from([("unique-exact-channel-reached-from-main", "main.js", "get")])
+    );
+    let sources: BTreeSet<&str> = result["graph"]["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| !e["properties"]["pairing_basis"].is_null())
+        .map(|e| {
+            assert_eq!(e["evidence"]["confidence"], "medium", "{e}");
+            let source = nodes(&result, "javascript-asset")
+                .into_iter()
+                .find(|n| n["node_id"] == e["source_node_id"])
+                .unwrap();
+            props(source)["path"].as_str().unwrap()
+        })
+        .collect();
+    assert_eq!(sources, BTreeSet::from(["preload.js", "renderer.js"]));
+
+    // Without a main entrypoint nothing is reached, and nothing of several pairs.
+    let mut unrooted = vec![("package.json", r#"{"name":"app"}"#)];
+    unrooted.extend_from_slice(files);
+    let dir = app_tree(&unrooted);
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let ipc = &result["summary"]["ipc"];
+    assert_eq!(ipc["reached_paired_renderer_transmissions"], 0, "{ipc}");
+    assert_eq!(ipc["ambiguous_renderer_transmissions"], 4, "{ipc}");
+    assert_eq!(pairings(&result).count(), 0);
+}
+
 /// electron-prompt's shape: channels built per window (`"prompt-post-data:" + id`) on both
 /// sides, also from constants (`` `${DIALOG}:${id}:close` ``, `PREFIX + id`). A dynamic
 /// transmission pairs, as a low-confidence candidate, with the one main-side registration

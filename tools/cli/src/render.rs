@@ -775,6 +775,16 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
             ipc["prefix_paired_renderer_transmissions"]
         );
     }
+    if ipc["reached_paired_renderer_transmissions"]
+        .as_u64()
+        .unwrap_or(0)
+        > 0
+    {
+        say!(
+            "  ipc by reach      {} renderer transmissions paired with the one of several handlers the main entrypoint reaches",
+            ipc["reached_paired_renderer_transmissions"]
+        );
+    }
     let mut channels: Vec<String> = nodes
         .iter()
         .filter(|n| n["kind"] == "ipc-channel")

@@ -2,7 +2,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use rayon::prelude::*;
 use rea_core::{Failure, FailureReason};
@@ -114,6 +114,11 @@ struct Sink {
     nodes: HashMap<String, NodeAcc>,
     /// Edges with their ids.
     edges: Vec<(String, CanonicalJson)>,
+    /// Which file loads which, for what the application's main entrypoint reaches: resolved
+    /// references and resolved roles, as (from path, to path).
+    loads: Vec<(String, String)>,
+    /// The files resolved as the application's `electron-main` entrypoint.
+    mains: Vec<String>,
 }
 
 /// A projection at work: the facts it reads and the sink it writes.
@@ -419,6 +424,26 @@ impl Sink {
             }
         }
         self.edges.extend(other.edges);
+        self.loads.extend(other.loads);
+        self.mains.extend(other.mains);
+    }
+
+    /// The files the application's main entrypoint reaches through the loads recorded so
+    /// far: its own imports and requires, the preloads and pages of the windows it opens, and
+    /// theirs in turn. Empty when no main entrypoint resolved.
+    fn reached_from_main(&self) -> HashSet<&str> {
+        let mut next: HashMap<&str, Vec<&str>> = HashMap::default();
+        for (from, to) in &self.loads {
+            next.entry(from.as_str()).or_default().push(to.as_str());
+        }
+        let mut reached: HashSet<&str> = HashSet::default();
+        let mut stack: Vec<&str> = self.mains.iter().map(String::as_str).collect();
+        while let Some(path) = stack.pop() {
+            if reached.insert(path) {
+                stack.extend(next.get(path).into_iter().flatten());
+            }
+        }
+        reached
     }
 }
 
@@ -585,6 +610,15 @@ impl Out<'_, '_> {
                 "discover-electron-entrypoint",
             ),
         )?;
+        if resolution.status == "resolved"
+            && let Some(path) = &resolution.path
+        {
+            if kind == "electron-main" {
+                self.sink.mains.push(path.clone());
+            } else {
+                self.sink.loads.push((anchor.path.clone(), path.clone()));
+            }
+        }
         if resolution.status == "resolved"
             && let Some(target) = resolution
                 .path
@@ -1626,6 +1660,7 @@ struct Counts {
     ambiguous: u64,
     unpaired: u64,
     prefix_paired: u64,
+    reached_paired: u64,
     sender_checks: u64,
     utilities: u64,
     resolved_utilities: u64,
@@ -1658,6 +1693,7 @@ impl Counts {
             ambiguous,
             unpaired,
             prefix_paired,
+            reached_paired,
             sender_checks,
             utilities,
             resolved_utilities,
@@ -1686,6 +1722,7 @@ impl Counts {
         self.ambiguous += ambiguous;
         self.unpaired += unpaired;
         self.prefix_paired += prefix_paired;
+        self.reached_paired += reached_paired;
         self.sender_checks += sender_checks;
         self.utilities += utilities;
         self.resolved_utilities += resolved_utilities;
@@ -1948,6 +1985,11 @@ fn project_findings<'p>(
                 .filter(|_| resolution.status == "resolved")
                 .and_then(|p| o.env.file_nodes.get(p))
                 .cloned();
+            if target_file.is_some()
+                && let Some(path) = &resolution.path
+            {
+                o.sink.loads.push((file.path.clone(), path.clone()));
+            }
             if is_worker {
                 let kind = if reference.kind == "service-worker" {
                     "service-worker"
@@ -2656,7 +2698,13 @@ fn project_findings<'p>(
             )?;
         }
     }
-    // Pairing: a literal renderer transmission pairs only with exactly one compatible handler.
+    // Pairing: a literal renderer transmission pairs only with exactly one compatible handler
+    // (of several, with the one the main entrypoint reaches, if it reaches the transmission).
+    let reached: HashSet<String> = sink
+        .reached_from_main()
+        .into_iter()
+        .map(str::to_owned)
+        .collect();
     for (from, op, file, sha) in transmissions {
         if op.operation == "send-to-host" {
             continue;
@@ -2713,7 +2761,28 @@ fn project_findings<'p>(
                 pairing.write(sink, handler, props, ("high", "pair-ipc-literal-channel"))?;
             }
             [] => c.unpaired += 1,
-            _ => c.ambiguous += 1,
+            several => {
+                // Of several registrations, the one the main entrypoint reaches is the one a
+                // transmission it also reaches goes to: a shipped source's copy, or a second
+                // build nothing loads, registers the same channel but never runs.
+                let reached: Vec<&Handler> = if reached.contains(file.path.as_str()) {
+                    several
+                        .iter()
+                        .filter(|(_, path, _, _)| reached.contains(path.as_str()))
+                        .collect()
+                } else {
+                    Vec::new()
+                };
+                let [(handler, handler_path, handler_operation, _)] = reached[..] else {
+                    c.ambiguous += 1;
+                    continue;
+                };
+                c.reached_paired += 1;
+                let props = json!({"channel": channel, "pairing_basis": "unique-exact-channel-reached-from-main",
+                        "handler_path": handler_path, "handler_operation": handler_operation,
+                        "operation": op.operation, "candidates": several.len()});
+                pairing.write(sink, handler, props, ("medium", "pair-ipc-literal-channel"))?;
+            }
         }
     }
     Ok(c)
@@ -3071,7 +3140,9 @@ fn finish(cx: &StageCx<'_>, p: Projected, request: &Request<'_>) -> Result<Built
     // so they are hashed while the nodes (each with its observations, serialized when it was
     // made) are bounded and sorted.
     let canon = |value: &Value| CanonicalJson::of(value).map_err(failure);
-    let Sink { nodes, mut edges } = sink;
+    let Sink {
+        nodes, mut edges, ..
+    } = sink;
     edges.par_sort_unstable_by(|a, b| a.0.cmp(&b.0));
     edges.dedup_by(|a, b| a.0 == b.0);
     let edges: Vec<CanonicalJson> = edges.into_iter().map(|(_, text)| text).collect();
@@ -3147,6 +3218,9 @@ fn finish(cx: &StageCx<'_>, p: Projected, request: &Request<'_>) -> Result<Built
     if c.ambiguous > 0 {
         limitations
             .insert("Some IPC transmissions match several handlers and stay ambiguous.".to_owned());
+    }
+    if c.reached_paired > 0 {
+        limitations.insert("Some IPC transmissions match several handlers and were paired with the one the main entrypoint reaches through static imports, requires, preloads and loaded pages; a file it loads only through dynamic paths is not seen as reached.".to_owned());
     }
     if c.sender_checks > 0 {
         limitations.insert(
@@ -3245,7 +3319,8 @@ fn finish(cx: &StageCx<'_>, p: Projected, request: &Request<'_>) -> Result<Built
                 "renderer_transmissions": c.transmissions, "renderer_listeners": c.listeners, "main_handlers": c.handlers,
                 "paired_renderer_transmissions": c.paired, "ambiguous_renderer_transmissions": c.ambiguous,
                 "unpaired_literal_renderer_transmissions": c.unpaired,
-                "prefix_paired_renderer_transmissions": c.prefix_paired},
+                "prefix_paired_renderer_transmissions": c.prefix_paired,
+                "reached_paired_renderer_transmissions": c.reached_paired},
         "sender_validation_observations": c.sender_checks, "utility_processes": c.utilities,
         "resolved_utility_entrypoints": c.resolved_utilities, "child_process_calls": c.child_processes,
         "open_external_calls": c.open_external, "native_addon_bindings": c.native, "resolved_native_addon_bindings": c.resolved_native,
