@@ -466,6 +466,16 @@ fn minified_esbuild_wrappers_are_recovered_with_their_requires() {
         "plain build: wrapper keys against the metafile's inputs"
     );
     assert_eq!(requires(&plain), expected, "plain build: requires");
+    // However many wrappers an output holds, it is one bundle: the metafile's outputs.
+    let outputs = |meta: &Value| {
+        meta["outputs"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .filter(|k| k.ends_with(".js"))
+            .count()
+    };
+    assert_eq!(plain["statistics"]["bundles"], outputs(&meta));
 
     let min_meta: Value = read_json(&corpus.join("esbuild-qs-min.meta.json"));
     assert_eq!(
@@ -475,6 +485,7 @@ fn minified_esbuild_wrappers_are_recovered_with_their_requires() {
     );
     let minified = analyze(&corpus.join("esbuild-qs-min"));
     assert_eq!(minified["statistics"]["parse_failures"], 0);
+    assert_eq!(minified["statistics"]["bundles"], outputs(&min_meta));
     let modules = factories(&minified);
     assert_eq!(
         modules.len(),

@@ -1738,6 +1738,17 @@ impl Counts {
     }
 }
 
+/// A file's bundles: each module table, and its esbuild wrappers (recorded one per wrapper)
+/// as one bundle, the file's output.
+fn bundle_count(bundles: &[rea_parse::Bundle]) -> u64 {
+    let tables = bundles
+        .iter()
+        .filter(|b| b.shape != "esbuild-wrapper")
+        .count();
+    let wrapped = bundles.iter().any(|b| b.shape == "esbuild-wrapper");
+    (tables + usize::from(wrapped)) as u64
+}
+
 /// The findings of a file that each spend one of `max_findings`.
 fn finding_count(js: &JsFacts) -> u64 {
     (js.references.len()
@@ -3342,7 +3353,7 @@ fn finish(cx: &StageCx<'_>, p: Projected, request: &Request<'_>) -> Result<Built
         "parsed_javascript_files": count(&|f| f.kind == FileKind::JavaScript && matches!(f.parse, ParseStatus::Complete | ParseStatus::Partial | ParseStatus::Truncated)),
         "visited_ast_nodes": parsed.iter().map(|f| f.visited_nodes).sum::<u64>(),
         "findings": parsed.iter().map(|f| (f.js.references.len() + f.js.observations.len() + f.js.windows.len() + f.js.bridges.len() + f.js.ipc.len() + f.js.native.len() + f.js.processes.len()) as u64).sum::<u64>(),
-        "bundles": parsed.iter().map(|f| f.js.bundles.len() as u64).sum::<u64>(),
+        "bundles": parsed.iter().map(|f| bundle_count(&f.js.bundles)).sum::<u64>(),
         "modules": modules, "parse_failures": failures, "truncated_scopes": truncated,
         "dropped_findings": dropped_findings, "omitted_observations": omitted_observations,
         "references": c.references, "unresolved_references": c.unresolved_references,
