@@ -676,8 +676,9 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
     }
     let guards = &s["security_handlers"];
     say!(
-        "  security handlers window open {}, navigation {}, webview attach {}, permissions {}, web-contents-created {}",
+        "  security handlers window open {} (legacy new-window {}), navigation {}, webview attach {}, permissions {}, web-contents-created {}",
         guards["window_open_handlers"],
+        guards["legacy_new_window_listeners"],
         guards["navigation_listeners"],
         guards["webview_attach_listeners"],
         guards["permission_handlers"],

@@ -180,6 +180,65 @@ ipcRenderer.send("both");"#,
     );
 }
 
+/// An older application's guards and a build shipped beside its sources: the summary counts
+/// the legacy `new-window` listener with the window-open handlers it preceded, and says how
+/// many transmissions paired with the one of several registrations the main entrypoint reaches.
+#[test]
+fn the_summary_counts_legacy_new_window_listeners_and_pairings_by_reach() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = [
+        ("package.json", r#"{"name":"p","main":"dist/main.js"}"#),
+        (
+            "dist/main.js",
+            r#"const { BrowserWindow, ipcMain } = require("electron");
+ipcMain.handle("get", () => 1);
+const win = new BrowserWindow({ webPreferences: { preload: require("path").join(__dirname, "preload.js") } });
+win.webContents.on("new-window", (event) => event.preventDefault());
+win.webContents.on("will-navigate", (event) => event.preventDefault());"#,
+        ),
+        (
+            "dist/preload.js",
+            r#"require("electron").ipcRenderer.invoke("get");"#,
+        ),
+        (
+            "source/main.ts",
+            r#"import { ipcMain } from "electron";
+ipcMain.handle("get", () => 1);"#,
+        ),
+    ];
+    for (path, text) in files {
+        let path = dir.path().join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    let output = run(&[
+        "analyze-javascript-application",
+        dir.path().to_str().unwrap(),
+    ]);
+    no_panic(&output);
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).unwrap();
+    let line = |prefix: &str| {
+        text.lines()
+            .map(str::trim_start)
+            .find(|l| l.starts_with(prefix))
+            .unwrap_or_else(|| panic!("no {prefix} line in:\n{text}"))
+            .to_owned()
+    };
+    assert!(
+        line("security handlers").contains("window open 0 (legacy new-window 1), navigation 1,"),
+        "{text}"
+    );
+    assert!(
+        line("ipc by reach").starts_with("ipc by reach      1 renderer transmissions"),
+        "{text}"
+    );
+    assert!(
+        line("ipc  ").contains("1 renderer transmissions: 0 paired, 0 ambiguous"),
+        "{text}"
+    );
+}
+
 #[test]
 fn bad_input_and_bad_flags_get_typed_errors() {
     let dir = tempfile::tempdir().unwrap();
