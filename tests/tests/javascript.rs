@@ -1690,6 +1690,71 @@ ipcRenderer.invoke("both");
     assert_eq!(ipc["ambiguous_renderer_transmissions"], 1, "{ipc}");
 }
 
+/// Jitsi's Electron SDK shape: constants bound to strings at a file's top level and exported
+/// by name (`module.exports = { A, B: b }`, `exports.C = C`), then destructured where they are
+/// used (`const { A, B: bee, IPC: { GET } } = require("./constants")`). Every such channel is
+/// literal on both sides, and pairs. A name with a default, a local the file reassigns, and a
+/// function's own `exports.X = X` of a local name stay dynamic.
+#[test]
+fn channels_destructured_from_a_require_of_names_a_file_exports_are_literal() {
+    let dir = app_tree(&[
+        (
+            "constants.js",
+            r#"const A = "chan:a";
+const b = "chan:b";
+const C = "chan:c";
+let D = "chan:d";
+D = "chan:d2";
+module.exports = { A, B: b, D, IPC: { GET: "chan:get" } };
+exports.C = C;
+function later() { const E = "chan:e"; exports.E = E; }"#,
+        ),
+        (
+            "main.js",
+            r#"const { ipcMain } = require("electron");
+const { A, B: bee, C, D, E, F = "chan:f", IPC: { GET } } = require("./constants");
+ipcMain.handle(A, () => 1);
+ipcMain.on(bee, () => 1);
+ipcMain.on(C, () => 1);
+ipcMain.handle(GET, () => 1);
+ipcMain.on(D, () => 1);
+ipcMain.on(E, () => 1);
+ipcMain.on(F, () => 1);"#,
+        ),
+        (
+            "preload.js",
+            r#"const { ipcRenderer } = require("electron");
+const { A, B, C } = require("./constants");
+const c = require("./constants");
+ipcRenderer.invoke(A);
+ipcRenderer.send(B);
+ipcRenderer.send(C);
+ipcRenderer.invoke(c.IPC.GET);"#,
+        ),
+    ]);
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let paired = paired_by(&result, ["channel", "handler_operation", "handler_path"]);
+    assert_eq!(
+        paired,
+        BTreeSet::from([
+            ("chan:a", "handle", "main.js"),
+            ("chan:b", "on", "main.js"),
+            ("chan:c", "on", "main.js"),
+            ("chan:get", "handle", "main.js"),
+        ])
+    );
+    let channels: BTreeSet<&str> = nodes(&result, "ipc-channel")
+        .into_iter()
+        .filter_map(|n| props(n)["channel"].as_str())
+        .collect();
+    assert_eq!(
+        channels,
+        BTreeSet::from(["chan:a", "chan:b", "chan:c", "chan:get"])
+    );
+    let ipc = &result["summary"]["ipc"];
+    assert_eq!(ipc["dynamic_channel_operations"], 3, "{ipc}");
+}
+
 #[test]
 fn calls_of_an_ipc_helper_another_file_exports_are_its_operations() {
     // The helpers live in modules of their own, as `tsc` compiles them (CommonJS) and as ES

@@ -20,8 +20,8 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use swc_common::Spanned;
 use swc_ecma_ast::{
     ArrayLit, ArrowExpr, ArrowFunctionBody, AssignOp, AssignTarget, CallExpr, Decl, ExportDecl,
-    Expr, Function, ImportSpecifier, ModuleExportName, NewExpr, ObjectPatProp, Pat, Program, Prop,
-    PropOrSpread, SimpleAssignTarget, Stmt, VarDeclarator,
+    Expr, Function, ImportSpecifier, ModuleExportName, NewExpr, ObjectPat, ObjectPatProp, Pat,
+    Program, Prop, PropOrSpread, SimpleAssignTarget, Stmt, VarDeclarator,
 };
 use swc_ecma_visit::{Visit, VisitWith};
 
@@ -818,6 +818,11 @@ impl PrePass {
             };
             self.imports.bind(&local.id.sym, scope, Some(import));
         }
+        if let Pat::Object(object) = pat
+            && let Some(spec) = imported_require(init)
+        {
+            self.bind_required_members(object, &spec, &[], 0);
+        }
         // `const api = window.electron`, `const { sendMessage } = window.electron`: what a
         // page's window holds (a bridge API), read through the local name as through the window.
         if let Expr::Member(member) = unwrap(init)
@@ -1005,6 +1010,88 @@ impl PrePass {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// The names an assignment to a CommonJS export exports (`export` is `""` for
+    /// `module.exports`): each member of an object written with a name as its value
+    /// (`{ A, B: b }`), or the name assigned to `exports.A`.
+    fn export_names(&mut self, export: String, value: &Expr) {
+        match unwrap(value) {
+            Expr::Ident(local) if !export.is_empty() => {
+                self.export_locals.push((export, local.sym.to_string()));
+            }
+            Expr::Object(object) if export.is_empty() => {
+                for prop in &object.props {
+                    let PropOrSpread::Prop(prop) = prop else {
+                        continue;
+                    };
+                    match &**prop {
+                        Prop::Shorthand(name) => {
+                            let name = name.sym.to_string();
+                            self.export_locals.push((name.clone(), name));
+                        }
+                        Prop::KeyValue(kv) => {
+                            if let (Some(key), Expr::Ident(local)) =
+                                (names::prop_name(&kv.key), unwrap(&kv.value))
+                            {
+                                self.export_locals.push((key, local.sym.to_string()));
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Binds the names a pattern destructures from a required module's exports to those
+    /// exports: `const { A, B: b, IPC: { GET } } = require("./channels")`, `path` being the
+    /// members read so far. A name with a default may hold the default, and is not bound.
+    fn bind_required_members(
+        &mut self,
+        object: &ObjectPat,
+        spec: &str,
+        path: &[String],
+        depth: usize,
+    ) {
+        if depth > MAX_PATTERN_DEPTH {
+            return;
+        }
+        let scope = self.scopes.current();
+        for prop in &object.props {
+            let (key, value) = match prop {
+                ObjectPatProp::Assign(assign) if assign.value.is_none() => {
+                    let key = assign.key.id.sym.to_string();
+                    let mut member = path.to_vec();
+                    member.push(key);
+                    let import = ChannelImport {
+                        from: ImportFrom::Specifier(spec.to_owned()),
+                        path: member,
+                    };
+                    self.imports.bind(&assign.key.id.sym, scope, Some(import));
+                    continue;
+                }
+                ObjectPatProp::KeyValue(kv) => match names::prop_name(&kv.key) {
+                    Some(key) => (key, &*kv.value),
+                    None => continue,
+                },
+                _ => continue,
+            };
+            let mut member = path.to_vec();
+            member.push(key);
+            match value {
+                Pat::Ident(local) => {
+                    let import = ChannelImport {
+                        from: ImportFrom::Specifier(spec.to_owned()),
+                        path: member,
+                    };
+                    self.imports.bind(&local.id.sym, scope, Some(import));
+                }
+                Pat::Object(inner) => self.bind_required_members(inner, spec, &member, depth + 1),
+                _ => {}
+            }
         }
     }
 
@@ -1623,6 +1710,13 @@ impl Visit for PrePass {
                 constants::commonjs_exports,
                 &mut self.exported,
             );
+            // `module.exports = { A, B: b }`, `exports.A = A`: names the file binds, looked
+            // up once it is read (at the top level only, where those names are the file's).
+            if self.scopes.current() == PROGRAM_SCOPE
+                && let Some(export) = constants::commonjs_export_path(member, (None, None))
+            {
+                self.export_names(export, &assign.right);
+            }
             if self.reads_ipc()
                 && let Some(export) = constants::commonjs_export_path(member, (None, None))
             {
