@@ -2409,6 +2409,46 @@ fn a_main_without_electron_says_so_and_a_nested_package_that_merely_requires_it_
     assert!(limitations[0].contains("neither requires nor imports Electron"));
 }
 
+/// tabby-electron's shape: a plugin package whose `main` sends on `ipcRenderer` and opens no
+/// window, registers nothing with `ipcMain`. Its main role says the file may be loaded by a
+/// renderer; a main that also registers a handler, or opens a window, says nothing of it.
+#[test]
+fn a_main_that_uses_only_the_renderer_side_of_electron_says_so() {
+    let limitations_of = |main_js: &str| -> Vec<String> {
+        let dir = app_tree(&[("main.js", main_js)]);
+        let result = analyze(dir.path(), SourceMaps::Declarations);
+        let mains = nodes(&result, "electron-main");
+        assert_eq!(mains.len(), 1);
+        props(mains[0])["limitations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| l.as_str().unwrap().to_owned())
+            .collect()
+    };
+    let plugin = limitations_of(
+        r#"const { ipcRenderer } = require("electron");
+ipcRenderer.send("app:ready");
+ipcRenderer.on("host:config-change", () => {});"#,
+    );
+    assert_eq!(plugin.len(), 1, "{plugin:?}");
+    assert!(
+        plugin[0].contains("only the renderer's side of Electron"),
+        "{plugin:?}"
+    );
+    for main in [
+        r#"const { ipcMain, ipcRenderer } = require("electron");
+ipcMain.on("app:ready", () => {});
+ipcRenderer.send("x");"#,
+        r#"const { BrowserWindow, ipcRenderer } = require("electron");
+new BrowserWindow({});
+ipcRenderer.send("x");"#,
+        r#"const { app } = require("electron"); app.quit();"#,
+    ] {
+        assert_eq!(limitations_of(main), Vec::<String>::new(), "{main}");
+    }
+}
+
 /// A `sourceMappingURL` is a URL relative to its file, as bundlers write it: a bare name is the
 /// map beside the bundle (never a package), `./` and `../` and a query resolve too, and a map
 /// that is not shipped stays an unresolved declaration.

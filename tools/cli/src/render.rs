@@ -598,24 +598,27 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
     {
         let p = props(n);
         // A main file that shows no use of Electron says so (see its limitation).
-        let plain = n["kind"] == "electron-main"
-            && p["limitations"].as_array().is_some_and(|l| {
-                l.iter().any(|l| {
-                    l.as_str()
-                        .is_some_and(|l| l.contains("neither requires nor imports Electron"))
+        let said = |words: &str| {
+            n["kind"] == "electron-main"
+                && p["limitations"].as_array().is_some_and(|l| {
+                    l.iter()
+                        .any(|l| l.as_str().is_some_and(|l| l.contains(words)))
                 })
-            });
+        };
+        let note = if said("neither requires nor imports Electron") {
+            ", no use of Electron seen"
+        } else if said("only the renderer's side of Electron") {
+            ", only renderer-side Electron seen"
+        } else {
+            ""
+        };
         say!(
             "  {:<17} {} -> {} ({}){}",
             text(&n["kind"]),
             text(&p["declared_path"]),
             p["resolved_path"].as_str().unwrap_or("-"),
             text(&p["resolution_status"]),
-            if plain {
-                ", no use of Electron seen"
-            } else {
-                ""
-            }
+            note
         );
     }
     for n in nodes

@@ -1242,16 +1242,31 @@ fn project_packages(b: &mut Out<'_, '_>, parsed: &[FileFacts]) -> Result<Option<
                 // A `main` read as code that neither requires nor imports Electron (nor
                 // constructs a window) may be no Electron main process at all: a server or a
                 // command-line tool.
-                let plain = resolution
+                // One that uses only the renderer's side of Electron (`ipcRenderer`, never a
+                // window or `ipcMain`) may be a plugin or a page's script a renderer loads.
+                let read = resolution
                     .path
                     .as_deref()
                     .and_then(|path| by_path.get(path))
-                    .is_some_and(|main| {
+                    .filter(|main| {
                         matches!(main.parse, ParseStatus::Complete | ParseStatus::Partial)
-                            && !uses_electron(main)
                     });
-                if plain && resolution.limitation.is_none() {
-                    resolution.limitation = Some(NO_ELECTRON_MAIN.to_owned());
+                let limitation = read.and_then(|main| {
+                    if !uses_electron(main) {
+                        Some(NO_ELECTRON_MAIN)
+                    } else if !acts_as_electron_main(main)
+                        && main.js.ipc.iter().any(|op| op.side == "renderer")
+                        && !main.js.ipc.iter().any(|op| op.side == "main")
+                    {
+                        Some(RENDERER_SIDE_MAIN)
+                    } else {
+                        None
+                    }
+                });
+                if let Some(limitation) = limitation
+                    && resolution.limitation.is_none()
+                {
+                    resolution.limitation = Some(limitation.to_owned());
                 }
                 b.role_resolved(
                     "electron-main",
@@ -1401,6 +1416,10 @@ fn pairing_prefix(op: &IpcOp) -> Option<String> {
 
 /// The limitation of an `electron-main` role whose file shows no use of Electron.
 const NO_ELECTRON_MAIN: &str = "The package's main file neither requires nor imports Electron: it may not be an Electron main process (a server or command-line tool), or it may reach Electron only through other modules.";
+
+/// The limitation of an `electron-main` role whose file uses only the renderer's side of
+/// Electron.
+const RENDERER_SIDE_MAIN: &str = "The package's main file uses only the renderer's side of Electron (ipcRenderer; no window and no ipcMain): it may be a plugin or a page's script that a renderer loads, not an Electron main process.";
 
 /// Whether a file does what an Electron main process does: constructs a window or
 /// registers with `ipcMain`.
