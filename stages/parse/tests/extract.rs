@@ -2291,6 +2291,38 @@ fn minified_enums_and_entries_inlined_into_the_runtime() {
     assert_eq!(runtime.js.bundles[0].modules.len(), 2);
 }
 
+/// Rolldown's (tsdown's) enums, as @zubridge/electron ships them: the function gets a new
+/// `{}` and returns it, and the name is bound to what it returns. One that returns nothing,
+/// or something else, binds nothing.
+#[test]
+fn enums_rolldown_binds_to_what_their_function_returns() {
+    let f = facts(
+        "preload.cjs",
+        r#"const electron = require("electron");
+let IpcChannel = /* @__PURE__ */ function(IpcChannel$1) {
+	IpcChannel$1["DISPATCH"] = "zubridge:dispatch";
+	IpcChannel$1.GET_STATE = "zubridge:get-state";
+	return IpcChannel$1;
+}({});
+let Unreturned = function(e) { e.A = "unreturned:a"; }({});
+let Other = function(e) { e.A = "other:a"; return other; }({});
+electron.ipcRenderer.send(IpcChannel.DISPATCH);
+electron.ipcRenderer.invoke(IpcChannel.GET_STATE);
+electron.ipcRenderer.send(Unreturned.A);
+electron.ipcRenderer.send(Other.A);"#,
+    );
+    let channels: Vec<Option<&str>> = f.js.ipc.iter().map(|op| op.channel.as_deref()).collect();
+    assert_eq!(
+        channels,
+        [
+            Some("zubridge:dispatch"),
+            Some("zubridge:get-state"),
+            None,
+            None
+        ]
+    );
+}
+
 #[test]
 fn security_handlers_the_main_process_installs() {
     let f = facts(

@@ -113,12 +113,15 @@ pub(super) fn enum_call(call: &CallExpr) -> Option<(Option<&str>, Constant)> {
     let [arg] = call.args.as_slice() else {
         return None;
     };
-    // `E || (E = {})`, `E || {}`: checked first, as it is the cheapest.
-    let target = match unwrap(&arg.expr) {
+    // `E || (E = {})`, `E || {}`: checked first, as it is the cheapest. Rolldown calls the
+    // function with a new `{}` and binds what it returns: `let E = function(E$1) { E$1["A"] =
+    // "a"; return E$1; }({})`, which must then return its parameter.
+    let (target, returned) = match unwrap(&arg.expr) {
         Expr::Bin(bin) if bin.op == BinaryOp::LogicalOr => match unwrap(&bin.left) {
-            Expr::Ident(ident) => Some(&*ident.sym),
-            _ => None,
+            Expr::Ident(ident) => (Some(&*ident.sym), false),
+            _ => (None, false),
         },
+        Expr::Object(object) if object.props.is_empty() => (None, true),
         _ => return None,
     };
     let callee = unwrap(call.callee.as_expr()?);
@@ -137,6 +140,14 @@ pub(super) fn enum_call(call: &CallExpr) -> Option<(Option<&str>, Constant)> {
     let Pat::Ident(param) = param else {
         return None;
     };
+    if returned
+        && !stmts.iter().any(|stmt| {
+            matches!(stmt, Stmt::Return(ret) if ret.arg.as_deref().map(unwrap)
+                .is_some_and(|e| matches!(e, Expr::Ident(i) if i.sym == param.id.sym)))
+        })
+    {
+        return None;
+    }
     let exprs = stmts
         .iter()
         .filter_map(|stmt| match stmt {
