@@ -2291,6 +2291,42 @@ fn minified_enums_and_entries_inlined_into_the_runtime() {
     assert_eq!(runtime.js.bundles[0].modules.len(), 2);
 }
 
+/// What rollup's and rolldown's CommonJS output exports by `Object.defineProperty(exports,
+/// …)`: a getter returning a name the file binds (as function, arrow or method), or a value.
+/// A getter of anything else, one inside a function, and another object's property export
+/// nothing.
+#[test]
+fn exports_defined_as_properties_of_exports_are_the_file_s() {
+    use rea_parse::Constant::{Object, Str};
+    let f = facts(
+        "chunk.cjs",
+        r#"let IpcChannel = function(e) { e["GET"] = "zubridge:get"; return e; }({});
+const A = "a:value";
+const B = "b:value";
+Object.defineProperty(exports, 'IpcChannel', { enumerable: true, get: function () { return IpcChannel; } });
+Object.defineProperty(exports, "A", { enumerable: true, get: () => A });
+Object.defineProperty(module.exports, "B", { get() { return B; } });
+Object.defineProperty(exports, "C", { value: "c:value" });
+Object.defineProperty(exports, "D", { get: function () { return compute(); } });
+Object.defineProperty(other, "E", { value: "e:value" });
+function later() { const F = "f"; Object.defineProperty(exports, "F", { get: () => F }); }"#,
+    );
+    let mut exported = f.js.exported_constants.clone();
+    exported.sort_by(|a, b| a.0.cmp(&b.0));
+    assert_eq!(
+        exported,
+        [
+            ("A".to_owned(), Str("a:value".to_owned())),
+            ("B".to_owned(), Str("b:value".to_owned())),
+            ("C".to_owned(), Str("c:value".to_owned())),
+            (
+                "IpcChannel".to_owned(),
+                Object(vec![("GET".to_owned(), Str("zubridge:get".to_owned()))])
+            ),
+        ]
+    );
+}
+
 /// Rolldown's (tsdown's) enums, as @zubridge/electron ships them: the function gets a new
 /// `{}` and returns it, and the name is bound to what it returns. One that returns nothing,
 /// or something else, binds nothing.

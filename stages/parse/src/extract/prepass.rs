@@ -334,6 +334,55 @@ fn param_name(pat: &Pat) -> Option<swc_atoms::Atom> {
     }
 }
 
+/// The export `Object.defineProperty(exports, "A", {…})` defines, and the expression it
+/// holds: what its getter returns (`get: function () { return A; }`, `get: () => A`), or its
+/// `value`.
+fn defined_export(call: &CallExpr) -> Option<(String, &Expr)> {
+    let [target, name, descriptor] = call.args.as_slice() else {
+        return None;
+    };
+    if !matches!(
+        dotted(call.callee.as_expr()?).as_str(),
+        "Object.defineProperty"
+    ) || !matches!(dotted(&target.expr).as_str(), "exports" | "module.exports")
+    {
+        return None;
+    }
+    let export = string(&name.expr)?;
+    let Expr::Object(descriptor) = unwrap(&descriptor.expr) else {
+        return None;
+    };
+    descriptor.props.iter().find_map(|prop| {
+        let PropOrSpread::Prop(prop) = prop else {
+            return None;
+        };
+        let held = match &**prop {
+            Prop::KeyValue(kv) => match (names::prop_name(&kv.key)?.as_str(), unwrap(&kv.value)) {
+                ("value", value) => value,
+                ("get", Expr::Fn(f)) => returned(f.function.body.as_ref()?.stmts.as_slice())?,
+                ("get", Expr::Arrow(arrow)) => match &*arrow.body {
+                    ArrowFunctionBody::Expr(e) => e,
+                    ArrowFunctionBody::FunctionBody(body) => returned(&body.stmts)?,
+                },
+                _ => return None,
+            },
+            Prop::Method(method) if names::prop_name(&method.key).as_deref() == Some("get") => {
+                returned(method.function.body.as_ref()?.stmts.as_slice())?
+            }
+            _ => return None,
+        };
+        Some((export.clone(), held))
+    })
+}
+
+/// What a body of one `return` statement returns.
+fn returned(stmts: &[Stmt]) -> Option<&Expr> {
+    match stmts {
+        [Stmt::Return(ret)] => ret.arg.as_deref(),
+        _ => None,
+    }
+}
+
 /// The name a named import imports: `a` of `import { a as b }`, or of `import { a }`.
 fn imported_name(named: &swc_ecma_ast::ImportNamedSpecifier) -> String {
     match &named.imported {
@@ -1821,6 +1870,20 @@ impl Visit for PrePass {
     fn visit_call_expr(&mut self, call: &CallExpr) {
         if !self.frames.is_empty() {
             self.note_forward(call);
+        }
+        // `Object.defineProperty(exports, "A", { enumerable: true, get: function () { return
+        // A; } })`, as rollup and rolldown write a CommonJS export (and `{ value: A }`).
+        if self.scopes.current() == PROGRAM_SCOPE
+            && let Some((export, value)) = defined_export(call)
+        {
+            match unwrap(value) {
+                Expr::Ident(local) => self.export_locals.push((export, local.sym.to_string())),
+                other => {
+                    if let Some(value) = constants::constant(other) {
+                        self.exported.push((export, value));
+                    }
+                }
+            }
         }
         // `(function (E) { E["Open"] = "link:open"; })(E || (E = {}))`: a TypeScript enum,
         // exported as `E || (exports.E = E = {})`.
