@@ -818,8 +818,13 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
                 None => String::new(),
             };
             // A pairing by a dynamic channel's literal prefix shows the prefix, `*` after it.
+            // One paired, of several registrations, as the one the main entrypoint reaches
+            // says so.
             let channel = match p["channel_prefix"].as_str() {
                 Some(prefix) => format!("{prefix}* (by prefix)"),
+                None if p["pairing_basis"] == "unique-exact-channel-reached-from-main" => {
+                    format!("{} (by reach)", text(&p["channel"]))
+                }
                 None => text(&p["channel"]),
             };
             format!(
@@ -861,6 +866,53 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
         say!(
             "  bundle            {path}: {count} modules ({})",
             bundlers.join(", ")
+        );
+    }
+    // Source maps: how many, how many the code links, and the original sources they name
+    // (with their contents when the maps' contents were read).
+    let mut maps: std::collections::HashSet<String> = std::collections::HashSet::new();
+    let (mut sources, mut with_contents) = (0u64, 0u64);
+    for raw in &r.graph.nodes {
+        let Ok(kind) = serde_json::from_str::<KindOf<'_>>(raw.get()) else {
+            continue;
+        };
+        if !matches!(kind.kind.as_ref(), "source-map" | "source-module") {
+            continue;
+        }
+        let Ok(node) = serde_json::from_str::<Value>(raw.get()) else {
+            continue;
+        };
+        if kind.kind == "source-map" {
+            maps.insert(text(&node["node_id"]));
+        } else {
+            sources += 1;
+            with_contents += u64::from(props(&node)["source_sha256"].is_string());
+        }
+    }
+    if !maps.is_empty() {
+        let linked = r
+            .graph
+            .edges
+            .iter()
+            .filter(|raw| raw.get().contains("\"maps_to\""))
+            .filter_map(|raw| serde_json::from_str::<Value>(raw.get()).ok())
+            .filter(|e| {
+                e["relation"] == "maps_to"
+                    && e["target_node_id"]
+                        .as_str()
+                        .is_some_and(|t| maps.contains(t))
+            })
+            .filter_map(|e| e["target_node_id"].as_str().map(str::to_owned))
+            .collect::<std::collections::HashSet<String>>()
+            .len();
+        let read = if sources > 0 {
+            format!("{sources} original sources, {with_contents} with contents")
+        } else {
+            "contents not read (--source-maps contents reads them)".to_owned()
+        };
+        say!(
+            "  source maps       {} maps, {linked} linked from code; {read}",
+            maps.len()
         );
     }
     let exports = &r.export_shapes.exports;

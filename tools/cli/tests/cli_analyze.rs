@@ -239,6 +239,61 @@ ipcMain.handle("get", () => 1);"#,
     );
 }
 
+/// The summary's source-map line: the maps shipped, those the code links by its
+/// `sourceMappingURL`, and, once their contents are read, the original sources they name and
+/// how many of those carry their text.
+#[test]
+fn the_summary_says_what_source_maps_were_shipped_linked_and_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let files = [
+        ("package.json", r#"{"name":"m","main":"main.js"}"#),
+        (
+            "main.js",
+            "const { app } = require(\"electron\");\napp.quit();\n//# sourceMappingURL=main.js.map\n",
+        ),
+        (
+            "main.js.map",
+            r#"{"version":3,"sources":["src/a.ts","src/b.ts"],"sourcesContent":["export const a = 1;",null],"mappings":"AAAA","names":[]}"#,
+        ),
+        (
+            "stray.js.map",
+            r#"{"version":3,"sources":["src/c.ts"],"sourcesContent":["export const c = 3;"],"mappings":"AAAA","names":[]}"#,
+        ),
+    ];
+    for (path, text) in files {
+        std::fs::write(dir.path().join(path), text).unwrap();
+    }
+    let line = |extra: &[&str]| {
+        let mut args = vec![
+            "analyze-javascript-application",
+            dir.path().to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let output = run(&args);
+        no_panic(&output);
+        assert!(output.status.success());
+        let text = String::from_utf8(output.stdout).unwrap();
+        text.lines()
+            .map(str::trim_start)
+            .find(|l| l.starts_with("source maps"))
+            .unwrap_or_else(|| panic!("no source maps line in:\n{text}"))
+            .to_owned()
+    };
+    assert_eq!(
+        line(&[]),
+        "source maps       2 maps, 1 linked from code; contents not read (--source-maps contents reads them)"
+    );
+    let read = line(&["--source-maps", "contents"]);
+    assert!(
+        read.starts_with("source maps       2 maps, 1 linked from code; "),
+        "{read}"
+    );
+    assert!(
+        read.ends_with("3 original sources, 2 with contents"),
+        "{read}"
+    );
+}
+
 #[test]
 fn bad_input_and_bad_flags_get_typed_errors() {
     let dir = tempfile::tempdir().unwrap();
