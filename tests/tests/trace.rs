@@ -280,6 +280,54 @@ fn a_bridge_api_traced_outgoing_reaches_the_native_export_its_handler_calls() {
     assert_eq!(calls_from_copy, 0);
 }
 
+/// `both` is what the seed leads to and what leads to it: exactly the nodes and edges of the
+/// outgoing and the incoming traces together. It never walks up a `contains` edge to the
+/// artifact root and down again to everything the root holds (the other add-on, which only
+/// another channel's handler requires).
+#[test]
+fn both_ways_is_the_outgoing_and_the_incoming_trace_together() {
+    let (_dir, analysis) = fixture();
+    let ids = |r: &Value, key: &str, id: &str| -> std::collections::BTreeSet<String> {
+        r["graph"][key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|n| n[id].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let run = |direction: &str| {
+        traced(
+            &analysis,
+            seed("channel", "project:open"),
+            direction,
+            Limits::default(),
+        )
+    };
+    let (out, inc, both) = (run("outgoing"), run("incoming"), run("both"));
+    let union = |key: &str, id: &str| -> std::collections::BTreeSet<String> {
+        ids(&out, key, id)
+            .union(&ids(&inc, key, id))
+            .cloned()
+            .collect()
+    };
+    assert_eq!(ids(&both, "nodes", "node_id"), union("nodes", "node_id"));
+    assert_eq!(ids(&both, "edges", "edge_id"), union("edges", "edge_id"));
+    let labels: Vec<&str> = both["graph"]["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(label)
+        .collect();
+    // Upstream, the preload that invokes the channel; downstream, the export its handler calls.
+    assert!(labels.contains(&"preload.js"), "{labels:?}");
+    assert!(labels.contains(&"openProject"), "{labels:?}");
+    assert!(
+        !labels.iter().any(|l| l.contains("other.node")),
+        "{labels:?}"
+    );
+    assert_eq!(both["coverage"]["status"], "complete-within-source");
+}
+
 #[test]
 fn a_bridge_member_that_is_an_add_on_export_leads_to_it() {
     let (_dir, analysis) = fixture();

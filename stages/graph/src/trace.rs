@@ -26,7 +26,10 @@
 //! their code does (the add-on exports a bridge member is or calls, what a handler's function
 //! requests, calls, launches or opens), so a trace crosses from the renderer's API through
 //! the channel into the main process and on to native code. `outgoing` follows that flow, `incoming` runs
-//! against it, `both` ignores it. A node's edges are taken in `edge_id` order, so the trace
+//! against it, and `both` does both from the seeds: a node reached along the flow is walked on
+//! along it, one reached against it, against it (a node reached both ways, both ways). So
+//! `both` is what the seed leads to and what leads to it, never all that is merely connected
+//! to it (up a `contains` edge to the artifact root and down to every file). A node's edges are taken in `edge_id` order, so the trace
 //! does not depend on how the graph was read. Bounds: `max_depth` edges from a seed,
 //! `max_nodes` nodes and `max_edges` edges; what a bound cuts is counted (`omitted_nodes`,
 //! `omitted_edges`) and the nodes whose expansion it cut are the `frontier_node_ids`.
@@ -514,15 +517,18 @@ fn walk(
     direction: &str,
     limits: &Limits,
 ) -> Result<Walk, Failure> {
-    // Each node's steps, as (next node, edge), in edge order (the graph's edges are sorted).
-    let mut steps: Vec<Vec<(usize, usize)>> = vec![Vec::new(); app.nodes.len()];
+    // Each node's steps, as (next node, edge, way), in edge order (the graph's edges are
+    // sorted): with the flow (`OUT`) or against it (`IN`).
+    const OUT: u8 = 1;
+    const IN: u8 = 2;
+    let mut steps: Vec<Vec<(usize, usize, u8)>> = vec![Vec::new(); app.nodes.len()];
     for (i, e) in app.edges.iter().enumerate() {
         let (from, to) = flow(&e.edge.relation, e.source, e.target);
         if direction != "incoming" {
-            steps[from].push((to, i));
+            steps[from].push((to, i, OUT));
         }
         if direction != "outgoing" {
-            steps[to].push((from, i));
+            steps[to].push((from, i, IN));
         }
     }
     let mut w = Walk {
@@ -534,26 +540,36 @@ fn walk(
         frontier: BTreeSet::new(),
         parents: BTreeSet::new(),
     };
-    let mut queue = VecDeque::new();
+    // The ways each node is walked on: a seed both ways, any other node on the way it was
+    // reached, so that `both` is what the seed leads to and what leads to it, never what is
+    // merely connected (up a containment edge to the root and down to every file).
+    let mut ways: HashMap<usize, u8> = HashMap::default();
+    let mut queue: VecDeque<(usize, u8, usize)> = VecDeque::new();
     for &seed in seeds {
         w.at.insert(seed, w.reached.len());
         w.reached.push((seed, 0, None));
-        queue.push_back(seed);
+        ways.insert(seed, OUT | IN);
+        queue.push_back((seed, OUT | IN, 0));
     }
     let mut visited = 0usize;
-    while let Some(node) = queue.pop_front() {
+    while let Some((node, walked, depth)) = queue.pop_front() {
         visited += 1;
         if visited.is_multiple_of(1024) {
             cx.check()?;
         }
-        let depth = w.reached[w.at[&node]].1;
-        for &(next, edge) in &steps[node] {
-            if w.edges.contains(&edge) {
+        for &(next, edge, way) in &steps[node] {
+            if walked & way == 0 || w.edges.contains(&edge) {
                 continue;
             }
             if w.at.contains_key(&next) {
                 if w.edges.len() < limits.max_edges {
                     w.edges.insert(edge);
+                    // Reached before only the other way: it is walked this way too.
+                    let seen = ways.entry(next).or_default();
+                    if *seen & way == 0 && depth < limits.max_depth {
+                        *seen |= way;
+                        queue.push_back((next, way, depth + 1));
+                    }
                 } else {
                     w.omitted_edges.insert(edge);
                     w.frontier.insert(node);
@@ -573,7 +589,8 @@ fn walk(
             w.at.insert(next, w.reached.len());
             w.reached.push((next, depth + 1, Some((node, edge))));
             w.parents.insert(node);
-            queue.push_back(next);
+            ways.insert(next, way);
+            queue.push_back((next, way, depth + 1));
         }
     }
     // A node cut from one side may have been reached from another; so may an edge.
