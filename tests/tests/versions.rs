@@ -271,6 +271,76 @@ fn the_versioned_fixture_pairs_as_the_reference_expects() {
     assert_eq!(graph["coverage"]["status"], "complete");
 }
 
+/// Jitsi's SDK between two releases: the files that send on a channel and require a package
+/// moved (`render.js` became `preload.js`). The channel and the external module keep their
+/// names, so they pair, at low confidence, by their key without the files; a channel that was
+/// renamed is removed on one side and added on the other.
+#[test]
+fn channels_and_external_modules_pair_by_name_when_the_code_naming_them_moved() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |root: &Path, files: &[(&str, &str)]| {
+        for (path, text) in files {
+            let path = root.join(path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+    };
+    let main = r#"const { ipcMain } = require("electron");
+ipcMain.on("pip:ping", () => {});
+ipcMain.on("old:name", () => {});"#;
+    let (v1, v2) = (dir.path().join("v1"), dir.path().join("v2"));
+    write(
+        &v1,
+        &[
+            ("package.json", r#"{"name":"sdk","main":"main.js"}"#),
+            ("main.js", main),
+            (
+                "pip/render.js",
+                r#"const { ipcRenderer } = require("electron");
+const logger = require("@jitsi/logger");
+ipcRenderer.send("pip:ping"); ipcRenderer.send("old:name");"#,
+            ),
+        ],
+    );
+    write(
+        &v2,
+        &[
+            ("package.json", r#"{"name":"sdk","main":"main.js"}"#),
+            ("main.js", &main.replace("old:name", "new:name")),
+            (
+                "pip/preload.js",
+                r#"const { ipcRenderer } = require("electron");
+const logger = require("@jitsi/logger");
+ipcRenderer.send("pip:ping"); ipcRenderer.send("new:name");"#,
+            ),
+        ],
+    );
+    let result = compare(&analyze(&v1, 2), &analyze(&v2, 2));
+    let ping = items_labelled(&result, "ipc-channel", "pip:ping");
+    assert_eq!(ping.len(), 1, "{:#}", result["items"]);
+    assert_eq!(ping[0]["basis"], "semantic-key-any-files");
+    assert_eq!(ping[0]["confidence"], "low");
+    assert_eq!(
+        ping[0]["left"]["paths"],
+        serde_json::json!(["main.js", "pip/render.js"])
+    );
+    assert_eq!(
+        ping[0]["right"]["paths"],
+        serde_json::json!(["main.js", "pip/preload.js"])
+    );
+    let logger = items_labelled(&result, "javascript-module", "@jitsi/logger");
+    assert_eq!(logger.len(), 1, "{:#}", result["items"]);
+    assert_eq!(logger[0]["basis"], "semantic-key-any-files");
+    let statuses = |label: &str| -> Vec<&str> {
+        items_labelled(&result, "ipc-channel", label)
+            .iter()
+            .map(|i| i["status"].as_str().unwrap())
+            .collect()
+    };
+    assert_eq!(statuses("old:name"), ["removed"]);
+    assert_eq!(statuses("new:name"), ["added"]);
+}
+
 #[test]
 fn the_changed_from_graph_keeps_to_its_bounds_and_says_so() {
     let (_dir, v1, v2) = fixture();

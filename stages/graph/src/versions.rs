@@ -19,6 +19,7 @@
 //! | `structural-fingerprint` | a module's complete `rea-swc-structure-v2` fingerprint (identifier names ignored) | medium |
 //! | `semantic-key` | for nodes that are not module factories: the identity without the file digest and source position (`artifact-local-key` namespace and key with a trailing `:line:column` cut), the label, and the files the node was seen in; tried first with the node's descriptive properties too, then without | medium |
 //! | `module-key` | a module factory's file and key, only in a file where at least 3 factories paired by a digest and 9 in 10 of them kept their key | low |
+//! | `semantic-key-any-files` | the semantic key without the files: an IPC channel, an external module, a package or a bridge named alike wherever the code that names it moved | low |
 //!
 //! A pair is `changed` when a dimension differs: `content` (the content digest), `source` (the
 //! factory's source digest, or an original source's), `structure` (its fingerprint), `properties` (what the
@@ -85,7 +86,7 @@ pub const MAX_GRAPH_EDGES: usize = 200_000;
 const MAX_PATHS: usize = 4;
 
 /// The tiers, strongest first, with the confidence of a pair each makes.
-pub const TIERS: [(&str, &str); 7] = [
+pub const TIERS: [(&str, &str); 8] = [
     ("exact-content-digest", "exact"),
     ("exact-module-source-digest", "exact"),
     ("exact-node-identity", "exact"),
@@ -93,12 +94,13 @@ pub const TIERS: [(&str, &str); 7] = [
     ("structural-fingerprint", "medium"),
     ("semantic-key", "medium"),
     ("module-key", "low"),
+    ("semantic-key-any-files", "low"),
 ];
 /// The `module-key` tier, used only for files whose keys held (see [`stable_key_files`]).
 const MODULE_KEY: usize = 6;
 /// The passes over the tiers, in order, as (tier, whether the key is [`Node::refined`]): the
 /// semantic tier runs twice, with the descriptive properties first, then without.
-const PASSES: [(usize, bool); 8] = [
+const PASSES: [(usize, bool); 9] = [
     (0, false),
     (1, false),
     (2, false),
@@ -107,6 +109,7 @@ const PASSES: [(usize, bool); 8] = [
     (5, true),
     (5, false),
     (MODULE_KEY, false),
+    (MODULE_KEY + 1, false),
 ];
 /// Item statuses, in the order items are listed.
 pub const STATUSES: [&str; 5] = ["changed", "added", "removed", "unknown", "unchanged"];
@@ -131,7 +134,7 @@ pub const BOUNDARY_KINDS: [&str; 14] = [
 /// The limitations every comparison states, first; the others say what this one met.
 pub const STANDING_LIMITATIONS: [&str; 3] = [
     "Module factories pair by their source digest, then by their structural fingerprint (rea-swc-structure-v2, identifier names ignored; medium confidence), then, only in files whose other factories kept their keys, by their module key (low confidence): bundler ordinals shift between builds.",
-    "Nodes that are not module factories pair last by a semantic key (identity without file digest or source position, labels, files): medium confidence.",
+    "Nodes that are not module factories pair last by a semantic key (identity without file digest or source position, labels, files): medium confidence; then by that key without the files, when the code that names them moved: low confidence.",
     "The changed_from graph holds each changed pair whose two nodes have different ids, the later node changed_from the earlier; a pair that kept its node id (only its observations or relations changed) is an item only.",
 ];
 /// Every dimension a pair is compared on.
@@ -259,7 +262,7 @@ struct Node {
     label: Option<String>,
     paths: Vec<String>,
     /// The key of each tier, where the node has one.
-    keys: [Option<String>; 7],
+    keys: [Option<String>; 8],
     /// The semantic key with the node's descriptive properties: tried before the semantic key
     /// alone, it tells apart nodes that only their properties distinguish (three windows of
     /// one file, each with its own options).
@@ -422,6 +425,11 @@ impl Node {
             .is_none()
             .then(|| semantic_key(&node, &labels, &paths));
         let refined = semantic.as_ref().map(|key| format!("{key}\n{properties}"));
+        // The same, wherever the node was seen: an IPC channel, an external module or a
+        // package keeps its name when the files that name it change between versions.
+        let anywhere = source
+            .is_none()
+            .then(|| semantic_key(&node, &labels, &BTreeSet::new()));
         let factory_file = source
             .is_some()
             .then(|| agreed("path").map(|p| without_hashes(&p)))
@@ -447,6 +455,7 @@ impl Node {
             structure.clone(),
             semantic,
             module_key,
+            anywhere,
         ];
         // An original source's digest, where its source map carried the contents.
         let source = source.or_else(|| match strategy {
