@@ -2163,9 +2163,10 @@ exports.createMainWindow = createMainWindow;"#,
 /// An application that ships its TypeScript sources beside the build (Caprine's `source/`
 /// and `dist-js/`) registers every channel twice. A transmission the main entrypoint reaches
 /// (through the window's preload, or the page the window loads) pairs with the one
-/// registration the entrypoint also reaches, at medium confidence and counted apart; the
-/// sources' own transmission, two reached registrations, and an application with no main
-/// entrypoint stay ambiguous.
+/// registration the entrypoint also reaches, at medium confidence and counted apart. A message
+/// sent to a channel two reached files listen on runs both listeners, so it pairs with each;
+/// an invoke two reached files handle, the sources' own transmission, and an application with
+/// no main entrypoint stay ambiguous.
 #[test]
 fn of_several_handlers_the_one_the_main_entrypoint_reaches_pairs() {
     let files: &[(&str, &str)] = &[
@@ -2176,19 +2177,22 @@ const path = require("path");
 require("./extra");
 ipcMain.handle("get", () => 1);
 ipcMain.on("twice", () => {});
+ipcMain.handle("dup", () => 1);
 const win = new BrowserWindow({ webPreferences: { preload: path.join(__dirname, "preload.js") } });
 win.loadFile("index.html");"#,
         ),
         (
             "extra.js",
             r#"const { ipcMain } = require("electron");
-ipcMain.on("twice", () => {});"#,
+ipcMain.on("twice", () => {});
+ipcMain.handle("dup", () => 2);"#,
         ),
         (
             "preload.js",
             r#"const { ipcRenderer } = require("electron");
 ipcRenderer.invoke("get");
-ipcRenderer.send("twice");"#,
+ipcRenderer.send("twice");
+ipcRenderer.invoke("dup");"#,
         ),
         (
             "index.html",
@@ -2202,7 +2206,8 @@ ipcRenderer.invoke("get");"#,
         (
             "source/main.ts",
             r#"import { ipcMain } from "electron";
-ipcMain.handle("get", (): number => 1);"#,
+ipcMain.handle("get", (): number => 1);
+ipcMain.on("twice", () => {});"#,
         ),
         (
             "source/preload.ts",
@@ -2215,11 +2220,11 @@ ipcRenderer.invoke("get");"#,
     let ipc = &result["summary"]["ipc"];
     assert_eq!(ipc["paired_renderer_transmissions"], 0, "{ipc}");
     assert_eq!(ipc["reached_paired_renderer_transmissions"], 2, "{ipc}");
-    // `twice` from the preload, and `get` from the shipped source.
+    assert_eq!(ipc["fanned_out_renderer_transmissions"], 1, "{ipc}");
+    // `dup` from the preload, and `get` from the shipped source.
     assert_eq!(ipc["ambiguous_renderer_transmissions"], 2, "{ipc}");
-    let reached: BTreeSet<(&str, &str, &str)> = pairings(&result)
+    let paired: BTreeSet<(&str, &str, &str)> = pairings(&result)
         .map(|p| {
-            assert_eq!(p["candidates"], 2, "{p}");
             (
                 p["pairing_basis"].as_str().unwrap(),
                 p["handler_path"].as_str().unwrap(),
@@ -2228,8 +2233,12 @@ ipcRenderer.invoke("get");"#,
         })
         .collect();
     assert_eq!(
-        reached,
-        BTreeSet::from([("unique-exact-channel-reached-from-main", "main.js", "get")])
+        paired,
+        BTreeSet::from([
+            ("every-listener-of-channel", "extra.js", "twice"),
+            ("every-listener-of-channel", "main.js", "twice"),
+            ("unique-exact-channel-reached-from-main", "main.js", "get"),
+        ])
     );
     let sources: BTreeSet<&str> = result["graph"]["edges"]
         .as_array()
@@ -2247,14 +2256,16 @@ ipcRenderer.invoke("get");"#,
         .collect();
     assert_eq!(sources, BTreeSet::from(["preload.js", "renderer.js"]));
 
-    // Without a main entrypoint nothing is reached, and nothing of several pairs.
+    // Without a main entrypoint nothing is reached, and nothing of several in several files
+    // pairs.
     let mut unrooted = vec![("package.json", r#"{"name":"app"}"#)];
     unrooted.extend_from_slice(files);
     let dir = app_tree(&unrooted);
     let result = analyze(dir.path(), SourceMaps::Declarations);
     let ipc = &result["summary"]["ipc"];
     assert_eq!(ipc["reached_paired_renderer_transmissions"], 0, "{ipc}");
-    assert_eq!(ipc["ambiguous_renderer_transmissions"], 4, "{ipc}");
+    assert_eq!(ipc["fanned_out_renderer_transmissions"], 0, "{ipc}");
+    assert_eq!(ipc["ambiguous_renderer_transmissions"], 5, "{ipc}");
     assert_eq!(pairings(&result).count(), 0);
 }
 

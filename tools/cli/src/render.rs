@@ -779,6 +779,16 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
             ipc["prefix_paired_renderer_transmissions"]
         );
     }
+    if ipc["fanned_out_renderer_transmissions"]
+        .as_u64()
+        .unwrap_or(0)
+        > 0
+    {
+        say!(
+            "  ipc to all        {} sent renderer transmissions paired with each of their channel's several listeners",
+            ipc["fanned_out_renderer_transmissions"]
+        );
+    }
     if ipc["reached_paired_renderer_transmissions"]
         .as_u64()
         .unwrap_or(0)
@@ -824,6 +834,13 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
                 Some(prefix) => format!("{prefix}* (by prefix)"),
                 None if p["pairing_basis"] == "unique-exact-channel-reached-from-main" => {
                     format!("{} (by reach)", text(&p["channel"]))
+                }
+                None if p["pairing_basis"] == "every-listener-of-channel" => {
+                    format!(
+                        "{} (each of {} listeners)",
+                        text(&p["channel"]),
+                        p["listeners"]
+                    )
                 }
                 None => text(&p["channel"]),
             };

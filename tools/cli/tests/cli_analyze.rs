@@ -169,13 +169,18 @@ ipcRenderer.send("both");"#,
         .filter_map(|l| l.trim_start().strip_prefix("paired"))
         .map(str::trim)
         .collect();
-    // An ambiguous channel (two listeners) is not paired, so not listed.
+    // A message sent to a channel two listeners of one file register reaches each.
     assert_eq!(
         paired,
         [
+            "both (each of 2 listeners): sends -> main.js on",
             "db:query: invokes via window.api.invoke -> main.js handle",
             "log: sends -> main.js on",
         ],
+        "{text}"
+    );
+    assert!(
+        text.contains("ipc to all        1 sent renderer transmissions paired"),
         "{text}"
     );
 }

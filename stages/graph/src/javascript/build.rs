@@ -1680,6 +1680,7 @@ struct Counts {
     unpaired: u64,
     prefix_paired: u64,
     reached_paired: u64,
+    fanned_out: u64,
     sender_checks: u64,
     utilities: u64,
     resolved_utilities: u64,
@@ -1713,6 +1714,7 @@ impl Counts {
             unpaired,
             prefix_paired,
             reached_paired,
+            fanned_out,
             sender_checks,
             utilities,
             resolved_utilities,
@@ -1742,6 +1744,7 @@ impl Counts {
         self.unpaired += unpaired;
         self.prefix_paired += prefix_paired;
         self.reached_paired += reached_paired;
+        self.fanned_out += fanned_out;
         self.sender_checks += sender_checks;
         self.utilities += utilities;
         self.resolved_utilities += resolved_utilities;
@@ -2803,15 +2806,36 @@ fn project_findings<'p>(
                 } else {
                     Vec::new()
                 };
-                let [(handler, handler_path, handler_operation, _)] = reached[..] else {
-                    c.ambiguous += 1;
-                    continue;
-                };
-                c.reached_paired += 1;
-                let props = json!({"channel": channel, "pairing_basis": "unique-exact-channel-reached-from-main",
+                if let [(handler, handler_path, handler_operation, _)] = reached[..] {
+                    c.reached_paired += 1;
+                    let props = json!({"channel": channel, "pairing_basis": "unique-exact-channel-reached-from-main",
                         "handler_path": handler_path, "handler_operation": handler_operation,
                         "operation": op.operation, "candidates": several.len()});
-                pairing.write(sink, handler, props, ("medium", "pair-ipc-literal-channel"))?;
+                    pairing.write(sink, handler, props, ("medium", "pair-ipc-literal-channel"))?;
+                    continue;
+                }
+                // A message sent (not invoked) runs every listener of its channel: several
+                // listeners of one program each get it. They are one program when the main
+                // entrypoint reaches them all, or when they are written in one file; listeners
+                // in files that nothing tells apart (two builds, a shipped source) stay
+                // ambiguous, and so do several handlers of an invoke, of which one answers.
+                let one_file = several.iter().all(|(_, path, _, _)| *path == several[0].1);
+                let listeners: Vec<&Handler> = match mode {
+                    "listen" if reached.len() > 1 => reached,
+                    "listen" if one_file => several.iter().collect(),
+                    _ => Vec::new(),
+                };
+                if listeners.is_empty() {
+                    c.ambiguous += 1;
+                    continue;
+                }
+                c.fanned_out += 1;
+                for (handler, handler_path, handler_operation, _) in &listeners {
+                    let props = json!({"channel": channel, "pairing_basis": "every-listener-of-channel",
+                        "handler_path": handler_path, "handler_operation": handler_operation,
+                        "operation": op.operation, "listeners": listeners.len()});
+                    pairing.write(sink, handler, props, ("medium", "pair-ipc-literal-channel"))?;
+                }
             }
         }
     }
@@ -3249,6 +3273,9 @@ fn finish(cx: &StageCx<'_>, p: Projected, request: &Request<'_>) -> Result<Built
         limitations
             .insert("Some IPC transmissions match several handlers and stay ambiguous.".to_owned());
     }
+    if c.fanned_out > 0 {
+        limitations.insert("Some IPC messages sent to a channel several listeners of one program register were paired with every one of them, as each runs; whether each is registered when the message comes is not known.".to_owned());
+    }
     if c.reached_paired > 0 {
         limitations.insert("Some IPC transmissions match several handlers and were paired with the one the main entrypoint reaches through static imports, requires, preloads and loaded pages; a file it loads only through dynamic paths is not seen as reached.".to_owned());
     }
@@ -3350,7 +3377,8 @@ fn finish(cx: &StageCx<'_>, p: Projected, request: &Request<'_>) -> Result<Built
                 "paired_renderer_transmissions": c.paired, "ambiguous_renderer_transmissions": c.ambiguous,
                 "unpaired_literal_renderer_transmissions": c.unpaired,
                 "prefix_paired_renderer_transmissions": c.prefix_paired,
-                "reached_paired_renderer_transmissions": c.reached_paired},
+                "reached_paired_renderer_transmissions": c.reached_paired,
+                "fanned_out_renderer_transmissions": c.fanned_out},
         "sender_validation_observations": c.sender_checks, "utility_processes": c.utilities,
         "resolved_utility_entrypoints": c.resolved_utilities, "child_process_calls": c.child_processes,
         "open_external_calls": c.open_external, "native_addon_bindings": c.native, "resolved_native_addon_bindings": c.resolved_native,
