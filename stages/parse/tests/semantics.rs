@@ -406,6 +406,73 @@ function onSaved() {}
     ));
 }
 
+/// electron-better-ipc's requests and answers are IPC events like Electron's own: an answer
+/// registers its function as the channel's listener, whose first parameter gets the data
+/// (there is no event object), a window named first is skipped, and a call dispatches.
+/// Electron's own listener still gets the event object first.
+#[test]
+fn electron_better_ipc_answers_and_calls_are_ipc_events() {
+    let f = read(
+        "src/main.js",
+        r#"const { ipcMain } = require("electron-better-ipc");
+const { ipcMain: ipcPlain } = require("electron");
+function onNotify(notified) { return notified; }
+function onFocus(focused, window) { return focused; }
+function onPlain(event, sent) { return sent; }
+ipcMain.answerRenderer("notify", onNotify);
+ipcMain.answerRenderer(win, "focus", onFocus);
+ipcMain.callRenderer(win, "theme", 1);
+ipcPlain.on("plain", onPlain);
+"#,
+    );
+    let notify = node(&f, "event", "ipc:notify");
+    assert!(related(
+        &f,
+        notify,
+        node(&f, "function", "function:onNotify"),
+        "registers-listener"
+    ));
+    let param = |role: &str| node(&f, "parameter", role);
+    assert!(related(
+        &f,
+        notify,
+        param("parameter:0:notified"),
+        "argument-to-parameter"
+    ));
+    let focus = node(&f, "event", "ipc:focus");
+    assert!(related(
+        &f,
+        focus,
+        node(&f, "function", "function:onFocus"),
+        "registers-listener"
+    ));
+    assert!(related(
+        &f,
+        focus,
+        param("parameter:0:focused"),
+        "argument-to-parameter"
+    ));
+    assert!(related(
+        &f,
+        node(&f, "call-site", "call:ipcMain.callRenderer"),
+        node(&f, "event", "ipc:theme"),
+        "dispatches-candidate"
+    ));
+    let plain = node(&f, "event", "ipc:plain");
+    assert!(!related(
+        &f,
+        plain,
+        param("parameter:0:event"),
+        "argument-to-parameter"
+    ));
+    assert!(related(
+        &f,
+        plain,
+        param("parameter:1:sent"),
+        "argument-to-parameter"
+    ));
+}
+
 #[test]
 fn urls_in_literals_lose_their_secrets() {
     let f = read(

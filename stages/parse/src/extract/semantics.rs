@@ -1560,8 +1560,35 @@ impl Walk<'_, '_, '_> {
             return;
         };
         let receiver = self.sources(&member.obj);
-        let first = |i: usize| arg_sources.get(i).cloned().unwrap_or_default();
         let receiver_name = dotted(&member.obj);
+        // electron-better-ipc's requests and answers on an IPC object read as Electron's own:
+        // `answerRenderer([win,] channel, fn)` and `answerMain(channel, fn)` listen, and their
+        // functions get the data first (no event object); `callMain(channel, data)`,
+        // `callRenderer(win, channel, data)`, `callFocusedRenderer(channel, data)` and
+        // `sendToRenderers(channel, data)` send.
+        let mut data_first = false;
+        let (method, args, arg_sources) = match method.as_str() {
+            "answerRenderer"
+            | "answerMain"
+            | "callMain"
+            | "callRenderer"
+            | "callFocusedRenderer"
+            | "sendToRenderers"
+                if is_ipc_receiver(&receiver_name) =>
+            {
+                let window = match method.as_str() {
+                    "callRenderer" => 1,
+                    "answerRenderer" if args.len() >= 3 => 1,
+                    _ => 0,
+                };
+                let skip = window.min(args.len()).min(arg_sources.len());
+                data_first = method.starts_with("answer");
+                let plain = if data_first { "on" } else { "send" };
+                (plain.to_owned(), &args[skip..], &arg_sources[skip..])
+            }
+            _ => (method, args, arg_sources),
+        };
+        let first = |i: usize| arg_sources.get(i).cloned().unwrap_or_default();
         match method.as_str() {
             "then" | "catch" | "finally" => {
                 for s in &receiver {
@@ -1701,7 +1728,7 @@ impl Walk<'_, '_, '_> {
                             let params = self.params.get(&s.node).map(|(p, _)| p.clone());
                             for (i, p) in params.into_iter().flatten().enumerate() {
                                 if let Some(p) = p
-                                    && (!ipc || i > 0)
+                                    && (!ipc || data_first || i > 0)
                                 {
                                     self.relate_with(
                                         event,
