@@ -71,19 +71,39 @@ fn the_summary_names_roles_windows_bridges_and_ipc_of_the_sample() {
     assert!(limitations.contains("semantic_graph"), "{limitations}");
 }
 
-/// The human summary of an application made of `files`, which must succeed.
-fn summary_of(files: &[(&str, &str)]) -> String {
+/// A new directory holding `files`, with their directories.
+fn app_dir(files: &[(&str, &str)]) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     for (path, text) in files {
-        std::fs::write(dir.path().join(path), text).unwrap();
+        let path = dir.path().join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
     }
-    let output = run(&[
-        "analyze-javascript-application",
-        dir.path().to_str().unwrap(),
-    ]);
+    dir
+}
+
+/// The human summary of the application in `dir`, with `extra` flags; it must succeed.
+fn summary_in(dir: &std::path::Path, extra: &[&str]) -> String {
+    let mut args = vec!["analyze-javascript-application", dir.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    let output = run(&args);
     no_panic(&output);
     assert!(output.status.success());
     String::from_utf8(output.stdout).unwrap()
+}
+
+/// The human summary of an application made of `files`.
+fn summary_of(files: &[(&str, &str)]) -> String {
+    summary_in(app_dir(files).path(), &[])
+}
+
+/// The summary's line that starts with `prefix`, its indent left out.
+fn line_of(text: &str, prefix: &str) -> String {
+    text.lines()
+        .map(str::trim_start)
+        .find(|l| l.starts_with(prefix))
+        .unwrap_or_else(|| panic!("no {prefix} line in:\n{text}"))
+        .to_owned()
 }
 
 #[test]
@@ -190,7 +210,6 @@ ipcRenderer.send("both");"#,
 /// many transmissions paired with the one of several registrations the main entrypoint reaches.
 #[test]
 fn the_summary_counts_legacy_new_window_listeners_and_pairings_by_reach() {
-    let dir = tempfile::tempdir().unwrap();
     let files = [
         ("package.json", r#"{"name":"p","main":"dist/main.js"}"#),
         (
@@ -211,25 +230,8 @@ win.webContents.on("will-navigate", (event) => event.preventDefault());"#,
 ipcMain.handle("get", () => 1);"#,
         ),
     ];
-    for (path, text) in files {
-        let path = dir.path().join(path);
-        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-        std::fs::write(path, text).unwrap();
-    }
-    let output = run(&[
-        "analyze-javascript-application",
-        dir.path().to_str().unwrap(),
-    ]);
-    no_panic(&output);
-    assert!(output.status.success());
-    let text = String::from_utf8(output.stdout).unwrap();
-    let line = |prefix: &str| {
-        text.lines()
-            .map(str::trim_start)
-            .find(|l| l.starts_with(prefix))
-            .unwrap_or_else(|| panic!("no {prefix} line in:\n{text}"))
-            .to_owned()
-    };
+    let text = summary_of(&files);
+    let line = |prefix: &str| line_of(&text, prefix);
     assert!(
         line("security handlers").contains("window open 0 (legacy new-window 1), navigation 1,"),
         "{text}"
@@ -249,7 +251,6 @@ ipcMain.handle("get", () => 1);"#,
 /// how many of those carry their text.
 #[test]
 fn the_summary_says_what_source_maps_were_shipped_linked_and_read() {
-    let dir = tempfile::tempdir().unwrap();
     let files = [
         ("package.json", r#"{"name":"m","main":"main.js"}"#),
         (
@@ -265,25 +266,8 @@ fn the_summary_says_what_source_maps_were_shipped_linked_and_read() {
             r#"{"version":3,"sources":["src/c.ts"],"sourcesContent":["export const c = 3;"],"mappings":"AAAA","names":[]}"#,
         ),
     ];
-    for (path, text) in files {
-        std::fs::write(dir.path().join(path), text).unwrap();
-    }
-    let line = |extra: &[&str]| {
-        let mut args = vec![
-            "analyze-javascript-application",
-            dir.path().to_str().unwrap(),
-        ];
-        args.extend_from_slice(extra);
-        let output = run(&args);
-        no_panic(&output);
-        assert!(output.status.success());
-        let text = String::from_utf8(output.stdout).unwrap();
-        text.lines()
-            .map(str::trim_start)
-            .find(|l| l.starts_with("source maps"))
-            .unwrap_or_else(|| panic!("no source maps line in:\n{text}"))
-            .to_owned()
-    };
+    let dir = app_dir(&files);
+    let line = |extra: &[&str]| line_of(&summary_in(dir.path(), extra), "source maps");
     assert_eq!(
         line(&[]),
         "source maps       2 maps, 1 linked from code; contents not read (--source-maps contents reads them)"

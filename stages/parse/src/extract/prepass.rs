@@ -1110,36 +1110,35 @@ impl PrePass {
         }
         let scope = self.scopes.current();
         for prop in &object.props {
-            let (key, value) = match prop {
-                ObjectPatProp::Assign(assign) if assign.value.is_none() => {
-                    let key = assign.key.id.sym.to_string();
-                    let mut member = path.to_vec();
-                    member.push(key);
-                    let import = ChannelImport {
-                        from: ImportFrom::Specifier(spec.to_owned()),
-                        path: member,
+            // (the member read, the name bound to it, or the pattern it is destructured into)
+            let (key, local, inner) = match prop {
+                ObjectPatProp::Assign(assign) if assign.value.is_none() => (
+                    assign.key.id.sym.to_string(),
+                    Some(&assign.key.id.sym),
+                    None,
+                ),
+                ObjectPatProp::KeyValue(kv) => {
+                    let Some(key) = names::prop_name(&kv.key) else {
+                        continue;
                     };
-                    self.imports.bind(&assign.key.id.sym, scope, Some(import));
-                    continue;
+                    match &*kv.value {
+                        Pat::Ident(local) => (key, Some(&local.id.sym), None),
+                        Pat::Object(inner) => (key, None, Some(inner)),
+                        _ => continue,
+                    }
                 }
-                ObjectPatProp::KeyValue(kv) => match names::prop_name(&kv.key) {
-                    Some(key) => (key, &*kv.value),
-                    None => continue,
-                },
                 _ => continue,
             };
             let mut member = path.to_vec();
             member.push(key);
-            match value {
-                Pat::Ident(local) => {
-                    let import = ChannelImport {
-                        from: ImportFrom::Specifier(spec.to_owned()),
-                        path: member,
-                    };
-                    self.imports.bind(&local.id.sym, scope, Some(import));
-                }
-                Pat::Object(inner) => self.bind_required_members(inner, spec, &member, depth + 1),
-                _ => {}
+            if let Some(inner) = inner {
+                self.bind_required_members(inner, spec, &member, depth + 1);
+            } else if let Some(local) = local {
+                let import = ChannelImport {
+                    from: ImportFrom::Specifier(spec.to_owned()),
+                    path: member,
+                };
+                self.imports.bind(local, scope, Some(import));
             }
         }
     }
