@@ -427,24 +427,24 @@ impl Sink {
         self.loads.extend(other.loads);
         self.mains.extend(other.mains);
     }
+}
 
-    /// The files the application's main entrypoint reaches through the loads recorded so
-    /// far: its own imports and requires, the preloads and pages of the windows it opens, and
-    /// theirs in turn. Empty when no main entrypoint resolved.
-    fn reached_from_main(&self) -> HashSet<&str> {
-        let mut next: HashMap<&str, Vec<&str>> = HashMap::default();
-        for (from, to) in &self.loads {
-            next.entry(from.as_str()).or_default().push(to.as_str());
-        }
-        let mut reached: HashSet<&str> = HashSet::default();
-        let mut stack: Vec<&str> = self.mains.iter().map(String::as_str).collect();
-        while let Some(path) = stack.pop() {
-            if reached.insert(path) {
-                stack.extend(next.get(path).into_iter().flatten());
-            }
-        }
-        reached
+/// The files the application's main entrypoints (`mains`) reach through `loads`: their own
+/// imports and requires, the preloads and pages of the windows they open, and theirs in turn.
+/// Empty when no main entrypoint resolved.
+fn reached_from<'l>(mains: &'l [String], loads: &'l [(String, String)]) -> HashSet<&'l str> {
+    let mut next: HashMap<&str, Vec<&str>> = HashMap::default();
+    for (from, to) in loads {
+        next.entry(from.as_str()).or_default().push(to.as_str());
     }
+    let mut reached: HashSet<&str> = HashSet::default();
+    let mut stack: Vec<&str> = mains.iter().map(String::as_str).collect();
+    while let Some(path) = stack.pop() {
+        if reached.insert(path) {
+            stack.extend(next.get(path).into_iter().flatten());
+        }
+    }
+    reached
 }
 
 /// Projects each item into its own sink on the rayon pool, then absorbs the sinks in item
@@ -2733,11 +2733,12 @@ fn project_findings<'p>(
     }
     // Pairing: a literal renderer transmission pairs only with exactly one compatible handler
     // (of several, with the one the main entrypoint reaches, if it reaches the transmission).
-    let reached: HashSet<String> = sink
-        .reached_from_main()
-        .into_iter()
-        .map(str::to_owned)
-        .collect();
+    // Read only when some transmission has several candidates.
+    let (mains, loads) = (
+        std::mem::take(&mut sink.mains),
+        std::mem::take(&mut sink.loads),
+    );
+    let reached = std::cell::OnceCell::new();
     for (from, op, file, sha) in transmissions {
         if op.operation == "send-to-host" {
             continue;
@@ -2798,6 +2799,7 @@ fn project_findings<'p>(
                 // Of several registrations, the one the main entrypoint reaches is the one a
                 // transmission it also reaches goes to: a shipped source's copy, or a second
                 // build nothing loads, registers the same channel but never runs.
+                let reached = reached.get_or_init(|| reached_from(&mains, &loads));
                 let reached: Vec<&Handler> = if reached.contains(file.path.as_str()) {
                     several
                         .iter()

@@ -669,12 +669,34 @@ pub(super) fn getter_result(expr: &Expr) -> Option<&Expr> {
     }
 }
 
-/// The value of a body that is one `return`.
-fn returned(stmts: &[Stmt]) -> Option<&Expr> {
+/// The value of a body that is one `return` (a getter's body).
+pub(super) fn returned(stmts: &[Stmt]) -> Option<&Expr> {
     match stmts {
         [Stmt::Return(ret)] => ret.arg.as_deref(),
         _ => None,
     }
+}
+
+/// What a property descriptor (`Object.defineProperty(o, key, {…})`) holds: its `value`, or
+/// what its getter returns (`get: () => v`, `get: function () { return v; }`, `get() {
+/// return v; }`).
+pub(super) fn described_value(descriptor: &ObjectLit) -> Option<&Expr> {
+    descriptor.props.iter().find_map(|prop| {
+        let PropOrSpread::Prop(prop) = prop else {
+            return None;
+        };
+        match &**prop {
+            Prop::KeyValue(kv) => match prop_name(&kv.key).as_deref() {
+                Some("value") => Some(&*kv.value),
+                Some("get") => getter_result(&kv.value),
+                _ => None,
+            },
+            Prop::Method(m) if prop_name(&m.key).as_deref() == Some("get") => {
+                returned(&m.function.body.as_ref()?.stmts)
+            }
+            _ => None,
+        }
+    })
 }
 
 struct FactoryWalker<'n> {

@@ -34,6 +34,30 @@ const SENDER_SUBJECTS: &[(&str, &str)] = &[
     ("processId", "process-id"),
 ];
 
+/// electron-better-ipc's requests and answers, by method (its `ipcMain` and `ipcRenderer`
+/// extend Electron's): (side, operation, mode).
+pub(super) fn better_ipc(method: &str) -> Option<(&'static str, &'static str, &'static str)> {
+    Some(match method {
+        "callMain" => ("renderer", "call-main", "invoke"),
+        "answerMain" => ("renderer", "answer-main", "listen"),
+        "answerRenderer" => ("main", "answer-renderer", "handle"),
+        "callRenderer" => ("main", "call-renderer", "send"),
+        "callFocusedRenderer" => ("main", "call-focused-renderer", "send"),
+        "sendToRenderers" => ("main", "send-to-renderers", "send"),
+        _ => return None,
+    })
+}
+
+/// How many arguments of an IPC operation name a window before its channel: electron-better-ipc's
+/// `callRenderer(win, channel, data)` and `answerRenderer(win, channel, fn)`.
+pub(super) fn window_args(operation: &str, args: usize) -> usize {
+    match operation {
+        "call-renderer" => 1,
+        "answer-renderer" if args >= 3 => 1,
+        _ => 0,
+    }
+}
+
 /// The IPC operation a callee names: (side, operation, mode).
 pub(super) fn ipc_operation(name: &str) -> Option<(&'static str, &'static str, &'static str)> {
     let (object_path, method) = name.rsplit_once('.')?;
@@ -45,16 +69,13 @@ pub(super) fn ipc_operation(name: &str) -> Option<(&'static str, &'static str, &
             "postMessage" => ("renderer", "post-message", "send"),
             "sendToHost" => ("renderer", "send-to-host", "send"),
             "invoke" => ("renderer", "invoke", "invoke"),
-            // electron-better-ipc's requests and answers (its `ipcRenderer` extends Electron's).
-            "callMain" => ("renderer", "call-main", "invoke"),
-            "answerMain" => ("renderer", "answer-main", "listen"),
             "on" => ("renderer", "on", "listen"),
             "once" => ("renderer", "once", "listen"),
             "addListener" => ("renderer", "add-listener", "listen"),
             "off" | "removeListener" | "removeAllListeners" => {
                 ("renderer", "remove-listener", "remove")
             }
-            _ => return None,
+            _ => return better_ipc(method).filter(|(side, _, _)| *side == "renderer"),
         }),
         "ipcMain" => Some(match method {
             "on" => ("main", "on", "listen"),
@@ -66,12 +87,7 @@ pub(super) fn ipc_operation(name: &str) -> Option<(&'static str, &'static str, &
             "off" | "removeListener" | "removeAllListeners" => {
                 ("main", "remove-listener", "remove")
             }
-            // electron-better-ipc's (its `ipcMain` extends Electron's).
-            "answerRenderer" => ("main", "answer-renderer", "handle"),
-            "callRenderer" => ("main", "call-renderer", "send"),
-            "callFocusedRenderer" => ("main", "call-focused-renderer", "send"),
-            "sendToRenderers" => ("main", "send-to-renderers", "send"),
-            _ => return None,
+            _ => return better_ipc(method).filter(|(side, _, _)| *side == "main"),
         }),
         "webContents" if method == "send" => Some(("main", "webcontents-send", "send")),
         // A WebContents' own IPC (`win.webContents.ipc.handle`, Electron 17 on): the main
@@ -693,13 +709,7 @@ impl Extractor<'_, '_> {
         mode: &'static str,
         call: &CallExpr,
     ) {
-        // electron-better-ipc names a window first: `callRenderer(win, channel, data)`,
-        // `answerRenderer(win, channel, fn)`.
-        let first = match operation {
-            "call-renderer" => 1,
-            "answer-renderer" if call.args.len() >= 3 => 1,
-            _ => 0,
-        };
+        let first = window_args(operation, call.args.len());
         let args = &call.args[first.min(call.args.len())..];
         // `ipcRenderer.invoke(...args)`: the channel is the first of what the spread holds,
         // and so is the handler after it.

@@ -335,51 +335,46 @@ fn param_name(pat: &Pat) -> Option<swc_atoms::Atom> {
 }
 
 /// The export `Object.defineProperty(exports, "A", {…})` defines, and the expression it
-/// holds: what its getter returns (`get: function () { return A; }`, `get: () => A`), or its
-/// `value`.
+/// holds ([`bundle::described_value`]).
 fn defined_export(call: &CallExpr) -> Option<(String, &Expr)> {
     let [target, name, descriptor] = call.args.as_slice() else {
         return None;
     };
-    if !matches!(
-        dotted(call.callee.as_expr()?).as_str(),
-        "Object.defineProperty"
-    ) || !matches!(dotted(&target.expr).as_str(), "exports" | "module.exports")
+    if dotted(call.callee.as_expr()?) != "Object.defineProperty"
+        || !matches!(dotted(&target.expr).as_str(), "exports" | "module.exports")
     {
         return None;
     }
-    let export = string(&name.expr)?;
     let Expr::Object(descriptor) = unwrap(&descriptor.expr) else {
         return None;
     };
-    descriptor.props.iter().find_map(|prop| {
-        let PropOrSpread::Prop(prop) = prop else {
-            return None;
-        };
-        let held = match &**prop {
-            Prop::KeyValue(kv) => match (names::prop_name(&kv.key)?.as_str(), unwrap(&kv.value)) {
-                ("value", value) => value,
-                ("get", Expr::Fn(f)) => returned(f.function.body.as_ref()?.stmts.as_slice())?,
-                ("get", Expr::Arrow(arrow)) => match &*arrow.body {
-                    ArrowFunctionBody::Expr(e) => e,
-                    ArrowFunctionBody::FunctionBody(body) => returned(&body.stmts)?,
-                },
-                _ => return None,
-            },
-            Prop::Method(method) if names::prop_name(&method.key).as_deref() == Some("get") => {
-                returned(method.function.body.as_ref()?.stmts.as_slice())?
-            }
-            _ => return None,
-        };
-        Some((export.clone(), held))
-    })
+    Some((string(&name.expr)?, bundle::described_value(descriptor)?))
 }
 
-/// What a body of one `return` statement returns.
-fn returned(stmts: &[Stmt]) -> Option<&Expr> {
-    match stmts {
-        [Stmt::Return(ret)] => ret.arg.as_deref(),
-        _ => None,
+/// The (exported, local) names an assignment to a CommonJS export exports (`export` is `""`
+/// for `module.exports`): the name assigned (`exports.A = A`, `module.exports = api`), or each
+/// member of an object written with a name as its value (`module.exports = { A, B: b }`).
+fn exported_names(export: String, value: &Expr) -> Vec<(String, String)> {
+    match unwrap(value) {
+        Expr::Ident(local) => vec![(export, local.sym.to_string())],
+        Expr::Object(object) if export.is_empty() => object
+            .props
+            .iter()
+            .filter_map(|prop| match prop {
+                PropOrSpread::Prop(prop) => match &**prop {
+                    Prop::Shorthand(name) => Some((name.sym.to_string(), name.sym.to_string())),
+                    Prop::KeyValue(kv) => match unwrap(&kv.value) {
+                        Expr::Ident(local) => {
+                            Some((names::prop_name(&kv.key)?, local.sym.to_string()))
+                        }
+                        _ => None,
+                    },
+                    _ => None,
+                },
+                PropOrSpread::Spread(_) => None,
+            })
+            .collect(),
+        _ => Vec::new(),
     }
 }
 
@@ -1033,65 +1028,11 @@ impl PrePass {
     /// (`exports.api = api`), or each named member of `module.exports = { api, other: x }`.
     fn api_exports_of(&mut self, export: String, value: &Expr, target: &str) {
         match unwrap(value) {
-            Expr::Ident(ident) => self.api_exports.push((export, ident.sym.to_string())),
             // `exports.handle = function (channel) {…}`: a helper named by its member.
             Expr::Fn(_) | Expr::Arrow(_) if !export.is_empty() => {
                 self.api_exports.push((export, target.to_owned()))
             }
-            Expr::Object(obj) if export.is_empty() => {
-                for prop in &obj.props {
-                    let PropOrSpread::Prop(prop) = prop else {
-                        continue;
-                    };
-                    match &**prop {
-                        Prop::Shorthand(ident) => self
-                            .api_exports
-                            .push((ident.sym.to_string(), ident.sym.to_string())),
-                        Prop::KeyValue(kv) => {
-                            if let (Some(key), Expr::Ident(ident)) =
-                                (names::prop_name(&kv.key), unwrap(&kv.value))
-                            {
-                                self.api_exports.push((key, ident.sym.to_string()));
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
-
-    /// The names an assignment to a CommonJS export exports (`export` is `""` for
-    /// `module.exports`): each member of an object written with a name as its value
-    /// (`{ A, B: b }`), or the name assigned to `exports.A`.
-    fn export_names(&mut self, export: String, value: &Expr) {
-        match unwrap(value) {
-            Expr::Ident(local) if !export.is_empty() => {
-                self.export_locals.push((export, local.sym.to_string()));
-            }
-            Expr::Object(object) if export.is_empty() => {
-                for prop in &object.props {
-                    let PropOrSpread::Prop(prop) = prop else {
-                        continue;
-                    };
-                    match &**prop {
-                        Prop::Shorthand(name) => {
-                            let name = name.sym.to_string();
-                            self.export_locals.push((name.clone(), name));
-                        }
-                        Prop::KeyValue(kv) => {
-                            if let (Some(key), Expr::Ident(local)) =
-                                (names::prop_name(&kv.key), unwrap(&kv.value))
-                            {
-                                self.export_locals.push((key, local.sym.to_string()));
-                            }
-                        }
-                        _ => {}
-                    }
-                }
-            }
-            _ => {}
+            _ => self.api_exports.extend(exported_names(export, value)),
         }
     }
 
@@ -1758,18 +1699,20 @@ impl Visit for PrePass {
                 constants::commonjs_exports,
                 &mut self.exported,
             );
-            // `module.exports = { A, B: b }`, `exports.A = A`: names the file binds, looked
-            // up once it is read (at the top level only, where those names are the file's).
-            if self.scopes.current() == PROGRAM_SCOPE
-                && let Some(export) = constants::commonjs_export_path(member, (None, None))
-            {
-                self.export_names(export, &assign.right);
-            }
-            if self.reads_ipc()
-                && let Some(export) = constants::commonjs_export_path(member, (None, None))
-            {
-                let target = names::dotted_member(member);
-                self.api_exports_of(export, &assign.right, &target);
+            if let Some(export) = constants::commonjs_export_path(member, (None, None)) {
+                // `module.exports = { A, B: b }`, `exports.A = A`: names the file binds,
+                // looked up once it is read (at the top level only, where those names are the
+                // file's).
+                if self.scopes.current() == PROGRAM_SCOPE {
+                    let exported = exported_names(export.clone(), &assign.right);
+                    // A whole `module.exports = A` names no export of its own.
+                    self.export_locals
+                        .extend(exported.into_iter().filter(|(name, _)| !name.is_empty()));
+                }
+                if self.reads_ipc() {
+                    let target = names::dotted_member(member);
+                    self.api_exports_of(export, &assign.right, &target);
+                }
             }
         }
         // `t.api = o` in a factory: `o` may be an API object it exports.

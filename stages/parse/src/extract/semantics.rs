@@ -1567,26 +1567,18 @@ impl Walk<'_, '_, '_> {
         // `callRenderer(win, channel, data)`, `callFocusedRenderer(channel, data)` and
         // `sendToRenderers(channel, data)` send.
         let mut data_first = false;
-        let (method, args, arg_sources) = match method.as_str() {
-            "answerRenderer"
-            | "answerMain"
-            | "callMain"
-            | "callRenderer"
-            | "callFocusedRenderer"
-            | "sendToRenderers"
-                if is_ipc_receiver(&receiver_name) =>
-            {
-                let window = match method.as_str() {
-                    "callRenderer" => 1,
-                    "answerRenderer" if args.len() >= 3 => 1,
-                    _ => 0,
-                };
-                let skip = window.min(args.len()).min(arg_sources.len());
-                data_first = method.starts_with("answer");
+        let better =
+            super::electron::better_ipc(&method).filter(|_| is_ipc_receiver(&receiver_name));
+        let (method, args, arg_sources) = match better {
+            Some((_, operation, mode)) => {
+                let skip = super::electron::window_args(operation, args.len())
+                    .min(args.len())
+                    .min(arg_sources.len());
+                data_first = matches!(mode, "listen" | "handle");
                 let plain = if data_first { "on" } else { "send" };
                 (plain.to_owned(), &args[skip..], &arg_sources[skip..])
             }
-            _ => (method, args, arg_sources),
+            None => (method, args, arg_sources),
         };
         let first = |i: usize| arg_sources.get(i).cloned().unwrap_or_default();
         match method.as_str() {

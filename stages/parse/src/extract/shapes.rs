@@ -53,6 +53,7 @@ use swc_ecma_ast::{
 };
 use swc_ecma_visit::{Visit, VisitWith};
 
+use super::bundle::{getter_result, returned};
 use super::names::{dotted, number_text, prop_name, unwrap};
 use crate::facts::ExportShape;
 use crate::source::Source;
@@ -431,16 +432,6 @@ impl<'a> Reader<'_, 'a> {
             return false;
         }
         let span = call.span;
-        let getter_value = |getter: &'a Expr| -> Option<&'a Expr> {
-            match unwrap(getter) {
-                Expr::Arrow(arrow) => match &*arrow.body {
-                    ArrowFunctionBody::Expr(value) => Some(value),
-                    ArrowFunctionBody::FunctionBody(body) => returned(&body.stmts),
-                },
-                Expr::Fn(f) => f.function.body.as_ref().and_then(|b| returned(&b.stmts)),
-                _ => None,
-            }
-        };
         match (call.args.get(1).map(|a| unwrap(&a.expr)), call.args.get(2)) {
             (Some(Expr::Object(object)), None) => {
                 for prop in &object.props {
@@ -448,7 +439,7 @@ impl<'a> Reader<'_, 'a> {
                         continue;
                     };
                     let (key, getter) = match &**prop {
-                        Prop::KeyValue(kv) => (prop_name(&kv.key), getter_value(&kv.value)),
+                        Prop::KeyValue(kv) => (prop_name(&kv.key), getter_result(&kv.value)),
                         Prop::Method(m) => (
                             prop_name(&m.key),
                             m.function.body.as_ref().and_then(|b| returned(&b.stmts)),
@@ -474,7 +465,7 @@ impl<'a> Reader<'_, 'a> {
                             _ => break,
                         }
                     } else {
-                        getter_value(binding)
+                        getter_result(binding)
                     };
                     if let Some(value) = value {
                         self.getter_export(span, &key, value);
@@ -483,7 +474,7 @@ impl<'a> Reader<'_, 'a> {
             }
             (Some(name), Some(getter)) => {
                 if let (Some(key), Some(value)) =
-                    (super::names::string(name), getter_value(&getter.expr))
+                    (super::names::string(name), getter_result(&getter.expr))
                 {
                     self.getter_export(span, &key, value);
                 }
@@ -527,30 +518,7 @@ impl<'a> Reader<'_, 'a> {
         if key == "__esModule" {
             return;
         }
-        let value = descriptor.props.iter().find_map(|prop| {
-            let PropOrSpread::Prop(prop) = prop else {
-                return None;
-            };
-            match &**prop {
-                Prop::KeyValue(kv) => match prop_name(&kv.key).as_deref() {
-                    Some("value") => Some(&*kv.value),
-                    Some("get") => match unwrap(&kv.value) {
-                        Expr::Arrow(arrow) => match &*arrow.body {
-                            ArrowFunctionBody::Expr(value) => Some(&**value),
-                            ArrowFunctionBody::FunctionBody(body) => returned(&body.stmts),
-                        },
-                        Expr::Fn(f) => f.function.body.as_ref().and_then(|b| returned(&b.stmts)),
-                        _ => None,
-                    },
-                    _ => None,
-                },
-                Prop::Method(m) if prop_name(&m.key).as_deref() == Some("get") => {
-                    m.function.body.as_ref().and_then(|b| returned(&b.stmts))
-                }
-                _ => None,
-            }
-        });
-        if let Some(value) = value {
+        if let Some(value) = super::bundle::described_value(descriptor) {
             self.value_export(call.span, &key, "commonjs", value, VarDeclKind::Const);
         }
     }
@@ -880,14 +848,6 @@ fn collect_bindings(pat: &Pat, out: &mut Vec<Atom>) {
         }
         Pat::Assign(a) => collect_bindings(&a.left, out),
         _ => {}
-    }
-}
-
-/// The value a body's first statement returns, if that is all it does (a getter's body).
-fn returned(stmts: &[Stmt]) -> Option<&Expr> {
-    match stmts {
-        [Stmt::Return(ret)] => ret.arg.as_deref(),
-        _ => None,
     }
 }
 
