@@ -2513,3 +2513,84 @@ fn source_map_urls_resolve_beside_their_bundle() {
         "{links:?}"
     );
 }
+
+/// A main process written as Electron's templates write it: the preload and the page bound
+/// to names first (`const preload = path.join(…)`, passed as `{ preload }`), the preload
+/// chosen by a condition between a packaged path and a development one the package does not
+/// ship, and the page loaded through the name. The window's preload is the branch that
+/// resolves; each branch is still a preload role, the missing one not found.
+#[test]
+fn preloads_and_pages_bound_to_names_or_chosen_by_a_condition_resolve() {
+    let dir = app_tree(&[
+        (
+            "main.js",
+            r#"const { app, BrowserWindow } = require("electron");
+const path = require("path");
+const preload = app.isPackaged
+  ? path.join(__dirname, "dev", "preload.js")
+  : path.join(__dirname, "dist", "preload.js");
+const page = path.join(__dirname, "dist", "index.html");
+app.whenReady().then(() => {
+  const win = new BrowserWindow({ webPreferences: { preload: app.isPackaged ? path.join(__dirname, "../.dev/preload.js") : path.join(__dirname, "dist/preload.js") } });
+  win.loadFile(page);
+  const other = new BrowserWindow({ webPreferences: { preload } });
+  other.loadURL(require("url").format({ pathname: path.join(__dirname, "/dist/other.html"), protocol: "file:", slashes: true }));
+});
+"#,
+        ),
+        (
+            "dist/preload.js",
+            r#"require("electron").ipcRenderer.send("ready");"#,
+        ),
+        ("dist/index.html", "<p>index</p>"),
+        ("dist/other.html", "<p>other</p>"),
+    ]);
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let windows: Vec<(String, String)> = nodes(&result, "browser-window")
+        .into_iter()
+        .map(|w| {
+            let p = props(w);
+            (
+                p["preload_path"].as_str().unwrap_or("-").to_owned(),
+                p["preload_expression"].as_str().unwrap_or("-").to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        windows,
+        [
+            ("dist/preload.js".to_owned(), "-".to_owned()),
+            ("dist/preload.js".to_owned(), "-".to_owned()),
+        ]
+    );
+    let mut roles: BTreeSet<(String, String, String)> = BTreeSet::new();
+    for kind in ["electron-preload", "electron-renderer"] {
+        for n in nodes(&result, kind) {
+            let p = props(n);
+            roles.insert((
+                kind.to_owned(),
+                p["declared_path"].as_str().unwrap().to_owned(),
+                p["resolution_status"].as_str().unwrap().to_owned(),
+            ));
+        }
+    }
+    let role = |k: &str, d: &str, s: &str| (k.to_owned(), d.to_owned(), s.to_owned());
+    assert!(
+        roles.contains(&role("electron-preload", "dist/preload.js", "resolved")),
+        "{roles:?}"
+    );
+    assert!(
+        roles.contains(&role("electron-preload", "dev/preload.js", "not-found")),
+        "{roles:?}"
+    );
+    assert!(
+        roles.contains(&role("electron-renderer", "dist/index.html", "resolved")),
+        "{roles:?}"
+    );
+    assert!(
+        roles.contains(&role("electron-renderer", "dist/other.html", "resolved")),
+        "{roles:?}"
+    );
+    let pages = &result["summary"]["renderer_pages"]["loaded_pages"];
+    assert_eq!(pages, 2);
+}

@@ -400,6 +400,10 @@ pub struct Window {
     /// `Object.assign` arguments and function returns, in source order, at most 16.
     pub option_sources: Vec<OptionSource>,
     pub preload: Option<StaticPath>,
+    /// More static paths the preload may take, after `preload`, from the branches of a
+    /// condition (`app.isPackaged ? join(__dirname, "preload.js") : join(__dirname,
+    /// "../dev/preload.js")`), in source order: the graph takes the first that resolves.
+    pub preload_alternatives: Vec<StaticPath>,
     pub preload_expression: Option<String>,
     pub range: Range,
     /// The module factory it sits in, if any.

@@ -950,6 +950,107 @@ new BrowserWindow({ webPreferences: { preload: __dirname } });"#,
     );
 }
 
+/// Paths bound to names before a window, a load or a process uses them
+/// (`const preload = path.join(__dirname, "preload.js")`, and the `{ preload }` shorthand),
+/// the file URLs of Electron's early templates (`url.format({ pathname, protocol: "file:" })`,
+/// `pathToFileURL(p).href`), and `path.join`, which unlike `path.resolve` does not start again
+/// at a part written with a leading `/`. A name the file assigns again, or bound in another
+/// function, is not read.
+#[test]
+fn paths_bound_to_names_and_file_urls_resolve() {
+    let f = facts(
+        "src/main.js",
+        r#"const { app, BrowserWindow, utilityProcess } = require("electron");
+const path = require("path");
+const url = require("url");
+const { pathToFileURL } = require("url");
+const preload = path.join(__dirname, "preload.js");
+const pages = path.join(__dirname, "..", "pages");
+const indexHtml = path.join(pages, "index.html");
+let moved = path.join(__dirname, "moved.js");
+moved = somewhereElse();
+function windows() {
+  const other = path.resolve(__dirname, "other-preload.js");
+  const a = new BrowserWindow({ webPreferences: { preload } });
+  a.loadFile(indexHtml);
+  const b = new BrowserWindow({ webPreferences: { preload: other } });
+  b.loadURL(url.format({ pathname: path.join(__dirname, "b.html"), protocol: "file:", slashes: true }));
+  const c = new BrowserWindow({ webPreferences: { preload: moved } });
+  c.loadURL(pathToFileURL(path.join(__dirname, "/c.html")).href);
+  c.loadURL(url.format({ pathname: "/api", protocol: "https:", host: "example.com" }));
+  utilityProcess.fork(path.join(__dirname, "/worker.js"));
+}
+function inner() { const hidden = path.join(__dirname, "hidden.js"); }
+new BrowserWindow({ webPreferences: { preload: hidden } });
+new BrowserWindow({ webPreferences: { preload: path.join("file://", __dirname, "/d.js") } });
+const either = app.isPackaged ? path.join(__dirname, "e1.js") : path.join(__dirname, "e2.js");
+const partly = app.isPackaged ? devServer() : path.join(__dirname, "pages");
+new BrowserWindow({ webPreferences: { preload: either } });
+new BrowserWindow({ webPreferences: { preload: path.join(partly, "p.js") } });
+new BrowserWindow({}).loadFile(partly);"#,
+    );
+    let preloads: Vec<Option<(&str, &str)>> =
+        f.js.windows
+            .iter()
+            .map(|w| w.preload.as_ref().map(|p| (p.path.as_str(), p.context)))
+            .collect();
+    assert_eq!(
+        preloads,
+        [
+            Some(("preload.js", "filesystem-expression")),
+            Some(("other-preload.js", "filesystem-expression")),
+            // Assigned again after its declaration.
+            None,
+            // Bound in another function's scope.
+            None,
+            Some(("d.js", "filesystem-expression")),
+            Some(("e1.js", "filesystem-expression")),
+            // A path built on a name that may hold something else.
+            None,
+            // No preferences.
+            None,
+        ]
+    );
+    let alternatives: Vec<&str> = f.js.windows[5]
+        .preload_alternatives
+        .iter()
+        .map(|p| p.path.as_str())
+        .collect();
+    assert_eq!(alternatives, ["e2.js"]);
+    assert_eq!(f.js.windows[0].preload_expression, None);
+    assert_eq!(f.js.windows[2].preload_expression.as_deref(), Some("moved"));
+    let loads: Vec<(&str, &str, &str)> =
+        f.js.renderer_loads
+            .iter()
+            .map(|l| (l.api, l.target.as_str(), l.context))
+            .collect();
+    assert_eq!(
+        loads,
+        [
+            ("preload-property", "preload.js", "filesystem-expression"),
+            ("loadFile", "../pages/index.html", "filesystem-expression"),
+            (
+                "preload-property",
+                "other-preload.js",
+                "filesystem-expression"
+            ),
+            ("loadURL", "b.html", "filesystem-expression"),
+            ("loadURL", "c.html", "filesystem-expression"),
+            ("preload-property", "d.js", "filesystem-expression"),
+            ("preload-property", "e1.js", "filesystem-expression"),
+            ("preload-property", "e2.js", "filesystem-expression"),
+            // Each branch that is a path.
+            ("loadFile", "pages", "filesystem-expression"),
+        ]
+    );
+    let forks: Vec<Option<&str>> =
+        f.js.processes
+            .iter()
+            .map(|p| p.target.as_ref().map(|t| t.path.as_str()))
+            .collect();
+    assert_eq!(forks, [Some("worker.js")]);
+}
+
 /// rollup (under electron-vite) keeps a named import of `join` under a short name: the call
 /// `r(__dirname, "preload.js")` is `path.join` through the import, from an ES module or a
 /// destructured `require`, and a parameter reusing the name in an inner function is not.

@@ -2184,11 +2184,34 @@ fn project_findings<'p>(
                 .iter()
                 .map(|(n, v)| json!({"name": n, "value": value_json(v)}))
                 .collect();
-            let preload_resolution = window.preload.as_ref().map(|p| {
-                o.env
+            // The first of the preload's static paths that resolves (a condition's branches
+            // may name a development path the package does not ship), or else the first.
+            let mut preload = window.preload.as_ref().map(|p| {
+                let resolved = o
+                    .env
                     .files
-                    .resolve(&file.path, &p.path, Context::parse(p.context))
+                    .resolve(&file.path, &p.path, Context::parse(p.context));
+                (p, resolved)
             });
+            for other in &window.preload_alternatives {
+                if preload
+                    .as_ref()
+                    .is_some_and(|(_, r)| r.status == "resolved")
+                {
+                    break;
+                }
+                let resolved =
+                    o.env
+                        .files
+                        .resolve(&file.path, &other.path, Context::parse(other.context));
+                if resolved.status == "resolved" {
+                    preload = Some((other, resolved));
+                }
+            }
+            let (preload, preload_resolution) = match preload {
+                Some((p, r)) => (Some(p), Some(r)),
+                None => (None, None),
+            };
             let key = format!(
                 "{}:{}:{}",
                 window.constructor, window.range.start.line, window.range.start.column
@@ -2198,8 +2221,8 @@ fn project_findings<'p>(
                        "web_preferences_status": window.web_preferences_status, "web_preferences": prefs,
                        "omitted_web_preferences": window.omitted_web_preferences,
                        "option_sources": window.option_sources.iter().map(|s| json!({"expression": s.expression, "resolution": s.resolution})).collect::<Vec<_>>(),
-                       "preload_path": preload_resolution.as_ref().and_then(|r| r.path.clone()).or_else(|| window.preload.as_ref().map(|p| p.path.clone())),
-                       "preload_resolution_context": window.preload.as_ref().map(|p| p.context),
+                       "preload_path": preload_resolution.as_ref().and_then(|r| r.path.clone()).or_else(|| preload.map(|p| p.path.clone())),
+                       "preload_resolution_context": preload.map(|p| p.context),
                        "preload_expression": window.preload_expression, "absence_means_default": false}),
                 observed("ast-static-analysis", sha_ref, location, "observe-browser-window-construction"))?;
             o.edge(
@@ -2217,7 +2240,7 @@ fn project_findings<'p>(
             if scoping {
                 scoped.push((window.range, node.clone(), "calls"));
             }
-            if let (Some(preload), Some(resolution)) = (&window.preload, preload_resolution) {
+            if let (Some(preload), Some(resolution)) = (preload, preload_resolution) {
                 c.preloads += 1;
                 o.role_resolved(
                     "electron-preload",

@@ -338,37 +338,49 @@ impl Extractor<'_, '_> {
         span: Span,
         seen: &mut Vec<String>,
     ) {
-        let (target, context) = match string(value) {
-            Some(target) if api == "loadURL" && url_scheme(&target) => {
-                if !seen.contains(&target) {
-                    seen.push(target.clone());
-                    self.observation(
-                        "endpoint",
-                        "loadURL".to_owned(),
-                        Some(crate::redact::url(&target)),
-                        span,
-                    );
-                }
+        // `loadFile` reads a relative path from the application's root, however the path
+        // was written; a name may hold several (`const page = isDev ? url : file`).
+        let targets: Vec<(String, &'static str)> = match string(value) {
+            Some(target) if api == "loadFile" => vec![(target, "filesystem-expression")],
+            Some(target) => vec![(target, "module-specifier")],
+            None => super::names::static_paths(value, self)
+                .into_iter()
+                .map(|p| {
+                    let context = if api == "loadFile" {
+                        "filesystem-expression"
+                    } else {
+                        p.context
+                    };
+                    (p.path, context)
+                })
+                .collect(),
+        };
+        for (target, context) in targets {
+            if seen.contains(&target) {
+                continue;
+            }
+            if api == "loadURL" && url_scheme(&target) {
+                seen.push(target.clone());
+                self.observation(
+                    "endpoint",
+                    "loadURL".to_owned(),
+                    Some(crate::redact::url(&target)),
+                    span,
+                );
+                continue;
+            }
+            if !self.admit(None) {
                 return;
             }
-            Some(target) if api == "loadFile" => (target, "filesystem-expression"),
-            Some(target) => (target, "module-specifier"),
-            None => match static_path(value, self) {
-                Some(path) => (path.path, path.context),
-                None => return,
-            },
-        };
-        if seen.contains(&target) || !self.admit(None) {
-            return;
+            seen.push(target.clone());
+            self.facts.renderer_loads.push(RendererLoad {
+                api,
+                target,
+                context,
+                range: self.source.range(span),
+                module: self.module(),
+            });
         }
-        seen.push(target.clone());
-        self.facts.renderer_loads.push(RendererLoad {
-            api,
-            target,
-            context,
-            range: self.source.range(span),
-            module: self.module(),
-        });
     }
 
     pub(super) fn electron_call(&mut self, name: &str, call: &CallExpr) {
@@ -541,7 +553,7 @@ impl Extractor<'_, '_> {
             // `process.env.RENDERER_URL || …`.
             let mut values = Vec::new();
             if let Some(first) = arg(0) {
-                alternatives(first, &mut values, 0);
+                super::names::alternatives(first, &mut values, 0);
             }
             let mut seen: Vec<String> = Vec::new();
             for value in values {
@@ -1254,31 +1266,6 @@ const NOT_BRIDGES: &[&str] = &[
 const MAX_WINDOW_CALLS: usize = 4096;
 /// Arguments of a window call read for a forwarded channel.
 const MAX_FORWARDED_ARGS: usize = 4;
-
-/// Most values read off one argument.
-const MAX_ALTERNATIVES: usize = 8;
-
-/// The values `expr` may take: both branches of a conditional, both sides of `||` and `??`
-/// (nested a few deep), or `expr` itself.
-fn alternatives<'e>(expr: &'e Expr, out: &mut Vec<&'e Expr>, depth: usize) {
-    let expr = unwrap(expr);
-    if out.len() >= MAX_ALTERNATIVES {
-        return;
-    }
-    match expr {
-        Expr::Cond(cond) if depth < 4 => {
-            alternatives(&cond.cons, out, depth + 1);
-            alternatives(&cond.alt, out, depth + 1);
-        }
-        Expr::Bin(bin)
-            if depth < 4 && matches!(bin.op, BinaryOp::LogicalOr | BinaryOp::NullishCoalescing) =>
-        {
-            alternatives(&bin.left, out, depth + 1);
-            alternatives(&bin.right, out, depth + 1);
-        }
-        _ => out.push(expr),
-    }
-}
 
 /// What an `electron-serve` call sets up.
 pub(super) struct Served {

@@ -194,6 +194,7 @@ pub(crate) fn extract(
         facts,
         aliases: pre.aliases,
         anchors: pre.anchors,
+        paths: pre.paths,
         constants: pre.constants,
         assignments: pre.assignments,
         imports: pre.imports,
@@ -435,6 +436,8 @@ struct Extractor<'s, 'c> {
     aliases: Aliases,
     /// Local names for the module's directory or file, bound by the pre-pass.
     anchors: Scoped<names::Anchor>,
+    /// Static paths bound to names, from the pre-pass.
+    paths: Scoped<prepass::PathBound>,
     /// Strings bound to names, and the names assigned again, from the pre-pass.
     constants: Scoped<constants::Bound>,
     assignments: HashMap<String, u32>,
@@ -1726,6 +1729,18 @@ impl names::PathScope for Extractor<'_, '_> {
     fn member_path(&self, dotted: &str) -> Option<&StaticPath> {
         self.member_paths.get(dotted)?.as_ref()
     }
+
+    fn bound_paths(&self, name: &str) -> &[StaticPath] {
+        self.paths
+            .resolve(name, &self.scopes)
+            .map_or(&[], |b| b.holding(&self.assignments, name))
+    }
+
+    fn bound_path(&self, name: &str) -> Option<&StaticPath> {
+        self.paths
+            .resolve(name, &self.scopes)?
+            .single(&self.assignments, name)
+    }
 }
 
 /// The name a call or a handler names one of the file's functions by: `open`, or `this.open`
@@ -2278,27 +2293,42 @@ impl Visit for Extractor<'_, '_> {
                 );
             } else if key.eq_ignore_ascii_case("content-security-policy") {
                 self.csp_header(&kv.value);
-            } else if key == "preload"
-                && let Some(path) = static_path(&kv.value, self)
-                // A bare word (`preload: "auto"`) is not a script path.
-                && (path.context == "filesystem-expression"
-                    || [".js", ".cjs", ".mjs"].iter().any(|e| path.path.to_ascii_lowercase().ends_with(e)))
-                && self.admit(Some(format!(
-                    "preload\0{}\0{}",
-                    path.path,
-                    kv.value.span().lo.0
-                )))
-            {
-                self.facts.renderer_loads.push(RendererLoad {
-                    api: "preload-property",
-                    target: path.path,
-                    context: path.context,
-                    range: self.source.range(kv.value.span()),
-                    module: self.module(),
-                });
+            } else if key == "preload" {
+                // Each static branch of `isDev ? a : b`.
+                for path in names::static_paths(&kv.value, self) {
+                    self.preload_property(path, kv.value.span());
+                }
+            }
+        }
+        // `{ preload }` of a name bound to a path.
+        if let Prop::Shorthand(ident) = prop
+            && ident.sym == *"preload"
+        {
+            for path in names::PathScope::bound_paths(self, &ident.sym).to_vec() {
+                self.preload_property(path, ident.span);
             }
         }
         prop.visit_children_with(self);
+    }
+}
+
+impl Extractor<'_, '_> {
+    /// A `preload` property of a static path, in any object: a renderer load of a preload.
+    fn preload_property(&mut self, path: StaticPath, span: swc_common::Span) {
+        // A bare word (`preload: "auto"`) is not a script path.
+        let script = path.context == "filesystem-expression"
+            || [".js", ".cjs", ".mjs"]
+                .iter()
+                .any(|e| path.path.to_ascii_lowercase().ends_with(e));
+        if script && self.admit(Some(format!("preload\0{}\0{}", path.path, span.lo.0))) {
+            self.facts.renderer_loads.push(RendererLoad {
+                api: "preload-property",
+                target: path.path,
+                context: path.context,
+                range: self.source.range(span),
+                module: self.module(),
+            });
+        }
     }
 }
 

@@ -306,6 +306,56 @@ pub(crate) fn static_path(expr: &Expr, scope: &dyn PathScope) -> Option<StaticPa
     Some(StaticPath { path, context })
 }
 
+/// Most values read off one argument.
+const MAX_ALTERNATIVES: usize = 8;
+
+/// The values `expr` may take: both branches of a conditional, both sides of `||` and `??`
+/// (nested a few deep), or `expr` itself.
+pub(crate) fn alternatives<'e>(expr: &'e Expr, out: &mut Vec<&'e Expr>, depth: usize) {
+    let expr = unwrap(expr);
+    if out.len() >= MAX_ALTERNATIVES {
+        return;
+    }
+    match expr {
+        Expr::Cond(cond) if depth < 4 => {
+            alternatives(&cond.cons, out, depth + 1);
+            alternatives(&cond.alt, out, depth + 1);
+        }
+        Expr::Bin(bin)
+            if depth < 4
+                && matches!(
+                    bin.op,
+                    swc_ecma_ast::BinaryOp::LogicalOr | swc_ecma_ast::BinaryOp::NullishCoalescing
+                ) =>
+        {
+            alternatives(&bin.left, out, depth + 1);
+            alternatives(&bin.right, out, depth + 1);
+        }
+        _ => out.push(expr),
+    }
+}
+
+/// The static paths `expr` may take: one for each branch of a condition that has one
+/// (`app.isPackaged ? join(__dirname, "a.js") : join(__dirname, "b.js")`), through names
+/// bound to such a condition too, in source order and without repeats.
+pub(crate) fn static_paths(expr: &Expr, scope: &dyn PathScope) -> Vec<StaticPath> {
+    let mut branches = Vec::new();
+    alternatives(expr, &mut branches, 0);
+    let mut out: Vec<StaticPath> = Vec::new();
+    for branch in branches {
+        let paths = match unwrap(branch) {
+            Expr::Ident(ident) => scope.bound_paths(&ident.sym).to_vec(),
+            other => static_path(other, scope).into_iter().collect(),
+        };
+        for path in paths {
+            if !out.contains(&path) {
+                out.push(path);
+            }
+        }
+    }
+    out
+}
+
 /// `app.getAppPath()`: the directory of the application's `package.json`.
 fn is_app_root(expr: &Expr, scope: &dyn PathScope) -> bool {
     matches!(unwrap(expr), Expr::Call(call) if call.args.is_empty()
@@ -338,6 +388,16 @@ pub(crate) trait PathScope {
     /// The static path a member (`__webpack_require__.ab`) is assigned, when the file's
     /// path-shaped assignments of it agree.
     fn member_path(&self, _dotted: &str) -> Option<&StaticPath> {
+        None
+    }
+    /// The static paths a local name is bound to, where the binding holds
+    /// (`const preload = path.join(__dirname, "preload.js")`): one, or one for each branch
+    /// of a condition.
+    fn bound_paths(&self, _name: &str) -> &[StaticPath] {
+        &[]
+    }
+    /// The static path a local name is bound to, when every value it may hold is that path.
+    fn bound_path(&self, _name: &str) -> Option<&StaticPath> {
         None
     }
 }
@@ -405,6 +465,11 @@ fn path_parts(
         return Some("/".to_owned());
     }
     match expr {
+        Expr::Ident(ident) => {
+            let bound = scope.bound_path(&ident.sym)?;
+            *anchored |= bound.context == "filesystem-expression";
+            Some(bound.path.clone())
+        }
         Expr::Bin(bin) if bin.op == swc_ecma_ast::BinaryOp::Add => {
             let left = path_parts(&bin.left, scope, anchored, depth + 1)?;
             let right = path_parts(&bin.right, scope, anchored, depth + 1)?;
@@ -429,12 +494,24 @@ fn path_parts(
         Expr::Call(call) => {
             let name = scope.callee(&call.callee);
             if named(&name, "join") || named(&name, "resolve") {
+                let join = named(&name, "join");
                 let mut parts = Vec::new();
-                for arg in &call.args {
+                for (i, arg) in call.args.iter().enumerate() {
                     if arg.spread.is_some() {
                         return None;
                     }
                     let part = path_parts(&arg.expr, scope, anchored, depth + 1)?;
+                    // `path.join("file://", __dirname, "index.html")`: the scheme before an
+                    // anchor is dropped, as `concat` drops it.
+                    if i == 0 && part.eq_ignore_ascii_case("file://") {
+                        continue;
+                    }
+                    // `join` does not start again at an absolute part as `resolve` does:
+                    // `join(__dirname, "/index.html")` is `index.html` beside the file.
+                    let part = match part.strip_prefix('/') {
+                        Some(rest) if join && i > 0 => rest.trim_start_matches('/').to_owned(),
+                        _ => part,
+                    };
                     if !part.is_empty() {
                         parts.push(part);
                     }
@@ -443,6 +520,22 @@ fn path_parts(
                     return None;
                 }
                 Some(join_parts(&parts))
+            } else if named(&name, "format") {
+                // `url.format({ pathname: path.join(__dirname, "index.html"), protocol:
+                // "file:", slashes: true })`, as Electron's early templates load a page.
+                let options = call.args.first().filter(|a| a.spread.is_none())?;
+                let protocol = string(property_of(&options.expr, "protocol")?)?;
+                if !protocol.trim_end_matches(':').eq_ignore_ascii_case("file") {
+                    return None;
+                }
+                path_parts(
+                    property_of(&options.expr, "pathname")?,
+                    scope,
+                    anchored,
+                    depth + 1,
+                )
+            } else if let Some(url) = file_url_text(call, scope) {
+                path_parts(url, scope, anchored, depth + 1)
             } else if named(&name, "fileURLToPath") {
                 let inner = path_parts(&call.args.first()?.expr, scope, anchored, depth + 1)?;
                 Some(
@@ -460,6 +553,14 @@ fn path_parts(
         // `__dirname + require("path").sep + __webpack_require__.p + "x.node"`.
         Expr::Member(member) => {
             let prop = member.prop.as_ident()?;
+            // `pathToFileURL(p).href`: the file URL of a path is the path.
+            if prop.sym == *"href"
+                && let Expr::Call(call) = unwrap(&member.obj)
+                && named(&scope.callee(&call.callee), "pathToFileURL")
+            {
+                let arg = call.args.first().filter(|a| a.spread.is_none())?;
+                return path_parts(&arg.expr, scope, anchored, depth + 1);
+            }
             if prop.sym == *"sep"
                 && (super::prepass::require_spec(&member.obj)
                     .as_deref()
@@ -490,6 +591,30 @@ fn path_parts(
         }
         _ => None,
     }
+}
+
+/// The path whose file URL `call` writes out: `pathToFileURL(p).toString()`.
+fn file_url_text<'e>(call: &'e swc_ecma_ast::CallExpr, scope: &dyn PathScope) -> Option<&'e Expr> {
+    if !call.args.is_empty() {
+        return None;
+    }
+    let Expr::Member(member) = unwrap(call.callee.as_expr()?) else {
+        return None;
+    };
+    if !member.prop.as_ident().is_some_and(|p| p.sym == *"toString") {
+        return None;
+    }
+    let Expr::Call(inner) = unwrap(&member.obj) else {
+        return None;
+    };
+    if !named(&scope.callee(&inner.callee), "pathToFileURL") {
+        return None;
+    }
+    inner
+        .args
+        .first()
+        .filter(|a| a.spread.is_none())
+        .map(|a| &*a.expr)
 }
 
 fn join_parts(parts: &[String]) -> String {

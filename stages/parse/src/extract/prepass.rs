@@ -638,6 +638,10 @@ pub(super) struct PrePass {
     pub(super) anchors: Scoped<Anchor>,
     /// Strings (and objects of them) bound to names ([`super::constants`]).
     pub(super) constants: Scoped<Bound>,
+    /// Static paths bound to names, in a file that uses Electron:
+    /// `const preload = path.join(__dirname, "preload.js")`, read where a window, a load or
+    /// a process names the path through the name.
+    pub(super) paths: Scoped<PathBound>,
     /// How many times the file assigns each name (after declaring it): `var`/`let` values
     /// hold only for names it never assigns.
     pub(super) assignments: HashMap<String, u32>,
@@ -728,6 +732,72 @@ impl names::PathScope for PrePass {
 
     fn member_path(&self, dotted: &str) -> Option<&StaticPath> {
         self.member_paths.get(dotted)?.as_ref()
+    }
+
+    fn bound_paths(&self, name: &str) -> &[StaticPath] {
+        self.paths
+            .resolve(name, &self.scopes)
+            .map_or(&[], |b| b.holding(&self.assignments, name))
+    }
+
+    fn bound_path(&self, name: &str) -> Option<&StaticPath> {
+        self.paths
+            .resolve(name, &self.scopes)?
+            .single(&self.assignments, name)
+    }
+}
+
+/// The static paths bound to a name (one, or one for each branch of a condition that has
+/// one), and how the binding was made.
+#[derive(Debug)]
+pub(super) struct PathBound {
+    paths: Vec<StaticPath>,
+    /// Whether every branch of the value is one of `paths`: a path built on the name
+    /// (`join(dir, "x")`) reads it only then.
+    complete: bool,
+    how: Binding,
+}
+
+impl PathBound {
+    /// The paths, where the binding holds in a file that assigns names `assignments` times.
+    pub(super) fn holding(&self, assignments: &HashMap<String, u32>, name: &str) -> &[StaticPath] {
+        if self.how.holds(assignments.get(name).copied().unwrap_or(0)) {
+            &self.paths
+        } else {
+            &[]
+        }
+    }
+
+    /// The one path the name holds, where the binding holds and every branch is that path.
+    pub(super) fn single(
+        &self,
+        assignments: &HashMap<String, u32>,
+        name: &str,
+    ) -> Option<&StaticPath> {
+        match self.holding(assignments, name) {
+            [one] if self.complete => Some(one),
+            _ => None,
+        }
+    }
+}
+
+/// Whether a declaration's value may be a path worth binding to its name: what
+/// [`may_be_path`] admits, any short string, and `fileURLToPath(…)`.
+fn may_bind_path(expr: &Expr) -> bool {
+    match unwrap(expr) {
+        Expr::Lit(swc_ecma_ast::Lit::Str(s)) => s.value.len() <= 256,
+        Expr::Call(call) => {
+            may_be_path(expr)
+                || call.callee.as_expr().is_some_and(|c| match unwrap(c) {
+                    Expr::Ident(i) => i.sym == *"fileURLToPath" || i.sym == *"format",
+                    Expr::Member(m) => m.prop.as_ident().is_some_and(|p| {
+                        p.sym == *"fileURLToPath" || p.sym == *"format" || p.sym == *"toString"
+                    }),
+                    _ => false,
+                })
+        }
+        Expr::Member(m) => m.prop.as_ident().is_some_and(|p| p.sym == *"href"),
+        other => may_be_path(other),
     }
 }
 
@@ -1088,6 +1158,7 @@ impl PrePass {
     fn shadow(&mut self, pat: &Pat, depth: usize) {
         if (self.aliases.is_empty()
             && self.anchors.is_empty()
+            && self.paths.is_empty()
             && self.constants.is_empty()
             && self.wrappers.is_empty()
             && self.imports.is_empty()
@@ -1121,6 +1192,7 @@ impl PrePass {
     fn shadow_name(&mut self, name: &str) {
         self.aliases.shadow(name, self.scopes.current());
         self.anchors.shadow(name, self.scopes.current());
+        self.paths.shadow(name, self.scopes.current());
         self.constants.shadow(name, self.scopes.current());
         self.wrappers.shadow(name, self.scopes.current());
         self.imports.shadow(name, self.scopes.current());
@@ -1533,6 +1605,37 @@ impl Visit for PrePass {
         {
             let scope = self.scopes.current();
             self.anchors.bind(&ident.id.sym, scope, Some(anchor));
+        } else if self.electron
+            && let (Pat::Ident(ident), Some(init)) = (&decl.name, decl.init.as_deref())
+        {
+            let mut branches = Vec::new();
+            names::alternatives(init, &mut branches, 0);
+            let mut paths: Vec<StaticPath> = Vec::new();
+            let mut complete = true;
+            for branch in branches {
+                match may_bind_path(branch)
+                    .then(|| names::static_path(branch, self))
+                    .flatten()
+                {
+                    Some(path) if !paths.contains(&path) => paths.push(path),
+                    Some(_) => {}
+                    None => complete = false,
+                }
+            }
+            if !paths.is_empty() {
+                let how = if self.in_const {
+                    Binding::Fixed
+                } else {
+                    Binding::Declared
+                };
+                let scope = self.scopes.current();
+                let bound = PathBound {
+                    paths,
+                    complete,
+                    how,
+                };
+                self.paths.bind(&ident.id.sym, scope, Some(bound));
+            }
         }
         if let Some(init) = &decl.init {
             if let Pat::Ident(ident) = &decl.name

@@ -19,7 +19,7 @@ use swc_common::Spanned;
 use swc_ecma_ast::{Expr, ObjectLit, Prop, PropOrSpread};
 
 use super::Extractor;
-use super::names::{named, prop_name, static_path, static_value, unwrap};
+use super::names::{PathScope, named, prop_name, static_value, unwrap};
 use crate::facts::{OptionSource, StaticPath, StaticValue, Window};
 
 /// Most preferences kept of one window.
@@ -103,6 +103,7 @@ pub(super) struct Preferences {
     /// Keys past [`MAX_HELD_PREFERENCES`], counted, not kept.
     omitted: u64,
     preload: Option<StaticPath>,
+    preload_alternatives: Vec<StaticPath>,
     preload_expression: Option<String>,
 }
 
@@ -127,6 +128,7 @@ impl Preferences {
         self.omitted += other.omitted;
         if other.preload.is_some() || other.preload_expression.is_some() {
             self.preload = other.preload.clone();
+            self.preload_alternatives = other.preload_alternatives.clone();
             self.preload_expression = other.preload_expression.clone();
         }
     }
@@ -182,10 +184,23 @@ impl Extractor<'_, '_> {
             omitted_web_preferences: 0,
             option_sources: Vec::new(),
             preload: None,
+            preload_alternatives: Vec::new(),
             preload_expression: None,
             range: self.source.range(span),
             module: self.module(),
         });
+    }
+
+    /// A `preload` value: the static paths its branches take (`isDev ? a : b`), the first
+    /// as the preload, or else its expression.
+    fn set_preload(&self, prefs: &mut Preferences, value: &Expr) {
+        let mut paths = super::names::static_paths(value, self).into_iter();
+        prefs.preload = paths.next();
+        prefs.preload_alternatives = paths.collect();
+        prefs.preload_expression = match prefs.preload {
+            Some(_) => None,
+            None => Some(self.source.expression(value.span())),
+        };
     }
 
     fn spread_of(&self, expr: &Expr, source: Source) -> Composition {
@@ -331,10 +346,7 @@ impl Extractor<'_, '_> {
                 };
                 let mut one = Preferences::default();
                 if key.sym == *"preload" {
-                    one.preload = static_path(value, self);
-                    if one.preload.is_none() {
-                        one.preload_expression = Some(self.source.expression(value.span()));
-                    }
+                    self.set_preload(&mut one, value);
                 }
                 one.set(key.sym.to_string(), static_value(self.source, value));
                 (object, Part::Preference(one))
@@ -391,18 +403,19 @@ impl Extractor<'_, '_> {
                         let key =
                             prop_name(&kv.key).unwrap_or_else(|| format!("[dynamic@{offset}]"));
                         if key == "preload" {
-                            out.preload = static_path(&kv.value, self);
-                            out.preload_expression = match out.preload {
-                                Some(_) => None,
-                                None => Some(self.source.expression(kv.value.span())),
-                            };
+                            self.set_preload(&mut out, &kv.value);
                         }
                         out.set(key, static_value(self.source, &kv.value));
                     }
                     Prop::Shorthand(ident) => {
                         if ident.sym == *"preload" {
-                            out.preload = None;
-                            out.preload_expression = Some(ident.sym.to_string());
+                            let mut paths = PathScope::bound_paths(self, &ident.sym).iter();
+                            out.preload = paths.next().cloned();
+                            out.preload_alternatives = paths.cloned().collect();
+                            out.preload_expression = match out.preload {
+                                Some(_) => None,
+                                None => Some(ident.sym.to_string()),
+                            };
                         }
                         out.set(
                             ident.sym.to_string(),
@@ -488,6 +501,7 @@ impl Extractor<'_, '_> {
             out.omitted_web_preferences = omitted;
             out.option_sources = sources;
             out.preload = prefs.preload;
+            out.preload_alternatives = prefs.preload_alternatives;
             out.preload_expression = prefs.preload_expression;
         }
     }
