@@ -601,7 +601,7 @@ fn file_url_text<'e>(call: &'e swc_ecma_ast::CallExpr, scope: &dyn PathScope) ->
     let Expr::Member(member) = unwrap(call.callee.as_expr()?) else {
         return None;
     };
-    if !member.prop.as_ident().is_some_and(|p| p.sym == *"toString") {
+    if member.prop.as_ident().is_none_or(|p| p.sym != *"toString") {
         return None;
     }
     let Expr::Call(inner) = unwrap(&member.obj) else {
