@@ -2594,3 +2594,75 @@ app.whenReady().then(() => {
     let pages = &result["summary"]["renderer_pages"]["loaded_pages"];
     assert_eq!(pages, 2);
 }
+
+/// A real build: what vite-plugin-electron writes for create-electron-vite's template
+/// (`corpora/javascript/vite-electron-app`), against what the template's sources say
+/// (`truth.json`). The main process names its page through names bound to paths
+/// (`s = o.join(process.env.APP_ROOT, "dist")`, then `e.loadFile(o.join(s, "index.html"))`).
+#[test]
+fn a_vite_plugin_electron_build_matches_its_templates_sources() {
+    let fixture =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpora/javascript/vite-electron-app");
+    let truth: Value =
+        serde_json::from_str(&std::fs::read_to_string(fixture.join("truth.json")).unwrap())
+            .unwrap();
+    let result = analyze(&fixture.join("app"), SourceMaps::Declarations);
+    assert_eq!(
+        nodes(&result, "browser-window").len() as u64,
+        truth["windows"].as_u64().unwrap()
+    );
+    let resolved = |kind: &str| -> BTreeSet<String> {
+        nodes(&result, kind)
+            .into_iter()
+            .filter(|n| props(n)["resolution_status"] == "resolved")
+            .map(|n| props(n)["resolved_path"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let strings = |v: &Value| -> BTreeSet<String> {
+        v.as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap().to_owned())
+            .collect()
+    };
+    let pages: BTreeSet<String> = resolved("electron-renderer")
+        .into_iter()
+        .filter(|p| p.ends_with(".html"))
+        .collect();
+    assert_eq!(pages, strings(&truth["renderer_pages"]));
+    assert_eq!(resolved("electron-preload"), strings(&truth["preloads"]));
+    let window = props(nodes(&result, "browser-window")[0]);
+    assert_eq!(window["preload_path"], truth["preloads"][0]);
+    for (key, members) in truth["bridges"].as_object().unwrap() {
+        let bridge = nodes(&result, "context-bridge-api")
+            .into_iter()
+            .find(|b| props(b)["api_key"] == key.as_str())
+            .unwrap_or_else(|| panic!("bridge {key}"));
+        assert_eq!(&props(bridge)["members"], members);
+    }
+    let main_ipc: BTreeSet<(String, String)> = result["graph"]["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["relation"] == "sends" && e["properties"]["side"] == "main")
+        .map(|e| {
+            (
+                e["properties"]["operation"].as_str().unwrap().to_owned(),
+                e["properties"]["channel"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    let expected: BTreeSet<(String, String)> = truth["main_ipc"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p[0].as_str().unwrap().to_owned(),
+                p[1].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(main_ipc, expected);
+    assert_eq!(result["summary"]["renderer_pages"]["loaded_pages"], 1);
+}
