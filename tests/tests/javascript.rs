@@ -2666,3 +2666,43 @@ fn a_vite_plugin_electron_build_matches_its_templates_sources() {
     assert_eq!(main_ipc, expected);
     assert_eq!(result["summary"]["renderer_pages"]["loaded_pages"], 1);
 }
+
+/// A renderer transmission that reaches no handler is listed by channel, with the main
+/// process's registrations of the channel in the other mode: `handle` answers only `invoke`,
+/// and `on` only `send`, so an `invoke` of a channel the main process listens on goes
+/// nowhere (Electron rejects it: no handler registered).
+#[test]
+fn unpaired_transmissions_name_their_channel_and_a_registration_in_the_other_mode() {
+    let dir = app_tree(&[
+        (
+            "main.js",
+            r#"const { ipcMain, BrowserWindow } = require("electron");
+ipcMain.on("log", (e, m) => m);
+ipcMain.handle("ask", () => 42);
+new BrowserWindow({}).loadFile("index.html");"#,
+        ),
+        ("index.html", "<script src=\"page.js\"></script>"),
+        (
+            "page.js",
+            r#"const { ipcRenderer } = require("electron");
+ipcRenderer.invoke("log", "wrong mode");
+ipcRenderer.send("ask");
+ipcRenderer.sendSync("nowhere");
+ipcRenderer.invoke("ask");"#,
+        ),
+    ]);
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let ipc = &result["summary"]["ipc"];
+    assert_eq!(ipc["renderer_transmissions"], 4);
+    assert_eq!(ipc["paired_renderer_transmissions"], 1);
+    assert_eq!(ipc["unpaired_literal_renderer_transmissions"], 3);
+    assert_eq!(ipc["mode_mismatched_renderer_transmissions"], 2);
+    assert_eq!(
+        ipc["unpaired_renderer_channels"],
+        json!([
+            {"channel": "ask", "renderer_operations": ["send"], "main_registrations_in_other_mode": ["handle"]},
+            {"channel": "log", "renderer_operations": ["invoke"], "main_registrations_in_other_mode": ["on"]},
+            {"channel": "nowhere", "renderer_operations": ["send-sync"], "main_registrations_in_other_mode": []},
+        ])
+    );
+}

@@ -861,6 +861,37 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
     if pairs.len() > 12 {
         say!("  paired            … {} more", pairs.len() - 12);
     }
+    // Transmissions that reach no handler, and whether the main process registers their
+    // channel in the other mode (`invoke` of a channel it only listens on).
+    let unpaired = ipc["unpaired_renderer_channels"].as_array();
+    for entry in unpaired.into_iter().flatten().take(12) {
+        let ops: Vec<String> = entry["renderer_operations"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(text)
+            .collect();
+        let other: Vec<String> = entry["main_registrations_in_other_mode"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(text)
+            .collect();
+        let main = if other.is_empty() {
+            "no main-side registration seen".to_owned()
+        } else {
+            format!("main registers it with {} only", other.join(", "))
+        };
+        say!(
+            "  unpaired          {}: {} ({main})",
+            text(&entry["channel"]),
+            ops.join(", ")
+        );
+    }
+    let listed = unpaired.map_or(0, Vec::len);
+    if listed > 12 {
+        say!("  unpaired          … {} more channels", listed - 12);
+    }
     say!(
         "  native add-ons    {} bindings, {} resolved",
         s["native_addon_bindings"],

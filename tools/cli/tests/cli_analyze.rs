@@ -494,3 +494,28 @@ fn a_reader_that_closes_early_does_not_crash_the_summary() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert_eq!(status.code(), Some(0));
 }
+
+/// Transmissions that reach no handler are listed, with the main process's registration of
+/// their channel in the other mode when it has one.
+#[test]
+fn the_summary_lists_unpaired_channels_and_a_mode_that_does_not_answer() {
+    let summary = summary_of(&[
+        ("package.json", r#"{"name":"u","main":"main.js"}"#),
+        (
+            "main.js",
+            r#"const { ipcMain } = require("electron"); ipcMain.on("log", () => {});"#,
+        ),
+        (
+            "page.js",
+            r#"const { ipcRenderer } = require("electron"); ipcRenderer.invoke("log"); ipcRenderer.send("gone");"#,
+        ),
+    ]);
+    assert_eq!(
+        line_of(&summary, "unpaired          log"),
+        "unpaired          log: invoke (main registers it with on only)"
+    );
+    assert_eq!(
+        line_of(&summary, "unpaired          gone"),
+        "unpaired          gone: send (no main-side registration seen)"
+    );
+}

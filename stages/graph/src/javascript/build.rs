@@ -1678,6 +1678,12 @@ struct Counts {
     paired: u64,
     ambiguous: u64,
     unpaired: u64,
+    /// Unpaired transmissions whose channel the main process registers in the other mode
+    /// (an `invoke` of a channel it only listens on, a `send` to one it only handles).
+    mode_mismatched: u64,
+    /// The channels of unpaired transmissions: the renderer's operations, and the main
+    /// process's registrations of the channel in the other mode.
+    unpaired_channels: BTreeMap<String, (BTreeSet<String>, BTreeSet<&'static str>)>,
     prefix_paired: u64,
     reached_paired: u64,
     fanned_out: u64,
@@ -1712,6 +1718,8 @@ impl Counts {
             paired,
             ambiguous,
             unpaired,
+            mode_mismatched,
+            unpaired_channels,
             prefix_paired,
             reached_paired,
             fanned_out,
@@ -1742,6 +1750,12 @@ impl Counts {
         self.paired += paired;
         self.ambiguous += ambiguous;
         self.unpaired += unpaired;
+        self.mode_mismatched += mode_mismatched;
+        for (channel, (ops, other)) in unpaired_channels {
+            let entry = self.unpaired_channels.entry(channel).or_default();
+            entry.0.extend(ops);
+            entry.1.extend(other);
+        }
         self.prefix_paired += prefix_paired;
         self.reached_paired += reached_paired;
         self.fanned_out += fanned_out;
@@ -1758,6 +1772,24 @@ impl Counts {
         self.routes += routes;
         self.storage += storage;
     }
+}
+
+/// Most unpaired channels the summary lists (by name; the count of transmissions is whole).
+const MAX_UNPAIRED_CHANNELS: usize = 64;
+
+/// The summary's unpaired channels: each with the renderer's operations on it and the main
+/// process's registrations of it in the other mode, by channel, at most
+/// [`MAX_UNPAIRED_CHANNELS`].
+fn unpaired_channels_json(
+    channels: &BTreeMap<String, (BTreeSet<String>, BTreeSet<&'static str>)>,
+) -> Value {
+    channels
+        .iter()
+        .take(MAX_UNPAIRED_CHANNELS)
+        .map(|(channel, (ops, other))| {
+            json!({"channel": channel, "renderer_operations": ops, "main_registrations_in_other_mode": other})
+        })
+        .collect()
 }
 
 /// A file's bundles: each module table, and its esbuild wrappers (recorded one per wrapper)
@@ -2817,7 +2849,22 @@ fn project_findings<'p>(
                         "handler_path": handler_path, "handler_operation": handler_operation, "operation": op.operation});
                 pairing.write(sink, handler, props, ("high", "pair-ipc-literal-channel"))?;
             }
-            [] => c.unpaired += 1,
+            [] => {
+                c.unpaired += 1;
+                // The main process may register the channel in the other mode, which this
+                // transmission does not reach: `handle` answers only `invoke`.
+                let other_mode = if mode == "handle" { "listen" } else { "handle" };
+                let other: BTreeSet<&'static str> = handlers
+                    .get(&(channel.clone(), other_mode))
+                    .into_iter()
+                    .flatten()
+                    .map(|(_, _, operation, _)| *operation)
+                    .collect();
+                c.mode_mismatched += u64::from(!other.is_empty());
+                let entry = c.unpaired_channels.entry(channel.clone()).or_default();
+                entry.0.insert(op.operation.to_string());
+                entry.1.extend(other);
+            }
             several => {
                 // Of several registrations, the one the main entrypoint reaches is the one a
                 // transmission it also reaches goes to: a shipped source's copy, or a second
@@ -3401,6 +3448,8 @@ fn finish(cx: &StageCx<'_>, p: Projected, request: &Request<'_>) -> Result<Built
                 "renderer_transmissions": c.transmissions, "renderer_listeners": c.listeners, "main_handlers": c.handlers,
                 "paired_renderer_transmissions": c.paired, "ambiguous_renderer_transmissions": c.ambiguous,
                 "unpaired_literal_renderer_transmissions": c.unpaired,
+                "mode_mismatched_renderer_transmissions": c.mode_mismatched,
+                "unpaired_renderer_channels": unpaired_channels_json(&c.unpaired_channels),
                 "prefix_paired_renderer_transmissions": c.prefix_paired,
                 "reached_paired_renderer_transmissions": c.reached_paired,
                 "fanned_out_renderer_transmissions": c.fanned_out},
