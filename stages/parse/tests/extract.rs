@@ -40,6 +40,16 @@ fn ipc_ops(facts: &FileFacts) -> Vec<(&str, &str, Option<&str>)> {
         .collect()
 }
 
+/// Each window's static preload, as (path, context).
+fn preloads(facts: &FileFacts) -> Vec<Option<(&str, &'static str)>> {
+    facts
+        .js
+        .windows
+        .iter()
+        .map(|w| w.preload.as_ref().map(|p| (p.path.as_str(), p.context)))
+        .collect()
+}
+
 fn keys(facts: &FileFacts) -> Vec<String> {
     let mut keys: Vec<String> = facts
         .js
@@ -911,11 +921,7 @@ function third() {
 function fourth(options) { new BrowserWindow(options); }
 new BrowserWindow({ webPreferences: { preload: __dirname } });"#,
     );
-    let preloads: Vec<Option<(&str, &str)>> =
-        f.js.windows
-            .iter()
-            .map(|w| w.preload.as_ref().map(|p| (p.path.as_str(), p.context)))
-            .collect();
+    let preloads = preloads(&f);
     assert_eq!(
         preloads,
         [
@@ -989,11 +995,7 @@ new BrowserWindow({ webPreferences: { preload: either } });
 new BrowserWindow({ webPreferences: { preload: path.join(partly, "p.js") } });
 new BrowserWindow({}).loadFile(partly);"#,
     );
-    let preloads: Vec<Option<(&str, &str)>> =
-        f.js.windows
-            .iter()
-            .map(|w| w.preload.as_ref().map(|p| (p.path.as_str(), p.context)))
-            .collect();
+    let preloads = preloads(&f);
     assert_eq!(
         preloads,
         [

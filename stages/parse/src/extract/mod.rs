@@ -1731,15 +1731,11 @@ impl names::PathScope for Extractor<'_, '_> {
     }
 
     fn bound_paths(&self, name: &str) -> &[StaticPath] {
-        self.paths
-            .resolve(name, &self.scopes)
-            .map_or(&[], |b| b.holding(&self.assignments, name))
+        self.paths.bound(name, &self.scopes, &self.assignments)
     }
 
     fn bound_path(&self, name: &str) -> Option<&StaticPath> {
-        self.paths
-            .resolve(name, &self.scopes)?
-            .single(&self.assignments, name)
+        self.paths.single(name, &self.scopes, &self.assignments)
     }
 }
 

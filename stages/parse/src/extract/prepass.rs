@@ -735,15 +735,11 @@ impl names::PathScope for PrePass {
     }
 
     fn bound_paths(&self, name: &str) -> &[StaticPath] {
-        self.paths
-            .resolve(name, &self.scopes)
-            .map_or(&[], |b| b.holding(&self.assignments, name))
+        self.paths.bound(name, &self.scopes, &self.assignments)
     }
 
     fn bound_path(&self, name: &str) -> Option<&StaticPath> {
-        self.paths
-            .resolve(name, &self.scopes)?
-            .single(&self.assignments, name)
+        self.paths.single(name, &self.scopes, &self.assignments)
     }
 }
 
@@ -758,24 +754,31 @@ pub(super) struct PathBound {
     how: Binding,
 }
 
-impl PathBound {
-    /// The paths, where the binding holds in a file that assigns names `assignments` times.
-    pub(super) fn holding(&self, assignments: &HashMap<String, u32>, name: &str) -> &[StaticPath] {
-        if self.how.holds(assignments.get(name).copied().unwrap_or(0)) {
-            &self.paths
-        } else {
-            &[]
+impl Scoped<PathBound> {
+    /// The paths `name` is bound to in the innermost of `scopes` that binds it, where the
+    /// binding holds in a file that assigns names `assignments` times.
+    pub(super) fn bound(
+        &self,
+        name: &str,
+        scopes: &Scopes,
+        assignments: &HashMap<String, u32>,
+    ) -> &[StaticPath] {
+        match self.resolve(name, scopes) {
+            Some(b) if b.how.holds(assignments.get(name).copied().unwrap_or(0)) => &b.paths,
+            _ => &[],
         }
     }
 
-    /// The one path the name holds, where the binding holds and every branch is that path.
+    /// The one path `name` holds, where the binding holds and every branch is that path.
     pub(super) fn single(
         &self,
-        assignments: &HashMap<String, u32>,
         name: &str,
+        scopes: &Scopes,
+        assignments: &HashMap<String, u32>,
     ) -> Option<&StaticPath> {
-        match self.holding(assignments, name) {
-            [one] if self.complete => Some(one),
+        let complete = self.resolve(name, scopes).is_some_and(|b| b.complete);
+        match self.bound(name, scopes, assignments) {
+            [one] if complete => Some(one),
             _ => None,
         }
     }
