@@ -776,16 +776,18 @@ impl Scoped<PathBound> {
         scopes: &Scopes,
         assignments: &HashMap<String, u32>,
     ) -> Option<&StaticPath> {
-        let complete = self.resolve(name, scopes).is_some_and(|b| b.complete);
-        match self.bound(name, scopes, assignments) {
-            [one] if complete => Some(one),
+        let b = self.resolve(name, scopes).filter(|b| b.complete)?;
+        match b.paths.as_slice() {
+            [one] if b.how.holds(assignments.get(name).copied().unwrap_or(0)) => Some(one),
             _ => None,
         }
     }
 }
 
-/// Whether a declaration's value may be a path worth binding to its name: what
-/// [`may_be_path`] admits, any short string, and `fileURLToPath(…)`.
+/// Whether a declaration's value may be a path worth binding to its name, checked without
+/// allocating before [`names::static_path`] reads it: what [`may_be_path`] admits, any short
+/// string, and the file-URL forms static paths read (`fileURLToPath(…)`, `url.format(…)`,
+/// `pathToFileURL(…).href` or `.toString()`).
 fn may_bind_path(expr: &Expr) -> bool {
     match unwrap(expr) {
         Expr::Lit(swc_ecma_ast::Lit::Str(s)) => s.value.len() <= 256,
