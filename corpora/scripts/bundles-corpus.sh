@@ -10,6 +10,9 @@
 #   DEST/corpus/<bundler>[-esm]-<mode>.factories.json {output file: [module ids]} from the stats
 #   DEST/corpus/esbuild-<format>.meta.json            esbuild's metafile
 #   DEST/corpus/electron-<tool>[-factories|-esm]/     the built Electron app
+#   DEST/corpus/electron-<webpack|rspack>-split/      its main process split by a dynamic import
+#                                                     (CommonJS chunks; split-truth.json), with
+#                                                     <build>.factories.json from the stats
 #   DEST/corpus/browserify[-full-paths]/              corpora/javascript/browserify-app bundled
 #   DEST/corpus/browserify.deps.json                  browserify's own dependency records
 #   DEST/corpus/native-<forge|node-loader>/           corpora/javascript/native-app, whose add-on

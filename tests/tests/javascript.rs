@@ -2706,3 +2706,40 @@ ipcRenderer.invoke("ask");"#,
         ])
     );
 }
+
+/// A runtime whose externals a split chunk holds (webpack's `splitChunks` moving external
+/// modules out of the entry): the entry module it inlines requires `electron` by a key that
+/// only the other file defines, as `157: e => { e.exports = require("electron") }`. The
+/// entry's IPC handler and window are Electron's all the same; a key that two files define
+/// differently (one build's external, another's ordinary module) is left alone.
+#[test]
+fn a_runtime_reads_electron_from_the_externals_a_split_chunk_holds() {
+    let runtime = r#"(()=>{"use strict";var e={20(e){e.exports=1}},r={};function t(o){var n=r[o];if(void 0!==n)return n.exports;var s=r[o]={exports:{}};return e[o](s,s.exports,t),s.exports}t.m=e;var o=require("./externals.js");for(var n in o.modules)t.m[n]=o.modules[n];
+const{app:a,BrowserWindow:b,ipcMain:c}=t(157);a.whenReady().then(()=>{c.handle("split:get",()=>1),new b({webPreferences:{sandbox:!0}})});
+const{ipcMain:d}=t(299);d.handle("other:get",()=>2)})();"#;
+    let externals = r#""use strict";exports.ids=[201],exports.modules={157(e){e.exports=require("electron")},299(e){e.exports=require("electron")}};"#;
+    // Another build in the same package, whose module 299 is its own code.
+    let other = r#""use strict";exports.ids=[7],exports.modules={299(e,t,n){e.exports={ipcMain:{handle(){}}}}};"#;
+    let dir = app_tree(&[
+        ("main.js", runtime),
+        ("externals.js", externals),
+        ("other/7.js", other),
+    ]);
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let channels: BTreeSet<&str> = result["graph"]["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["properties"]["side"] == "main")
+        .filter_map(|e| e["properties"]["channel"].as_str())
+        .collect();
+    assert_eq!(
+        channels,
+        BTreeSet::from(["split:get"]),
+        "{}",
+        result["summary"]
+    );
+    let windows = nodes(&result, "browser-window");
+    assert_eq!(windows.len(), 1);
+    assert_eq!(props(windows[0])["path"], "main.js");
+}

@@ -51,6 +51,31 @@ await pack("electron-webpack-factories", require("webpack"), true);
 await pack("electron-rspack-factories", require("@rspack/core").rspack, true);
 await pack("electron-webpack-eval", require("webpack"), true, true);
 await pack("electron-rspack-eval", require("@rspack/core").rspack, true, true);
+// The main process split: src/split.js loads src/lazy.js on demand, a chunk of its own in the
+// CommonJS chunk format (`exports.ids`, `exports.modules`) whose factories require `electron`
+// from the entry file. With its stats, the module ids per output file, as the oracle.
+async function split(name, factory) {
+  const dir = path.join(out, name);
+  const config = {
+    mode: "production", target: "electron-main", context: app, entry: { main: "./src/split.js" },
+    devtool: false, node: { __dirname: false, __filename: false },
+    output: { path: dir, filename: "[name].js", chunkFilename: "[name].chunk.js" },
+  };
+  const stats = await new Promise((resolve, reject) =>
+    factory(config, (err, s) => (err ? reject(err) : s.hasErrors() ? reject(new Error(s.toString())) : resolve(s))));
+  const json = stats.toJson({ all: false, chunks: true, chunkModules: true, ids: true });
+  const files = {};
+  for (const chunk of json.chunks) {
+    for (const file of chunk.files) {
+      (files[file] ??= []).push(...(chunk.modules ?? []).map((m) => m.id).filter((id) => id !== null && id !== undefined));
+    }
+  }
+  writeFileSync(path.join(out, `${name}.factories.json`), JSON.stringify(files, null, 1));
+  writeFileSync(path.join(dir, "package.json"), JSON.stringify({ name: "rea-split-corpus", version: "1.0.0", main: "main.js" }));
+}
+await split("electron-webpack-split", require("webpack"));
+await split("electron-rspack-split", require("@rspack/core").rspack);
+
 const dir = path.join(out, "electron-esbuild");
 await require("esbuild").build({
   absWorkingDir: app, entryPoints: ["src/main.js", "src/preload.js"], bundle: true, minify: true,

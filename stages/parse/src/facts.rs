@@ -285,6 +285,13 @@ pub struct Bundle {
     pub range: Range,
     pub modules: Vec<Module>,
     pub unknown_modules: u64,
+    /// Chunk ids the bundle's runtime loads on demand from its own code (`t.e(14)` in the
+    /// entry module webpack inlines there), in the order written; a factory's own are on its
+    /// [`Module`].
+    pub async_chunks: Vec<String>,
+    /// Keys of factories the runtime's own code requires (`t(157)` in the inlined entry
+    /// module), in the order written.
+    pub entry_requires: Vec<String>,
 }
 
 /// The two module wrappers of esbuild's runtime.
@@ -1095,6 +1102,10 @@ pub struct SemanticFacts {
 pub struct JsFacts {
     pub module_syntax: bool,
     pub bundles: Vec<Bundle>,
+    /// The external modules this file's bundle tables define, by factory key, sorted
+    /// (`("157", "electron")` for `157: e => { e.exports = require("electron") }`): what
+    /// chunks in other files of the build require by key.
+    pub externals: Vec<(String, &'static str)>,
     pub references: Vec<Reference>,
     pub observations: Vec<Observation>,
     pub vendor_markers: Vec<&'static str>,

@@ -6,8 +6,8 @@ use rea_core::{Failure, FailureReason};
 use rea_exec::StageCx;
 use rea_hash::{HashOutcome, HashedEntry};
 
-use crate::extract::{self, Budget};
-use crate::facts::{FileFacts, FileKind, ParseStatus, TextStatus};
+use crate::extract::{self, Budget, Externals};
+use crate::facts::{FileFacts, FileKind, ModuleKey, ParseStatus, TextStatus};
 use crate::source::Source;
 use crate::{syntax, text};
 
@@ -158,25 +158,39 @@ pub fn run(
         .with_max_len(1)
         .map(|(rank, facts, hashed)| {
             let bytes = facts.bytes;
-            let parsed = read_and_parse(cx, facts, hashed, options);
+            let parsed = read_and_parse(cx, facts, hashed, options, &Externals::new());
             counter.done(bytes);
             (rank, parsed)
         })
         .collect();
-    // The first failure in path order, whatever order the files were read in.
-    let mut failure: Option<(usize, Failure)> = None;
-    for (rank, facts) in done {
-        match facts {
-            Ok(facts) => slots[rank] = Some(facts),
-            Err(f) if failure.as_ref().is_none_or(|(first, _)| rank < *first) => {
-                failure = Some((rank, f));
-            }
-            Err(_) => {}
-        }
-    }
-    if let Some((_, f)) = failure {
-        return Err(f);
-    }
+    fill(&mut slots, done)?;
+    // A chunk's factories require, by key, the externals its entry chunk defines in another
+    // file (`t(157)` where main.js holds `157: e => { e.exports = require("electron") }`):
+    // those chunks are read again knowing them, so that `t(157).ipcMain` is Electron's.
+    let again: Vec<(usize, FileFacts, &HashedEntry, Externals)> = second_readings(&slots)
+        .into_iter()
+        .filter_map(|(rank, foreign)| {
+            let first = slots[rank].as_ref()?;
+            let mut facts = FileFacts::new(
+                first.path.clone(),
+                first.sha256.clone(),
+                first.bytes,
+                first.kind,
+            );
+            facts.unpacked = first.unpacked;
+            facts.semantic = first.semantic;
+            Some((rank, facts, candidates[rank].1, foreign))
+        })
+        .collect();
+    cx.check()?;
+    let done: Vec<(usize, Result<FileFacts, Failure>)> = again
+        .into_par_iter()
+        .with_max_len(1)
+        .map(|(rank, facts, hashed, foreign)| {
+            (rank, read_and_parse(cx, facts, hashed, options, &foreign))
+        })
+        .collect();
+    fill(&mut slots, done)?;
     cx.check()?;
     let files: Vec<FileFacts> = slots.into_iter().flatten().collect();
     let text_bytes_read = files
@@ -190,11 +204,117 @@ pub fn run(
     })
 }
 
+/// Puts each file's facts in its slot; the first failure in path order, whatever order the
+/// files were read in.
+fn fill(
+    slots: &mut [Option<FileFacts>],
+    done: Vec<(usize, Result<FileFacts, Failure>)>,
+) -> Result<(), Failure> {
+    let mut failure: Option<(usize, Failure)> = None;
+    for (rank, facts) in done {
+        match facts {
+            Ok(facts) => slots[rank] = Some(facts),
+            Err(f) if failure.as_ref().is_none_or(|(first, _)| rank < *first) => {
+                failure = Some((rank, f));
+            }
+            Err(_) => {}
+        }
+    }
+    match failure {
+        Some((_, f)) => Err(f),
+        None => Ok(()),
+    }
+}
+
+/// Whether a bundle is webpack's or rspack's.
+fn is_webpack(bundle: &crate::facts::Bundle) -> bool {
+    matches!(bundle.bundler, "webpack" | "rspack")
+}
+
+/// Whether a bundle is a webpack or rspack chunk, which another file's runtime installs.
+fn is_webpack_chunk(bundle: &crate::facts::Bundle) -> bool {
+    is_webpack(bundle) && matches!(bundle.shape, "jsonp-chunk" | "esm-chunk" | "commonjs-chunk")
+}
+
+/// The files to read again, by slot, each with the externals it requires from other files (a
+/// chunk's factories, or a runtime whose externals a split chunk holds).
+/// A key counts only where every file that has a factory of that key (of webpack or rspack)
+/// has it as the same external: production builds number modules by a hash of their name, so
+/// one build's key may be another build's ordinary module, and such a key is left alone.
+fn second_readings(slots: &[Option<FileFacts>]) -> Vec<(usize, Externals)> {
+    use std::collections::hash_map::Entry;
+    let webpack = |f: &FileFacts| {
+        f.js.bundles
+            .iter()
+            .filter(|b| matches!(b.bundler, "webpack" | "rspack"))
+            .flat_map(|b| &b.modules)
+            .map(|m| m.key.text())
+            .collect::<Vec<String>>()
+    };
+    if !slots
+        .iter()
+        .flatten()
+        .any(|f| f.js.bundles.iter().any(is_webpack_chunk))
+    {
+        return Vec::new();
+    }
+    let mut defined: std::collections::HashMap<String, Option<&'static str>> =
+        std::collections::HashMap::new();
+    for file in slots.iter().flatten() {
+        for key in webpack(file) {
+            let external = file
+                .js
+                .externals
+                .binary_search_by(|(k, _)| k.as_str().cmp(&key))
+                .ok()
+                .map(|i| file.js.externals[i].1);
+            match defined.entry(key) {
+                Entry::Vacant(entry) => {
+                    entry.insert(external);
+                }
+                Entry::Occupied(mut entry) => {
+                    if *entry.get() != external {
+                        entry.insert(None);
+                    }
+                }
+            }
+        }
+    }
+    let mut again = Vec::new();
+    for (rank, file) in slots.iter().enumerate() {
+        let Some(file) = file else { continue };
+        if !file.js.bundles.iter().any(is_webpack) {
+            continue;
+        }
+        let own: std::collections::HashSet<String> = webpack(file).into_iter().collect();
+        let mut foreign = Externals::new();
+        for bundle in file.js.bundles.iter().filter(|b| is_webpack(b)) {
+            let required = bundle
+                .modules
+                .iter()
+                .flat_map(|m| m.requires.iter().map(ModuleKey::text))
+                .chain(bundle.entry_requires.iter().cloned());
+            for key in required {
+                if !own.contains(&key)
+                    && let Some(Some(external)) = defined.get(&key)
+                {
+                    foreign.insert(key, external);
+                }
+            }
+        }
+        if !foreign.is_empty() {
+            again.push((rank, foreign));
+        }
+    }
+    again
+}
+
 fn read_and_parse(
     cx: &StageCx<'_>,
     mut facts: FileFacts,
     hashed: &HashedEntry,
     options: Options,
+    foreign: &Externals,
 ) -> Result<FileFacts, Failure> {
     cx.check()?;
     let mut bytes = Vec::with_capacity(facts.bytes as usize);
@@ -232,7 +352,7 @@ fn read_and_parse(
     };
     facts.text = TextStatus::Included;
     let cancelled = || cx.check().is_err();
-    read_text(&mut facts, text, options, &cancelled);
+    read_text_with(&mut facts, text, options, foreign, &cancelled);
     cx.check()?;
     Ok(facts)
 }
@@ -243,6 +363,17 @@ pub fn read_text(
     facts: &mut FileFacts,
     text: &str,
     options: Options,
+    cancelled: &dyn Fn() -> bool,
+) {
+    read_text_with(facts, text, options, &Externals::new(), cancelled);
+}
+
+/// [`read_text`], knowing the externals other files of the build define (`foreign`).
+fn read_text_with(
+    facts: &mut FileFacts,
+    text: &str,
+    options: Options,
+    foreign: &Externals,
     cancelled: &dyn Fn() -> bool,
 ) {
     let limits = options.limits;
@@ -291,7 +422,8 @@ pub fn read_text(
             facts.source_map = Some(map);
         }
         FileKind::JavaScript => {
-            if let Err(diagnostics) = read_javascript(facts, Source::new(text), options, cancelled)
+            if let Err(diagnostics) =
+                read_javascript(facts, Source::new(text), options, foreign, cancelled)
             {
                 facts.diagnostics = diagnostics;
                 facts.parse = ParseStatus::Failed;
@@ -308,6 +440,7 @@ fn read_javascript(
     facts: &mut FileFacts,
     mut source: Source<'_>,
     options: Options,
+    foreign: &Externals,
     cancelled: &dyn Fn() -> bool,
 ) -> Result<(), Vec<String>> {
     let limits = options.limits;
@@ -327,7 +460,9 @@ fn read_javascript(
         max_sources: limits.max_source_map_sources as usize,
     };
     let semantic = facts.semantic && facts.kind == FileKind::JavaScript;
-    let walk = extract::extract(&source, &program, budget, maps, semantic, cancelled);
+    let walk = extract::extract(
+        &source, &program, budget, maps, semantic, foreign, cancelled,
+    );
     drop(program);
     facts.visited_nodes = walk.visited_nodes;
     let js = walk.facts;
@@ -358,7 +493,13 @@ fn read_html(facts: &mut FileFacts, text: &str, options: Options, cancelled: &dy
     let all: Vec<&text::InlineScript> = page.inline.iter().collect();
     let read = |facts: &mut FileFacts, scripts: &[&text::InlineScript]| {
         let js = text::inline_script_text(text, scripts);
-        read_javascript(facts, Source::embedded(&js, text), options, cancelled)
+        read_javascript(
+            facts,
+            Source::embedded(&js, text),
+            options,
+            &Externals::new(),
+            cancelled,
+        )
     };
     let mut kept = all.clone();
     let mut outcome = read(facts, &kept);

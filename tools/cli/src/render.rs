@@ -621,11 +621,79 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
             note
         );
     }
-    for n in nodes
-        .iter()
-        .filter(|n| n["kind"] == "browser-window")
-        .take(8)
-    {
+    // Files with Electron facts that no main entrypoint was seen to load.
+    let reach = &s["entrypoint_reach"];
+    let unreached: Vec<&str> = reach["unreached"]["listed_files"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|f| f["path"].as_str())
+        .collect();
+    let mark = |n: &Value| {
+        if props(n)["path"]
+            .as_str()
+            .is_some_and(|path| unreached.contains(&path))
+        {
+            " (not seen loaded from main)"
+        } else {
+            ""
+        }
+    };
+    if reach["status"] == "computed" {
+        let u = &reach["unreached"];
+        let mut line = format!(
+            "  reach             {} reach {} files",
+            reach["main_entrypoints"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .map(text)
+                .collect::<Vec<String>>()
+                .join(", "),
+            reach["files_reached"]
+        );
+        let files = u["files"].as_u64().unwrap_or(0);
+        if files > 0 {
+            let facts: Vec<String> = [
+                ("browser_windows", "windows"),
+                ("context_bridge_apis", "bridges"),
+                ("ipc_operations", "IPC operations"),
+                ("native_addon_requests", "native add-on requests"),
+                ("process_calls", "process calls"),
+            ]
+            .iter()
+            .filter(|(key, _)| u[*key].as_u64().unwrap_or(0) > 0)
+            .map(|(key, words)| format!("{} {words}", u[*key]))
+            .collect();
+            line.push_str(&format!(
+                "; not seen loaded: {files} files with {} ({}{})",
+                facts.join(", "),
+                unreached
+                    .iter()
+                    .take(4)
+                    .copied()
+                    .collect::<Vec<&str>>()
+                    .join(", "),
+                if files > 4 { ", …" } else { "" }
+            ));
+        }
+        let dynamic = reach["dynamic_loads_in_reached_files"]
+            .as_u64()
+            .unwrap_or(0);
+        if dynamic > 0 {
+            line.push_str(&format!(
+                "; {dynamic} requires or imports there compute their module at run time"
+            ));
+        }
+        say!("{line}");
+    }
+    // Of each kind, what the main entrypoints reach first.
+    let reached_first = |kind: &str| {
+        let mut of: Vec<&Value> = nodes.iter().filter(|n| n["kind"] == kind).collect();
+        of.sort_by_key(|n| !mark(n).is_empty());
+        of
+    };
+    for n in reached_first("browser-window").into_iter().take(8) {
         let p = props(n);
         let risky: Vec<String> = p["web_preferences"]
             .as_array()
@@ -670,9 +738,10 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
             risky.push(format!("unresolved-option-sources={unresolved}"));
         }
         say!(
-            "  window            {} in {} preload={} {}",
+            "  window            {} in {}{} preload={} {}",
             text(&p["constructor"]),
             text(&p["path"]),
+            mark(n),
             p["preload_path"].as_str().unwrap_or("-"),
             risky.join(" ")
         );
@@ -699,11 +768,7 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
             pages["response_header_policies"]
         );
     }
-    for n in nodes
-        .iter()
-        .filter(|n| n["kind"] == "context-bridge-api")
-        .take(8)
-    {
+    for n in reached_first("context-bridge-api").into_iter().take(8) {
         let p = props(n);
         let members: Vec<String> = p["members"]
             .as_array()
@@ -729,14 +794,15 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
             from = format!(" in {path}");
         }
         say!(
-            "  bridge            {} ({}) [{}]{}",
+            "  bridge            {} ({}) [{}]{}{}",
             p["api_key"]
                 .as_str()
                 .or(p["api_key_expression"].as_str())
                 .unwrap_or(""),
             text(&p["world"]),
             members.join(", "),
-            from
+            from,
+            mark(n)
         );
     }
     for binary in r.electron_packaging["electron_fuses"]

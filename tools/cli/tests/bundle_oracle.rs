@@ -1271,3 +1271,153 @@ fn main_label(node: &Value) -> String {
         .unwrap_or_default()
         .to_owned()
 }
+
+/// A main process that webpack and rspack split with a dynamic import (`target:
+/// "electron-main"`): the chunk is in the CommonJS chunk format (`exports.ids = [...],
+/// exports.modules = {...}`), its factories are the ones the stats list for its file, and what
+/// they do with `electron`, which they require by key from the entry file, is read as Electron
+/// (`split-truth.json`, read off the sources). The entry's runtime loads the chunk, so the main
+/// entrypoint reaches it and nothing with Electron facts is left unreached.
+#[test]
+fn a_main_process_split_into_commonjs_chunks_is_read_whole() {
+    let corpus = corpus();
+    let truth: Value =
+        read_json(&support::scripts().join("../javascript/electron-app/split-truth.json"));
+    for build in ["electron-webpack-split", "electron-rspack-split"] {
+        let stats: Value = read_json(&corpus.join(format!("{build}.factories.json")));
+        let result = analyze(&corpus.join(build));
+        assert_eq!(result["statistics"]["parse_failures"], 0, "{build}");
+        let ours = recovered(&result);
+        let chunks: Vec<&String> = stats
+            .as_object()
+            .unwrap()
+            .keys()
+            .filter(|f| f.ends_with(".chunk.js"))
+            .collect();
+        assert_eq!(chunks.len(), 1, "{build}: {stats}");
+        let chunk = chunks[0];
+        let expected: BTreeSet<String> = stats[chunk]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(key_text)
+            .collect();
+        assert_eq!(ours.get(chunk), Some(&expected), "{build}/{chunk}");
+        let nodes = nodes_by_id(&result);
+        let path_of = |id: &Value| {
+            nodes[id.as_str().unwrap()]["observations"][0]["properties"]["path"]
+                .as_str()
+                .unwrap_or("")
+                .to_owned()
+        };
+        // Windows, by the file that opens them.
+        let windows: Vec<String> = nodes
+            .values()
+            .filter(|n| n["kind"] == "browser-window")
+            .map(|n| path_of(&n["node_id"]))
+            .collect();
+        let in_chunk = windows.iter().filter(|p| *p == chunk).count();
+        assert_eq!(in_chunk, truth["chunk_windows"], "{build}: {windows:?}");
+        assert_eq!(
+            windows.len() - in_chunk,
+            truth["main_windows"].as_u64().unwrap() as usize,
+            "{build}: {windows:?}"
+        );
+        // The chunk's IPC registrations, from the factory that makes them.
+        let main_ipc: BTreeSet<(String, String)> = result["graph"]["edges"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["properties"]["side"] == "main")
+            .filter(|e| path_of(&e["source_node_id"]) == *chunk)
+            .map(|e| {
+                let p = &e["properties"];
+                (
+                    p["operation"].as_str().unwrap().to_owned(),
+                    p["channel"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect();
+        let expected: BTreeSet<(String, String)> = truth["chunk_main_ipc"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                (
+                    p[0].as_str().unwrap().to_owned(),
+                    p[1].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect();
+        assert_eq!(main_ipc, expected, "{build}: the chunk's IPC");
+        // The entry's runtime loads the chunk: an edge from its chunk node to the chunk's.
+        let async_loads = result["graph"]["edges"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["properties"]["kind"] == "bundler-async-chunk")
+            .filter(|e| path_of(&e["target_node_id"]) == *chunk)
+            .count();
+        assert!(async_loads > 0, "{build}: no load of {chunk}");
+        let reach = &result["summary"]["entrypoint_reach"];
+        assert_eq!(reach["status"], "computed", "{build}");
+        assert_eq!(reach["main_entrypoints"], json!(["main.js"]), "{build}");
+        assert_eq!(reach["files_reached"], 2, "{build}: {reach}");
+        assert_eq!(reach["unreached"]["files"], 0, "{build}: {reach}");
+    }
+}
+
+/// What the main entrypoint reaches in electron-vite's template shape (CommonJS): the preload
+/// `require`s `@electron-toolkit/preload`, which its package's `exports` map to one of its two
+/// builds, so that build is reached and the other (which holds a bridge and IPC operations of
+/// its own) is listed as never seen loaded, with what it holds; the app's own files are
+/// reached. The two builds are named by the package's own `exports`, not by this test.
+#[test]
+fn the_summary_names_files_with_electron_facts_that_the_main_entrypoint_never_loads() {
+    let app = corpus().join("toolkit-cjs");
+    let package = "node_modules/@electron-toolkit/preload";
+    let manifest = read_json(&app.join(package).join("package.json"));
+    let build = |condition: &str| {
+        let file = manifest["exports"]["."][condition].as_str().unwrap();
+        format!("{package}/{}", file.trim_start_matches("./"))
+    };
+    let (required, imported) = (build("require"), build("import"));
+    let result = analyze(&app);
+    let reach = &result["summary"]["entrypoint_reach"];
+    assert_eq!(reach["status"], "computed", "{reach}");
+    assert_eq!(reach["main_entrypoints"], json!(["out/main/index.js"]));
+    let listed: BTreeMap<&str, &Value> = reach["unreached"]["listed_files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["path"].as_str().unwrap(), f))
+        .collect();
+    assert!(listed.contains_key(imported.as_str()), "{reach}");
+    assert!(!listed.contains_key(required.as_str()), "{reach}");
+    assert!(listed.keys().all(|p| !p.starts_with("out/")), "{reach}");
+    assert_eq!(
+        listed[imported.as_str()]["context_bridge_apis"],
+        1,
+        "{reach}"
+    );
+    // The totals add up the files listed (all of them are, under the list's bound).
+    assert_eq!(reach["unreached"]["files"], listed.len());
+    for key in ["browser_windows", "context_bridge_apis", "ipc_operations"] {
+        let sum: u64 = listed.values().map(|f| f[key].as_u64().unwrap()).sum();
+        assert_eq!(reach["unreached"][key], sum, "{key}");
+    }
+    // The human summary marks the bridge of the build nothing loads.
+    let out = support::run(&["analyze-javascript-application", app.to_str().unwrap()]);
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.lines().any(|l| l.starts_with("  bridge")
+            && l.contains(imported.as_str())
+            && l.ends_with("(not seen loaded from main)")),
+        "{text}"
+    );
+    assert!(
+        text.lines()
+            .any(|l| l.starts_with("  reach") && l.contains(&imported)),
+        "{text}"
+    );
+}

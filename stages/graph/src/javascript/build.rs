@@ -821,6 +821,8 @@ fn settle_imported_wrappers(files: &Files, parsed: &mut [FileFacts]) {
                 range: wrapper.range,
                 modules: vec![wrapper.module],
                 unknown_modules: 0,
+                async_chunks: Vec::new(),
+                entry_requires: Vec::new(),
             });
         }
     }
@@ -1466,7 +1468,13 @@ fn project_bundles<'p>(
         HashMap::default();
     let mut by_container: HashMap<(&'p str, &'p ModuleKey), Vec<String>> = HashMap::default();
     let mut chunks_by_key: HashMap<(&'p str, &'p str), Vec<String>> = HashMap::default();
+    // The files that hold a chunk of each key: what an async load of that key loads, for
+    // what the main entrypoint reaches (every candidate: a load seen is never dropped).
+    let mut chunk_files: HashMap<(&'p str, &'p str), Vec<&'p str>> = HashMap::default();
     let mut pending: Vec<(&'p FileFacts, &'p str, u32, &'p str, &'p Module, String)> = Vec::new();
+    // Runtimes that load chunks from their own code: (file, container, chunk node, bundle).
+    let mut runtime_loads: Vec<(&'p FileFacts, &'p str, String, &'p rea_parse::Bundle)> =
+        Vec::new();
     for file in parsed {
         let Some(asset) = b.env.file_nodes.get(&file.path).cloned() else {
             continue;
@@ -1519,11 +1527,18 @@ fn project_bundles<'p>(
                     "map-bundler-structure",
                 ),
             )?;
+            if !bundle.async_chunks.is_empty() {
+                runtime_loads.push((file, container, chunk.clone(), bundle));
+            }
             for key in &bundle.chunk_keys {
                 chunks_by_key
                     .entry((container, key.as_str()))
                     .or_default()
                     .push(chunk.clone());
+                chunk_files
+                    .entry((container, key.as_str()))
+                    .or_default()
+                    .push(file.path.as_str());
             }
             for module in &bundle.modules {
                 if budget.modules >= budget.max_modules {
@@ -1626,15 +1641,31 @@ fn project_bundles<'p>(
             }
         }
         for chunk_key in &module.async_chunks {
-            match unique(chunks_by_key.get(&(container, chunk_key.as_str()))) {
-                Some(chunk) => b.edge(
-                    &id,
-                    &chunk,
-                    "imports",
-                    json!({"kind": "bundler-async-chunk", "chunk_key": chunk_key}),
-                    inferred("medium", sha, location, "resolve-bundler-async-chunk"),
-                )?,
-                None => unresolved += 1,
+            let loaded = (&file.path, container, chunk_key.as_str());
+            if !async_chunk(
+                b,
+                &id,
+                loaded,
+                (&chunk_files, &chunks_by_key),
+                (sha, location),
+            )? {
+                unresolved += 1;
+            }
+        }
+    }
+    for (file, container, chunk, bundle) in runtime_loads {
+        let location = source_range(&file.path, &bundle.range);
+        let sha = file.sha256.as_deref();
+        for chunk_key in &bundle.async_chunks {
+            let loaded = (&file.path, container, chunk_key.as_str());
+            if !async_chunk(
+                b,
+                &chunk,
+                loaded,
+                (&chunk_files, &chunks_by_key),
+                (sha, location),
+            )? {
+                unresolved += 1;
             }
         }
     }
@@ -1642,6 +1673,40 @@ fn project_bundles<'p>(
         limitations.insert(format!("{unresolved} bundler requires or async chunks named no unique factory or chunk in the artifact (external modules, runtime-generated ids, or chunks not shipped)."));
     }
     Ok(modules)
+}
+
+/// The chunks of one key in one container: the files that hold them, and their nodes.
+type ChunksByKey<'c, 'p, T> = &'c HashMap<(&'p str, &'p str), Vec<T>>;
+
+/// An async load of chunk `key` from `from` (a factory or a runtime's chunk node) in the file
+/// at `path`: every file holding a chunk of that key in the container is loaded (for what the
+/// main entrypoint reaches), and an `imports` edge goes to the chunk when it is the only one.
+/// Whether it was.
+fn async_chunk(
+    b: &mut Out<'_, '_>,
+    from: &str,
+    (path, container, key): (&String, &str, &str),
+    (files, nodes): (ChunksByKey<'_, '_, &str>, ChunksByKey<'_, '_, String>),
+    (sha, location): (Option<&str>, Location<'_>),
+) -> Result<bool, Failure> {
+    for file in files.get(&(container, key)).into_iter().flatten() {
+        if *file != path.as_str() {
+            b.sink.loads.push((path.clone(), (*file).to_owned()));
+        }
+    }
+    match nodes.get(&(container, key)).map(Vec::as_slice) {
+        Some([chunk]) => {
+            b.edge(
+                from,
+                chunk,
+                "imports",
+                json!({"kind": "bundler-async-chunk", "chunk_key": key}),
+                inferred("medium", sha, location, "resolve-bundler-async-chunk"),
+            )?;
+            Ok(true)
+        }
+        _ => Ok(false),
+    }
 }
 
 /// Module factory nodes by (file path, bundle index in the file, module key), borrowed from
@@ -1687,6 +1752,8 @@ struct Counts {
     prefix_paired: u64,
     reached_paired: u64,
     fanned_out: u64,
+    /// What the main entrypoints reach: set once every file is projected.
+    reach: Option<Reach>,
     sender_checks: u64,
     utilities: u64,
     resolved_utilities: u64,
@@ -1723,6 +1790,7 @@ impl Counts {
             prefix_paired,
             reached_paired,
             fanned_out,
+            reach,
             sender_checks,
             utilities,
             resolved_utilities,
@@ -1759,6 +1827,9 @@ impl Counts {
         self.prefix_paired += prefix_paired;
         self.reached_paired += reached_paired;
         self.fanned_out += fanned_out;
+        if reach.is_some() {
+            self.reach = reach;
+        }
         self.sender_checks += sender_checks;
         self.utilities += utilities;
         self.resolved_utilities += resolved_utilities;
@@ -2911,7 +2982,93 @@ fn project_findings<'p>(
             }
         }
     }
+    let reached = reached.get_or_init(|| reached_from(&mains, &loads));
+    c.reach = Some(reach(&mains, reached, parsed, &ipc_of));
     Ok(c)
+}
+
+/// Most files the summary lists among those holding Electron facts that no main entrypoint
+/// reaches.
+const MAX_UNREACHED_FILES: usize = 64;
+
+/// What the main entrypoints reach, and the Electron facts (windows, bridges, IPC operations,
+/// native add-on requests, processes) in files they do not.
+#[derive(Default)]
+struct Reach {
+    mains: Vec<String>,
+    files_reached: u64,
+    /// Requires and dynamic imports in the files reached whose module is computed at run time
+    /// (`require(file)` over a directory's listing): what they load is not seen.
+    dynamic_loads: u64,
+    /// Per file not reached that holds any such fact, in path order: (path, [windows,
+    /// bridges, IPC operations, native add-on requests, processes]).
+    unreached: Vec<(String, [u64; 5])>,
+}
+
+fn reach<'p>(
+    mains: &[String],
+    reached: &HashSet<&str>,
+    parsed: &'p [FileFacts],
+    ipc_of: &dyn Fn(&'p FileFacts) -> &'p [IpcOp],
+) -> Reach {
+    let mut out = Reach {
+        mains: mains.to_vec(),
+        ..Reach::default()
+    };
+    out.mains.sort();
+    out.mains.dedup();
+    if out.mains.is_empty() {
+        return out;
+    }
+    for file in parsed.iter().filter(|f| reached.contains(f.path.as_str())) {
+        out.files_reached += 1;
+        out.dynamic_loads += file
+            .js
+            .references
+            .iter()
+            .filter(|r| matches!(r.kind, "require" | "dynamic-import") && r.specifier.is_none())
+            .count() as u64;
+    }
+    for file in parsed {
+        let js = &file.js;
+        let facts = [
+            js.windows.len(),
+            js.bridges.len(),
+            ipc_of(file).len(),
+            js.native.len(),
+            js.processes.len(),
+        ]
+        .map(|n| n as u64);
+        if facts.iter().any(|&n| n > 0) && !reached.contains(file.path.as_str()) {
+            out.unreached.push((file.path.clone(), facts));
+        }
+    }
+    out
+}
+
+/// The summary's `entrypoint_reach`: which files the main entrypoints load, directly or
+/// through the windows they open, and the Electron facts of the files they were never seen to
+/// load (a shipped source beside its build, a library's second build, a file loaded through a
+/// path computed at run time, which `dynamic_loads_in_reached_files` counts the chances of).
+fn reach_json(reach: Option<&Reach>) -> Value {
+    let Some(reach) = reach.filter(|r| !r.mains.is_empty()) else {
+        return json!({"status": "no-resolved-main"});
+    };
+    let total = |i: usize| reach.unreached.iter().map(|(_, n)| n[i]).sum::<u64>();
+    let files: Vec<Value> = reach
+        .unreached
+        .iter()
+        .take(MAX_UNREACHED_FILES)
+        .map(|(path, n)| {
+            json!({"path": path, "browser_windows": n[0], "context_bridge_apis": n[1],
+                   "ipc_operations": n[2], "native_addon_requests": n[3], "process_calls": n[4]})
+        })
+        .collect();
+    json!({"status": "computed", "main_entrypoints": reach.mains, "files_reached": reach.files_reached,
+           "dynamic_loads_in_reached_files": reach.dynamic_loads,
+           "unreached": {"files": reach.unreached.len(), "listed_files": files,
+                         "browser_windows": total(0), "context_bridge_apis": total(1), "ipc_operations": total(2),
+                         "native_addon_requests": total(3), "process_calls": total(4)}})
 }
 
 /// A bridge as a page's call finds it: its node, members, and whether some are unknown.
@@ -3457,6 +3614,7 @@ fn finish(cx: &StageCx<'_>, p: Projected, request: &Request<'_>) -> Result<Built
         "resolved_utility_entrypoints": c.resolved_utilities, "child_process_calls": c.child_processes,
         "open_external_calls": c.open_external, "native_addon_bindings": c.native, "resolved_native_addon_bindings": c.resolved_native,
         "security_handlers": security_handlers(parsed),
+        "entrypoint_reach": reach_json(c.reach.as_ref()),
         "renderer_pages": {"loaded_pages": pages.pages, "with_content_security_policy": pages.with_policy,
                            "policy_allows_inline_scripts": pages.policy_allows_inline_scripts,
                            "policy_allows_eval": pages.policy_allows_eval, "with_inline_scripts": pages.with_inline_scripts,

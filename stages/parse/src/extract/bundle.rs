@@ -27,8 +27,8 @@ use std::collections::{BTreeSet, HashMap};
 use sha2::{Digest, Sha256};
 use swc_common::Spanned;
 use swc_ecma_ast::{
-    ArrayLit, AssignTarget, CallExpr, Callee, Decl, Expr, Lit, MemberProp, ObjectLit, Pat, Prop,
-    PropName, PropOrSpread, SimpleAssignTarget, Stmt,
+    ArrayLit, AssignTarget, CallExpr, Callee, Decl, Expr, Lit, MemberExpr, MemberProp, ObjectLit,
+    Pat, Prop, PropName, PropOrSpread, SimpleAssignTarget, Stmt,
 };
 use swc_ecma_visit::{Visit, VisitWith};
 
@@ -40,7 +40,7 @@ use crate::source::Source;
 pub const FINGERPRINT_ALGORITHM: &str = "rea-swc-structure-v2";
 const MAX_TOKENS: u64 = 100_000;
 const MAX_EXPORTS: usize = 256;
-const MAX_CHUNK_KEYS: usize = 256;
+pub(crate) const MAX_CHUNK_KEYS: usize = 256;
 
 /// A factory found in a table, before its walk.
 pub(crate) struct Factory<'a> {
@@ -110,6 +110,23 @@ fn member_receiver(member: &swc_ecma_ast::MemberExpr, depth: usize) -> Option<St
 }
 
 /// Literal chunk ids, sorted and unique, and how many were not literals.
+/// `ids` or `modules` for `exports.ids` and `exports.modules`, the members a chunk in
+/// webpack's CommonJS chunk format assigns (`exports.id`, which older builds add, names no
+/// table).
+pub(crate) fn commonjs_chunk_part(member: &MemberExpr) -> Option<&'static str> {
+    let Expr::Ident(object) = unwrap(&member.obj) else {
+        return None;
+    };
+    if object.sym != *"exports" {
+        return None;
+    }
+    match member.prop.as_ident()?.sym.as_ref() {
+        "ids" => Some("ids"),
+        "modules" => Some("modules"),
+        _ => None,
+    }
+}
+
 pub(crate) fn chunk_ids(array: &ArrayLit) -> (Vec<String>, u64) {
     let mut keys = BTreeSet::new();
     let mut unknown = 0;

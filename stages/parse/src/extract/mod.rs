@@ -105,6 +105,8 @@ impl Gathered {
                 range: source.range(span),
                 modules: Vec::new(),
                 unknown_modules: 0,
+                async_chunks: Vec::new(),
+                entry_requires: Vec::new(),
             });
             Gathered {
                 bundle: (bundles.len() - 1) as u32,
@@ -162,18 +164,33 @@ const VENDOR_MARKERS: &[(&str, &[&str])] = &[
 ];
 
 /// Walks `program`; `cancelled` is polled every 4096 nodes.
+/// External modules of a bundle by factory key: `157 → "electron"` where the factory of key
+/// 157 is `e.exports = require("electron")`, as webpack writes an external. A chunk's
+/// factories require the externals its entry chunk (another file) defines; the parse stage
+/// hands those to the chunk's second reading (see `stage::run`).
+pub type Externals = HashMap<String, &'static str>;
+
 pub(crate) fn extract(
     source: &Source<'_>,
     program: &Program,
     budget: Budget,
     maps: MapOptions,
     semantic: bool,
+    foreign: &Externals,
     cancelled: &dyn Fn() -> bool,
 ) -> Walk {
     let scan = scan_text(source.text);
     let looks = scan.looks;
-    let mut pre = prepass::run(program, looks);
+    let mut pre = prepass::run(program, looks, foreign);
+    let mut externals: Vec<(String, &'static str)> = pre
+        .externals
+        .iter()
+        .filter(|(key, _)| !foreign.contains_key(*key))
+        .map(|(key, &module)| (key.clone(), module))
+        .collect();
+    externals.sort_unstable();
     let mut facts = JsFacts {
+        externals,
         module_syntax: matches!(program, Program::Module(m) if m.body.iter().any(|i| i.is_module_decl())),
         exported_constants: std::mem::take(&mut pre.exported),
         exported_helpers: std::mem::take(&mut pre.exported_helpers),
@@ -1182,6 +1199,8 @@ impl Extractor<'_, '_> {
             range: self.source.range(span),
             modules,
             unknown_modules: unknown,
+            async_chunks: Vec::new(),
+            entry_requires: Vec::new(),
         });
         // Walk each factory body with the module as context, for the facts inside it.
         for factory in factories.0 {
@@ -1318,6 +1337,33 @@ impl Extractor<'_, '_> {
         true
     }
 
+    /// A call in a runtime's own code, where webpack inlines the entry module: `t(157)`
+    /// requires a factory, `t.e(14)` loads a chunk on demand.
+    fn runtime_call(&mut self, name: &str, call: &CallExpr) {
+        let (require, method) = match name.rsplit_once('.') {
+            Some((object, "e")) => (object, true),
+            Some(_) => return,
+            None => (name, false),
+        };
+        let Some(table) = self.runtime_requires.get(require) else {
+            return;
+        };
+        let Some(key) = call.args.first().and_then(|a| names::literal_key(&a.expr)) else {
+            return;
+        };
+        let Some(bundle) = self.facts.bundles.iter_mut().rfind(|b| b.runtime == *table) else {
+            return;
+        };
+        let keys = if method {
+            &mut bundle.async_chunks
+        } else {
+            &mut bundle.entry_requires
+        };
+        if keys.len() < bundle::MAX_CHUNK_KEYS && !keys.contains(&key) {
+            keys.push(key);
+        }
+    }
+
     /// `rspack` when the text scan found rspack's runtime names in the file, else `webpack`.
     fn webpack_family(&self) -> &'static str {
         if self.facts.vendor_markers.contains(&"rspack") {
@@ -1327,8 +1373,15 @@ impl Extractor<'_, '_> {
         }
     }
 
-    /// An ES-module chunk's exported module table, with the chunk ids it exports beside it.
-    fn esm_chunk(&mut self, name: &str, table: &Expr, span: swc_common::Span) -> bool {
+    /// An ES-module chunk's exported module table (`shape` `esm-chunk`), or a CommonJS
+    /// chunk's (`commonjs-chunk`), with the chunk ids it exports beside it.
+    fn esm_chunk(
+        &mut self,
+        name: &str,
+        shape: &'static str,
+        table: &Expr,
+        span: swc_common::Span,
+    ) -> bool {
         let factories = match unwrap(table) {
             Expr::Object(obj) if self.claimed_tables.insert(table.span().lo.0) => {
                 bundle::object_factories(obj)
@@ -1340,7 +1393,7 @@ impl Extractor<'_, '_> {
         self.bundle(
             bundler,
             name.to_owned(),
-            "esm-chunk",
+            shape,
             chunk_keys,
             factories,
             Vec::new(),
@@ -1944,7 +1997,8 @@ impl Visit for Extractor<'_, '_> {
         }
         if let (Pat::Ident(ident), Some(init)) = (&decl.name, &decl.init) {
             let name = ident.id.sym.to_string();
-            if self.esm_tables.contains(&init.span().lo.0) && self.esm_chunk(&name, init, decl.span)
+            if self.esm_tables.contains(&init.span().lo.0)
+                && self.esm_chunk(&name, "esm-chunk", init, decl.span)
             {
                 return;
             }
@@ -2021,6 +2075,21 @@ impl Visit for Extractor<'_, '_> {
     }
 
     fn visit_assign_expr(&mut self, assign: &swc_ecma_ast::AssignExpr) {
+        // `exports.modules = {…}` beside `exports.ids = […]`: a chunk in webpack's CommonJS
+        // chunk format, which the runtime `require`s and installs.
+        if let AssignTarget::Simple(SimpleAssignTarget::Member(target)) = &assign.left
+            && self.esm_tables.contains(&assign.right.span().lo.0)
+            && bundle::commonjs_chunk_part(target) == Some("modules")
+            && !self.esm_chunk_ids.0.is_empty()
+            && self.esm_chunk(
+                "exports.modules",
+                "commonjs-chunk",
+                &assign.right,
+                assign.span,
+            )
+        {
+            return;
+        }
         // A minified webpack 4 bootstrap whose IIFE was inlined assigns the table instead of
         // passing it: `return i=[function(e,t){…},…],c={},a.m=i,…;function a(e){… i[e].call(…)}`
         // (or `r.m=o=[…]`).
@@ -2130,6 +2199,9 @@ impl Visit for Extractor<'_, '_> {
             return;
         }
         let name = self.callee(&call.callee);
+        if self.stack.is_empty() && !self.runtime_requires.is_empty() {
+            self.runtime_call(&name, call);
+        }
         if !self.vite_deps.is_empty() && name == "__vite__mapDeps" {
             self.vite_preloads(call);
         }

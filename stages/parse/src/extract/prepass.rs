@@ -616,7 +616,7 @@ pub(super) struct PrePass {
     /// Wrapper helpers the file exports, by exported name.
     pub(super) exported_helpers: Vec<(String, bundle::Wrapper)>,
     /// Module keys whose factory only re-exports an aliased module.
-    externals: HashMap<String, &'static str>,
+    pub(super) externals: HashMap<String, &'static str>,
     /// Chunk ids an ES-module chunk exports (`export const __webpack_esm_ids__ = [480]`).
     pub(super) esm_chunk_ids: Option<(Vec<String>, u64)>,
     /// Where the module tables an ES-module chunk exports start.
@@ -823,12 +823,17 @@ pub(super) struct Looks {
     pub ipc_main: bool,
 }
 
-/// Runs the pre-pass over `program`, twice when the first pass bound anything.
-pub(super) fn run(program: &Program, looks: Looks) -> PrePass {
+/// Runs the pre-pass over `program`, twice when the first pass bound anything. `foreign`
+/// names the externals other files of the build define (see [`super::Externals`]).
+pub(super) fn run(program: &Program, looks: Looks, foreign: &super::Externals) -> PrePass {
     let mut pre = PrePass {
         looks,
         ..PrePass::default()
     };
+    for (key, &module) in foreign {
+        pre.electron |= module == "electron";
+        pre.externals.insert(key.clone(), module);
+    }
     pre.parcel.enabled = looks.parcel;
     program.visit_with(&mut pre);
     if pre.rebind {
@@ -1781,6 +1786,22 @@ impl Visit for PrePass {
     }
 
     fn visit_assign_expr(&mut self, assign: &swc_ecma_ast::AssignExpr) {
+        // A chunk in webpack's and rspack's CommonJS chunk format (what `target: "node"` and
+        // `"electron-main"` split into): `exports.ids = [14]; exports.modules = {14(e, t, n) {…}}`.
+        if self.scopes.current() == PROGRAM_SCOPE
+            && assign.op == AssignOp::Assign
+            && let AssignTarget::Simple(SimpleAssignTarget::Member(member)) = &assign.left
+        {
+            match (bundle::commonjs_chunk_part(member), unwrap(&assign.right)) {
+                (Some("ids"), Expr::Array(ids)) => {
+                    self.esm_chunk_ids = Some(bundle::chunk_ids(ids));
+                }
+                (Some("modules"), table) if bundle::looks_like_table(table) => {
+                    self.esm_tables.insert(assign.right.span().lo.0);
+                }
+                _ => {}
+            }
+        }
         // `t.handle = function (e, t) { … }`, as terser writes an exported function: the
         // function's name, for its frame, is the member it is assigned to.
         if self.reads_ipc()
