@@ -246,7 +246,7 @@ fn second_readings(slots: &[Option<FileFacts>]) -> Vec<(usize, Externals)> {
     let webpack = |f: &FileFacts| {
         f.js.bundles
             .iter()
-            .filter(|b| matches!(b.bundler, "webpack" | "rspack"))
+            .filter(|b| is_webpack(b))
             .flat_map(|b| &b.modules)
             .map(|m| m.key.text())
             .collect::<Vec<String>>()

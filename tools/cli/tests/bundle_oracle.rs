@@ -33,6 +33,20 @@ fn nodes_by_id(result: &Value) -> BTreeMap<&str, &Value> {
         .collect()
 }
 
+/// A truth file's list of `[operation, channel]` pairs.
+fn string_pairs(v: &Value) -> BTreeSet<(String, String)> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p[0].as_str().unwrap().to_owned(),
+                p[1].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
 fn key_text(key: &Value) -> String {
     match key {
         Value::String(s) => s.clone(),
@@ -641,18 +655,6 @@ fn vite_preload_tables_name_what_the_manifest_says_each_dynamic_import_loads() {
 fn electron_apps_built_by_real_tools_keep_their_source_facts() {
     let corpus = corpus();
     let truth: Value = read_json(&support::scripts().join("../javascript/electron-app/truth.json"));
-    let pairs = |v: &Value| -> BTreeSet<(String, String)> {
-        v.as_array()
-            .unwrap()
-            .iter()
-            .map(|p| {
-                (
-                    p[0].as_str().unwrap().to_owned(),
-                    p[1].as_str().unwrap().to_owned(),
-                )
-            })
-            .collect()
-    };
     let builds = [
         "electron-webpack",
         "electron-webpack-factories",
@@ -752,7 +754,7 @@ fn electron_apps_built_by_real_tools_keep_their_source_facts() {
             .collect();
         assert_eq!(
             through_bridge,
-            pairs(&truth["renderer_ipc"]),
+            string_pairs(&truth["renderer_ipc"]),
             "{build}: the bridge's IPC"
         );
         let mut sides: BTreeMap<&str, BTreeSet<(String, String)>> = BTreeMap::new();
@@ -771,12 +773,12 @@ fn electron_apps_built_by_real_tools_keep_their_source_facts() {
         }
         assert_eq!(
             sides["main"],
-            pairs(&truth["main_ipc"]),
+            string_pairs(&truth["main_ipc"]),
             "{build}: main IPC"
         );
         assert_eq!(
             sides["renderer"],
-            pairs(&truth["renderer_ipc"]),
+            string_pairs(&truth["renderer_ipc"]),
             "{build}: renderer IPC"
         );
     }
@@ -1167,17 +1169,7 @@ fn an_electron_app_built_by_each_tool_keeps_its_boundary_against_the_tsc_build()
 fn a_bridge_traced_through_each_tools_build_reaches_the_handlers_truth_names() {
     let truth = read_json(&support::scripts().join("../javascript/electron-app/truth.json"));
     let (api, _) = truth["bridges"].as_object().unwrap().iter().next().unwrap();
-    let main_ipc: BTreeSet<(String, String)> = truth["main_ipc"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| {
-            (
-                p[0].as_str().unwrap().to_owned(),
-                p[1].as_str().unwrap().to_owned(),
-            )
-        })
-        .collect();
+    let main_ipc = string_pairs(&truth["main_ipc"]);
     // Channels the renderer sends on that a main handler takes, and channels it listens on.
     let mut expected: BTreeSet<String> = BTreeSet::new();
     for op in truth["renderer_ipc"].as_array().unwrap() {
@@ -1338,18 +1330,11 @@ fn a_main_process_split_into_commonjs_chunks_is_read_whole() {
                 )
             })
             .collect();
-        let expected: BTreeSet<(String, String)> = truth["chunk_main_ipc"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|p| {
-                (
-                    p[0].as_str().unwrap().to_owned(),
-                    p[1].as_str().unwrap().to_owned(),
-                )
-            })
-            .collect();
-        assert_eq!(main_ipc, expected, "{build}: the chunk's IPC");
+        assert_eq!(
+            main_ipc,
+            string_pairs(&truth["chunk_main_ipc"]),
+            "{build}: the chunk's IPC"
+        );
         // The entry's runtime loads the chunk: an edge from its chunk node to the chunk's.
         let async_loads = result["graph"]["edges"]
             .as_array()

@@ -1640,34 +1640,21 @@ fn project_bundles<'p>(
                 }
             }
         }
-        for chunk_key in &module.async_chunks {
-            let loaded = (&file.path, container, chunk_key.as_str());
-            if !async_chunk(
-                b,
-                &id,
-                loaded,
-                (&chunk_files, &chunks_by_key),
-                (sha, location),
-            )? {
-                unresolved += 1;
-            }
-        }
+        let loaded = (&file.path, container, module.async_chunks.as_slice());
+        let chunks = (&chunk_files, &chunks_by_key);
+        unresolved += async_chunks(b, &id, loaded, chunks, (sha, location))?;
     }
     for (file, container, chunk, bundle) in runtime_loads {
         let location = source_range(&file.path, &bundle.range);
-        let sha = file.sha256.as_deref();
-        for chunk_key in &bundle.async_chunks {
-            let loaded = (&file.path, container, chunk_key.as_str());
-            if !async_chunk(
-                b,
-                &chunk,
-                loaded,
-                (&chunk_files, &chunks_by_key),
-                (sha, location),
-            )? {
-                unresolved += 1;
-            }
-        }
+        let loaded = (&file.path, container, bundle.async_chunks.as_slice());
+        let chunks = (&chunk_files, &chunks_by_key);
+        unresolved += async_chunks(
+            b,
+            &chunk,
+            loaded,
+            chunks,
+            (file.sha256.as_deref(), location),
+        )?;
     }
     if unresolved > 0 {
         limitations.insert(format!("{unresolved} bundler requires or async chunks named no unique factory or chunk in the artifact (external modules, runtime-generated ids, or chunks not shipped)."));
@@ -1678,35 +1665,37 @@ fn project_bundles<'p>(
 /// The chunks of one key in one container: the files that hold them, and their nodes.
 type ChunksByKey<'c, 'p, T> = &'c HashMap<(&'p str, &'p str), Vec<T>>;
 
-/// An async load of chunk `key` from `from` (a factory or a runtime's chunk node) in the file
-/// at `path`: every file holding a chunk of that key in the container is loaded (for what the
-/// main entrypoint reaches), and an `imports` edge goes to the chunk when it is the only one.
-/// Whether it was.
-fn async_chunk(
+/// Async loads of the chunks `keys` from `from` (a factory or a runtime's chunk node) in the
+/// file at `path`: every file holding a chunk of such a key in the container is loaded (for
+/// what the main entrypoint reaches), and an `imports` edge goes to the chunk when it is the
+/// only one. How many keys named no single chunk.
+fn async_chunks(
     b: &mut Out<'_, '_>,
     from: &str,
-    (path, container, key): (&String, &str, &str),
+    (path, container, keys): (&String, &str, &[String]),
     (files, nodes): (ChunksByKey<'_, '_, &str>, ChunksByKey<'_, '_, String>),
     (sha, location): (Option<&str>, Location<'_>),
-) -> Result<bool, Failure> {
-    for file in files.get(&(container, key)).into_iter().flatten() {
-        if *file != path.as_str() {
-            b.sink.loads.push((path.clone(), (*file).to_owned()));
+) -> Result<u64, Failure> {
+    let mut unresolved = 0;
+    for key in keys {
+        let key = key.as_str();
+        for file in files.get(&(container, key)).into_iter().flatten() {
+            if *file != path.as_str() {
+                b.sink.loads.push((path.clone(), (*file).to_owned()));
+            }
         }
-    }
-    match nodes.get(&(container, key)).map(Vec::as_slice) {
-        Some([chunk]) => {
-            b.edge(
+        match nodes.get(&(container, key)).map(Vec::as_slice) {
+            Some([chunk]) => b.edge(
                 from,
                 chunk,
                 "imports",
                 json!({"kind": "bundler-async-chunk", "chunk_key": key}),
                 inferred("medium", sha, location, "resolve-bundler-async-chunk"),
-            )?;
-            Ok(true)
+            )?,
+            _ => unresolved += 1,
         }
-        _ => Ok(false),
     }
+    Ok(unresolved)
 }
 
 /// Module factory nodes by (file path, bundle index in the file, module key), borrowed from
