@@ -2743,3 +2743,88 @@ const{ipcMain:d}=t(299);d.handle("other:get",()=>2)})();"#;
     assert_eq!(windows.len(), 1);
     assert_eq!(props(windows[0])["path"], "main.js");
 }
+
+/// What the main entrypoint reaches: its requires (a path built from its own directory
+/// included), the window's preload and page, and the page's script; a shipped TypeScript
+/// source beside the build is never loaded, and is listed with its facts; a require of a
+/// directory's listing is counted as a load computed at run time.
+#[test]
+fn the_summary_says_what_the_main_entrypoint_reaches_and_what_it_never_loads() {
+    let dir = app_tree(&[
+        (
+            "main.js",
+            r#"const { app, BrowserWindow } = require("electron");
+            const path = require("path");
+            const fs = require("fs");
+            require(path.join(__dirname, "lib/ipc.js"));
+            const plugins = path.join(__dirname, "plugins");
+            fs.readdirSync(plugins).forEach((f) => require(path.join(plugins, f)));
+            app.whenReady().then(() => {
+              const w = new BrowserWindow({ webPreferences: { preload: path.join(__dirname, "preload.js") } });
+              w.loadFile(path.join(__dirname, "index.html"));
+            });"#,
+        ),
+        (
+            "lib/ipc.js",
+            r#"const { ipcMain } = require("electron"); ipcMain.handle("get", () => 1);"#,
+        ),
+        (
+            "preload.js",
+            r#"const { contextBridge, ipcRenderer } = require("electron");
+            contextBridge.exposeInMainWorld("api", { get: () => ipcRenderer.invoke("get") });"#,
+        ),
+        (
+            "index.html",
+            r#"<!doctype html><script src="page.js"></script>"#,
+        ),
+        ("page.js", r#"window.api.get();"#),
+        (
+            "src/main.ts",
+            r#"import { app, BrowserWindow, ipcMain } from "electron";
+            ipcMain.handle("get", () => 1);
+            app.whenReady().then(() => new BrowserWindow({}));"#,
+        ),
+    ]);
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let reach = &result["summary"]["entrypoint_reach"];
+    assert_eq!(reach["status"], "computed", "{reach}");
+    assert_eq!(reach["main_entrypoints"], json!(["main.js"]));
+    // main.js, lib/ipc.js, preload.js, index.html and page.js (package.json is not loaded).
+    assert_eq!(reach["files_reached"], 5, "{reach}");
+    assert_eq!(reach["dynamic_loads_in_reached_files"], 1, "{reach}");
+    let unreached = &reach["unreached"];
+    assert_eq!(unreached["files"], 1, "{reach}");
+    assert_eq!(
+        unreached["listed_files"],
+        json!([{"path": "src/main.ts", "browser_windows": 1, "context_bridge_apis": 0,
+                "ipc_operations": 1, "native_addon_requests": 0, "process_calls": 0}])
+    );
+    assert_eq!(unreached["browser_windows"], 1);
+    assert_eq!(unreached["ipc_operations"], 1);
+    // The page's call pairs with the handler main.js reaches, not the source's copy.
+    let paired = paired_by(&result, ["channel", "handler_path", "pairing_basis"]);
+    assert!(
+        paired
+            .iter()
+            .any(|(c, p, _)| *c == "get" && *p == "lib/ipc.js"),
+        "{paired:?}"
+    );
+}
+
+/// Without a resolved main entrypoint nothing is said to be unreached.
+#[test]
+fn without_a_main_entrypoint_reach_is_not_computed() {
+    let dir = tempfile::tempdir().unwrap();
+    write_tree(
+        dir.path(),
+        &[(
+            "lib.js",
+            br#"const { ipcMain } = require("electron"); ipcMain.handle("x", () => 1);"#.to_vec(),
+        )],
+    );
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    assert_eq!(
+        result["summary"]["entrypoint_reach"],
+        json!({"status": "no-resolved-main"})
+    );
+}

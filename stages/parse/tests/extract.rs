@@ -3423,3 +3423,45 @@ export default Agent;"#,
         f.diagnostics
     );
 }
+
+/// A require of a path built from the file's own directory names its module as a relative
+/// specifier would; other anchors (the app root), paths built from unknown parts and add-ons
+/// (read as add-on requests) are not specifiers.
+#[test]
+fn requires_of_paths_built_from_the_files_directory_are_relative_specifiers() {
+    let f = facts(
+        "main.js",
+        r#"const path = require("path");
+        const { app } = require("electron");
+        require(path.join(__dirname, "lib/a.js"));
+        require(path.resolve(__dirname, "..", "shared", "b"));
+        const dir = path.join(__dirname, "handlers");
+        require(path.join(dir, "c.js"));
+        require(path.join(app.getAppPath(), "d.js"));
+        require(path.join(__dirname, name));
+        require(path.join(__dirname, "build/Release/e.node"));"#,
+    );
+    let requires: Vec<(Option<&str>, Option<&str>)> =
+        f.js.references
+            .iter()
+            .filter(|r| r.kind == "require")
+            .map(|r| (r.specifier.as_deref(), r.expression.as_deref()))
+            .collect();
+    assert!(requires.contains(&(
+        Some("./lib/a.js"),
+        Some(r#"path.join(__dirname, "lib/a.js")"#)
+    )));
+    assert!(requires.iter().any(|r| r.0 == Some("../shared/b")));
+    assert!(requires.iter().any(|r| r.0 == Some("./handlers/c.js")));
+    for dynamic in [
+        r#"path.join(app.getAppPath(), "d.js")"#,
+        "path.join(__dirname, name)",
+        r#"path.join(__dirname, "build/Release/e.node")"#,
+    ] {
+        assert!(
+            requires.contains(&(None, Some(dynamic))),
+            "{dynamic}: {requires:?}"
+        );
+    }
+    assert_eq!(f.js.native.len(), 1);
+}

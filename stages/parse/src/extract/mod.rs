@@ -164,6 +164,23 @@ const VENDOR_MARKERS: &[(&str, &[&str])] = &[
 ];
 
 /// Walks `program`; `cancelled` is polled every 4096 nodes.
+/// The relative specifier a static path anchored at the file's own directory stands for
+/// (`path.join(__dirname, "lib/a.js")` is `./lib/a.js`); none for other anchors, absolute
+/// paths and native add-ons (read as add-on requests).
+fn relative_specifier(path: &StaticPath) -> Option<String> {
+    if path.context != "filesystem-expression"
+        || path.path.starts_with('/')
+        || is_native_spec(&path.path)
+    {
+        return None;
+    }
+    Some(if path.path.starts_with("../") {
+        path.path.clone()
+    } else {
+        format!("./{}", path.path)
+    })
+}
+
 /// External modules of a bundle by factory key: `157 → "electron"` where the factory of key
 /// 157 is `e.exports = require("electron")`, as webpack writes an external. A chunk's
 /// factories require the externals its entry chunk (another file) defines; the parse stage
@@ -2517,7 +2534,19 @@ impl Extractor<'_, '_> {
                 }
                 _ => {}
             }
-            self.reference("require", first, span);
+            // `require(path.join(__dirname, "lib/a.js"))`: a path built from the file's own
+            // directory names the module as a relative specifier would.
+            match first
+                .filter(|e| string(e).is_none())
+                .and_then(|e| static_path(e, self))
+                .and_then(|path| relative_specifier(&path))
+            {
+                Some(specifier) => {
+                    let expression = first.map(|e| self.source.expression(e.span()));
+                    self.reference_to("require", Some(specifier), expression, span);
+                }
+                None => self.reference("require", first, span),
+            }
             return;
         }
         // `process.dlopen(module, path)`, as webpack's node-loader loads an add-on.
