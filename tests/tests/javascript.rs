@@ -2745,9 +2745,10 @@ const{ipcMain:d}=t(299);d.handle("other:get",()=>2)})();"#;
 }
 
 /// What the main entrypoint reaches: its requires (a path built from its own directory
-/// included), the window's preload and page, and the page's script; a shipped TypeScript
-/// source beside the build is never loaded, and is listed with its facts; a require of a
-/// directory's listing is counted as a load computed at run time.
+/// included, and the scripts of a directory it requires from by a listing, which is also
+/// counted as a load computed at run time), the window's preload and page, and the page's
+/// script; a shipped TypeScript source beside the build is never loaded, and is listed with
+/// its facts.
 #[test]
 fn the_summary_says_what_the_main_entrypoint_reaches_and_what_it_never_loads() {
     let dir = app_tree(&[
@@ -2774,6 +2775,14 @@ fn the_summary_says_what_the_main_entrypoint_reaches_and_what_it_never_loads() {
             contextBridge.exposeInMainWorld("api", { get: () => ipcRenderer.invoke("get") });"#,
         ),
         (
+            "plugins/log.js",
+            r#"const { ipcMain } = require("electron"); ipcMain.on("log", () => {});"#,
+        ),
+        (
+            "plugins/node_modules/dep/index.js",
+            r#"const { ipcMain } = require("electron"); ipcMain.on("dep", () => {});"#,
+        ),
+        (
             "index.html",
             r#"<!doctype html><script src="page.js"></script>"#,
         ),
@@ -2789,18 +2798,22 @@ fn the_summary_says_what_the_main_entrypoint_reaches_and_what_it_never_loads() {
     let reach = &result["summary"]["entrypoint_reach"];
     assert_eq!(reach["status"], "computed", "{reach}");
     assert_eq!(reach["main_entrypoints"], json!(["main.js"]));
-    // main.js, lib/ipc.js, preload.js, index.html and page.js (package.json is not loaded).
-    assert_eq!(reach["files_reached"], 5, "{reach}");
+    // main.js, lib/ipc.js, plugins/log.js (a script of the directory main.js requires from,
+    // not the packages installed below it), preload.js, index.html and page.js (package.json
+    // is not loaded).
+    assert_eq!(reach["files_reached"], 6, "{reach}");
     assert_eq!(reach["dynamic_loads_in_reached_files"], 1, "{reach}");
     let unreached = &reach["unreached"];
-    assert_eq!(unreached["files"], 1, "{reach}");
+    assert_eq!(unreached["files"], 2, "{reach}");
     assert_eq!(
         unreached["listed_files"],
-        json!([{"path": "src/main.ts", "browser_windows": 1, "context_bridge_apis": 0,
+        json!([{"path": "plugins/node_modules/dep/index.js", "browser_windows": 0, "context_bridge_apis": 0,
+                "ipc_operations": 1, "native_addon_requests": 0, "process_calls": 0},
+               {"path": "src/main.ts", "browser_windows": 1, "context_bridge_apis": 0,
                 "ipc_operations": 1, "native_addon_requests": 0, "process_calls": 0}])
     );
     assert_eq!(unreached["browser_windows"], 1);
-    assert_eq!(unreached["ipc_operations"], 1);
+    assert_eq!(unreached["ipc_operations"], 2);
     // The page's call pairs with the handler main.js reaches, not the source's copy.
     let paired = paired_by(&result, ["channel", "handler_path", "pairing_basis"]);
     assert!(

@@ -378,6 +378,9 @@ pub struct Reference {
     pub range: Range,
     /// The module factory it sits in, if any.
     pub module: Option<ModuleRef>,
+    /// For a require computed at run time inside a static directory (`path.join(dir, file)`
+    /// over a listing of `dir`): that directory, relative to the file's own (`./plugins`, `.`).
+    pub directory: Option<String>,
 }
 
 /// A route, network endpoint or storage use.

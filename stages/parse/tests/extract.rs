@@ -3463,5 +3463,46 @@ fn requires_of_paths_built_from_the_files_directory_are_relative_specifiers() {
             "{dynamic}: {requires:?}"
         );
     }
-    assert_eq!(f.js.native.len(), 1);
+    assert_eq!(f.js.native.len(), 1); // Of those, a path with an unknown last part in the file's own directory names it.
+    let directories: Vec<(&str, &str)> =
+        f.js.references
+            .iter()
+            .filter_map(|r| Some((r.expression.as_deref()?, r.directory.as_deref()?)))
+            .collect();
+    assert_eq!(directories, [("path.join(__dirname, name)", ".")]);
+}
+
+/// A require of a path whose last part is known only at run time (a directory's listing)
+/// keeps the static directory it lies in, relative to the file's own; the app root and an
+/// unknown directory give none.
+#[test]
+fn requires_of_a_directorys_listing_keep_the_directory() {
+    let f = facts(
+        "src/main.js",
+        r#"const path = require("path");
+        const fs = require("fs");
+        const { app } = require("electron");
+        const plugins = path.join(__dirname, "plugins");
+        fs.readdirSync(plugins).forEach((f) => require(path.join(plugins, f)));
+        for (const f of fs.readdirSync(path.join(__dirname, "..", "ipc"))) require(path.resolve(__dirname, "..", "ipc", f));
+        list.forEach((f) => require(__dirname + "/handlers/" + f));
+        list.forEach((f) => require(path.join(app.getAppPath(), f)));
+        list.forEach((f) => require(path.join(somewhere, f)));"#,
+    );
+    let directories: Vec<Option<&str>> =
+        f.js.references
+            .iter()
+            .filter(|r| r.kind == "require" && r.specifier.is_none())
+            .map(|r| r.directory.as_deref())
+            .collect();
+    assert_eq!(
+        directories,
+        [
+            Some("./plugins"),
+            Some("../ipc"),
+            Some("./handlers"),
+            None,
+            None
+        ]
+    );
 }

@@ -2098,8 +2098,11 @@ fn project_findings<'p>(
                     limitation: Some("the specifier is dynamic".to_owned()),
                 },
             };
-            let props = json!({"kind": reference.kind, "specifier": spec, "expression": reference.expression,
+            let mut props = json!({"kind": reference.kind, "specifier": spec, "expression": reference.expression,
                                "resolution_status": resolution.status, "resolved_path": resolution.path});
+            if let Some(directory) = &reference.directory {
+                props["directory"] = json!(directory);
+            }
             let is_worker = matches!(
                 reference.kind,
                 "worker" | "shared-worker" | "service-worker"
@@ -2114,6 +2117,23 @@ fn project_findings<'p>(
                 && let Some(path) = &resolution.path
             {
                 o.sink.loads.push((file.path.clone(), path.clone()));
+            }
+            // A require computed at run time in a static directory may load any script there.
+            if let Some(directory) = &reference.directory {
+                let base = file.path.rsplit_once('/').map_or("", |(dir, _)| dir);
+                let joined = if base.is_empty() {
+                    directory.clone()
+                } else {
+                    format!("{base}/{directory}")
+                };
+                if let Some(dir) = super::resolve::normalize(&joined) {
+                    for script in o.env.files.scripts_under(&dir) {
+                        // Not the packages installed below it, nor the file itself.
+                        if script != file.path && !script[dir.len()..].contains("node_modules/") {
+                            o.sink.loads.push((file.path.clone(), script.to_owned()));
+                        }
+                    }
+                }
             }
             if is_worker {
                 let kind = if reference.kind == "service-worker" {

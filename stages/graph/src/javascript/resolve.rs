@@ -204,6 +204,17 @@ impl Files {
 
     /// `.node` files under `dir` (recursively), in path order.
     pub fn native_under(&self, dir: &str) -> Vec<&str> {
+        self.under(dir, &[".node"])
+    }
+
+    /// JavaScript files (`.js`, `.cjs`, `.mjs`) under `dir` (recursively), in path order.
+    pub fn scripts_under(&self, dir: &str) -> Vec<&str> {
+        self.under(dir, &[".js", ".cjs", ".mjs"])
+    }
+
+    /// Files under `dir` (recursively) whose names end with one of `extensions` (ASCII case
+    /// ignored), in path order.
+    fn under(&self, dir: &str, extensions: &[&str]) -> Vec<&str> {
         let prefix = if dir.is_empty() {
             String::new()
         } else {
@@ -213,7 +224,10 @@ impl Files {
             .range(prefix.clone()..)
             .take_while(|(p, _)| p.starts_with(&prefix))
             .map(|(p, _)| p.as_str())
-            .filter(|p| p.to_ascii_lowercase().ends_with(".node"))
+            .filter(|p| {
+                let lower = p.to_ascii_lowercase();
+                extensions.iter().any(|e| lower.ends_with(e))
+            })
             .collect()
     }
 

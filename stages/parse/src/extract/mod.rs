@@ -1010,6 +1010,7 @@ impl Extractor<'_, '_> {
             expression,
             range: self.source.range(span),
             module,
+            directory: None,
         });
     }
 
@@ -2545,7 +2546,23 @@ impl Extractor<'_, '_> {
                     let expression = first.map(|e| self.source.expression(e.span()));
                     self.reference_to("require", Some(specifier), expression, span);
                 }
-                None => self.reference("require", first, span),
+                None => {
+                    let count = self.facts.references.len();
+                    self.reference("require", first, span);
+                    // `require(path.join(dir, file))`: a module of that directory, which one
+                    // known only at run time.
+                    if self.facts.references.len() > count
+                        && let Some(dir) = first.and_then(|e| names::static_dir(e, self))
+                        && let Some(reference) = self.facts.references.last_mut()
+                        && reference.specifier.is_none()
+                    {
+                        reference.directory = Some(match dir.path.as_str() {
+                            "" => ".".to_owned(),
+                            d if d.starts_with("../") => d.to_owned(),
+                            d => format!("./{d}"),
+                        });
+                    }
+                }
             }
             return;
         }

@@ -306,6 +306,71 @@ pub(crate) fn static_path(expr: &Expr, scope: &dyn PathScope) -> Option<StaticPa
     Some(StaticPath { path, context })
 }
 
+/// The static directory a path computed at run time lies in: `path.join(dir, file)` or
+/// `dir + "/" + file` where `dir` is a static path and `file` is not (a name from a
+/// directory's listing); none when the whole path is static or nothing before the unknown part
+/// is.
+pub(crate) fn static_dir(expr: &Expr, scope: &dyn PathScope) -> Option<StaticPath> {
+    let expr = unwrap(expr);
+    let prefix: &[&Expr] = &match expr {
+        Expr::Call(call) => {
+            let name = scope.callee(&call.callee);
+            if !(named(&name, "join") || named(&name, "resolve"))
+                || call.args.len() < 2
+                || call.args.iter().any(|a| a.spread.is_some())
+            {
+                return None;
+            }
+            let args: Vec<&Expr> = call.args.iter().map(|a| &*a.expr).collect();
+            let (last, dir) = args.split_last()?;
+            if static_path(last, scope).is_some() || string(last).is_some() {
+                return None;
+            }
+            // The directory is the call of the parts before the unknown one.
+            return static_dir_of(dir, named(&name, "join"), scope);
+        }
+        Expr::Bin(bin) if bin.op == swc_ecma_ast::BinaryOp::Add => {
+            if path_parts(&bin.right, scope, &mut false, 0).is_some() {
+                return None;
+            }
+            vec![&*bin.left]
+        }
+        _ => return None,
+    };
+    let mut anchored = false;
+    let mut dir = String::new();
+    for part in prefix {
+        dir = concat(&dir, &path_parts(part, scope, &mut anchored, 0)?);
+    }
+    relative_dir(anchored, &dir)
+}
+
+/// A directory anchored at the file's own (`""` for that directory itself); none for the app
+/// root and absolute paths.
+fn relative_dir(anchored: bool, dir: &str) -> Option<StaticPath> {
+    (anchored && !dir.starts_with('/')).then(|| StaticPath {
+        path: dir.trim_end_matches('/').to_owned(),
+        context: "filesystem-expression",
+    })
+}
+
+/// The directory `join(parts…)` (or `resolve`) names, anchored at the file's own.
+fn static_dir_of(parts: &[&Expr], join: bool, scope: &dyn PathScope) -> Option<StaticPath> {
+    let mut anchored = false;
+    let mut out = Vec::new();
+    for (i, part) in parts.iter().enumerate() {
+        let part = path_parts(part, scope, &mut anchored, 0)?;
+        let part = match part.strip_prefix('/') {
+            Some(rest) if join && i > 0 => rest.trim_start_matches('/').to_owned(),
+            _ => part,
+        };
+        if !part.is_empty() {
+            out.push(part);
+        }
+    }
+    relative_dir(anchored, &join_parts(&out))
+}
+
 /// Most values read off one argument.
 const MAX_ALTERNATIVES: usize = 8;
 
