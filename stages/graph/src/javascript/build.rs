@@ -2100,9 +2100,6 @@ fn project_findings<'p>(
             };
             let mut props = json!({"kind": reference.kind, "specifier": spec, "expression": reference.expression,
                                "resolution_status": resolution.status, "resolved_path": resolution.path});
-            if let Some(directory) = &reference.directory {
-                props["directory"] = json!(directory);
-            }
             let is_worker = matches!(
                 reference.kind,
                 "worker" | "shared-worker" | "service-worker"
@@ -2120,6 +2117,7 @@ fn project_findings<'p>(
             }
             // A require computed at run time in a static directory may load any script there.
             if let Some(directory) = &reference.directory {
+                props["directory"] = json!(directory);
                 let base = file.path.rsplit_once('/').map_or("", |(dir, _)| dir);
                 let joined = if base.is_empty() {
                     directory.clone()
@@ -3014,6 +3012,8 @@ struct Reach {
     unreached: Vec<(String, [u64; 5])>,
 }
 
+/// What `mains` reach (`reached`, from [`reached_from`]) of the `parsed` files, and the facts
+/// of those they do not; empty when no main entrypoint resolved.
 fn reach<'p>(
     mains: &[String],
     reached: &HashSet<&str>,

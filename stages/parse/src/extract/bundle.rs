@@ -109,7 +109,6 @@ fn member_receiver(member: &swc_ecma_ast::MemberExpr, depth: usize) -> Option<St
     }
 }
 
-/// Literal chunk ids, sorted and unique, and how many were not literals.
 /// `ids` or `modules` for `exports.ids` and `exports.modules`, the members a chunk in
 /// webpack's CommonJS chunk format assigns (`exports.id`, which older builds add, names no
 /// table).
@@ -127,6 +126,7 @@ pub(crate) fn commonjs_chunk_part(member: &MemberExpr) -> Option<&'static str> {
     }
 }
 
+/// Literal chunk ids, sorted and unique, and how many were not literals.
 pub(crate) fn chunk_ids(array: &ArrayLit) -> (Vec<String>, u64) {
     let mut keys = BTreeSet::new();
     let mut unknown = 0;

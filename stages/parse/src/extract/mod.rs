@@ -163,7 +163,6 @@ const VENDOR_MARKERS: &[(&str, &[&str])] = &[
     ),
 ];
 
-/// Walks `program`; `cancelled` is polled every 4096 nodes.
 /// The relative specifier a static path anchored at the file's own directory stands for
 /// (`path.join(__dirname, "lib/a.js")` is `./lib/a.js`); none for other anchors, absolute
 /// paths and native add-ons (read as add-on requests).
@@ -187,6 +186,8 @@ fn relative_specifier(path: &StaticPath) -> Option<String> {
 /// hands those to the chunk's second reading (see `stage::run`).
 pub type Externals = HashMap<String, &'static str>;
 
+/// Walks `program`; `cancelled` is polled every 4096 nodes. `foreign` names the externals
+/// other files of the build define.
 pub(crate) fn extract(
     source: &Source<'_>,
     program: &Program,
@@ -1393,7 +1394,7 @@ impl Extractor<'_, '_> {
 
     /// An ES-module chunk's exported module table (`shape` `esm-chunk`), or a CommonJS
     /// chunk's (`commonjs-chunk`), with the chunk ids it exports beside it.
-    fn esm_chunk(
+    fn exported_chunk(
         &mut self,
         name: &str,
         shape: &'static str,
@@ -2016,7 +2017,7 @@ impl Visit for Extractor<'_, '_> {
         if let (Pat::Ident(ident), Some(init)) = (&decl.name, &decl.init) {
             let name = ident.id.sym.to_string();
             if self.esm_tables.contains(&init.span().lo.0)
-                && self.esm_chunk(&name, "esm-chunk", init, decl.span)
+                && self.exported_chunk(&name, "esm-chunk", init, decl.span)
             {
                 return;
             }
@@ -2099,7 +2100,7 @@ impl Visit for Extractor<'_, '_> {
             && self.esm_tables.contains(&assign.right.span().lo.0)
             && bundle::commonjs_chunk_part(target) == Some("modules")
             && !self.esm_chunk_ids.0.is_empty()
-            && self.esm_chunk(
+            && self.exported_chunk(
                 "exports.modules",
                 "commonjs-chunk",
                 &assign.right,

@@ -617,9 +617,10 @@ pub(super) struct PrePass {
     pub(super) exported_helpers: Vec<(String, bundle::Wrapper)>,
     /// Module keys whose factory only re-exports an aliased module.
     pub(super) externals: HashMap<String, &'static str>,
-    /// Chunk ids an ES-module chunk exports (`export const __webpack_esm_ids__ = [480]`).
+    /// Chunk ids an ES-module chunk exports (`export const __webpack_esm_ids__ = [480]`), or
+    /// a CommonJS chunk assigns (`exports.ids = [480]`).
     pub(super) esm_chunk_ids: Option<(Vec<String>, u64)>,
-    /// Where the module tables an ES-module chunk exports start.
+    /// Where the module tables an ES-module chunk exports (or a CommonJS chunk assigns) start.
     pub(super) esm_tables: HashSet<u32>,
     /// Identifiers passed where the walk reads an object literal: a `contextBridge` API
     /// (`exposeInMainWorld("api", api)`) or window options (`new BrowserWindow(options)`).
