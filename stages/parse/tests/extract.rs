@@ -94,6 +94,86 @@ fn webpack5_chunk_push_recovers_factories_and_requires() {
 }
 
 #[test]
+fn turbopack_chunks_list_ids_before_the_factory_they_share() {
+    // A browser chunk as Next.js 16 writes it: a strict group first, then `id… factory`
+    // groups; the context's methods require, load and export.
+    let f = facts(
+        "out/_next/static/chunks/a.js",
+        r#"(globalThis.TURBOPACK||(globalThis.TURBOPACK=[])).push(["object"==typeof document?document.currentScript:void 0,
+(()=>{"use strict";return[11,(a,b,c)=>{b.exports=a.r(12)},12,(a,b,c)=>{c.x=1}]})(),
+20,21,a=>{"use strict";var b=a.i(30);a.s(["default",0,function(){return a.A(40).then(c=>window.bridge.send(b.f.GO))}])},
+30,a=>{a.s(["f",0,{GO:"app:go"},"g",()=>h]);const h="app:g"},
+40,a=>{a.v(b=>Promise.all(["static/chunks/b.js"].map(b=>a.l(b))).then(()=>b(50)))},
+60,function(a){var b=function(a){return a.r(99)};return b}]);"#,
+    );
+    assert_eq!(f.parse, ParseStatus::Complete, "{:?}", f.diagnostics);
+    let bundle = &f.js.bundles[0];
+    assert_eq!(
+        (bundle.bundler, bundle.runtime.as_str(), bundle.shape),
+        ("turbopack", "TURBOPACK", "turbopack-chunk")
+    );
+    assert!(bundle.chunk_keys.is_empty(), "a script element is no key");
+    assert_eq!(keys(&f), ["11", "12", "20", "21", "30", "40", "60"]);
+    let module = |key: u64| {
+        bundle
+            .modules
+            .iter()
+            .find(|m| m.key == ModuleKey::Number(key))
+            .unwrap()
+    };
+    assert_eq!(module(11).requires, [ModuleKey::Number(12)]);
+    // 21 names the factory 20 names: one factory, read once.
+    assert_eq!(module(21).source_sha256, module(20).source_sha256);
+    assert_eq!(module(20).requires, [ModuleKey::Number(30)]);
+    assert_eq!(module(20).async_modules, [ModuleKey::Number(40)]);
+    assert_eq!(module(20).exports, ["default"]);
+    assert_eq!(module(30).exports, ["f", "g"]);
+    assert_eq!(module(40).async_chunks, ["static/chunks/b.js"]);
+    assert_eq!(module(40).requires, [ModuleKey::Number(50)]);
+    // A function that takes a parameter of the context's name hides it.
+    assert!(module(60).requires.is_empty());
+    // The page's channel is read off what factory 30 exports.
+    let call = &f.js.window_calls[0];
+    assert_eq!(call.name, "bridge.send");
+    assert_eq!(call.args[0].as_deref(), Some("app:go"));
+
+    // Older builds push the chunk's path and an object of factories; a Node.js chunk is
+    // `module.exports = [id, factory, …]`, named ids start with `[`.
+    let f = facts(
+        "static/chunks/c.js",
+        r#"(globalThis.TURBOPACK = globalThis.TURBOPACK || []).push(["static/chunks/c.js", {
+"[project]/a.js [app-client] (ecmascript)": (__turbopack_context__) => { __turbopack_context__.r("[project]/b.js [app-client] (ecmascript)"); }
+}]);"#,
+    );
+    let bundle = &f.js.bundles[0];
+    assert_eq!(bundle.chunk_keys, ["static/chunks/c.js"]);
+    assert_eq!(
+        bundle.modules[0].requires,
+        [ModuleKey::String(
+            "[project]/b.js [app-client] (ecmascript)".to_owned()
+        )]
+    );
+    let f = facts(
+        "server/chunks/ssr/d.js",
+        r#"module.exports=[1,(a,b,c)=>{b.exports=a.r(2)},"[project]/x.js [app-ssr] (ecmascript)",a=>{a.s(["x",0,1])}];"#,
+    );
+    let bundle = &f.js.bundles[0];
+    assert_eq!(
+        (bundle.runtime.as_str(), bundle.shape),
+        ("turbopack-node", "turbopack-commonjs-chunk")
+    );
+    assert_eq!(keys(&f), ["1", "[project]/x.js [app-ssr] (ecmascript)"]);
+    // Arrays of functions that are not Turbopack's are left alone.
+    for text in [
+        r#"module.exports = ["auth", function (req, res) {}];"#,
+        r#"module.exports = [1, 2, 3];"#,
+        r#"globalThis.TURBOPACK.push({otherChunks: [], runtimeModuleIds: [1]});"#,
+    ] {
+        assert!(facts("x.js", text).js.bundles.is_empty(), "{text}");
+    }
+}
+
+#[test]
 fn minified_runtime_table_and_webpack4_bootstrap_are_recovered() {
     // webpack 5 production runtime: the table's name is mangled.
     let f = facts(

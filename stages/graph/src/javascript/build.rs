@@ -1530,13 +1530,13 @@ fn project_bundles<'p>(
             if !bundle.async_chunks.is_empty() {
                 runtime_loads.push((file, container, chunk.clone(), bundle));
             }
-            for key in &bundle.chunk_keys {
+            for key in chunk_keys_of(bundle, &file.path) {
                 chunks_by_key
-                    .entry((container, key.as_str()))
+                    .entry((container, key))
                     .or_default()
                     .push(chunk.clone());
                 chunk_files
-                    .entry((container, key.as_str()))
+                    .entry((container, key))
                     .or_default()
                     .push(file.path.as_str());
             }
@@ -1660,6 +1660,21 @@ fn project_bundles<'p>(
         limitations.insert(format!("{unresolved} bundler requires or async chunks named no unique factory or chunk in the artifact (external modules, runtime-generated ids, or chunks not shipped)."));
     }
     Ok(modules)
+}
+
+/// The keys an async load may name a bundle's chunk by: its chunk keys, and for Turbopack,
+/// which loads chunks by path from its output root (`a.l("static/chunks/x.js")`), every
+/// suffix of the file's path that starts a path segment.
+fn chunk_keys_of<'p>(bundle: &'p rea_parse::Bundle, path: &'p str) -> BTreeSet<&'p str> {
+    let mut keys: BTreeSet<&str> = bundle.chunk_keys.iter().map(String::as_str).collect();
+    if bundle.bundler == "turbopack" {
+        keys.extend(
+            path.match_indices('/')
+                .map(|(at, _)| &path[at + 1..])
+                .filter(|suffix| !suffix.is_empty()),
+        );
+    }
+    keys
 }
 
 /// The chunks of one key in one container: the files that hold them, and their nodes.

@@ -311,7 +311,44 @@ impl Files {
         if !container.is_empty() && !normal.starts_with(&format!("{container}/")) {
             return Resolution::status("rejected", "the path leaves its container");
         }
-        self.candidates(&normal, 0)
+        let found = self.candidates(&normal, 0);
+        match spec.strip_prefix('/') {
+            Some(rooted) if context == Context::HtmlReference && found.status == "not-found" => {
+                self.served_from_page(container, from_dir, rooted)
+                    .unwrap_or(found)
+            }
+            _ => found,
+        }
+    }
+
+    /// A rooted path a page names (`<script src="/_next/static/chunks/x.js">`) that is not at
+    /// the root of its container: a site exported into a folder of the application (Next.js's
+    /// `out/`, served by `electron-serve` or a protocol handler) has its served root at the
+    /// page's folder or one above it. The nearest such folder holding the path is taken, and
+    /// the resolution says so.
+    fn served_from_page(
+        &self,
+        container: &str,
+        page_dir: &str,
+        rooted: &str,
+    ) -> Option<Resolution> {
+        let mut dir = page_dir;
+        while dir.len() > container.len() {
+            let found = normalize(&format!("{dir}/{rooted}"))
+                .filter(|normal| normal.starts_with(&format!("{dir}/")))
+                .map(|normal| self.candidates(&normal, 0))
+                .filter(|found| found.status == "resolved");
+            if let Some(found) = found {
+                return Some(Resolution {
+                    limitation: Some(format!(
+                        "a rooted path not at the root of its container: taken from {dir} as the page's served root"
+                    )),
+                    ..found
+                });
+            }
+            dir = dir.rsplit_once('/').map_or("", |(parent, _)| parent);
+        }
+        None
     }
 
     /// A URL of a scheme the application serves itself (`protocol.handle("app", …)`): its
@@ -802,6 +839,50 @@ mod tests {
                 "{from} {spec}"
             );
         }
+    }
+
+    #[test]
+    fn a_pages_rooted_path_falls_back_to_the_pages_served_root() {
+        let mut map = BTreeMap::new();
+        for path in [
+            "app.asar/out/index.html",
+            "app.asar/out/about/index.html",
+            "app.asar/out/_next/static/chunks/a.js",
+            "app.asar/main.js",
+        ] {
+            map.insert(path.to_owned(), true);
+        }
+        let f = Files::new(map, vec!["app.asar".to_owned()], BTreeMap::new());
+        for page in ["app.asar/out/index.html", "app.asar/out/about/index.html"] {
+            let r = f.resolve(page, "/_next/static/chunks/a.js", Context::HtmlReference);
+            assert_eq!(r.status, "resolved", "{page}");
+            assert_eq!(
+                r.path.as_deref(),
+                Some("app.asar/out/_next/static/chunks/a.js")
+            );
+            assert!(r.limitation.unwrap().contains("app.asar/out"));
+        }
+        // The container's root is still tried first, and nothing past it.
+        let r = f.resolve(
+            "app.asar/out/index.html",
+            "/main.js",
+            Context::HtmlReference,
+        );
+        assert_eq!(r.path.as_deref(), Some("app.asar/main.js"));
+        assert_eq!(r.limitation, None);
+        let r = f.resolve(
+            "app.asar/out/index.html",
+            "/missing.js",
+            Context::HtmlReference,
+        );
+        assert_eq!(r.status, "not-found");
+        // Only pages read paths so: a script's rooted specifier is not searched for.
+        let r = f.resolve(
+            "app.asar/out/index.html",
+            "/_next/static/chunks/a.js",
+            Context::ModuleSpecifier,
+        );
+        assert_eq!(r.status, "not-found");
     }
 
     #[test]

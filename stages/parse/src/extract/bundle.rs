@@ -52,6 +52,12 @@ pub(crate) struct Factory<'a> {
     /// Whether the require name is bound outside the factory (Parcel's `parcelRequire`), so
     /// that the factory itself can rebind it, not only the functions inside it.
     pub require_outside: bool,
+    /// Whether the require name is Turbopack's module context, whose methods require
+    /// (`a.r(id)`, `a.i(id)`), load (`a.A(id)`, `a.l(path)`) and export (`a.s([…])`).
+    pub context: bool,
+    /// Further keys that name this same factory (a Turbopack chunk lists every module a
+    /// factory merged before it).
+    pub aliases: Vec<ModuleKey>,
 }
 
 /// A factory is a function expression or an object method.
@@ -61,8 +67,12 @@ pub(crate) enum Body<'a> {
     Method(&'a swc_ecma_ast::Function),
 }
 
-/// Whether `name` is a chunk-loading global.
+/// Whether `name` is a chunk-loading global (webpack's and rspack's, or Turbopack's
+/// registry).
 pub(crate) fn chunk_global(name: &str) -> bool {
+    if name == TURBOPACK {
+        return true;
+    }
     let lower = name.to_ascii_lowercase();
     lower.contains("webpackchunk") || lower.contains("rspackchunk") || lower == "webpackjsonp"
 }
@@ -139,6 +149,162 @@ pub(crate) fn chunk_ids(array: &ArrayLit) -> (Vec<String>, u64) {
         }
     }
     (keys.into_iter().take(MAX_CHUNK_KEYS).collect(), unknown)
+}
+
+/// Turbopack's module registry: browser chunks push to `globalThis.TURBOPACK`.
+pub(crate) const TURBOPACK: &str = "TURBOPACK";
+
+/// The runtime name of Turbopack's Node.js chunks (`module.exports = [id, factory, …]`, which
+/// its Node runtime loads with `R.c(path)`): a registry of its own, apart from the browser's.
+pub(crate) const TURBOPACK_NODE: &str = "turbopack-node";
+
+/// The factories of a Turbopack chunk's module list, as its runtime reads it: one or more
+/// module ids (numbers in production builds, strings such as `"[project]/app/page.js
+/// [app-client] (ecmascript)"` with named ids) and then the factory they share (the first id is
+/// the module's key, the rest [`Factory::aliases`]: modules merged into it); the list may
+/// start with an array, what `(() => { "use strict"; return […] })()` returns to group strict
+/// modules, read first. Older builds push one object `{id: factory}` instead (`table`).
+/// `None` when the elements do not have that shape, or name no factory.
+pub(crate) fn turbopack_factories<'a>(elems: &[Option<&'a Expr>]) -> Option<Vec<Factory<'a>>> {
+    if let [Some(table)] = elems
+        && let Expr::Object(table) = unwrap(table)
+    {
+        let (mut factories, unknown) = object_factories(table);
+        if unknown > 0 || factories.is_empty() {
+            return None;
+        }
+        for factory in &mut factories {
+            turbopack_params(factory);
+        }
+        return Some(factories);
+    }
+    let mut out = Vec::new();
+    let mut rest = elems;
+    if let [Some(first), tail @ ..] = rest
+        && let Some(grouped) = strict_group(first)
+    {
+        let grouped: Vec<Option<&Expr>> = grouped
+            .elems
+            .iter()
+            .map(|e| e.as_ref().filter(|e| e.spread.is_none()).map(|e| &*e.expr))
+            .collect();
+        turbopack_groups(&grouped, &mut out)?;
+        rest = tail;
+    }
+    turbopack_groups(rest, &mut out)?;
+    (!out.is_empty()).then_some(out)
+}
+
+/// `(() => { "use strict"; return […]; })()`: the array returned.
+fn strict_group(expr: &Expr) -> Option<&ArrayLit> {
+    let Expr::Call(call) = unwrap(expr) else {
+        return None;
+    };
+    if !call.args.is_empty() {
+        return None;
+    }
+    let stmts = match unwrap(call.callee.as_expr()?) {
+        Expr::Arrow(arrow) if arrow.params.is_empty() => match &*arrow.body {
+            swc_ecma_ast::ArrowFunctionBody::FunctionBody(body) => &body.stmts[..],
+            swc_ecma_ast::ArrowFunctionBody::Expr(_) => return None,
+        },
+        Expr::Fn(f) if f.function.params.is_empty() => &f.function.body.as_ref()?.stmts[..],
+        _ => return None,
+    };
+    let (last, directives) = stmts.split_last()?;
+    if !directives.iter().all(is_use_strict) {
+        return None;
+    }
+    match last {
+        Stmt::Return(ret) => match unwrap(ret.arg.as_deref()?) {
+            Expr::Array(array) => Some(array),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// Appends the `id… factory` groups of `elems` to `out`; `None` when an element is neither a
+/// literal id nor a function, or ids end the list.
+fn turbopack_groups<'a>(elems: &[Option<&'a Expr>], out: &mut Vec<Factory<'a>>) -> Option<()> {
+    let mut ids = Vec::new();
+    for elem in elems {
+        let elem = (*elem)?;
+        if is_function(elem) {
+            let mut ids = std::mem::take(&mut ids).into_iter();
+            let mut factory = factory(Some(ids.next()?), elem);
+            factory.aliases = ids.collect();
+            turbopack_params(&mut factory);
+            out.push(factory);
+            continue;
+        }
+        ids.push(turbopack_id(elem)?);
+    }
+    ids.is_empty().then_some(())
+}
+
+/// A Turbopack module id: a number, or a string naming a module as Turbopack does
+/// (`"[project]/…"`, `"[root-of-the-server]/…"`).
+fn turbopack_id(expr: &Expr) -> Option<ModuleKey> {
+    match module_key_of(expr)? {
+        ModuleKey::String(s) if !s.starts_with('[') => None,
+        key => Some(key),
+    }
+}
+
+/// A Turbopack factory takes `(context, module, exports)`.
+fn turbopack_params(factory: &mut Factory<'_>) {
+    let params = match factory.body {
+        Body::Expr(expr) => params_of(expr),
+        Body::Method(function) => function.params.iter().map(|p| &p.pat).collect(),
+    };
+    factory.require_name = param_name(params.first().copied());
+    factory.module_name = param_name(params.get(1).copied());
+    factory.exports_name = param_name(params.get(2).copied());
+    factory.context = true;
+}
+
+/// What an ES module's Turbopack export list binds (`a.s(["bump", 0, value, "x", getter,
+/// setter?])`: a name, then the tag `0` and a value, or a getter and maybe a setter), in
+/// order: each name with its value, or with its getter.
+fn turbopack_exports(list: &ArrayLit) -> Vec<(String, Exported<'_>)> {
+    let elems: Vec<Option<&Expr>> = list
+        .elems
+        .iter()
+        .map(|e| e.as_ref().filter(|e| e.spread.is_none()).map(|e| &*e.expr))
+        .collect();
+    let mut out = Vec::new();
+    let mut at = 0;
+    while let Some(Some(name)) = elems.get(at) {
+        let Some(name) = super::names::string(name) else {
+            break;
+        };
+        at += 1;
+        match elems.get(at).copied().flatten().map(unwrap) {
+            Some(Expr::Lit(Lit::Num(_))) => {
+                let Some(Some(value)) = elems.get(at + 1) else {
+                    break;
+                };
+                out.push((name, Exported::Value(value)));
+                at += 2;
+            }
+            Some(getter) if is_function(getter) => {
+                out.push((name, Exported::Getter(getter)));
+                at += 1;
+                if elems.get(at).copied().flatten().is_some_and(is_function) {
+                    at += 1;
+                }
+            }
+            _ => break,
+        }
+    }
+    out
+}
+
+/// How a Turbopack export list binds a name.
+enum Exported<'a> {
+    Value(&'a Expr),
+    Getter(&'a Expr),
 }
 
 pub(crate) fn is_function(expr: &Expr) -> bool {
@@ -303,6 +469,8 @@ pub(crate) fn factory<'a>(key: Option<ModuleKey>, expr: &'a Expr) -> Factory<'a>
         exports_name: param_name(params.get(1).copied()),
         require_name: param_name(params.get(2).copied()),
         require_outside: false,
+        context: false,
+        aliases: Vec::new(),
     }
 }
 
@@ -341,6 +509,8 @@ pub(crate) fn object_factories(table: &ObjectLit) -> (Vec<Factory<'_>>, u64) {
                         exports_name: param_name(params.get(1).copied()),
                         require_name: param_name(params.get(2).copied()),
                         require_outside: false,
+                        context: false,
+                        aliases: Vec::new(),
                     });
                 }
                 None => unknown += 1,
@@ -455,6 +625,8 @@ pub(crate) fn browserify_table(call: &CallExpr) -> Option<BrowserifyTable<'_>> {
             module_name: param_name(params.get(1).copied()),
             exports_name: param_name(params.get(2).copied()),
             require_outside: false,
+            context: false,
+            aliases: Vec::new(),
         });
         out.deps.push(map);
     }
@@ -564,6 +736,8 @@ pub(crate) fn walk_factory(
         exports: BTreeSet::new(),
         functions: 0,
         require_outside: factory.require_outside,
+        context: factory.context,
+        importers: Vec::new(),
         shadowed: 0,
         hidden: HashMap::new(),
     };
@@ -735,6 +909,11 @@ struct FactoryWalker<'n> {
     functions: u64,
     /// Whether the require name is bound outside the factory.
     require_outside: bool,
+    /// Whether the require name is Turbopack's module context ([`Factory::context`]).
+    context: bool,
+    /// The parameters of the functions a Turbopack async loader exports (`a.v(e => … e(7768))`,
+    /// what the runtime calls with its import function): a call of one requires.
+    importers: Vec<String>,
     /// esbuild wrapper names bound by a function open around the node visited, with how
     /// many such functions are open.
     hidden: HashMap<String, u32>,
@@ -1246,6 +1425,9 @@ fn prop_key(prop: &Prop) -> Option<String> {
 
 impl FactoryWalker<'_> {
     fn note_call(&mut self, call: &CallExpr) {
+        if self.context {
+            return self.note_context_call(call);
+        }
         let name = callee_name(&call.callee);
         let first = call.args.first().map(|a| &*a.expr);
         if self.strings.is_some() {
@@ -1316,6 +1498,120 @@ impl FactoryWalker<'_> {
         {
             self.requires.insert(key.clone());
         }
+    }
+}
+
+impl FactoryWalker<'_> {
+    /// A call in a Turbopack factory: the context's `r(id)` and `i(id)` require, `A(id)` loads
+    /// a module through its async loader, `l(path)` and `L(url)` load a chunk, `s([…])`
+    /// exports an ES module's names and `v(value)` the module's value; in an async loader,
+    /// `Promise.all(["static/chunks/x.js"].map(p => a.l(p)))` loads those chunks, and the
+    /// function it exports requires what it calls its parameter with.
+    fn note_context_call(&mut self, call: &CallExpr) {
+        let first = call.args.first().map(|a| &*a.expr);
+        let callee = call.callee.as_expr().map(|c| unwrap(c));
+        if let Some(Expr::Member(member)) = callee
+            && member.prop.is_ident_with("map")
+            && let Expr::Array(paths) = unwrap(&member.obj)
+            && first.is_some_and(|f| self.loads_chunk(f))
+        {
+            for path in paths.elems.iter().flatten() {
+                if let Some(path) = super::names::string(&path.expr) {
+                    self.async_chunks.insert(path);
+                }
+            }
+            return;
+        }
+        let name = callee_name(&call.callee);
+        if self.shadowed == 0 && self.importers.contains(&name) {
+            if let Some(key) = first.and_then(module_key_of) {
+                self.requires.insert(key);
+            }
+            return;
+        }
+        let Some((object, method)) = name.rsplit_once('.') else {
+            return;
+        };
+        if !self.is_require(object) {
+            return;
+        }
+        match (method, first) {
+            ("r" | "i", Some(id)) => {
+                if let Some(key) = module_key_of(id) {
+                    self.requires.insert(key);
+                }
+            }
+            ("A", Some(id)) => {
+                if let Some(key) = module_key_of(id) {
+                    self.async_modules.insert(key);
+                }
+            }
+            ("l" | "L", Some(path)) => {
+                if let Some(path) = super::names::string(path) {
+                    self.async_chunks.insert(path);
+                }
+            }
+            ("s", Some(list)) => {
+                if let Expr::Array(list) = unwrap(list) {
+                    for (name, exported) in turbopack_exports(list) {
+                        self.note_turbopack_export(&name, exported);
+                        self.exports.insert(name);
+                    }
+                }
+            }
+            ("v", Some(value)) => {
+                self.exports.insert("default".to_owned());
+                if let Some(importer) = params_of(value).first().and_then(|p| param_name(Some(p))) {
+                    self.importers.push(importer);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// An export's constant value, or the local name it exports (as a value or through its
+    /// getter), for [`ExportedStrings`].
+    fn note_turbopack_export(&mut self, name: &str, exported: Exported<'_>) {
+        let Some(strings) = self.strings.as_deref_mut() else {
+            return;
+        };
+        // A name exported as a local binding's value or through a getter is resolved from
+        // the factory's declarations once it is walked.
+        let local = match exported {
+            Exported::Value(Expr::Ident(local)) => Some(local),
+            Exported::Value(value) => {
+                if let Some(value) = constants::constant(value) {
+                    strings.values.push((name.to_owned(), value));
+                }
+                None
+            }
+            Exported::Getter(getter) => match getter_result(getter).map(unwrap) {
+                Some(Expr::Ident(local)) => Some(local),
+                _ => None,
+            },
+        };
+        if let Some(local) = local {
+            strings
+                .getters
+                .push((name.to_owned(), local.sym.to_string()));
+        }
+    }
+
+    /// Whether `f` is a function of one parameter that loads it as a chunk: `p => a.l(p)`.
+    fn loads_chunk(&self, f: &Expr) -> bool {
+        let Expr::Arrow(arrow) = unwrap(f) else {
+            return false;
+        };
+        let body = match &*arrow.body {
+            swc_ecma_ast::ArrowFunctionBody::Expr(e) => Some(&**e),
+            swc_ecma_ast::ArrowFunctionBody::FunctionBody(body) => returned(&body.stmts),
+        };
+        let Some(Expr::Call(call)) = body.map(unwrap) else {
+            return false;
+        };
+        callee_name(&call.callee)
+            .rsplit_once('.')
+            .is_some_and(|(object, method)| matches!(method, "l" | "L") && self.is_require(object))
     }
 }
 

@@ -485,8 +485,9 @@ struct Extractor<'s, 'c> {
     /// The IPC helpers each factory exports (functions, and classes' methods), by bundle and
     /// key.
     factory_helpers: HashMap<(u32, ModuleKey), Vec<crate::facts::ExportedIpcHelper>>,
-    /// The require name of each factory being walked, innermost last.
-    factory_requires: Vec<Option<String>>,
+    /// The require name of each factory being walked, innermost last: the function itself, or
+    /// with `true` Turbopack's module context, whose `r(id)` and `i(id)` require.
+    factory_requires: Vec<(Option<String>, bool)>,
     /// The exports and module parameter names of the module factories being walked,
     /// innermost last.
     factory_exports: Vec<(Option<String>, Option<String>)>,
@@ -851,9 +852,19 @@ impl Extractor<'_, '_> {
             }
             [arg] => {
                 let bundle = match (self.factory_requires.last(), self.stack.last()) {
-                    (Some(require), Some(current)) => (require.as_deref() == Some(&*callee)
-                        || callee == "__webpack_require__")
-                        .then_some(current.bundle)?,
+                    (Some((require, context)), Some(current)) => {
+                        let required = match callee.rsplit_once('.') {
+                            Some((object, "r" | "i")) if *context => {
+                                require.as_deref() == Some(object)
+                            }
+                            _ if *context => false,
+                            _ => {
+                                require.as_deref() == Some(&*callee)
+                                    || callee == "__webpack_require__"
+                            }
+                        };
+                        required.then_some(current.bundle)?
+                    }
                     _ => {
                         let table = self.runtime_requires.get(&*callee)?;
                         let bundles = &self.facts.bundles;
@@ -1206,7 +1217,17 @@ impl Extractor<'_, '_> {
                 self.factory_strings
                     .insert((bundle, module.key.clone()), exports.strings);
             }
+            // Keys that name the same factory are modules of their own, read once.
+            let aliases: Vec<crate::facts::Module> = factory
+                .aliases
+                .iter()
+                .map(|alias| crate::facts::Module {
+                    key: alias.clone(),
+                    ..module.clone()
+                })
+                .collect();
             modules.push(module);
+            modules.extend(aliases);
         }
         self.facts.bundles.push(Bundle {
             bundler,
@@ -1225,7 +1246,8 @@ impl Extractor<'_, '_> {
         for factory in factories.0 {
             let Some(key) = factory.key else { continue };
             self.stack.push(ModuleRef { bundle, key });
-            self.factory_requires.push(factory.require_name);
+            self.factory_requires
+                .push((factory.require_name, factory.context));
             self.factory_exports
                 .push((factory.exports_name, factory.module_name));
             match factory.body {
@@ -1316,6 +1338,9 @@ impl Extractor<'_, '_> {
         let Some(Expr::Array(arg)) = call.args.first().map(|a| unwrap(&a.expr)) else {
             return false;
         };
+        if runtime == bundle::TURBOPACK {
+            return self.turbopack_chunk(arg, true, call.span);
+        }
         let elems: Vec<Option<&Expr>> = arg
             .elems
             .iter()
@@ -1352,6 +1377,55 @@ impl Extractor<'_, '_> {
         member.obj.visit_with(self);
         for elem in elems.iter().skip(2).flatten() {
             elem.visit_with(self);
+        }
+        true
+    }
+
+    /// A Turbopack chunk: the browser's `(globalThis.TURBOPACK ||= []).push([script, id,
+    /// factory, …])`, whose script is the chunk's path in older builds (its key) and
+    /// `document.currentScript` in newer ones, or with `script` `None` a Node.js chunk's
+    /// `module.exports = [id, factory, …]` (`browser` false). Whether the list was one.
+    fn turbopack_chunk(
+        &mut self,
+        list: &swc_ecma_ast::ArrayLit,
+        browser: bool,
+        span: swc_common::Span,
+    ) -> bool {
+        let elems: Vec<Option<&Expr>> = list
+            .elems
+            .iter()
+            .map(|e| e.as_ref().filter(|e| e.spread.is_none()).map(|e| &*e.expr))
+            .collect();
+        let (script, modules) = match (browser, elems.split_first()) {
+            (true, Some((script, modules))) => (*script, modules),
+            (false, _) => (None, &elems[..]),
+            (true, None) => return false,
+        };
+        let Some(factories) = bundle::turbopack_factories(modules) else {
+            return false;
+        };
+        let chunk_keys: Vec<String> = script.and_then(names::string).into_iter().collect();
+        let runtime = if browser {
+            bundle::TURBOPACK
+        } else {
+            bundle::TURBOPACK_NODE
+        };
+        let shape = if browser {
+            "turbopack-chunk"
+        } else {
+            "turbopack-commonjs-chunk"
+        };
+        self.bundle(
+            "turbopack",
+            runtime.to_owned(),
+            shape,
+            (chunk_keys, 0),
+            (factories, 0),
+            Vec::new(),
+            span,
+        );
+        if let Some(script) = script {
+            script.visit_with(self);
         }
         true
     }
@@ -1466,6 +1540,8 @@ impl Extractor<'_, '_> {
             exports_name: define.param_for("exports"),
             module_name: define.param_for("module"),
             require_outside: false,
+            context: false,
+            aliases: Vec::new(),
         };
         let (mut module, _) = bundle::walk_factory(self.source, &factory, &self.esbuild, false);
         let ids = |keys: Vec<ModuleKey>| -> Vec<String> {
@@ -1545,6 +1621,8 @@ impl Extractor<'_, '_> {
             exports_name,
             require_name: Some(register.require),
             require_outside: true,
+            context: false,
+            aliases: Vec::new(),
         };
         let (module, _) = bundle::walk_factory(self.source, &factory, &self.esbuild, false);
         self.facts.bundles[bundle as usize].modules.push(module);
@@ -2106,6 +2184,15 @@ impl Visit for Extractor<'_, '_> {
                 &assign.right,
                 assign.span,
             )
+        {
+            return;
+        }
+        // `module.exports = [id, factory, …]`: a Turbopack chunk for Node.js.
+        if let AssignTarget::Simple(SimpleAssignTarget::Member(target)) = &assign.left
+            && assign.op == swc_ecma_ast::AssignOp::Assign
+            && let Expr::Array(list) = unwrap(&assign.right)
+            && names::dotted_member(target) == "module.exports"
+            && self.turbopack_chunk(list, false, assign.span)
         {
             return;
         }

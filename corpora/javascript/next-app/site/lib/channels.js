@@ -1,0 +1,5 @@
+// Channel names shared by both pages.
+export const CHANNELS = {
+  CLICKED: "page:clicked",
+  SAVE: "settings:save",
+};

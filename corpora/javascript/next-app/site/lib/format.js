@@ -1,0 +1,3 @@
+export function describe(count) {
+  return { count, at: new Date().toISOString() };
+}
