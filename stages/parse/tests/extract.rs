@@ -3586,3 +3586,43 @@ fn requires_of_a_directorys_listing_keep_the_directory() {
         ]
     );
 }
+
+#[test]
+fn requires_of_a_globs_listing_keep_the_directory_the_pattern_starts_in() {
+    // electron-api-demos loads its demos so; the rest are the other common glob packages.
+    let f = facts(
+        "main.js",
+        r#"const path = require("path");
+        const glob = require("glob");
+        const fg = require("fast-glob");
+        const { globSync } = require("glob");
+        function loadDemos() {
+          const files = glob.sync(path.join(__dirname, "main-process/**/*.js"));
+          files.forEach((file) => { require(file); });
+        }
+        fg.sync(path.join(__dirname, "../plugins/*/index.js")).map(function (p) { return require(p); });
+        for (const h of globSync(`${__dirname}/ipc/*.js`)) require(h);
+        globSync(path.join(__dirname, "plugins/*.js")).forEach(require);
+        glob.sync("relative-to-cwd/*.js").forEach((f) => require(f));
+        files.forEach((each) => require(each));
+        glob.sync(path.join(__dirname, "x/*.js")).forEach((file) => { const other = file + ".bak"; require(other); });"#,
+    );
+    let directories: Vec<Option<&str>> =
+        f.js.references
+            .iter()
+            .filter(|r| r.kind == "require" && r.specifier.is_none())
+            .map(|r| r.directory.as_deref())
+            .collect();
+    assert_eq!(
+        directories,
+        [
+            Some("./main-process"),
+            Some("../plugins"),
+            Some("./ipc"),
+            Some("./plugins"),
+            None, // a pattern relative to the working directory
+            None, // `files` of another scope is no listing here
+            None, // not the listing's item
+        ]
+    );
+}

@@ -9,6 +9,7 @@ mod bundle;
 mod constants;
 mod electron;
 pub(crate) mod evals;
+mod globs;
 mod loops;
 pub(crate) mod names;
 mod parcel;
@@ -259,6 +260,7 @@ pub(crate) fn extract(
         ipc_main: looks.ipc_main,
         reads_ipc: pre.electron || looks.ipc_renderer || looks.ipc_main,
         tables_named: Scoped::default(),
+        listed: Scoped::default(),
         loop_channels: Scoped::default(),
         helpers: pre.helpers,
         class_helpers: pre.class_helpers,
@@ -533,6 +535,8 @@ struct Extractor<'s, 'c> {
     reads_ipc: bool,
     /// Names bound to an object literal or an array of strings, in a file that reads IPC.
     tables_named: Scoped<loops::Table>,
+    /// Names bound to a glob's listing, or to one file of it ([`globs::Listed`]).
+    listed: Scoped<globs::Listed>,
     /// Loop variables that stand for each key of a table.
     loop_channels: Scoped<Vec<String>>,
     /// The file's functions that forward a parameter as an IPC channel, by name.
@@ -1963,6 +1967,7 @@ impl Visit for Extractor<'_, '_> {
 
     fn visit_for_of_stmt(&mut self, stmt: &swc_ecma_ast::ForOfStmt) {
         self.for_of_loop(stmt);
+        self.listing_loop(stmt);
         stmt.visit_children_with(self);
     }
 
@@ -2108,6 +2113,7 @@ impl Visit for Extractor<'_, '_> {
             self.member_import(ident, init);
             self.instance_binding(&name, init);
             self.table_binding(&name, init);
+            self.listing_binding(&name, init);
             if self.object_names.contains(&name) || self.in_option_function() {
                 let object = match unwrap(init) {
                     Expr::Object(obj) => Some(self.read_named_object(obj)),
@@ -2292,6 +2298,7 @@ impl Visit for Extractor<'_, '_> {
             return;
         }
         self.for_each_loop(call);
+        self.listing_callback(call);
         if let Callee::Import(_) = call.callee {
             self.reference(
                 "dynamic-import",
@@ -2639,16 +2646,21 @@ impl Extractor<'_, '_> {
                     self.reference("require", first, span);
                     // `require(path.join(dir, file))`: a module of that directory, which one
                     // known only at run time.
-                    if self.facts.references.len() > count
-                        && let Some(dir) = first.and_then(|e| names::static_dir(e, self))
-                        && let Some(reference) = self.facts.references.last_mut()
-                        && reference.specifier.is_none()
-                    {
-                        reference.directory = Some(match dir.path.as_str() {
+                    // A file of a glob's listing (`files.forEach((f) => require(f))`) too.
+                    let dir = first.and_then(|e| {
+                        let dir = names::static_dir(e, self).map(|dir| match dir.path.as_str() {
                             "" => ".".to_owned(),
                             d if d.starts_with("../") => d.to_owned(),
                             d => format!("./{d}"),
                         });
+                        dir.or_else(|| self.listed_item_dir(e))
+                    });
+                    if self.facts.references.len() > count
+                        && let Some(dir) = dir
+                        && let Some(reference) = self.facts.references.last_mut()
+                        && reference.specifier.is_none()
+                    {
+                        reference.directory = Some(dir);
                     }
                 }
             }
