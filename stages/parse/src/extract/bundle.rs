@@ -316,15 +316,17 @@ pub(crate) use crate::facts::Wrapper;
 /// Most nodes read from a helper's inner function: esbuild's are about twenty.
 const MAX_HELPER_NODES: u32 = 256;
 
-/// Which esbuild wrapper a declaration's value is, read from its shape, since a build with
+/// Which esbuild wrapper a declaration's value is, and which bundler wrote it (`esbuild`, or
+/// `rolldown` where its calling convention tells), read from its shape, since a build with
 /// minified identifiers renames the helpers (`var h=(r,e)=>()=>…`):
 /// - `__commonJS`: `(cb, mod) => () => (mod || cb((mod = {exports: {}}).exports, mod),
 ///   mod.exports)`, its callee also written `(0, cb[keys(cb)[0]])`;
 /// - `__esm`: `(fn, res) => () => (fn && (res = fn(fn = 0)), res)`.
 ///
 /// Newer releases wrap either body in a `try`/`catch` and take a third parameter; the
-/// shapes hold through that.
-pub(crate) fn esbuild_helper(init: &Expr) -> Option<Wrapper> {
+/// shapes hold through that. Rolldown (Vite 8's bundler) writes the same helpers as
+/// `__commonJSMin`, `cb((mod = {exports: {}}).exports, mod, mod.exports)`, and `__esmMin`.
+pub(crate) fn esbuild_helper(init: &Expr) -> Option<(Wrapper, &'static str)> {
     let (params, inner): (Vec<&Pat>, Option<&Expr>) = match unwrap(init) {
         Expr::Arrow(arrow) => (
             arrow.params.iter().collect(),
@@ -363,6 +365,7 @@ pub(crate) fn esbuild_helper(init: &Expr) -> Option<Wrapper> {
         nodes: 0,
         fresh_module: false,
         called_with_module: false,
+        called_with_exports_again: false,
         called_once: false,
     };
     inner.visit_with(&mut shape);
@@ -370,9 +373,14 @@ pub(crate) fn esbuild_helper(init: &Expr) -> Option<Wrapper> {
         return None;
     }
     if shape.fresh_module && shape.called_with_module {
-        Some(Wrapper::CommonJs)
+        let bundler = if shape.called_with_exports_again {
+            "rolldown"
+        } else {
+            "esbuild"
+        };
+        Some((Wrapper::CommonJs, bundler))
     } else if shape.called_once {
-        Some(Wrapper::Esm)
+        Some((Wrapper::Esm, "esbuild"))
     } else {
         None
     }
@@ -387,8 +395,10 @@ struct HelperShape<'n> {
     nodes: u32,
     /// `state = {exports: {}}`.
     fresh_module: bool,
-    /// The callback called with two arguments.
+    /// The callback called with two arguments (or three, as rolldown calls it).
     called_with_module: bool,
+    /// With three: rolldown's `cb(exports, mod, mod.exports)`.
+    called_with_exports_again: bool,
     /// The callback called with `callback = 0`.
     called_once: bool,
 }
@@ -432,6 +442,11 @@ impl Visit for HelperShape<'_> {
                 {
                     match call.args.as_slice() {
                         [_, _] => self.called_with_module = true,
+                        // Rolldown's `__commonJSMin` passes `mod.exports` a third time.
+                        [_, _, _] => {
+                            self.called_with_module = true;
+                            self.called_with_exports_again = true;
+                        }
                         [arg] => {
                             if let Expr::Assign(reset) = unwrap(&arg.expr)
                                 && let AssignTarget::Simple(SimpleAssignTarget::Ident(target)) =

@@ -247,6 +247,11 @@ pub(crate) fn extract(
         tables: pre.tables,
         esbuild: pre.esbuild,
         wrapper_calls: pre.wrapper_calls,
+        wrapper_bundler: if pre.rolldown_helpers {
+            "rolldown"
+        } else {
+            "esbuild"
+        },
         imported_calls: pre.imported_calls,
         vite_deps: std::mem::take(&mut pre.vite_deps),
         esm_chunk_ids: pre.esm_chunk_ids.unwrap_or_default(),
@@ -510,6 +515,9 @@ struct Extractor<'s, 'c> {
     scopes: Scopes,
     tables: prepass::Tables,
     esbuild: HashMap<String, ModuleKey>,
+    /// The bundler that wrote the file's wrapper helpers: `rolldown` or `esbuild`
+    /// (`prepass::PrePass::rolldown_helpers`).
+    wrapper_bundler: &'static str,
     /// Calls of esbuild wrapper helpers known by their shape, from the pre-pass.
     wrapper_calls: HashMap<(u32, u32), (bundle::Wrapper, Option<String>)>,
     /// Vite's preload table (`__vite__mapDeps`), from the pre-pass.
@@ -1207,7 +1215,7 @@ impl Extractor<'_, '_> {
                 continue;
             }
             let (module, exports) = bundle::walk_factory(self.source, factory, &self.esbuild, true);
-            if bundler == "esbuild" {
+            if shape == "esbuild-wrapper" {
                 self.esbuild_bundles.insert(module.key.clone(), bundle);
             }
             if !exports.names.is_empty() {
@@ -2362,7 +2370,7 @@ impl Visit for Extractor<'_, '_> {
             if !factories.0.is_empty() {
                 let offset = self.source.offset(call.span.lo);
                 self.bundle(
-                    "esbuild",
+                    self.wrapper_bundler,
                     kind.runtime(),
                     "esbuild-wrapper",
                     (vec![kind.chunk_key(offset)], 0),

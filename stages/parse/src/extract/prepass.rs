@@ -615,6 +615,9 @@ pub(super) struct PrePass {
     pub(super) vite_deps: Vec<String>,
     /// Wrapper helpers the file exports, by exported name.
     pub(super) exported_helpers: Vec<(String, bundle::Wrapper)>,
+    /// Whether rolldown wrote the file's wrapper helpers (one of them calls a module's function
+    /// as rolldown does); else esbuild did.
+    pub(super) rolldown_helpers: bool,
     /// Module keys whose factory only re-exports an aliased module.
     pub(super) externals: HashMap<String, &'static str>,
     /// Chunk ids an ES-module chunk exports (`export const __webpack_esm_ids__ = [480]`), or
@@ -1708,10 +1711,11 @@ impl Visit for PrePass {
                 }
             }
             if let Pat::Ident(ident) = &decl.name
-                && let Some(kind) = bundle::esbuild_helper(init)
+                && let Some((kind, bundler)) = bundle::esbuild_helper(init)
             {
                 let scope = self.scopes.current();
                 self.wrappers.bind(&ident.id.sym, scope, Some(kind));
+                self.rolldown_helpers |= bundler == "rolldown";
             }
             if let Pat::Ident(ident) = &decl.name
                 && ident.id.sym == *"__webpack_modules__"

@@ -1,0 +1,3 @@
+export function run() {
+  return fetch("https://api.example.com/lazy");
+}

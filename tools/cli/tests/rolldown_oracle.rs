@@ -1,0 +1,103 @@
+//! Rolldown's CommonJS wrappers (Vite 8's bundler writes `var require_x = __commonJSMin((exports,
+//! module) => {…})`, esbuild's shape with one more argument) that `rea
+//! analyze-javascript-application` recovers, against rolldown's own record of each chunk
+//! (`chunk.modules` with each module's input format and imports), for
+//! corpora/javascript/rolldown-app built unminified and minified.
+//!
+//! The corpus is built once by `corpora/scripts/rolldown-corpus.sh` under Cargo's target tmp dir.
+
+mod support;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+
+use serde_json::Value;
+
+fn corpus() -> PathBuf {
+    support::corpus("rolldown-corpus.sh", "rolldown").join("corpus")
+}
+
+/// Sorted in- and out-degrees of a require graph over any names.
+fn degrees(edges: &BTreeSet<(String, String)>) -> (Vec<usize>, Vec<usize>) {
+    let mut outs: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut ins: BTreeMap<&str, usize> = BTreeMap::new();
+    for (from, to) in edges {
+        *outs.entry(from).or_default() += 1;
+        *ins.entry(to).or_default() += 1;
+    }
+    let mut outs: Vec<usize> = outs.into_values().collect();
+    let mut ins: Vec<usize> = ins.into_values().collect();
+    outs.sort_unstable();
+    ins.sort_unstable();
+    (outs, ins)
+}
+
+#[test]
+fn rolldowns_commonjs_wrappers_are_the_modules_it_read_as_commonjs_with_their_requires() {
+    for build in ["plain", "min"] {
+        let dir = corpus().join(format!("rolldown-{build}"));
+        let oracle: Value = serde_json::from_slice(
+            &std::fs::read(corpus().join(format!("rolldown-{build}.modules.json"))).unwrap(),
+        )
+        .unwrap();
+        let result =
+            support::tool_json("analyze-javascript-application", &dir, &[])["result"].clone();
+        let mut wrapped: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        let mut ids: BTreeMap<&str, String> = BTreeMap::new();
+        for node in result["graph"]["nodes"].as_array().unwrap() {
+            let p = &node["observations"][0]["properties"];
+            if node["kind"] == "javascript-module" && p["runtime"] == "esbuild-commonjs" {
+                assert_eq!(
+                    p["bundler"], "rolldown",
+                    "{build}: told from esbuild by its helper"
+                );
+                let key = p["module_key"].as_str().unwrap().to_owned();
+                ids.insert(node["node_id"].as_str().unwrap(), key.clone());
+                wrapped
+                    .entry(format!(
+                        "assets/{}",
+                        p["path"].as_str().unwrap().rsplit('/').next().unwrap()
+                    ))
+                    .or_default()
+                    .insert(key);
+            }
+        }
+        let ours: BTreeSet<(String, String)> = result["graph"]["edges"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["properties"]["kind"] == "bundler-require")
+            .filter_map(|e| {
+                let from = ids.get(e["source_node_id"].as_str().unwrap())?;
+                let to = ids.get(e["target_node_id"].as_str().unwrap())?;
+                Some((from.clone(), to.clone()))
+            })
+            .collect();
+        let mut theirs = BTreeSet::new();
+        let mut checked = 0;
+        for (file, modules) in oracle.as_object().unwrap() {
+            let modules = modules.as_array().unwrap();
+            let commonjs: BTreeSet<&str> = modules
+                .iter()
+                .filter(|m| m["format"] == "cjs")
+                .map(|m| m["id"].as_str().unwrap())
+                .collect();
+            let recovered = wrapped.get(file).map_or(0, BTreeSet::len);
+            assert_eq!(recovered, commonjs.len(), "{build} {file}");
+            checked += commonjs.len();
+            // A CommonJS module's imports of CommonJS modules are requires of their wrappers.
+            for module in modules.iter().filter(|m| m["format"] == "cjs") {
+                for import in module["imports"].as_array().unwrap() {
+                    let import = import.as_str().unwrap();
+                    if commonjs.contains(import) {
+                        theirs
+                            .insert((module["id"].as_str().unwrap().to_owned(), import.to_owned()));
+                    }
+                }
+            }
+        }
+        assert!(checked >= 40, "{build}: {checked} CommonJS modules");
+        assert_eq!(ours.len(), theirs.len(), "{build}: require edges");
+        assert_eq!(degrees(&ours), degrees(&theirs), "{build}");
+    }
+}
