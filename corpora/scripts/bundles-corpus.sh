@@ -3,7 +3,7 @@
 # bundled by webpack 5 and rspack (development and minified production, classic and ES-module
 # output) and by esbuild (ESM with splitting, and CommonJS), each with the bundler's own record
 # as the oracle; and the Electron app in corpora/javascript/electron-app built by webpack, rspack,
-# esbuild, rollup (what electron-vite bundles with) and tsc, whose facts
+# esbuild, rollup (what electron-vite bundles with), rolldown and tsc, whose facts
 # corpora/javascript/electron-app/truth.json lists:
 #
 #   DEST/corpus/<bundler>[-esm]-<mode>/               the output files
@@ -43,7 +43,8 @@ mkdir -p "$tmp/tools"
   npm install --no-audit --no-fund --loglevel=error \
     webpack@5.112.2 @rspack/core@2.3.2 esbuild@0.28.2 lodash-es@4.18.1 typescript@5.9.3 \
     rollup@4.68.9 @rollup/plugin-terser@1.0.2 browserify@17.0.1 qs@6.17.1 \
-    node-loader@2.1.0 @vercel/webpack-asset-relocator-loader@1.7.3 vite@6.4.6 >/dev/null
+    node-loader@2.1.0 @vercel/webpack-asset-relocator-loader@1.7.3 vite@6.4.6 \
+    rolldown@1.3.4 >/dev/null
   node "$here/javascript/bundle-app/build.mjs" "$tmp/out"
   node "$here/javascript/electron-app/build.mjs" "$tmp/out"
   node "$here/javascript/browserify-app/build.mjs" "$tmp/out"

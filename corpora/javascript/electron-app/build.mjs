@@ -1,7 +1,7 @@
 // Builds the Electron app in src/ the ways Electron apps ship: the main process and the
-// preload bundled and minified with `electron` external, by webpack, rspack, esbuild and rollup
+// preload bundled and minified with `electron` external, by webpack, rspack, esbuild, rollup
 // (the bundler under electron-vite; CommonJS, as electron-vite writes main and preload by
-// default, and ES modules), and compiled file by file to CommonJS by TypeScript's `tsc` (which
+// default, and ES modules) and rolldown (likewise), and compiled file by file to CommonJS by TypeScript's `tsc` (which
 // writes `(0, path_1.join)(…)`).
 // Each output directory gets a package.json naming main.js and the page main.js loads.
 // Usage: node build.mjs OUT   (run from a directory whose node_modules has the bundlers)
@@ -90,6 +90,20 @@ for (const [name, format] of [["electron-rollup", "cjs"], ["electron-rollup-esm"
       input: path.join(app, "src", `${entry}.js`), external: ["electron", "electron-serve", /^node:/], onwarn() {},
     });
     await bundle.write({ file: path.join(out, name, `${entry}.js`), format, plugins: [terser()] });
+    await bundle.close();
+  }
+  finish(path.join(out, name));
+}
+// Rolldown, the bundler under Vite 8 and electron-vite's newer releases, minified by its own
+// minifier.
+for (const [name, format] of [["electron-rolldown", "cjs"], ["electron-rolldown-esm", "es"]]) {
+  const { rolldown } = require("rolldown");
+  for (const entry of ["main", "preload"]) {
+    const bundle = await rolldown({
+      input: path.join(app, "src", `${entry}.js`), external: ["electron", "electron-serve", /^node:/],
+      logLevel: "silent",
+    });
+    await bundle.write({ file: path.join(out, name, `${entry}.js`), format, minify: true });
     await bundle.close();
   }
   finish(path.join(out, name));

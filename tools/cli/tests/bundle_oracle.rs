@@ -665,6 +665,8 @@ fn electron_apps_built_by_real_tools_keep_their_source_facts() {
         "electron-esbuild",
         "electron-rollup",
         "electron-rollup-esm",
+        "electron-rolldown",
+        "electron-rolldown-esm",
         "electron-tsc",
     ];
     for build in builds {
@@ -1132,6 +1134,8 @@ fn an_electron_app_built_by_each_tool_keeps_its_boundary_against_the_tsc_build()
         "electron-esbuild",
         "electron-rollup",
         "electron-rollup-esm",
+        "electron-rolldown",
+        "electron-rolldown-esm",
     ] {
         let other = envelope(build);
         let result = support::tool_json(
@@ -1226,6 +1230,8 @@ fn a_bridge_traced_through_each_tools_build_reaches_the_handlers_truth_names() {
         "electron-esbuild",
         "electron-rollup",
         "electron-rollup-esm",
+        "electron-rolldown",
+        "electron-rolldown-esm",
     ] {
         let result = trace(build);
         assert_eq!(result["summary"]["matched_seeds"], 1, "{build}");
