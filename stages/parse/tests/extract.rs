@@ -3555,6 +3555,17 @@ fn requires_of_paths_built_from_the_files_directory_are_relative_specifiers() {
 /// A require of a path whose last part is known only at run time (a directory's listing)
 /// keeps the static directory it lies in, relative to the file's own; the app root and an
 /// unknown directory give none.
+/// The directory each require computed at run time lies in, where one is known.
+fn computed_require_directories(facts: &FileFacts) -> Vec<Option<&str>> {
+    facts
+        .js
+        .references
+        .iter()
+        .filter(|r| r.kind == "require" && r.specifier.is_none())
+        .map(|r| r.directory.as_deref())
+        .collect()
+}
+
 #[test]
 fn requires_of_a_directorys_listing_keep_the_directory() {
     let f = facts(
@@ -3569,12 +3580,7 @@ fn requires_of_a_directorys_listing_keep_the_directory() {
         list.forEach((f) => require(path.join(app.getAppPath(), f)));
         list.forEach((f) => require(path.join(somewhere, f)));"#,
     );
-    let directories: Vec<Option<&str>> =
-        f.js.references
-            .iter()
-            .filter(|r| r.kind == "require" && r.specifier.is_none())
-            .map(|r| r.directory.as_deref())
-            .collect();
+    let directories = computed_require_directories(&f);
     assert_eq!(
         directories,
         [
@@ -3607,12 +3613,7 @@ fn requires_of_a_globs_listing_keep_the_directory_the_pattern_starts_in() {
         files.forEach((each) => require(each));
         glob.sync(path.join(__dirname, "x/*.js")).forEach((file) => { const other = file + ".bak"; require(other); });"#,
     );
-    let directories: Vec<Option<&str>> =
-        f.js.references
-            .iter()
-            .filter(|r| r.kind == "require" && r.specifier.is_none())
-            .map(|r| r.directory.as_deref())
-            .collect();
+    let directories = computed_require_directories(&f);
     assert_eq!(
         directories,
         [

@@ -23,16 +23,6 @@ fn read_json(path: &Path) -> Value {
     serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
 }
 
-/// The graph's nodes by id.
-fn nodes_by_id(result: &Value) -> BTreeMap<&str, &Value> {
-    result["graph"]["nodes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|n| (n["node_id"].as_str().unwrap(), n))
-        .collect()
-}
-
 /// A truth file's list of `[operation, channel]` pairs.
 fn string_pairs(v: &Value) -> BTreeSet<(String, String)> {
     v.as_array()
@@ -346,7 +336,7 @@ fn esbuild_imports_and_wrappers_match_the_metafile() {
                 ));
             }
         }
-        let nodes = nodes_by_id(&result);
+        let nodes = support::nodes_by_id(&result);
         let mut ours = BTreeSet::new();
         for edge in result["graph"]["edges"].as_array().unwrap() {
             let (Some(kind), Some(target)) = (
@@ -416,21 +406,6 @@ fn metafile_requires(meta: &Value) -> BTreeSet<(String, String)> {
         }
     }
     out
-}
-
-/// Sorted in- and out-degrees of a require graph over any names.
-fn degrees(edges: &BTreeSet<(String, String)>) -> (Vec<usize>, Vec<usize>) {
-    let mut outs: BTreeMap<&str, usize> = BTreeMap::new();
-    let mut ins: BTreeMap<&str, usize> = BTreeMap::new();
-    for (from, to) in edges {
-        *outs.entry(from).or_default() += 1;
-        *ins.entry(to).or_default() += 1;
-    }
-    let mut outs: Vec<usize> = outs.into_values().collect();
-    let mut ins: Vec<usize> = ins.into_values().collect();
-    outs.sort_unstable();
-    ins.sort_unstable();
-    (outs, ins)
 }
 
 /// The runtime (as JSON text) of each module factory the graph holds, in node order.
@@ -513,8 +488,8 @@ fn minified_esbuild_wrappers_are_recovered_with_their_requires() {
         "minified build: requires"
     );
     assert_eq!(
-        degrees(&min_requires),
-        degrees(&expected),
+        support::degrees(&min_requires),
+        support::degrees(&expected),
         "minified build: require graph"
     );
     // Each wrapper is its own esbuild bundle, as in the plain build.
@@ -531,7 +506,7 @@ fn minified_esbuild_wrappers_are_recovered_with_their_requires() {
         let mut kinds = factory_runtimes(result);
         kinds.sort();
         let requires = requires(result);
-        (modules.len(), kinds, degrees(&requires))
+        (modules.len(), kinds, support::degrees(&requires))
     };
     let app = shape(&analyze(&corpus.join("esbuild-cjs")));
     assert!(app.0 >= 2, "{app:?}");
@@ -630,7 +605,7 @@ fn vite_preload_tables_name_what_the_manifest_says_each_dynamic_import_loads() {
         }
         assert!(expected.iter().any(|f| f.ends_with(".css")), "{expected:?}");
         let result = analyze(&dir);
-        let nodes = nodes_by_id(&result);
+        let nodes = support::nodes_by_id(&result);
         let mut ours = BTreeSet::new();
         for edge in result["graph"]["edges"].as_array().unwrap() {
             let p = &edge["properties"];
@@ -996,20 +971,7 @@ fn a_bridge_exposing_a_packages_api_has_the_members_the_package_declares() {
         // typed ones with those it registers through the package's own listener class,
         // reached through the package's `exports` map. The channels are the app's
         // (src/main.js and src/renderer.js).
-        let paired: BTreeSet<(String, String, String)> = result["graph"]["edges"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|e| &e["properties"])
-            .filter(|p| !p["pairing_basis"].is_null())
-            .map(|p| {
-                (
-                    p["channel"].as_str().unwrap().to_owned(),
-                    p["via"].as_str().unwrap_or("").to_owned(),
-                    p["handler_operation"].as_str().unwrap().to_owned(),
-                )
-            })
-            .collect();
+        let paired = support::paired_transmissions(&result);
         let expected: BTreeSet<(String, String, String)> = [
             ("ping", "", "on"),
             ("typed:ping", "emitter.send", "on"),
@@ -1209,7 +1171,7 @@ fn a_bridge_traced_through_each_tools_build_reaches_the_handlers_truth_names() {
             .clone()
     };
     let ends = |result: &Value| -> BTreeSet<(String, String)> {
-        let nodes = nodes_by_id(result);
+        let nodes = support::nodes_by_id(result);
         result["paths"]
             .as_array()
             .unwrap()
@@ -1301,7 +1263,7 @@ fn a_main_process_split_into_commonjs_chunks_is_read_whole() {
             .map(key_text)
             .collect();
         assert_eq!(ours.get(chunk), Some(&expected), "{build}/{chunk}");
-        let nodes = nodes_by_id(&result);
+        let nodes = support::nodes_by_id(&result);
         let path_of = |id: &Value| {
             nodes[id.as_str().unwrap()]["observations"][0]["properties"]["path"]
                 .as_str()

@@ -17,21 +17,6 @@ fn corpus() -> PathBuf {
     support::corpus("rolldown-corpus.sh", "rolldown").join("corpus")
 }
 
-/// Sorted in- and out-degrees of a require graph over any names.
-fn degrees(edges: &BTreeSet<(String, String)>) -> (Vec<usize>, Vec<usize>) {
-    let mut outs: BTreeMap<&str, usize> = BTreeMap::new();
-    let mut ins: BTreeMap<&str, usize> = BTreeMap::new();
-    for (from, to) in edges {
-        *outs.entry(from).or_default() += 1;
-        *ins.entry(to).or_default() += 1;
-    }
-    let mut outs: Vec<usize> = outs.into_values().collect();
-    let mut ins: Vec<usize> = ins.into_values().collect();
-    outs.sort_unstable();
-    ins.sort_unstable();
-    (outs, ins)
-}
-
 #[test]
 fn rolldowns_commonjs_wrappers_are_the_modules_it_read_as_commonjs_with_their_requires() {
     for build in ["plain", "min"] {
@@ -98,6 +83,10 @@ fn rolldowns_commonjs_wrappers_are_the_modules_it_read_as_commonjs_with_their_re
         }
         assert!(checked >= 40, "{build}: {checked} CommonJS modules");
         assert_eq!(ours.len(), theirs.len(), "{build}: require edges");
-        assert_eq!(degrees(&ours), degrees(&theirs), "{build}");
+        assert_eq!(
+            support::degrees(&ours),
+            support::degrees(&theirs),
+            "{build}"
+        );
     }
 }

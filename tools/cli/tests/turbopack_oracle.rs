@@ -236,12 +236,7 @@ fn a_module_loaded_on_demand_is_reached_through_turbopacks_async_loader() {
             assert!(required[0].0.starts_with(lazy["module"].as_str().unwrap()));
         }
         // Its endpoint sits in that module, redacted.
-        let nodes: BTreeMap<&str, &Value> = result["graph"]["nodes"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|n| (n["node_id"].as_str().unwrap(), n))
-            .collect();
+        let nodes = support::nodes_by_id(&result);
         let endpoint_holders: Vec<&str> = result["graph"]["edges"]
             .as_array()
             .unwrap()
@@ -288,20 +283,7 @@ fn channels_a_shared_module_exports_pair_with_the_main_process() {
         let result = analyze(build);
         // Both pages read their channels off lib/channels.js's export, a module of its own
         // (`d.f.CLICKED` after `d = a.i(82757)`), except where Turbopack inlined the literal.
-        let paired: BTreeSet<(String, String, String)> = result["graph"]["edges"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|e| &e["properties"])
-            .filter(|p| !p["pairing_basis"].is_null())
-            .map(|p| {
-                (
-                    p["channel"].as_str().unwrap().to_owned(),
-                    p["via"].as_str().unwrap_or("").to_owned(),
-                    p["handler_operation"].as_str().unwrap().to_owned(),
-                )
-            })
-            .collect();
+        let paired = support::paired_transmissions(&result);
         assert_eq!(paired, expected, "{build}");
         let ipc = &result["summary"]["ipc"];
         assert_eq!(

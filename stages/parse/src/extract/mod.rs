@@ -1395,8 +1395,8 @@ impl Extractor<'_, '_> {
 
     /// A Turbopack chunk: the browser's `(globalThis.TURBOPACK ||= []).push([script, id,
     /// factory, …])`, whose script is the chunk's path in older builds (its key) and
-    /// `document.currentScript` in newer ones, or with `script` `None` a Node.js chunk's
-    /// `module.exports = [id, factory, …]` (`browser` false). Whether the list was one.
+    /// `document.currentScript` in newer ones, or, with `browser` false, a Node.js chunk's
+    /// `module.exports = [id, factory, …]`. Whether the list was one.
     fn turbopack_chunk(
         &mut self,
         list: &swc_ecma_ast::ArrayLit,

@@ -387,3 +387,50 @@ pub fn place_asar(resources: &Path, name: &str) {
         assert!(status.success());
     }
 }
+
+/// The graph's nodes by id.
+pub fn nodes_by_id(result: &Value) -> std::collections::BTreeMap<&str, &Value> {
+    result["graph"]["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|n| (n["node_id"].as_str().unwrap(), n))
+        .collect()
+}
+
+/// The renderer transmissions paired with a main-process handler, as (channel, what the
+/// renderer called through, or `""`, the handler's operation).
+pub fn paired_transmissions(
+    result: &Value,
+) -> std::collections::BTreeSet<(String, String, String)> {
+    result["graph"]["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| &e["properties"])
+        .filter(|p| !p["pairing_basis"].is_null())
+        .map(|p| {
+            (
+                p["channel"].as_str().unwrap().to_owned(),
+                p["via"].as_str().unwrap_or("").to_owned(),
+                p["handler_operation"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+/// Sorted in- and out-degrees of a require graph over any names: two graphs over names that
+/// do not map one to one (a bundler's module paths, our factory keys) compare by these.
+pub fn degrees(edges: &std::collections::BTreeSet<(String, String)>) -> (Vec<usize>, Vec<usize>) {
+    let mut outs: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    let mut ins: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
+    for (from, to) in edges {
+        *outs.entry(from).or_default() += 1;
+        *ins.entry(to).or_default() += 1;
+    }
+    let mut outs: Vec<usize> = outs.into_values().collect();
+    let mut ins: Vec<usize> = ins.into_values().collect();
+    outs.sort_unstable();
+    ins.sort_unstable();
+    (outs, ins)
+}
