@@ -167,6 +167,7 @@ fn turbopack_chunks_list_ids_before_the_factory_they_share() {
     for text in [
         r#"module.exports = ["auth", function (req, res) {}];"#,
         r#"module.exports = [1, 2, 3];"#,
+        r#"module.exports = [0, () => {}, 1, function () { return 2; }];"#,
         r#"globalThis.TURBOPACK.push({otherChunks: [], runtimeModuleIds: [1]});"#,
     ] {
         assert!(facts("x.js", text).js.bundles.is_empty(), "{text}");

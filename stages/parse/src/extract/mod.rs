@@ -1416,6 +1416,11 @@ impl Extractor<'_, '_> {
         let Some(factories) = bundle::turbopack_factories(modules) else {
             return false;
         };
+        // Nothing but the shape tells a Node.js chunk from a module exporting a list, so each
+        // factory must take Turbopack's context (`module.exports = [0, () => {}]` is a list).
+        if !browser && factories.iter().any(|f| f.require_name.is_none()) {
+            return false;
+        }
         let chunk_keys: Vec<String> = script.and_then(names::string).into_iter().collect();
         let runtime = if browser {
             bundle::TURBOPACK
