@@ -183,16 +183,19 @@ pub(crate) fn turbopack_factories<'a>(elems: &[Option<&'a Expr>]) -> Option<Vec<
     if let [Some(first), tail @ ..] = rest
         && let Some(grouped) = strict_group(first)
     {
-        let grouped: Vec<Option<&Expr>> = grouped
-            .elems
-            .iter()
-            .map(|e| e.as_ref().filter(|e| e.spread.is_none()).map(|e| &*e.expr))
-            .collect();
-        turbopack_groups(&grouped, &mut out)?;
+        turbopack_groups(&items(grouped), &mut out)?;
         rest = tail;
     }
     turbopack_groups(rest, &mut out)?;
     (!out.is_empty()).then_some(out)
+}
+
+/// An array literal's elements, a hole or a spread as `None`.
+pub(crate) fn items(list: &ArrayLit) -> Vec<Option<&Expr>> {
+    list.elems
+        .iter()
+        .map(|e| e.as_ref().filter(|e| e.spread.is_none()).map(|e| &*e.expr))
+        .collect()
 }
 
 /// `(() => { "use strict"; return […]; })()`: the array returned.
@@ -268,11 +271,7 @@ fn turbopack_params(factory: &mut Factory<'_>) {
 /// setter?])`: a name, then the tag `0` and a value, or a getter and maybe a setter), in
 /// order: each name with its value, or with its getter.
 fn turbopack_exports(list: &ArrayLit) -> Vec<(String, Exported<'_>)> {
-    let elems: Vec<Option<&Expr>> = list
-        .elems
-        .iter()
-        .map(|e| e.as_ref().filter(|e| e.spread.is_none()).map(|e| &*e.expr))
-        .collect();
+    let elems = items(list);
     let mut out = Vec::new();
     let mut at = 0;
     while let Some(Some(name)) = elems.get(at) {
@@ -1538,7 +1537,7 @@ impl FactoryWalker<'_> {
             return;
         }
         let name = callee_name(&call.callee);
-        if self.shadowed == 0 && self.importers.contains(&name) {
+        if self.importers.contains(&name) {
             if let Some(key) = first.and_then(module_key_of) {
                 self.requires.insert(key);
             }

@@ -57,6 +57,16 @@ impl Extractor<'_, '_> {
     fn listing_dir(&self, expr: &Expr) -> Option<String> {
         match unwrap(expr) {
             Expr::Call(call) => {
+                // Most declarations are initialised by calls: a look at the callee's last name
+                // before it is resolved.
+                let last = match unwrap(call.callee.as_expr()?) {
+                    Expr::Member(member) => member.prop.as_ident()?.sym.clone(),
+                    Expr::Ident(ident) => ident.sym.clone(),
+                    _ => return None,
+                };
+                if !last.ends_with("ync") {
+                    return None;
+                }
                 let callee = self.callee(&call.callee);
                 if !is_glob(&callee) {
                     return None;

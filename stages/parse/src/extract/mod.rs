@@ -1403,11 +1403,7 @@ impl Extractor<'_, '_> {
         browser: bool,
         span: swc_common::Span,
     ) -> bool {
-        let elems: Vec<Option<&Expr>> = list
-            .elems
-            .iter()
-            .map(|e| e.as_ref().filter(|e| e.spread.is_none()).map(|e| &*e.expr))
-            .collect();
+        let elems = bundle::items(list);
         let (script, modules) = match (browser, elems.split_first()) {
             (true, Some((script, modules))) => (*script, modules),
             (false, _) => (None, &elems[..]),
