@@ -61,6 +61,31 @@ fn keys(facts: &FileFacts) -> Vec<String> {
     keys
 }
 
+/// webpack's minifier inlines the runtime's require where the entry calls it once, as Electron
+/// Forge's production builds ship a main process and a preload: the call of that function
+/// expression requires the `electron` external's factory. A function called the same way that
+/// does not read a module table with itself as the require binds nothing.
+#[test]
+fn a_runtime_require_inlined_where_the_entry_calls_it_reaches_the_external() {
+    let f = facts(
+        ".webpack/main/index.js",
+        r#"(()=>{var e={157:e=>{"use strict";e.exports=require("electron")}},n={};const{app:r,ipcMain:o}=function r(t){var o=n[t];if(void 0!==o)return o.exports;var i=n[t]={exports:{}};return e[t](i,i.exports,r),i.exports}(157);o.handle("app:version",()=>r.getVersion()),o.on("settings:open",()=>{})})();"#,
+    );
+    assert_eq!(f.parse, ParseStatus::Complete, "{:?}", f.diagnostics);
+    assert_eq!(
+        ipc_ops(&f),
+        [
+            ("main", "handle", Some("app:version")),
+            ("main", "on", Some("settings:open"))
+        ]
+    );
+    let f = facts(
+        "main.js",
+        r#"(()=>{var e={157:e=>{"use strict";e.exports=require("electron")}};const{ipcMain:o}=function r(t){return e[t]}(157);o.handle("app:version",()=>1)})();"#,
+    );
+    assert_eq!(ipc_ops(&f), []);
+}
+
 #[test]
 fn webpack5_chunk_push_recovers_factories_and_requires() {
     let f = facts(

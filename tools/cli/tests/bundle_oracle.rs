@@ -23,20 +23,6 @@ fn read_json(path: &Path) -> Value {
     serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
 }
 
-/// A truth file's list of `[operation, channel]` pairs.
-fn string_pairs(v: &Value) -> BTreeSet<(String, String)> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|p| {
-            (
-                p[0].as_str().unwrap().to_owned(),
-                p[1].as_str().unwrap().to_owned(),
-            )
-        })
-        .collect()
-}
-
 fn key_text(key: &Value) -> String {
     match key {
         Value::String(s) => s.clone(),
@@ -731,31 +717,18 @@ fn electron_apps_built_by_real_tools_keep_their_source_facts() {
             .collect();
         assert_eq!(
             through_bridge,
-            string_pairs(&truth["renderer_ipc"]),
+            support::string_pairs(&truth["renderer_ipc"]),
             "{build}: the bridge's IPC"
         );
-        let mut sides: BTreeMap<&str, BTreeSet<(String, String)>> = BTreeMap::new();
-        for edge in result["graph"]["edges"].as_array().unwrap() {
-            let p = &edge["properties"];
-            if let (Some(side), Some(operation), Some(channel)) = (
-                p["side"].as_str(),
-                p["operation"].as_str(),
-                p["channel"].as_str(),
-            ) {
-                sides
-                    .entry(side)
-                    .or_default()
-                    .insert((operation.to_owned(), channel.to_owned()));
-            }
-        }
+        let sides = support::ipc_sides(&result);
         assert_eq!(
             sides["main"],
-            string_pairs(&truth["main_ipc"]),
+            support::string_pairs(&truth["main_ipc"]),
             "{build}: main IPC"
         );
         assert_eq!(
             sides["renderer"],
-            string_pairs(&truth["renderer_ipc"]),
+            support::string_pairs(&truth["renderer_ipc"]),
             "{build}: renderer IPC"
         );
     }
@@ -1135,7 +1108,7 @@ fn an_electron_app_built_by_each_tool_keeps_its_boundary_against_the_tsc_build()
 fn a_bridge_traced_through_each_tools_build_reaches_the_handlers_truth_names() {
     let truth = read_json(&support::scripts().join("../javascript/electron-app/truth.json"));
     let (api, _) = truth["bridges"].as_object().unwrap().iter().next().unwrap();
-    let main_ipc = string_pairs(&truth["main_ipc"]);
+    let main_ipc = support::string_pairs(&truth["main_ipc"]);
     // Channels the renderer sends on that a main handler takes, and channels it listens on.
     let mut expected: BTreeSet<String> = BTreeSet::new();
     for op in truth["renderer_ipc"].as_array().unwrap() {
@@ -1300,7 +1273,7 @@ fn a_main_process_split_into_commonjs_chunks_is_read_whole() {
             .collect();
         assert_eq!(
             main_ipc,
-            string_pairs(&truth["chunk_main_ipc"]),
+            support::string_pairs(&truth["chunk_main_ipc"]),
             "{build}: the chunk's IPC"
         );
         // The entry's runtime loads the chunk: an edge from its chunk node to the chunk's.

@@ -705,6 +705,33 @@ pub(crate) fn runtime_table_name(call: &CallExpr) -> Option<String> {
     }
 }
 
+/// Whether `function`, named `name`, is a webpack runtime's require as a minifier writes one
+/// used once where it is called (`function r(t) {…; return e[t](i, i.exports, r), i.exports}(157)`):
+/// a statement of its own body calls a module table with the function itself as the require.
+pub(crate) fn inline_runtime_require(function: &swc_ecma_ast::Function, name: &str) -> bool {
+    let Some(body) = &function.body else {
+        return false;
+    };
+    let calls_table = |expr: &Expr| {
+        let exprs: Vec<&Expr> = match unwrap(expr) {
+            Expr::Seq(seq) => seq.exprs.iter().map(|e| &**e).collect(),
+            other => vec![other],
+        };
+        exprs.into_iter().any(|e| {
+            matches!(unwrap(e), Expr::Call(call)
+                if runtime_table_name(call).is_some()
+                    && matches!(call.args.last().map(|a| unwrap(&a.expr)),
+                        Some(Expr::Ident(require)) if require.sym == *name))
+        })
+    };
+    function.params.len() == 1
+        && body.stmts.iter().any(|stmt| match stmt {
+            Stmt::Expr(e) => calls_table(&e.expr),
+            Stmt::Return(r) => r.arg.as_deref().is_some_and(calls_table),
+            _ => false,
+        })
+}
+
 /// What a factory exports by name, read by its walk.
 #[derive(Debug, Default)]
 pub(crate) struct FactoryExports {

@@ -1040,8 +1040,17 @@ impl PrePass {
         let Expr::Call(call) = unwrap(init) else {
             return None;
         };
-        let callee = call.callee.as_expr()?;
-        if !matches!(unwrap(callee), Expr::Ident(_)) || call.args.len() != 1 {
+        // `o(12)`, or the runtime's require inlined where the entry calls it once
+        // (`const {ipcMain: o} = function r(t) {…}(157)`, webpack's minified single-module entry).
+        let required = match unwrap(call.callee.as_expr()?) {
+            Expr::Ident(_) => true,
+            Expr::Fn(f) => f
+                .ident
+                .as_ref()
+                .is_some_and(|name| bundle::inline_runtime_require(&f.function, &name.sym)),
+            _ => false,
+        };
+        if !required || call.args.len() != 1 {
             return None;
         }
         let arg = &call.args[0];

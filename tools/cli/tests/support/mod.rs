@@ -434,3 +434,40 @@ pub fn degrees(edges: &std::collections::BTreeSet<(String, String)>) -> (Vec<usi
     ins.sort_unstable();
     (outs, ins)
 }
+
+/// A truth file's list of `[operation, channel]` pairs.
+pub fn string_pairs(v: &Value) -> std::collections::BTreeSet<(String, String)> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p[0].as_str().unwrap().to_owned(),
+                p[1].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+/// The IPC operations the graph's edges carry, by side (`main`, `renderer`), as
+/// (operation, channel).
+pub fn ipc_sides(
+    result: &Value,
+) -> std::collections::BTreeMap<String, std::collections::BTreeSet<(String, String)>> {
+    let mut sides: std::collections::BTreeMap<String, std::collections::BTreeSet<_>> =
+        std::collections::BTreeMap::new();
+    for edge in result["graph"]["edges"].as_array().unwrap() {
+        let p = &edge["properties"];
+        if let (Some(side), Some(operation), Some(channel)) = (
+            p["side"].as_str(),
+            p["operation"].as_str(),
+            p["channel"].as_str(),
+        ) {
+            sides
+                .entry(side.to_owned())
+                .or_default()
+                .insert((operation.to_owned(), channel.to_owned()));
+        }
+    }
+    sides
+}

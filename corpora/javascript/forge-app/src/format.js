@@ -1,0 +1,3 @@
+export function describe(label, version) {
+  return `${label} ${version}`;
+}

@@ -1,0 +1,128 @@
+//! An Electron app as Electron Forge's webpack plugin builds it for packaging
+//! (corpora/javascript/forge-app, built by the plugin's own webpack config generator in
+//! production mode), as a tree and packed by `@electron/asar`, against the facts its source
+//! states (`truth.json`).
+//!
+//! The plugin replaces `MAIN_WINDOW_WEBPACK_ENTRY` with a `file://` URL built by
+//! `require('path').resolve(__dirname, '..', 'renderer', 'main_window', 'index.html')`, and
+//! webpack's minifier inlines the runtime's require where the entry calls it once:
+//! `const {ipcMain: o} = function r(t) {…}(157)`, where factory 157 re-exports `electron`.
+//!
+//! The corpus is built once by `corpora/scripts/forge-corpus.sh` under Cargo's target tmp dir.
+
+mod support;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+
+use serde_json::Value;
+
+fn corpus() -> PathBuf {
+    support::corpus("forge-corpus.sh", "forge").join("corpus")
+}
+
+fn strings(v: &Value) -> BTreeSet<&str> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s.as_str().unwrap())
+        .collect()
+}
+
+/// The resolved paths of one role's observations made by `mechanisms`.
+fn resolved<'a>(result: &'a Value, kind: &str, mechanisms: &[&str]) -> BTreeSet<&'a str> {
+    result["graph"]["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["kind"] == kind)
+        .flat_map(|n| n["observations"].as_array().unwrap())
+        .map(|o| &o["properties"])
+        .filter(|p| p["resolution_status"] == "resolved")
+        .filter(|p| mechanisms.contains(&p["mechanism"].as_str().unwrap_or("")))
+        .map(|p| p["resolved_path"].as_str().unwrap())
+        .collect()
+}
+
+#[test]
+fn an_app_built_by_electron_forges_webpack_plugin_keeps_its_source_facts() {
+    let truth: Value = serde_json::from_slice(
+        &std::fs::read(support::scripts().join("../javascript/forge-app/truth.json")).unwrap(),
+    )
+    .unwrap();
+    for input in ["forge-webpack", "forge-webpack.asar"] {
+        let result = support::tool_json(
+            "analyze-javascript-application",
+            &corpus().join(input),
+            &[],
+        )["result"]
+            .clone();
+        assert_eq!(result["statistics"]["parse_failures"], 0, "{input}");
+        let summary = &result["summary"];
+        let reach = &summary["entrypoint_reach"];
+        assert_eq!(
+            reach["main_entrypoints"],
+            serde_json::json!([truth["main"]]),
+            "{input}"
+        );
+        assert_eq!(
+            reach["unreached"]["files"], 0,
+            "{input}: the main process loads every page, script and preload: {reach}"
+        );
+        assert_eq!(summary["browser_windows"], truth["windows"], "{input}");
+        assert_eq!(
+            summary["ipc"]["paired_renderer_transmissions"], truth["paired_renderer_transmissions"],
+            "{input}"
+        );
+        assert_eq!(
+            summary["open_external_calls"], truth["open_external_calls"],
+            "{input}"
+        );
+        assert_eq!(
+            resolved(&result, "electron-preload", &["webPreferences.preload"]),
+            strings(&truth["preloads"]),
+            "{input}: preloads"
+        );
+        assert_eq!(
+            resolved(&result, "electron-renderer", &["loadURL", "loadFile"]),
+            strings(&truth["renderer_pages"]),
+            "{input}: what the windows load"
+        );
+        assert_eq!(
+            resolved(&result, "electron-renderer", &["html-script"]),
+            strings(&truth["page_scripts"]),
+            "{input}: the pages' scripts"
+        );
+        let bridges: BTreeMap<&str, &Value> = result["graph"]["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|n| n["kind"] == "context-bridge-api")
+            .flat_map(|n| n["observations"].as_array().unwrap())
+            .map(|o| {
+                (
+                    o["properties"]["api_key"].as_str().unwrap(),
+                    &o["properties"]["members"],
+                )
+            })
+            .collect();
+        let expected: BTreeMap<&str, &Value> = truth["bridges"]
+            .as_object()
+            .unwrap()
+            .iter()
+            .map(|(k, v)| (k.as_str(), v))
+            .collect();
+        assert_eq!(bridges, expected, "{input}: bridges");
+        let sides = support::ipc_sides(&result);
+        assert_eq!(
+            sides["main"],
+            support::string_pairs(&truth["main_ipc"]),
+            "{input}: main IPC"
+        );
+        assert_eq!(
+            sides["renderer"],
+            support::string_pairs(&truth["renderer_ipc"]),
+            "{input}: renderer IPC"
+        );
+    }
+}
