@@ -118,6 +118,31 @@ fn webpack5_chunk_push_recovers_factories_and_requires() {
     );
 }
 
+/// A Next.js page registers the chunks Turbopack loads and the modules it runs then, in an
+/// inline script: a bundle with no factories, its chunks by path (a string, or `{path}`) and
+/// its modules as the runtime's entry requires. An object pushed without those keys is not one.
+#[test]
+fn a_turbopack_page_registration_names_the_chunks_to_load_and_the_modules_to_run() {
+    let f = facts(
+        "out/index.js",
+        r#"(globalThis["TURBOPACK"] || (globalThis["TURBOPACK"] = [])).push({"otherChunks":["static/chunks/a.js",{"path":"static/chunks/b.js","included":[1]}],"runtimeModuleIds":[94553,"[project]/app/x.js"]});
+(globalThis.TURBOPACK ||= []).push({"other":["static/chunks/c.js"]});"#,
+    );
+    assert_eq!(f.parse, ParseStatus::Complete, "{:?}", f.diagnostics);
+    assert_eq!(f.js.bundles.len(), 1);
+    let bundle = &f.js.bundles[0];
+    assert_eq!(
+        (bundle.bundler, bundle.runtime.as_str(), bundle.shape),
+        ("turbopack", "TURBOPACK", "turbopack-registration")
+    );
+    assert!(bundle.modules.is_empty());
+    assert_eq!(
+        bundle.async_chunks,
+        ["static/chunks/a.js", "static/chunks/b.js"]
+    );
+    assert_eq!(bundle.entry_requires, ["94553", "[project]/app/x.js"]);
+}
+
 #[test]
 fn turbopack_chunks_list_ids_before_the_factory_they_share() {
     // A browser chunk as Next.js 16 writes it: a strict group first, then `id… factory`
@@ -193,7 +218,6 @@ fn turbopack_chunks_list_ids_before_the_factory_they_share() {
         r#"module.exports = ["auth", function (req, res) {}];"#,
         r#"module.exports = [1, 2, 3];"#,
         r#"module.exports = [0, () => {}, 1, function () { return 2; }];"#,
-        r#"globalThis.TURBOPACK.push({otherChunks: [], runtimeModuleIds: [1]});"#,
     ] {
         assert!(facts("x.js", text).js.bundles.is_empty(), "{text}");
     }

@@ -113,6 +113,28 @@ fn an_app_built_by_electron_forges_webpack_plugin_keeps_its_source_facts() {
             .map(|(k, v)| (k.as_str(), v))
             .collect();
         assert_eq!(bridges, expected, "{input}: bridges");
+        // Each entry that requires `electron` (the main process, the preload and the page
+        // that integrates Node.js) calls the runtime's require of the external's factory
+        // from the runtime's own code: the chunk imports that factory of its own file.
+        let nodes = support::nodes_by_id(&result);
+        let path = |id: &Value| {
+            nodes[id.as_str().unwrap()]["observations"][0]["properties"]["path"]
+                .as_str()
+                .unwrap()
+        };
+        let entry_requires: BTreeSet<&str> = result["graph"]["edges"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["properties"]["kind"] == "bundler-entry-require")
+            .filter(|e| path(&e["source_node_id"]) == path(&e["target_node_id"]))
+            .map(|e| path(&e["source_node_id"]))
+            .collect();
+        assert_eq!(
+            entry_requires,
+            strings(&truth["requires_electron"]),
+            "{input}: runtimes' entry requires"
+        );
         let sides = support::ipc_sides(&result);
         assert_eq!(
             sides["main"],

@@ -294,3 +294,72 @@ fn channels_a_shared_module_exports_pair_with_the_main_process() {
         assert_eq!(ipc["unpaired_literal_renderer_transmissions"], 0, "{build}");
     }
 }
+
+/// Each exported page registers with Turbopack's runtime, in an inline script, the chunks to
+/// load and the modules to run once they are in (`push({"otherChunks": […],
+/// "runtimeModuleIds": […]})`). Read off the page's own HTML here, those are what the page's
+/// registration chunk loads and requires in the graph, and each module it runs is a factory
+/// of a chunk it loads.
+#[test]
+fn each_page_registration_requires_the_modules_it_names_from_the_chunks_it_loads() {
+    for build in BUILDS {
+        let result = analyze(build);
+        let modules = modules(&result);
+        let chunks: BTreeMap<&str, &str> = result["graph"]["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|n| n["kind"] == "javascript-chunk")
+            .map(|n| {
+                (
+                    n["node_id"].as_str().unwrap(),
+                    props(n)["path"].as_str().unwrap(),
+                )
+            })
+            .collect();
+        for page in ["index.html", "settings.html"] {
+            let path = format!("out/{page}");
+            let html =
+                std::fs::read_to_string(corpus().join(format!("next-{build}/{path}"))).unwrap();
+            let start = html.find(".push({\"otherChunks\"").expect("a registration") + 6;
+            let end = start + html[start..].find("});").unwrap() + 1;
+            let registration: Value = serde_json::from_str(&html[start..end]).unwrap();
+            let loads: BTreeSet<String> = registration["otherChunks"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| format!("out/_next/{}", c.as_str().unwrap()))
+                .collect();
+            let runs: BTreeSet<String> = registration["runtimeModuleIds"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(key_text)
+                .collect();
+            assert!(!loads.is_empty() && !runs.is_empty(), "{build} {page}");
+            let (node, _) = chunks
+                .iter()
+                .find(|(_, p)| **p == path)
+                .unwrap_or_else(|| panic!("{build}: {page} has a registration chunk"));
+            let loaded: BTreeSet<String> = edges(&result, "bundler-async-chunk")
+                .into_iter()
+                .filter(|(from, _, _)| from == node)
+                .map(|(_, to, _)| chunks[to].to_owned())
+                .collect();
+            assert_eq!(loaded, loads, "{build} {page}: chunks loaded");
+            let ran: Vec<&(String, &str, Vec<&str>)> = edges(&result, "bundler-entry-require")
+                .into_iter()
+                .filter(|(from, _, _)| from == node)
+                .map(|(_, to, _)| &modules[to])
+                .collect();
+            assert_eq!(
+                ran.iter().map(|m| m.0.clone()).collect::<BTreeSet<_>>(),
+                runs,
+                "{build} {page}: modules run"
+            );
+            for (key, file, _) in ran {
+                assert!(loads.contains(*file), "{build} {page}: {key} in {file}");
+            }
+        }
+    }
+}

@@ -1472,8 +1472,9 @@ fn project_bundles<'p>(
     // what the main entrypoint reaches (every candidate: a load seen is never dropped).
     let mut chunk_files: HashMap<(&'p str, &'p str), Vec<&'p str>> = HashMap::default();
     let mut pending: Vec<(&'p FileFacts, &'p str, u32, &'p str, &'p Module, String)> = Vec::new();
-    // Runtimes that load chunks from their own code: (file, container, chunk node, bundle).
-    let mut runtime_loads: Vec<(&'p FileFacts, &'p str, String, &'p rea_parse::Bundle)> =
+    // Runtimes that load chunks or require factories from their own code: (file, container,
+    // bundle index, chunk node, bundle).
+    let mut runtime_loads: Vec<(&'p FileFacts, &'p str, u32, String, &'p rea_parse::Bundle)> =
         Vec::new();
     for file in parsed {
         let Some(asset) = b.env.file_nodes.get(&file.path).cloned() else {
@@ -1527,8 +1528,8 @@ fn project_bundles<'p>(
                     "map-bundler-structure",
                 ),
             )?;
-            if !bundle.async_chunks.is_empty() {
-                runtime_loads.push((file, container, chunk.clone(), bundle));
+            if !bundle.async_chunks.is_empty() || !bundle.entry_requires.is_empty() {
+                runtime_loads.push((file, container, index, chunk.clone(), bundle));
             }
             for key in chunk_keys_of(bundle, &file.path) {
                 chunks_by_key
@@ -1644,22 +1645,47 @@ fn project_bundles<'p>(
         let chunks = (&chunk_files, &chunks_by_key);
         unresolved += async_chunks(b, &id, loaded, chunks, (sha, location))?;
     }
-    for (file, container, chunk, bundle) in runtime_loads {
-        let location = source_range(&file.path, &bundle.range);
+    for (file, container, index, chunk, bundle) in runtime_loads {
+        let (sha, location) = (
+            file.sha256.as_deref(),
+            source_range(&file.path, &bundle.range),
+        );
         let loaded = (&file.path, container, bundle.async_chunks.as_slice());
         let chunks = (&chunk_files, &chunks_by_key);
-        unresolved += async_chunks(
-            b,
-            &chunk,
-            loaded,
-            chunks,
-            (file.sha256.as_deref(), location),
-        )?;
+        unresolved += async_chunks(b, &chunk, loaded, chunks, (sha, location))?;
+        // What the runtime's own code requires (webpack's inlined entry module, `t(157)`) or a
+        // Turbopack page registers to run once its chunks are in (`runtimeModuleIds`): its own
+        // bundle's factory first, then the only one of the runtime in the container.
+        for text in &bundle.entry_requires {
+            let key = key_of_text(text);
+            let target = modules
+                .get(&(file.path.as_str(), index, &key))
+                .cloned()
+                .or_else(|| unique(by_runtime.get(&(container, bundle.runtime.as_str(), &key))));
+            match target {
+                Some(target) => b.edge(
+                    &chunk,
+                    &target,
+                    "imports",
+                    json!({"kind": "bundler-entry-require", "module_key": key_json(&key)}),
+                    inferred("high", sha, location, "resolve-bundler-entry-require"),
+                )?,
+                None => unresolved += 1,
+            }
+        }
     }
     if unresolved > 0 {
         limitations.insert(format!("{unresolved} bundler requires or async chunks named no unique factory or chunk in the artifact (external modules, runtime-generated ids, or chunks not shipped)."));
     }
     Ok(modules)
+}
+
+/// A module key written as text ([`ModuleKey::text`]): a number when it reads as one.
+fn key_of_text(text: &str) -> ModuleKey {
+    match text.parse::<u64>() {
+        Ok(n) if n.to_string() == text => ModuleKey::Number(n),
+        _ => ModuleKey::String(text.to_owned()),
+    }
 }
 
 /// The keys an async load may name a bundle's chunk by: its chunk keys, and for Turbopack,

@@ -23,7 +23,8 @@ use std::collections::{HashMap, HashSet};
 use swc_common::Spanned;
 use swc_ecma_ast::{
     AssignTarget, BinExpr, CallExpr, Callee, Expr, ImportSpecifier, ModuleDecl, ModuleExportName,
-    NewExpr, ObjectPatProp, Pat, Program, Prop, SimpleAssignTarget, Stmt, VarDeclarator,
+    NewExpr, ObjectLit, ObjectPatProp, Pat, Program, Prop, PropOrSpread, SimpleAssignTarget, Stmt,
+    VarDeclarator,
 };
 use swc_ecma_visit::{Visit, VisitWith};
 
@@ -1347,8 +1348,12 @@ impl Extractor<'_, '_> {
         let Some(runtime) = bundle::chunk_receiver(&member.obj, 0) else {
             return false;
         };
-        let Some(Expr::Array(arg)) = call.args.first().map(|a| unwrap(&a.expr)) else {
-            return false;
+        let arg = match call.args.first().map(|a| unwrap(&a.expr)) {
+            Some(Expr::Array(arg)) => arg,
+            Some(Expr::Object(registration)) if runtime == bundle::TURBOPACK => {
+                return self.turbopack_registration(registration, call.span);
+            }
+            _ => return false,
         };
         if runtime == bundle::TURBOPACK {
             return self.turbopack_chunk(arg, true, call.span);
@@ -1390,6 +1395,61 @@ impl Extractor<'_, '_> {
         for elem in elems.iter().skip(2).flatten() {
             elem.visit_with(self);
         }
+        true
+    }
+
+    /// A Turbopack page's registration, which Next.js writes inline in each page:
+    /// `(globalThis.TURBOPACK ||= []).push({otherChunks: [...], runtimeModuleIds: [...]})`.
+    /// The runtime loads the chunks (each a path from the output root, or `{path, …}`) and
+    /// then requires the modules; read as a bundle of shape `turbopack-registration` with no
+    /// factories, whose `async_chunks` are those paths and whose `entry_requires` are the
+    /// module ids. Whether the object was one.
+    fn turbopack_registration(&mut self, object: &ObjectLit, span: swc_common::Span) -> bool {
+        let (mut chunks, mut entries, mut named) = (Vec::new(), Vec::new(), false);
+        for prop in &object.props {
+            let PropOrSpread::Prop(prop) = prop else {
+                return false;
+            };
+            let Prop::KeyValue(kv) = &**prop else {
+                return false;
+            };
+            let list = match unwrap(&kv.value) {
+                Expr::Array(list) => bundle::items(list),
+                _ => continue,
+            };
+            match names::prop_name(&kv.key).as_deref() {
+                Some("otherChunks") => {
+                    named = true;
+                    chunks.extend(list.into_iter().flatten().filter_map(|item| {
+                        names::string(item)
+                            .or_else(|| names::property_of(item, "path").and_then(names::string))
+                    }));
+                }
+                Some("runtimeModuleIds") => {
+                    named = true;
+                    entries.extend(list.into_iter().flatten().filter_map(names::literal_key));
+                }
+                _ => {}
+            }
+        }
+        if !named {
+            return false;
+        }
+        chunks.truncate(bundle::MAX_CHUNK_KEYS);
+        entries.truncate(bundle::MAX_CHUNK_KEYS);
+        self.facts.bundles.push(Bundle {
+            bundler: "turbopack",
+            runtime: bundle::TURBOPACK.to_owned(),
+            shape: "turbopack-registration",
+            chunk_keys: Vec::new(),
+            unknown_chunk_keys: 0,
+            entry_module_keys: Vec::new(),
+            range: self.source.range(span),
+            modules: Vec::new(),
+            unknown_modules: 0,
+            async_chunks: chunks,
+            entry_requires: entries,
+        });
         true
     }
 
@@ -2322,7 +2382,16 @@ impl Visit for Extractor<'_, '_> {
         }
         let name = self.callee(&call.callee);
         if self.stack.is_empty() && !self.runtime_requires.is_empty() {
-            self.runtime_call(&name, call);
+            // The runtime's require may be inlined where the entry calls it once:
+            // `function r(t) {…}(157)`.
+            match call.callee.as_expr().map(|c| unwrap(c)) {
+                Some(Expr::Fn(f)) => {
+                    if let Some(ident) = &f.ident {
+                        self.runtime_call(&ident.sym, call);
+                    }
+                }
+                _ => self.runtime_call(&name, call),
+            }
         }
         if !self.vite_deps.is_empty() && name == "__vite__mapDeps" {
             self.vite_preloads(call);
