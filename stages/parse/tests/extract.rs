@@ -1445,6 +1445,50 @@ win.loadURL(a ? "app://-/" : "app://-/");
     assert_eq!(endpoints, ["http://localhost:3000/"]);
 }
 
+/// ES-module main processes name their own directory without `__dirname`:
+/// `import.meta.dirname` and `import.meta.filename` (Node.js 20.11 on), a renamed
+/// `fileURLToPath` of `new URL(".", import.meta.url)` bound to a name, as Quasar's minified
+/// main writes it, and the file URL of a path beside the module, `new URL("./x.html",
+/// import.meta.url)` written out by `.href` or `.toString()`.
+#[test]
+fn es_modules_anchor_paths_at_their_own_directory() {
+    let f = facts(
+        "dist/main.mjs",
+        r#"import{BrowserWindow as n}from"electron";import o from"node:path";import{fileURLToPath as t}from"node:url";
+var c=t(new URL(".",import.meta.url)),l;
+async function a(){l=new n({webPreferences:{preload:o.resolve(c,o.join("preload","electron-preload.cjs"))}});await l.loadFile("index.html")}
+const b=new n({webPreferences:{preload:o.join(import.meta.dirname,"b.mjs")}});
+b.loadURL(new URL("./b.html",import.meta.url).href);
+const d=new n({webPreferences:{preload:t(new URL("./d.mjs",import.meta.url))}});
+d.loadURL(new URL("d.html",import.meta.url).toString());
+d.loadFile(o.join(o.dirname(import.meta.filename),"e.html"));"#,
+    );
+    assert_eq!(f.parse, ParseStatus::Complete, "{:?}", f.diagnostics);
+    assert_eq!(
+        preloads(&f),
+        [
+            Some(("preload/electron-preload.cjs", "filesystem-expression")),
+            Some(("b.mjs", "filesystem-expression")),
+            Some(("./d.mjs", "filesystem-expression")),
+        ]
+    );
+    let loads: Vec<(&str, &str)> =
+        f.js.renderer_loads
+            .iter()
+            .filter(|l| l.api.starts_with("load"))
+            .map(|l| (l.api, l.target.as_str()))
+            .collect();
+    assert_eq!(
+        loads,
+        [
+            ("loadFile", "index.html"),
+            ("loadURL", "./b.html"),
+            ("loadURL", "d.html"),
+            ("loadFile", "e.html")
+        ]
+    );
+}
+
 #[test]
 fn session_preloads_are_renderer_loads_of_their_api() {
     let f = facts(

@@ -487,6 +487,14 @@ pub(crate) fn anchor_of(expr: &Expr, scope: &dyn PathScope) -> Option<Anchor> {
         Expr::Ident(i) if i.sym == *"__dirname" => Some(Anchor::Dir),
         Expr::Ident(i) if i.sym == *"__filename" => Some(Anchor::File),
         Expr::Ident(i) => scope.anchor(&i.sym),
+        // `import.meta.dirname` and `import.meta.filename` (Node.js 20.11 on, so Electron 30).
+        Expr::Member(m) if matches!(unwrap(&m.obj), Expr::MetaProp(_)) => {
+            match m.prop.as_ident().map(|p| &*p.sym) {
+                Some("dirname") => Some(Anchor::Dir),
+                Some("filename") => Some(Anchor::File),
+                _ => None,
+            }
+        }
         // The argument's shape is checked first: naming the callee resolves aliases and
         // allocates, and this runs on every declaration and path part.
         Expr::Call(call) => {
@@ -494,6 +502,9 @@ pub(crate) fn anchor_of(expr: &Expr, scope: &dyn PathScope) -> Option<Anchor> {
             if matches!(unwrap(&arg.expr), Expr::Member(m) if dotted_member(m) == "import.meta.url")
             {
                 named(&scope.callee(&call.callee), "fileURLToPath").then_some(Anchor::File)
+            } else if module_url_of(&arg.expr).is_some_and(|p| matches!(p.as_str(), "." | "./")) {
+                // `fileURLToPath(new URL(".", import.meta.url))`, as Quasar's main writes it.
+                named(&scope.callee(&call.callee), "fileURLToPath").then_some(Anchor::Dir)
             } else if anchor_of(&arg.expr, scope)? == Anchor::File {
                 named(&scope.callee(&call.callee), "dirname").then_some(Anchor::Dir)
             } else {
@@ -618,13 +629,17 @@ fn path_parts(
         // `__dirname + require("path").sep + __webpack_require__.p + "x.node"`.
         Expr::Member(member) => {
             let prop = member.prop.as_ident()?;
-            // `pathToFileURL(p).href`: the file URL of a path is the path.
-            if prop.sym == *"href"
-                && let Expr::Call(call) = unwrap(&member.obj)
-                && named(&scope.callee(&call.callee), "pathToFileURL")
-            {
-                let arg = call.args.first().filter(|a| a.spread.is_none())?;
-                return path_parts(&arg.expr, scope, anchored, depth + 1);
+            // `pathToFileURL(p).href`: the file URL of a path is the path; and so is
+            // `new URL("./index.html", import.meta.url).href`.
+            if prop.sym == *"href" {
+                match unwrap(&member.obj) {
+                    Expr::Call(call) if named(&scope.callee(&call.callee), "pathToFileURL") => {
+                        let arg = call.args.first().filter(|a| a.spread.is_none())?;
+                        return path_parts(&arg.expr, scope, anchored, depth + 1);
+                    }
+                    new @ Expr::New(_) => return path_parts(new, scope, anchored, depth + 1),
+                    _ => {}
+                }
             }
             if prop.sym == *"sep"
                 && (super::prepass::require_spec(&member.obj)
@@ -638,21 +653,10 @@ fn path_parts(
             *anchored |= bound.context == "filesystem-expression";
             Some(bound.path.clone())
         }
-        Expr::New(new) if dotted(&new.callee) == "URL" => {
-            let args = new.args.as_ref()?;
-            let first = string(&args.first()?.expr)?;
-            let base = args.get(1).map(|a| unwrap(&a.expr));
-            let anchored_base = match base {
-                Some(Expr::Member(m)) => dotted_member(m) == "import.meta.url",
-                Some(Expr::Ident(i)) => i.sym == *"__filename",
-                _ => false,
-            };
-            if anchored_base {
-                *anchored = true;
-                Some(first)
-            } else {
-                None
-            }
+        Expr::New(_) => {
+            let path = module_url_of(expr)?;
+            *anchored = true;
+            Some(path)
         }
         _ => None,
     }
@@ -669,8 +673,11 @@ fn file_url_text<'e>(call: &'e swc_ecma_ast::CallExpr, scope: &dyn PathScope) ->
     if member.prop.as_ident().is_none_or(|p| p.sym != *"toString") {
         return None;
     }
-    let Expr::Call(inner) = unwrap(&member.obj) else {
-        return None;
+    let inner = match unwrap(&member.obj) {
+        Expr::Call(inner) => inner,
+        // `new URL("./index.html", import.meta.url).toString()`.
+        new @ Expr::New(_) => return module_url_of(new).map(|_| new),
+        _ => return None,
     };
     if !named(&scope.callee(&inner.callee), "pathToFileURL") {
         return None;
@@ -680,6 +687,28 @@ fn file_url_text<'e>(call: &'e swc_ecma_ast::CallExpr, scope: &dyn PathScope) ->
         .first()
         .filter(|a| a.spread.is_none())
         .map(|a| &*a.expr)
+}
+
+/// The path `new URL(path, import.meta.url)` (or `__filename` as the base) names, relative
+/// to the module's own directory.
+pub(crate) fn module_url_of(expr: &Expr) -> Option<String> {
+    let Expr::New(new) = unwrap(expr) else {
+        return None;
+    };
+    if dotted(&new.callee) != "URL" {
+        return None;
+    }
+    let args = new.args.as_ref()?;
+    let anchored_base = match args.get(1).map(|a| unwrap(&a.expr)) {
+        Some(Expr::Member(m)) => dotted_member(m) == "import.meta.url",
+        Some(Expr::Ident(i)) => i.sym == *"__filename",
+        _ => false,
+    };
+    if anchored_base {
+        string(&args.first()?.expr)
+    } else {
+        None
+    }
 }
 
 fn join_parts(parts: &[String]) -> String {

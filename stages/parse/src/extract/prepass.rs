@@ -797,6 +797,11 @@ fn may_bind_path(expr: &Expr) -> bool {
         Expr::Lit(swc_ecma_ast::Lit::Str(s)) => s.value.len() <= 256,
         Expr::Call(call) => {
             may_be_path(expr)
+                // A renamed `fileURLToPath` (`t(new URL("./x", import.meta.url))`).
+                || call
+                    .args
+                    .first()
+                    .is_some_and(|a| names::module_url_of(&a.expr).is_some())
                 || call.callee.as_expr().is_some_and(|c| match unwrap(c) {
                     Expr::Ident(i) => i.sym == *"fileURLToPath" || i.sym == *"format",
                     Expr::Member(m) => m.prop.as_ident().is_some_and(|p| {

@@ -1,0 +1,23 @@
+// A main process written as an ES module: it names its own directory without `__dirname`,
+// each way Node.js offers (`import.meta.dirname` and `import.meta.filename` from Node.js
+// 20.11, so Electron 30; `fileURLToPath(new URL(".", import.meta.url))`, as Quasar's template
+// binds it; a file URL beside the module, `new URL("./x.html", import.meta.url)`).
+import { app, BrowserWindow, ipcMain } from "electron";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = fileURLToPath(new URL(".", import.meta.url));
+
+function open() {
+  const main = new BrowserWindow({
+    webPreferences: { preload: path.join(import.meta.dirname, "preload.cjs") },
+  });
+  main.loadURL(new URL("./pages/index.html", import.meta.url).href);
+  const about = new BrowserWindow({
+    webPreferences: { preload: path.resolve(here, path.join("preloads", "about.cjs")) },
+  });
+  about.loadFile(path.join(path.dirname(import.meta.filename), "pages", "about.html"));
+}
+
+ipcMain.handle("app:name", () => app.getName());
+app.whenReady().then(open);

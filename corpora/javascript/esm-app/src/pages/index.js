@@ -1,0 +1,1 @@
+window.app.name().then((name) => { document.title = name; });

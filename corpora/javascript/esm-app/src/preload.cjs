@@ -1,0 +1,3 @@
+const { contextBridge, ipcRenderer } = require("electron");
+
+contextBridge.exposeInMainWorld("app", { name: () => ipcRenderer.invoke("app:name") });

@@ -1,0 +1,3 @@
+const { contextBridge } = require("electron");
+
+contextBridge.exposeInMainWorld("about", { version: process.versions.electron });
