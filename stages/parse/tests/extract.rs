@@ -1489,6 +1489,44 @@ d.loadFile(o.join(o.dirname(import.meta.filename),"e.html"));"#,
     );
 }
 
+/// A page chosen between two paths at run time, as angular-electron's template loads its page
+/// (compiled by `tsc`): a `let` assigned a second static path is bound to both, and a path
+/// built on it, a file URL of `path.join("file:", __dirname, page)` bound to a name and
+/// written out by `.href`, is read once with each. A `let` also assigned a value that is no
+/// static path is bound to nothing.
+#[test]
+fn a_name_assigned_another_static_path_holds_both() {
+    let f = facts(
+        "main.js",
+        r#"const electron_1 = require("electron");
+const path = require("path");
+const fs = require("fs");
+const win = new electron_1.BrowserWindow({});
+let pathIndex = './index.html';
+if (fs.existsSync(path.join(__dirname, '../dist/index.html'))) {
+    pathIndex = '../dist/index.html';
+}
+const url = new URL(path.join('file:', __dirname, pathIndex));
+win.loadURL(url.href);
+let other = './a.html';
+other = process.env.PAGE;
+win.loadFile(path.join(__dirname, other));"#,
+    );
+    assert_eq!(f.parse, ParseStatus::Complete, "{:?}", f.diagnostics);
+    let loads: Vec<(&str, &str)> =
+        f.js.renderer_loads
+            .iter()
+            .map(|l| (l.api, l.target.as_str()))
+            .collect();
+    assert_eq!(
+        loads,
+        [
+            ("loadURL", "./index.html"),
+            ("loadURL", "../dist/index.html")
+        ]
+    );
+}
+
 #[test]
 fn session_preloads_are_renderer_loads_of_their_api() {
     let f = facts(

@@ -7,6 +7,7 @@ use swc_ecma_ast::{
     Callee, Expr, Lit, MemberExpr, MemberProp, MetaPropKind, ObjectLit, OptChainBase, Pat, Prop,
     PropName, PropOrSpread, SeqExpr, UnaryOp,
 };
+use swc_ecma_visit::VisitWith;
 
 use crate::facts::{StaticPath, StaticValue};
 use crate::source::Source;
@@ -410,7 +411,10 @@ pub(crate) fn static_paths(expr: &Expr, scope: &dyn PathScope) -> Vec<StaticPath
     for branch in branches {
         let paths = match unwrap(branch) {
             Expr::Ident(ident) => scope.bound_paths(&ident.sym).to_vec(),
-            other => static_path(other, scope).into_iter().collect(),
+            other => match static_path(other, scope) {
+                Some(path) => vec![path],
+                None => expanded_paths(other, scope),
+            },
         };
         for path in paths {
             if !out.contains(&path) {
@@ -419,6 +423,102 @@ pub(crate) fn static_paths(expr: &Expr, scope: &dyn PathScope) -> Vec<StaticPath
         }
     }
     out
+}
+
+/// The static paths of a path built on a name bound to several (`new URL(path.join("file:",
+/// __dirname, page))` after `let page = "./index.html"; if (…) page = "../dist/index.html"`):
+/// the path read once with the name as each of them. Only the first such name in `expr` is
+/// expanded; none when `expr` names none.
+pub(crate) fn expanded_paths(expr: &Expr, scope: &dyn PathScope) -> Vec<StaticPath> {
+    let mut names = Names {
+        scope,
+        found: None,
+        budget: 64,
+    };
+    expr.visit_with(&mut names);
+    let Some(name) = names.found else {
+        return Vec::new();
+    };
+    let mut out: Vec<StaticPath> = Vec::new();
+    for value in scope.bound_paths(&name) {
+        let one = Override {
+            scope,
+            name: &name,
+            value,
+        };
+        if let Some(path) = static_path(expr, &one)
+            && !out.contains(&path)
+        {
+            out.push(path);
+        }
+    }
+    out
+}
+
+/// The first name an expression reads that is bound to several static paths.
+struct Names<'s> {
+    scope: &'s dyn PathScope,
+    found: Option<String>,
+    /// Names looked at before giving up: a path is a few parts.
+    budget: usize,
+}
+
+impl swc_ecma_visit::Visit for Names<'_> {
+    fn visit_ident(&mut self, ident: &swc_ecma_ast::Ident) {
+        if self.found.is_some() || self.budget == 0 {
+            return;
+        }
+        self.budget -= 1;
+        if self.scope.bound_paths(&ident.sym).len() > 1 {
+            self.found = Some(ident.sym.to_string());
+        }
+    }
+
+    // Member properties and object keys are not names the scope binds.
+    fn visit_member_prop(&mut self, _: &MemberProp) {}
+
+    fn visit_prop_name(&mut self, _: &swc_ecma_ast::PropName) {}
+}
+
+/// A scope in which one name holds one of its static paths.
+struct Override<'s> {
+    scope: &'s dyn PathScope,
+    name: &'s str,
+    value: &'s StaticPath,
+}
+
+impl PathScope for Override<'_> {
+    fn callee(&self, callee: &Callee) -> String {
+        self.scope.callee(callee)
+    }
+
+    fn anchor(&self, name: &str) -> Option<Anchor> {
+        self.scope.anchor(name)
+    }
+
+    fn normalized(&self, name: String) -> String {
+        self.scope.normalized(name)
+    }
+
+    fn member_path(&self, dotted: &str) -> Option<&StaticPath> {
+        self.scope.member_path(dotted)
+    }
+
+    fn bound_paths(&self, name: &str) -> &[StaticPath] {
+        if name == self.name {
+            std::slice::from_ref(self.value)
+        } else {
+            self.scope.bound_paths(name)
+        }
+    }
+
+    fn bound_path(&self, name: &str) -> Option<&StaticPath> {
+        if name == self.name {
+            Some(self.value)
+        } else {
+            self.scope.bound_path(name)
+        }
+    }
 }
 
 /// `app.getAppPath()`: the directory of the application's `package.json`.
@@ -578,8 +678,12 @@ fn path_parts(
                     }
                     let part = path_parts(&arg.expr, scope, anchored, depth + 1)?;
                     // `path.join("file://", __dirname, "index.html")`: the scheme before an
-                    // anchor is dropped, as `concat` drops it.
-                    if i == 0 && part.eq_ignore_ascii_case("file://") {
+                    // anchor is dropped, as `concat` drops it (and `path.join("file:", …)`,
+                    // which angular-electron hands to `new URL`).
+                    if i == 0
+                        && (part.eq_ignore_ascii_case("file://")
+                            || part.eq_ignore_ascii_case("file:"))
+                    {
                         continue;
                     }
                     // `join` does not start again at an absolute part as `resolve` does:
@@ -637,7 +741,10 @@ fn path_parts(
                         let arg = call.args.first().filter(|a| a.spread.is_none())?;
                         return path_parts(&arg.expr, scope, anchored, depth + 1);
                     }
-                    new @ Expr::New(_) => return path_parts(new, scope, anchored, depth + 1),
+                    // A name bound to such a URL (`const url = new URL(…); url.href`).
+                    inner @ (Expr::New(_) | Expr::Ident(_)) => {
+                        return path_parts(inner, scope, anchored, depth + 1);
+                    }
                     _ => {}
                 }
             }
@@ -653,10 +760,26 @@ fn path_parts(
             *anchored |= bound.context == "filesystem-expression";
             Some(bound.path.clone())
         }
-        Expr::New(_) => {
-            let path = module_url_of(expr)?;
-            *anchored = true;
-            Some(path)
+        Expr::New(new) => {
+            if let Some(path) = module_url_of(expr) {
+                *anchored = true;
+                return Some(path);
+            }
+            // `new URL(path.join("file:", __dirname, page))`: a file URL made of a path.
+            let [arg] = new.args.as_deref()? else {
+                return None;
+            };
+            if dotted(&new.callee) != "URL" || arg.spread.is_some() {
+                return None;
+            }
+            let Expr::Call(call) = unwrap(&arg.expr) else {
+                return None;
+            };
+            let scheme = call.args.first().and_then(|a| string(&a.expr))?;
+            if !(scheme.eq_ignore_ascii_case("file:") || scheme.eq_ignore_ascii_case("file://")) {
+                return None;
+            }
+            path_parts(&arg.expr, scope, anchored, depth + 1)
         }
         _ => None,
     }

@@ -147,6 +147,17 @@ impl<T> Scoped<T> {
             .as_ref()
     }
 
+    /// What `name` is bound to in the innermost scope of `scopes` that binds it, to change.
+    pub(super) fn resolve_mut(&mut self, name: &str, scopes: &Scopes) -> Option<&mut T> {
+        let by_scope = self.by_name.get_mut(name)?;
+        let scope = *scopes
+            .stack()
+            .iter()
+            .rev()
+            .find(|scope| by_scope.contains_key(scope))?;
+        by_scope.get_mut(&scope)?.as_mut()
+    }
+
     /// The innermost scope of `scopes` that binds `name`, and what it binds it to.
     pub(super) fn resolve_scope(&self, name: &str, scopes: &Scopes) -> Option<(u32, &T)> {
         let by_scope = self.by_name.get(name)?;
@@ -504,6 +515,23 @@ fn may_be_path(expr: &Expr) -> bool {
 }
 
 impl PrePass {
+    /// `name = path` where `name` is a `var` or `let` bound to static paths: the path joins
+    /// them, as one more value the name may hold.
+    fn assign_path(&mut self, name: &str, value: &Expr) {
+        let Some(path) = names::static_path(value, self) else {
+            return;
+        };
+        if let Some(bound) = self.paths.resolve_mut(name, &self.scopes)
+            && bound.how == Binding::Declared
+            && bound.paths.len() < MAX_PATH_ALTERNATIVES
+        {
+            if !bound.paths.contains(&path) {
+                bound.paths.push(path);
+            }
+            bound.assigned += 1;
+        }
+    }
+
     /// Names a window's options read through: names bound to option literals, spread or
     /// passed to `Object.assign` (also inside `webPreferences`), and functions called for
     /// options.
@@ -756,6 +784,17 @@ pub(super) struct PathBound {
     /// (`join(dir, "x")`) reads it only then.
     complete: bool,
     how: Binding,
+    /// Assignments of a static path to a `var` or `let` after its declaration, whose paths
+    /// joined `paths` (`let page = "./index.html"; if (…) page = "../dist/index.html"`): the
+    /// binding holds when they are all the file's assignments of the name.
+    assigned: u32,
+}
+
+impl PathBound {
+    fn holds(&self, name: &str, assignments: &HashMap<String, u32>) -> bool {
+        let assigned = assignments.get(name).copied().unwrap_or(0);
+        self.how.holds(assigned.saturating_sub(self.assigned))
+    }
 }
 
 impl Scoped<PathBound> {
@@ -768,7 +807,7 @@ impl Scoped<PathBound> {
         assignments: &HashMap<String, u32>,
     ) -> &[StaticPath] {
         match self.resolve(name, scopes) {
-            Some(b) if b.how.holds(assignments.get(name).copied().unwrap_or(0)) => &b.paths,
+            Some(b) if b.holds(name, assignments) => &b.paths,
             _ => &[],
         }
     }
@@ -782,11 +821,14 @@ impl Scoped<PathBound> {
     ) -> Option<&StaticPath> {
         let b = self.resolve(name, scopes).filter(|b| b.complete)?;
         match b.paths.as_slice() {
-            [one] if b.how.holds(assignments.get(name).copied().unwrap_or(0)) => Some(one),
+            [one] if b.holds(name, assignments) => Some(one),
             _ => None,
         }
     }
 }
+
+/// Most paths one name is bound to, through its declaration and assignments.
+const MAX_PATH_ALTERNATIVES: usize = 8;
 
 /// Whether a declaration's value may be a path worth binding to its name, checked without
 /// allocating before [`names::static_path`] reads it: what [`may_be_path`] admits, any short
@@ -811,6 +853,7 @@ fn may_bind_path(expr: &Expr) -> bool {
                 })
         }
         Expr::Member(m) => m.prop.as_ident().is_some_and(|p| p.sym == *"href"),
+        Expr::New(new) => matches!(unwrap(&new.callee), Expr::Ident(i) if i.sym == *"URL"),
         other => may_be_path(other),
     }
 }
@@ -1641,13 +1684,21 @@ impl Visit for PrePass {
             let mut paths: Vec<StaticPath> = Vec::new();
             let mut complete = true;
             for branch in branches {
-                match may_bind_path(branch)
-                    .then(|| names::static_path(branch, self))
-                    .flatten()
-                {
-                    Some(path) if !paths.contains(&path) => paths.push(path),
-                    Some(_) => {}
-                    None => complete = false,
+                if !may_bind_path(branch) {
+                    complete = false;
+                    continue;
+                }
+                let read = match names::static_path(branch, self) {
+                    Some(path) => vec![path],
+                    None => names::expanded_paths(branch, self),
+                };
+                if read.is_empty() {
+                    complete = false;
+                }
+                for path in read {
+                    if !paths.contains(&path) {
+                        paths.push(path);
+                    }
                 }
             }
             if !paths.is_empty() {
@@ -1661,6 +1712,7 @@ impl Visit for PrePass {
                     paths,
                     complete,
                     how,
+                    assigned: 0,
                 };
                 self.paths.bind(&ident.id.sym, scope, Some(bound));
             }
@@ -1886,6 +1938,9 @@ impl Visit for PrePass {
         }
         if let AssignTarget::Simple(SimpleAssignTarget::Ident(ident)) = &assign.left {
             *self.assignments.entry(ident.sym.to_string()).or_default() += 1;
+            if assign.op == AssignOp::Assign && self.electron && may_bind_path(&assign.right) {
+                self.assign_path(&ident.id.sym, &assign.right);
+            }
             if assign.op == AssignOp::Assign
                 && let Some(value) = constants::constant(&assign.right)
             {
