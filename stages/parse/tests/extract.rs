@@ -1200,7 +1200,7 @@ fn renamed_path_helpers_resolve_through_their_imports() {
         .collect();
     // The third names its directory as ES modules do, `fileURLToPath(new URL(".", import.meta.url))`,
     // through a renamed `fileURLToPath`: the file beside the module.
-    assert_eq!(preloads, [Some("preload.js"), None, Some("./p2.mjs")]);
+    assert_eq!(preloads, [Some("preload.js"), None, Some("p2.mjs")]);
     assert!(esm.js.windows[1].preload_expression.is_some());
 
     // ES modules have no `__dirname`: they name the directory through `import.meta.url`, in a
