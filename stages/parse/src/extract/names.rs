@@ -588,7 +588,7 @@ pub(crate) fn anchor_of(expr: &Expr, scope: &dyn PathScope) -> Option<Anchor> {
         Expr::Ident(i) if i.sym == *"__filename" => Some(Anchor::File),
         Expr::Ident(i) => scope.anchor(&i.sym),
         // `import.meta.dirname` and `import.meta.filename` (Node.js 20.11 on, so Electron 30).
-        Expr::Member(m) if matches!(unwrap(&m.obj), Expr::MetaProp(_)) => {
+        Expr::Member(m) if matches!(unwrap(&m.obj), Expr::MetaProp(meta) if meta.kind == MetaPropKind::ImportMeta) => {
             match m.prop.as_ident().map(|p| &*p.sym) {
                 Some("dirname") => Some(Anchor::Dir),
                 Some("filename") => Some(Anchor::File),
