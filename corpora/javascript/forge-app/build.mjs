@@ -7,6 +7,8 @@
 //
 //   OUT/forge-webpack/                 the tree
 //   OUT/forge-webpack.asar             the tree packed
+//   OUT/forge-dist/resources/          the archive as the packager places it, beside the
+//                                      extra resource src/helper (`extraResource`)
 //
 // Usage: node build.mjs OUT   (run from a directory whose node_modules has webpack, the plugin
 // and @electron/asar)
@@ -52,3 +54,7 @@ rmSync(project, { recursive: true });
 writeFileSync(path.join(tree, "package.json"),
   JSON.stringify({ name: "rea-forge-corpus", productName: "Forge app", version: "1.0.0", main: ".webpack/main" }, null, 2));
 await require("@electron/asar").createPackageWithOptions(tree, path.join(out, "forge-webpack.asar"), { dot: true });
+const resources = path.join(out, "forge-dist", "resources");
+mkdirSync(resources, { recursive: true });
+cpSync(path.join(out, "forge-webpack.asar"), path.join(resources, "app.asar"));
+cpSync(path.join(app, "src", "helper"), path.join(resources, "helper"), { recursive: true });

@@ -1445,6 +1445,38 @@ win.loadURL(a ? "app://-/" : "app://-/");
     assert_eq!(endpoints, ["http://localhost:3000/"]);
 }
 
+/// Paths below Electron's resources directory, which holds the application's archive and a
+/// build's extra resources: `process.resourcesPath` joined, concatenated or in a template is a
+/// path of context `resources-path`; the directory alone names no file.
+#[test]
+fn paths_below_the_resources_directory_keep_their_context() {
+    let f = facts(
+        "main.js",
+        r#"const { utilityProcess } = require("electron");
+const path = require("path");
+utilityProcess.fork(path.join(process.resourcesPath, "helper", "index.js"));
+utilityProcess.fork(`${process.resourcesPath}/worker.js`);
+utilityProcess.fork(process.resourcesPath + "/app.asar.unpacked/w.js");
+utilityProcess.fork(path.join(__dirname, process.resourcesPath, "x.js"));
+utilityProcess.fork(process.resourcesPath);"#,
+    );
+    let targets: Vec<Option<(&str, &str)>> =
+        f.js.processes
+            .iter()
+            .map(|p| p.target.as_ref().map(|t| (t.path.as_str(), t.context)))
+            .collect();
+    assert_eq!(
+        targets,
+        [
+            Some(("helper/index.js", "resources-path")),
+            Some(("worker.js", "resources-path")),
+            Some(("app.asar.unpacked/w.js", "resources-path")),
+            Some(("x.js", "resources-path")),
+            None
+        ]
+    );
+}
+
 /// ES-module main processes name their own directory without `__dirname`:
 /// `import.meta.dirname` and `import.meta.filename` (Node.js 20.11 on), a renamed
 /// `fileURLToPath` of `new URL(".", import.meta.url)` bound to a name, as Quasar's minified

@@ -42,8 +42,16 @@ fn strings(v: &Value) -> BTreeSet<&str> {
         .collect()
 }
 
+/// The paths `v` lists, below `prefix` (where the app sits in the input).
+fn paths(v: &Value, prefix: &str) -> BTreeSet<String> {
+    strings(v)
+        .into_iter()
+        .map(|p| format!("{prefix}{p}"))
+        .collect()
+}
+
 /// The resolved paths of one role's observations made by `mechanisms`.
-fn resolved<'a>(result: &'a Value, kind: &str, mechanisms: &[&str]) -> BTreeSet<&'a str> {
+fn resolved(result: &Value, kind: &str, mechanisms: &[&str]) -> BTreeSet<String> {
     result["graph"]["nodes"]
         .as_array()
         .unwrap()
@@ -53,20 +61,20 @@ fn resolved<'a>(result: &'a Value, kind: &str, mechanisms: &[&str]) -> BTreeSet<
         .map(|o| &o["properties"])
         .filter(|p| p["resolution_status"] == "resolved")
         .filter(|p| mechanisms.contains(&p["mechanism"].as_str().unwrap_or("")))
-        .map(|p| p["resolved_path"].as_str().unwrap())
+        .map(|p| p["resolved_path"].as_str().unwrap().to_owned())
         .collect()
 }
 
 /// The analysis of `input` has the facts `truth` lists: the main entrypoint, which loads
 /// every file; the windows, their preloads and the pages they load; the bridges; each side's
 /// IPC, and how many renderer transmissions pair.
-fn assert_source_facts(result: &Value, truth: &Value, input: &str) {
+fn assert_source_facts(result: &Value, truth: &Value, input: &str, prefix: &str) {
     assert_eq!(result["statistics"]["parse_failures"], 0, "{input}");
     let summary = &result["summary"];
     let reach = &summary["entrypoint_reach"];
     assert_eq!(
         reach["main_entrypoints"],
-        serde_json::json!([truth["main"]]),
+        serde_json::json!([format!("{prefix}{}", truth["main"].as_str().unwrap())]),
         "{input}"
     );
     assert_eq!(
@@ -80,12 +88,12 @@ fn assert_source_facts(result: &Value, truth: &Value, input: &str) {
     );
     assert_eq!(
         resolved(result, "electron-preload", &["webPreferences.preload"]),
-        strings(&truth["preloads"]),
+        paths(&truth["preloads"], prefix),
         "{input}: preloads"
     );
     assert_eq!(
         resolved(result, "electron-renderer", &["loadURL", "loadFile"]),
-        strings(&truth["renderer_pages"]),
+        paths(&truth["renderer_pages"], prefix),
         "{input}: what the windows load"
     );
     let bridges: BTreeMap<&str, &Value> = result["graph"]["nodes"]
@@ -121,24 +129,32 @@ fn assert_source_facts(result: &Value, truth: &Value, input: &str) {
     );
 }
 
+/// The app's tree, the archive @electron/asar packs of it, and that archive placed in a
+/// resources directory beside the extra resource the main process forks from there
+/// (`process.resourcesPath`), which only the last input holds.
 #[test]
 fn an_app_built_by_electron_forges_webpack_plugin_keeps_its_source_facts() {
     let truth = truth("forge-app");
-    for input in ["forge-webpack", "forge-webpack.asar"] {
+    let inputs = [
+        ("forge-webpack", ""),
+        ("forge-webpack.asar", ""),
+        ("forge-dist", "resources/app.asar/"),
+    ];
+    for (input, prefix) in inputs {
         let result = support::tool_json(
             "analyze-javascript-application",
             &forge().join(input),
             &[],
         )["result"]
             .clone();
-        assert_source_facts(&result, &truth, input);
+        assert_source_facts(&result, &truth, input, prefix);
         assert_eq!(
             result["summary"]["open_external_calls"], truth["open_external_calls"],
             "{input}"
         );
         assert_eq!(
             resolved(&result, "electron-renderer", &["html-script"]),
-            strings(&truth["page_scripts"]),
+            paths(&truth["page_scripts"], prefix),
             "{input}: the pages' scripts"
         );
         // Each entry that requires `electron` (the main process, the preload and the page
@@ -149,8 +165,9 @@ fn an_app_built_by_electron_forges_webpack_plugin_keeps_its_source_facts() {
             nodes[id.as_str().unwrap()]["observations"][0]["properties"]["path"]
                 .as_str()
                 .unwrap()
+                .to_owned()
         };
-        let entry_requires: BTreeSet<&str> = result["graph"]["edges"]
+        let entry_requires: BTreeSet<String> = result["graph"]["edges"]
             .as_array()
             .unwrap()
             .iter()
@@ -160,8 +177,40 @@ fn an_app_built_by_electron_forges_webpack_plugin_keeps_its_source_facts() {
             .collect();
         assert_eq!(
             entry_requires,
-            strings(&truth["requires_electron"]),
+            paths(&truth["requires_electron"], prefix),
             "{input}: runtimes' entry requires"
+        );
+        // The helper below the resources directory: found beside the archive, and said to
+        // lie outside an input that is the app alone.
+        let (status, expected) = if prefix.is_empty() {
+            ("unavailable", BTreeSet::new())
+        } else {
+            (
+                "resolved",
+                paths(&truth["utility_processes_below_resources"], "resources/"),
+            )
+        };
+        let forks: Vec<&Value> = result["graph"]["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|n| n["observations"].as_array().unwrap())
+            .map(|o| &o["properties"])
+            .filter(|p| p["mechanism"] == "utilityProcess.fork")
+            .collect();
+        assert!(!forks.is_empty(), "{input}");
+        for fork in &forks {
+            assert_eq!(fork["resolution_context"], "resources-path", "{input}");
+            assert_eq!(fork["resolution_status"], status, "{input}");
+        }
+        assert_eq!(
+            resolved(
+                &result,
+                "electron-utility",
+                &["utilityProcess.fork"]
+            ),
+            expected,
+            "{input}: utility processes"
         );
     }
 }
@@ -170,5 +219,5 @@ fn an_app_built_by_electron_forges_webpack_plugin_keeps_its_source_facts() {
 fn an_es_module_main_process_anchors_its_paths_at_its_own_directory() {
     let dir = support::corpus("esm-corpus.sh", "esm").join("corpus/esm-esbuild");
     let result = support::tool_json("analyze-javascript-application", &dir, &[])["result"].clone();
-    assert_source_facts(&result, &truth("esm-app"), "esm-esbuild");
+    assert_source_facts(&result, &truth("esm-app"), "esm-esbuild", "");
 }

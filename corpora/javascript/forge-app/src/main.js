@@ -3,9 +3,13 @@
 // MAIN_WINDOW_PRELOAD_WEBPACK_ENTRY), which a production build replaces with
 // `file://${require('path').resolve(__dirname, '..', 'renderer', 'main_window', 'index.html')}`
 // and `require('path').resolve(__dirname, '../renderer', 'main_window', 'preload.js')`.
-const { app, BrowserWindow, ipcMain, shell } = require('electron');
+const { app, BrowserWindow, ipcMain, shell, utilityProcess } = require('electron');
 
 let settingsWindow = null;
+
+// A helper process that Forge's packager copies beside the archive (`extraResource`), into
+// the resources directory.
+const startHelper = () => utilityProcess.fork(`${process.resourcesPath}/helper/index.js`);
 
 const createWindow = () => {
   const mainWindow = new BrowserWindow({
@@ -49,6 +53,7 @@ ipcMain.on('settings:save', (_event, values) => {
 });
 
 app.whenReady().then(() => {
+  startHelper();
   createWindow();
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) {

@@ -19,6 +19,8 @@ pub enum Context {
     FilesystemExpression,
     ModuleSpecifier,
     HtmlReference,
+    /// A path below Electron's resources directory (`process.resourcesPath`).
+    ResourcesPath,
 }
 
 impl Context {
@@ -28,6 +30,7 @@ impl Context {
             Context::FilesystemExpression => "filesystem-expression",
             Context::ModuleSpecifier => "module-specifier",
             Context::HtmlReference => "html-reference",
+            Context::ResourcesPath => "resources-path",
         }
     }
 
@@ -36,6 +39,7 @@ impl Context {
             "package-entrypoint" => Context::PackageEntrypoint,
             "filesystem-expression" => Context::FilesystemExpression,
             "html-reference" => Context::HtmlReference,
+            "resources-path" => Context::ResourcesPath,
             _ => Context::ModuleSpecifier,
         }
     }
@@ -283,6 +287,9 @@ impl Files {
                 "the reference names a URL scheme outside the artifact",
             );
         }
+        if context == Context::ResourcesPath {
+            return self.resolve_resources(from, spec);
+        }
         let container = self.container_of(from);
         let from_dir = from.rsplit_once('/').map_or("", |(d, _)| d);
         let bare = !(spec.starts_with('.') || spec.starts_with('/'));
@@ -318,6 +325,47 @@ impl Files {
                     .unwrap_or(found)
             }
             _ => found,
+        }
+    }
+
+    /// A path below Electron's resources directory, which holds the application's archive
+    /// (`resources/app.asar`) beside its unpacked companion and a build's extra resources: the
+    /// directory of the container `from` sits in. A path into the archive itself
+    /// (`app.asar/x`, `app.asar.unpacked/x`) is taken inside the container, where the
+    /// inventory lists unpacked files too. When the container is the input itself, the
+    /// directory lies outside what was read, and only such a path into the archive resolves.
+    fn resolve_resources(&self, from: &str, spec: &str) -> Resolution {
+        let container = self.container_of(from);
+        let (parent, archive) = match container.rsplit_once('/') {
+            Some((parent, name)) => (parent, name),
+            None => ("", container),
+        };
+        let first = spec.split('/').next().unwrap_or("");
+        let rest = spec[first.len()..].trim_start_matches('/');
+        let into_archive = if archive.is_empty() {
+            first.ends_with(".asar") || first.ends_with(".asar.unpacked")
+        } else {
+            first == archive || first.strip_suffix(".unpacked") == Some(archive)
+        };
+        let joined = if into_archive {
+            if container.is_empty() {
+                rest.to_owned()
+            } else {
+                format!("{container}/{rest}")
+            }
+        } else if container.is_empty() {
+            return Resolution::status(
+                "unavailable",
+                "the path is below Electron's resources directory (process.resourcesPath), which lies outside the input: the application's whole distribution holds it",
+            );
+        } else if parent.is_empty() {
+            spec.to_owned()
+        } else {
+            format!("{parent}/{spec}")
+        };
+        match normalize(&joined) {
+            Some(normal) if !normal.is_empty() => self.candidates(&normal, 0),
+            _ => Resolution::status("rejected", "the path escapes the artifact root"),
         }
     }
 
@@ -833,6 +881,67 @@ mod tests {
         ];
         for (from, spec, context, status, path) in cases {
             let r = f.resolve(from, spec, *context);
+            assert_eq!(
+                (r.status, r.path.as_deref()),
+                (*status, *path),
+                "{from} {spec}"
+            );
+        }
+    }
+
+    /// `process.resourcesPath` is the directory of the archive the file sits in; a path into
+    /// the archive or its unpacked companion is taken inside it; with the archive as the input,
+    /// everything else lies outside and says so.
+    #[test]
+    fn a_resources_path_resolves_beside_the_archive() {
+        let mut map = BTreeMap::new();
+        for path in [
+            "resources/app.asar/main.js",
+            "resources/app.asar/native/addon.node",
+            "resources/helper/index.js",
+            "main.js",
+            "native/addon.node",
+        ] {
+            map.insert(path.to_owned(), true);
+        }
+        let f = Files::new(map, vec!["resources/app.asar".to_owned()], BTreeMap::new());
+        let cases: &[(&str, &str, &str, Option<&str>)] = &[
+            (
+                "resources/app.asar/main.js",
+                "helper/index.js",
+                "resolved",
+                Some("resources/helper/index.js"),
+            ),
+            (
+                "resources/app.asar/main.js",
+                "app.asar.unpacked/native/addon.node",
+                "resolved",
+                Some("resources/app.asar/native/addon.node"),
+            ),
+            (
+                "resources/app.asar/main.js",
+                "app.asar/main.js",
+                "resolved",
+                Some("resources/app.asar/main.js"),
+            ),
+            (
+                "resources/app.asar/main.js",
+                "helper/missing.js",
+                "not-found",
+                None,
+            ),
+            ("resources/app.asar/main.js", "../../../x", "rejected", None),
+            // The input is the archive: its own files are at the root.
+            (
+                "main.js",
+                "app.asar.unpacked/native/addon.node",
+                "resolved",
+                Some("native/addon.node"),
+            ),
+            ("main.js", "helper/index.js", "unavailable", None),
+        ];
+        for (from, spec, status, path) in cases {
+            let r = f.resolve(from, spec, Context::ResourcesPath);
             assert_eq!(
                 (r.status, r.path.as_deref()),
                 (*status, *path),

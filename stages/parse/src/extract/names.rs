@@ -294,6 +294,15 @@ pub(crate) fn param_name(pat: Option<&Pat>) -> Option<String> {
 pub(crate) fn static_path(expr: &Expr, scope: &dyn PathScope) -> Option<StaticPath> {
     let mut anchored = false;
     let path = path_parts(expr, scope, &mut anchored, 0)?;
+    // Below Electron's resources directory (`process.resourcesPath`), which holds the
+    // application's archive: a bare resources directory names no file.
+    if let Some(rest) = path.strip_prefix(RESOURCES) {
+        let rest = rest.trim_start_matches('/');
+        return (!rest.is_empty()).then(|| StaticPath {
+            path: rest.to_owned(),
+            context: RESOURCES_CONTEXT,
+        });
+    }
     // A bare anchor (`__dirname`, `app.getAppPath()`) names a directory, not a file.
     if anchored && (path.is_empty() || path == "/") {
         return None;
@@ -346,10 +355,18 @@ pub(crate) fn static_dir(expr: &Expr, scope: &dyn PathScope) -> Option<StaticPat
     relative_dir(anchored, &dir)
 }
 
+/// How [`path_parts`] writes `process.resourcesPath`: a first part no path of the artifact
+/// has, which [`static_path`] turns into a path of context [`RESOURCES_CONTEXT`].
+const RESOURCES: &str = "\u{1}resources";
+
+/// The context of a path below Electron's resources directory (`process.resourcesPath`: the
+/// directory that holds `app.asar`, `app.asar.unpacked` and a build's extra resources).
+pub(crate) const RESOURCES_CONTEXT: &str = "resources-path";
+
 /// A directory anchored at the file's own (`""` for that directory itself); none for the app
-/// root and absolute paths.
+/// root, the resources directory and absolute paths.
 fn relative_dir(anchored: bool, dir: &str) -> Option<StaticPath> {
-    (anchored && !dir.starts_with('/')).then(|| StaticPath {
+    (anchored && !dir.starts_with('/') && !dir.starts_with(RESOURCES)).then(|| StaticPath {
         path: dir.trim_end_matches('/').to_owned(),
         context: "filesystem-expression",
     })
@@ -530,8 +547,13 @@ fn is_app_root(expr: &Expr, scope: &dyn PathScope) -> bool {
 /// `left + right` of two path parts. A part that an anchor left empty makes the other
 /// relative (`__dirname + "/x"` is `x`); `file://` before an anchor is dropped.
 fn concat(left: &str, right: &str) -> String {
-    if left.eq_ignore_ascii_case("file://") {
+    // What is written before the resources directory, an absolute path, is dropped.
+    if left.eq_ignore_ascii_case("file://") || right.starts_with(RESOURCES) {
         return right.to_owned();
+    }
+    if let Some(rest) = left.strip_prefix(RESOURCES) {
+        let joined = format!("{rest}{right}");
+        return format!("{RESOURCES}/{}", joined.trim_start_matches('/'));
     }
     let joined = format!("{left}{right}");
     let rest = joined.trim_start_matches('/');
@@ -639,6 +661,13 @@ fn path_parts(
     if is_app_root(expr, scope) {
         *anchored = true;
         return Some("/".to_owned());
+    }
+    if let Expr::Member(m) = expr
+        && m.prop.as_ident().is_some_and(|p| p.sym == *"resourcesPath")
+        && matches!(unwrap(&m.obj), Expr::Ident(i) if i.sym == *"process")
+    {
+        *anchored = true;
+        return Some(RESOURCES.to_owned());
     }
     match expr {
         Expr::Ident(ident) => {
@@ -837,7 +866,7 @@ pub(crate) fn module_url_of(expr: &Expr) -> Option<String> {
 fn join_parts(parts: &[String]) -> String {
     let mut out = String::new();
     for part in parts {
-        if part.starts_with('/') {
+        if part.starts_with('/') || part.starts_with(RESOURCES) {
             out = part.clone();
         } else if out.is_empty() || out.ends_with('/') {
             out.push_str(part);
