@@ -50,6 +50,16 @@ fn preloads(facts: &FileFacts) -> Vec<Option<(&str, &'static str)>> {
         .collect()
 }
 
+/// A file's renderer loads as (api, target).
+fn renderer_loads(facts: &FileFacts) -> Vec<(&str, &str)> {
+    facts
+        .js
+        .renderer_loads
+        .iter()
+        .map(|l| (l.api, l.target.as_str()))
+        .collect()
+}
+
 fn keys(facts: &FileFacts) -> Vec<String> {
     let mut keys: Vec<String> = facts
         .js
@@ -1458,7 +1468,9 @@ utilityProcess.fork(path.join(process.resourcesPath, "helper", "index.js"));
 utilityProcess.fork(`${process.resourcesPath}/worker.js`);
 utilityProcess.fork(process.resourcesPath + "/app.asar.unpacked/w.js");
 utilityProcess.fork(path.join(__dirname, process.resourcesPath, "x.js"));
-utilityProcess.fork(process.resourcesPath);"#,
+utilityProcess.fork(process.resourcesPath);
+const bin = path.join(process.resourcesPath, "bin");
+utilityProcess.fork(path.join(bin, "tool.js"));"#,
     );
     let targets: Vec<Option<(&str, &str)>> =
         f.js.processes
@@ -1472,7 +1484,8 @@ utilityProcess.fork(process.resourcesPath);"#,
             Some(("worker.js", "resources-path")),
             Some(("app.asar.unpacked/w.js", "resources-path")),
             Some(("x.js", "resources-path")),
-            None
+            None,
+            Some(("bin/tool.js", "resources-path"))
         ]
     );
 }
@@ -1504,12 +1517,8 @@ d.loadFile(o.join(o.dirname(import.meta.filename),"e.html"));"#,
             Some(("./d.mjs", "filesystem-expression")),
         ]
     );
-    let loads: Vec<(&str, &str)> =
-        f.js.renderer_loads
-            .iter()
-            .filter(|l| l.api.starts_with("load"))
-            .map(|l| (l.api, l.target.as_str()))
-            .collect();
+    let mut loads = renderer_loads(&f);
+    loads.retain(|(api, _)| api.starts_with("load"));
     assert_eq!(
         loads,
         [
@@ -1545,11 +1554,7 @@ other = process.env.PAGE;
 win.loadFile(path.join(__dirname, other));"#,
     );
     assert_eq!(f.parse, ParseStatus::Complete, "{:?}", f.diagnostics);
-    let loads: Vec<(&str, &str)> =
-        f.js.renderer_loads
-            .iter()
-            .map(|l| (l.api, l.target.as_str()))
-            .collect();
+    let loads = renderer_loads(&f);
     assert_eq!(
         loads,
         [
@@ -1568,11 +1573,7 @@ const path = require("path");
 session.defaultSession.setPreloads([path.join(__dirname, "a.js"), dynamicPath]);
 session.defaultSession.registerPreloadScript({ type: "frame", filePath: path.join(__dirname, "b.js") });"#,
     );
-    let loads: Vec<(&str, &str)> =
-        f.js.renderer_loads
-            .iter()
-            .map(|l| (l.api, l.target.as_str()))
-            .collect();
+    let loads = renderer_loads(&f);
     assert_eq!(
         loads,
         [("setPreloads", "a.js"), ("registerPreloadScript", "b.js")]

@@ -720,17 +720,7 @@ fn electron_apps_built_by_real_tools_keep_their_source_facts() {
             support::string_pairs(&truth["renderer_ipc"]),
             "{build}: the bridge's IPC"
         );
-        let sides = support::ipc_sides(&result);
-        assert_eq!(
-            sides["main"],
-            support::string_pairs(&truth["main_ipc"]),
-            "{build}: main IPC"
-        );
-        assert_eq!(
-            sides["renderer"],
-            support::string_pairs(&truth["renderer_ipc"]),
-            "{build}: renderer IPC"
-        );
+        support::assert_ipc_sides(&result, &truth, build);
     }
 }
 

@@ -116,17 +116,7 @@ fn assert_source_facts(result: &Value, truth: &Value, input: &str, prefix: &str)
         .map(|(k, v)| (k.as_str(), v))
         .collect();
     assert_eq!(bridges, expected, "{input}: bridges");
-    let sides = support::ipc_sides(result);
-    assert_eq!(
-        sides["main"],
-        support::string_pairs(&truth["main_ipc"]),
-        "{input}: main IPC"
-    );
-    assert_eq!(
-        sides["renderer"],
-        support::string_pairs(&truth["renderer_ipc"]),
-        "{input}: renderer IPC"
-    );
+    support::assert_ipc_sides(result, truth, input);
 }
 
 /// The app's tree, the archive @electron/asar packs of it, and that archive placed in a
@@ -204,11 +194,7 @@ fn an_app_built_by_electron_forges_webpack_plugin_keeps_its_source_facts() {
             assert_eq!(fork["resolution_status"], status, "{input}");
         }
         assert_eq!(
-            resolved(
-                &result,
-                "electron-utility",
-                &["utilityProcess.fork"]
-            ),
+            resolved(&result, "electron-utility", &["utilityProcess.fork"]),
             expected,
             "{input}: utility processes"
         );

@@ -670,11 +670,7 @@ fn path_parts(
         return Some(RESOURCES.to_owned());
     }
     match expr {
-        Expr::Ident(ident) => {
-            let bound = scope.bound_path(&ident.sym)?;
-            *anchored |= bound.context == "filesystem-expression";
-            Some(bound.path.clone())
-        }
+        Expr::Ident(ident) => Some(bound_parts(scope.bound_path(&ident.sym)?, anchored)),
         Expr::Bin(bin) if bin.op == swc_ecma_ast::BinaryOp::Add => {
             let left = path_parts(&bin.left, scope, anchored, depth + 1)?;
             let right = path_parts(&bin.right, scope, anchored, depth + 1)?;
@@ -785,9 +781,10 @@ fn path_parts(
             {
                 return Some("/".to_owned());
             }
-            let bound = scope.member_path(&dotted_member(member))?;
-            *anchored |= bound.context == "filesystem-expression";
-            Some(bound.path.clone())
+            Some(bound_parts(
+                scope.member_path(&dotted_member(member))?,
+                anchored,
+            ))
         }
         Expr::New(new) => {
             if let Some(path) = module_url_of(expr) {
@@ -811,6 +808,22 @@ fn path_parts(
             path_parts(&arg.expr, scope, anchored, depth + 1)
         }
         _ => None,
+    }
+}
+
+/// A path a name or member was bound to, as [`path_parts`] writes it: below the resources
+/// directory it keeps that directory in front.
+fn bound_parts(bound: &StaticPath, anchored: &mut bool) -> String {
+    match bound.context {
+        "filesystem-expression" => {
+            *anchored = true;
+            bound.path.clone()
+        }
+        RESOURCES_CONTEXT => {
+            *anchored = true;
+            format!("{RESOURCES}/{}", bound.path)
+        }
+        _ => bound.path.clone(),
     }
 }
 

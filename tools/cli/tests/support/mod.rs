@@ -471,3 +471,18 @@ pub fn ipc_sides(
     }
     sides
 }
+
+/// Each side's IPC operations in `result` are those `truth` lists (`main_ipc`, `renderer_ipc`).
+pub fn assert_ipc_sides(result: &Value, truth: &Value, label: &str) {
+    let sides = ipc_sides(result);
+    assert_eq!(
+        sides["main"],
+        string_pairs(&truth["main_ipc"]),
+        "{label}: main IPC"
+    );
+    assert_eq!(
+        sides["renderer"],
+        string_pairs(&truth["renderer_ipc"]),
+        "{label}: renderer IPC"
+    );
+}
