@@ -1457,12 +1457,13 @@ win.loadURL(a ? "app://-/" : "app://-/");
 
 /// Paths below Electron's resources directory, which holds the application's archive and a
 /// build's extra resources: `process.resourcesPath` joined, concatenated or in a template is a
-/// path of context `resources-path`; the directory alone names no file.
+/// path of context `resources-path`; the directory alone names no file. A template opening
+/// with the application's root (`${app.getAppPath()}/x`) stays rooted.
 #[test]
 fn paths_below_the_resources_directory_keep_their_context() {
     let f = facts(
         "main.js",
-        r#"const { utilityProcess } = require("electron");
+        r#"const { app, utilityProcess } = require("electron");
 const path = require("path");
 utilityProcess.fork(path.join(process.resourcesPath, "helper", "index.js"));
 utilityProcess.fork(`${process.resourcesPath}/worker.js`);
@@ -1470,7 +1471,9 @@ utilityProcess.fork(process.resourcesPath + "/app.asar.unpacked/w.js");
 utilityProcess.fork(path.join(__dirname, process.resourcesPath, "x.js"));
 utilityProcess.fork(process.resourcesPath);
 const bin = path.join(process.resourcesPath, "bin");
-utilityProcess.fork(path.join(bin, "tool.js"));"#,
+utilityProcess.fork(path.join(bin, "tool.js"));
+utilityProcess.fork(`${app.getAppPath()}/dist/w.js`);
+utilityProcess.fork(`${__dirname}/w.js`);"#,
     );
     let targets: Vec<Option<(&str, &str)>> =
         f.js.processes
@@ -1485,7 +1488,11 @@ utilityProcess.fork(path.join(bin, "tool.js"));"#,
             Some(("app.asar.unpacked/w.js", "resources-path")),
             Some(("x.js", "resources-path")),
             None,
-            Some(("bin/tool.js", "resources-path"))
+            Some(("bin/tool.js", "resources-path")),
+            // The application's root stays rooted in a template; the file's directory is
+            // the file's own.
+            Some(("/dist/w.js", "filesystem-expression")),
+            Some(("w.js", "filesystem-expression"))
         ]
     );
 }

@@ -685,9 +685,15 @@ fn path_parts(
                 .as_ref()?
                 .to_string_lossy()
                 .into_owned();
-            for (expr, quasi) in tpl.exprs.iter().zip(tpl.quasis.iter().skip(1)) {
+            for (i, (expr, quasi)) in tpl.exprs.iter().zip(tpl.quasis.iter().skip(1)).enumerate() {
                 let part = path_parts(expr, scope, anchored, depth + 1)?;
-                path = concat(&path, &part);
+                // A template that opens with its first part is that part: the application's
+                // root (`${app.getAppPath()}/x`) stays rooted.
+                path = if i == 0 && path.is_empty() {
+                    part
+                } else {
+                    concat(&path, &part)
+                };
                 path = concat(&path, &quasi.cooked.as_ref()?.to_string_lossy());
             }
             Some(path)
