@@ -14,7 +14,8 @@ function open() {
   const main = new BrowserWindow({
     webPreferences: { preload: path.join(import.meta.dirname, "preload.cjs") },
   });
-  main.loadURL(new URL("./pages/index.html", import.meta.url).href);
+  // The page routes by its hash: the URL's fragment names no file.
+  main.loadURL(new URL("./pages/index.html#/home", import.meta.url).href);
   const about = new BrowserWindow({
     webPreferences: { preload: path.resolve(here, path.join("preloads", "about.cjs")) },
   });

@@ -101,8 +101,14 @@ impl Env<'_> {
             }
             return self.files.resolve_served(&file.path, &load.target);
         }
+        // A URL's query and fragment name no file: `file://${__dirname}/index.html#/settings`,
+        // as a page routed by its hash is loaded (a path given to `loadFile` is a path).
+        let target = match load.api {
+            "loadURL" => load.target.split(['?', '#']).next().unwrap_or(""),
+            _ => load.target.as_str(),
+        };
         self.files
-            .resolve(&file.path, &load.target, Context::parse(load.context))
+            .resolve(&file.path, target, Context::parse(load.context))
     }
 }
 
