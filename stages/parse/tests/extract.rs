@@ -1571,6 +1571,51 @@ win.loadFile(path.join(__dirname, other));"#,
     );
 }
 
+/// A class that extends a window constructor makes that window with the options its
+/// constructor hands to `super`; a class extending anything else does not.
+#[test]
+fn a_subclass_of_browser_window_makes_a_window_with_the_options_it_hands_to_super() {
+    let f = facts(
+        "main.js",
+        r#"const electron = require("electron");
+const { BrowserView } = require("electron");
+const path = require("path");
+class MainWindow extends electron.BrowserWindow {
+  constructor() {
+    super({ webPreferences: { preload: path.join(__dirname, "preload.js"), sandbox: false } });
+  }
+}
+class Panel extends BrowserView {
+  constructor(options) { super(options); }
+}
+class Store extends Map {
+  constructor() { super([["webPreferences", { preload: "x.js" }]]); }
+}"#,
+    );
+    let windows: Vec<(&str, Option<&str>, Vec<&str>)> =
+        f.js.windows
+            .iter()
+            .map(|w| {
+                (
+                    w.constructor.as_str(),
+                    w.preload.as_ref().map(|p| p.path.as_str()),
+                    w.web_preferences.iter().map(|(k, _)| k.as_str()).collect(),
+                )
+            })
+            .collect();
+    assert_eq!(
+        windows,
+        [
+            (
+                "BrowserWindow",
+                Some("preload.js"),
+                vec!["preload", "sandbox"]
+            ),
+            ("BrowserView", None, vec![])
+        ]
+    );
+}
+
 #[test]
 fn session_preloads_are_renderer_loads_of_their_api() {
     let f = facts(

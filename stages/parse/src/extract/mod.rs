@@ -283,6 +283,7 @@ pub(crate) fn extract(
         named_objects: Scoped::default(),
         named_options: Scoped::default(),
         stack: Vec::new(),
+        window_classes: Vec::new(),
         nodes: 0,
         stop: false,
         truncated: false,
@@ -577,6 +578,9 @@ struct Extractor<'s, 'c> {
     /// Enclosing module factories.
     /// The module factories being walked, innermost last.
     stack: Vec<ModuleRef>,
+    /// The classes being walked, innermost last: the window constructor each extends
+    /// (`class MainWindow extends BrowserWindow`), whose `super(options)` makes a window.
+    window_classes: Vec<Option<String>>,
     nodes: u64,
     stop: bool,
     truncated: bool,
@@ -1992,6 +1996,17 @@ const MAX_IMPORTED_USES: usize = 4_096;
 const MAX_LOCAL_CALLS: usize = 16_384;
 
 impl Visit for Extractor<'_, '_> {
+    fn visit_class(&mut self, class: &swc_ecma_ast::Class) {
+        let base = class
+            .super_class
+            .as_deref()
+            .map(|base| self.name(base))
+            .filter(|base| windows::is_window_constructor(base));
+        self.window_classes.push(base);
+        class.visit_children_with(self);
+        self.window_classes.pop();
+    }
+
     // A class's methods and arrow properties, as `this.<name>` (calls and handlers written
     // `this.open(…)`, `this.open`, `this.open.bind(this)` name them so).
     fn visit_class_method(&mut self, method: &swc_ecma_ast::ClassMethod) {
@@ -2379,6 +2394,13 @@ impl Visit for Extractor<'_, '_> {
         }
         if self.try_chunk_push(call) || self.try_define(call) || self.try_parcel_register(call) {
             return;
+        }
+        // `super(options)` in a class that extends a window constructor makes that window.
+        if let Callee::Super(_) = call.callee
+            && let Some(Some(base)) = self.window_classes.last()
+        {
+            let base = base.clone();
+            self.window(&base, call.args.first().map(|a| &*a.expr), call.span);
         }
         let name = self.callee(&call.callee);
         if self.stack.is_empty() && !self.runtime_requires.is_empty() {
