@@ -134,6 +134,14 @@ impl ModuleKey {
             ModuleKey::String(s) => s.clone(),
         }
     }
+
+    /// The key [`Self::text`] wrote: a number when the text is one written in decimal.
+    pub fn from_text(text: &str) -> ModuleKey {
+        match text.parse::<u64>() {
+            Ok(n) if n.to_string() == text => ModuleKey::Number(n),
+            _ => ModuleKey::String(text.to_owned()),
+        }
+    }
 }
 
 /// A module factory of this file: its bundle (an index into [`JsFacts::bundles`]) and key.

@@ -1540,8 +1540,8 @@ d.loadFile(o.join(o.dirname(import.meta.filename),"e.html"));"#,
 /// A page chosen between two paths at run time, as angular-electron's template loads its page
 /// (compiled by `tsc`): a `let` assigned a second static path is bound to both, and a path
 /// built on it, a file URL of `path.join("file:", __dirname, page)` bound to a name and
-/// written out by `.href`, is read once with each. A `let` also assigned a value that is no
-/// static path is bound to nothing.
+/// written out by `.href` or `.toString()`, is read once with each. A `let` also assigned a
+/// value that is no static path is bound to nothing.
 #[test]
 fn a_name_assigned_another_static_path_holds_both() {
     let f = facts(
@@ -1556,6 +1556,7 @@ if (fs.existsSync(path.join(__dirname, '../dist/index.html'))) {
 }
 const url = new URL(path.join('file:', __dirname, pathIndex));
 win.loadURL(url.href);
+win.loadURL(url.toString());
 let other = './a.html';
 other = process.env.PAGE;
 win.loadFile(path.join(__dirname, other));"#,
@@ -1565,6 +1566,8 @@ win.loadFile(path.join(__dirname, other));"#,
     assert_eq!(
         loads,
         [
+            ("loadURL", "./index.html"),
+            ("loadURL", "../dist/index.html"),
             ("loadURL", "./index.html"),
             ("loadURL", "../dist/index.html")
         ]

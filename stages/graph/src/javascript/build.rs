@@ -1663,7 +1663,7 @@ fn project_bundles<'p>(
         // Turbopack page registers to run once its chunks are in (`runtimeModuleIds`): its own
         // bundle's factory first, then the only one of the runtime in the container.
         for text in &bundle.entry_requires {
-            let key = key_of_text(text);
+            let key = ModuleKey::from_text(text);
             let target = modules
                 .get(&(file.path.as_str(), index, &key))
                 .cloned()
@@ -1684,14 +1684,6 @@ fn project_bundles<'p>(
         limitations.insert(format!("{unresolved} bundler requires or async chunks named no unique factory or chunk in the artifact (external modules, runtime-generated ids, or chunks not shipped)."));
     }
     Ok(modules)
-}
-
-/// A module key written as text ([`ModuleKey::text`]): a number when it reads as one.
-fn key_of_text(text: &str) -> ModuleKey {
-    match text.parse::<u64>() {
-        Ok(n) if n.to_string() == text => ModuleKey::Number(n),
-        _ => ModuleKey::String(text.to_owned()),
-    }
 }
 
 /// The keys an async load may name a bundle's chunk by: its chunk keys, and for Turbopack,

@@ -851,11 +851,9 @@ impl Extractor<'_, '_> {
         // rspack's minifier inlines a runtime require used once where it is called:
         // `e = function e(t) {…}(777)`.
         let callee = match call.callee.as_expr().map(|c| unwrap(c)) {
-            Some(Expr::Fn(f)) => f
-                .ident
-                .as_ref()
-                .map(|i| i.sym.to_string())
-                .unwrap_or_default(),
+            Some(Expr::Fn(_)) => names::called_function_name(call)
+                .unwrap_or_default()
+                .to_owned(),
             _ => callee_name(&call.callee),
         };
         match call.args.as_slice() {
@@ -2407,9 +2405,9 @@ impl Visit for Extractor<'_, '_> {
             // The runtime's require may be inlined where the entry calls it once:
             // `function r(t) {…}(157)`.
             match call.callee.as_expr().map(|c| unwrap(c)) {
-                Some(Expr::Fn(f)) => {
-                    if let Some(ident) = &f.ident {
-                        self.runtime_call(&ident.sym, call);
+                Some(Expr::Fn(_)) => {
+                    if let Some(inlined) = names::called_function_name(call) {
+                        self.runtime_call(inlined, call);
                     }
                 }
                 _ => self.runtime_call(&name, call),

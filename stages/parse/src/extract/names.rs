@@ -132,6 +132,21 @@ pub(crate) fn callee_name(callee: &Callee) -> String {
     }
 }
 
+/// The name of a function expression called where it is written (`function r(t) {…}(157)`),
+/// as minifiers inline a webpack or rspack runtime's require that is used once.
+pub(crate) fn called_function_name(call: &swc_ecma_ast::CallExpr) -> Option<&str> {
+    match unwrap(call.callee.as_expr()?) {
+        Expr::Fn(f) => f.ident.as_ref().map(|i| &*i.sym),
+        _ => None,
+    }
+}
+
+/// Whether a path part is a `file:` URL's scheme alone (`file:` or `file://`), which a path
+/// built after it drops.
+fn is_file_scheme(part: &str) -> bool {
+    part.eq_ignore_ascii_case("file://") || part.eq_ignore_ascii_case("file:")
+}
+
 /// `name == x || name.ends_with(".x")`.
 pub(crate) fn named(name: &str, x: &str) -> bool {
     name == x || object_of(name, x).is_some()
@@ -711,10 +726,7 @@ fn path_parts(
                     // `path.join("file://", __dirname, "index.html")`: the scheme before an
                     // anchor is dropped, as `concat` drops it (and `path.join("file:", …)`,
                     // which angular-electron hands to `new URL`).
-                    if i == 0
-                        && (part.eq_ignore_ascii_case("file://")
-                            || part.eq_ignore_ascii_case("file:"))
-                    {
+                    if i == 0 && is_file_scheme(&part) {
                         continue;
                     }
                     // `join` does not start again at an absolute part as `resolve` does:
@@ -807,8 +819,7 @@ fn path_parts(
             let Expr::Call(call) = unwrap(&arg.expr) else {
                 return None;
             };
-            let scheme = call.args.first().and_then(|a| string(&a.expr))?;
-            if !(scheme.eq_ignore_ascii_case("file:") || scheme.eq_ignore_ascii_case("file://")) {
+            if !is_file_scheme(&call.args.first().and_then(|a| string(&a.expr))?) {
                 return None;
             }
             path_parts(&arg.expr, scope, anchored, depth + 1)
@@ -846,8 +857,10 @@ fn file_url_text<'e>(call: &'e swc_ecma_ast::CallExpr, scope: &dyn PathScope) ->
     }
     let inner = match unwrap(&member.obj) {
         Expr::Call(inner) => inner,
-        // `new URL("./index.html", import.meta.url).toString()`.
+        // `new URL("./index.html", import.meta.url).toString()`, and a name bound to a path
+        // or such a URL (`url.toString()`).
         new @ Expr::New(_) => return module_url_of(new).map(|_| new),
+        name @ Expr::Ident(_) => return Some(name),
         _ => return None,
     };
     if !named(&scope.callee(&inner.callee), "pathToFileURL") {
