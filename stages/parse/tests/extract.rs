@@ -1619,6 +1619,29 @@ class Store extends Map {
     );
 }
 
+/// Names built on names bound to several paths stay bounded: each holds at most 8, however
+/// the declarations chain and branch.
+#[test]
+fn paths_built_on_names_with_several_stay_bounded() {
+    let mut text = String::from(
+        "const { BrowserWindow } = require(\"electron\");\nconst path = require(\"path\");\nlet p0 = \"a.html\";\n",
+    );
+    for i in 1..8 {
+        text.push_str(&format!("p0 = \"a{i}.html\";\n"));
+    }
+    for i in 1..40 {
+        let j = i - 1;
+        text.push_str(&format!(
+            "const p{i} = c ? path.join(__dirname, \"x\", p{j}) : path.join(__dirname, \"y\", p{j});\n"
+        ));
+    }
+    text.push_str("new BrowserWindow({}).loadFile(p39);\n");
+    let f = facts("main.js", &text);
+    assert_eq!(f.parse, ParseStatus::Complete, "{:?}", f.diagnostics);
+    let loads = renderer_loads(&f);
+    assert!(!loads.is_empty() && loads.len() <= 8, "{loads:?}");
+}
+
 #[test]
 fn session_preloads_are_renderer_loads_of_their_api() {
     let f = facts(

@@ -1696,7 +1696,10 @@ impl Visit for PrePass {
                     complete = false;
                 }
                 for path in read {
-                    if !paths.contains(&path) {
+                    if paths.len() == MAX_PATH_ALTERNATIVES {
+                        // More values than a name keeps: the rest are not known.
+                        complete = false;
+                    } else if !paths.contains(&path) {
                         paths.push(path);
                     }
                 }
