@@ -158,7 +158,7 @@ pub fn run(
         .with_max_len(1)
         .map(|(rank, facts, hashed)| {
             let bytes = facts.bytes;
-            let parsed = read_and_parse(cx, facts, hashed, options, &Externals::new());
+            let parsed = read_and_parse(cx, facts, hashed, options, &Externals::default());
             counter.done(bytes);
             (rank, parsed)
         })
@@ -258,8 +258,8 @@ fn second_readings(slots: &[Option<FileFacts>]) -> Vec<(usize, Externals)> {
     {
         return Vec::new();
     }
-    let mut defined: std::collections::HashMap<String, Option<&'static str>> =
-        std::collections::HashMap::new();
+    let mut defined: rustc_hash::FxHashMap<String, Option<&'static str>> =
+        rustc_hash::FxHashMap::default();
     for file in slots.iter().flatten() {
         for key in webpack(file) {
             let external = file
@@ -286,8 +286,8 @@ fn second_readings(slots: &[Option<FileFacts>]) -> Vec<(usize, Externals)> {
         if !file.js.bundles.iter().any(is_webpack) {
             continue;
         }
-        let own: std::collections::HashSet<String> = webpack(file).into_iter().collect();
-        let mut foreign = Externals::new();
+        let own: rustc_hash::FxHashSet<String> = webpack(file).into_iter().collect();
+        let mut foreign = Externals::default();
         for bundle in file.js.bundles.iter().filter(|b| is_webpack(b)) {
             let required = bundle
                 .modules
@@ -365,7 +365,7 @@ pub fn read_text(
     options: Options,
     cancelled: &dyn Fn() -> bool,
 ) {
-    read_text_with(facts, text, options, &Externals::new(), cancelled);
+    read_text_with(facts, text, options, &Externals::default(), cancelled);
 }
 
 /// [`read_text`], knowing the externals other files of the build define (`foreign`).
@@ -497,7 +497,7 @@ fn read_html(facts: &mut FileFacts, text: &str, options: Options, cancelled: &dy
             facts,
             Source::embedded(&js, text),
             options,
-            &Externals::new(),
+            &Externals::default(),
             cancelled,
         )
     };

@@ -10,7 +10,7 @@
 //! An anonymous define (one module per file, and every UMD wrapper) declares dependencies
 //! only; the walk records them as references.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use swc_common::{Span, Spanned};
 use swc_ecma_ast::{ArrayLit, CallExpr, Callee, Expr, Lit, MemberProp, Pat};

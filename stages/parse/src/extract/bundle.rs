@@ -22,7 +22,9 @@
 //! in one build and not in the next. (That is all v2 changes from v1.) After 100,000 tokens
 //! the walk stops and no digest is published.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::BTreeSet;
+
+use rustc_hash::FxHashMap as HashMap;
 
 use sha2::{Digest, Sha256};
 use swc_common::Spanned;
@@ -560,7 +562,7 @@ pub(crate) fn array_factories(table: &ArrayLit) -> (Vec<Factory<'_>>, u64) {
 pub(crate) struct BrowserifyTable<'a> {
     pub factories: Vec<Factory<'a>>,
     /// Per factory, in the same order: specifier → module key (`false` entries are left out).
-    pub deps: Vec<std::collections::HashMap<String, ModuleKey>>,
+    pub deps: Vec<rustc_hash::FxHashMap<String, ModuleKey>>,
     pub entries: Vec<ModuleKey>,
     /// Parcel 2's global require name (`parcelRequire<hash>`), shared by the bundles of one
     /// application.
@@ -617,7 +619,7 @@ pub(crate) fn browserify_table(call: &CallExpr) -> Option<BrowserifyTable<'_>> {
         if body.spread.is_some() || !is_function(&body.expr) || params.len() > 4 {
             return None;
         }
-        let mut map = std::collections::HashMap::new();
+        let mut map = rustc_hash::FxHashMap::default();
         if let Some(Some(deps)) = deps {
             let Expr::Object(deps) = unwrap(&deps.expr) else {
                 return None;
@@ -780,7 +782,7 @@ pub(crate) fn walk_factory(
         context: factory.context,
         importers: Vec::new(),
         shadowed: 0,
-        hidden: HashMap::new(),
+        hidden: HashMap::default(),
     };
     let span = match factory.body {
         Body::Method(function) => {

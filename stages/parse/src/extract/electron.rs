@@ -229,7 +229,7 @@ impl Extractor<'_, '_> {
         if self.factory_apis.is_empty() {
             return;
         }
-        let mut by_factory = std::collections::HashMap::new();
+        let mut by_factory = rustc_hash::FxHashMap::default();
         for (module, objects) in std::mem::take(&mut self.factory_apis) {
             by_factory.insert(module, self.exported_apis(objects.into_iter()));
         }

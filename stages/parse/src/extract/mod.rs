@@ -18,7 +18,7 @@ pub(crate) mod semantics;
 pub(crate) mod shapes;
 mod windows;
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use swc_common::Spanned;
 use swc_ecma_ast::{
@@ -114,7 +114,7 @@ impl Gathered {
                 bundle: (bundles.len() - 1) as u32,
                 lo: span.lo,
                 hi: span.hi,
-                keys: HashSet::new(),
+                keys: HashSet::default(),
             }
         });
         gathered.hi = gathered.hi.max(span.hi);
@@ -236,12 +236,12 @@ pub(crate) fn extract(
         assignments: pre.assignments,
         imports: pre.imports,
         runtime_requires: pre.runtime_requires,
-        esbuild_bundles: HashMap::new(),
-        factory_strings: HashMap::new(),
-        factory_helpers: HashMap::new(),
+        esbuild_bundles: HashMap::default(),
+        factory_strings: HashMap::default(),
+        factory_helpers: HashMap::default(),
         factory_requires: Vec::new(),
         factory_exports: Vec::new(),
-        factory_apis: HashMap::new(),
+        factory_apis: HashMap::default(),
         pending_getters: Vec::new(),
         member_paths: pre.member_paths,
         scopes: Scopes::default(),
@@ -259,8 +259,8 @@ pub(crate) fn extract(
         esm_tables: pre.esm_tables,
         object_names: pre.object_names,
         option_functions: pre.option_functions,
-        option_scopes: HashMap::new(),
-        option_returns: HashMap::new(),
+        option_scopes: HashMap::default(),
+        option_returns: HashMap::default(),
         pending_windows: Vec::new(),
         electron: pre.electron,
         ipc_main: looks.ipc_main,
@@ -289,17 +289,17 @@ pub(crate) fn extract(
         truncated: false,
         findings: 0,
         modules: 0,
-        seen: HashSet::new(),
-        native_members: HashMap::new(),
-        native_locals: HashMap::new(),
-        named_functions: HashMap::new(),
+        seen: HashSet::default(),
+        native_members: HashMap::default(),
+        native_locals: HashMap::default(),
+        named_functions: HashMap::default(),
         named_handlers: Vec::new(),
         local_calls: Vec::new(),
-        native_mechanism: HashMap::new(),
-        serve_loaders: HashMap::new(),
+        native_mechanism: HashMap::default(),
+        serve_loaders: HashMap::default(),
         bridge_functions: Vec::new(),
         forwarding: Vec::new(),
-        claimed_tables: HashSet::new(),
+        claimed_tables: HashSet::default(),
     };
     program.visit_with(&mut walker);
     walker.finish_amd();
@@ -436,7 +436,7 @@ fn scan_text(text: &str) -> Scan<'_> {
 /// Reads the source maps `data:` URLs carry, once each, the way map files are read.
 fn inline_maps(urls: &[&str], maps: MapOptions) -> Vec<InlineSourceMap> {
     let mut out: Vec<InlineSourceMap> = Vec::new();
-    let mut seen = HashSet::new();
+    let mut seen = HashSet::default();
     for url in urls {
         let url_sha256 = rea_hash::sha256_hex(url.as_bytes());
         if !seen.insert(url_sha256.clone()) {
@@ -1762,7 +1762,7 @@ impl Extractor<'_, '_> {
         }
         // References of the modules that name a module of the file: a `require("x")` is an
         // edge already; a `require(["x"], callback)` becomes a load on demand of that module.
-        let mut lazy: HashMap<usize, Vec<ModuleKey>> = HashMap::new();
+        let mut lazy: HashMap<usize, Vec<ModuleKey>> = HashMap::default();
         let index_of: HashMap<&ModuleKey, usize> = self.facts.bundles[bundle]
             .modules
             .iter()

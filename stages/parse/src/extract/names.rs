@@ -2,6 +2,7 @@
 
 use std::borrow::Cow;
 
+use smallvec::SmallVec;
 use swc_common::Spanned;
 use swc_ecma_ast::{
     Callee, Expr, Lit, MemberExpr, MemberProp, MetaPropKind, ObjectLit, OptChainBase, Pat, Prop,
@@ -20,7 +21,9 @@ const MAX_PATH_PARTS: usize = 32;
 /// The dotted name of a callee: `a.b.c`, `import`, or `""` where a part is not static.
 /// Computed string or number keys give their value. One allocation for the whole name.
 pub(crate) fn dotted(expr: &Expr) -> String {
-    let mut parts: Vec<Cow<'_, str>> = Vec::new();
+    // Most names have a few parts: they are gathered on the stack, and the name is the one
+    // allocation.
+    let mut parts: SmallVec<[Cow<'_, str>; 8]> = SmallVec::new();
     let mut cur = expr;
     for _ in 0..MAX_NAME_DEPTH {
         match cur {

@@ -14,7 +14,7 @@
 //! registration. Parcel's development builds, which are not scope-hoisted, write a prelude
 //! table instead, read with browserify's (`bundle::browserify_table`).
 
-use std::collections::HashMap;
+use rustc_hash::FxHashMap as HashMap;
 
 use swc_ecma_ast::{CallExpr, Callee, Expr, MemberProp, Pat};
 

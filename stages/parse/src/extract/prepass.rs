@@ -15,7 +15,9 @@
 //! bound name in an inner function shadows it there. Block scopes are not told apart.
 //! When anything was bound, a second pass picks up names used before their binding was seen.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::BTreeMap;
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use swc_common::Spanned;
 use swc_ecma_ast::{
@@ -119,7 +121,7 @@ pub(super) struct Scoped<T> {
 impl<T> Default for Scoped<T> {
     fn default() -> Scoped<T> {
         Scoped {
-            by_name: HashMap::new(),
+            by_name: HashMap::default(),
         }
     }
 }
@@ -264,7 +266,7 @@ impl Tables {
         if let Some(set) = self
             .by_name
             .entry(name)
-            .or_insert_with(|| Some(HashSet::new()))
+            .or_insert_with(|| Some(HashSet::default()))
         {
             set.extend(scopes.iter().copied());
         }

@@ -56,7 +56,7 @@
 //! [`MAX_FILE_UNKNOWNS`] unknowns; past one, the items are counted as omitted and the walk
 //! stops.
 
-use std::collections::{HashMap, HashSet};
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use serde_json::{Value, json};
 use swc_atoms::Atom;
@@ -99,19 +99,19 @@ pub(crate) fn read(
         source,
         cancelled,
         out: SemanticFacts::default(),
-        keys: HashMap::new(),
-        relation_keys: HashSet::new(),
+        keys: HashMap::default(),
+        relation_keys: HashSet::default(),
         scopes: Vec::new(),
         owners: Vec::new(),
         calls: Vec::new(),
-        params: HashMap::new(),
-        returns: HashMap::new(),
-        async_fns: HashSet::new(),
-        values: HashMap::new(),
-        modules: HashMap::new(),
-        members: HashMap::new(),
-        functions_at: HashMap::new(),
-        call_values: HashMap::new(),
+        params: HashMap::default(),
+        returns: HashMap::default(),
+        async_fns: HashSet::default(),
+        values: HashMap::default(),
+        modules: HashMap::default(),
+        members: HashMap::default(),
+        functions_at: HashMap::default(),
+        call_values: HashMap::default(),
         kills: Vec::new(),
         signals: Vec::new(),
         name_hint: None,
@@ -240,6 +240,18 @@ impl Walk<'_, '_, '_> {
         label: String,
         properties: Vec<(&'static str, Value)>,
     ) -> Option<u32> {
+        self.node_with(kind, span, role_key, || (label, properties))
+    }
+
+    /// [`Self::node`], with the label and properties made only when the node is new: most
+    /// calls for a shared node (a literal, a property slot, an event) find it made.
+    fn node_with(
+        &mut self,
+        kind: &'static str,
+        span: Option<Span>,
+        role_key: String,
+        make: impl FnOnce() -> (String, Vec<(&'static str, Value)>),
+    ) -> Option<u32> {
         let offsets = span.map(|s| {
             let lo = self.source.offset(s.lo);
             (lo, self.source.offset(s.hi).max(lo))
@@ -256,7 +268,7 @@ impl Walk<'_, '_, '_> {
             return None;
         }
         let i = self.out.nodes.len() as u32;
-        let mut properties = properties;
+        let (label, mut properties) = make();
         properties.sort_by_key(|(k, _)| *k);
         self.out.nodes.push(SemanticNode {
             kind,
@@ -407,7 +419,7 @@ impl Walk<'_, '_, '_> {
 
     fn push_scope(&mut self, function: bool) {
         self.scopes.push(Scope {
-            names: HashMap::new(),
+            names: HashMap::default(),
             function,
         });
     }
@@ -754,15 +766,15 @@ impl Walk<'_, '_, '_> {
     }
 
     fn literal(&mut self, expr: &Expr) -> Option<u32> {
-        let value = redacted(&string(expr)?);
-        let text = short(&value);
-        self.node(
-            "literal",
-            None,
-            format!("literal:{text}"),
-            serde_json::to_string(&text).unwrap_or_default(),
-            vec![("value", json!(text))],
-        )
+        let value = string(expr)?;
+        let value = redacted(&value);
+        let text = cut(&value, MAX_TEXT);
+        self.node_with("literal", None, format!("literal:{text}"), || {
+            (
+                serde_json::to_string(text).unwrap_or_default(),
+                vec![("value", json!(text))],
+            )
+        })
     }
 
     /// The node a member expression's value is: a configuration source or a property slot.
@@ -775,14 +787,10 @@ impl Walk<'_, '_, '_> {
     }
 
     fn property_slot(&mut self, name: &str) -> Option<u32> {
-        let name = short(name);
-        self.node(
-            "property-slot",
-            None,
-            format!("property:{name}"),
-            format!(".{name}"),
-            vec![("property", json!(name))],
-        )
+        let name = cut(name, MAX_TEXT);
+        self.node_with("property-slot", None, format!("property:{name}"), || {
+            (format!(".{name}"), vec![("property", json!(name))])
+        })
     }
 
     /// `process.env.X`, `process.env["X"]`, `process.argv`, `process.argv[i]`.
@@ -803,24 +811,19 @@ impl Walk<'_, '_, '_> {
 
     /// The configuration source `process.env.<key>`.
     fn environment(&mut self, key: &str) -> Option<u32> {
-        let key = short(key);
-        self.node(
-            "config-source",
-            None,
-            format!("environment:{key}"),
-            format!("process.env.{key}"),
-            vec![("name", json!(key)), ("source", json!("environment"))],
-        )
+        let key = cut(key, MAX_TEXT);
+        self.node_with("config-source", None, format!("environment:{key}"), || {
+            (
+                format!("process.env.{key}"),
+                vec![("name", json!(key)), ("source", json!("environment"))],
+            )
+        })
     }
 
     fn argv(&mut self) -> Option<u32> {
-        self.node(
-            "config-source",
-            None,
-            "argv".to_owned(),
-            "process.argv".to_owned(),
-            vec![("source", json!("argv"))],
-        )
+        self.node_with("config-source", None, "argv".to_owned(), || {
+            ("process.argv".to_owned(), vec![("source", json!("argv"))])
+        })
     }
 
     /// The relation a value takes into a binding or slot, by where it comes from.
@@ -1687,11 +1690,13 @@ impl Walk<'_, '_, '_> {
                 } else {
                     ("event", format!("event:{name}"))
                 };
-                let mut properties = vec![("name", json!(name))];
-                if ipc {
-                    properties.push(("channel", json!("electron-ipc")));
-                }
-                let Some(event) = self.node(kind, None, role, name.clone(), properties) else {
+                let Some(event) = self.node_with(kind, None, role, || {
+                    let mut properties = vec![("name", json!(name))];
+                    if ipc {
+                        properties.push(("channel", json!("electron-ipc")));
+                    }
+                    (name.clone(), properties)
+                }) else {
                     return;
                 };
                 match method.as_str() {
@@ -2062,12 +2067,12 @@ fn arity<'p>(params: impl Iterator<Item = &'p Pat>) -> usize {
 
 /// A literal as the graph keeps it: a URL (or a path with a query) loses its credentials,
 /// fragment and query values ([`crate::redact::url`]), as secrets ship in URLs.
-fn redacted(value: &str) -> String {
+fn redacted(value: &str) -> std::borrow::Cow<'_, str> {
     let url_like = value.contains("://") || value.starts_with('/');
     if url_like && value.contains(['?', '#', '@']) {
-        crate::redact::url(value)
+        crate::redact::url(value).into()
     } else {
-        value.to_owned()
+        value.into()
     }
 }
 

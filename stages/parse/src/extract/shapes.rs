@@ -40,8 +40,8 @@
 //! reached leaves that part `unknown` (`bound`) and the export `partial`. At most 256 exports per
 //! file.
 
+use rustc_hash::FxHashMap as HashMap;
 use std::cell::OnceCell;
-use std::collections::HashMap;
 
 use serde_json::{Map, Value, json};
 use swc_atoms::Atom;
@@ -137,7 +137,7 @@ fn read_items<'a>(
     root: Root<'a>,
     names: Names,
 ) -> (Vec<ExportShape>, bool) {
-    let mut top: HashMap<Atom, Local<'_>> = HashMap::new();
+    let mut top: HashMap<Atom, Local<'_>> = HashMap::default();
     for item in stmts {
         match item {
             Item::Stmt(stmt) => bind_stmt(stmt, &mut top, true),
@@ -679,7 +679,7 @@ impl<'a> Reader<'_, 'a> {
                 other => collect_bindings(other, &mut shadowed),
             }
         }
-        let mut locals: HashMap<Atom, Local<'a>> = HashMap::new();
+        let mut locals: HashMap<Atom, Local<'a>> = HashMap::default();
         let mut returns: Vec<Option<&'a Expr>> = Vec::new();
         let mut ends = false;
         match body {
@@ -949,7 +949,7 @@ impl File<'_, '_> {
                     *self.0.entry(id.sym.clone()).or_default() += 1;
                 }
             }
-            let mut count = Count(HashMap::new());
+            let mut count = Count(HashMap::default());
             match self.root {
                 Root::Program(program) => program.visit_with(&mut count),
                 Root::Body(stmts) => stmts.iter().for_each(|s| s.visit_with(&mut count)),
