@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Builds the rolldown corpus once into DEST (under target/): corpora/javascript/rolldown-app (ES
 # modules, a CommonJS module of its own, the CommonJS package tree of qs, a module loaded on
-# demand) built by Vite 8, whose bundler is rolldown, unminified and minified, each with
+# demand) built by Vite 8, whose bundler is rolldown, unminified and minified, and its node/
+# main process built as electron-vite builds one (CommonJS for Node, minified), each with
 # rolldown's own record of every chunk's modules (their input format and what they import) as
 # the oracle (see that app's build.mjs):
 #
-#   DEST/corpus/rolldown-<plain|min>/               the built files
-#   DEST/corpus/rolldown-<plain|min>.modules.json
+#   DEST/corpus/rolldown-<plain|min|main>/               the built files
+#   DEST/corpus/rolldown-<plain|min|main>.modules.json
 #
 # A rebuild happens when this script or the app changes.
 set -euo pipefail

@@ -13,7 +13,17 @@ const require = createRequire(path.join(process.cwd(), "package.json"));
 const { build } = await import(require.resolve("vite"));
 const out = path.resolve(process.argv[2]);
 const app = path.dirname(new URL(import.meta.url).pathname);
-for (const [name, minify] of [["rolldown-plain", false], ["rolldown-min", true]]) {
+// The third build is node/main.js as electron-vite builds a main process: for Node, CommonJS
+// output, minified, Electron external.
+const node = {
+  ssr: path.join(app, "node/main.js"),
+  rollupOptions: { external: ["electron"], output: { format: "cjs", entryFileNames: "main.js" } },
+};
+for (const [name, minify, extra] of [
+  ["rolldown-plain", false, {}],
+  ["rolldown-min", true, {}],
+  ["rolldown-main", true, node],
+]) {
   const modules = {};
   await build({
     root: app,
@@ -21,7 +31,7 @@ for (const [name, minify] of [["rolldown-plain", false], ["rolldown-min", true]]
     logLevel: "silent",
     configFile: false,
     resolve: { alias: { qs: require.resolve("qs") } },
-    build: { outDir: path.join(out, name), emptyOutDir: true, minify },
+    build: { outDir: path.join(out, name), emptyOutDir: true, minify, ...extra },
     plugins: [
       {
         name: "record-chunk-modules",

@@ -3870,3 +3870,48 @@ fn requires_of_a_globs_listing_keep_the_directory_the_pattern_starts_in() {
         ]
     );
 }
+
+/// Rolldown's minifier writes a wrapper used once where it is used: a helper bound once is
+/// written where it wraps its module, `((e, t) => () => …)((e, t) => {…})()`, and a wrapper
+/// required once where it is required, `c(o((e, t) => {…})())`. Each is a module keyed by its
+/// offset, and what the module exports is read through the name bound to it. A function of
+/// another shape called the same way wraps nothing.
+#[test]
+fn wrappers_written_where_they_are_used_are_modules() {
+    let helper = "(e,t)=>()=>(t||(e((t={exports:{}}).exports,t,t.exports),e=null),t.exports)";
+    let f = facts(
+        "index.js",
+        &format!("({helper})((e,t)=>{{t.exports={{a:1}}}})();"),
+    );
+    assert_eq!(f.js.bundles.len(), 1, "{:?}", f.js.bundles);
+    let bundle = &f.js.bundles[0];
+    assert_eq!(
+        (bundle.bundler, bundle.shape),
+        ("rolldown", "esbuild-wrapper")
+    );
+    let keys: Vec<String> = bundle.modules.iter().map(|m| m.key.text()).collect();
+    assert_eq!(keys, ["commonjs@0"]);
+
+    let bound = format!(
+        r#"let l=require("electron");var o={helper},c=(n)=>n;
+var d=c(o(((e,t)=>{{t.exports={{channel:`settings:get`}}}}))());
+l.ipcMain.handle(d.default.channel,()=>1);"#
+    );
+    let f = facts("main.js", &bound);
+    let modules: Vec<String> = f
+        .js
+        .bundles
+        .iter()
+        .flat_map(|b| b.modules.iter().map(|m| m.key.text()))
+        .collect();
+    let offset = bound.find("o(((e").unwrap();
+    assert_eq!(modules, [format!("commonjs@{offset}")]);
+    let channels: Vec<Option<&str>> = f.js.ipc.iter().map(|op| op.channel.as_deref()).collect();
+    assert_eq!(channels, [Some("settings:get")]);
+
+    let other = facts(
+        "other.js",
+        "var run=(e,t)=>()=>e(t);run((e,t)=>{t.exports={a:1}})();",
+    );
+    assert!(other.js.bundles.is_empty(), "{:?}", other.js.bundles);
+}

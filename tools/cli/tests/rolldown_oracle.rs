@@ -2,14 +2,16 @@
 //! module) => {…})`, esbuild's shape with one more argument) that `rea
 //! analyze-javascript-application` recovers, against rolldown's own record of each chunk
 //! (`chunk.modules` with each module's input format and imports), for
-//! corpora/javascript/rolldown-app built unminified and minified.
+//! corpora/javascript/rolldown-app built unminified and minified, and for its main process
+//! built as electron-vite builds one (where the minifier writes a wrapper required once where
+//! it is required).
 //!
 //! The corpus is built once by `corpora/scripts/rolldown-corpus.sh` under Cargo's target tmp dir.
 
 mod support;
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
@@ -19,7 +21,7 @@ fn corpus() -> PathBuf {
 
 #[test]
 fn rolldowns_commonjs_wrappers_are_the_modules_it_read_as_commonjs_with_their_requires() {
-    for build in ["plain", "min"] {
+    for (build, least) in [("plain", 40), ("min", 40), ("main", 2)] {
         let dir = corpus().join(format!("rolldown-{build}"));
         let oracle: Value = serde_json::from_slice(
             &std::fs::read(corpus().join(format!("rolldown-{build}.modules.json"))).unwrap(),
@@ -39,10 +41,7 @@ fn rolldowns_commonjs_wrappers_are_the_modules_it_read_as_commonjs_with_their_re
                 let key = p["module_key"].as_str().unwrap().to_owned();
                 ids.insert(node["node_id"].as_str().unwrap(), key.clone());
                 wrapped
-                    .entry(format!(
-                        "assets/{}",
-                        p["path"].as_str().unwrap().rsplit('/').next().unwrap()
-                    ))
+                    .entry(p["path"].as_str().unwrap().to_owned())
                     .or_default()
                     .insert(key);
             }
@@ -81,7 +80,7 @@ fn rolldowns_commonjs_wrappers_are_the_modules_it_read_as_commonjs_with_their_re
                 }
             }
         }
-        assert!(checked >= 40, "{build}: {checked} CommonJS modules");
+        assert!(checked >= least, "{build}: {checked} CommonJS modules");
         assert_eq!(ours.len(), theirs.len(), "{build}: require edges");
         assert_eq!(
             support::degrees(&ours),
@@ -89,4 +88,38 @@ fn rolldowns_commonjs_wrappers_are_the_modules_it_read_as_commonjs_with_their_re
             "{build}"
         );
     }
+}
+
+/// The main process's channel is a string its CommonJS module exports, read through the
+/// wrapper the minifier wrote where the module is required, and its interop helper
+/// (`d = c(o((e, t) => {…})())`, then `d.default.channel`).
+#[test]
+fn a_channel_exported_by_a_wrapper_written_where_it_is_required_is_literal() {
+    let dir = corpus().join("rolldown-main");
+    let source = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../corpora/javascript/rolldown-app/node/settings.cjs"),
+    )
+    .unwrap();
+    // The source's own channel, as it is written there.
+    let channel = source
+        .split("channel: \"")
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .unwrap();
+    let result = support::tool_json("analyze-javascript-application", &dir, &[])["result"].clone();
+    let main = &support::ipc_sides(&result)["main"];
+    assert!(
+        main.contains(&("handle".to_owned(), channel.to_owned())),
+        "{main:?}"
+    );
+    assert!(
+        main.contains(&("on".to_owned(), "node:ready".to_owned())),
+        "{main:?}"
+    );
+    assert_eq!(
+        result["summary"]["ipc"]["dynamic_channel_operations"], 0,
+        "{}",
+        result["summary"]["ipc"]
+    );
 }

@@ -248,6 +248,8 @@ pub(crate) fn extract(
         tables: pre.tables,
         esbuild: pre.esbuild,
         wrapper_calls: pre.wrapper_calls,
+        inline_wrappers: pre.inline_wrappers,
+        pending_wrapper_imports: Vec::new(),
         wrapper_bundler: if pre.rolldown_helpers {
             "rolldown"
         } else {
@@ -522,6 +524,13 @@ struct Extractor<'s, 'c> {
     wrapper_bundler: &'static str,
     /// Calls of esbuild wrapper helpers known by their shape, from the pre-pass.
     wrapper_calls: HashMap<(u32, u32), (bundle::Wrapper, Option<String>)>,
+    /// Those of them written in place, keyed by their offset
+    /// (`prepass::PrePass::inline_wrappers`).
+    inline_wrappers: HashSet<(u32, u32)>,
+    /// Names bound to what a wrapper written in place returns (`d = c(o((e, t) => {…})())`),
+    /// by the wrapper call's span, with the scope of each: bound once the walk reaches the
+    /// wrapper and its module is made.
+    pending_wrapper_imports: Vec<((u32, u32), String, u32)>,
     /// Vite's preload table (`__vite__mapDeps`), from the pre-pass.
     vite_deps: Vec<String>,
     /// Calls that wrap a module if the helper they import is esbuild's, from the pre-pass.
@@ -817,6 +826,16 @@ impl Extractor<'_, '_> {
             .chain(inner)
             .find_map(|call| self.required_module(call))
         else {
+            // A wrapper written in place, called at once: its module is made when the walk
+            // reaches it, just after this.
+            if let Some(wrapper) = std::iter::once(outer)
+                .chain(inner)
+                .find_map(|call| self.inline_wrapper_called(call))
+            {
+                let scope = self.scopes.current();
+                self.pending_wrapper_imports
+                    .push((wrapper, name.id.sym.to_string(), scope));
+            }
             return;
         };
         let import = crate::facts::ChannelImport {
@@ -825,6 +844,59 @@ impl Extractor<'_, '_> {
         };
         let scope = self.scopes.current();
         self.imports.bind(&name.id.sym, scope, Some(import));
+    }
+
+    /// The key of a wrapper call written in place ([`Self::inline_wrappers`]): its chunk
+    /// key, which holds its offset (`commonjs@120`).
+    fn inline_wrapper_key(&self, call: &CallExpr) -> Option<ModuleKey> {
+        let span = (call.span.lo.0, call.span.hi.0);
+        if !self.inline_wrappers.contains(&span) {
+            return None;
+        }
+        let (kind, _) = self.wrapper_calls.get(&span)?;
+        Some(ModuleKey::String(
+            kind.chunk_key(self.source.offset(call.span.lo)),
+        ))
+    }
+
+    /// The span of the wrapper written in place that `call` calls at once:
+    /// `o((e, t) => {…})()`.
+    fn inline_wrapper_called(&self, call: &CallExpr) -> Option<(u32, u32)> {
+        if !call.args.is_empty() {
+            return None;
+        }
+        let Expr::Call(wrapper) = unwrap(call.callee.as_expr()?) else {
+            return None;
+        };
+        let span = (wrapper.span.lo.0, wrapper.span.hi.0);
+        self.inline_wrappers.contains(&span).then_some(span)
+    }
+
+    /// Binds the names waiting for the wrapper `call` ([`Self::pending_wrapper_imports`]) to
+    /// its module, made as bundle `bundle`.
+    fn bind_pending_wrapper_imports(&mut self, call: &CallExpr, bundle: u32) {
+        if self.pending_wrapper_imports.is_empty() {
+            return;
+        }
+        let span = (call.span.lo.0, call.span.hi.0);
+        let Some(key) = self.inline_wrapper_key(call) else {
+            return;
+        };
+        let pending = std::mem::take(&mut self.pending_wrapper_imports);
+        for (wrapper, name, scope) in pending {
+            if wrapper != span {
+                self.pending_wrapper_imports.push((wrapper, name, scope));
+                continue;
+            }
+            let import = crate::facts::ChannelImport {
+                from: crate::facts::ImportFrom::Module(ModuleRef {
+                    bundle,
+                    key: key.clone(),
+                }),
+                path: Vec::new(),
+            };
+            self.imports.bind(&name, scope, Some(import));
+        }
     }
 
     /// Binds `name` to a member of another module's exports it is given: `l = s.SAVE` after
@@ -2438,16 +2510,14 @@ impl Visit for Extractor<'_, '_> {
         if let Some((kind, key)) = wrapper
             && let Some(arg) = call.args.first().map(|a| unwrap(&a.expr))
         {
+            let key = key
+                .map(|k| ModuleKey::String(k.to_owned()))
+                .or_else(|| self.inline_wrapper_key(call));
             let (mut factories, unknown) = match (arg, key) {
                 (Expr::Object(table), _) => bundle::object_factories(table),
-                // A minified build's wrapper of the function alone, keyed by its binding.
-                (function, Some(key)) => (
-                    vec![bundle::factory(
-                        Some(ModuleKey::String(key.to_owned())),
-                        function,
-                    )],
-                    0,
-                ),
+                // A minified build's wrapper of the function alone, keyed by its binding
+                // (or, written in place, by its offset).
+                (function, Some(key)) => (vec![bundle::factory(Some(key), function)], 0),
                 _ => (Vec::new(), 0),
             };
             // esbuild calls a wrapper's function with `(exports, module)`, not webpack's
@@ -2459,6 +2529,7 @@ impl Visit for Extractor<'_, '_> {
             let factories = (factories, unknown);
             if !factories.0.is_empty() {
                 let offset = self.source.offset(call.span.lo);
+                let bundle = self.facts.bundles.len() as u32;
                 self.bundle(
                     self.wrapper_bundler,
                     kind.runtime(),
@@ -2468,6 +2539,7 @@ impl Visit for Extractor<'_, '_> {
                     Vec::new(),
                     call.span,
                 );
+                self.bind_pending_wrapper_imports(call, bundle);
                 return;
             }
         }

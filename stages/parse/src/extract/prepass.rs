@@ -517,6 +517,34 @@ fn may_be_path(expr: &Expr) -> bool {
 }
 
 impl PrePass {
+    /// Notes `call` if it is a wrapper call written in place ([`Self::inline_wrappers`]): one
+    /// function handed to a name bound to a wrapper helper, or to a helper written there.
+    fn inline_wrapper(&mut self, call: &CallExpr) {
+        let [arg] = call.args.as_slice() else {
+            return;
+        };
+        let span = (call.span.lo.0, call.span.hi.0);
+        if arg.spread.is_some()
+            || !bundle::is_function(&arg.expr)
+            || self.wrapper_calls.contains_key(&span)
+        {
+            return;
+        }
+        let kind = match call.callee.as_expr().map(|c| unwrap(c)) {
+            Some(Expr::Ident(helper)) => self.wrappers.resolve(&helper.sym, &self.scopes).copied(),
+            Some(helper @ (Expr::Arrow(_) | Expr::Fn(_))) => {
+                bundle::esbuild_helper(helper).map(|(kind, bundler)| {
+                    self.rolldown_helpers |= bundler == "rolldown";
+                    kind
+                })
+            }
+            _ => None,
+        };
+        if let Some(kind) = kind {
+            self.wrapper_calls.insert(span, (kind, None));
+            self.inline_wrappers.insert(span);
+        }
+    }
     /// `name = path` where `name` is a `var` or `let` bound to static paths: the path joins
     /// them, as one more value the name may hold.
     fn assign_path(&mut self, name: &str, value: &Expr) {
@@ -634,6 +662,11 @@ pub(super) struct PrePass {
     /// Calls of those helpers, by span: what each wraps, and the key of a module written
     /// as the function alone (the name the call is bound to).
     pub(super) wrapper_calls: HashMap<(u32, u32), (bundle::Wrapper, Option<String>)>,
+    /// Wrapper calls written where their module is first required, not bound to a name
+    /// (a subset of [`Self::wrapper_calls`], with no key): rolldown's minifier inlines a
+    /// wrapper bound once, `c(o((e, t) => {…})())`, and a helper used once,
+    /// `((e, t) => () => …)((e, t) => {…})()`. The walk keys each by its offset.
+    pub(super) inline_wrappers: HashSet<(u32, u32)>,
     /// Calls of a name imported by name from a relative module (which may be esbuild's
     /// wrapper helper in a split build's shared chunk) with a function alone, bound to a
     /// name, by span: (specifier, imported name, the name bound), modules once the helper
@@ -2021,6 +2054,7 @@ impl Visit for PrePass {
         if !self.frames.is_empty() {
             self.note_forward(call);
         }
+        self.inline_wrapper(call);
         // `Object.defineProperty(exports, "A", { enumerable: true, get: function () { return
         // A; } })`, as rollup and rolldown write a CommonJS export (and `{ value: A }`).
         if self.scopes.current() == PROGRAM_SCOPE
