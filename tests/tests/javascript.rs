@@ -1654,6 +1654,76 @@ app.whenReady().then(() => {
 }
 
 #[test]
+fn pages_and_schemes_named_by_another_files_exports_are_loads() {
+    // As secure-electron-template serves its page: the scheme is a string its protocol
+    // module exports, registered and loaded through that module; other pages are named by a
+    // constants module, as a path, a URL of the web (an endpoint, its secret redacted), and
+    // one built on a name the module does not export (not a load).
+    let dir = app_tree(&[
+        (
+            "protocol.js",
+            r#"const scheme = "app";
+function requestHandler(req, next) { next({}); }
+module.exports = { scheme, requestHandler };
+"#,
+        ),
+        (
+            "pages.mjs",
+            r#"export const PAGES = { SETTINGS: "dist/settings.html", REMOTE: "https://remote.example.com/app?token=s3cret" };"#,
+        ),
+        (
+            "main.js",
+            r#"const { app, protocol, BrowserWindow } = require("electron");
+const Protocol = require("./protocol");
+const pages = require("./pages.mjs");
+protocol.registerSchemesAsPrivileged([{ scheme: Protocol.scheme, privileges: { standard: true } }]);
+app.whenReady().then(() => {
+  protocol.registerBufferProtocol(Protocol.scheme, Protocol.requestHandler);
+  new BrowserWindow({}).loadURL(`${Protocol.scheme}://rse/index.html`);
+  new BrowserWindow({}).loadFile(pages.PAGES.SETTINGS);
+  new BrowserWindow({}).loadURL(pages.PAGES.REMOTE);
+  new BrowserWindow({}).loadURL(Protocol.missing + "/x.html");
+});
+"#,
+        ),
+        ("index.html", "<p>home</p>"),
+        ("dist/settings.html", "<p>settings</p>"),
+    ]);
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let mut renderers: Vec<(String, String, String)> = nodes(&result, "electron-renderer")
+        .into_iter()
+        .map(|n| {
+            let p = props(n);
+            (
+                p["declared_path"].as_str().unwrap().to_owned(),
+                p["resolution_status"].as_str().unwrap().to_owned(),
+                p["resolved_path"].as_str().unwrap_or("-").to_owned(),
+            )
+        })
+        .collect();
+    renderers.sort();
+    assert_eq!(
+        renderers,
+        [
+            (
+                "app://rse/index.html".into(),
+                "resolved".into(),
+                "index.html".into()
+            ),
+            (
+                "dist/settings.html".into(),
+                "resolved".into(),
+                "dist/settings.html".into()
+            ),
+        ]
+    );
+    let endpoints = serde_json::to_string(&nodes(&result, "endpoint")).unwrap();
+    assert!(endpoints.contains("remote.example.com"), "{endpoints}");
+    assert!(!endpoints.contains("s3cret"), "{endpoints}");
+    assert_eq!(result["summary"]["renderer_pages"]["loaded_pages"], 2);
+}
+
+#[test]
 fn a_web_contents_own_ipc_handler_pairs_with_the_pages_invoke() {
     // `win.webContents.ipc.handle` answers that page's `invoke` as `ipcMain.handle` would;
     // the same channel handled both ways is ambiguous.

@@ -965,6 +965,85 @@ pub struct ServedScheme {
     pub range: Range,
 }
 
+/// A `loadFile`/`loadURL` whose target is built on strings other files export:
+/// `win.loadURL(`${Protocol.scheme}://rse/index.html`)` after
+/// `const Protocol = require("./protocol")`. Settled once every file is read (the graph
+/// stage's `settle_imports`, through [`ImportedLoad::settle`]); one whose parts do not all
+/// resolve to strings is dropped.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ImportedLoad {
+    /// The load, its `target` empty until settled.
+    pub load: RendererLoad,
+    /// The target's parts, in order; at least one is imported.
+    pub parts: Vec<LoadPart>,
+}
+
+/// A part of an [`ImportedLoad`]'s target.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum LoadPart {
+    Text(String),
+    Import(ChannelImport),
+}
+
+/// What an [`ImportedLoad`] is once its parts are strings.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SettledLoad {
+    /// A page of the application, or of a scheme it may serve.
+    Load(RendererLoad),
+    /// A URL of the web: an endpoint, its value redacted.
+    Endpoint(Observation),
+}
+
+impl ImportedLoad {
+    /// The load once `string` gives each imported part its string; `None` if one has none.
+    pub fn settle(&self, string: impl Fn(&ChannelImport) -> Option<String>) -> Option<SettledLoad> {
+        let mut target = String::new();
+        for part in &self.parts {
+            match part {
+                LoadPart::Text(text) => target.push_str(text),
+                LoadPart::Import(import) => target.push_str(&string(import)?),
+            }
+        }
+        if self.load.api == "loadURL" && crate::extract::web_url(&target) {
+            return Some(SettledLoad::Endpoint(Observation {
+                family: "endpoint",
+                kind: "loadURL".to_owned(),
+                value: Some(crate::redact::url(&target)),
+                range: self.load.range,
+                module: self.load.module.clone(),
+            }));
+        }
+        Some(SettledLoad::Load(RendererLoad {
+            target,
+            ..self.load.clone()
+        }))
+    }
+}
+
+/// A scheme the application serves, named by a string another file exports:
+/// `protocol.registerBufferProtocol(Protocol.scheme, …)`. Settled as an [`ImportedLoad`] is.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ImportedScheme {
+    /// The scheme served, its `scheme` empty until settled.
+    pub served: ServedScheme,
+    pub import: ChannelImport,
+}
+
+impl ImportedScheme {
+    /// The served scheme once `string` gives the import its string, if that is a scheme an
+    /// application may serve itself.
+    pub fn settle(
+        &self,
+        string: impl Fn(&ChannelImport) -> Option<String>,
+    ) -> Option<ServedScheme> {
+        let scheme = string(&self.import)?;
+        crate::extract::custom_scheme(&scheme).then(|| ServedScheme {
+            scheme: scheme.to_ascii_lowercase(),
+            ..self.served.clone()
+        })
+    }
+}
+
 /// The options of an `electron-serve` call, `serve({directory, file})`: it serves the files
 /// under `directory` (resolved against the application's root), a directory by its
 /// `<file>.html`, and `<file>.html` of the served directory for any other path without an
@@ -1157,6 +1236,11 @@ pub struct JsFacts {
     pub csp_headers: Vec<HeaderPolicy>,
     /// URL schemes the code serves through Electron's `protocol` module.
     pub served_schemes: Vec<ServedScheme>,
+    /// Renderer loads whose target is built on strings other files export, unsettled
+    /// ([`ImportedLoad`]).
+    pub imported_loads: Vec<ImportedLoad>,
+    /// Served schemes another file's export names, unsettled ([`ImportedScheme`]).
+    pub imported_schemes: Vec<ImportedScheme>,
     /// Navigation, new-window, permission and webview handlers the code installs.
     pub security_handlers: Vec<SecurityHandler>,
     /// URLs the source-map directives name, except inline (`data:`) ones.

@@ -3898,12 +3898,11 @@ var d=c(o(((e,t)=>{{t.exports={{channel:`settings:get`}}}}))());
 l.ipcMain.handle(d.default.channel,()=>1);"#
     );
     let f = facts("main.js", &bound);
-    let modules: Vec<String> = f
-        .js
-        .bundles
-        .iter()
-        .flat_map(|b| b.modules.iter().map(|m| m.key.text()))
-        .collect();
+    let modules: Vec<String> =
+        f.js.bundles
+            .iter()
+            .flat_map(|b| b.modules.iter().map(|m| m.key.text()))
+            .collect();
     let offset = bound.find("o(((e").unwrap();
     assert_eq!(modules, [format!("commonjs@{offset}")]);
     let channels: Vec<Option<&str>> = f.js.ipc.iter().map(|op| op.channel.as_deref()).collect();

@@ -754,10 +754,16 @@ pub fn settle_imports(inventory: &InventoryGraph, parsed: &mut [FileFacts]) {
             file.js.imported_helper_calls = Vec::new();
         }
     }
-    if !wrappers && !bridges && !helpers {
+    let loads = parsed
+        .iter()
+        .any(|f| !f.js.imported_loads.is_empty() || !f.js.imported_schemes.is_empty());
+    if !wrappers && !bridges && !helpers && !loads {
         return;
     }
     let (files, _, _) = inventory_files(inventory, parsed);
+    if loads {
+        settle_imported_loads(&files, parsed);
+    }
     if wrappers {
         settle_imported_wrappers(&files, parsed);
     }
@@ -766,6 +772,64 @@ pub fn settle_imports(inventory: &InventoryGraph, parsed: &mut [FileFacts]) {
     }
     if helpers {
         settle_imported_helper_calls(&files, parsed);
+    }
+}
+
+/// Settles the loads and served schemes built on strings other files export
+/// ([`rea_parse::ImportedLoad`], [`rea_parse::ImportedScheme`]): each import's specifier is
+/// resolved as a module specifier from the file, and the string is what the resolved file
+/// exports at the path. A load whose parts all resolve joins the file's renderer loads (or,
+/// a URL of the web, its endpoints); a scheme its served schemes. The rest are dropped.
+fn settle_imported_loads(files: &Files, parsed: &mut [FileFacts]) {
+    type Settled = (
+        usize,
+        Vec<rea_parse::SettledLoad>,
+        Vec<rea_parse::ServedScheme>,
+    );
+    let settled: Vec<Settled> = {
+        let by_path: HashMap<&str, &FileFacts> =
+            parsed.iter().map(|f| (f.path.as_str(), f)).collect();
+        parsed
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| !f.js.imported_loads.is_empty() || !f.js.imported_schemes.is_empty())
+            .map(|(i, file)| {
+                let string = |import: &ChannelImport| {
+                    let ImportFrom::Specifier(specifier) = &import.from else {
+                        return None;
+                    };
+                    let target = imported_file(files, &by_path, &file.path, specifier)?;
+                    exported_string(&target.js.exported_constants, &import.path).map(str::to_owned)
+                };
+                let loads = file
+                    .js
+                    .imported_loads
+                    .iter()
+                    .filter_map(|l| l.settle(string));
+                let schemes = file
+                    .js
+                    .imported_schemes
+                    .iter()
+                    .filter_map(|s| s.settle(string));
+                (i, loads.collect(), schemes.collect())
+            })
+            .collect()
+    };
+    for (i, loads, schemes) in settled {
+        let js = &mut parsed[i].js;
+        js.imported_loads = Vec::new();
+        js.imported_schemes = Vec::new();
+        for load in loads {
+            match load {
+                rea_parse::SettledLoad::Load(load) => js.renderer_loads.push(load),
+                rea_parse::SettledLoad::Endpoint(endpoint) => js.observations.push(endpoint),
+            }
+        }
+        for scheme in schemes {
+            if !js.served_schemes.contains(&scheme) {
+                js.served_schemes.push(scheme);
+            }
+        }
     }
 }
 

@@ -11,8 +11,9 @@ use super::names::{
 };
 use crate::facts::{
     Bridge, CallArg, ChannelImport, ExportedApi, ExportedIpcHelper, Forwarder, ImportFrom,
-    ImportedHelperCall, IpcForward, IpcOp, ProcessUse, RendererLoad, SecurityHandler, SenderCheck,
-    ServeOptions, ServedScheme, StaticValue, WindowCall,
+    ImportedHelperCall, ImportedLoad, ImportedScheme, IpcForward, IpcOp, LoadPart, ProcessUse,
+    RendererLoad, SecurityHandler, SenderCheck, ServeOptions, ServedScheme, StaticValue,
+    WindowCall,
 };
 
 const MAX_MEMBERS: usize = 128;
@@ -355,11 +356,15 @@ impl Extractor<'_, '_> {
                 })
                 .collect(),
         };
+        if targets.is_empty() {
+            self.imported_load(api, value, span);
+            return;
+        }
         for (target, context) in targets {
             if seen.contains(&target) {
                 continue;
             }
-            if api == "loadURL" && url_scheme(&target) {
+            if api == "loadURL" && web_url(&target) {
                 seen.push(target.clone());
                 self.observation(
                     "endpoint",
@@ -380,6 +385,75 @@ impl Extractor<'_, '_> {
                 range: self.source.range(span),
                 module: self.module(),
             });
+        }
+    }
+
+    /// A load whose target is built on strings other files export ([`ImportedLoad`]), kept
+    /// for the graph stage to settle.
+    fn imported_load(&mut self, api: &'static str, value: &Expr, span: Span) {
+        let mut parts = Vec::new();
+        if !self.load_parts(value, &mut parts, 0)
+            || !parts.iter().any(|p| matches!(p, LoadPart::Import(_)))
+            || !self.admit(None)
+        {
+            return;
+        }
+        self.facts.imported_loads.push(ImportedLoad {
+            load: RendererLoad {
+                api,
+                target: String::new(),
+                context: if api == "loadFile" {
+                    "filesystem-expression"
+                } else {
+                    "module-specifier"
+                },
+                range: self.source.range(span),
+                module: self.module(),
+            },
+            parts,
+        });
+    }
+
+    /// The parts of a load's target: strings, and members of what another file exports,
+    /// joined by templates and `+`. False if a part is neither.
+    fn load_parts(&self, value: &Expr, parts: &mut Vec<LoadPart>, depth: u32) -> bool {
+        if depth > 8 || parts.len() > 32 {
+            return false;
+        }
+        if let Some(text) = string(value).or_else(|| self.constant_string(value)) {
+            parts.push(LoadPart::Text(text));
+            return true;
+        }
+        match unwrap(value) {
+            Expr::Tpl(tpl) => {
+                for (i, quasi) in tpl.quasis.iter().enumerate() {
+                    let text = quasi.cooked.as_ref().map_or_else(
+                        || quasi.raw.to_string(),
+                        |c| c.to_string_lossy().into_owned(),
+                    );
+                    if !text.is_empty() {
+                        parts.push(LoadPart::Text(text));
+                    }
+                    if let Some(expr) = tpl.exprs.get(i)
+                        && !self.load_parts(expr, parts, depth + 1)
+                    {
+                        return false;
+                    }
+                }
+                true
+            }
+            Expr::Bin(bin) if bin.op == swc_ecma_ast::BinaryOp::Add => {
+                self.load_parts(&bin.left, parts, depth + 1)
+                    && self.load_parts(&bin.right, parts, depth + 1)
+            }
+            Expr::Member(_) | Expr::Ident(_) => match self.channel_import(value) {
+                Some(import) if matches!(import.from, ImportFrom::Specifier(_)) => {
+                    parts.push(LoadPart::Import(import));
+                    true
+                }
+                _ => false,
+            },
+            _ => false,
         }
     }
 
@@ -490,16 +564,32 @@ impl Extractor<'_, '_> {
             && (object == "protocol" || object.ends_with(".protocol"))
             && let Some(api) = SERVING_APIS.iter().find(|a| **a == method)
         {
-            if let Some(scheme) = arg(0).and_then(string)
-                && is_custom_scheme(&scheme)
-                && self.admit(None)
-            {
-                self.facts.served_schemes.push(ServedScheme {
-                    scheme: scheme.to_ascii_lowercase(),
-                    api,
-                    serve: None,
-                    range: self.source.range(span),
-                });
+            let served = ServedScheme {
+                scheme: String::new(),
+                api,
+                serve: None,
+                range: self.source.range(span),
+            };
+            match arg(0).and_then(string) {
+                Some(scheme) if custom_scheme(&scheme) && self.admit(None) => {
+                    self.facts.served_schemes.push(ServedScheme {
+                        scheme: scheme.to_ascii_lowercase(),
+                        ..served
+                    });
+                }
+                Some(_) => {}
+                // A scheme another file exports (`Protocol.scheme`), settled once every file
+                // is read.
+                None => {
+                    if let Some(import) = arg(0).and_then(|a| self.channel_import(a))
+                        && matches!(import.from, ImportFrom::Specifier(_))
+                        && self.admit(None)
+                    {
+                        self.facts
+                            .imported_schemes
+                            .push(ImportedScheme { served, import });
+                    }
+                }
             }
             return;
         }
@@ -1293,7 +1383,7 @@ pub(super) fn electron_serve(call: &CallExpr) -> Option<Served> {
         Some(value) => string(value),
     };
     let scheme = text("scheme", "app")?.to_ascii_lowercase();
-    if !is_custom_scheme(&scheme) {
+    if !custom_scheme(&scheme) {
         return None;
     }
     let hostname = text("hostname", "-").unwrap_or_else(|| "-".to_owned());
@@ -1307,7 +1397,9 @@ pub(super) fn electron_serve(call: &CallExpr) -> Option<Served> {
     })
 }
 
-fn is_custom_scheme(scheme: &str) -> bool {
+/// Whether an application may serve `scheme` itself: a valid scheme, none of the web's or the
+/// browser's own.
+pub(crate) fn custom_scheme(scheme: &str) -> bool {
     let mut chars = scheme.chars();
     chars.next().is_some_and(|c| c.is_ascii_alphabetic())
         && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
@@ -1325,7 +1417,8 @@ fn is_custom_scheme(scheme: &str) -> bool {
         .contains(&scheme.to_ascii_lowercase().as_str())
 }
 
-fn url_scheme(target: &str) -> bool {
+/// Whether a load's target is a URL of the web (HTTP or WebSocket).
+pub(crate) fn web_url(target: &str) -> bool {
     let lower = target.to_ascii_lowercase();
     ["http://", "https://", "ws://", "wss://"]
         .iter()

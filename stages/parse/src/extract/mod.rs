@@ -8,6 +8,7 @@ mod amd;
 mod bundle;
 mod constants;
 mod electron;
+pub(crate) use electron::{custom_scheme, web_url};
 pub(crate) mod evals;
 mod globs;
 mod loops;
