@@ -6,7 +6,8 @@
 //!
 //! With `--extract`, each file also goes through REA's fact extraction (`read_text`, what the
 //! parse stage does after reading a file), so the two runs side by side say what extraction
-//! costs on the same texts.
+//! costs on the same texts. As in the parse stage, files in a `node_modules` directory are not
+//! read for semantic relations, and the others are up to `SEMANTIC_SOURCE_BYTES` in path order.
 //!
 //! With THREADS (at least 2), the files are parsed on a rayon pool of that many threads in this
 //! one process, each file whole on one thread as the parse stage does: the in-process ceiling
@@ -56,10 +57,23 @@ fn main() {
         .iter()
         .filter_map(|f| {
             let text = std::fs::read_to_string(f).ok()?;
-            Some((f.to_string_lossy().into_owned(), text))
+            let relative = f.strip_prefix(dir.as_str()).unwrap_or(f);
+            Some((relative.to_string_lossy().into_owned(), text))
         })
         .collect();
     let bytes: usize = texts.iter().map(|(_, t)| t.len()).sum();
+    let mut own = 0u64;
+    let semantic: Vec<bool> = texts
+        .iter()
+        .map(|(name, text)| {
+            let dependency = name.starts_with("node_modules/") || name.contains("/node_modules/");
+            let read = !dependency && own + text.len() as u64 <= rea_parse::SEMANTIC_SOURCE_BYTES;
+            if read {
+                own += text.len() as u64;
+            }
+            read
+        })
+        .collect();
     let threads: usize = args.get(2).and_then(|t| t.parse().ok()).unwrap_or(1).max(1);
     // One thread or several, the files go through a rayon pool with the engine's stack, each
     // file whole on one thread.
@@ -73,9 +87,10 @@ fn main() {
         let start = Instant::now();
         let failed = texts
             .par_iter()
-            .filter(|(name, text)| {
+            .zip(&semantic)
+            .filter(|((name, text), semantic)| {
                 if extract {
-                    !parse_and_extract(name, text)
+                    !parse_and_extract(name, text, **semantic)
                 } else {
                     !rea_parse::syntax::parse_only(text, name)
                 }
@@ -89,8 +104,9 @@ fn main() {
     );
 }
 
-/// The parse stage's work on one text once it is read: parse, then extract. True when it parsed.
-fn parse_and_extract(name: &str, text: &str) -> bool {
+/// The parse stage's work on one text once it is read: parse, then extract (with semantic
+/// relations if `semantic`). True when it parsed.
+fn parse_and_extract(name: &str, text: &str, semantic: bool) -> bool {
     let options = rea_parse::Options {
         limits: rea_parse::TextLimits::default(),
         source_map_contents: false,
@@ -101,6 +117,7 @@ fn parse_and_extract(name: &str, text: &str) -> bool {
         text.len() as u64,
         rea_parse::FileKind::JavaScript,
     );
+    facts.semantic = semantic;
     rea_parse::read_text(&mut facts, text, options, &|| false);
     facts.parse != rea_parse::ParseStatus::Failed
 }
