@@ -1575,6 +1575,24 @@ session.defaultSession.setPermissionCheckHandler(null);
     assert_eq!(location["start"], json!({"line": 5, "column": 2}));
 }
 
+/// Each renderer the graph names: its declared path, resolution status and resolved path
+/// (`-` when none), sorted.
+fn renderer_resolutions(result: &Value) -> Vec<(String, String, String)> {
+    let mut renderers: Vec<(String, String, String)> = nodes(result, "electron-renderer")
+        .into_iter()
+        .map(|n| {
+            let p = props(n);
+            (
+                p["declared_path"].as_str().unwrap().to_owned(),
+                p["resolution_status"].as_str().unwrap().to_owned(),
+                p["resolved_path"].as_str().unwrap_or("-").to_owned(),
+            )
+        })
+        .collect();
+    renderers.sort();
+    renderers
+}
+
 #[test]
 fn a_page_loaded_through_the_applications_own_scheme_resolves_to_its_file() {
     let dir = tempfile::tempdir().unwrap();
@@ -1605,18 +1623,7 @@ app.whenReady().then(() => {
         ],
     );
     let result = analyze(dir.path(), SourceMaps::Declarations);
-    let mut renderers: Vec<(String, String, String)> = nodes(&result, "electron-renderer")
-        .into_iter()
-        .map(|n| {
-            let p = props(n);
-            (
-                p["declared_path"].as_str().unwrap().to_owned(),
-                p["resolution_status"].as_str().unwrap().to_owned(),
-                p["resolved_path"].as_str().unwrap_or("-").to_owned(),
-            )
-        })
-        .collect();
-    renderers.sort();
+    let renderers = renderer_resolutions(&result);
     assert_eq!(
         renderers,
         [
@@ -1690,18 +1697,7 @@ app.whenReady().then(() => {
         ("dist/settings.html", "<p>settings</p>"),
     ]);
     let result = analyze(dir.path(), SourceMaps::Declarations);
-    let mut renderers: Vec<(String, String, String)> = nodes(&result, "electron-renderer")
-        .into_iter()
-        .map(|n| {
-            let p = props(n);
-            (
-                p["declared_path"].as_str().unwrap().to_owned(),
-                p["resolution_status"].as_str().unwrap().to_owned(),
-                p["resolved_path"].as_str().unwrap_or("-").to_owned(),
-            )
-        })
-        .collect();
-    renderers.sort();
+    let renderers = renderer_resolutions(&result);
     assert_eq!(
         renderers,
         [
