@@ -1720,6 +1720,44 @@ app.whenReady().then(() => {
 }
 
 #[test]
+fn remote_module_calls_are_process_boundaries() {
+    // `@electron/remote` enabled for a window's web contents lets its page reach the main
+    // process's objects: each main-side call is a `target` node the file calls.
+    let dir = app_tree(&[(
+        "main.js",
+        r#"const { BrowserWindow } = require("electron");
+require("@electron/remote/main").initialize();
+const win = new BrowserWindow({ webPreferences: { nodeIntegration: true } });
+require("@electron/remote/main").enable(win.webContents);
+"#,
+    )]);
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    assert_eq!(result["summary"]["remote_module_calls"], 2);
+    let mut targets: Vec<(String, String)> = nodes(&result, "target")
+        .into_iter()
+        .map(props)
+        .filter(|p| p["kind"] == "remote-module")
+        .map(|p| {
+            (
+                p["api"].as_str().unwrap().to_owned(),
+                p["target"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    targets.sort();
+    assert_eq!(
+        targets,
+        [
+            (
+                "@electron/remote/main.enable".into(),
+                "win.webContents".into()
+            ),
+            ("@electron/remote/main.initialize".into(), String::new()),
+        ]
+    );
+}
+
+#[test]
 fn a_web_contents_own_ipc_handler_pairs_with_the_pages_invoke() {
     // `win.webContents.ipc.handle` answers that page's `invoke` as `ipcMain.handle` would;
     // the same channel handled both ways is ambiguous.

@@ -878,7 +878,8 @@ pub struct SenderCheck {
 /// A process or shell boundary: `utilityProcess.fork`, `child_process.*`, `shell.openExternal`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProcessUse {
-    /// `utility-process`, `child-process` or `open-external`.
+    /// `utility-process`, `child-process`, `open-external` or `remote-module`
+    /// (`@electron/remote`'s `initialize()` and `enable(webContents)`).
     pub kind: &'static str,
     pub api: String,
     pub target: Option<StaticPath>,

@@ -3914,3 +3914,58 @@ l.ipcMain.handle(d.default.channel,()=>1);"#
     );
     assert!(other.js.bundles.is_empty(), "{:?}", other.js.bundles);
 }
+
+/// `@electron/remote`'s main side, set up and enabled for a page's web contents (required,
+/// imported, or called on its `require` in place), and a module's member called on its
+/// `require` in place (`require("child_process").exec`). The renderer side of
+/// `@electron/remote`, and a local module's `exec`, are neither.
+#[test]
+fn remote_module_calls_and_members_of_a_require_in_place() {
+    let f = facts(
+        "main.js",
+        r#"const { app, BrowserWindow } = require("electron");
+require("@electron/remote/main").initialize();
+const remoteMain = require("@electron/remote/main");
+const win = new BrowserWindow({});
+remoteMain.enable(win.webContents);
+require("@electron/remote").getCurrentWindow();
+require("child_process").exec("ls -la");
+require("./local").exec("not a process");"#,
+    );
+    let processes: Vec<(&str, &str, Option<&str>)> =
+        f.js.processes
+            .iter()
+            .map(|p| (p.kind, p.api.as_str(), p.expression.as_deref()))
+            .collect();
+    assert_eq!(
+        processes,
+        [
+            ("remote-module", "@electron/remote/main.initialize", None),
+            (
+                "remote-module",
+                "@electron/remote/main.enable",
+                Some("win.webContents")
+            ),
+            ("child-process", "child_process.exec", None),
+        ]
+    );
+    let imported = facts(
+        "main.mjs",
+        r#"import { initialize, enable as allow } from "@electron/remote/main";
+initialize();
+allow(view.webContents);"#,
+    );
+    let apis: Vec<&str> = imported
+        .js
+        .processes
+        .iter()
+        .map(|p| p.api.as_str())
+        .collect();
+    assert_eq!(
+        apis,
+        [
+            "@electron/remote/main.initialize",
+            "@electron/remote/main.enable"
+        ]
+    );
+}

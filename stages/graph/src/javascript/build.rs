@@ -1851,6 +1851,8 @@ struct Counts {
     resolved_utilities: u64,
     child_processes: u64,
     open_external: u64,
+    /// `@electron/remote`'s main-side calls (`initialize`, `enable`).
+    remote_module: u64,
     native: u64,
     resolved_native: u64,
     references: u64,
@@ -1888,6 +1890,7 @@ impl Counts {
             resolved_utilities,
             child_processes,
             open_external,
+            remote_module,
             native,
             resolved_native,
             references,
@@ -1927,6 +1930,7 @@ impl Counts {
         self.resolved_utilities += resolved_utilities;
         self.child_processes += child_processes;
         self.open_external += open_external;
+        self.remote_module += remote_module;
         self.native += native;
         self.resolved_native += resolved_native;
         self.references += references;
@@ -2798,10 +2802,10 @@ fn project_findings<'p>(
                     }
                 }
                 kind => {
-                    if kind == "child-process" {
-                        c.child_processes += 1
-                    } else {
-                        c.open_external += 1
+                    match kind {
+                        "child-process" => c.child_processes += 1,
+                        "remote-module" => c.remote_module += 1,
+                        _ => c.open_external += 1,
                     }
                     let target = process
                         .target
@@ -3724,7 +3728,7 @@ fn finish(cx: &StageCx<'_>, p: Projected, request: &Request<'_>) -> Result<Built
                 "fanned_out_renderer_transmissions": c.fanned_out},
         "sender_validation_observations": c.sender_checks, "utility_processes": c.utilities,
         "resolved_utility_entrypoints": c.resolved_utilities, "child_process_calls": c.child_processes,
-        "open_external_calls": c.open_external, "native_addon_bindings": c.native, "resolved_native_addon_bindings": c.resolved_native,
+        "open_external_calls": c.open_external, "remote_module_calls": c.remote_module, "native_addon_bindings": c.native, "resolved_native_addon_bindings": c.resolved_native,
         "security_handlers": security_handlers(parsed),
         "entrypoint_reach": reach_json(c.reach.as_ref()),
         "renderer_pages": {"loaded_pages": pages.pages, "with_content_security_policy": pages.with_policy,

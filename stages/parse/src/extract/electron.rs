@@ -539,6 +539,14 @@ impl Extractor<'_, '_> {
             self.process("child-process", name, arg(0), None, span);
             return;
         }
+        // `@electron/remote`: its main side set up, and enabled for a page's web contents,
+        // which then reaches the main process's objects.
+        if let Some(api) = name.strip_prefix("@electron/remote/main.")
+            && matches!(api, "initialize" | "enable")
+        {
+            self.remote_module(name, arg(0), span);
+            return;
+        }
         if let Some(api) = security_handler(name, arg(0)) {
             let handler_arg = if SECURITY_SETTERS.contains(&api) {
                 arg(0)
@@ -1191,6 +1199,24 @@ impl Extractor<'_, '_> {
             range: self.source.range(span),
             span: (self.source.offset(span.lo), self.source.offset(span.hi)),
             handler_range: None,
+            module: self.module(),
+        });
+    }
+
+    /// A call of `@electron/remote`'s main side ([`ProcessUse`] of kind `remote-module`):
+    /// `initialize()`, or `enable(webContents)` with the web contents' expression.
+    fn remote_module(&mut self, api: &str, web_contents: Option<&Expr>, span: Span) {
+        if !self.admit(None) {
+            return;
+        }
+        self.facts.processes.push(ProcessUse {
+            kind: "remote-module",
+            static_target: false,
+            api: api.to_owned(),
+            target: None,
+            expression: web_contents.map(|e| self.source.expression(e.span())),
+            service_name: None,
+            range: self.source.range(span),
             module: self.module(),
         });
     }

@@ -1058,7 +1058,15 @@ impl Extractor<'_, '_> {
     }
 
     fn callee(&self, callee: &Callee) -> String {
-        normalize(&self.aliases, &self.scopes, callee_name(callee))
+        let name = callee_name(callee);
+        // `require("child_process").exec(…)`: the call names no part before the member, which
+        // is the module required there.
+        if name.starts_with('.')
+            && let Some(module) = callee.as_expr().and_then(|c| prepass::required_root(c))
+        {
+            return format!("{module}{name}");
+        }
+        normalize(&self.aliases, &self.scopes, name)
     }
 
     /// Admits one more finding under `max_findings`; `dedup` keys repeat findings.

@@ -41,6 +41,7 @@ const ALIASED_MODULES: &[&str] = &[
     "path",
     "url",
     "electron-serve",
+    "@electron/remote/main",
 ];
 /// Modules aliased only so that static paths read renamed helpers (`import {join as r} from
 /// "node:path"`, as rollup writes it): binding one of them alone does not call for the second
@@ -443,6 +444,20 @@ fn is_module_root(target: &str) -> bool {
 }
 
 /// The module a `require("x")` (or `import`) names, when it is one we alias.
+/// The aliased module a member chain starts from when its root is the module's `require`
+/// call written in place: `child_process` for `require("child_process").exec`.
+pub(super) fn required_root(expr: &Expr) -> Option<&'static str> {
+    let mut cur = unwrap(expr);
+    for _ in 0..MAX_PATTERN_DEPTH {
+        match cur {
+            Expr::Member(member) => cur = unwrap(&member.obj),
+            Expr::Call(call) => return aliased_module(&require_call_spec(call)?),
+            _ => return None,
+        }
+    }
+    None
+}
+
 pub(super) fn aliased_module(spec: &str) -> Option<&'static str> {
     let spec = spec.strip_prefix("node:").unwrap_or(spec);
     // Electron's entry points by process (`import { ipcMain } from "electron/main"`) are
