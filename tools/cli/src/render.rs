@@ -550,7 +550,7 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
         #[serde(borrow)]
         kind: std::borrow::Cow<'a, str>,
     }
-    const SHOWN: [&str; 8] = [
+    const SHOWN: [&str; 9] = [
         "electron-main",
         "electron-preload",
         "electron-renderer",
@@ -559,6 +559,7 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
         "context-bridge-api",
         "ipc-channel",
         "javascript-chunk",
+        "target",
     ];
     let r: Lite<'_> = serde_json::from_slice(published.result()).unwrap_or_default();
     let nodes: Vec<Value> = r
@@ -963,6 +964,26 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
         s["native_addon_bindings"],
         s["resolved_native_addon_bindings"]
     );
+    // `@electron/remote` lets the pages it is enabled for reach the main process's objects.
+    if s["remote_module_calls"].as_u64().is_some_and(|n| n > 0) {
+        let enabled: std::collections::BTreeSet<String> = nodes
+            .iter()
+            .filter(|n| n["kind"] == "target")
+            .map(|n| props(n))
+            .filter(|p| p["kind"] == "remote-module" && text(&p["api"]).ends_with(".enable"))
+            .map(|p| text(&p["target"]))
+            .collect();
+        let enabled: Vec<String> = enabled.into_iter().collect();
+        say!(
+            "  remote module     {} main-side calls of @electron/remote; enabled for: {}",
+            s["remote_module_calls"],
+            if enabled.is_empty() {
+                "none seen".to_owned()
+            } else {
+                enabled.join(", ")
+            }
+        );
+    }
     // Per asset: its module count and the bundlers that wrote its tables.
     type PerAsset = (u64, std::collections::BTreeSet<String>);
     let mut per_asset: std::collections::BTreeMap<String, PerAsset> =

@@ -246,6 +246,29 @@ ipcMain.handle("get", () => 1);"#,
     );
 }
 
+/// `@electron/remote`'s main side: the summary counts its calls and names the web contents
+/// it is enabled for.
+#[test]
+fn the_summary_names_what_the_remote_module_is_enabled_for() {
+    let files = [
+        ("package.json", r#"{"name":"p","main":"main.js"}"#),
+        (
+            "main.js",
+            r#"const { BrowserWindow } = require("electron");
+const remoteMain = require("@electron/remote/main");
+remoteMain.initialize();
+const win = new BrowserWindow({});
+remoteMain.enable(win.webContents);"#,
+        ),
+    ];
+    let text = summary_of(&files);
+    assert_eq!(
+        line_of(&text, "remote module"),
+        "remote module     2 main-side calls of @electron/remote; enabled for: win.webContents",
+        "{text}"
+    );
+}
+
 /// The summary's source-map line: the maps shipped, those the code links by its
 /// `sourceMappingURL`, and, once their contents are read, the original sources they name and
 /// how many of those carry their text.
