@@ -969,7 +969,7 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
         let enabled: std::collections::BTreeSet<String> = nodes
             .iter()
             .filter(|n| n["kind"] == "target")
-            .map(|n| props(n))
+            .map(&props)
             .filter(|p| p["kind"] == "remote-module" && text(&p["api"]).ends_with(".enable"))
             .map(|p| text(&p["target"]))
             .collect();
