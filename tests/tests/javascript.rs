@@ -1661,6 +1661,59 @@ app.whenReady().then(() => {
 }
 
 #[test]
+fn a_scheme_served_by_a_handler_of_its_own_resolves_under_the_directory_it_joins() {
+    // Handlers written where the scheme is registered, as Electron's documentation writes
+    // them: the request's path joined under a directory beside the file, or under the
+    // application's root. A handler that joins no directory leaves the usual lookups.
+    let dir = app_tree(&[
+        (
+            "main/index.js",
+            r#"const { app, protocol, net, BrowserWindow } = require("electron");
+const path = require("path");
+const { pathToFileURL } = require("url");
+protocol.handle("app", (req) => {
+  const { pathname } = new URL(req.url);
+  return net.fetch(pathToFileURL(path.join(__dirname, "../renderer", pathname)).toString());
+});
+protocol.registerFileProtocol("ui", (request, callback) => {
+  callback({ path: path.join(app.getAppPath(), "out", "ui", request.url.slice(5)) });
+});
+protocol.registerFileProtocol("plain", (request, callback) => callback({ path: request.url.slice(8) }));
+app.whenReady().then(() => {
+  new BrowserWindow().loadURL("app://bundle/index.html");
+  new BrowserWindow().loadURL("ui://./settings.html");
+  new BrowserWindow().loadURL("plain://./about.html");
+});
+"#,
+        ),
+        ("renderer/index.html", "<p>index</p>"),
+        ("out/ui/settings.html", "<p>settings</p>"),
+        ("main/about.html", "<p>about</p>"),
+    ]);
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    assert_eq!(
+        renderer_resolutions(&result),
+        [
+            (
+                "app://bundle/index.html".into(),
+                "resolved".into(),
+                "renderer/index.html".into()
+            ),
+            (
+                "plain://./about.html".into(),
+                "resolved".into(),
+                "main/about.html".into()
+            ),
+            (
+                "ui://./settings.html".into(),
+                "resolved".into(),
+                "out/ui/settings.html".into()
+            ),
+        ]
+    );
+}
+
+#[test]
 fn pages_and_schemes_named_by_another_files_exports_are_loads() {
     // As secure-electron-template serves its page: the scheme is a string its protocol
     // module exports, registered and loaded through that module; other pages are named by a

@@ -963,6 +963,11 @@ pub struct ServedScheme {
     /// What `electron-serve` was told to serve; `None` for Electron's own methods, whose
     /// handler is code.
     pub serve: Option<ServeOptions>,
+    /// For a handler written in the call, the directories it builds its paths on before the
+    /// request's own part (`path.join(__dirname, "dist", pathname)` gives `dist`, beside this
+    /// file; `/out` for one under `app.getAppPath()`): where it likely serves from, though it
+    /// was not run.
+    pub roots: Vec<StaticPath>,
     pub range: Range,
 }
 

@@ -3969,3 +3969,40 @@ allow(view.webContents);"#,
         ]
     );
 }
+
+/// The directories a protocol handler written in the call joins the request's path under:
+/// beside the file, or under the application's root; a handler named elsewhere, or one that
+/// joins only static paths, gives none.
+#[test]
+fn protocol_handlers_name_the_directories_they_serve_from() {
+    let f = facts(
+        "main/index.js",
+        r#"const { app, protocol } = require("electron");
+const path = require("path");
+protocol.handle("app", (req) => fetchFile(path.join(__dirname, "../renderer", new URL(req.url).pathname)));
+protocol.registerFileProtocol("ui", function (request, callback) {
+  callback({ path: path.resolve(app.getAppPath(), "out/ui", request.url.slice(5)) });
+});
+protocol.handle("named", handler);
+protocol.handle("fixed", () => serve(path.join(__dirname, "index.html")));"#,
+    );
+    let roots: Vec<(&str, Vec<&str>)> =
+        f.js.served_schemes
+            .iter()
+            .map(|s| {
+                (
+                    s.scheme.as_str(),
+                    s.roots.iter().map(|r| r.path.as_str()).collect(),
+                )
+            })
+            .collect();
+    assert_eq!(
+        roots,
+        [
+            ("app", vec!["../renderer"]),
+            ("ui", vec!["/out/ui"]),
+            ("named", vec![]),
+            ("fixed", vec![]),
+        ]
+    );
+}

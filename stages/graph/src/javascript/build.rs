@@ -66,9 +66,8 @@ struct Env<'a> {
     container_nodes: HashMap<String, String>,
     /// Digest of each file path.
     digests: HashMap<String, String>,
-    /// URL schemes the application serves through Electron's `protocol` module, each with
-    /// what `electron-serve` calls for it said to serve (none for a handler of its own).
-    served_schemes: BTreeMap<String, BTreeSet<ServeOptions>>,
+    /// URL schemes the application serves through Electron's `protocol` module.
+    served_schemes: BTreeMap<String, Served>,
 }
 
 impl Env<'_> {
@@ -83,6 +82,7 @@ impl Env<'_> {
             // electron-serve's lookup is known, so it is followed; for each directory the
             // application serves under this scheme, the first that holds the file.
             let mut known = serves
+                .serve
                 .iter()
                 .filter_map(|o| Some((o.directory.as_deref()?, o.file.as_deref()?)));
             if let Some(first) = known.next() {
@@ -99,7 +99,9 @@ impl Env<'_> {
                 }
                 return resolved;
             }
-            return self.files.resolve_served(&file.path, &load.target);
+            return self
+                .files
+                .resolve_served(&file.path, &load.target, &serves.roots);
         }
         // A URL's query and fragment name no file: `file://${__dirname}/index.html#/settings`,
         // as a page routed by its hash is loaded (a path given to `loadFile` is a path).
@@ -661,17 +663,26 @@ fn file_node_kind(kind: FileKind) -> &'static str {
 /// Builds the graph. Deterministic: every list is sorted and every id derives from content.
 /// The schemes the application serves, each with the (directory, file) of every
 /// `electron-serve` call that serves it; an empty set where only handlers of its own do.
-fn served_schemes(request: &Request<'_>) -> BTreeMap<String, BTreeSet<ServeOptions>> {
-    let mut schemes: BTreeMap<String, BTreeSet<_>> = BTreeMap::new();
-    for served in request
-        .parsed
-        .files
-        .iter()
-        .flat_map(|f| &f.js.served_schemes)
-    {
-        let serves = schemes.entry(served.scheme.clone()).or_default();
-        if let Some(options) = &served.serve {
-            serves.insert(options.clone());
+/// A URL scheme the application serves: what `electron-serve` calls for it said to serve
+/// (none for a handler of its own), and the directories its own handlers build paths on, each
+/// with the file that names it ([`rea_parse::ServedScheme::roots`]).
+#[derive(Default)]
+struct Served {
+    serve: BTreeSet<ServeOptions>,
+    roots: BTreeSet<(String, String)>,
+}
+
+fn served_schemes(request: &Request<'_>) -> BTreeMap<String, Served> {
+    let mut schemes: BTreeMap<String, Served> = BTreeMap::new();
+    for file in &request.parsed.files {
+        for served in &file.js.served_schemes {
+            let serves = schemes.entry(served.scheme.clone()).or_default();
+            if let Some(options) = &served.serve {
+                serves.serve.insert(options.clone());
+            }
+            for root in &served.roots {
+                serves.roots.insert((file.path.clone(), root.path.clone()));
+            }
         }
     }
     schemes

@@ -405,7 +405,12 @@ impl Files {
     /// of its container; a host other than `.`, `-`, `localhost` or none is tried first as a
     /// first directory (a file at that path is the better evidence). A file found this way
     /// says how it was found.
-    pub fn resolve_served(&self, from: &str, url: &str) -> Resolution {
+    pub fn resolve_served(
+        &self,
+        from: &str,
+        url: &str,
+        roots: &std::collections::BTreeSet<(String, String)>,
+    ) -> Resolution {
         let rest = url.split_once("://").map_or(url, |(_, rest)| rest);
         let rest = rest.split(['?', '#']).next().unwrap_or("");
         let (host, path) = rest.split_once('/').unwrap_or((rest, ""));
@@ -415,6 +420,25 @@ impl Files {
             path.to_owned()
         };
         let named_host = !matches!(host, "" | "." | "-" | "localhost");
+        // Under each directory the scheme's handlers build their paths on, from the file
+        // that names it: the URL's path, then the host as a directory above it.
+        for (handler, root) in roots {
+            let mut under = vec![join_root(root, &path)];
+            if named_host {
+                under.push(join_root(root, &format!("{host}/{path}")));
+            }
+            for spec in under {
+                let found = self.resolve(handler, &spec, Context::FilesystemExpression);
+                if found.status == "resolved" {
+                    return Resolution {
+                        limitation: Some(format!(
+                            "served by the application's own protocol handler, which was not run: the URL's path was taken as {spec} from {handler}, under a directory the handler builds its paths on"
+                        )),
+                        ..found
+                    };
+                }
+            }
+        }
         let mut tries = Vec::with_capacity(4);
         if named_host {
             tries.push(format!("./{host}/{path}"));
@@ -798,6 +822,19 @@ fn has_scheme(spec: &str) -> bool {
                     .is_some_and(|c| c.is_ascii_alphabetic())
         }
         None => false,
+    }
+}
+
+/// `path` under a handler's directory `root`: beside its file (`./root/path`), or under the
+/// application's root when `root` starts with `/`.
+fn join_root(root: &str, path: &str) -> String {
+    let root = root.trim_end_matches('/');
+    if root.starts_with('/') {
+        format!("{root}/{path}")
+    } else if root.is_empty() {
+        format!("./{path}")
+    } else {
+        format!("./{root}/{path}")
     }
 }
 

@@ -4,6 +4,7 @@
 
 use swc_common::{Span, Spanned};
 use swc_ecma_ast::{BinExpr, BinaryOp, CallExpr, Expr, Lit, ObjectLit, Pat, Prop, PropOrSpread};
+use swc_ecma_visit::VisitWith;
 
 use super::Extractor;
 use super::names::{
@@ -12,11 +13,13 @@ use super::names::{
 use crate::facts::{
     Bridge, CallArg, ChannelImport, ExportedApi, ExportedIpcHelper, Forwarder, ImportFrom,
     ImportedHelperCall, ImportedLoad, ImportedScheme, IpcForward, IpcOp, LoadPart, ProcessUse,
-    RendererLoad, SecurityHandler, SenderCheck, ServeOptions, ServedScheme, StaticValue,
-    WindowCall,
+    RendererLoad, SecurityHandler, SenderCheck, ServeOptions, ServedScheme, StaticPath,
+    StaticValue, WindowCall,
 };
 
 const MAX_MEMBERS: usize = 128;
+/// Directories read off one protocol handler ([`ServedScheme::roots`]).
+const MAX_HANDLER_ROOTS: usize = 4;
 /// Most API objects kept of one file's exports.
 const MAX_EXPORTED_APIS: usize = 32;
 /// Most calls of other modules' functions kept of one file, to settle as IPC helpers' calls.
@@ -468,6 +471,7 @@ impl Extractor<'_, '_> {
                     scheme: served.scheme,
                     api: "electron-serve",
                     serve: Some(served.options),
+                    roots: Vec::new(),
                     range: self.source.range(span),
                 });
             }
@@ -576,6 +580,7 @@ impl Extractor<'_, '_> {
                 scheme: String::new(),
                 api,
                 serve: None,
+                roots: arg(1).map(|h| self.handler_roots(h)).unwrap_or_default(),
                 range: self.source.range(span),
             };
             match arg(0).and_then(string) {
@@ -1201,6 +1206,37 @@ impl Extractor<'_, '_> {
             handler_range: None,
             module: self.module(),
         });
+    }
+
+    /// The directories a protocol handler written in the call builds its paths on
+    /// ([`ServedScheme::roots`]), in the order written, at most [`MAX_HANDLER_ROOTS`].
+    fn handler_roots(&self, handler: &Expr) -> Vec<StaticPath> {
+        struct Roots<'s> {
+            scope: &'s dyn super::names::PathScope,
+            found: Vec<StaticPath>,
+        }
+        impl swc_ecma_visit::Visit for Roots<'_> {
+            fn visit_call_expr(&mut self, call: &CallExpr) {
+                if self.found.len() >= MAX_HANDLER_ROOTS {
+                    return;
+                }
+                if let Some(root) = super::names::served_dir(call, self.scope)
+                    && !self.found.contains(&root)
+                {
+                    self.found.push(root);
+                }
+                call.visit_children_with(self);
+            }
+        }
+        if !matches!(unwrap(handler), Expr::Fn(_) | Expr::Arrow(_)) {
+            return Vec::new();
+        }
+        let mut roots = Roots {
+            scope: self,
+            found: Vec::new(),
+        };
+        handler.visit_with(&mut roots);
+        roots.found
     }
 
     /// A call of `@electron/remote`'s main side ([`ProcessUse`] of kind `remote-module`):

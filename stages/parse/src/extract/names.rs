@@ -392,6 +392,12 @@ fn relative_dir(anchored: bool, dir: &str) -> Option<StaticPath> {
 
 /// The directory `join(parts…)` (or `resolve`) names, anchored at the file's own.
 fn static_dir_of(parts: &[&Expr], join: bool, scope: &dyn PathScope) -> Option<StaticPath> {
+    let (anchored, dir) = dir_parts(parts, join, scope)?;
+    relative_dir(anchored, &dir)
+}
+
+/// The path `join(parts…)` (or `resolve`) builds, and whether an anchor starts it.
+fn dir_parts(parts: &[&Expr], join: bool, scope: &dyn PathScope) -> Option<(bool, String)> {
     let mut anchored = false;
     let mut out = Vec::new();
     for (i, part) in parts.iter().enumerate() {
@@ -404,7 +410,33 @@ fn static_dir_of(parts: &[&Expr], join: bool, scope: &dyn PathScope) -> Option<S
             out.push(part);
         }
     }
-    relative_dir(anchored, &join_parts(&out))
+    Some((anchored, join_parts(&out)))
+}
+
+/// The directory a protocol handler serves from, read off one of its path calls:
+/// `path.join(dir…, requestPath)` (or `resolve`) whose last part is not static. Anchored at
+/// the file's directory (relative) or at the application's root (a leading `/`).
+pub(crate) fn served_dir(
+    call: &swc_ecma_ast::CallExpr,
+    scope: &dyn PathScope,
+) -> Option<StaticPath> {
+    let name = scope.callee(&call.callee);
+    if !(named(&name, "join") || named(&name, "resolve"))
+        || call.args.len() < 2
+        || call.args.iter().any(|a| a.spread.is_some())
+    {
+        return None;
+    }
+    let args: Vec<&Expr> = call.args.iter().map(|a| &*a.expr).collect();
+    let (last, dir) = args.split_last()?;
+    if string(last).is_some() || static_path(last, scope).is_some() {
+        return None;
+    }
+    let (anchored, dir) = dir_parts(dir, named(&name, "join"), scope)?;
+    (anchored && !dir.starts_with(RESOURCES)).then(|| StaticPath {
+        path: dir.trim_end_matches('/').to_owned(),
+        context: "filesystem-expression",
+    })
 }
 
 /// Most values read off one argument.
