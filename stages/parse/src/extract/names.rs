@@ -342,20 +342,9 @@ pub(crate) fn static_dir(expr: &Expr, scope: &dyn PathScope) -> Option<StaticPat
     let expr = unwrap(expr);
     let prefix: &[&Expr] = &match expr {
         Expr::Call(call) => {
-            let name = scope.callee(&call.callee);
-            if !(named(&name, "join") || named(&name, "resolve"))
-                || call.args.len() < 2
-                || call.args.iter().any(|a| a.spread.is_some())
-            {
-                return None;
-            }
-            let args: Vec<&Expr> = call.args.iter().map(|a| &*a.expr).collect();
-            let (last, dir) = args.split_last()?;
-            if static_path(last, scope).is_some() || string(last).is_some() {
-                return None;
-            }
             // The directory is the call of the parts before the unknown one.
-            return static_dir_of(dir, named(&name, "join"), scope);
+            let (anchored, dir) = dynamic_join_dir(call, scope)?;
+            return relative_dir(anchored, &dir);
         }
         Expr::Bin(bin) if bin.op == swc_ecma_ast::BinaryOp::Add => {
             if path_parts(&bin.right, scope, &mut false, 0).is_some() {
@@ -390,10 +379,25 @@ fn relative_dir(anchored: bool, dir: &str) -> Option<StaticPath> {
     })
 }
 
-/// The directory `join(parts…)` (or `resolve`) names, anchored at the file's own.
-fn static_dir_of(parts: &[&Expr], join: bool, scope: &dyn PathScope) -> Option<StaticPath> {
-    let (anchored, dir) = dir_parts(parts, join, scope)?;
-    relative_dir(anchored, &dir)
+/// The directory before the last part of `path.join(…)` (or `resolve`) when that part is
+/// not static, and whether an anchor starts it.
+fn dynamic_join_dir(
+    call: &swc_ecma_ast::CallExpr,
+    scope: &dyn PathScope,
+) -> Option<(bool, String)> {
+    let name = scope.callee(&call.callee);
+    if !(named(&name, "join") || named(&name, "resolve"))
+        || call.args.len() < 2
+        || call.args.iter().any(|a| a.spread.is_some())
+    {
+        return None;
+    }
+    let args: Vec<&Expr> = call.args.iter().map(|a| &*a.expr).collect();
+    let (last, dir) = args.split_last()?;
+    if static_path(last, scope).is_some() || string(last).is_some() {
+        return None;
+    }
+    dir_parts(dir, named(&name, "join"), scope)
 }
 
 /// The path `join(parts…)` (or `resolve`) builds, and whether an anchor starts it.
@@ -420,19 +424,7 @@ pub(crate) fn served_dir(
     call: &swc_ecma_ast::CallExpr,
     scope: &dyn PathScope,
 ) -> Option<StaticPath> {
-    let name = scope.callee(&call.callee);
-    if !(named(&name, "join") || named(&name, "resolve"))
-        || call.args.len() < 2
-        || call.args.iter().any(|a| a.spread.is_some())
-    {
-        return None;
-    }
-    let args: Vec<&Expr> = call.args.iter().map(|a| &*a.expr).collect();
-    let (last, dir) = args.split_last()?;
-    if string(last).is_some() || static_path(last, scope).is_some() {
-        return None;
-    }
-    let (anchored, dir) = dir_parts(dir, named(&name, "join"), scope)?;
+    let (anchored, dir) = dynamic_join_dir(call, scope)?;
     (anchored && !dir.starts_with(RESOURCES)).then(|| StaticPath {
         path: dir.trim_end_matches('/').to_owned(),
         context: "filesystem-expression",
