@@ -806,11 +806,7 @@ fn settle_imported_loads(files: &Files, parsed: &mut [FileFacts]) {
             .filter(|(_, f)| !f.js.imported_loads.is_empty() || !f.js.imported_schemes.is_empty())
             .map(|(i, file)| {
                 let string = |import: &ChannelImport| {
-                    let ImportFrom::Specifier(specifier) = &import.from else {
-                        return None;
-                    };
-                    let target = imported_file(files, &by_path, &file.path, specifier)?;
-                    exported_string(&target.js.exported_constants, &import.path).map(str::to_owned)
+                    imported_string(files, &by_path, &file.path, import).map(str::to_owned)
                 };
                 let loads = file
                     .js
@@ -2014,6 +2010,21 @@ fn imported_file<'p>(
     by_path.get(path.as_str()).copied()
 }
 
+/// The string another file exports where `import` reads it (a [`ChannelImport`] from a
+/// specifier, resolved as a module specifier from `from`), if that file exports one there.
+fn imported_string<'p>(
+    files: &Files,
+    by_path: &HashMap<&str, &'p FileFacts>,
+    from: &str,
+    import: &ChannelImport,
+) -> Option<&'p str> {
+    let ImportFrom::Specifier(specifier) = &import.from else {
+        return None;
+    };
+    let target = imported_file(files, by_path, from, specifier)?;
+    exported_string(&target.js.exported_constants, &import.path)
+}
+
 /// Channels written as members of what another file exports (`channels_1.IPC.GET` after
 /// `require("./channels")`): the specifier is resolved as a module specifier from the file,
 /// and the channel is the string the resolved file exports at that path, if it exports one.
@@ -2028,17 +2039,9 @@ fn imported_channels(files: &Files, parsed: &[FileFacts]) -> HashMap<String, Vec
         }
         let mut ops = file.js.ipc.clone();
         for op in &mut ops {
-            let Some(ChannelImport {
-                from: ImportFrom::Specifier(specifier),
-                path,
-            }) = &op.channel_import
-            else {
-                continue;
-            };
-            let Some(target) = imported_file(files, &by_path, &file.path, specifier) else {
-                continue;
-            };
-            if let Some(channel) = exported_string(&target.js.exported_constants, path) {
+            if let Some(import) = &op.channel_import
+                && let Some(channel) = imported_string(files, &by_path, &file.path, import)
+            {
                 op.channel = Some(channel.to_owned());
             }
         }
@@ -2078,15 +2081,8 @@ fn bridged_operations(files: &Files, parsed: &[FileFacts]) -> HashMap<String, Ve
             for &(param, operation, mode) in forwarders.get(&(key, member)).into_iter().flatten() {
                 let param = param as usize;
                 let imported = || {
-                    let Some(Some(ChannelImport {
-                        from: ImportFrom::Specifier(specifier),
-                        path,
-                    })) = call.arg_imports.get(param)
-                    else {
-                        return None;
-                    };
-                    let target = imported_file(files, &by_path, &file.path, specifier)?;
-                    exported_string(&target.js.exported_constants, path).map(str::to_owned)
+                    let import = call.arg_imports.get(param)?.as_ref()?;
+                    imported_string(files, &by_path, &file.path, import).map(str::to_owned)
                 };
                 let Some(channel) = call.args.get(param).cloned().flatten().or_else(imported)
                 else {

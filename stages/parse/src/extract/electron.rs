@@ -576,33 +576,32 @@ impl Extractor<'_, '_> {
             && (object == "protocol" || object.ends_with(".protocol"))
             && let Some(api) = SERVING_APIS.iter().find(|a| **a == method)
         {
+            // A literal scheme, or one another file exports (`Protocol.scheme`), settled once
+            // every file is read.
+            let scheme = arg(0).and_then(string);
+            let import = match &scheme {
+                Some(_) => None,
+                None => arg(0)
+                    .and_then(|a| self.channel_import(a))
+                    .filter(|i| matches!(i.from, ImportFrom::Specifier(_))),
+            };
+            let kept = scheme.as_deref().is_some_and(custom_scheme) || import.is_some();
+            if !kept || !self.admit(None) {
+                return;
+            }
             let served = ServedScheme {
-                scheme: String::new(),
+                scheme: scheme.map(|s| s.to_ascii_lowercase()).unwrap_or_default(),
                 api,
                 serve: None,
                 roots: arg(1).map(|h| self.handler_roots(h)).unwrap_or_default(),
                 range: self.source.range(span),
             };
-            match arg(0).and_then(string) {
-                Some(scheme) if custom_scheme(&scheme) && self.admit(None) => {
-                    self.facts.served_schemes.push(ServedScheme {
-                        scheme: scheme.to_ascii_lowercase(),
-                        ..served
-                    });
-                }
-                Some(_) => {}
-                // A scheme another file exports (`Protocol.scheme`), settled once every file
-                // is read.
-                None => {
-                    if let Some(import) = arg(0).and_then(|a| self.channel_import(a))
-                        && matches!(import.from, ImportFrom::Specifier(_))
-                        && self.admit(None)
-                    {
-                        self.facts
-                            .imported_schemes
-                            .push(ImportedScheme { served, import });
-                    }
-                }
+            match import {
+                Some(import) => self
+                    .facts
+                    .imported_schemes
+                    .push(ImportedScheme { served, import }),
+                None => self.facts.served_schemes.push(served),
             }
             return;
         }
