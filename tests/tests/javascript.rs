@@ -1494,7 +1494,8 @@ session.defaultSession.setPermissionCheckHandler(null);
     assert_eq!(
         result["summary"]["security_handlers"],
         json!({"window_open_handlers": 1, "navigation_listeners": 1, "legacy_new_window_listeners": 0,
-               "webview_attach_listeners": 0, "web_contents_created_listeners": 1, "permission_handlers": 1})
+               "webview_attach_listeners": 0, "web_contents_created_listeners": 1, "permission_handlers": 1,
+               "certificate_handlers": 0})
     );
     // The inline script's invoke pairs with the main process's handler.
     assert_eq!(result["summary"]["ipc"]["paired_renderer_transmissions"], 1);
@@ -1714,6 +1715,75 @@ app.whenReady().then(() => {
 }
 
 #[test]
+fn a_scheme_served_through_another_files_function_resolves_under_the_directory_that_file_joins() {
+    // vue-cli-plugin-electron-builder's `createProtocol(scheme)`, an ES module's default
+    // export, and a CommonJS helper of the application's own: each call serves the scheme it
+    // passes, under the directory the function's handler joins beside its own file.
+    let dir = app_tree(&[
+        (
+            "main/index.js",
+            r#"import { app, BrowserWindow } from "electron";
+import createProtocol from "../node_modules/vue-cli-plugin-electron-builder/lib/createProtocol.js";
+const serving = require("./serving");
+createProtocol("app");
+serving.serve("ui");
+app.whenReady().then(() => {
+  new BrowserWindow().loadURL("app://./index.html");
+  new BrowserWindow().loadURL("ui://./settings.html");
+});
+"#,
+        ),
+        (
+            "node_modules/vue-cli-plugin-electron-builder/lib/createProtocol.js",
+            r#"import { protocol } from "electron";
+import * as path from "path";
+import { readFile } from "fs";
+export default (scheme, customProtocol) => {
+  (customProtocol || protocol).registerBufferProtocol(scheme, (request, respond) => {
+    const pathName = decodeURI(new URL(request.url).pathname);
+    readFile(path.join(__dirname, pathName), (error, data) => respond({ data }));
+  });
+};
+"#,
+        ),
+        (
+            "main/serving.js",
+            r#"const { protocol } = require("electron");
+const path = require("path");
+exports.serve = function (scheme) {
+  protocol.registerFileProtocol(scheme, (request, callback) => {
+    callback({ path: path.join(__dirname, "..", "renderer", request.url.slice(scheme.length + 3)) });
+  });
+};
+"#,
+        ),
+        (
+            "node_modules/vue-cli-plugin-electron-builder/lib/index.html",
+            "<p>lib</p>",
+        ),
+        ("main/index.html", "<p>main</p>"),
+        ("main/settings.html", "<p>main</p>"),
+        ("renderer/settings.html", "<p>settings</p>"),
+    ]);
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    assert_eq!(
+        renderer_resolutions(&result),
+        [
+            (
+                "app://./index.html".into(),
+                "resolved".into(),
+                "node_modules/vue-cli-plugin-electron-builder/lib/index.html".into()
+            ),
+            (
+                "ui://./settings.html".into(),
+                "resolved".into(),
+                "renderer/settings.html".into()
+            ),
+        ]
+    );
+}
+
+#[test]
 fn pages_and_schemes_named_by_another_files_exports_are_loads() {
     // As secure-electron-template serves its page: the scheme is a string its protocol
     // module exports, registered and loaded through that module; other pages are named by a
@@ -1910,6 +1980,78 @@ ipcRenderer.invoke(c.IPC.GET);"#,
     );
     let ipc = &result["summary"]["ipc"];
     assert_eq!(ipc["dynamic_channel_operations"], 3, "{ipc}");
+}
+
+#[test]
+fn channels_and_helpers_a_barrel_re_exports_are_read_from_the_file_that_declares_them() {
+    // A shared folder's index re-exports its modules, as TypeScript apps write
+    // `shared/index.ts`: whole (`export *`, and `__exportStar` as `tsc` compiles it to
+    // CommonJS) and by name (`export { GET as FETCH } from`), one hop after another. A name
+    // the barrel declares itself hides a module's it re-exports whole, and `default` is never
+    // re-exported whole.
+    let dir = app_tree(&[
+        (
+            "shared/channels.js",
+            r#"export const GET = "settings:get";
+export const SET = "settings:set";
+export const HIDDEN = "settings:hidden";
+export default "settings:default";"#,
+        ),
+        (
+            "shared/index.js",
+            r#"export * from "./channels";
+export { GET as FETCH } from "./channels";
+export const HIDDEN = compute();"#,
+        ),
+        (
+            "common/index.js",
+            r#""use strict";
+var __exportStar = (this && this.__exportStar) || function (m, exports) {};
+Object.defineProperty(exports, "__esModule", { value: true });
+__exportStar(require("./ipc"), exports);
+__exportStar(require("../shared"), exports);"#,
+        ),
+        (
+            "common/ipc.js",
+            r#""use strict";
+const { ipcMain } = require("electron");
+exports.handle = function (channel, fn) { ipcMain.handle(channel, fn); };"#,
+        ),
+        (
+            "main.js",
+            r#"import { ipcMain } from "electron";
+import { FETCH, HIDDEN } from "./shared";
+import defaultChannel from "./shared/index.js";
+import * as shared from "./shared/index.js";
+const common = require("./common");
+ipcMain.on(FETCH, () => 1);
+common.handle(common.SET, () => 2);
+ipcMain.on(HIDDEN, () => 3);
+ipcMain.on(defaultChannel, () => 4);
+ipcMain.on(shared.GET + ":x", () => 5);"#,
+        ),
+        (
+            "preload.js",
+            r#"import { ipcRenderer } from "electron";
+import { GET, SET } from "./shared";
+ipcRenderer.send(GET);
+ipcRenderer.invoke(SET);"#,
+        ),
+    ]);
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let paired = paired_by(&result, ["channel", "handler_operation", "handler_path"]);
+    assert_eq!(
+        paired,
+        BTreeSet::from([
+            ("settings:get", "on", "main.js"),
+            ("settings:set", "handle", "main.js"),
+        ])
+    );
+    // Dynamic: the helper's own `ipcMain.handle(channel, …)`, the barrel's own `HIDDEN`,
+    // `default`, and a concatenation.
+    let ipc = &result["summary"]["ipc"];
+    assert_eq!(ipc["dynamic_channel_operations"], 4, "{ipc}");
+    assert_eq!(ipc["main_handlers"], 6, "{ipc}");
 }
 
 #[test]

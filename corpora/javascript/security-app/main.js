@@ -1,6 +1,6 @@
 // The main process of a small Electron app whose security-relevant calls are judged by
 // Electronegativity (tools/cli/tests/electronegativity_oracle.rs). Never run.
-const { app, BrowserWindow, BrowserView, session, shell } = require("electron");
+const { app, BrowserWindow, BrowserView, protocol, session, shell } = require("electron");
 const path = require("node:path");
 const { openSettings } = require("./src/settings.js");
 
@@ -22,6 +22,20 @@ function createMain() {
   return main;
 }
 
+// A window for a legacy site, with the preferences Electron's checklist warns about.
+function createLegacy() {
+  const legacy = new BrowserWindow({
+    webPreferences: {
+      webSecurity: false,
+      allowRunningInsecureContent: true,
+      experimentalFeatures: true,
+      sandbox: false,
+    },
+  });
+  legacy.loadURL("https://legacy.example.invalid/");
+  return legacy;
+}
+
 app.on("web-contents-created", (event, contents) => {
   contents.on("will-attach-webview", (e, preferences) => {
     delete preferences.preload;
@@ -30,11 +44,27 @@ app.on("web-contents-created", (event, contents) => {
   contents.on("new-window", (e) => e.preventDefault());
 });
 
+protocol.registerSchemesAsPrivileged([
+  { scheme: "app", privileges: { standard: true, secure: true, supportFetchAPI: true, bypassCSP: false } },
+]);
+app.setAsDefaultProtocolClient("security-app");
+
+app.on("certificate-error", (event, webContents, url, error, certificate, callback) => {
+  event.preventDefault();
+  callback(url.startsWith("https://intranet.invalid/"));
+});
+
 app.whenReady().then(() => {
+  protocol.registerFileProtocol("app", (request, callback) => {
+    callback({ path: path.join(__dirname, "ui", new URL(request.url).pathname) });
+  });
+  protocol.registerHttpProtocol("legacy", (request, callback) => callback({ url: "https://example.invalid/" }));
+  session.defaultSession.setCertificateVerifyProc((request, callback) => callback(-3));
   session.defaultSession.setPermissionRequestHandler((contents, permission, callback) => {
     callback(permission === "notifications");
   });
   createMain();
+  createLegacy();
   openSettings();
   shell.openExternal("https://example.invalid/help");
 });

@@ -728,14 +728,30 @@ pub enum ImportFrom {
     Module(ModuleRef),
 }
 
-/// A function a file exports that hands one of its parameters to an IPC operation as the
-/// channel (`export function handle(channel, fn) { ipcMain.handle(channel, fn) }`).
+/// A function a file exports that hands one of its parameters to Electron: to an IPC
+/// operation as the channel (`export function handle(channel, fn) { ipcMain.handle(channel,
+/// fn) }`), or to a protocol method as the scheme it serves (`export default (scheme) => {
+/// protocol.registerBufferProtocol(scheme, …) }`, as vue-cli-plugin-electron-builder's
+/// `createProtocol` does).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ExportedIpcHelper {
     pub export: String,
     /// For a class the file exports: the method that forwards (`new Ipc().handle(…)`).
     pub method: Option<String>,
     pub forwards: Vec<IpcForward>,
+    pub serves: Vec<SchemeForward>,
+}
+
+/// A scheme a helper serves: the parameter its protocol method is given as the scheme, and
+/// what it learns of the handler it passes ([`ServedScheme::roots`], read in the helper's
+/// file).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SchemeForward {
+    /// Which parameter is the scheme, from 0.
+    pub param: u32,
+    /// The protocol method: `handle`, `registerBufferProtocol`, …
+    pub api: &'static str,
+    pub roots: Vec<StaticPath>,
 }
 
 /// One IPC operation an [`ExportedIpcHelper`] makes of its parameter.
@@ -807,6 +823,31 @@ impl ImportedHelperCall {
                     handler_range: None,
                     module: self.module.clone(),
                 }
+            })
+            .collect()
+    }
+
+    /// The schemes the call serves through `helper` (a helper of the file `roots_from`,
+    /// when another file's): each of the helper's, where the call passes a string that is a
+    /// scheme an application may serve itself.
+    pub fn served(
+        &self,
+        helper: &ExportedIpcHelper,
+        roots_from: Option<&str>,
+    ) -> Vec<ServedScheme> {
+        helper
+            .serves
+            .iter()
+            .filter_map(|serve| {
+                let scheme = self.args.get(serve.param as usize)?.channel.as_deref()?;
+                crate::extract::custom_scheme(scheme).then(|| ServedScheme {
+                    scheme: scheme.to_ascii_lowercase(),
+                    api: serve.api,
+                    serve: None,
+                    roots: serve.roots.clone(),
+                    roots_from: roots_from.map(str::to_owned),
+                    range: self.range,
+                })
             })
             .collect()
     }
@@ -968,6 +1009,29 @@ pub struct ServedScheme {
     /// file; `/out` for one under `app.getAppPath()`): where it likely serves from, though it
     /// was not run.
     pub roots: Vec<StaticPath>,
+    /// The file [`Self::roots`] are read from when it is not the one that holds this: the
+    /// file of a helper another file exports, which the call of it serves through.
+    pub roots_from: Option<String>,
+    pub range: Range,
+}
+
+/// A call that registers a URL scheme with Electron, other than one that serves a scheme kept
+/// as a [`ServedScheme`]: privileges granted (`protocol.registerSchemesAsPrivileged([{scheme,
+/// privileges}])`, one for each scheme it lists, and Electron 4's `registerStandardSchemes`
+/// and `registerServiceWorkerSchemes`), the application made the system's handler of a scheme
+/// (`app.setAsDefaultProtocolClient(scheme)`, how deep links reach it), and a `protocol`
+/// method given a scheme that is the web's or the file system's (`interceptFileProtocol("file",
+/// …)`, `handle("https", …)`), not written as a string, or forwarded
+/// (`registerHttpProtocol`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SchemeRegistration {
+    /// The method called.
+    pub api: &'static str,
+    /// Lower case; `None` when it is not a string the call writes or names.
+    pub scheme: Option<String>,
+    /// The privileges granted, sorted: the members set to `true` of a listed scheme's
+    /// `privileges`; `standard` and `allowServiceWorkers` for the older methods.
+    pub privileges: Vec<String>,
     pub range: Range,
 }
 
@@ -1064,13 +1128,15 @@ pub struct ServeOptions {
 
 /// A handler the main process installs on what renderers may do: the controls of Electron's
 /// security checklist (limit navigation, limit new windows, handle permission requests,
-/// check webviews before they attach).
+/// check webviews before they attach), and what decides on certificates (a verification
+/// procedure of its own, a listener for certificate errors, a certificate imported).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SecurityHandler {
     /// `setWindowOpenHandler`, `setPermissionRequestHandler`, `setPermissionCheckHandler`,
-    /// `setDevicePermissionHandler`, `setDisplayMediaRequestHandler`, or the event a listener
-    /// is added for: `will-navigate`, `will-frame-navigate`, `will-redirect`, `new-window`
-    /// (removed in Electron 22), `will-attach-webview`, `web-contents-created`.
+    /// `setDevicePermissionHandler`, `setDisplayMediaRequestHandler`,
+    /// `setCertificateVerifyProc`, `importCertificate`, or the event a listener is added for:
+    /// `will-navigate`, `will-frame-navigate`, `will-redirect`, `new-window` (removed in
+    /// Electron 22), `will-attach-webview`, `web-contents-created`, `certificate-error`.
     pub api: &'static str,
     /// `function` (a function written there), `reference` (a name or member), `null` (the
     /// handler removed) or `other`.
@@ -1242,6 +1308,8 @@ pub struct JsFacts {
     pub csp_headers: Vec<HeaderPolicy>,
     /// URL schemes the code serves through Electron's `protocol` module.
     pub served_schemes: Vec<ServedScheme>,
+    /// The other calls that register a URL scheme with Electron ([`SchemeRegistration`]).
+    pub scheme_registrations: Vec<SchemeRegistration>,
     /// Renderer loads whose target is built on strings other files export, unsettled
     /// ([`ImportedLoad`]).
     pub imported_loads: Vec<ImportedLoad>,
@@ -1257,6 +1325,10 @@ pub struct JsFacts {
     pub export_shapes: Vec<ExportShape>,
     /// Whether the file wrote more exports than were read.
     pub export_shapes_truncated: bool,
+    /// The specifiers of the modules it re-exports whole at its top level (`export * from
+    /// "m"`, and as compilers write that in CommonJS), in the order written: what another
+    /// file imports from it by a name it does not export itself may be theirs.
+    pub star_exports: Vec<String>,
     /// Its semantic relations, when the file was among those read for them.
     pub semantics: Option<Box<SemanticFacts>>,
     /// Findings not kept because `max_findings` was reached.

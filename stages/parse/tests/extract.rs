@@ -3970,6 +3970,180 @@ allow(view.webContents);"#,
     );
 }
 
+/// Every call that registers a URL scheme with Electron is kept: a custom scheme served with a
+/// handler of the application's own as a served scheme, and the rest as registrations, with
+/// the privileges granted (minified `!0` too, never a `false` one), the system's deep links, a
+/// web scheme intercepted, a forwarded one, and one the code does not write.
+#[test]
+fn calls_that_register_url_schemes_are_kept_with_their_privileges() {
+    let f = facts(
+        "main.js",
+        r#"const { app, protocol, session } = require("electron");
+const SCHEME = "App";
+protocol.registerSchemesAsPrivileged([
+  { scheme: SCHEME, privileges: { standard: !0, secure: true, bypassCSP: false, corsEnabled: !1 } },
+  { scheme: "media", privileges: { stream: true } },
+  dynamicEntry,
+]);
+protocol.registerStandardSchemes(["old", scheme()]);
+app.setAsDefaultProtocolClient("deep-link");
+protocol.handle(SCHEME, (req) => new Response(""));
+session.defaultSession.protocol.interceptFileProtocol("file", (req, cb) => cb({}));
+protocol.registerHttpProtocol("proxy", (req, cb) => cb({ url: "https://example.invalid/" }));
+protocol.handle(process.env.SCHEME, (req) => new Response(""));
+protocol.registerSchemesAsPrivileged(schemes);"#,
+    );
+    let served: Vec<(&str, &str)> =
+        f.js.served_schemes
+            .iter()
+            .map(|s| (s.scheme.as_str(), s.api))
+            .collect();
+    assert_eq!(served, [("app", "handle")]);
+    let registered: Vec<(&str, Option<&str>, Vec<&str>)> =
+        f.js.scheme_registrations
+            .iter()
+            .map(|r| {
+                (
+                    r.api,
+                    r.scheme.as_deref(),
+                    r.privileges.iter().map(String::as_str).collect(),
+                )
+            })
+            .collect();
+    assert_eq!(
+        registered,
+        [
+            (
+                "registerSchemesAsPrivileged",
+                Some("app"),
+                vec!["secure", "standard"]
+            ),
+            ("registerSchemesAsPrivileged", Some("media"), vec!["stream"]),
+            ("registerSchemesAsPrivileged", None, vec![]),
+            ("registerStandardSchemes", Some("old"), vec!["standard"]),
+            ("registerStandardSchemes", None, vec!["standard"]),
+            ("setAsDefaultProtocolClient", Some("deep-link"), vec![]),
+            ("interceptFileProtocol", Some("file"), vec![]),
+            ("registerHttpProtocol", Some("proxy"), vec![]),
+            ("handle", None, vec![]),
+            ("registerSchemesAsPrivileged", None, vec![]),
+        ]
+    );
+}
+
+/// Modules a file re-exports whole, as ES modules write it and as TypeScript, tslib, esbuild
+/// and Babel compile it to CommonJS; a re-export of one name, a plain call and a namespace
+/// object are none.
+#[test]
+fn modules_a_file_re_exports_whole_are_listed_in_order() {
+    let esm = facts(
+        "shared/index.js",
+        r#"export * from "./channels";
+export * as paths from "./paths";
+export { GET as FETCH } from "./channels";
+export * from "./windows";
+export * from "./channels";"#,
+    );
+    assert_eq!(esm.js.star_exports, ["./channels", "./windows"]);
+    let commonjs = facts(
+        "shared/index.js",
+        r#""use strict";
+var __exportStar = (this && this.__exportStar) || function (m, exports) {};
+Object.defineProperty(exports, "__esModule", { value: true });
+__exportStar(require("./tsc"), exports);
+tslib_1.__exportStar(require("./tslib"), exports);
+__reExport(src_exports, require("./esbuild"), module.exports);
+var _babel = require("./babel");
+Object.keys(_babel).forEach(function (key) {
+  if (key === "default" || key === "__esModule") return;
+  exports[key] = _babel[key];
+});
+helper(require("./other"), exports);
+Object.keys(options).forEach((key) => {});
+exports.one = require("./one").one;"#,
+    );
+    assert_eq!(
+        commonjs.js.star_exports,
+        ["./tsc", "./tslib", "./esbuild", "./babel"]
+    );
+}
+
+/// A function that hands its parameter to a protocol method as the scheme serves the scheme
+/// each call passes, under the directories its handler joins: vue-cli-plugin-electron-builder's
+/// `createProtocol` as webpack minifies it into the main process (its protocol object a
+/// parameter's fallback), a class's method, and a scheme named by a constant (as a direct call's
+/// may be too). A call passing
+/// a web scheme, or no string, serves nothing; the protocol call inside the function serves
+/// nothing of its own.
+#[test]
+fn functions_that_register_a_scheme_serve_the_scheme_each_call_passes() {
+    let f = facts(
+        "background.js",
+        r#"const o = require("electron"), r = require("path"), t = require("fs");
+const n = (e, n) => {
+  (n || o.protocol).registerBufferProtocol(e, (o, n) => {
+    let a = new URL(o.url).pathname;
+    (0, t.readFile)(r.join(__dirname, a), (o, t) => n({ data: t }));
+  });
+};
+class Server {
+  serve(scheme) { o.protocol.handle(scheme, (req) => o.net.fetch(r.join(__dirname, "../web", new URL(req.url).pathname))); }
+}
+const SCHEME = "bundle";
+n("app");
+new Server().serve("ui");
+Server.prototype.serve(SCHEME);
+n("https");
+n(process.env.SCHEME);
+"#,
+    );
+    let served: Vec<(&str, &str, Vec<&str>)> =
+        f.js.served_schemes
+            .iter()
+            .map(|s| {
+                (
+                    s.scheme.as_str(),
+                    s.api,
+                    s.roots.iter().map(|r| r.path.as_str()).collect(),
+                )
+            })
+            .collect();
+    assert_eq!(served, [("app", "registerBufferProtocol", vec![""])]);
+    let s = facts(
+        "main.js",
+        r#"const { protocol } = require("electron");
+const path = require("path");
+class Server {
+  serve(scheme) { protocol.handle(scheme, (req) => fetch(path.join(__dirname, "../web", new URL(req.url).pathname))); }
+}
+const SCHEME = "bundle";
+const server = new Server();
+server.serve("ui");
+server.serve(SCHEME);
+const DIRECT = "direct";
+protocol.registerFileProtocol(DIRECT, (request, callback) => callback({}));
+"#,
+    );
+    let served: Vec<(&str, Vec<&str>)> =
+        s.js.served_schemes
+            .iter()
+            .map(|s| {
+                (
+                    s.scheme.as_str(),
+                    s.roots.iter().map(|r| r.path.as_str()).collect(),
+                )
+            })
+            .collect();
+    assert_eq!(
+        served,
+        [
+            ("ui", vec!["../web"]),
+            ("bundle", vec!["../web"]),
+            ("direct", vec![])
+        ]
+    );
+}
+
 /// The directories a protocol handler written in the call joins the request's path under:
 /// beside the file, or under the application's root; a handler named elsewhere, or one that
 /// joins only static paths, gives none.

@@ -749,14 +749,57 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
     }
     let guards = &s["security_handlers"];
     say!(
-        "  security handlers window open {} (legacy new-window {}), navigation {}, webview attach {}, permissions {}, web-contents-created {}",
+        "  security handlers window open {} (legacy new-window {}), navigation {}, webview attach {}, permissions {}, web-contents-created {}, certificates {}",
         guards["window_open_handlers"],
         guards["legacy_new_window_listeners"],
         guards["navigation_listeners"],
         guards["webview_attach_listeners"],
         guards["permission_handlers"],
-        guards["web_contents_created_listeners"]
+        guards["web_contents_created_listeners"],
+        guards["certificate_handlers"]
     );
+    let schemes = &s["url_schemes"];
+    let listed = schemes["schemes"].as_array().map_or(&[][..], Vec::as_slice);
+    let dynamic = schemes["dynamic_registrations"].as_u64().unwrap_or(0);
+    if !listed.is_empty() || dynamic > 0 {
+        let mut parts: Vec<String> = listed
+            .iter()
+            .take(8)
+            .map(|scheme| {
+                let words = |key: &str| {
+                    scheme[key]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .filter_map(Value::as_str)
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                };
+                let privileges = words("privileges");
+                let privileges = if privileges.is_empty() {
+                    String::new()
+                } else {
+                    format!("; privileges: {privileges}")
+                };
+                format!(
+                    "{}:// ({}{privileges})",
+                    text(&scheme["scheme"]),
+                    words("apis")
+                )
+            })
+            .collect();
+        let more = listed.len().saturating_sub(8) as u64
+            + schemes["omitted_schemes"].as_u64().unwrap_or(0);
+        if more > 0 {
+            parts.push(format!("{more} more"));
+        }
+        if dynamic > 0 {
+            parts.push(format!(
+                "{dynamic} registering a scheme not written as a string"
+            ));
+        }
+        say!("  url schemes       {}", parts.join(", "));
+    }
     let pages = &s["renderer_pages"];
     if pages["loaded_pages"].as_u64().unwrap_or(0) > 0 {
         say!(

@@ -269,6 +269,36 @@ remoteMain.enable(win.webContents);"#,
     );
 }
 
+/// The summary's URL scheme line names each scheme with the methods that register it and the
+/// privileges granted, and counts those whose scheme the code does not write; the security
+/// handlers' line counts what decides on certificates.
+#[test]
+fn the_summary_names_the_url_schemes_and_their_privileges() {
+    let files = [
+        ("package.json", r#"{"name":"p","main":"main.js"}"#),
+        (
+            "main.js",
+            r#"const { app, protocol, session } = require("electron");
+protocol.registerSchemesAsPrivileged([{ scheme: "app", privileges: { secure: true, standard: true } }]);
+app.setAsDefaultProtocolClient("deep");
+protocol.handle("app", (req) => new Response(""));
+protocol.handle(process.env.SCHEME, (req) => new Response(""));
+app.on("certificate-error", (event) => event.preventDefault());
+session.defaultSession.setCertificateVerifyProc((request, callback) => callback(0));"#,
+        ),
+    ];
+    let text = summary_of(&files);
+    assert_eq!(
+        line_of(&text, "url schemes"),
+        "url schemes       app:// (handle registerSchemesAsPrivileged; privileges: secure standard), deep:// (setAsDefaultProtocolClient), 1 registering a scheme not written as a string",
+        "{text}"
+    );
+    assert!(
+        line_of(&text, "security handlers").ends_with("certificates 2"),
+        "{text}"
+    );
+}
+
 /// The summary's source-map line: the maps shipped, those the code links by its
 /// `sourceMappingURL`, and, once their contents are read, the original sources they name and
 /// how many of those carry their text.

@@ -11,7 +11,18 @@
 //! - `OPEN_EXTERNAL_JS_CHECK`: `.openExternal(x)` where `x` is not a string literal, REA's
 //!   open-external targets that are not static;
 //! - `CSP_HTML_CHECK`: each `<meta http-equiv="Content-Security-Policy">`, REA's meta
-//!   policies, at the same line.
+//!   policies, at the same line;
+//! - `PROTOCOL_HANDLER_JS_CHECK`: calls that register a URL scheme (`register*Protocol`,
+//!   `setAsDefaultProtocolClient`, …), REA's URL scheme registrations of those methods;
+//! - `CERTIFICATE_ERROR_EVENT_JS_CHECK` and `CERTIFICATE_VERIFY_PROC_JS_CHECK`: listeners for
+//!   `certificate-error`, and `setCertificateVerifyProc`/`importCertificate` calls, REA's
+//!   certificate handlers;
+//! - `SANDBOX_JS_CHECK`, `WEB_SECURITY_JS_CHECK`, `INSECURE_CONTENT_JS_CHECK` and
+//!   `EXPERIMENTAL_FEATURES_JS_CHECK`: windows whose `webPreferences` leave the sandbox off
+//!   (not `sandbox: true`), turn `webSecurity` off, or turn `allowRunningInsecureContent` or
+//!   the experimental features on, read off REA's explicit web preferences. The tool locates
+//!   a preference at its key, and an absent `sandbox` at the window: each is compared by the
+//!   window whose range holds it.
 
 mod support;
 
@@ -38,7 +49,7 @@ fn electronegativity(app: &Path) -> Located {
         // Relative paths, no descriptions, and an Electron version given, so that it does
         // not look one up online.
         .args(["-r", "-v", "false", "-e", "30.0.0", "-l"])
-        .arg("CSPHTMLCheck,LimitNavigationJSCheck,PermissionRequestHandlerJSCheck,OpenExternalJSCheck,AuxclickJSCheck")
+        .arg("CSPHTMLCheck,LimitNavigationJSCheck,PermissionRequestHandlerJSCheck,OpenExternalJSCheck,AuxclickJSCheck,ProtocolHandlerJSCheck,CertificateErrorEventJSCheck,CertificateVerifyProcJSCheck,SandboxJSCheck,WebSecurityJSCheck,InsecureContentJSCheck,ExperimentalFeaturesJSCheck")
         .output()
         .expect("electronegativity runs");
     assert!(
@@ -86,6 +97,36 @@ fn ours(result: &Value) -> Located {
         match node["kind"].as_str().unwrap() {
             "browser-window" => {
                 found.insert(at("AUXCLICK_JS_CHECK"));
+                let literal = |name: &str| {
+                    props["web_preferences"]
+                        .as_array()
+                        .unwrap()
+                        .iter()
+                        .find(|p| p["name"] == name && p["value"]["kind"] == "literal")
+                        .map(|p| p["value"]["value"].clone())
+                };
+                let yes = Some(Value::Bool(true));
+                let risky = [
+                    ("SANDBOX_JS_CHECK", literal("sandbox") != yes),
+                    (
+                        "WEB_SECURITY_JS_CHECK",
+                        literal("webSecurity") == Some(Value::Bool(false)),
+                    ),
+                    (
+                        "INSECURE_CONTENT_JS_CHECK",
+                        literal("allowRunningInsecureContent") == yes,
+                    ),
+                    (
+                        "EXPERIMENTAL_FEATURES_JS_CHECK",
+                        literal("experimentalFeatures") == yes
+                            || literal("experimentalCanvasFeatures") == yes,
+                    ),
+                ];
+                for (check, flagged) in risky {
+                    if flagged {
+                        found.insert(at(check));
+                    }
+                }
             }
             "target" if props["kind"] == "open-external" && props["static"] == false => {
                 found.insert(at("OPEN_EXTERNAL_JS_CHECK"));
@@ -103,6 +144,10 @@ fn ours(result: &Value) -> Located {
                     "LIMIT_NAVIGATION_JS_CHECK"
                 }
                 "setPermissionRequestHandler" => "PERMISSION_REQUEST_HANDLER_JS_CHECK",
+                "certificate-error" => "CERTIFICATE_ERROR_EVENT_JS_CHECK",
+                "setCertificateVerifyProc" | "importCertificate" => {
+                    "CERTIFICATE_VERIFY_PROC_JS_CHECK"
+                }
                 _ => continue,
             };
             found.insert((
@@ -111,6 +156,26 @@ fn ours(result: &Value) -> Located {
                 handler["line"].as_u64().unwrap(),
                 handler["column"].as_u64().unwrap(),
             ));
+        }
+        // The methods the tool's check names (not `handle`, nor the privileges' methods of
+        // Electron 5 and later).
+        for scheme in props["url_schemes"].as_array().into_iter().flatten() {
+            let api = scheme["api"].as_str().unwrap();
+            if api.starts_with("register") && api.ends_with("Protocol")
+                || matches!(
+                    api,
+                    "setAsDefaultProtocolClient"
+                        | "registerStandardSchemes"
+                        | "registerServiceWorkerSchemes"
+                )
+            {
+                found.insert((
+                    "PROTOCOL_HANDLER_JS_CHECK".to_owned(),
+                    path.to_owned(),
+                    scheme["line"].as_u64().unwrap(),
+                    scheme["column"].as_u64().unwrap(),
+                ));
+            }
         }
         for policy in props["content_security_policy"]["policies"]
             .as_array()
@@ -129,20 +194,76 @@ fn ours(result: &Value) -> Located {
     found
 }
 
+/// The checks that locate a window's preference at its key, each moved to the start of the
+/// window whose range (in REA's graph) holds it.
+const PREFERENCE_CHECKS: [&str; 4] = [
+    "SANDBOX_JS_CHECK",
+    "WEB_SECURITY_JS_CHECK",
+    "INSECURE_CONTENT_JS_CHECK",
+    "EXPERIMENTAL_FEATURES_JS_CHECK",
+];
+
+/// `judged` with each preference finding placed at the window that holds it.
+fn by_window(judged: Located, result: &Value) -> Located {
+    let windows: Vec<(String, (u64, u64), (u64, u64))> = result["graph"]["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["kind"] == "browser-window")
+        .map(|n| {
+            let location = &n["observations"][0]["evidence"]["location"];
+            let point = |p: &Value| (p["line"].as_u64().unwrap(), p["column"].as_u64().unwrap());
+            (
+                location["source"].as_str().unwrap().to_owned(),
+                point(&location["start"]),
+                point(&location["end"]),
+            )
+        })
+        .collect();
+    judged
+        .into_iter()
+        .map(|(check, file, line, column)| {
+            if !PREFERENCE_CHECKS.contains(&check.as_str()) {
+                return (check, file, line, column);
+            }
+            let (_, (line, column), _) = windows
+                .iter()
+                .find(|(source, start, end)| {
+                    *source == file && *start <= (line, column) && (line, column) <= *end
+                })
+                .unwrap_or_else(|| panic!("{check} at {file}:{line}:{column} is in no window"));
+            (check, file, *line, *column)
+        })
+        .collect()
+}
+
 #[test]
 fn windows_handlers_open_external_and_policies_match_electronegativity() {
     let app = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpora/javascript/security-app");
-    let judged = electronegativity(&app);
     let result = support::tool_json("analyze-javascript-application", &app, &[]);
+    let judged = by_window(electronegativity(&app), &result["result"]);
     let found = ours(&result["result"]);
     assert_eq!(found, judged);
     // Every check found something, so the comparison covered each of them.
     let checks: BTreeSet<&str> = judged.iter().map(|(check, ..)| check.as_str()).collect();
-    assert_eq!(checks.len(), 5, "{checks:?}");
+    assert_eq!(checks.len(), 12, "{checks:?}");
     // REA also reads what the tool's checks do not: the listeners guarding webviews and
     // redirects, the hook that installs them, and the policies' verdicts.
     let handlers = &result["result"]["summary"]["security_handlers"];
     assert_eq!(handlers["webview_attach_listeners"], 1);
     assert_eq!(handlers["web_contents_created_listeners"], 1);
     assert_eq!(handlers["navigation_listeners"], 3);
+    assert_eq!(handlers["certificate_handlers"], 2);
+    // The schemes by name, with what the tool does not read: the privileges granted.
+    let schemes = &result["result"]["summary"]["url_schemes"];
+    assert_eq!(
+        schemes["schemes"],
+        serde_json::json!([
+            {"scheme": "app", "apis": ["registerFileProtocol", "registerSchemesAsPrivileged"],
+             "privileges": ["secure", "standard", "supportFetchAPI"]},
+            {"scheme": "legacy", "apis": ["registerHttpProtocol"], "privileges": []},
+            {"scheme": "security-app", "apis": ["setAsDefaultProtocolClient"], "privileges": []},
+        ])
+    );
+    assert_eq!(schemes["dynamic_registrations"], 0);
 }

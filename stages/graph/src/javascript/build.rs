@@ -11,7 +11,7 @@ use rea_hash::{CanonicalJson, Composed, Piece};
 use rea_parse::{
     ChannelImport, FileFacts, FileKind, ImportFrom, IpcOp, JsFacts, Module, ModuleKey, ModuleRef,
     ParseOutput, ParseStatus, Range, RendererLoad, ServeOptions, StaticValue, TextStatus,
-    WindowCall, exported_string,
+    WindowCall,
 };
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -680,8 +680,9 @@ fn served_schemes(request: &Request<'_>) -> BTreeMap<String, Served> {
             if let Some(options) = &served.serve {
                 serves.serve.insert(options.clone());
             }
+            let from = served.roots_from.as_ref().unwrap_or(&file.path);
             for root in &served.roots {
-                serves.roots.insert((file.path.clone(), root.path.clone()));
+                serves.roots.insert((from.clone(), root.path.clone()));
             }
         }
     }
@@ -841,30 +842,72 @@ fn settle_imported_loads(files: &Files, parsed: &mut [FileFacts]) {
 }
 
 /// Settles the calls of functions other files export ([`rea_parse::ImportedHelperCall`]):
-/// where the specifier resolves to a file that exports, under the name called, a function
+/// where the specifier resolves to a file that exports (itself, or through its re-exports,
+/// [`through_reexports`]), under the name called, a function
 /// that forwards a parameter as an IPC channel ([`rea_parse::ExportedIpcHelper`]), the call
 /// is each operation that function makes, on the channel the call passes, with `via` naming
-/// the callee as written. The other calls are dropped.
+/// the callee as written; where the function passes it to a protocol method as the scheme
+/// it serves, the call serves the scheme it passes, under the directories the function's
+/// handler names from its own file. The other calls are dropped.
 fn settle_imported_helper_calls(files: &Files, parsed: &mut [FileFacts]) {
-    let helpers: HashMap<String, Vec<rea_parse::ExportedIpcHelper>> = parsed
-        .iter()
-        .filter(|f| !f.js.exported_ipc_helpers.is_empty())
-        .map(|f| (f.path.clone(), f.js.exported_ipc_helpers.clone()))
-        .collect();
+    type Settled = (usize, Vec<IpcOp>, Vec<rea_parse::ServedScheme>);
+    let settled: Vec<Settled> = {
+        let by_path: HashMap<&str, &FileFacts> =
+            parsed.iter().map(|f| (f.path.as_str(), f)).collect();
+        parsed
+            .iter()
+            .enumerate()
+            .filter(|(_, f)| !f.js.imported_helper_calls.is_empty())
+            .map(|(i, file)| {
+                let (mut ops, mut schemes) = (Vec::new(), Vec::new());
+                for call in &file.js.imported_helper_calls {
+                    let ImportFrom::Specifier(specifier) = &call.import.from else {
+                        continue;
+                    };
+                    let Some(target) = imported_file(files, &by_path, &file.path, specifier) else {
+                        continue;
+                    };
+                    let export = call.import.path.first().map_or("", String::as_str);
+                    let helper = &mut |f, export: &str| exported_helper(f, export, &call.method);
+                    let Some((path, helper)) =
+                        through_reexports(files, &by_path, target, export, helper, 0)
+                    else {
+                        continue;
+                    };
+                    ops.extend(call.operations(helper));
+                    let roots_from = (path != file.path).then_some(path);
+                    schemes.extend(call.served(helper, roots_from));
+                }
+                (i, ops, schemes)
+            })
+            .collect()
+    };
     for file in parsed.iter_mut() {
-        for call in std::mem::take(&mut file.js.imported_helper_calls) {
-            let ImportFrom::Specifier(specifier) = &call.import.from else {
-                continue;
-            };
-            let helper = files
-                .resolved_module(&file.path, specifier)
-                .and_then(|path| helpers.get(&path))
-                .and_then(|exported| exported.iter().find(|h| call.calls(h)));
-            if let Some(helper) = helper {
-                file.js.ipc.extend(call.operations(helper));
+        file.js.imported_helper_calls = Vec::new();
+    }
+    for (i, ops, schemes) in settled {
+        let js = &mut parsed[i].js;
+        js.ipc.extend(ops);
+        for scheme in schemes {
+            if !js.served_schemes.contains(&scheme) {
+                js.served_schemes.push(scheme);
             }
         }
     }
+}
+
+/// The helper `file` exports as `export` (its `method`, for a class), with the file's path.
+fn exported_helper<'p>(
+    file: &'p FileFacts,
+    export: &str,
+    method: &Option<String>,
+) -> Option<(&'p str, &'p rea_parse::ExportedIpcHelper)> {
+    let helper = file
+        .js
+        .exported_ipc_helpers
+        .iter()
+        .find(|h| h.export == export && h.method == *method)?;
+    Some((file.path.as_str(), helper))
 }
 
 /// Settles the modules wrapped by helpers imported from other files
@@ -992,6 +1035,10 @@ pub fn build(cx: &StageCx<'_>, request: &Request<'_>) -> Result<Built, Failure> 
             props["electron_security_handlers"] = json!(file.js.security_handlers.iter().map(|h| json!({
                 "api": h.api, "handler": h.handler, "line": h.range.start.line, "column": h.range.start.column}))
                 .collect::<Vec<_>>());
+        }
+        let schemes = url_schemes_of(file);
+        if !schemes.is_empty() {
+            props["url_schemes"] = json!(schemes);
         }
         if !file.js.csp_headers.is_empty() {
             props["content_security_policy_headers"] = json!(
@@ -1169,6 +1216,81 @@ pub fn build(cx: &StageCx<'_>, request: &Request<'_>) -> Result<Built, Failure> 
     finish(cx, projected, request)
 }
 
+/// Most URL scheme registrations listed on one file's node.
+const MAX_FILE_SCHEMES: usize = 64;
+/// Most schemes the summary lists.
+const MAX_SUMMARY_SCHEMES: usize = 64;
+
+/// The calls of a file that register a URL scheme with Electron: those that serve one
+/// ([`rea_parse::ServedScheme`], also through a helper, and `electron-serve`) and the rest
+/// ([`rea_parse::SchemeRegistration`]), in source order, at most [`MAX_FILE_SCHEMES`].
+fn url_schemes_of(file: &FileFacts) -> Vec<Value> {
+    let served = file.js.served_schemes.iter().map(|s| {
+        (
+            (s.range.start.line, s.range.start.column),
+            s.api,
+            Some(s.scheme.as_str()),
+            &[][..],
+        )
+    });
+    let registered = file.js.scheme_registrations.iter().map(|r| {
+        (
+            (r.range.start.line, r.range.start.column),
+            r.api,
+            r.scheme.as_deref(),
+            r.privileges.as_slice(),
+        )
+    });
+    let mut all: Vec<_> = served.chain(registered).collect();
+    all.sort();
+    all.dedup();
+    all.into_iter()
+        .take(MAX_FILE_SCHEMES)
+        .map(|((line, column), api, scheme, privileges)| {
+            let mut entry = json!({"api": api, "scheme": scheme, "line": line, "column": column});
+            if !privileges.is_empty() {
+                entry["privileges"] = json!(privileges);
+            }
+            entry
+        })
+        .collect()
+}
+
+/// The URL schemes the application registers with Electron, by scheme: the methods that
+/// register each and the privileges granted to it (sorted, at most [`MAX_SUMMARY_SCHEMES`]
+/// schemes), and how many registrations name no scheme the code writes.
+fn url_schemes(parsed: &[FileFacts]) -> Value {
+    let mut schemes: BTreeMap<&str, (BTreeSet<&str>, BTreeSet<&str>)> = BTreeMap::new();
+    let mut dynamic = 0u64;
+    for file in parsed {
+        for served in &file.js.served_schemes {
+            let entry = schemes.entry(served.scheme.as_str()).or_default();
+            entry.0.insert(served.api);
+        }
+        for registration in &file.js.scheme_registrations {
+            let Some(scheme) = registration.scheme.as_deref() else {
+                dynamic += 1;
+                continue;
+            };
+            let entry = schemes.entry(scheme).or_default();
+            entry.0.insert(registration.api);
+            entry
+                .1
+                .extend(registration.privileges.iter().map(String::as_str));
+        }
+    }
+    let listed = schemes.len();
+    let schemes: Vec<Value> = schemes
+        .into_iter()
+        .take(MAX_SUMMARY_SCHEMES)
+        .map(|(scheme, (apis, privileges))| {
+            json!({"scheme": scheme, "apis": apis, "privileges": privileges})
+        })
+        .collect();
+    json!({"schemes": schemes, "omitted_schemes": listed - schemes.len(),
+           "dynamic_registrations": dynamic})
+}
+
 /// How many of each kind of security handler the code installs (a `null` handler, which
 /// removes one, is not counted).
 fn security_handlers(parsed: &[FileFacts]) -> Value {
@@ -1179,6 +1301,7 @@ fn security_handlers(parsed: &[FileFacts]) -> Value {
         "webview_attach_listeners",
         "web_contents_created_listeners",
         "permission_handlers",
+        "certificate_handlers",
     ]
     .into_iter()
     .map(|k| (k, 0))
@@ -1193,6 +1316,9 @@ fn security_handlers(parsed: &[FileFacts]) -> Value {
             "new-window" => "legacy_new_window_listeners",
             "will-attach-webview" => "webview_attach_listeners",
             "web-contents-created" => "web_contents_created_listeners",
+            "certificate-error" | "setCertificateVerifyProc" | "importCertificate" => {
+                "certificate_handlers"
+            }
             _ => "permission_handlers",
         };
         *counts.entry(key).or_default() += 1;
@@ -2010,8 +2136,50 @@ fn imported_file<'p>(
     by_path.get(path.as_str()).copied()
 }
 
+/// Re-exports followed from the file a specifier names to the file that declares an export.
+const MAX_REEXPORT_HOPS: usize = 4;
+
+/// What `found` finds for the export `name` of `file`, or of the file that export comes from:
+/// a named re-export (`export { a as name } from "m"`, or CommonJS written so: an
+/// [`rea_parse::ExportShape`] of kind `re-export`) is followed to its module's export, and a
+/// name the file does not export itself is looked for in each module it re-exports whole
+/// (`export * from "m"`, [`rea_parse::JsFacts::star_exports`]), which never gives `default`.
+/// At most [`MAX_REEXPORT_HOPS`] files past the first; a specifier that resolves to no file
+/// of the application ends the search.
+fn through_reexports<'p, T>(
+    files: &Files,
+    by_path: &HashMap<&str, &'p FileFacts>,
+    file: &'p FileFacts,
+    name: &str,
+    found: &mut dyn FnMut(&'p FileFacts, &str) -> Option<T>,
+    hops: usize,
+) -> Option<T> {
+    if let Some(value) = found(file, name) {
+        return Some(value);
+    }
+    if hops >= MAX_REEXPORT_HOPS {
+        return None;
+    }
+    // The file's own export of the name, the last written, hides any it re-exports whole.
+    if let Some(shape) = file.js.export_shapes.iter().rev().find(|s| s.name == name) {
+        let (Some(from), Some(imported)) = (&shape.from, &shape.imported) else {
+            return None;
+        };
+        let target = imported_file(files, by_path, &file.path, from)?;
+        return through_reexports(files, by_path, target, imported, found, hops + 1);
+    }
+    if name == "default" {
+        return None;
+    }
+    file.js.star_exports.iter().find_map(|star| {
+        let target = imported_file(files, by_path, &file.path, star)?;
+        through_reexports(files, by_path, target, name, found, hops + 1)
+    })
+}
+
 /// The string another file exports where `import` reads it (a [`ChannelImport`] from a
-/// specifier, resolved as a module specifier from `from`), if that file exports one there.
+/// specifier, resolved as a module specifier from `from`), if that file exports one there,
+/// itself or through its re-exports ([`through_reexports`]).
 fn imported_string<'p>(
     files: &Files,
     by_path: &HashMap<&str, &'p FileFacts>,
@@ -2022,7 +2190,18 @@ fn imported_string<'p>(
         return None;
     };
     let target = imported_file(files, by_path, from, specifier)?;
-    exported_string(&target.js.exported_constants, &import.path)
+    let [name, rest @ ..] = import.path.as_slice() else {
+        return None;
+    };
+    let mut string = |file: &'p FileFacts, name: &str| {
+        file.js
+            .exported_constants
+            .iter()
+            .rev()
+            .find(|(exported, _)| exported == name)
+            .and_then(|(_, value)| value.at(rest))
+    };
+    through_reexports(files, by_path, target, name, &mut string, 0)
 }
 
 /// Channels written as members of what another file exports (`channels_1.IPC.GET` after
@@ -3737,6 +3916,7 @@ fn finish(cx: &StageCx<'_>, p: Projected, request: &Request<'_>) -> Result<Built
         "resolved_utility_entrypoints": c.resolved_utilities, "child_process_calls": c.child_processes,
         "open_external_calls": c.open_external, "remote_module_calls": c.remote_module, "native_addon_bindings": c.native, "resolved_native_addon_bindings": c.resolved_native,
         "security_handlers": security_handlers(parsed),
+        "url_schemes": url_schemes(parsed),
         "entrypoint_reach": reach_json(c.reach.as_ref()),
         "renderer_pages": {"loaded_pages": pages.pages, "with_content_security_policy": pages.with_policy,
                            "policy_allows_inline_scripts": pages.policy_allows_inline_scripts,

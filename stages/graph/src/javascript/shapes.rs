@@ -51,17 +51,40 @@ pub struct Taken {
     ambiguous_modules: usize,
 }
 
+/// An export without its shapes: its name, kind and what a re-export reads.
+fn outline(export: &ExportShape) -> ExportShape {
+    ExportShape {
+        name: export.name.clone(),
+        syntax: export.syntax,
+        kind: export.kind,
+        is_async: export.is_async,
+        generator: export.generator,
+        arity: export.arity,
+        shapes: Vec::new(),
+        partial: export.partial,
+        limitations: Vec::new(),
+        from: export.from.clone(),
+        imported: export.imported.clone(),
+        range: export.range,
+    }
+}
+
 /// One export: its file's path, its module's key (a factory's) and digest (the factory's
 /// source, or the file's), and what the parse stage read.
 type Row = (String, Option<ModuleKey>, Option<String>, ExportShape);
 
-/// Moves every export out of `files` (in any order), leaving their lists empty.
+/// Moves every export out of `files` (in any order), leaving their lists empty, but for a
+/// file that re-exports another module's: its list keeps each export's name, kind and what a
+/// re-export reads, without shapes, for what other files look up through it.
 pub fn take(files: &mut [FileFacts]) -> Taken {
     let mut rows = Vec::new();
     let mut truncated_files = 0;
     let mut ambiguous_modules = 0;
     for file in files.iter_mut() {
         let exports = std::mem::take(&mut file.js.export_shapes);
+        if !file.js.star_exports.is_empty() || exports.iter().any(|e| e.from.is_some()) {
+            file.js.export_shapes = exports.iter().map(outline).collect();
+        }
         if file.kind != FileKind::JavaScript
             || file.parse == ParseStatus::Failed
             || is_declaration_file(&file.path)

@@ -4,7 +4,6 @@
 
 use swc_common::{Span, Spanned};
 use swc_ecma_ast::{BinExpr, BinaryOp, CallExpr, Expr, Lit, ObjectLit, Pat, Prop, PropOrSpread};
-use swc_ecma_visit::VisitWith;
 
 use super::Extractor;
 use super::names::{
@@ -12,14 +11,12 @@ use super::names::{
 };
 use crate::facts::{
     Bridge, CallArg, ChannelImport, ExportedApi, ExportedIpcHelper, Forwarder, ImportFrom,
-    ImportedHelperCall, ImportedLoad, ImportedScheme, IpcForward, IpcOp, LoadPart, ProcessUse,
-    RendererLoad, SecurityHandler, SenderCheck, ServeOptions, ServedScheme, StaticPath,
+    ImportedHelperCall, ImportedLoad, ImportedScheme, IpcOp, LoadPart, ProcessUse, RendererLoad,
+    SchemeRegistration, SecurityHandler, SenderCheck, ServeOptions, ServedScheme, StaticPath,
     StaticValue, WindowCall,
 };
 
 const MAX_MEMBERS: usize = 128;
-/// Directories read off one protocol handler ([`ServedScheme::roots`]).
-const MAX_HANDLER_ROOTS: usize = 4;
 /// Most API objects kept of one file's exports.
 const MAX_EXPORTED_APIS: usize = 32;
 /// Most calls of other modules' functions kept of one file, to settle as IPC helpers' calls.
@@ -472,6 +469,7 @@ impl Extractor<'_, '_> {
                     api: "electron-serve",
                     serve: Some(served.options),
                     roots: Vec::new(),
+                    roots_from: None,
                     range: self.source.range(span),
                 });
             }
@@ -552,7 +550,8 @@ impl Extractor<'_, '_> {
             return;
         }
         if let Some(api) = security_handler(name, arg(0)) {
-            let handler_arg = if SECURITY_SETTERS.contains(&api) {
+            // `importCertificate(options, callback)`.
+            let handler_arg = if SECURITY_SETTERS.contains(&api) && api != "importCertificate" {
                 arg(0)
             } else {
                 arg(1)
@@ -572,37 +571,46 @@ impl Extractor<'_, '_> {
             }
             return;
         }
-        if let Some((object, method)) = name.rsplit_once('.')
-            && (object == "protocol" || object.ends_with(".protocol"))
-            && let Some(api) = SERVING_APIS.iter().find(|a| **a == method)
-        {
-            // A literal scheme, or one another file exports (`Protocol.scheme`), settled once
-            // every file is read.
-            let scheme = arg(0).and_then(string);
-            let import = match &scheme {
-                Some(_) => None,
-                None => arg(0)
-                    .and_then(|a| self.channel_import(a))
-                    .filter(|i| matches!(i.from, ImportFrom::Specifier(_))),
-            };
-            let kept = scheme.as_deref().is_some_and(custom_scheme) || import.is_some();
-            if !kept || !self.admit(None) {
-                return;
+        if let Some(api) = protocol_api(name) {
+            if SERVING_APIS.contains(&api) {
+                let roots = arg(1)
+                    .map(|h| super::names::handler_roots(h, self))
+                    .unwrap_or_default();
+                if self.served_scheme(api, arg(0), roots, span) {
+                    return;
+                }
             }
-            let served = ServedScheme {
-                scheme: scheme.map(|s| s.to_ascii_lowercase()).unwrap_or_default(),
-                api,
-                serve: None,
-                roots: arg(1).map(|h| self.handler_roots(h)).unwrap_or_default(),
-                range: self.source.range(span),
-            };
-            match import {
-                Some(import) => self
-                    .facts
-                    .imported_schemes
-                    .push(ImportedScheme { served, import }),
-                None => self.facts.served_schemes.push(served),
+            match api {
+                "registerSchemesAsPrivileged" => self.privileged_schemes(arg(0), span),
+                "registerStandardSchemes" | "registerServiceWorkerSchemes" => {
+                    let privilege = if api == "registerStandardSchemes" {
+                        "standard"
+                    } else {
+                        "allowServiceWorkers"
+                    };
+                    let schemes = match arg(0).map(unwrap) {
+                        Some(Expr::Array(array)) => array
+                            .elems
+                            .iter()
+                            .take(MAX_LISTED_SCHEMES)
+                            .map(|e| e.as_ref().and_then(|e| self.scheme_text(&e.expr)))
+                            .collect(),
+                        _ => vec![None],
+                    };
+                    for scheme in schemes {
+                        self.scheme_registration(api, scheme, vec![privilege.to_owned()], span);
+                    }
+                }
+                _ => {
+                    let scheme = arg(0).and_then(|s| self.scheme_text(s));
+                    self.scheme_registration(api, scheme, Vec::new(), span);
+                }
             }
+            return;
+        }
+        if named(name, "app.setAsDefaultProtocolClient") {
+            let scheme = arg(0).and_then(|s| self.scheme_text(s));
+            self.scheme_registration("setAsDefaultProtocolClient", scheme, Vec::new(), span);
             return;
         }
         if named(name, "shell.openExternal") || named(name, "shell.openPath") {
@@ -890,11 +898,11 @@ impl Extractor<'_, '_> {
     /// The helper a call names: a function of the file, a method of an instance of a class
     /// of the file (or of the class itself, as a static method is called), by the callee as
     /// written.
-    fn called_helper(&self, callee: &Expr) -> Option<(Vec<IpcForward>, String)> {
+    fn called_helper(&self, callee: &Expr) -> Option<(super::prepass::Helper, String)> {
         match callee {
             Expr::Ident(name) => {
                 let helper = self.helpers.resolve(&name.sym, &self.scopes)?;
-                Some((helper.forwards.clone(), name.sym.to_string()))
+                Some((helper.clone(), name.sym.to_string()))
             }
             Expr::Member(member) => {
                 let Expr::Ident(object) = unwrap(&member.obj) else {
@@ -907,10 +915,7 @@ impl Extractor<'_, '_> {
                     None => self.class_helpers.resolve(&object.sym, &self.scopes)?,
                 };
                 let (_, helper) = methods.iter().find(|(m, _)| *m == *method.sym)?;
-                Some((
-                    helper.forwards.clone(),
-                    format!("{}.{}", object.sym, method.sym),
-                ))
+                Some((helper.clone(), format!("{}.{}", object.sym, method.sym)))
             }
             _ => None,
         }
@@ -918,12 +923,13 @@ impl Extractor<'_, '_> {
 
     /// The calls of the file's functions (and classes' methods) that forward a parameter as
     /// an IPC channel ([`Helper`]): each is the operation the function makes, on the channel
-    /// the call passes, with `via` naming the function.
+    /// the call passes, with `via` naming the function. Those that pass one to a protocol
+    /// method serve the scheme the call passes.
     pub(super) fn helper_call(&mut self, call: &CallExpr) {
         let Some(callee) = call.callee.as_expr().map(|c| unwrap(c)) else {
             return;
         };
-        let Some((forwards, via)) = self.called_helper(callee) else {
+        let Some((helper, via)) = self.called_helper(callee) else {
             return;
         };
         let arg = |i: usize| {
@@ -932,7 +938,7 @@ impl Extractor<'_, '_> {
                 .filter(|a| a.spread.is_none())
                 .map(|a| unwrap(&a.expr))
         };
-        for forward in forwards {
+        for forward in helper.forwards {
             let handler_kind = match (forward.handler_param, forward.handler_kind) {
                 (Some(param), _) => Some(handler_kind(arg(param as usize))),
                 (None, kind) => kind,
@@ -944,6 +950,9 @@ impl Extractor<'_, '_> {
                 call.span,
                 Some(via.clone()),
             );
+        }
+        for serve in helper.serves {
+            self.served_scheme(serve.api, arg(serve.param as usize), serve.roots, call.span);
         }
     }
 
@@ -961,6 +970,7 @@ impl Extractor<'_, '_> {
                     export: export.clone(),
                     method: None,
                     forwards: helper.forwards.clone(),
+                    serves: helper.serves.clone(),
                 });
             }
             for (method, helper) in self
@@ -973,6 +983,7 @@ impl Extractor<'_, '_> {
                     export: export.clone(),
                     method: Some(method.clone()),
                     forwards: helper.forwards.clone(),
+                    serves: helper.serves.clone(),
                 });
             }
         }
@@ -1019,6 +1030,8 @@ impl Extractor<'_, '_> {
             if let Some(helper) = helper {
                 let operations = call.operations(helper);
                 self.facts.ipc.extend(operations);
+                let served = call.served(helper, None);
+                self.facts.served_schemes.extend(served);
             }
         }
         self.facts.imported_helper_calls = kept;
@@ -1207,35 +1220,115 @@ impl Extractor<'_, '_> {
         });
     }
 
-    /// The directories a protocol handler written in the call builds its paths on
-    /// ([`ServedScheme::roots`]), in the order written, at most [`MAX_HANDLER_ROOTS`].
-    fn handler_roots(&self, handler: &Expr) -> Vec<StaticPath> {
-        struct Roots<'s> {
-            scope: &'s dyn super::names::PathScope,
-            found: Vec<StaticPath>,
-        }
-        impl swc_ecma_visit::Visit for Roots<'_> {
-            fn visit_call_expr(&mut self, call: &CallExpr) {
-                if self.found.len() >= MAX_HANDLER_ROOTS {
-                    return;
-                }
-                if let Some(root) = super::names::served_dir(call, self.scope)
-                    && !self.found.contains(&root)
-                {
-                    self.found.push(root);
-                }
-                call.visit_children_with(self);
-            }
-        }
-        if !matches!(unwrap(handler), Expr::Fn(_) | Expr::Arrow(_)) {
-            return Vec::new();
-        }
-        let mut roots = Roots {
-            scope: self,
-            found: Vec::new(),
+    /// A scheme the application serves with a handler of its own (`api`), given as
+    /// `scheme` to the call at `span` (of the protocol method, or of a helper that calls it):
+    /// a literal scheme, or one another file exports (`Protocol.scheme`), settled once every
+    /// file is read. Kept when it is a scheme an application may serve itself.
+    /// Whether it was kept (or left out at the findings' bound).
+    fn served_scheme(
+        &mut self,
+        api: &'static str,
+        scheme: Option<&Expr>,
+        roots: Vec<StaticPath>,
+        span: Span,
+    ) -> bool {
+        let literal = scheme.and_then(|s| string(s).or_else(|| self.constant_string(s)));
+        let import = match &literal {
+            Some(_) => None,
+            None => scheme
+                .and_then(|a| self.channel_import(a))
+                .filter(|i| matches!(i.from, ImportFrom::Specifier(_))),
         };
-        handler.visit_with(&mut roots);
-        roots.found
+        let kept = literal.as_deref().is_some_and(custom_scheme) || import.is_some();
+        if !kept {
+            return false;
+        }
+        if !self.admit(None) {
+            return true;
+        }
+        let served = ServedScheme {
+            scheme: literal.map(|s| s.to_ascii_lowercase()).unwrap_or_default(),
+            api,
+            serve: None,
+            roots,
+            roots_from: None,
+            range: self.source.range(span),
+        };
+        match import {
+            Some(import) => self
+                .facts
+                .imported_schemes
+                .push(ImportedScheme { served, import }),
+            None => self.facts.served_schemes.push(served),
+        }
+        true
+    }
+
+    /// The scheme a call writes: a string, or a name bound to one; lower case.
+    fn scheme_text(&self, scheme: &Expr) -> Option<String> {
+        string(scheme)
+            .or_else(|| self.constant_string(scheme))
+            .map(|s| s.to_ascii_lowercase())
+    }
+
+    /// One [`SchemeRegistration`] of the call at `span`.
+    fn scheme_registration(
+        &mut self,
+        api: &'static str,
+        scheme: Option<String>,
+        privileges: Vec<String>,
+        span: Span,
+    ) {
+        if self.admit(None) {
+            self.facts.scheme_registrations.push(SchemeRegistration {
+                api,
+                scheme,
+                privileges,
+                range: self.source.range(span),
+            });
+        }
+    }
+
+    /// `protocol.registerSchemesAsPrivileged([{ scheme, privileges: { standard: true, … } }])`:
+    /// one registration for each scheme listed (at most [`MAX_LISTED_SCHEMES`]), with the
+    /// privileges set to `true` (or `!0`, as minifiers write it); one of no known scheme when the list is not written there.
+    fn privileged_schemes(&mut self, list: Option<&Expr>, span: Span) {
+        const API: &str = "registerSchemesAsPrivileged";
+        let Some(Expr::Array(array)) = list.map(unwrap) else {
+            self.scheme_registration(API, None, Vec::new(), span);
+            return;
+        };
+        for element in array.elems.iter().take(MAX_LISTED_SCHEMES) {
+            let object = match element.as_ref().map(|e| unwrap(&e.expr)) {
+                Some(Expr::Object(object)) => Some(object),
+                _ => None,
+            };
+            let scheme = object
+                .and_then(|o| property(o, "scheme"))
+                .and_then(|s| self.scheme_text(s));
+            let mut privileges: Vec<String> =
+                match object.and_then(|o| property(o, "privileges")).map(unwrap) {
+                    Some(Expr::Object(granted)) => granted
+                        .props
+                        .iter()
+                        .filter_map(|p| match p {
+                            PropOrSpread::Prop(prop) => match &**prop {
+                                Prop::KeyValue(kv)
+                                    if super::names::literal_bool(&kv.value) == Some(true) =>
+                                {
+                                    prop_name(&kv.key)
+                                }
+                                _ => None,
+                            },
+                            _ => None,
+                        })
+                        .collect(),
+                    _ => Vec::new(),
+                };
+            privileges.sort_unstable();
+            privileges.dedup();
+            self.scheme_registration(API, scheme, privileges, span);
+        }
     }
 
     /// A call of `@electron/remote`'s main side ([`ProcessUse`] of kind `remote-module`):
@@ -1340,16 +1433,20 @@ fn sender_subject(name: &str) -> Option<&'static str> {
         .map(|(_, kind)| *kind)
 }
 
-/// The setters of Electron's security handlers (a `webContents`' or a session's method).
+/// The setters of Electron's security handlers (a `webContents`' or a session's method), and
+/// `app.importCertificate`, which adds a certificate to the platform's store.
 const SECURITY_SETTERS: &[&str] = &[
     "setWindowOpenHandler",
     "setPermissionRequestHandler",
     "setPermissionCheckHandler",
     "setDevicePermissionHandler",
     "setDisplayMediaRequestHandler",
+    "setCertificateVerifyProc",
+    "importCertificate",
 ];
 
-/// The events whose listeners guard navigation, new windows and webviews.
+/// The events whose listeners guard navigation, new windows and webviews, and decide on
+/// certificates that fail verification (`certificate-error`).
 const SECURITY_EVENTS: &[&str] = &[
     "will-navigate",
     "will-frame-navigate",
@@ -1357,6 +1454,7 @@ const SECURITY_EVENTS: &[&str] = &[
     "new-window",
     "will-attach-webview",
     "web-contents-created",
+    "certificate-error",
 ];
 
 /// The security handler a call installs: a setter called on any object (its names are
@@ -1373,6 +1471,39 @@ fn security_handler(name: &str, first: Option<&Expr>) -> Option<&'static str> {
     let event = first.and_then(string)?;
     SECURITY_EVENTS.iter().find(|e| **e == event).copied()
 }
+
+/// The `protocol` method `name` calls, when it serves a scheme's requests with the
+/// application's own handler: `protocol.handle`, `session.protocol.registerFileProtocol`, …
+pub(super) fn serving_api(name: &str) -> Option<&'static str> {
+    protocol_api(name).filter(|api| SERVING_APIS.contains(api))
+}
+
+/// The `protocol` method `name` calls, when it registers a scheme: one of [`SERVING_APIS`], or
+/// of [`REGISTERING_APIS`].
+fn protocol_api(name: &str) -> Option<&'static str> {
+    let (object, method) = name.rsplit_once('.')?;
+    if object != "protocol" && !object.ends_with(".protocol") {
+        return None;
+    }
+    SERVING_APIS
+        .iter()
+        .chain(REGISTERING_APIS)
+        .find(|a| **a == method)
+        .copied()
+}
+
+/// `protocol` methods that register a scheme without serving it with a handler of the
+/// application's own.
+const REGISTERING_APIS: &[&str] = &[
+    "registerHttpProtocol",
+    "interceptHttpProtocol",
+    "registerSchemesAsPrivileged",
+    "registerStandardSchemes",
+    "registerServiceWorkerSchemes",
+];
+
+/// Schemes read off one call's list.
+const MAX_LISTED_SCHEMES: usize = 64;
 
 /// `protocol` methods that serve a scheme's requests with the application's own handler
 /// (`registerHttpProtocol` forwards them to another URL, so it is not one).

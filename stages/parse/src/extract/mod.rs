@@ -217,7 +217,11 @@ pub(crate) fn extract(
         exported_helpers: std::mem::take(&mut pre.exported_helpers),
         ..JsFacts::default()
     };
-    (facts.export_shapes, facts.export_shapes_truncated) = shapes::read(source, program);
+    (
+        facts.export_shapes,
+        facts.export_shapes_truncated,
+        facts.star_exports,
+    ) = shapes::read(source, program);
     if semantic {
         facts.semantics = Some(Box::new(semantics::read(source, program, cancelled)));
     }

@@ -129,10 +129,44 @@ pub(crate) fn dotted_member(member: &MemberExpr) -> String {
 
 pub(crate) fn callee_name(callee: &Callee) -> String {
     match callee {
-        Callee::Expr(expr) => dotted(expr),
+        Callee::Expr(expr) => {
+            let name = dotted(expr);
+            // `(customProtocol || protocol).handle(…)`: a member of a value or its fallback
+            // is named by the fallback, what the call uses unless told otherwise.
+            if name.starts_with('.')
+                && let Some(fallback) = fallback_root(expr)
+            {
+                let root = dotted(fallback);
+                if !root.is_empty() && !root.starts_with('.') {
+                    return root + &name;
+                }
+            }
+            name
+        }
         Callee::Import(_) => "import".to_owned(),
         Callee::Super(_) => "super".to_owned(),
     }
+}
+
+/// The fallback of `(value || fallback)` (or `??`) at the root of a member chain.
+fn fallback_root(expr: &Expr) -> Option<&Expr> {
+    let mut cur = expr;
+    for _ in 0..MAX_NAME_DEPTH {
+        match cur {
+            Expr::Member(member) => cur = &member.obj,
+            Expr::Paren(paren) => cur = &paren.expr,
+            Expr::Bin(bin)
+                if matches!(
+                    bin.op,
+                    swc_ecma_ast::BinaryOp::LogicalOr | swc_ecma_ast::BinaryOp::NullishCoalescing
+                ) =>
+            {
+                return Some(&bin.right);
+            }
+            _ => return None,
+        }
+    }
+    None
 }
 
 /// The name of a function expression called where it is written (`function r(t) {…}(157)`),
@@ -267,7 +301,7 @@ pub(crate) fn static_value(source: &Source<'_>, expr: &Expr) -> StaticValue {
         Expr::Lit(Lit::Num(n)) => {
             serde_json::Number::from_f64(n.value).map(serde_json::Value::Number)
         }
-        Expr::Lit(Lit::Bool(b)) => Some(serde_json::Value::Bool(b.value)),
+        Expr::Lit(Lit::Bool(_)) => literal_bool(inner).map(serde_json::Value::Bool),
         Expr::Lit(Lit::Null(_)) => Some(serde_json::Value::Null),
         Expr::Unary(u) if u.op == UnaryOp::Minus => match unwrap(&u.arg) {
             Expr::Lit(Lit::Num(n)) => {
@@ -275,19 +309,25 @@ pub(crate) fn static_value(source: &Source<'_>, expr: &Expr) -> StaticValue {
             }
             _ => None,
         },
-        // Minifiers write `!0` and `!1` for booleans.
-        Expr::Unary(u) if u.op == UnaryOp::Bang => match unwrap(&u.arg) {
-            Expr::Lit(Lit::Num(n)) if n.value == 0.0 || n.value == 1.0 => {
-                Some(serde_json::Value::Bool(n.value == 0.0))
-            }
-            _ => None,
-        },
+        Expr::Unary(u) if u.op == UnaryOp::Bang => literal_bool(inner).map(serde_json::Value::Bool),
         _ => None,
     };
     literal.map_or_else(
         || StaticValue::Dynamic(source.expression(expr.span())),
         StaticValue::Literal,
     )
+}
+
+/// A boolean literal, also as minifiers write them: `!0` and `!1`.
+pub(crate) fn literal_bool(expr: &Expr) -> Option<bool> {
+    match unwrap(expr) {
+        Expr::Lit(Lit::Bool(b)) => Some(b.value),
+        Expr::Unary(u) if u.op == UnaryOp::Bang => match unwrap(&u.arg) {
+            Expr::Lit(Lit::Num(n)) if n.value == 0.0 || n.value == 1.0 => Some(n.value == 0.0),
+            _ => None,
+        },
+        _ => None,
+    }
 }
 
 /// The first parameter's identifier name, or the `n`-th.
@@ -429,6 +469,41 @@ pub(crate) fn served_dir(
         path: dir.trim_end_matches('/').to_owned(),
         context: "filesystem-expression",
     })
+}
+
+/// Directories read off one protocol handler ([`crate::facts::ServedScheme::roots`]).
+const MAX_HANDLER_ROOTS: usize = 4;
+
+/// The directories a protocol handler written where it is passed builds its paths on
+/// ([`crate::facts::ServedScheme::roots`]): each [`served_dir`] of its calls, in the order
+/// written, at most [`MAX_HANDLER_ROOTS`]. None for a handler passed by name.
+pub(crate) fn handler_roots(handler: &Expr, scope: &dyn PathScope) -> Vec<StaticPath> {
+    struct Roots<'s> {
+        scope: &'s dyn PathScope,
+        found: Vec<StaticPath>,
+    }
+    impl swc_ecma_visit::Visit for Roots<'_> {
+        fn visit_call_expr(&mut self, call: &swc_ecma_ast::CallExpr) {
+            if self.found.len() >= MAX_HANDLER_ROOTS {
+                return;
+            }
+            if let Some(root) = served_dir(call, self.scope)
+                && !self.found.contains(&root)
+            {
+                self.found.push(root);
+            }
+            swc_ecma_visit::VisitWith::visit_children_with(call, self);
+        }
+    }
+    if !matches!(unwrap(handler), Expr::Fn(_) | Expr::Arrow(_)) {
+        return Vec::new();
+    }
+    let mut roots = Roots {
+        scope,
+        found: Vec::new(),
+    };
+    swc_ecma_visit::VisitWith::visit_with(handler, &mut roots);
+    roots.found
 }
 
 /// Most values read off one argument.

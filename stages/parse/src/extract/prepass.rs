@@ -214,11 +214,15 @@ impl<T> Scoped<T> {
 
 /// A function of the file that hands one of its parameters to an IPC operation as the
 /// channel: `function handle(channel, fn) { ipcMain.handle(channel, wrap(fn)) }`. A call of
-/// it, `handle("get-user", …)`, is that operation on the channel the call passes.
+/// it, `handle("get-user", …)`, is that operation on the channel the call passes. Or one that
+/// hands it to a protocol method as the scheme it serves, `(scheme) =>
+/// protocol.registerBufferProtocol(scheme, …)`: a call of it serves the scheme it passes.
 #[derive(Debug, Clone, Default)]
 pub(super) struct Helper {
     /// The operations it makes of its parameters, as other files see them too.
     pub(super) forwards: Vec<crate::facts::IpcForward>,
+    /// The schemes it serves.
+    pub(super) serves: Vec<crate::facts::SchemeForward>,
 }
 
 /// A function open in the pre-pass of a file that uses Electron, read as a possible
@@ -230,6 +234,7 @@ struct Frame {
     /// Where its parameters start in [`PrePass::frame_params`].
     params: usize,
     forwards: Vec<crate::facts::IpcForward>,
+    serves: Vec<crate::facts::SchemeForward>,
     /// Whether it is a method of the innermost class.
     method: bool,
 }
@@ -1365,6 +1370,7 @@ impl PrePass {
             name,
             params: from,
             forwards: Vec::new(),
+            serves: Vec::new(),
             method,
         });
         true
@@ -1377,9 +1383,13 @@ impl PrePass {
             return;
         };
         self.frame_params.truncate(frame.params);
-        if let (Some(name), false) = (frame.name, frame.forwards.is_empty()) {
+        if let (Some(name), false) = (
+            frame.name,
+            frame.forwards.is_empty() && frame.serves.is_empty(),
+        ) {
             let helper = Helper {
                 forwards: frame.forwards,
+                serves: frame.serves,
             };
             if frame.method {
                 if let Some((_, methods)) = self.classes.last_mut() {
@@ -1421,6 +1431,22 @@ impl PrePass {
         };
         let name = names::PathScope::callee(&*self, &call.callee);
         let Some((side, operation, mode)) = super::electron::ipc_operation(&name) else {
+            // A protocol method given the parameter as the scheme it serves.
+            if let (false, Some(api)) = (spread, super::electron::serving_api(&name)) {
+                let roots = call
+                    .args
+                    .get(1)
+                    .map(|h| names::handler_roots(&h.expr, &*self))
+                    .unwrap_or_default();
+                let serve = crate::facts::SchemeForward {
+                    param: param as u32,
+                    api,
+                    roots,
+                };
+                if let Some(frame) = self.frames.last_mut() {
+                    frame.serves.push(serve);
+                }
+            }
             return;
         };
         // For a listener or handler: the parameter passed as the handler, if one of the
@@ -1846,12 +1872,25 @@ impl Visit for PrePass {
     }
 
     fn visit_export_default_expr(&mut self, export: &swc_ecma_ast::ExportDefaultExpr) {
-        // `export default api`.
-        if self.reads_ipc()
-            && let Expr::Ident(ident) = unwrap(&export.expr)
-        {
-            self.api_exports
-                .push(("default".to_owned(), ident.sym.to_string()));
+        if self.reads_ipc() {
+            match unwrap(&export.expr) {
+                // `export default api`.
+                Expr::Ident(ident) => self
+                    .api_exports
+                    .push(("default".to_owned(), ident.sym.to_string())),
+                // `export default (scheme) => {…}`: a helper under a name no code can bind.
+                Expr::Arrow(arrow) => {
+                    self.function_name = Some((arrow.span.lo.0, "default".to_owned()));
+                    self.api_exports
+                        .push(("default".to_owned(), "default".to_owned()));
+                }
+                Expr::Fn(f) if f.ident.is_none() => {
+                    self.function_name = Some((f.function.span.lo.0, "default".to_owned()));
+                    self.api_exports
+                        .push(("default".to_owned(), "default".to_owned()));
+                }
+                _ => {}
+            }
         }
         export.visit_children_with(self);
     }

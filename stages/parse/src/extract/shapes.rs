@@ -68,6 +68,8 @@ const MAX_FIELDS: usize = 64;
 const MAX_ELEMENTS: usize = 32;
 const MAX_STRING: usize = 256;
 const MAX_HOPS: usize = 4;
+/// Modules a file re-exports whole that are kept.
+const MAX_STAR_EXPORTS: usize = 64;
 /// Statements nested inside a function's body that are searched for `return`s.
 const MAX_STATEMENT_DEPTH: usize = 256;
 
@@ -110,8 +112,12 @@ enum Root<'a> {
 }
 
 /// The exports of one file, in the order they were written (a later one replacing an earlier
-/// one of the same name), and whether more than [`MAX_EXPORTS`] were written.
-pub(crate) fn read(source: &Source<'_>, program: &Program) -> (Vec<ExportShape>, bool) {
+/// one of the same name), whether more than [`MAX_EXPORTS`] were written, and the specifiers
+/// of the modules it re-exports whole ([`crate::facts::JsFacts::star_exports`]).
+pub(crate) fn read(
+    source: &Source<'_>,
+    program: &Program,
+) -> (Vec<ExportShape>, bool, Vec<String>) {
     let stmts: Vec<Item<'_>> = match program {
         Program::Module(module) => module.body.iter().map(Item::of).collect(),
         Program::Script(script) => script.body.iter().map(Item::Stmt).collect(),
@@ -128,7 +134,8 @@ pub(crate) fn read_factory(
     names: Names,
 ) -> (Vec<ExportShape>, bool) {
     let items: Vec<Item<'_>> = stmts.iter().map(Item::Stmt).collect();
-    read_items(source, &items, Root::Body(stmts), names)
+    let (shapes, truncated, _) = read_items(source, &items, Root::Body(stmts), names);
+    (shapes, truncated)
 }
 
 fn read_items<'a>(
@@ -136,7 +143,7 @@ fn read_items<'a>(
     stmts: &[Item<'a>],
     root: Root<'a>,
     names: Names,
-) -> (Vec<ExportShape>, bool) {
+) -> (Vec<ExportShape>, bool, Vec<String>) {
     let mut top: HashMap<Atom, Local<'_>> = HashMap::default();
     for item in stmts {
         match item {
@@ -174,11 +181,12 @@ fn read_items<'a>(
         out: Vec::new(),
         truncated: false,
         hops: 0,
+        stars: Vec::new(),
     };
     for item in stmts {
         reader.item(item);
     }
-    (reader.out, reader.truncated)
+    (reader.out, reader.truncated, reader.stars)
 }
 
 enum Item<'a> {
@@ -239,6 +247,8 @@ struct Reader<'s, 'a> {
     truncated: bool,
     /// Names followed from an export to the binding it names, now.
     hops: usize,
+    /// The specifiers of modules re-exported whole, at most [`MAX_STAR_EXPORTS`].
+    stars: Vec<String>,
 }
 
 impl<'a> Reader<'_, 'a> {
@@ -285,6 +295,10 @@ impl<'a> Reader<'_, 'a> {
             ModuleDecl::TsExportAssignment(export) => {
                 self.value_export(span, "default", "esm", &export.expr, VarDeclKind::Const);
             }
+            // `export * from "m"`.
+            ModuleDecl::ExportAll(all) if !all.type_only => {
+                self.star(all.src.value.as_str().unwrap_or_default());
+            }
             ModuleDecl::ExportNamed(named) if !named.type_only => {
                 let from = named
                     .src
@@ -313,10 +327,57 @@ impl<'a> Reader<'_, 'a> {
         }
     }
 
+    /// A module re-exported whole, by its specifier.
+    fn star(&mut self, from: &str) {
+        if self.stars.len() < MAX_STAR_EXPORTS && !self.stars.iter().any(|s| s == from) {
+            self.stars.push(from.to_owned());
+        }
+    }
+
+    /// A module the call re-exports whole, as compilers write `export * from "m"` in
+    /// CommonJS: TypeScript's `__exportStar(require("m"), exports)` (through `tslib` too),
+    /// esbuild's `__reExport(target, require("m"), module.exports)`, and Babel's
+    /// `Object.keys(_m).forEach(function (key) { … exports[key] = _m[key] … })` after
+    /// `var _m = require("m")`.
+    fn star_call(&mut self, call: &'a swc_ecma_ast::CallExpr) -> bool {
+        let callee = super::names::callee_name(&call.callee);
+        let arg = |i: usize| call.args.get(i).map(|a| &*a.expr);
+        let module = if callee == "__exportStar" || callee.ends_with(".__exportStar") {
+            arg(0)
+        } else if callee == "__reExport" || callee.ends_with(".__reExport") {
+            arg(1)
+        } else if callee.ends_with(".forEach")
+            && let Some(Expr::Member(member)) = call.callee.as_expr().map(|c| unwrap(c))
+            && let Expr::Call(keys) = unwrap(&member.obj)
+            && super::names::callee_name(&keys.callee) == "Object.keys"
+        {
+            keys.args.first().map(|a| &*a.expr)
+        } else {
+            return false;
+        };
+        // Babel's names the module: `var _m = require("m")`.
+        let module = match module.map(unwrap) {
+            Some(Expr::Ident(id)) => match self.top.get(&id.sym) {
+                Some(Local::Value(init, _)) => Some(*init),
+                _ => None,
+            },
+            other => other,
+        };
+        match module.and_then(|m| self.required(m)) {
+            Some((from, None)) => {
+                self.star(&from);
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// `module.exports = …`, `module.exports.x = …`, `exports.x = …`.
     fn commonjs(&mut self, expr: &'a Expr) {
         if let Expr::Call(call) = unwrap(expr) {
-            self.define_property(call);
+            if !self.star_call(call) {
+                self.define_property(call);
+            }
             return;
         }
         let Expr::Assign(assign) = unwrap(expr) else {
