@@ -4145,8 +4145,9 @@ protocol.registerFileProtocol(DIRECT, (request, callback) => callback({}));
 }
 
 /// The directories a protocol handler written in the call joins the request's path under:
-/// beside the file, or under the application's root; a handler named elsewhere, or one that
-/// joins only static paths, gives none.
+/// beside the file, or under the application's root, also in a function declared under the
+/// name the call passes (in its nested functions too); a name no function of the file is
+/// declared under, or a handler that joins only static paths, gives none.
 #[test]
 fn protocol_handlers_name_the_directories_they_serve_from() {
     let f = facts(
@@ -4158,7 +4159,13 @@ protocol.registerFileProtocol("ui", function (request, callback) {
   callback({ path: path.resolve(app.getAppPath(), "out/ui", request.url.slice(5)) });
 });
 protocol.handle("named", handler);
-protocol.handle("fixed", () => serve(path.join(__dirname, "index.html")));"#,
+protocol.handle("fixed", () => serve(path.join(__dirname, "index.html")));
+protocol.handle("declared", serveFiles);
+async function serveFiles(request) {
+  const { pathname } = new URL(request.url);
+  return new Promise((resolve) => fs.readFile(path.join(__dirname, "..", "site", pathname), (e, d) => resolve(d)));
+}
+function unrelated(handler) { return path.join(__dirname, "elsewhere", handler); }"#,
     );
     let roots: Vec<(&str, Vec<&str>)> =
         f.js.served_schemes
@@ -4177,6 +4184,7 @@ protocol.handle("fixed", () => serve(path.join(__dirname, "index.html")));"#,
             ("ui", vec!["/out/ui"]),
             ("named", vec![]),
             ("fixed", vec![]),
+            ("declared", vec!["../site"]),
         ]
     );
 }

@@ -205,7 +205,8 @@ const PREFERENCE_CHECKS: [&str; 4] = [
 
 /// `judged` with each preference finding placed at the window that holds it.
 fn by_window(judged: Located, result: &Value) -> Located {
-    let windows: Vec<(String, (u64, u64), (u64, u64))> = result["graph"]["nodes"]
+    type Point = (u64, u64);
+    let windows: Vec<(String, Point, Point)> = result["graph"]["nodes"]
         .as_array()
         .unwrap()
         .iter()

@@ -573,9 +573,16 @@ impl Extractor<'_, '_> {
         }
         if let Some(api) = protocol_api(name) {
             if SERVING_APIS.contains(&api) {
-                let roots = arg(1)
-                    .map(|h| super::names::handler_roots(h, self))
-                    .unwrap_or_default();
+                let roots = match arg(1).map(unwrap) {
+                    // A handler declared under a name.
+                    Some(Expr::Ident(handler)) => self
+                        .handler_roots
+                        .resolve(&handler.sym, &self.scopes)
+                        .cloned()
+                        .unwrap_or_default(),
+                    Some(handler) => super::names::handler_roots(handler, self),
+                    None => Vec::new(),
+                };
                 if self.served_scheme(api, arg(0), roots, span) {
                     return;
                 }

@@ -276,6 +276,7 @@ pub(crate) fn extract(
         listed: Scoped::default(),
         loop_channels: Scoped::default(),
         helpers: pre.helpers,
+        handler_roots: pre.handler_roots,
         class_helpers: pre.class_helpers,
         helper_exports: std::mem::take(&mut pre.helper_exports),
         instances: Scoped::default(),
@@ -565,6 +566,9 @@ struct Extractor<'s, 'c> {
     loop_channels: Scoped<Vec<String>>,
     /// The file's functions that forward a parameter as an IPC channel, by name.
     helpers: Scoped<prepass::Helper>,
+    /// The directories the file's named functions join a dynamic last part under
+    /// ([`prepass::PrePass::handler_roots`]).
+    handler_roots: Scoped<Vec<crate::facts::StaticPath>>,
     /// The file's classes whose methods forward a parameter as an IPC channel, by name.
     class_helpers: Scoped<prepass::Methods>,
     /// The file's exports, where it reads IPC helpers without using Electron.

@@ -235,6 +235,9 @@ struct Frame {
     params: usize,
     forwards: Vec<crate::facts::IpcForward>,
     serves: Vec<crate::facts::SchemeForward>,
+    /// The directories its code (nested functions too) joins a dynamic last part under
+    /// ([`names::served_dir`]): where it serves from, if it is a protocol handler.
+    roots: Vec<StaticPath>,
     /// Whether it is a method of the innermost class.
     method: bool,
 }
@@ -668,6 +671,9 @@ fn vite_table(init: &Expr) -> Vec<String> {
     table.0.unwrap_or_default()
 }
 
+/// Directories kept per function read as a possible protocol handler ([`Frame::roots`]).
+const MAX_FRAME_ROOTS: usize = 4;
+
 /// Most members per file whose assigned static paths are kept.
 const MAX_MEMBER_PATHS: usize = 4096;
 
@@ -750,6 +756,10 @@ pub(super) struct PrePass {
     /// The file's functions that forward a parameter as an IPC channel ([`Helper`]), by the
     /// name a declaration binds them to. Read only in files that use Electron.
     pub(super) helpers: Scoped<Helper>,
+    /// The directories the file's named functions join a dynamic last part under, by the
+    /// name a declaration binds them to: what a protocol handler passed by name serves from
+    /// ([`crate::facts::ServedScheme::roots`]). Read only in files that read IPC helpers.
+    pub(super) handler_roots: Scoped<Vec<StaticPath>>,
     /// The functions open around the node visited, innermost last, in a file that uses
     /// Electron.
     frames: Vec<Frame>,
@@ -1371,6 +1381,7 @@ impl PrePass {
             params: from,
             forwards: Vec::new(),
             serves: Vec::new(),
+            roots: Vec::new(),
             method,
         });
         true
@@ -1383,6 +1394,10 @@ impl PrePass {
             return;
         };
         self.frame_params.truncate(frame.params);
+        if let (Some(name), false, false) = (&frame.name, frame.roots.is_empty(), frame.method) {
+            self.handler_roots
+                .set(name, self.scopes.current(), frame.roots.clone());
+        }
         if let (Some(name), false) = (
             frame.name,
             frame.forwards.is_empty() && frame.serves.is_empty(),
@@ -1397,6 +1412,31 @@ impl PrePass {
                 }
             } else {
                 self.helpers.set(&name, self.scopes.current(), helper);
+            }
+        }
+    }
+
+    /// A `join`/`resolve` in framed functions whose last part is dynamic: a directory each
+    /// open frame may serve from ([`Frame::roots`]), at most [`MAX_FRAME_ROOTS`] each.
+    fn note_root(&mut self, call: &CallExpr) {
+        // Cheap looks first: a call of `join` or `resolve`, or of a name (a renamed import).
+        let joins = match call.callee.as_expr().map(|c| unwrap(c)) {
+            Some(Expr::Member(member)) => member
+                .prop
+                .as_ident()
+                .is_some_and(|p| matches!(&*p.sym, "join" | "resolve")),
+            Some(Expr::Ident(_) | Expr::Seq(_)) => true,
+            _ => false,
+        };
+        if !joins || call.args.len() < 2 {
+            return;
+        }
+        let Some(root) = names::served_dir(call, &*self) else {
+            return;
+        };
+        for frame in &mut self.frames {
+            if frame.roots.len() < MAX_FRAME_ROOTS && !frame.roots.contains(&root) {
+                frame.roots.push(root.clone());
             }
         }
     }
@@ -2107,6 +2147,7 @@ impl Visit for PrePass {
     fn visit_call_expr(&mut self, call: &CallExpr) {
         if !self.frames.is_empty() {
             self.note_forward(call);
+            self.note_root(call);
         }
         self.inline_wrapper(call);
         // `Object.defineProperty(exports, "A", { enumerable: true, get: function () { return
