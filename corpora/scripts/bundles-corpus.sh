@@ -27,13 +27,17 @@
 #                                                     template shape) bundled by rollup, with the
 #                                                     real @electron-toolkit/preload and
 #                                                     @electron-toolkit/typed-ipc in node_modules
+#   DEST/corpus/vue-cli-electron/                     vue-cli-plugin-electron-builder's generated
+#                                                     main process and its createProtocol, from
+#                                                     the plugin's tarball, bundled by webpack
+#                                                     (corpora/javascript/vue-cli-app/truth.json)
 #
 # A rebuild happens when this script or any file of the apps changes (their digest is the
 # stamp).
 set -euo pipefail
 dest="$(realpath -m "${1:?usage: bundles-corpus.sh DEST}")"
 here="$(cd "$(dirname "$0")/.." && pwd)"
-stamp="$(cat "$0" $(find "$here/javascript/bundle-app" "$here/javascript/electron-app" "$here/javascript/browserify-app" "$here/javascript/native-app" "$here/javascript/channels-app" "$here/javascript/vite-app" "$here/javascript/toolkit-app" -type f | LC_ALL=C sort) | sha256sum | cut -d' ' -f1)"
+stamp="$(cat "$0" $(find "$here/javascript/bundle-app" "$here/javascript/electron-app" "$here/javascript/browserify-app" "$here/javascript/native-app" "$here/javascript/channels-app" "$here/javascript/vite-app" "$here/javascript/toolkit-app" "$here/javascript/vue-cli-app" -type f | LC_ALL=C sort) | sha256sum | cut -d' ' -f1)"
 . "$(dirname "$0")/corpus.sh"
 corpus_begin "$dest" "$stamp"
 mkdir -p "$tmp/tools"
@@ -59,6 +63,11 @@ mkdir -p "$tmp/tools"
   npm pack --silent @electron-toolkit/typed-ipc@1.0.2 >/dev/null
   mkdir typed-ipc && tar xzf electron-toolkit-typed-ipc-1.0.2.tgz -C typed-ipc
   node "$here/javascript/toolkit-app/build.mjs" "$tmp/out" package typed-ipc/package
+  # vue-cli-plugin-electron-builder, from its tarball alone: its dependencies are its CLI's,
+  # and the main process bundles only its `lib`.
+  npm pack --silent vue-cli-plugin-electron-builder@2.1.1 >/dev/null
+  mkdir vue-cli && tar xzf vue-cli-plugin-electron-builder-2.1.1.tgz -C vue-cli
+  node "$here/javascript/vue-cli-app/build.mjs" "$tmp/out" vue-cli/package
 )
 mv "$tmp/out" "$tmp/corpus"
 corpus_end

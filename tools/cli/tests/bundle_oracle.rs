@@ -736,6 +736,44 @@ fn electron_apps_built_by_real_tools_keep_their_source_facts() {
 /// `channels.ts` itself writes. The preload's second bridge exposes the object `bridge.ts`
 /// exports, read off that file, off its factory, or in the concatenated scope: it has the
 /// members `bridge.ts` writes, and the page's call through it pairs.
+/// vue-cli-plugin-electron-builder's main process, built from the plugin's own tarball as its
+/// `electron:build` does (`corpora/javascript/vue-cli-app`): the page it loads under `app://`
+/// is served by the plugin's `createProtocol(scheme)`, whose handler reads the request's path
+/// beside the bundle; the scheme it registers as privileged keeps its privileges, and the
+/// registration inside `createProtocol` names no scheme of its own (`truth.json`).
+#[test]
+fn vue_cli_plugin_electron_builders_main_process_serves_its_page_through_create_protocol() {
+    let truth = read_json(&support::scripts().join("../javascript/vue-cli-app/truth.json"));
+    let result = analyze(&corpus().join("vue-cli-electron"));
+    assert_eq!(result["statistics"]["parse_failures"], 0);
+    let summary = &result["summary"];
+    assert_eq!(summary["browser_windows"], truth["windows"]);
+    let loads: BTreeSet<(String, String, String)> = result["graph"]["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["kind"] == "electron-renderer")
+        .flat_map(|n| n["observations"].as_array().unwrap())
+        .map(|o| {
+            let p = &o["properties"];
+            let text = |k: &str| p[k].as_str().unwrap_or("-").to_owned();
+            (
+                text("declared_path"),
+                text("resolution_status"),
+                text("resolved_path"),
+            )
+        })
+        .collect();
+    let expected: BTreeSet<(String, String, String)> =
+        serde_json::from_value(truth["renderer_loads"].clone()).unwrap();
+    assert_eq!(loads, expected);
+    assert_eq!(summary["url_schemes"]["schemes"], truth["url_schemes"]);
+    assert_eq!(
+        summary["url_schemes"]["dynamic_registrations"],
+        truth["dynamic_scheme_registrations"]
+    );
+}
+
 #[test]
 fn channels_a_shared_module_exports_pair_across_files() {
     let corpus = corpus();
