@@ -2055,6 +2055,59 @@ ipcRenderer.invoke(SET);"#,
 }
 
 #[test]
+fn re_exports_are_followed_four_files_deep_and_through_cycles_without_end() {
+    // `near` is four re-exports past the barrel the renderer imports, `far` five; `loop`
+    // re-exports itself through another barrel, and the lookup of a name it does not have
+    // ends.
+    let mut files: Vec<(String, String)> = (1..=4)
+        .map(|i| {
+            (
+                format!("shared/level{i}.js"),
+                format!("export * from \"./level{}\";", i + 1),
+            )
+        })
+        .collect();
+    files.push((
+        "shared/level5.js".into(),
+        r#"export * from "./level6"; export const near = "chan:near";"#.into(),
+    ));
+    files.push((
+        "shared/level6.js".into(),
+        r#"export const far = "chan:far";"#.into(),
+    ));
+    files.push((
+        "shared/loop.js".into(),
+        r#"export * from "./loop2";"#.into(),
+    ));
+    files.push((
+        "shared/loop2.js".into(),
+        r#"export * from "./loop";"#.into(),
+    ));
+    files.push((
+        "main.js".into(),
+        r#"import { ipcMain } from "electron";
+import { near, far } from "./shared/level1";
+import { missing } from "./shared/loop";
+ipcMain.on(near, () => 1);
+ipcMain.on(far, () => 2);
+ipcMain.on(missing, () => 3);"#
+            .into(),
+    ));
+    let borrowed: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, t)| (p.as_str(), t.as_str()))
+        .collect();
+    let dir = app_tree(&borrowed);
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let channels: BTreeSet<&str> = nodes(&result, "ipc-channel")
+        .into_iter()
+        .filter_map(|n| props(n)["channel"].as_str())
+        .collect();
+    assert_eq!(channels, BTreeSet::from(["chan:near"]));
+    assert_eq!(result["summary"]["ipc"]["dynamic_channel_operations"], 2);
+}
+
+#[test]
 fn calls_of_an_ipc_helper_another_file_exports_are_its_operations() {
     // The helpers live in modules of their own, as `tsc` compiles them (CommonJS) and as ES
     // modules ship; the callers import them by name, through a namespace, or as `tsc` calls

@@ -870,7 +870,7 @@ fn settle_imported_helper_calls(files: &Files, parsed: &mut [FileFacts]) {
                     let export = call.import.path.first().map_or("", String::as_str);
                     let helper = &mut |f, export: &str| exported_helper(f, export, &call.method);
                     let Some((path, helper)) =
-                        through_reexports(files, &by_path, target, export, helper, 0)
+                        through_reexports(files, &by_path, target, export, helper)
                     else {
                         continue;
                     };
@@ -2138,26 +2138,43 @@ fn imported_file<'p>(
 
 /// Re-exports followed from the file a specifier names to the file that declares an export.
 const MAX_REEXPORT_HOPS: usize = 4;
+/// Files looked into for one export through re-exports: a barrel may re-export dozens of
+/// modules whole, each of which may re-export more.
+const MAX_REEXPORT_FILES: usize = 256;
 
 /// What `found` finds for the export `name` of `file`, or of the file that export comes from:
 /// a named re-export (`export { a as name } from "m"`, or CommonJS written so: an
 /// [`rea_parse::ExportShape`] of kind `re-export`) is followed to its module's export, and a
 /// name the file does not export itself is looked for in each module it re-exports whole
 /// (`export * from "m"`, [`rea_parse::JsFacts::star_exports`]), which never gives `default`.
-/// At most [`MAX_REEXPORT_HOPS`] files past the first; a specifier that resolves to no file
-/// of the application ends the search.
+/// At most [`MAX_REEXPORT_HOPS`] files past the first, and [`MAX_REEXPORT_FILES`] files in
+/// all; a specifier that resolves to no file of the application ends that path.
 fn through_reexports<'p, T>(
     files: &Files,
     by_path: &HashMap<&str, &'p FileFacts>,
     file: &'p FileFacts,
     name: &str,
     found: &mut dyn FnMut(&'p FileFacts, &str) -> Option<T>,
-    hops: usize,
 ) -> Option<T> {
+    let mut visited = 0;
+    reexported(files, by_path, file, name, found, 0, &mut visited)
+}
+
+/// [`through_reexports`] at `hops` files past the first, `visited` files looked into so far.
+fn reexported<'p, T>(
+    files: &Files,
+    by_path: &HashMap<&str, &'p FileFacts>,
+    file: &'p FileFacts,
+    name: &str,
+    found: &mut dyn FnMut(&'p FileFacts, &str) -> Option<T>,
+    hops: usize,
+    visited: &mut usize,
+) -> Option<T> {
+    *visited += 1;
     if let Some(value) = found(file, name) {
         return Some(value);
     }
-    if hops >= MAX_REEXPORT_HOPS {
+    if hops >= MAX_REEXPORT_HOPS || *visited >= MAX_REEXPORT_FILES {
         return None;
     }
     // The file's own export of the name, the last written, hides any it re-exports whole.
@@ -2166,15 +2183,23 @@ fn through_reexports<'p, T>(
             return None;
         };
         let target = imported_file(files, by_path, &file.path, from)?;
-        return through_reexports(files, by_path, target, imported, found, hops + 1);
+        return reexported(files, by_path, target, imported, found, hops + 1, visited);
     }
     if name == "default" {
         return None;
     }
-    file.js.star_exports.iter().find_map(|star| {
-        let target = imported_file(files, by_path, &file.path, star)?;
-        through_reexports(files, by_path, target, name, found, hops + 1)
-    })
+    for star in &file.js.star_exports {
+        if *visited >= MAX_REEXPORT_FILES {
+            return None;
+        }
+        let Some(target) = imported_file(files, by_path, &file.path, star) else {
+            continue;
+        };
+        if let Some(value) = reexported(files, by_path, target, name, found, hops + 1, visited) {
+            return Some(value);
+        }
+    }
+    None
 }
 
 /// The string another file exports where `import` reads it (a [`ChannelImport`] from a
@@ -2201,7 +2226,7 @@ fn imported_string<'p>(
             .find(|(exported, _)| exported == name)
             .and_then(|(_, value)| value.at(rest))
     };
-    through_reexports(files, by_path, target, name, &mut string, 0)
+    through_reexports(files, by_path, target, name, &mut string)
 }
 
 /// Channels written as members of what another file exports (`channels_1.IPC.GET` after
