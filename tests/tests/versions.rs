@@ -342,6 +342,51 @@ ipcRenderer.send("pip:ping"); ipcRenderer.send("new:name");"#,
 }
 
 #[test]
+fn a_changed_pair_names_the_properties_whose_values_changed() {
+    // Two versions of one main file of the same length: one registers another deep-link
+    // scheme, so its content and its URL schemes changed, and nothing else it says.
+    let dir = tempfile::tempdir().unwrap();
+    let sides: Vec<Value> = ["one", "two"]
+        .iter()
+        .enumerate()
+        .map(|(i, scheme)| {
+            let root = dir.path().join(format!("version-{i}"));
+            std::fs::create_dir_all(&root).unwrap();
+            std::fs::write(root.join("package.json"), r#"{"name":"p","main":"main.js"}"#).unwrap();
+            std::fs::write(
+                root.join("main.js"),
+                format!(
+                    "const {{ app, protocol }} = require(\"electron\");\napp.setAsDefaultProtocolClient(\"{scheme}\");\nprotocol.registerSchemesAsPrivileged([{{ scheme: \"app\", privileges: {{ secure: true }} }}]);\n"
+                ),
+            )
+            .unwrap();
+            analyze(&root, 2)
+        })
+        .collect();
+    let result = compare(&sides[0], &sides[1]);
+    let main = items_labelled(&result, "javascript-asset", "main.js");
+    assert_eq!(main.len(), 1, "{:#}", result["items"]);
+    assert_eq!(main[0]["status"], "changed");
+    assert_eq!(
+        main[0]["changed_dimensions"],
+        serde_json::json!(["content", "properties"])
+    );
+    assert_eq!(
+        main[0]["changed_properties"],
+        serde_json::json!(["url_schemes"])
+    );
+    // Where properties did not change, none is named.
+    for item in result["items"].as_array().unwrap() {
+        let named = !item["changed_properties"].as_array().unwrap().is_empty();
+        let by_properties = item["changed_dimensions"]
+            .as_array()
+            .unwrap()
+            .contains(&Value::from("properties"));
+        assert!(!named || by_properties, "{item}");
+    }
+}
+
+#[test]
 fn the_changed_from_graph_keeps_to_its_bounds_and_says_so() {
     let (_dir, v1, v2) = fixture();
     let request = VersionsRequest {
@@ -519,6 +564,13 @@ fn a_forger_who_recomputes_the_evidence_id_is_still_caught_by_the_comparison_che
     // An item's status is committed to by its id.
     let err = forge(&|r| r["normalized_result"]["items"][0]["status"] = "unchanged".into());
     assert!(err.at.starts_with("/items/0"), "{err}");
+    // Properties are named as changed only where properties differ.
+    let err = forge(&|r| {
+        let items = r["normalized_result"]["items"].as_array_mut().unwrap();
+        let added = items.iter_mut().find(|i| i["status"] == "added").unwrap();
+        added["changed_properties"] = serde_json::json!(["bytes"]);
+    });
+    assert!(err.problem.contains("changed_properties"), "{err}");
     // More items listed than counted: an error, never an overflow.
     let err = forge(&|r| {
         let summary = &mut r["normalized_result"]["summary"];

@@ -24,7 +24,8 @@
 //! A pair is `changed` when a dimension differs: `content` (the content digest), `source` (the
 //! factory's source digest, or an original source's), `structure` (its fingerprint), `properties` (what the
 //! observations say, less what only places the node: module keys, chunk keys, paths, runtime
-//! names, digests), `labels`, or `relations` (the edges, each named by its relation, its
+//! names, digests; the item's `changed_properties` names the properties whose values differ,
+//! at most 32), `labels`, or `relations` (the edges, each named by its relation, its
 //! direction and what its other end paired with; what contains a node only places it, and is
 //! left out). Relations of a side whose graph was cut by a
 //! limit (a file not read or cut short, or findings dropped, as the analysis's statistics count
@@ -499,6 +500,37 @@ fn descriptive_map(map: &Map<String, Value>) -> Map<String, Value> {
         .collect()
 }
 
+/// Most property names an item lists as changed.
+const MAX_CHANGED_PROPERTIES: usize = 32;
+
+/// The descriptive properties (top-level names) whose values differ between two nodes'
+/// observations, `a` and `b` their [`Node::properties`] texts: a name differs when the values
+/// it takes across one node's observations are not those it takes across the other's (an
+/// absent name takes none). Sorted, at most [`MAX_CHANGED_PROPERTIES`].
+fn changed_properties(a: &str, b: &str) -> Vec<String> {
+    let values = |text: &str| -> BTreeMap<String, BTreeSet<String>> {
+        let mut out: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
+        let observations: Vec<String> = serde_json::from_str(text).unwrap_or_default();
+        for observation in observations {
+            let Ok(Value::Object(map)) = serde_json::from_str::<Value>(&observation) else {
+                continue;
+            };
+            for (key, value) in map {
+                out.entry(key).or_default().insert(value.to_string());
+            }
+        }
+        out
+    };
+    let (a, b) = (values(a), values(b));
+    let names: BTreeSet<&String> = a.keys().chain(b.keys()).collect();
+    names
+        .into_iter()
+        .filter(|name| a.get(*name) != b.get(*name))
+        .take(MAX_CHANGED_PROPERTIES)
+        .cloned()
+        .collect()
+}
+
 /// What names a node that is not a module factory, without the digest of the file it is in
 /// or its position there.
 fn semantic_key(node: &NodeIn, labels: &BTreeSet<String>, paths: &BTreeSet<String>) -> String {
@@ -750,6 +782,11 @@ pub fn compare(
                 };
                 let mut dimensions: Vec<&'static str> = sure.into_iter().chain(unsure).collect();
                 dimensions.sort_unstable();
+                let properties = if dimensions.contains(&"properties") {
+                    changed_properties(&a.properties, &b.properties)
+                } else {
+                    Vec::new()
+                };
                 *by_basis.entry(TIERS[tier].0).or_default() += 1;
                 Draft {
                     status,
@@ -759,6 +796,7 @@ pub fn compare(
                     left: Some(a),
                     right: Some(b),
                     dimensions,
+                    properties,
                     candidates: None,
                 }
             }
@@ -1050,6 +1088,9 @@ struct Draft<'a> {
     left: Option<&'a Node>,
     right: Option<&'a Node>,
     dimensions: Vec<&'static str>,
+    /// The descriptive properties whose values differ, when `properties` is a dimension
+    /// ([`changed_properties`]).
+    properties: Vec<String>,
     /// For an ambiguous node: the other version's candidates, in order.
     candidates: Option<(bool, Vec<&'a str>)>,
 }
@@ -1064,6 +1105,7 @@ impl<'a> Draft<'a> {
             left: on_left.then_some(node),
             right: (!on_left).then_some(node),
             dimensions: Vec::new(),
+            properties: Vec::new(),
             candidates: None,
         }
     }
@@ -1104,6 +1146,7 @@ impl<'a> Draft<'a> {
                 "basis": self.basis,
                 "candidates": candidates,
                 "changed_dimensions": self.dimensions,
+                "changed_properties": self.properties,
                 "confidence": self.confidence,
                 "kind": self.kind,
                 "left": side(self.left),
@@ -1144,6 +1187,7 @@ fn ambiguous<'a>(
         left: node_on_left.then_some(node),
         right: (!node_on_left).then_some(node),
         dimensions: Vec::new(),
+        properties: Vec::new(),
         candidates: Some((node_on_left, ids)),
     }
 }

@@ -916,11 +916,14 @@ pub struct SenderCheck {
     pub range: Range,
 }
 
-/// A process or shell boundary: `utilityProcess.fork`, `child_process.*`, `shell.openExternal`.
+/// A process or shell boundary: `utilityProcess.fork`, `child_process.*`, `shell.openExternal`,
+/// and code run in a page.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ProcessUse {
-    /// `utility-process`, `child-process`, `open-external` or `remote-module`
-    /// (`@electron/remote`'s `initialize()` and `enable(webContents)`).
+    /// `utility-process`, `child-process`, `open-external`, `remote-module`
+    /// (`@electron/remote`'s `initialize()` and `enable(webContents)`) or `execute-javascript`
+    /// (`executeJavaScript(code)` and `executeJavaScriptInIsolatedWorld`, the code in
+    /// `expression`).
     pub kind: &'static str,
     pub api: String,
     pub target: Option<StaticPath>,

@@ -3970,6 +3970,54 @@ allow(view.webContents);"#,
     );
 }
 
+/// Code run in a page is a process boundary of kind `execute-javascript`, with the code as
+/// written: static when it is a string literal, and the scripts of an isolated world.
+#[test]
+fn code_run_in_pages_is_kept_as_written() {
+    let f = facts(
+        "main.js",
+        r#"const { BrowserWindow, webFrame } = require("electron");
+const win = new BrowserWindow();
+win.webContents.executeJavaScript("document.title");
+win.webContents.executeJavaScript(`window.init(${JSON.stringify(config)})`, true);
+win.webContents.executeJavaScriptInIsolatedWorld(999, [{ code: "1 + 1" }]);
+webFrame.executeJavaScript(script);"#,
+    );
+    let code: Vec<(&str, &str, bool)> =
+        f.js.processes
+            .iter()
+            .filter(|p| p.kind == "execute-javascript")
+            .map(|p| {
+                (
+                    p.api.as_str(),
+                    p.expression.as_deref().unwrap(),
+                    p.static_target,
+                )
+            })
+            .collect();
+    assert_eq!(
+        code,
+        [
+            (
+                "win.webContents.executeJavaScript",
+                r#""document.title""#,
+                true
+            ),
+            (
+                "win.webContents.executeJavaScript",
+                "`window.init(${JSON.stringify(config)})`",
+                false
+            ),
+            (
+                "win.webContents.executeJavaScriptInIsolatedWorld",
+                r#"[{ code: "1 + 1" }]"#,
+                false
+            ),
+            ("webFrame.executeJavaScript", "script", false),
+        ]
+    );
+}
+
 /// Every call that registers a URL scheme with Electron is kept: a custom scheme served with a
 /// handler of the application's own as a served scheme, and the rest as registrations, with
 /// the privileges granted (minified `!0` too, never a `false` one), the system's deep links, a

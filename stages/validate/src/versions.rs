@@ -67,6 +67,14 @@ pub(crate) fn check(record: &Value, result: &Value) -> Result<(), ValidationErro
         if !fits {
             return bad(&at, "changed_dimensions disagree with the status");
         }
+        // The properties named only where properties differ.
+        let Some(properties) = item["changed_properties"].as_array() else {
+            return bad(&at, "changed_properties must be an array");
+        };
+        let by_properties = dimensions.iter().any(|d| d == "properties");
+        if properties.iter().any(|p| !p.is_string()) || (!by_properties && !properties.is_empty()) {
+            return bad(&at, "changed_properties disagree with changed_dimensions");
+        }
         let id = versions::item_id(item).map_err(|e| ValidationError::new(&at, e.to_string()))?;
         if item["item_id"] != id.as_str() {
             return bad(&at, "item_id does not match the item");

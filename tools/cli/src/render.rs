@@ -398,10 +398,16 @@ pub fn versions_summary(published: &Published, elapsed: Duration) {
             .flatten()
             .filter_map(Value::as_str)
             .collect();
-        let dims = if dims.is_empty() {
-            String::new()
-        } else {
-            format!(" [{}]", dims.join(", "))
+        let properties: Vec<&str> = item["changed_properties"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .collect();
+        let dims = match (dims.is_empty(), properties.is_empty()) {
+            (true, _) => String::new(),
+            (false, true) => format!(" [{}]", dims.join(", ")),
+            (false, false) => format!(" [{}; {}]", dims.join(", "), properties.join(", ")),
         };
         say!(
             "  {:<8}     {} {}{} ({})",
@@ -1025,6 +1031,30 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
             } else {
                 enabled.join(", ")
             }
+        );
+    }
+    // Code run in pages: what each call passes, as written.
+    if s["execute_javascript_calls"]
+        .as_u64()
+        .is_some_and(|n| n > 0)
+    {
+        let code: Vec<String> = nodes
+            .iter()
+            .filter(|n| n["kind"] == "target")
+            .map(&props)
+            .filter(|p| p["kind"] == "execute-javascript")
+            .map(|p| {
+                let code = text(&p["target"]);
+                match code.char_indices().nth(48) {
+                    Some((at, _)) => format!("{}…", &code[..at]),
+                    None => code,
+                }
+            })
+            .collect();
+        say!(
+            "  executed in pages {} calls: {}",
+            s["execute_javascript_calls"],
+            code.into_iter().take(4).collect::<Vec<_>>().join("; ")
         );
     }
     // Per asset: its module count and the bundlers that wrote its tables.

@@ -271,7 +271,8 @@ remoteMain.enable(win.webContents);"#,
 
 /// The summary's URL scheme line names each scheme with the methods that register it and the
 /// privileges granted, and counts those whose scheme the code does not write; the security
-/// handlers' line counts what decides on certificates.
+/// handlers' line counts what decides on certificates, and the code the main process runs in
+/// pages is shown as written, cut short.
 #[test]
 fn the_summary_names_the_url_schemes_and_their_privileges() {
     let files = [
@@ -284,7 +285,9 @@ app.setAsDefaultProtocolClient("deep");
 protocol.handle("app", (req) => new Response(""));
 protocol.handle(process.env.SCHEME, (req) => new Response(""));
 app.on("certificate-error", (event) => event.preventDefault());
-session.defaultSession.setCertificateVerifyProc((request, callback) => callback(0));"#,
+session.defaultSession.setCertificateVerifyProc((request, callback) => callback(0));
+const { BrowserWindow } = require("electron");
+new BrowserWindow().webContents.executeJavaScript("document.body.dataset.theme = 'dark'; window.scrollTo(0, 0)");"#,
         ),
     ];
     let text = summary_of(&files);
@@ -295,6 +298,11 @@ session.defaultSession.setCertificateVerifyProc((request, callback) => callback(
     );
     assert!(
         line_of(&text, "security handlers").ends_with("certificates 2"),
+        "{text}"
+    );
+    assert_eq!(
+        line_of(&text, "executed in pages"),
+        r#"executed in pages 1 calls: "document.body.dataset.theme = 'dark'; window.sc…"#,
         "{text}"
     );
 }

@@ -1986,6 +1986,7 @@ struct Counts {
     open_external: u64,
     /// `@electron/remote`'s main-side calls (`initialize`, `enable`).
     remote_module: u64,
+    execute_javascript: u64,
     native: u64,
     resolved_native: u64,
     references: u64,
@@ -2024,6 +2025,7 @@ impl Counts {
             child_processes,
             open_external,
             remote_module,
+            execute_javascript,
             native,
             resolved_native,
             references,
@@ -2064,6 +2066,7 @@ impl Counts {
         self.child_processes += child_processes;
         self.open_external += open_external;
         self.remote_module += remote_module;
+        self.execute_javascript += execute_javascript;
         self.native += native;
         self.resolved_native += resolved_native;
         self.references += references;
@@ -3016,6 +3019,7 @@ fn project_findings<'p>(
                     match kind {
                         "child-process" => c.child_processes += 1,
                         "remote-module" => c.remote_module += 1,
+                        "execute-javascript" => c.execute_javascript += 1,
                         _ => c.open_external += 1,
                     }
                     let target = process
@@ -3939,7 +3943,7 @@ fn finish(cx: &StageCx<'_>, p: Projected, request: &Request<'_>) -> Result<Built
                 "fanned_out_renderer_transmissions": c.fanned_out},
         "sender_validation_observations": c.sender_checks, "utility_processes": c.utilities,
         "resolved_utility_entrypoints": c.resolved_utilities, "child_process_calls": c.child_processes,
-        "open_external_calls": c.open_external, "remote_module_calls": c.remote_module, "native_addon_bindings": c.native, "resolved_native_addon_bindings": c.resolved_native,
+        "open_external_calls": c.open_external, "remote_module_calls": c.remote_module, "execute_javascript_calls": c.execute_javascript, "native_addon_bindings": c.native, "resolved_native_addon_bindings": c.resolved_native,
         "security_handlers": security_handlers(parsed),
         "url_schemes": url_schemes(parsed),
         "entrypoint_reach": reach_json(c.reach.as_ref()),

@@ -620,6 +620,18 @@ impl Extractor<'_, '_> {
             self.scheme_registration("setAsDefaultProtocolClient", scheme, Vec::new(), span);
             return;
         }
+        // Code the main process (or a page, through `webFrame`) runs in a page: a string of
+        // JavaScript, never parsed as the application's own.
+        if let Some(code) = if named(name, "executeJavaScript") {
+            Some(arg(0))
+        } else if named(name, "executeJavaScriptInIsolatedWorld") {
+            Some(arg(1))
+        } else {
+            None
+        } {
+            self.executed_code(name, code, span);
+            return;
+        }
         if named(name, "shell.openExternal") || named(name, "shell.openPath") {
             self.process("open-external", name, arg(0), None, span);
             return;
@@ -1392,6 +1404,30 @@ impl Extractor<'_, '_> {
             target,
             expression,
             service_name,
+            range: self.source.range(span),
+            module: self.module(),
+        });
+    }
+
+    /// `executeJavaScript(code)` (of web contents, a frame or `webFrame`) and
+    /// `executeJavaScriptInIsolatedWorld(world, scripts)`: a [`ProcessUse`] of kind
+    /// `execute-javascript`, its code (or the scripts) as written, static when it is a string
+    /// literal.
+    fn executed_code(&mut self, api: &str, code: Option<&Expr>, span: Span) {
+        if !self.admit(None) {
+            return;
+        }
+        let static_target = code.is_some_and(|c| matches!(unwrap(c), Expr::Lit(Lit::Str(_))));
+        if !static_target {
+            self.facts.dynamic_findings += 1;
+        }
+        self.facts.processes.push(ProcessUse {
+            kind: "execute-javascript",
+            static_target,
+            api: super::prepass::qualified_electron_api(api),
+            target: None,
+            expression: code.map(|c| self.source.expression(c.span())),
+            service_name: None,
             range: self.source.range(span),
             module: self.module(),
         });
