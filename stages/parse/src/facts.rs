@@ -215,6 +215,52 @@ pub struct HtmlScript {
     pub webview_preload: bool,
 }
 
+/// A `<webview>` tag of a page: a guest page it hosts, with what its attributes grant the guest.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HtmlWebview {
+    pub line: u32,
+    /// The `src` attribute, credentials, query values and fragment redacted.
+    pub src: Option<String>,
+    /// The attributes present that change what the guest may do, in [`WEBVIEW_ATTRIBUTES`]
+    /// order: `nodeintegration`, `nodeintegrationinsubframes`, `disablewebsecurity`,
+    /// `allowpopups`, `plugins`.
+    pub attributes: Vec<&'static str>,
+    /// The `webpreferences` attribute as written (`"webSecurity=no, contextIsolation=no"`).
+    pub web_preferences: Option<String>,
+}
+
+/// The `<webview>` attributes that change what the guest page may do (present or not: Electron
+/// reads them as booleans by their presence).
+pub const WEBVIEW_ATTRIBUTES: [&str; 5] = [
+    "nodeintegration",
+    "nodeintegrationinsubframes",
+    "disablewebsecurity",
+    "allowpopups",
+    "plugins",
+];
+
+impl HtmlWebview {
+    /// Whether the guest gets Node.js: `nodeintegration`, or in its frames.
+    pub fn node_integration(&self) -> bool {
+        self.attributes
+            .iter()
+            .any(|a| a.starts_with("nodeintegration"))
+    }
+
+    /// Whether the guest runs without web security: `disablewebsecurity`, or `webSecurity`
+    /// turned off in `webpreferences` (`false`, `no` or `0`, as Electron reads its features
+    /// string).
+    pub fn web_security_disabled(&self) -> bool {
+        self.attributes.contains(&"disablewebsecurity")
+            || self.web_preferences.as_deref().is_some_and(|features| {
+                features.split(',').any(|feature| {
+                    let (key, value) = feature.split_once('=').unwrap_or((feature, "yes"));
+                    key.trim() == "webSecurity" && matches!(value.trim(), "false" | "no" | "0")
+                })
+            })
+    }
+}
+
 /// A content security policy a page declares in `<meta http-equiv="Content-Security-Policy">`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PagePolicy {
@@ -1364,6 +1410,8 @@ pub struct FileFacts {
     /// Inline scripts an HTML page holds, and how many of them were read as code (those that
     /// did not parse are not).
     pub inline_scripts: (u32, u32),
+    /// The `<webview>` tags an HTML page holds, in text order.
+    pub webviews: Vec<HtmlWebview>,
     pub source_map: Option<SourceMapFacts>,
     pub js: JsFacts,
     /// Whether its semantic relations are read (a JavaScript file within the semantic
@@ -1389,6 +1437,7 @@ impl FileFacts {
             html: Vec::new(),
             csp: None,
             inline_scripts: (0, 0),
+            webviews: Vec::new(),
             source_map: None,
             js: JsFacts::default(),
             semantic: true,

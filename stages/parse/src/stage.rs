@@ -486,6 +486,7 @@ fn read_html(facts: &mut FileFacts, text: &str, options: Options, cancelled: &dy
     let page = text::html_page(text);
     facts.html = page.scripts;
     facts.csp = page.csp;
+    facts.webviews = page.webviews;
     facts.parse = ParseStatus::Complete;
     if page.inline.is_empty() {
         return;

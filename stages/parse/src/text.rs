@@ -182,6 +182,8 @@ pub(crate) struct HtmlPage {
     pub inline: Vec<InlineScript>,
     /// `<meta http-equiv="Content-Security-Policy">` policies, if any.
     pub csp: Option<PageCsp>,
+    /// `<webview>` tags, in text order, at most [`MAX_SCRIPTS`].
+    pub webviews: Vec<crate::facts::HtmlWebview>,
 }
 
 /// An inline `<script>` element's code.
@@ -234,6 +236,20 @@ pub(crate) fn html_page(text: &str) -> HtmlPage {
                         None => {}
                     },
                     b"webview" => {
+                        if page.webviews.len() < MAX_SCRIPTS {
+                            page.webviews.push(crate::facts::HtmlWebview {
+                                line,
+                                src: value("src")
+                                    .filter(|s| !s.is_empty())
+                                    .map(|s| cut(&crate::redact::url(&s), MAX_FIELD).to_owned()),
+                                attributes: crate::facts::WEBVIEW_ATTRIBUTES
+                                    .into_iter()
+                                    .filter(|a| tag.attributes.contains_key(a.as_bytes()))
+                                    .collect(),
+                                web_preferences: value("webpreferences")
+                                    .map(|w| cut(&w, MAX_FIELD).to_owned()),
+                            });
+                        }
                         if let Some(url) = value("preload").filter(|u| !u.is_empty()) {
                             let url = match url.strip_prefix("file:") {
                                 Some(rest) if !rest.starts_with("//") => rest.to_owned(),

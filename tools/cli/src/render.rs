@@ -716,6 +716,10 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
                             | "webSecurity"
                             | "nodeIntegrationInWorker"
                             | "allowRunningInsecureContent"
+                            | "nodeIntegrationInSubFrames"
+                            | "experimentalFeatures"
+                            | "enableBlinkFeatures"
+                            | "webviewTag"
                     )
                 )
             })
@@ -764,6 +768,16 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
         guards["web_contents_created_listeners"],
         guards["certificate_handlers"]
     );
+    let webviews = &s["webview_tags"];
+    if webviews["tags"].as_u64().is_some_and(|n| n > 0) {
+        say!(
+            "  webview tags      {} in pages: node integration {}, web security off {}, popups allowed {}",
+            webviews["tags"],
+            webviews["node_integration"],
+            webviews["web_security_disabled"],
+            webviews["allow_popups"]
+        );
+    }
     let schemes = &s["url_schemes"];
     let listed = schemes["schemes"].as_array().map_or(&[][..], Vec::as_slice);
     let dynamic = schemes["dynamic_registrations"].as_u64().unwrap_or(0);

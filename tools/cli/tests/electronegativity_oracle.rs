@@ -22,7 +22,11 @@
 //!   (not `sandbox: true`), turn `webSecurity` off, or turn `allowRunningInsecureContent` or
 //!   the experimental features on, read off REA's explicit web preferences. The tool locates
 //!   a preference at its key, and an absent `sandbox` at the window: each is compared by the
-//!   window whose range holds it.
+//!   window whose range holds it;
+//! - `NODE_INTEGRATION_HTML_CHECK`, `WEB_SECURITY_HTML_CHECK` and `ALLOWPOPUPS_HTML_CHECK`:
+//!   `<webview>` tags that give their guest Node.js, turn its web security off (an attribute,
+//!   or `webSecurity=no` in `webpreferences`) or let it open windows, REA's webview tags, at
+//!   the tag's line.
 
 mod support;
 
@@ -49,7 +53,7 @@ fn electronegativity(app: &Path) -> Located {
         // Relative paths, no descriptions, and an Electron version given, so that it does
         // not look one up online.
         .args(["-r", "-v", "false", "-e", "30.0.0", "-l"])
-        .arg("CSPHTMLCheck,LimitNavigationJSCheck,PermissionRequestHandlerJSCheck,OpenExternalJSCheck,AuxclickJSCheck,ProtocolHandlerJSCheck,CertificateErrorEventJSCheck,CertificateVerifyProcJSCheck,SandboxJSCheck,WebSecurityJSCheck,InsecureContentJSCheck,ExperimentalFeaturesJSCheck")
+        .arg("CSPHTMLCheck,LimitNavigationJSCheck,PermissionRequestHandlerJSCheck,OpenExternalJSCheck,AuxclickJSCheck,ProtocolHandlerJSCheck,CertificateErrorEventJSCheck,CertificateVerifyProcJSCheck,SandboxJSCheck,WebSecurityJSCheck,InsecureContentJSCheck,ExperimentalFeaturesJSCheck,NodeIntegrationHTMLCheck,WebSecurityHTMLCheck,AllowPopupsHTMLCheck")
         .output()
         .expect("electronegativity runs");
     assert!(
@@ -177,6 +181,34 @@ fn ours(result: &Value) -> Located {
                 ));
             }
         }
+        for webview in props["webview_tags"].as_array().into_iter().flatten() {
+            let flagged = [
+                (
+                    "NODE_INTEGRATION_HTML_CHECK",
+                    webview["node_integration"] == true,
+                ),
+                (
+                    "WEB_SECURITY_HTML_CHECK",
+                    webview["web_security_disabled"] == true,
+                ),
+                (
+                    "ALLOWPOPUPS_HTML_CHECK",
+                    webview["attributes"]
+                        .as_array()
+                        .unwrap()
+                        .contains(&Value::from("allowpopups")),
+                ),
+            ];
+            for (check, _) in flagged.into_iter().filter(|(_, flagged)| *flagged) {
+                // Electronegativity locates a tag by its line only.
+                found.insert((
+                    check.to_owned(),
+                    path.to_owned(),
+                    webview["line"].as_u64().unwrap(),
+                    0,
+                ));
+            }
+        }
         for policy in props["content_security_policy"]["policies"]
             .as_array()
             .into_iter()
@@ -247,7 +279,7 @@ fn windows_handlers_open_external_and_policies_match_electronegativity() {
     assert_eq!(found, judged);
     // Every check found something, so the comparison covered each of them.
     let checks: BTreeSet<&str> = judged.iter().map(|(check, ..)| check.as_str()).collect();
-    assert_eq!(checks.len(), 12, "{checks:?}");
+    assert_eq!(checks.len(), 15, "{checks:?}");
     // REA also reads what the tool's checks do not: the listeners guarding webviews and
     // redirects, the hook that installs them, and the policies' verdicts.
     let handlers = &result["result"]["summary"]["security_handlers"];
@@ -267,4 +299,14 @@ fn windows_handlers_open_external_and_policies_match_electronegativity() {
         ])
     );
     assert_eq!(schemes["dynamic_registrations"], 0);
+    // The webview tags, counted; their sources keep no secret.
+    assert_eq!(
+        result["result"]["summary"]["webview_tags"],
+        serde_json::json!({"tags": 5, "node_integration": 2, "web_security_disabled": 2, "allow_popups": 1})
+    );
+    let text = result.to_string();
+    assert!(
+        !text.contains("secret") && !text.contains("token=abc"),
+        "a secret kept"
+    );
 }

@@ -1063,6 +1063,15 @@ pub fn build(cx: &StageCx<'_>, request: &Request<'_>) -> Result<Built, Failure> 
                 props["content_security_policy"] = json!({"source": "meta", "policies": policies,
                     "allows_inline_scripts": csp.allows_inline_scripts, "allows_eval": csp.allows_eval});
             }
+            if !file.webviews.is_empty() {
+                props["webview_tags"] = json!(file
+                    .webviews
+                    .iter()
+                    .map(|w| json!({"line": w.line, "src": w.src, "attributes": w.attributes,
+                        "web_preferences": w.web_preferences, "node_integration": w.node_integration(),
+                        "web_security_disabled": w.web_security_disabled()}))
+                    .collect::<Vec<_>>());
+            }
         }
         if let Some((keys, omitted)) = &file.json_keys {
             props["json_top_level_keys"] = json!(keys);
@@ -1289,6 +1298,20 @@ fn url_schemes(parsed: &[FileFacts]) -> Value {
         .collect();
     json!({"schemes": schemes, "omitted_schemes": listed - schemes.len(),
            "dynamic_registrations": dynamic})
+}
+
+/// The `<webview>` tags of the application's pages, and how many give their guest Node.js,
+/// turn its web security off, or let it open windows.
+fn webview_tags(parsed: &[FileFacts]) -> Value {
+    let tags: Vec<&rea_parse::HtmlWebview> = parsed.iter().flat_map(|f| &f.webviews).collect();
+    let count =
+        |test: &dyn Fn(&rea_parse::HtmlWebview) -> bool| tags.iter().filter(|w| test(w)).count();
+    json!({
+        "tags": tags.len(),
+        "node_integration": count(&|w| w.node_integration()),
+        "web_security_disabled": count(&|w| w.web_security_disabled()),
+        "allow_popups": count(&|w| w.attributes.contains(&"allowpopups")),
+    })
 }
 
 /// How many of each kind of security handler the code installs (a `null` handler, which
@@ -3946,6 +3969,7 @@ fn finish(cx: &StageCx<'_>, p: Projected, request: &Request<'_>) -> Result<Built
         "open_external_calls": c.open_external, "remote_module_calls": c.remote_module, "execute_javascript_calls": c.execute_javascript, "native_addon_bindings": c.native, "resolved_native_addon_bindings": c.resolved_native,
         "security_handlers": security_handlers(parsed),
         "url_schemes": url_schemes(parsed),
+        "webview_tags": webview_tags(parsed),
         "entrypoint_reach": reach_json(c.reach.as_ref()),
         "renderer_pages": {"loaded_pages": pages.pages, "with_content_security_policy": pages.with_policy,
                            "policy_allows_inline_scripts": pages.policy_allows_inline_scripts,

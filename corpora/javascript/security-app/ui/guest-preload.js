@@ -1,0 +1,1 @@
+require("electron").ipcRenderer.sendToHost("guest:ready");
