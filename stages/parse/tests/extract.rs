@@ -4079,6 +4079,19 @@ protocol.registerSchemesAsPrivileged(schemes);"#,
     );
 }
 
+/// Each scheme a file serves, with the directories its handler joins the request's path under.
+fn served_roots(f: &FileFacts) -> Vec<(&str, Vec<&str>)> {
+    f.js.served_schemes
+        .iter()
+        .map(|s| {
+            (
+                s.scheme.as_str(),
+                s.roots.iter().map(|r| r.path.as_str()).collect(),
+            )
+        })
+        .collect()
+}
+
 /// Modules a file re-exports whole, as ES modules write it and as TypeScript, tslib, esbuild
 /// and Babel compile it to CommonJS; a re-export of one name, a plain call and a namespace
 /// object are none.
@@ -4172,16 +4185,7 @@ const DIRECT = "direct";
 protocol.registerFileProtocol(DIRECT, (request, callback) => callback({}));
 "#,
     );
-    let served: Vec<(&str, Vec<&str>)> =
-        s.js.served_schemes
-            .iter()
-            .map(|s| {
-                (
-                    s.scheme.as_str(),
-                    s.roots.iter().map(|r| r.path.as_str()).collect(),
-                )
-            })
-            .collect();
+    let served = served_roots(&s);
     assert_eq!(
         served,
         [
@@ -4215,16 +4219,7 @@ async function serveFiles(request) {
 }
 function unrelated(handler) { return path.join(__dirname, "elsewhere", handler); }"#,
     );
-    let roots: Vec<(&str, Vec<&str>)> =
-        f.js.served_schemes
-            .iter()
-            .map(|s| {
-                (
-                    s.scheme.as_str(),
-                    s.roots.iter().map(|r| r.path.as_str()).collect(),
-                )
-            })
-            .collect();
+    let roots = served_roots(&f);
     assert_eq!(
         roots,
         [

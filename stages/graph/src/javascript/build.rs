@@ -833,10 +833,15 @@ fn settle_imported_loads(files: &Files, parsed: &mut [FileFacts]) {
                 rea_parse::SettledLoad::Endpoint(endpoint) => js.observations.push(endpoint),
             }
         }
-        for scheme in schemes {
-            if !js.served_schemes.contains(&scheme) {
-                js.served_schemes.push(scheme);
-            }
+        add_served_schemes(js, schemes);
+    }
+}
+
+/// Adds to a file's served schemes those settled once every file was read, each once.
+fn add_served_schemes(js: &mut rea_parse::JsFacts, schemes: Vec<rea_parse::ServedScheme>) {
+    for scheme in schemes {
+        if !js.served_schemes.contains(&scheme) {
+            js.served_schemes.push(scheme);
         }
     }
 }
@@ -888,11 +893,7 @@ fn settle_imported_helper_calls(files: &Files, parsed: &mut [FileFacts]) {
     for (i, ops, schemes) in settled {
         let js = &mut parsed[i].js;
         js.ipc.extend(ops);
-        for scheme in schemes {
-            if !js.served_schemes.contains(&scheme) {
-                js.served_schemes.push(scheme);
-            }
-        }
+        add_served_schemes(js, schemes);
     }
 }
 
