@@ -745,6 +745,16 @@ pub fn exported_string<'e>(exports: &'e [(String, Constant)], path: &[String]) -
     let [name, rest @ ..] = path else {
         return None;
     };
+    exported_string_at(exports, name, rest)
+}
+
+/// The string at `rest` in what a module exports as `name`: [`exported_string`] of
+/// `[name, rest…]`, for a name read under another (a re-export's).
+pub fn exported_string_at<'e>(
+    exports: &'e [(String, Constant)],
+    name: &str,
+    rest: &[String],
+) -> Option<&'e str> {
     exports
         .iter()
         .rev()
@@ -786,6 +796,13 @@ pub struct ExportedIpcHelper {
     pub method: Option<String>,
     pub forwards: Vec<IpcForward>,
     pub serves: Vec<SchemeForward>,
+}
+
+impl ExportedIpcHelper {
+    /// Whether it is the export `export` (its `method`, for a class).
+    pub fn is(&self, export: &str, method: &Option<String>) -> bool {
+        self.export == export && self.method == *method
+    }
 }
 
 /// A scheme a helper serves: the parameter its protocol method is given as the scheme, and
@@ -903,7 +920,7 @@ impl ImportedHelperCall {
     /// export path ``).
     pub fn calls(&self, helper: &ExportedIpcHelper) -> bool {
         let export = self.import.path.first().map_or("", String::as_str);
-        export == helper.export && self.method == helper.method
+        helper.is(export, &self.method)
     }
 }
 

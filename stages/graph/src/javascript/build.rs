@@ -907,7 +907,7 @@ fn exported_helper<'p>(
         .js
         .exported_ipc_helpers
         .iter()
-        .find(|h| h.export == export && h.method == *method)?;
+        .find(|h| h.is(export, method))?;
     Some((file.path.as_str(), helper))
 }
 
@@ -2246,12 +2246,7 @@ fn imported_string<'p>(
         return None;
     };
     let mut string = |file: &'p FileFacts, name: &str| {
-        file.js
-            .exported_constants
-            .iter()
-            .rev()
-            .find(|(exported, _)| exported == name)
-            .and_then(|(_, value)| value.at(rest))
+        rea_parse::exported_string_at(&file.js.exported_constants, name, rest)
     };
     through_reexports(files, by_path, target, name, &mut string)
 }

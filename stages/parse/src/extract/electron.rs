@@ -549,13 +549,8 @@ impl Extractor<'_, '_> {
             self.remote_module(name, arg(0), span);
             return;
         }
-        if let Some(api) = security_handler(name, arg(0)) {
-            // `importCertificate(options, callback)`.
-            let handler_arg = if SECURITY_SETTERS.contains(&api) && api != "importCertificate" {
-                arg(0)
-            } else {
-                arg(1)
-            };
+        if let Some((api, handler)) = security_handler(name, arg(0)) {
+            let handler_arg = arg(handler);
             if self.admit(None) {
                 let handler = match handler_arg.map(unwrap) {
                     Some(Expr::Fn(_) | Expr::Arrow(_)) => "function",
@@ -590,23 +585,7 @@ impl Extractor<'_, '_> {
             match api {
                 "registerSchemesAsPrivileged" => self.privileged_schemes(arg(0), span),
                 "registerStandardSchemes" | "registerServiceWorkerSchemes" => {
-                    let privilege = if api == "registerStandardSchemes" {
-                        "standard"
-                    } else {
-                        "allowServiceWorkers"
-                    };
-                    let schemes = match arg(0).map(unwrap) {
-                        Some(Expr::Array(array)) => array
-                            .elems
-                            .iter()
-                            .take(MAX_LISTED_SCHEMES)
-                            .map(|e| e.as_ref().and_then(|e| self.scheme_text(&e.expr)))
-                            .collect(),
-                        _ => vec![None],
-                    };
-                    for scheme in schemes {
-                        self.scheme_registration(api, scheme, vec![privilege.to_owned()], span);
-                    }
+                    self.listed_schemes(api, arg(0), span)
                 }
                 _ => {
                     let scheme = arg(0).and_then(|s| self.scheme_text(s));
@@ -1241,9 +1220,10 @@ impl Extractor<'_, '_> {
 
     /// A scheme the application serves with a handler of its own (`api`), given as
     /// `scheme` to the call at `span` (of the protocol method, or of a helper that calls it):
-    /// a literal scheme, or one another file exports (`Protocol.scheme`), settled once every
-    /// file is read. Kept when it is a scheme an application may serve itself.
-    /// Whether it was kept (or left out at the findings' bound).
+    /// a string or a name bound to one ([`Self::scheme_text`]), or a string another file
+    /// exports (`Protocol.scheme`), settled once every file is read. Kept when it is a scheme
+    /// an application may serve itself; whether it was (or was left out at the findings'
+    /// bound).
     fn served_scheme(
         &mut self,
         api: &'static str,
@@ -1251,7 +1231,7 @@ impl Extractor<'_, '_> {
         roots: Vec<StaticPath>,
         span: Span,
     ) -> bool {
-        let literal = scheme.and_then(|s| string(s).or_else(|| self.constant_string(s)));
+        let literal = scheme.and_then(|s| self.scheme_text(s));
         let import = match &literal {
             Some(_) => None,
             None => scheme
@@ -1266,7 +1246,7 @@ impl Extractor<'_, '_> {
             return true;
         }
         let served = ServedScheme {
-            scheme: literal.map(|s| s.to_ascii_lowercase()).unwrap_or_default(),
+            scheme: literal.unwrap_or_default(),
             api,
             serve: None,
             roots,
@@ -1308,9 +1288,34 @@ impl Extractor<'_, '_> {
         }
     }
 
+    /// Electron 4's `registerStandardSchemes([schemes])` (privilege `standard`) and
+    /// `registerServiceWorkerSchemes([schemes])` (`allowServiceWorkers`): one registration for
+    /// each scheme listed, at most [`MAX_LISTED_SCHEMES`]; one of no known scheme when the
+    /// list is not written there.
+    fn listed_schemes(&mut self, api: &'static str, list: Option<&Expr>, span: Span) {
+        let privilege = if api == "registerStandardSchemes" {
+            "standard"
+        } else {
+            "allowServiceWorkers"
+        };
+        let schemes: Vec<Option<String>> = match list.map(unwrap) {
+            Some(Expr::Array(array)) => array
+                .elems
+                .iter()
+                .take(MAX_LISTED_SCHEMES)
+                .map(|e| e.as_ref().and_then(|e| self.scheme_text(&e.expr)))
+                .collect(),
+            _ => vec![None],
+        };
+        for scheme in schemes {
+            self.scheme_registration(api, scheme, vec![privilege.to_owned()], span);
+        }
+    }
+
     /// `protocol.registerSchemesAsPrivileged([{ scheme, privileges: { standard: true, … } }])`:
     /// one registration for each scheme listed (at most [`MAX_LISTED_SCHEMES`]), with the
-    /// privileges set to `true` (or `!0`, as minifiers write it); one of no known scheme when the list is not written there.
+    /// privileges set to `true` (or `!0`, as minifiers write it); one of no known scheme when
+    /// the list is not written there.
     fn privileged_schemes(&mut self, list: Option<&Expr>, span: Span) {
         const API: &str = "registerSchemesAsPrivileged";
         let Some(Expr::Array(array)) = list.map(unwrap) else {
@@ -1478,14 +1483,15 @@ fn sender_subject(name: &str) -> Option<&'static str> {
 
 /// The setters of Electron's security handlers (a `webContents`' or a session's method), and
 /// `app.importCertificate`, which adds a certificate to the platform's store.
-const SECURITY_SETTERS: &[&str] = &[
-    "setWindowOpenHandler",
-    "setPermissionRequestHandler",
-    "setPermissionCheckHandler",
-    "setDevicePermissionHandler",
-    "setDisplayMediaRequestHandler",
-    "setCertificateVerifyProc",
-    "importCertificate",
+/// Each with the argument that is its handler.
+const SECURITY_SETTERS: &[(&str, usize)] = &[
+    ("setWindowOpenHandler", 0),
+    ("setPermissionRequestHandler", 0),
+    ("setPermissionCheckHandler", 0),
+    ("setDevicePermissionHandler", 0),
+    ("setDisplayMediaRequestHandler", 0),
+    ("setCertificateVerifyProc", 0),
+    ("importCertificate", 1),
 ];
 
 /// The events whose listeners guard navigation, new windows and webviews, and decide on
@@ -1500,19 +1506,21 @@ const SECURITY_EVENTS: &[&str] = &[
     "certificate-error",
 ];
 
-/// The security handler a call installs: a setter called on any object (its names are
-/// Electron's own), or a listener (`on`, `once`, `addListener`, `prependListener`) added for
-/// one of the guarding events, named by a literal.
-fn security_handler(name: &str, first: Option<&Expr>) -> Option<&'static str> {
+/// The security handler a call installs, with the argument that is the handler: a setter
+/// called on any object (its names are Electron's own), or a listener (`on`, `once`,
+/// `addListener`, `prependListener`) added for one of the guarding events, named by a
+/// literal, whose handler is its second argument.
+fn security_handler(name: &str, first: Option<&Expr>) -> Option<(&'static str, usize)> {
     let (_, method) = name.rsplit_once('.')?;
-    if let Some(setter) = SECURITY_SETTERS.iter().find(|s| **s == method) {
-        return Some(setter);
+    if let Some(setter) = SECURITY_SETTERS.iter().find(|(s, _)| *s == method) {
+        return Some(*setter);
     }
     if !matches!(method, "on" | "once" | "addListener" | "prependListener") {
         return None;
     }
     let event = first.and_then(string)?;
-    SECURITY_EVENTS.iter().find(|e| **e == event).copied()
+    let event = SECURITY_EVENTS.iter().find(|e| **e == event)?;
+    Some((event, 1))
 }
 
 /// The `protocol` method `name` calls, when it serves a scheme's requests with the
