@@ -1210,6 +1210,21 @@ pub struct SecurityHandler {
     pub range: Range,
 }
 
+/// Where the operating system hands the running application outside input: a listener on
+/// Electron's `app` for a deep link (`open-url` on macOS; `second-instance`, with the command
+/// line of another launch, elsewhere), a file opened with the application (`open-file`), an
+/// activity continued from another device (`continue-activity`), and the single-instance lock
+/// that sends later launches to `second-instance`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LaunchInput {
+    /// `open-url`, `open-file`, `second-instance`, `continue-activity`, or
+    /// `requestSingleInstanceLock`.
+    pub api: &'static str,
+    /// For a listener, as [`SecurityHandler::handler`]; `None` for the lock.
+    pub handler: Option<&'static str>,
+    pub range: Range,
+}
+
 /// One export a file declares at its top level (`rea-export-shape-v1`; see
 /// `extract::shapes`).
 #[derive(Debug, Clone, PartialEq)]
@@ -1383,6 +1398,9 @@ pub struct JsFacts {
     pub imported_schemes: Vec<ImportedScheme>,
     /// Navigation, new-window, permission and webview handlers the code installs.
     pub security_handlers: Vec<SecurityHandler>,
+    /// Listeners for deep links, opened files and later launches, and the single-instance
+    /// lock ([`LaunchInput`]).
+    pub launch_inputs: Vec<LaunchInput>,
     /// URLs the source-map directives name, except inline (`data:`) ones.
     pub source_map_urls: Vec<String>,
     /// Source maps the directives carry inline, as `data:` URLs.

@@ -2820,6 +2820,59 @@ emitter.on(eventName, () => {});
 }
 
 #[test]
+fn launch_inputs_deep_links_opened_files_and_later_launches() {
+    let f = facts(
+        "main.js",
+        r#"const { app: a, protocol: p } = require("electron");
+if (!a.requestSingleInstanceLock()) a.quit();
+a.on("second-instance", (event, argv) => focus(argv));
+a.once("open-url", onDeepLink);
+require("electron").app.on("open-file", null);
+a.on("continue-activity", (e, type, info) => {});
+a.on("ready", () => {});
+a.on(eventName, () => {});
+editor.on("open-file", () => {});
+a.setAsDefaultProtocolClient("rea-app");
+p.registerSchemesAsPrivileged([{ scheme: "rea", privileges: { standard: true } }]);
+"#,
+    );
+    // Minified code renames `app` and `protocol` as it does the rest of Electron.
+    let registered: Vec<(&str, Option<&str>)> =
+        f.js.scheme_registrations
+            .iter()
+            .map(|r| (r.api, r.scheme.as_deref()))
+            .collect();
+    assert_eq!(
+        registered,
+        [
+            ("setAsDefaultProtocolClient", Some("rea-app")),
+            ("registerSchemesAsPrivileged", Some("rea"))
+        ]
+    );
+    let inputs: Vec<(&str, Option<&str>, u32)> =
+        f.js.launch_inputs
+            .iter()
+            .map(|i| (i.api, i.handler, i.range.start.line))
+            .collect();
+    assert_eq!(
+        inputs,
+        [
+            ("requestSingleInstanceLock", None, 2),
+            ("second-instance", Some("function"), 3),
+            ("open-url", Some("reference"), 4),
+            ("open-file", Some("null"), 5),
+            ("continue-activity", Some("function"), 6),
+        ]
+    );
+    // The same events on an object of a file that does not use Electron are its own.
+    let other = facts(
+        "editor.js",
+        "const app = new App(); app.on(\"open-file\", open); app.requestSingleInstanceLock();\n",
+    );
+    assert!(other.js.launch_inputs.is_empty());
+}
+
+#[test]
 fn a_repeated_option_key_reads_as_javascript_keeps_it_the_last() {
     let f = facts(
         "main.js",

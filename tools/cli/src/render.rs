@@ -820,6 +820,43 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
         }
         say!("  url schemes       {}", parts.join(", "));
     }
+    let launch = &s["launch_inputs"];
+    let listeners = [
+        ("open-url", "open_url_listeners"),
+        ("second-instance", "second_instance_listeners"),
+        ("open-file", "open_file_listeners"),
+        ("continue-activity", "continue_activity_listeners"),
+    ];
+    let deep_links: Vec<String> = launch["default_protocol_schemes"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|scheme| format!("{}://", text(scheme)))
+        .collect();
+    let heard: Vec<String> = listeners
+        .iter()
+        .filter_map(|(event, key)| {
+            let n = launch[key].as_u64().filter(|n| *n > 0)?;
+            Some(format!("{event} {n}"))
+        })
+        .collect();
+    let locks = launch["single_instance_locks"].as_u64().unwrap_or(0);
+    if !deep_links.is_empty() || !heard.is_empty() || locks > 0 {
+        let links = if deep_links.is_empty() {
+            "none".to_owned()
+        } else {
+            deep_links.join(" ")
+        };
+        let heard = if heard.is_empty() {
+            "none".to_owned()
+        } else {
+            heard.join(", ")
+        };
+        say!(
+            "  launch inputs     deep links {links}; listeners {heard}; single-instance lock {}",
+            if locks > 0 { "taken" } else { "not taken" }
+        );
+    }
     let pages = &s["renderer_pages"];
     if pages["loaded_pages"].as_u64().unwrap_or(0) > 0 {
         say!(

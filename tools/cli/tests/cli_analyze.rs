@@ -307,6 +307,79 @@ new BrowserWindow().webContents.executeJavaScript("document.body.dataset.theme =
     );
 }
 
+/// Where outside input reaches the running application: the summary counts each launch
+/// event's listeners across files (a removed one is not counted), names the schemes the
+/// application opens as their default client, and says whether it takes the single-instance
+/// lock; each file's node lists its own, with their lines.
+#[test]
+fn the_summary_says_how_deep_links_and_later_launches_reach_the_application() {
+    let files = [
+        ("package.json", r#"{"name":"d","main":"main.js"}"#),
+        (
+            "main.js",
+            r#"const { app: a } = require("electron");
+require("./links");
+a.setAsDefaultProtocolClient("notes");
+if (!a.requestSingleInstanceLock()) a.quit();
+a.on("second-instance", (event, argv) => open(argv.pop()));"#,
+        ),
+        (
+            "links.js",
+            r#"const electron = require("electron");
+electron.app.on("open-url", (event, url) => open(url));
+electron.app.on("open-file", null);
+electron.app.setAsDefaultProtocolClient("notes-beta");"#,
+        ),
+    ];
+    let dir = app_dir(&files);
+    let text = summary_in(dir.path(), &[]);
+    assert_eq!(
+        line_of(&text, "launch inputs"),
+        "launch inputs     deep links notes:// notes-beta://; listeners open-url 1, second-instance 1; single-instance lock taken",
+        "{text}"
+    );
+    let output = run(&[
+        "analyze-javascript-application",
+        dir.path().to_str().unwrap(),
+        "--json",
+    ]);
+    let envelope: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let result = &envelope["result"];
+    assert_eq!(
+        result["summary"]["launch_inputs"],
+        serde_json::json!({
+            "default_protocol_schemes": ["notes", "notes-beta"],
+            "open_url_listeners": 1, "second_instance_listeners": 1, "open_file_listeners": 0,
+            "continue_activity_listeners": 0, "single_instance_locks": 1
+        })
+    );
+    let inputs_of = |path: &str| {
+        result["graph"]["nodes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|n| n["kind"] == "javascript-asset")
+            .flat_map(|n| n["observations"].as_array().unwrap())
+            .find(|o| o["properties"]["path"] == path)
+            .map(|o| o["properties"]["electron_launch_inputs"].clone())
+            .unwrap_or_else(|| panic!("no node for {path}"))
+    };
+    assert_eq!(
+        inputs_of("links.js"),
+        serde_json::json!([
+            {"api": "open-url", "handler": "function", "line": 2, "column": 0},
+            {"api": "open-file", "handler": "null", "line": 3, "column": 0}
+        ])
+    );
+    assert_eq!(
+        inputs_of("main.js"),
+        serde_json::json!([
+            {"api": "requestSingleInstanceLock", "line": 4, "column": 5},
+            {"api": "second-instance", "handler": "function", "line": 5, "column": 0}
+        ])
+    );
+}
+
 /// The summary's source-map line: the maps shipped, those the code links by its
 /// `sourceMappingURL`, and, once their contents are read, the original sources they name and
 /// how many of those carry their text.

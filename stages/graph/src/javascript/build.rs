@@ -1037,6 +1037,15 @@ pub fn build(cx: &StageCx<'_>, request: &Request<'_>) -> Result<Built, Failure> 
                 "api": h.api, "handler": h.handler, "line": h.range.start.line, "column": h.range.start.column}))
                 .collect::<Vec<_>>());
         }
+        if !file.js.launch_inputs.is_empty() {
+            props["electron_launch_inputs"] = json!(file.js.launch_inputs.iter().map(|i| {
+                let mut entry = json!({"api": i.api, "line": i.range.start.line, "column": i.range.start.column});
+                if let Some(handler) = i.handler {
+                    entry["handler"] = json!(handler);
+                }
+                entry
+            }).collect::<Vec<_>>());
+        }
         let schemes = url_schemes_of(file);
         if !schemes.is_empty() {
             props["url_schemes"] = json!(schemes);
@@ -1299,6 +1308,53 @@ fn url_schemes(parsed: &[FileFacts]) -> Value {
         .collect();
     json!({"schemes": schemes, "omitted_schemes": listed - schemes.len(),
            "dynamic_registrations": dynamic})
+}
+
+/// Where the operating system hands the application outside input: the schemes it asks to
+/// open as their default client (`app.setAsDefaultProtocolClient`, whose links arrive through
+/// `open-url` or another launch's command line), how many listeners it adds for each launch
+/// event (a `null` handler is not counted), and whether it takes the single-instance lock.
+fn launch_inputs(parsed: &[FileFacts]) -> Value {
+    let mut counts: BTreeMap<&str, u64> = [
+        "open_url_listeners",
+        "second_instance_listeners",
+        "open_file_listeners",
+        "continue_activity_listeners",
+    ]
+    .into_iter()
+    .map(|k| (k, 0))
+    .collect();
+    let mut locks = 0u64;
+    for input in parsed.iter().flat_map(|f| &f.js.launch_inputs) {
+        let key = match input.api {
+            "open-url" => "open_url_listeners",
+            "second-instance" => "second_instance_listeners",
+            "open-file" => "open_file_listeners",
+            "continue-activity" => "continue_activity_listeners",
+            _ => {
+                locks += 1;
+                continue;
+            }
+        };
+        if input.handler != Some("null") {
+            *counts.entry(key).or_default() += 1;
+        }
+    }
+    let schemes: BTreeSet<&str> = parsed
+        .iter()
+        .flat_map(|f| &f.js.scheme_registrations)
+        .filter(|r| r.api == "setAsDefaultProtocolClient")
+        .filter_map(|r| r.scheme.as_deref())
+        .collect();
+    let mut out = json!(counts);
+    out["default_protocol_schemes"] = json!(
+        schemes
+            .into_iter()
+            .take(MAX_SUMMARY_SCHEMES)
+            .collect::<Vec<_>>()
+    );
+    out["single_instance_locks"] = json!(locks);
+    out
 }
 
 /// The `<webview>` tags of the application's pages, and how many give their guest Node.js,
@@ -3965,6 +4021,7 @@ fn finish(cx: &StageCx<'_>, p: Projected, request: &Request<'_>) -> Result<Built
         "open_external_calls": c.open_external, "remote_module_calls": c.remote_module, "execute_javascript_calls": c.execute_javascript, "native_addon_bindings": c.native, "resolved_native_addon_bindings": c.resolved_native,
         "security_handlers": security_handlers(parsed),
         "url_schemes": url_schemes(parsed),
+        "launch_inputs": launch_inputs(parsed),
         "webview_tags": webview_tags(parsed),
         "entrypoint_reach": reach_json(c.reach.as_ref()),
         "renderer_pages": {"loaded_pages": pages.pages, "with_content_security_policy": pages.with_policy,

@@ -11,9 +11,9 @@ use super::names::{
 };
 use crate::facts::{
     Bridge, CallArg, ChannelImport, ExportedApi, ExportedIpcHelper, Forwarder, ImportFrom,
-    ImportedHelperCall, ImportedLoad, ImportedScheme, IpcOp, LoadPart, ProcessUse, RendererLoad,
-    SchemeRegistration, SecurityHandler, SenderCheck, ServeOptions, ServedScheme, StaticPath,
-    StaticValue, WindowCall,
+    ImportedHelperCall, ImportedLoad, ImportedScheme, IpcOp, LaunchInput, LoadPart, ProcessUse,
+    RendererLoad, SchemeRegistration, SecurityHandler, SenderCheck, ServeOptions, ServedScheme,
+    StaticPath, StaticValue, WindowCall,
 };
 
 const MAX_MEMBERS: usize = 128;
@@ -550,17 +550,20 @@ impl Extractor<'_, '_> {
             return;
         }
         if let Some((api, handler)) = security_handler(name, arg(0)) {
-            let handler_arg = arg(handler);
             if self.admit(None) {
-                let handler = match handler_arg.map(unwrap) {
-                    Some(Expr::Fn(_) | Expr::Arrow(_)) => "function",
-                    Some(Expr::Ident(_) | Expr::Member(_)) => "reference",
-                    Some(Expr::Lit(Lit::Null(_))) => "null",
-                    _ => "other",
-                };
                 self.facts.security_handlers.push(SecurityHandler {
                     api,
-                    handler,
+                    handler: installed_handler(arg(handler)),
+                    range: self.source.range(span),
+                });
+            }
+            return;
+        }
+        if let Some((api, handler)) = self.launch_input(name, arg(0)) {
+            if self.admit(None) {
+                self.facts.launch_inputs.push(LaunchInput {
+                    api,
+                    handler: handler.map(|i| installed_handler(arg(i))),
                     range: self.source.range(span),
                 });
             }
@@ -1523,6 +1526,53 @@ fn security_handler(name: &str, first: Option<&Expr>) -> Option<(&'static str, u
     Some((event, 1))
 }
 
+/// How a call installs a handler: `function` (a function written there), `reference` (a name
+/// or member), `null` (a handler removed) or `other`.
+fn installed_handler(handler: Option<&Expr>) -> &'static str {
+    match handler.map(unwrap) {
+        Some(Expr::Fn(_) | Expr::Arrow(_)) => "function",
+        Some(Expr::Ident(_) | Expr::Member(_)) => "reference",
+        Some(Expr::Lit(Lit::Null(_))) => "null",
+        _ => "other",
+    }
+}
+
+/// The `app` events through which the operating system hands the application outside input
+/// once it runs.
+const LAUNCH_EVENTS: &[&str] = &[
+    "open-url",
+    "open-file",
+    "second-instance",
+    "continue-activity",
+];
+
+impl Extractor<'_, '_> {
+    /// The launch input a call of a file that uses Electron sets up, with the argument that
+    /// is its handler: a listener added on `app` (`app.on`, `electron.app.once`, …) for one
+    /// of [`LAUNCH_EVENTS`], named by a literal; or `app.requestSingleInstanceLock()`.
+    fn launch_input(
+        &self,
+        name: &str,
+        first: Option<&Expr>,
+    ) -> Option<(&'static str, Option<usize>)> {
+        if !self.electron {
+            return None;
+        }
+        if named(name, "app.requestSingleInstanceLock") {
+            return Some(("requestSingleInstanceLock", None));
+        }
+        let (object, method) = name.rsplit_once('.')?;
+        if !matches!(method, "on" | "once" | "addListener" | "prependListener")
+            || !named(object, "app")
+        {
+            return None;
+        }
+        let event = first.and_then(string)?;
+        let event = LAUNCH_EVENTS.iter().find(|e| **e == event)?;
+        Some((event, Some(1)))
+    }
+}
+
 /// The `protocol` method `name` calls, when it serves a scheme's requests with the
 /// application's own handler: `protocol.handle`, `session.protocol.registerFileProtocol`, …
 pub(super) fn serving_api(name: &str) -> Option<&'static str> {
@@ -1570,8 +1620,6 @@ const SERVING_APIS: &[&str] = &[
     "interceptStreamProtocol",
 ];
 
-/// A scheme name (RFC 3986: a letter, then letters, digits, `+`, `-`, `.`) other than the
-/// web's and the file system's own.
 /// What a page's window holds of its own, never a bridge.
 const NOT_BRIDGES: &[&str] = &[
     "document",

@@ -59,6 +59,12 @@ const ELECTRON_APIS: &[&str] = &[
     "webContents",
 ];
 
+/// Electron's other objects whose calls the extraction reads by name (`app.on`,
+/// `app.setAsDefaultProtocolClient`, `protocol.handle`, `session.fromPartition`): a local
+/// renamed from one (`const { app: a } = require("electron")`, as minifiers write it) is
+/// bound to its name, which is not qualified with the module as [`ELECTRON_APIS`] are.
+const ELECTRON_OBJECTS: &[&str] = &["app", "protocol", "session"];
+
 /// An Electron API's name as a require of the module writes it: the aliases of named imports
 /// (`import { shell } from "electron"`) name Electron's exports bare (`shell.openExternal`),
 /// where a member of the module object is `electron.shell.openExternal`. Recorded names take
@@ -1215,6 +1221,7 @@ impl PrePass {
             && target != "electron"
             && !ELECTRON_APIS
                 .iter()
+                .chain(ELECTRON_OBJECTS)
                 .any(|api| target.split('.').next() == Some(api))
         {
             return;
