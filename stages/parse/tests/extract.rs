@@ -2683,6 +2683,36 @@ import_electron.ipcRenderer.invoke(direct.SET);
     assert_eq!(esbuild.js.bundles[0].modules[0].exports, ["GET", "SET"]);
 }
 
+/// TypeScript enums as a TypeScript file writes them (shipped sources, and what
+/// `compare_source_to_bundle` reads): their string members are channels in the file and
+/// exports other files read; numeric members are not strings.
+#[test]
+fn typescript_enums_as_written_name_channels() {
+    use rea_parse::Constant::{Object, Str};
+    let f = facts(
+        "channels.ts",
+        r#"import { ipcMain } from "electron";
+export enum Channels { GetUser = "user:get", "Set-User" = `user:set`, Count = 3, Next }
+const enum Local { Open = "link:open" }
+ipcMain.handle(Channels.GetUser, async () => ({}));
+ipcMain.on(Local.Open, () => {});
+function scoped() { enum Local { Open = "other" } }
+"#,
+    );
+    assert_eq!(
+        f.js.exported_constants,
+        [(
+            "Channels".to_owned(),
+            Object(vec![
+                ("GetUser".to_owned(), Str("user:get".to_owned())),
+                ("Set-User".to_owned(), Str("user:set".to_owned())),
+            ])
+        )]
+    );
+    let channels: Vec<Option<&str>> = f.js.ipc.iter().map(|op| op.channel.as_deref()).collect();
+    assert_eq!(channels, [Some("user:get"), Some("link:open")]);
+}
+
 /// TypeScript enums as minifiers leave them: terser joins the members into one sequence,
 /// swc's minifier inlines the function (`(n = e || (e = {})).Open = "x"`); an entry module
 /// webpack inlines into its runtime requires through the runtime's own require function

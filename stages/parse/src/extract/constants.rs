@@ -105,6 +105,24 @@ fn read(expr: &Expr, budget: &mut usize, depth: usize) -> Option<Constant> {
     }
 }
 
+/// A TypeScript `enum` as written in a TypeScript file (`enum E { Open = "link:open" }`, also
+/// `const enum`): its string members.
+pub(super) fn enum_decl(decl: &swc_ecma_ast::TsEnumDecl) -> Constant {
+    let members = decl
+        .members
+        .iter()
+        .take(MAX_MEMBERS)
+        .filter_map(|member| {
+            let key = match &member.id {
+                swc_ecma_ast::TsEnumMemberId::Ident(ident) => ident.sym.to_string(),
+                swc_ecma_ast::TsEnumMemberId::Str(s) => s.value.to_string_lossy().into_owned(),
+            };
+            Some((key, Constant::Str(string(member.init.as_deref()?)?)))
+        })
+        .collect();
+    Constant::Object(members)
+}
+
 /// A TypeScript `enum` as compiled: an immediately called function of one parameter that
 /// assigns string members to it, as statements or, minified, as one sequence
 /// (`function (e) { e.Open = "link:open", e[e.Count = 3] = "Count" }`). Returns the name its

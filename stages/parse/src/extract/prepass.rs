@@ -1599,6 +1599,11 @@ impl Visit for PrePass {
                 self.api_exports.push((name.to_string(), name.to_string()));
             }
         }
+        // `export enum Channel { Open = "link:open" }`, in a TypeScript file.
+        if let Decl::TsEnum(decl) = &export.decl {
+            self.exported
+                .push((decl.id.sym.to_string(), constants::enum_decl(decl)));
+        }
         if let Decl::Var(var) = &export.decl {
             for decl in &var.decls {
                 // `export var Channel;`, which a compiled enum then fills.
@@ -1650,6 +1655,17 @@ impl Visit for PrePass {
         if framed {
             self.close_frame();
         }
+    }
+
+    /// `enum Channel { Open = "link:open" }`: a constant of its string members, as the enum
+    /// TypeScript compiles it to is.
+    fn visit_ts_enum_decl(&mut self, decl: &swc_ecma_ast::TsEnumDecl) {
+        let scope = self.scopes.current();
+        let bound = Bound {
+            value: constants::enum_decl(decl),
+            how: Binding::Fixed,
+        };
+        self.constants.bind(&decl.id.sym, scope, Some(bound));
     }
 
     fn visit_class_decl(&mut self, decl: &swc_ecma_ast::ClassDecl) {
