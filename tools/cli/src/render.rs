@@ -1108,6 +1108,38 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
             code.into_iter().take(4).collect::<Vec<_>>().join("; ")
         );
     }
+    // What a message can make the main process do: the process boundaries in handlers' code,
+    // those whose target is not written there first.
+    let reached = &s["ipc_handler_boundaries"];
+    let items = reached["items"].as_array().map_or(&[][..], Vec::as_slice);
+    if !items.is_empty() {
+        say!(
+            "  handler reach     {} process boundaries in IPC handlers' code, {} with a target not written there",
+            reached["boundaries"],
+            reached["dynamic_targets"]
+        );
+        let mut order: Vec<&Value> = items.iter().collect();
+        order.sort_by_key(|b| b["static"].as_bool().unwrap_or(false));
+        for b in order.iter().take(6) {
+            let target = text(&b["target"]);
+            let target = match target.char_indices().nth(40) {
+                Some((at, _)) => format!("{}…", &target[..at]),
+                None => target,
+            };
+            say!(
+                "  handler reach     {} ({} {}, {}:{}) -> {} {}({}){}",
+                text(&b["channel"]),
+                text(&b["side"]),
+                text(&b["operation"]),
+                text(&b["path"]),
+                b["line"],
+                text(&b["kind"]),
+                text(&b["api"]).trim_start_matches('.'),
+                target,
+                if b["static"] == true { "" } else { " dynamic" }
+            );
+        }
+    }
     // Per asset: its module count and the bundlers that wrote its tables.
     type PerAsset = (u64, std::collections::BTreeSet<String>);
     let mut per_asset: std::collections::BTreeMap<String, PerAsset> =

@@ -380,6 +380,89 @@ electron.app.setAsDefaultProtocolClient("notes-beta");"#,
     );
 }
 
+/// What a renderer's message can make the main process do: each process boundary written in
+/// an IPC handler's code (inline, in the function it is passed by name, or in a function that
+/// code calls), with whether its target is written there; a boundary outside any handler is
+/// not listed.
+#[test]
+fn the_summary_lists_the_process_boundaries_ipc_handlers_reach() {
+    let files = [
+        ("package.json", r#"{"name":"hb","main":"main.js"}"#),
+        (
+            "main.js",
+            r#"const { ipcMain, shell, BrowserWindow } = require("electron");
+const { exec } = require("child_process");
+ipcMain.handle("open-link", (event, url) => shell.openExternal(url));
+ipcMain.on("help", () => shell.openExternal("https://example.com/help"));
+ipcMain.handle("run", onRun);
+function onRun(event, cmd) { return runIt(cmd); }
+function runIt(cmd) { exec(cmd); }
+shell.openExternal("https://outside.example");
+ipcMain.on("quit", () => app.quit());"#,
+        ),
+    ];
+    let dir = app_dir(&files);
+    let output = run(&[
+        "analyze-javascript-application",
+        dir.path().to_str().unwrap(),
+        "--json",
+    ]);
+    let envelope: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let reached = &envelope["result"]["summary"]["ipc_handler_boundaries"];
+    let items: Vec<(&str, &str, u64, &str, bool, &str, u64)> = reached["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| {
+            (
+                b["channel"].as_str().unwrap(),
+                b["operation"].as_str().unwrap(),
+                b["line"].as_u64().unwrap(),
+                b["kind"].as_str().unwrap(),
+                b["static"].as_bool().unwrap(),
+                b["target"].as_str().unwrap(),
+                b["boundary_line"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        items,
+        [
+            ("open-link", "handle", 3, "open-external", false, "url", 3),
+            (
+                "help",
+                "on",
+                4,
+                "open-external",
+                true,
+                "https://example.com/help",
+                4
+            ),
+            ("run", "handle", 5, "child-process", false, "cmd", 7),
+        ]
+    );
+    assert_eq!(reached["boundaries"], 3);
+    assert_eq!(reached["dynamic_targets"], 2);
+    // The summary counts every open-external call, the one outside a handler too.
+    assert_eq!(envelope["result"]["summary"]["open_external_calls"], 3);
+    let text = summary_in(dir.path(), &[]);
+    let lines: Vec<&str> = text
+        .lines()
+        .map(str::trim_start)
+        .filter(|l| l.starts_with("handler reach"))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "handler reach     3 process boundaries in IPC handlers' code, 2 with a target not written there",
+            "handler reach     open-link (main handle, main.js:3) -> open-external electron.shell.openExternal(url) dynamic",
+            "handler reach     run (main handle, main.js:5) -> child-process child_process.exec(cmd) dynamic",
+            "handler reach     help (main on, main.js:4) -> open-external electron.shell.openExternal(https://example.com/help)",
+        ],
+        "{text}"
+    );
+}
+
 /// The summary's source-map line: the maps shipped, those the code links by its
 /// `sourceMappingURL`, and, once their contents are read, the original sources they name and
 /// how many of those carry their text.

@@ -142,6 +142,26 @@ fn an_app_built_by_electron_forges_webpack_plugin_keeps_its_source_facts() {
             result["summary"]["open_external_calls"], truth["open_external_calls"],
             "{input}"
         );
+        // The `settings:save` handler opens the URL the page sends: found in the minified
+        // bundle's handler as in the source.
+        let reached: Vec<Value> = result["summary"]["ipc_handler_boundaries"]["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| {
+                let dynamic = if b["static"] == true {
+                    "static"
+                } else {
+                    "dynamic"
+                };
+                serde_json::json!([b["channel"], b["kind"], dynamic])
+            })
+            .collect();
+        assert_eq!(
+            Value::Array(reached),
+            truth["ipc_handler_boundaries"],
+            "{input}"
+        );
         assert_eq!(
             resolved(&result, "electron-renderer", &["html-script"]),
             paths(&truth["page_scripts"], prefix),

@@ -1310,6 +1310,36 @@ fn url_schemes(parsed: &[FileFacts]) -> Value {
            "dynamic_registrations": dynamic})
 }
 
+/// Most handler boundaries the summary lists.
+const MAX_SUMMARY_HANDLER_BOUNDARIES: usize = 64;
+
+/// The process boundaries IPC handlers reach ([`HandlerBoundary`]), by file, handler line and
+/// boundary line, at most [`MAX_SUMMARY_HANDLER_BOUNDARIES`]; how many of them have a target
+/// not written there; and how many more there are.
+fn handler_boundaries_json(all: &[HandlerBoundary]) -> Value {
+    let mut sorted: Vec<&HandlerBoundary> = all.iter().collect();
+    sorted.sort_by(|a, b| {
+        (&a.path, a.line, a.boundary_line, &a.channel, &a.api).cmp(&(
+            &b.path,
+            b.line,
+            b.boundary_line,
+            &b.channel,
+            &b.api,
+        ))
+    });
+    let items: Vec<Value> = sorted
+        .iter()
+        .take(MAX_SUMMARY_HANDLER_BOUNDARIES)
+        .map(|b| {
+            json!({"channel": b.channel, "side": b.side, "operation": b.operation, "path": b.path,
+                   "line": b.line, "kind": b.kind, "api": b.api, "static": b.static_target,
+                   "target": b.target, "boundary_line": b.boundary_line})
+        })
+        .collect();
+    json!({"boundaries": all.len(), "dynamic_targets": all.iter().filter(|b| !b.static_target).count(),
+           "items": items, "omitted": all.len() - items.len()})
+}
+
 /// Where the operating system hands the application outside input: the schemes it asks to
 /// open as their default client (`app.setAsDefaultProtocolClient`, whose links arrive through
 /// `open-url` or another launch's command line), how many listeners it adds for each launch
@@ -2060,6 +2090,8 @@ struct Counts {
     /// What the main entrypoints reach: set once every file is projected.
     reach: Option<Reach>,
     sender_checks: u64,
+    /// Process boundaries in IPC handlers' code ([`HandlerBoundary`]), in file order.
+    handler_boundaries: Vec<HandlerBoundary>,
     utilities: u64,
     resolved_utilities: u64,
     child_processes: u64,
@@ -2100,6 +2132,7 @@ impl Counts {
             fanned_out,
             reach,
             sender_checks,
+            handler_boundaries,
             utilities,
             resolved_utilities,
             child_processes,
@@ -2141,6 +2174,7 @@ impl Counts {
             self.reach = reach;
         }
         self.sender_checks += sender_checks;
+        self.handler_boundaries.extend(handler_boundaries);
         self.utilities += utilities;
         self.resolved_utilities += resolved_utilities;
         self.child_processes += child_processes;
@@ -2396,6 +2430,29 @@ fn bridged_operations(files: &Files, parsed: &[FileFacts]) -> HashMap<String, Ve
     out
 }
 
+/// A process boundary (a child process, an external URL opened, code run in a page, a
+/// utility process, `@electron/remote`) that an IPC handler's code reaches: written in the
+/// handler's registration call, in the function it is passed by name, or in a function such
+/// code calls by name (see [`code_scope`]). What a renderer can make the main process do.
+#[derive(Debug)]
+struct HandlerBoundary {
+    /// The handler's channel as written (the string, or the expression).
+    channel: String,
+    side: &'static str,
+    operation: &'static str,
+    path: String,
+    /// The handler's registration line.
+    line: u32,
+    kind: &'static str,
+    api: String,
+    /// Whether the boundary's target is written there (a path or a literal URL); a dynamic
+    /// one may come from the message.
+    static_target: bool,
+    /// The target: its path, or its expression as written.
+    target: Option<String>,
+    boundary_line: u32,
+}
+
 /// What one file's findings add besides nodes and edges.
 #[derive(Default)]
 struct Found<'p> {
@@ -2469,6 +2526,11 @@ fn project_findings<'p>(
         // Code whose facts are what a node does: a bridge's literals and each IPC handler's
         // function, with the operation that says so (`code_scope`).
         let mut code: Vec<Code> = Vec::new();
+        // Each IPC handler node's registration: (channel, side, operation, line).
+        let mut handler_ops: HashMap<String, (String, &'static str, &'static str, u32)> =
+            HashMap::default();
+        // The process boundaries admitted to the graph.
+        let mut boundaries: Vec<&rea_parse::ProcessUse> = Vec::new();
         // References.
         for reference in &js.references {
             if !admit() {
@@ -2996,6 +3058,15 @@ fn project_findings<'p>(
                     )?;
                     // Its code: the registration call, and the function it names.
                     code.push((op.range, handler.clone(), HANDLER_SCOPE));
+                    handler_ops.insert(
+                        handler.clone(),
+                        (
+                            channel_label.clone(),
+                            op.side,
+                            op.operation,
+                            op.range.start.line,
+                        ),
+                    );
                     if let Some(range) = op.handler_range {
                         code.push((range, handler.clone(), HANDLER_SCOPE));
                     }
@@ -3054,6 +3125,7 @@ fn project_findings<'p>(
                 .source_node(file, process.module.as_ref(), modules)
                 .unwrap_or_else(|| asset.clone());
             let location = source_range(&file.path, &process.range);
+            boundaries.push(process);
             match process.kind {
                 "utility-process" => {
                     c.utilities += 1;
@@ -3187,6 +3259,29 @@ fn project_findings<'p>(
             }
         }
         expand_code(&mut code, &js.local_calls);
+        for process in boundaries {
+            for (_, handler, _) in holders(&code, &process.range, "", true) {
+                let Some((channel, side, operation, line)) = handler_ops.get(handler) else {
+                    continue;
+                };
+                c.handler_boundaries.push(HandlerBoundary {
+                    channel: channel.clone(),
+                    side,
+                    operation,
+                    path: file.path.clone(),
+                    line: *line,
+                    kind: process.kind,
+                    api: process.api.clone(),
+                    static_target: process.static_target,
+                    target: process
+                        .target
+                        .as_ref()
+                        .map(|t| t.path.clone())
+                        .or_else(|| process.expression.clone()),
+                    boundary_line: process.range.start.line,
+                });
+            }
+        }
         // Sender checks are observations of the innermost handler whose code holds them.
         for check in &js.sender_checks {
             let handlers = holders(&code, &check.range, "", true);
@@ -4019,6 +4114,7 @@ fn finish(cx: &StageCx<'_>, p: Projected, request: &Request<'_>) -> Result<Built
         "sender_validation_observations": c.sender_checks, "utility_processes": c.utilities,
         "resolved_utility_entrypoints": c.resolved_utilities, "child_process_calls": c.child_processes,
         "open_external_calls": c.open_external, "remote_module_calls": c.remote_module, "execute_javascript_calls": c.execute_javascript, "native_addon_bindings": c.native, "resolved_native_addon_bindings": c.resolved_native,
+        "ipc_handler_boundaries": handler_boundaries_json(&c.handler_boundaries),
         "security_handlers": security_handlers(parsed),
         "url_schemes": url_schemes(parsed),
         "launch_inputs": launch_inputs(parsed),
