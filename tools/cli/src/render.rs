@@ -1126,8 +1126,12 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
                 Some((at, _)) => format!("{}…", &target[..at]),
                 None => target,
             };
+            let via = match b["via"]["path"].as_str() {
+                Some(path) => format!(" through {path} {}", text(&b["via"]["export"])),
+                None => String::new(),
+            };
             say!(
-                "  handler reach     {} ({} {}, {}:{}) -> {} {}({}){}",
+                "  handler reach     {} ({} {}, {}:{}) -> {} {}({}){}{via}",
                 text(&b["channel"]),
                 text(&b["side"]),
                 text(&b["operation"]),

@@ -463,6 +463,86 @@ ipcMain.on("quit", () => app.quit());"#,
     );
 }
 
+/// A handler that calls a function another file exports reaches the boundaries written in
+/// that function, or in a function of that file it calls by name; a function the file does
+/// not export, or an export the handler does not call, adds nothing.
+#[test]
+fn handlers_reach_boundaries_through_functions_other_files_export() {
+    let files = [
+        ("package.json", r#"{"name":"hb","main":"main.mjs"}"#),
+        (
+            "main.mjs",
+            r#"import { ipcMain } from "electron";
+import { openLink } from "./lib/actions.mjs";
+import tools from "./lib/tools.cjs";
+ipcMain.handle("open-link", (event, url) => openLink(url));
+ipcMain.on("tool", (event, name) => { tools.runTool(name); });"#,
+        ),
+        (
+            "lib/actions.mjs",
+            r#"import { shell } from "electron";
+export function openLink(url) { return shell.openExternal(url); }
+export const help = () => shell.openExternal("https://example.com/help");"#,
+        ),
+        (
+            "lib/tools.cjs",
+            r#"const { spawn, exec } = require("child_process");
+function launch(bin) { return spawn(bin, []); }
+module.exports.runTool = function runTool(name) { return launch("/usr/bin/" + name); };
+module.exports.clean = () => exec("rm -rf /tmp/cache");"#,
+        ),
+    ];
+    let dir = app_dir(&files);
+    let output = run(&[
+        "analyze-javascript-application",
+        dir.path().to_str().unwrap(),
+        "--json",
+    ]);
+    let envelope: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let reached = &envelope["result"]["summary"]["ipc_handler_boundaries"];
+    let items: Vec<(&str, &str, &str, u64, &str, &str)> = reached["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| {
+            (
+                b["channel"].as_str().unwrap(),
+                b["kind"].as_str().unwrap(),
+                b["target"].as_str().unwrap(),
+                b["boundary_line"].as_u64().unwrap(),
+                b["via"]["path"].as_str().unwrap(),
+                b["via"]["export"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        items,
+        [
+            (
+                "open-link",
+                "open-external",
+                "url",
+                2,
+                "lib/actions.mjs",
+                "openLink"
+            ),
+            (
+                "tool",
+                "child-process",
+                "bin",
+                2,
+                "lib/tools.cjs",
+                "runTool"
+            ),
+        ]
+    );
+    let text = summary_in(dir.path(), &[]);
+    assert!(
+        text.contains("tool (main on, main.mjs:5) -> child-process child_process.spawn(bin) dynamic through lib/tools.cjs runTool"),
+        "{text}"
+    );
+}
+
 /// The summary's source-map line: the maps shipped, those the code links by its
 /// `sourceMappingURL`, and, once their contents are read, the original sources they name and
 /// how many of those carry their text.

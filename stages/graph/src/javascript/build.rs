@@ -1310,6 +1310,51 @@ fn url_schemes(parsed: &[FileFacts]) -> Value {
            "dynamic_registrations": dynamic})
 }
 
+/// The process boundaries written in the functions `file` exports, or in the functions of the
+/// file those call by name, by export: of `processes`, those admitted to the graph.
+fn export_boundaries(
+    file: &FileFacts,
+    processes: &[&rea_parse::ProcessUse],
+) -> Vec<((String, String), Vec<ExportBoundary>)> {
+    if processes.is_empty() {
+        return Vec::new();
+    }
+    let mut code: Vec<Code> = file
+        .js
+        .export_shapes
+        .iter()
+        .filter(|shape| shape.kind == "function")
+        .map(|shape| (shape.range, shape.name.clone(), "export"))
+        .collect();
+    if code.is_empty() {
+        return Vec::new();
+    }
+    expand_code(&mut code, &file.js.local_calls);
+    let mut by_export: BTreeMap<String, Vec<ExportBoundary>> = BTreeMap::new();
+    for process in processes {
+        for (_, export, _) in holders(&code, &process.range, "", false) {
+            by_export
+                .entry(export.clone())
+                .or_default()
+                .push(ExportBoundary {
+                    kind: process.kind,
+                    api: process.api.clone(),
+                    static_target: process.static_target,
+                    target: process
+                        .target
+                        .as_ref()
+                        .map(|t| t.path.clone())
+                        .or_else(|| process.expression.clone()),
+                    line: process.range.start.line,
+                });
+        }
+    }
+    by_export
+        .into_iter()
+        .map(|(export, boundaries)| ((file.path.clone(), export), boundaries))
+        .collect()
+}
+
 /// Most handler boundaries the summary lists.
 const MAX_SUMMARY_HANDLER_BOUNDARIES: usize = 64;
 
@@ -1319,9 +1364,10 @@ const MAX_SUMMARY_HANDLER_BOUNDARIES: usize = 64;
 fn handler_boundaries_json(all: &[HandlerBoundary]) -> Value {
     let mut sorted: Vec<&HandlerBoundary> = all.iter().collect();
     sorted.sort_by(|a, b| {
-        (&a.path, a.line, a.boundary_line, &a.channel, &a.api).cmp(&(
+        (&a.path, a.line, &a.via, a.boundary_line, &a.channel, &a.api).cmp(&(
             &b.path,
             b.line,
+            &b.via,
             b.boundary_line,
             &b.channel,
             &b.api,
@@ -1331,9 +1377,13 @@ fn handler_boundaries_json(all: &[HandlerBoundary]) -> Value {
         .iter()
         .take(MAX_SUMMARY_HANDLER_BOUNDARIES)
         .map(|b| {
+            let via = b
+                .via
+                .as_ref()
+                .map(|(path, export)| json!({"path": path, "export": export}));
             json!({"channel": b.channel, "side": b.side, "operation": b.operation, "path": b.path,
                    "line": b.line, "kind": b.kind, "api": b.api, "static": b.static_target,
-                   "target": b.target, "boundary_line": b.boundary_line})
+                   "target": b.target, "boundary_line": b.boundary_line, "via": via})
         })
         .collect();
     json!({"boundaries": all.len(), "dynamic_targets": all.iter().filter(|b| !b.static_target).count(),
@@ -2451,6 +2501,32 @@ struct HandlerBoundary {
     /// The target: its path, or its expression as written.
     target: Option<String>,
     boundary_line: u32,
+    /// For a boundary in another file's exported function the handler calls: that file and
+    /// export.
+    via: Option<(String, String)>,
+}
+
+/// A process boundary written in a function a file exports (or in a function of the file
+/// that one calls by name): what a handler of another file that calls the export reaches.
+#[derive(Debug, Clone)]
+struct ExportBoundary {
+    kind: &'static str,
+    api: String,
+    static_target: bool,
+    target: Option<String>,
+    line: u32,
+}
+
+/// A call an IPC handler's code makes of a function another file exports.
+#[derive(Debug)]
+struct Delegation {
+    channel: String,
+    side: &'static str,
+    operation: &'static str,
+    path: String,
+    line: u32,
+    /// The file called, and the export.
+    target: (String, String),
 }
 
 /// What one file's findings add besides nodes and edges.
@@ -2467,6 +2543,10 @@ struct Found<'p> {
     bridges: Vec<(&'p str, String, &'p [String], bool)>,
     /// Calls through the window: (source node, call, file, file digest).
     window_calls: Vec<(String, &'p WindowCall, &'p FileFacts, String)>,
+    /// Calls handlers make of other files' exports.
+    delegations: Vec<Delegation>,
+    /// The process boundaries in the file's exported functions, by (path, export).
+    export_boundaries: Vec<((String, String), Vec<ExportBoundary>)>,
 }
 
 /// References, observations and Electron boundaries, projected file by file in parallel.
@@ -3259,7 +3339,7 @@ fn project_findings<'p>(
             }
         }
         expand_code(&mut code, &js.local_calls);
-        for process in boundaries {
+        for process in &boundaries {
             for (_, handler, _) in holders(&code, &process.range, "", true) {
                 let Some((channel, side, operation, line)) = handler_ops.get(handler) else {
                     continue;
@@ -3279,9 +3359,46 @@ fn project_findings<'p>(
                         .map(|t| t.path.clone())
                         .or_else(|| process.expression.clone()),
                     boundary_line: process.range.start.line,
+                    via: None,
                 });
             }
         }
+        // Calls the handlers make of other files' exports, followed once every file is read.
+        for used in &js.imported_uses {
+            let ImportFrom::Specifier(specifier) = &used.import.from else {
+                continue;
+            };
+            // The export called: the first member, or for a default import of a CommonJS
+            // module (`import tools from "./tools.cjs"; tools.run()`) the one after `default`.
+            let exports: Vec<&String> = match used.import.path.as_slice() {
+                [] => continue,
+                [first, second, ..] if first == "default" => vec![first, second],
+                [first, ..] => vec![first],
+            };
+            let holding = holders(&code, &used.range, "", true);
+            if holding.is_empty() {
+                continue;
+            }
+            let Some(target) = o.env.files.resolved_module(&file.path, specifier) else {
+                continue;
+            };
+            for (_, handler, _) in holding {
+                let Some((channel, side, operation, line)) = handler_ops.get(handler) else {
+                    continue;
+                };
+                for export in &exports {
+                    found.delegations.push(Delegation {
+                        channel: channel.clone(),
+                        side,
+                        operation,
+                        path: file.path.clone(),
+                        line: *line,
+                        target: (target.clone(), (*export).clone()),
+                    });
+                }
+            }
+        }
+        found.export_boundaries = export_boundaries(file, &boundaries);
         // Sender checks are observations of the innermost handler whose code holds them.
         for check in &js.sender_checks {
             let handlers = holders(&code, &check.range, "", true);
@@ -3306,6 +3423,8 @@ fn project_findings<'p>(
     let mut transmissions = Vec::new();
     let mut bridges: BTreeMap<&str, Vec<Exposed<'_>>> = BTreeMap::new();
     let mut window_calls = Vec::new();
+    let mut delegations = Vec::new();
+    let mut export_boundaries = Vec::new();
     for found in found {
         c.add(found.counts);
         for (key, handler) in found.handlers {
@@ -3322,6 +3441,31 @@ fn project_findings<'p>(
                 .push((node, members, unknown));
         }
         window_calls.extend(found.window_calls);
+        delegations.extend(found.delegations);
+        export_boundaries.extend(found.export_boundaries);
+    }
+    // What handlers reach through the functions of other files they call.
+    let export_boundaries: HashMap<(String, String), Vec<ExportBoundary>> =
+        export_boundaries.into_iter().collect();
+    for delegation in delegations {
+        let Some(reached) = export_boundaries.get(&delegation.target) else {
+            continue;
+        };
+        for boundary in reached {
+            c.handler_boundaries.push(HandlerBoundary {
+                channel: delegation.channel.clone(),
+                side: delegation.side,
+                operation: delegation.operation,
+                path: delegation.path.clone(),
+                line: delegation.line,
+                kind: boundary.kind,
+                api: boundary.api.clone(),
+                static_target: boundary.static_target,
+                target: boundary.target.clone(),
+                boundary_line: boundary.line,
+                via: Some(delegation.target.clone()),
+            });
+        }
     }
     // A page's call `window.<key>.<member>(…)` calls each bridge exposed under `<key>` that
     // has that member (or members not known): the renderer side of a feature.

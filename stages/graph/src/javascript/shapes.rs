@@ -74,15 +74,19 @@ fn outline(export: &ExportShape) -> ExportShape {
 type Row = (String, Option<ModuleKey>, Option<String>, ExportShape);
 
 /// Moves every export out of `files` (in any order), leaving their lists empty, but for a
-/// file that re-exports another module's: its list keeps each export's name, kind and what a
-/// re-export reads, without shapes, for what other files look up through it.
+/// file that re-exports another module's, or that reaches a process boundary: its list keeps
+/// each export's name, kind, range and what a re-export reads, without shapes, for what other
+/// files look up through it and for the boundaries its exported functions reach.
 pub fn take(files: &mut [FileFacts]) -> Taken {
     let mut rows = Vec::new();
     let mut truncated_files = 0;
     let mut ambiguous_modules = 0;
     for file in files.iter_mut() {
         let exports = std::mem::take(&mut file.js.export_shapes);
-        if !file.js.star_exports.is_empty() || exports.iter().any(|e| e.from.is_some()) {
+        if !file.js.star_exports.is_empty()
+            || !file.js.processes.is_empty()
+            || exports.iter().any(|e| e.from.is_some())
+        {
             file.js.export_shapes = exports.iter().map(outline).collect();
         }
         if file.kind != FileKind::JavaScript

@@ -270,6 +270,7 @@ pub(crate) fn extract(
         option_returns: HashMap::default(),
         pending_windows: Vec::new(),
         electron: pre.electron,
+        calls_traced: pre.electron || pre.child_process,
         ipc_main: looks.ipc_main,
         reads_ipc: pre.electron || looks.ipc_renderer || looks.ipc_main,
         tables_named: Scoped::default(),
@@ -553,6 +554,12 @@ struct Extractor<'s, 'c> {
     named_options: Scoped<windows::Source>,
     /// Whether the file binds a name to Electron: its exported objects are read as APIs.
     electron: bool,
+    /// Whether the file's calls of its own functions by name are kept ([`LocalCall`]), so that
+    /// what a handler, a bridge or an exported function does includes what those do: in a
+    /// file that uses Electron or `child_process` (where its process boundaries are).
+    ///
+    /// [`LocalCall`]: crate::facts::LocalCall
+    calls_traced: bool,
     /// Whether the file's text names `ipcMain`.
     ipc_main: bool,
     /// Whether the file reads IPC (it binds Electron, or names `ipcRenderer`/`ipcMain`): its
@@ -1220,8 +1227,12 @@ impl Extractor<'_, '_> {
                 op.handler_range = Some(*range);
             }
         }
-        // Only worth keeping where some code (a handler, a bridge) may hold the call.
-        if self.facts.ipc.is_empty() && self.facts.bridges.is_empty() {
+        // Only worth keeping where some code (a handler, a bridge, an exported function with
+        // a process boundary) may hold the call.
+        if self.facts.ipc.is_empty()
+            && self.facts.bridges.is_empty()
+            && self.facts.processes.is_empty()
+        {
             return;
         }
         for (name, range) in std::mem::take(&mut self.local_calls) {
@@ -2120,8 +2131,10 @@ impl Visit for Extractor<'_, '_> {
     }
 
     fn visit_fn_decl(&mut self, decl: &swc_ecma_ast::FnDecl) {
-        if self.electron {
+        if self.calls_traced {
             self.named_function(&decl.ident.sym, decl.function.span);
+        }
+        if self.electron {
             self.option_function(&decl.ident.sym, decl.function.span.lo.0);
         }
         decl.visit_children_with(self);
@@ -2252,18 +2265,22 @@ impl Visit for Extractor<'_, '_> {
     }
 
     fn visit_var_declarator(&mut self, decl: &VarDeclarator) {
-        if self.electron
+        if self.calls_traced
             && let (Pat::Ident(ident), Some(init)) = (&decl.name, &decl.init)
         {
             match unwrap(init) {
-                Expr::Object(obj) => self.object_functions(&ident.id.sym, obj),
+                Expr::Object(obj) if self.electron => self.object_functions(&ident.id.sym, obj),
                 Expr::Fn(f) => {
                     self.named_function(&ident.id.sym, f.function.span);
-                    self.option_function(&ident.id.sym, f.function.span.lo.0);
+                    if self.electron {
+                        self.option_function(&ident.id.sym, f.function.span.lo.0);
+                    }
                 }
                 Expr::Arrow(a) => {
                     self.named_function(&ident.id.sym, a.span);
-                    self.option_function(&ident.id.sym, a.span.lo.0);
+                    if self.electron {
+                        self.option_function(&ident.id.sym, a.span.lo.0);
+                    }
                 }
                 _ => {}
             }
@@ -2752,11 +2769,13 @@ impl Extractor<'_, '_> {
         }
         // Not a call of a module read as an alias (Electron, `path`, `child_process`…), even
         // through a bundle factory that re-exports it.
-        if self.electron
+        if self.calls_traced
             && prepass::module_of(name).is_none()
             && let Callee::Expr(callee) = &call.callee
         {
-            self.imported_use(callee, span);
+            if self.electron {
+                self.imported_use(callee, span);
+            }
             // A member of an object is kept only once the file has declared a function under
             // that name (most member calls are of other things).
             if let Some(name) = local_name(callee)

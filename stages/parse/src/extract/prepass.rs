@@ -757,6 +757,8 @@ pub(super) struct PrePass {
     pub(super) api_exports: Vec<(String, String)>,
     /// Whether the file binds a name to Electron or one of its APIs.
     pub(super) electron: bool,
+    /// Whether the file binds a name to `child_process` or one of its functions.
+    pub(super) child_process: bool,
     /// Whether the file calls `exposeInMainWorld`/`exposeInIsolatedWorld`.
     pub(super) exposes: bool,
     /// The file's functions that forward a parameter as an IPC channel ([`Helper`]), by the
@@ -1212,6 +1214,7 @@ impl PrePass {
     /// ends with it).
     fn alias(&mut self, local: &str, target: &str, module: &str) {
         self.electron |= module == "electron";
+        self.child_process |= module == "child_process";
         let target = if module == "electron" {
             target.strip_prefix("electron.").unwrap_or(target)
         } else {
