@@ -1108,6 +1108,38 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
             code.into_iter().take(4).collect::<Vec<_>>().join("; ")
         );
     }
+    // Bridge members through which a page picks the channel itself: what it may send to
+    // (and, listening, hear) is every channel, not the list above.
+    let forwarders = s["bridge_channel_forwarders"]["items"]
+        .as_array()
+        .map_or(&[][..], Vec::as_slice);
+    if !forwarders.is_empty() {
+        let mut sending = std::collections::BTreeSet::new();
+        let mut hearing = std::collections::BTreeSet::new();
+        let mut files = std::collections::BTreeSet::new();
+        for f in forwarders {
+            let member = format!("{}.{}", text(&f["api_key"]), text(&f["member"]));
+            match f["operation"].as_str() {
+                Some("on" | "once" | "remove-listener") => hearing.insert(member),
+                _ => sending.insert(member),
+            };
+            files.insert(text(&f["path"]));
+        }
+        let list = |set: std::collections::BTreeSet<String>| {
+            if set.is_empty() {
+                "none".to_owned()
+            } else {
+                set.into_iter().collect::<Vec<_>>().join(", ")
+            }
+        };
+        say!(
+            "  any channel       pages pick the channel through {} bridge members in {} files: sending {}; listening {}",
+            s["bridge_channel_forwarders"]["members"],
+            files.len(),
+            list(sending),
+            list(hearing)
+        );
+    }
     // What a message can make the main process do: the process boundaries in handlers' code,
     // those whose target is not written there first.
     let reached = &s["ipc_handler_boundaries"];

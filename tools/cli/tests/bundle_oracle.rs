@@ -967,6 +967,30 @@ fn a_bridge_exposing_a_packages_api_has_the_members_the_package_declares() {
         );
         assert_eq!(source["export"], "electronAPI", "{build}");
         assert_eq!(source["module_key"], Value::Null, "{build}");
+        // The members through which the page picks the channel: the methods the package
+        // declares with a first parameter `channel` (`send(channel: string, …)`).
+        let mut picking: Vec<String> = interfaces["IpcRenderer"]
+            .iter()
+            .filter(|(m, _)| declarations.contains(&format!("{m}(channel: string")))
+            .map(|(m, _)| format!("ipcRenderer.{m}"))
+            .collect();
+        picking.sort();
+        assert!(picking.len() >= 5, "{picking:?}");
+        let forwarders: Vec<&str> = bridge["channel_forwarders"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["member"].as_str().unwrap())
+            .collect();
+        assert_eq!(forwarders, picking, "{build}");
+        assert!(
+            result["summary"]["bridge_channel_forwarders"]["items"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|f| f["path"] == bridge["path"] && f["member"] == "ipcRenderer.send"),
+            "{build}"
+        );
         // The page's send through the bridge, and its two messages through typed-ipc's
         // emitter class (bundled into the page), pair with the main process's handlers; the
         // typed ones with those it registers through the package's own listener class,

@@ -543,6 +543,63 @@ module.exports.clean = () => exec("rm -rf /tmp/cache");"#,
     );
 }
 
+/// A bridge member that passes the page's argument to `ipcRenderer` as the channel lets the
+/// page pick any channel: the summary lists those members, and the bridge's node says which
+/// parameter is the channel; a member with its own channel is not one.
+#[test]
+fn the_summary_lists_bridge_members_through_which_pages_pick_the_channel() {
+    let files = [
+        ("package.json", r#"{"name":"fw","main":"main.js"}"#),
+        (
+            "main.js",
+            r#"const { BrowserWindow } = require("electron");
+new BrowserWindow({ webPreferences: { preload: require("path").join(__dirname, "preload.js") } });"#,
+        ),
+        (
+            "preload.js",
+            r#"const { contextBridge, ipcRenderer } = require("electron");
+contextBridge.exposeInMainWorld("bridge", {
+  getUser: () => ipcRenderer.invoke("user:get"),
+  send: (channel, ...args) => ipcRenderer.send(channel, ...args),
+  request: (id, channel, data) => ipcRenderer.invoke(channel, id, data),
+  subscribe: (channel, listener) => ipcRenderer.on(channel, (event, ...args) => listener(...args)),
+});"#,
+        ),
+    ];
+    let dir = app_dir(&files);
+    let output = run(&[
+        "analyze-javascript-application",
+        dir.path().to_str().unwrap(),
+        "--json",
+    ]);
+    let envelope: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let result = &envelope["result"];
+    assert_eq!(
+        result["summary"]["bridge_channel_forwarders"],
+        serde_json::json!({"members": 3, "omitted": 0, "items": [
+            {"api_key": "bridge", "member": "request", "operation": "invoke", "path": "preload.js"},
+            {"api_key": "bridge", "member": "send", "operation": "send", "path": "preload.js"},
+            {"api_key": "bridge", "member": "subscribe", "operation": "on", "path": "preload.js"},
+        ]})
+    );
+    let bridge = result["graph"]["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|n| n["kind"] == "context-bridge-api")
+        .unwrap();
+    assert_eq!(
+        bridge["observations"][0]["properties"]["channel_forwarders"][0],
+        serde_json::json!({"member": "request", "operation": "invoke", "channel_parameter": 1})
+    );
+    let text = summary_in(dir.path(), &[]);
+    assert_eq!(
+        line_of(&text, "any channel"),
+        "any channel       pages pick the channel through 3 bridge members in 1 files: sending bridge.request, bridge.send; listening bridge.subscribe",
+        "{text}"
+    );
+}
+
 /// The summary's source-map line: the maps shipped, those the code links by its
 /// `sourceMappingURL`, and, once their contents are read, the original sources they name and
 /// how many of those carry their text.

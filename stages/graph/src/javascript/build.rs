@@ -1355,6 +1355,21 @@ fn export_boundaries(
         .collect()
 }
 
+/// The bridge members that let a page choose the IPC channel (a parameter the member passes
+/// to `ipcRenderer` as the channel): each reaches every handler the main process registers,
+/// so the channel list says less than it seems. At most [`MAX_SUMMARY_HANDLER_BOUNDARIES`],
+/// in file order.
+fn forwarders_json(all: &[(String, String, &'static str, String)]) -> Value {
+    let items: Vec<Value> = all
+        .iter()
+        .take(MAX_SUMMARY_HANDLER_BOUNDARIES)
+        .map(|(key, member, operation, path)| {
+            json!({"api_key": key, "member": member, "operation": operation, "path": path})
+        })
+        .collect();
+    json!({"members": all.len(), "items": items, "omitted": all.len() - items.len()})
+}
+
 /// Most handler boundaries the summary lists.
 const MAX_SUMMARY_HANDLER_BOUNDARIES: usize = 64;
 
@@ -2142,6 +2157,9 @@ struct Counts {
     sender_checks: u64,
     /// Process boundaries in IPC handlers' code ([`HandlerBoundary`]), in file order.
     handler_boundaries: Vec<HandlerBoundary>,
+    /// Bridge members that pass the page's channel to `ipcRenderer`: (API key, member,
+    /// operation, path), in file order.
+    forwarders: Vec<(String, String, &'static str, String)>,
     utilities: u64,
     resolved_utilities: u64,
     child_processes: u64,
@@ -2183,6 +2201,7 @@ impl Counts {
             reach,
             sender_checks,
             handler_boundaries,
+            forwarders,
             utilities,
             resolved_utilities,
             child_processes,
@@ -2225,6 +2244,7 @@ impl Counts {
         }
         self.sender_checks += sender_checks;
         self.handler_boundaries.extend(handler_boundaries);
+        self.forwarders.extend(forwarders);
         self.utilities += utilities;
         self.resolved_utilities += resolved_utilities;
         self.child_processes += child_processes;
@@ -2939,6 +2959,19 @@ fn project_findings<'p>(
             }
             c.bridges += 1;
             c.members += bridge.members.len() as u64;
+            let key_text = bridge
+                .api_key
+                .clone()
+                .or_else(|| bridge.api_key_expression.clone())
+                .unwrap_or_default();
+            for f in &bridge.forwarders {
+                c.forwarders.push((
+                    key_text.clone(),
+                    f.member.clone(),
+                    f.operation,
+                    file.path.clone(),
+                ));
+            }
             let from = o
                 .env
                 .source_node(file, bridge.module.as_ref(), modules)
@@ -2956,6 +2989,11 @@ fn project_findings<'p>(
             let mut props = json!({"path": file.path, "world": bridge.world, "world_id": bridge.world_id.as_ref().map(value_json),
                 "api_key": bridge.api_key, "api_key_expression": bridge.api_key_expression, "api_status": bridge.api_status,
                 "members": bridge.members, "unknown_members": bridge.unknown_members});
+            if !bridge.forwarders.is_empty() {
+                props["channel_forwarders"] = json!(bridge.forwarders.iter()
+                    .map(|f| json!({"member": f.member, "operation": f.operation, "channel_parameter": f.param}))
+                    .collect::<Vec<_>>());
+            }
             // An API read off another module's exports says where it is written.
             if let Some(source) = &bridge.api_source {
                 let path = source.path.as_ref().unwrap_or(&file.path);
@@ -4259,6 +4297,7 @@ fn finish(cx: &StageCx<'_>, p: Projected, request: &Request<'_>) -> Result<Built
         "resolved_utility_entrypoints": c.resolved_utilities, "child_process_calls": c.child_processes,
         "open_external_calls": c.open_external, "remote_module_calls": c.remote_module, "execute_javascript_calls": c.execute_javascript, "native_addon_bindings": c.native, "resolved_native_addon_bindings": c.resolved_native,
         "ipc_handler_boundaries": handler_boundaries_json(&c.handler_boundaries),
+        "bridge_channel_forwarders": forwarders_json(&c.forwarders),
         "security_handlers": security_handlers(parsed),
         "url_schemes": url_schemes(parsed),
         "launch_inputs": launch_inputs(parsed),
