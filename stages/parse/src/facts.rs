@@ -1248,7 +1248,12 @@ pub struct ExportShape {
     /// A re-export's specifier and imported name (`None` for a namespace).
     pub from: Option<String>,
     pub imported: Option<String>,
+    /// Where the export is written.
     pub range: Range,
+    /// For a function: where the function itself is written (for an export by a name or a
+    /// getter, `n.d(t, {x: () => x})`, the function that name is bound to), whose code is what
+    /// a call of the export does.
+    pub body: Option<Range>,
 }
 
 /// One node of a file's semantic relations (see `extract::semantics`): what it is, where it is

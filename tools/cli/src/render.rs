@@ -1158,9 +1158,16 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
                 Some((at, _)) => format!("{}…", &target[..at]),
                 None => target,
             };
-            let via = match b["via"]["path"].as_str() {
-                Some(path) => format!(" through {path} {}", text(&b["via"]["export"])),
-                None => String::new(),
+            let via = match (b["via"]["path"].as_str(), &b["via"]["module_key"]) {
+                (Some(path), Value::Null) => {
+                    format!(" through {path} {}", text(&b["via"]["export"]))
+                }
+                (Some(path), key) => format!(
+                    " through {path} module {} {}",
+                    key.as_str().map_or_else(|| key.to_string(), str::to_owned),
+                    text(&b["via"]["export"])
+                ),
+                (None, _) => String::new(),
             };
             say!(
                 "  handler reach     {} ({} {}, {}:{}) -> {} {}({}){}{via}",

@@ -600,6 +600,61 @@ contextBridge.exposeInMainWorld("bridge", {
     );
 }
 
+/// In a bundle whose modules stay factories (webpack without concatenation, as for CommonJS
+/// sources), a handler that calls what another factory exports reaches the boundaries written
+/// in that export's function: assigned to `exports`, or returned by webpack's getter.
+#[test]
+fn handlers_reach_boundaries_through_other_factories_exports() {
+    let bundle = r#"(()=>{var e={367(e,r,o){const{shell:n}=o(482);r.openLink=function(e){return n.openExternal(e)}},482(e){"use strict";e.exports=require("electron")},317(e){"use strict";e.exports=require("child_process")},441(e,r,o){"use strict";o.d(r,{runTool:()=>t});var n=o(317);function t(e){return(0,n.spawn)("/usr/bin/"+e,[])}}};const r={};function o(n){const t=r[n];if(void 0!==t)return t.exports;const s=r[n]={exports:{}};return e[n](s,s.exports,o),s.exports}o.d=(e,r)=>{for(var n in r)o.o(r,n)&&!o.o(e,n)&&Object.defineProperty(e,n,{enumerable:!0,get:r[n]})},o.o=(e,r)=>Object.prototype.hasOwnProperty.call(e,r);const{ipcMain:n}=o(482),t=o(367),s=o(441);n.handle("open-link",(e,r)=>t.openLink(r)),n.on("tool",(e,r)=>{s.runTool(r)})})();"#;
+    let files = [
+        ("package.json", r#"{"name":"w","main":"main.js"}"#),
+        ("main.js", bundle),
+    ];
+    let dir = app_dir(&files);
+    let output = run(&[
+        "analyze-javascript-application",
+        dir.path().to_str().unwrap(),
+        "--json",
+    ]);
+    let envelope: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let items: Vec<(&str, &str, &str, serde_json::Value)> =
+        envelope["result"]["summary"]["ipc_handler_boundaries"]["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|b| {
+                (
+                    b["channel"].as_str().unwrap(),
+                    b["kind"].as_str().unwrap(),
+                    b["target"].as_str().unwrap(),
+                    b["via"].clone(),
+                )
+            })
+            .collect();
+    assert_eq!(
+        items,
+        [
+            (
+                "open-link",
+                "open-external",
+                "e",
+                serde_json::json!({"path": "main.js", "module_key": 367, "export": "openLink"})
+            ),
+            (
+                "tool",
+                "child-process",
+                "\"/usr/bin/\"+e",
+                serde_json::json!({"path": "main.js", "module_key": 441, "export": "runTool"})
+            ),
+        ]
+    );
+    let text = summary_in(dir.path(), &[]);
+    assert!(
+        text.contains("-> child-process child_process.spawn(\"/usr/bin/\"+e) dynamic through main.js module 441 runTool"),
+        "{text}"
+    );
+}
+
 /// The summary's source-map line: the maps shipped, those the code links by its
 /// `sourceMappingURL`, and, once their contents are read, the original sources they name and
 /// how many of those carry their text.

@@ -1310,48 +1310,72 @@ fn url_schemes(parsed: &[FileFacts]) -> Value {
            "dynamic_registrations": dynamic})
 }
 
-/// The process boundaries written in the functions `file` exports, or in the functions of the
-/// file those call by name, by export: of `processes`, those admitted to the graph.
+/// An exported function: its file, its module factory (in a bundle), and its export name.
+type ExportKey = (String, Option<rea_parse::ModuleKey>, String);
+
+/// The process boundaries written in the functions `file` exports (or its module factories
+/// do), or in the functions of the file those call by name, by export: of `processes`, those
+/// admitted to the graph.
 fn export_boundaries(
     file: &FileFacts,
     processes: &[&rea_parse::ProcessUse],
-) -> Vec<((String, String), Vec<ExportBoundary>)> {
+) -> Vec<(ExportKey, Vec<ExportBoundary>)> {
     if processes.is_empty() {
         return Vec::new();
     }
-    let mut code: Vec<Code> = file
+    let file_exports = file.js.export_shapes.iter().map(|shape| (None, shape));
+    let module_exports = file
         .js
-        .export_shapes
+        .bundles
         .iter()
-        .filter(|shape| shape.kind == "function")
-        .map(|shape| (shape.range, shape.name.clone(), "export"))
-        .collect();
+        .flat_map(|b| &b.modules)
+        .flat_map(|m| {
+            m.export_shapes
+                .iter()
+                .map(move |shape| (Some(&m.key), shape))
+        });
+    // Each piece of code names its export by its index in `owners`.
+    let mut owners: Vec<(Option<&rea_parse::ModuleKey>, &str)> = Vec::new();
+    let mut code: Vec<Code> = Vec::new();
+    for (module, shape) in file_exports.chain(module_exports) {
+        if shape.kind == "function" {
+            let range = shape.body.unwrap_or(shape.range);
+            code.push((range, owners.len().to_string(), "export"));
+            owners.push((module, &shape.name));
+        }
+    }
     if code.is_empty() {
         return Vec::new();
     }
     expand_code(&mut code, &file.js.local_calls);
-    let mut by_export: BTreeMap<String, Vec<ExportBoundary>> = BTreeMap::new();
+    let mut by_export: BTreeMap<usize, Vec<ExportBoundary>> = BTreeMap::new();
     for process in processes {
-        for (_, export, _) in holders(&code, &process.range, "", false) {
-            by_export
-                .entry(export.clone())
-                .or_default()
-                .push(ExportBoundary {
-                    kind: process.kind,
-                    api: process.api.clone(),
-                    static_target: process.static_target,
-                    target: process
-                        .target
-                        .as_ref()
-                        .map(|t| t.path.clone())
-                        .or_else(|| process.expression.clone()),
-                    line: process.range.start.line,
-                });
+        for (_, owner, _) in holders(&code, &process.range, "", false) {
+            let Ok(owner) = owner.parse::<usize>() else {
+                continue;
+            };
+            by_export.entry(owner).or_default().push(ExportBoundary {
+                kind: process.kind,
+                api: process.api.clone(),
+                static_target: process.static_target,
+                target: process
+                    .target
+                    .as_ref()
+                    .map(|t| t.path.clone())
+                    .or_else(|| process.expression.clone()),
+                line: process.range.start.line,
+            });
         }
     }
     by_export
         .into_iter()
-        .map(|(export, boundaries)| ((file.path.clone(), export), boundaries))
+        .map(|(owner, boundaries)| {
+            let (module, name) = owners[owner];
+            (
+                (file.path.clone(), module.cloned(), name.to_owned()),
+                boundaries,
+            )
+        })
         .collect()
 }
 
@@ -1392,10 +1416,9 @@ fn handler_boundaries_json(all: &[HandlerBoundary]) -> Value {
         .iter()
         .take(MAX_SUMMARY_HANDLER_BOUNDARIES)
         .map(|b| {
-            let via = b
-                .via
-                .as_ref()
-                .map(|(path, export)| json!({"path": path, "export": export}));
+            let via = b.via.as_ref().map(|(path, module, export)| {
+                json!({"path": path, "module_key": module.as_ref().map(key_json), "export": export})
+            });
             json!({"channel": b.channel, "side": b.side, "operation": b.operation, "path": b.path,
                    "line": b.line, "kind": b.kind, "api": b.api, "static": b.static_target,
                    "target": b.target, "boundary_line": b.boundary_line, "via": via})
@@ -2521,9 +2544,9 @@ struct HandlerBoundary {
     /// The target: its path, or its expression as written.
     target: Option<String>,
     boundary_line: u32,
-    /// For a boundary in another file's exported function the handler calls: that file and
-    /// export.
-    via: Option<(String, String)>,
+    /// For a boundary in an exported function the handler calls (another file's, or another
+    /// factory's): that file, factory and export.
+    via: Option<ExportKey>,
 }
 
 /// A process boundary written in a function a file exports (or in a function of the file
@@ -2545,8 +2568,8 @@ struct Delegation {
     operation: &'static str,
     path: String,
     line: u32,
-    /// The file called, and the export.
-    target: (String, String),
+    /// The file (and module factory) called, and the export.
+    target: ExportKey,
 }
 
 /// What one file's findings add besides nodes and edges.
@@ -2565,8 +2588,8 @@ struct Found<'p> {
     window_calls: Vec<(String, &'p WindowCall, &'p FileFacts, String)>,
     /// Calls handlers make of other files' exports.
     delegations: Vec<Delegation>,
-    /// The process boundaries in the file's exported functions, by (path, export).
-    export_boundaries: Vec<((String, String), Vec<ExportBoundary>)>,
+    /// The process boundaries in the file's exported functions, by export.
+    export_boundaries: Vec<(ExportKey, Vec<ExportBoundary>)>,
 }
 
 /// References, observations and Electron boundaries, projected file by file in parallel.
@@ -3403,9 +3426,6 @@ fn project_findings<'p>(
         }
         // Calls the handlers make of other files' exports, followed once every file is read.
         for used in &js.imported_uses {
-            let ImportFrom::Specifier(specifier) = &used.import.from else {
-                continue;
-            };
             // The export called: the first member, or for a default import of a CommonJS
             // module (`import tools from "./tools.cjs"; tools.run()`) the one after `default`.
             let exports: Vec<&String> = match used.import.path.as_slice() {
@@ -3417,8 +3437,14 @@ fn project_findings<'p>(
             if holding.is_empty() {
                 continue;
             }
-            let Some(target) = o.env.files.resolved_module(&file.path, specifier) else {
-                continue;
+            let target = match &used.import.from {
+                ImportFrom::Specifier(specifier) => {
+                    match o.env.files.resolved_module(&file.path, specifier) {
+                        Some(path) => (path, None),
+                        None => continue,
+                    }
+                }
+                ImportFrom::Module(module) => (file.path.clone(), Some(module.key.clone())),
             };
             for (_, handler, _) in holding {
                 let Some((channel, side, operation, line)) = handler_ops.get(handler) else {
@@ -3431,7 +3457,7 @@ fn project_findings<'p>(
                         operation,
                         path: file.path.clone(),
                         line: *line,
-                        target: (target.clone(), (*export).clone()),
+                        target: (target.0.clone(), target.1.clone(), (*export).clone()),
                     });
                 }
             }
@@ -3483,7 +3509,7 @@ fn project_findings<'p>(
         export_boundaries.extend(found.export_boundaries);
     }
     // What handlers reach through the functions of other files they call.
-    let export_boundaries: HashMap<(String, String), Vec<ExportBoundary>> =
+    let export_boundaries: HashMap<ExportKey, Vec<ExportBoundary>> =
         export_boundaries.into_iter().collect();
     for delegation in delegations {
         let Some(reached) = export_boundaries.get(&delegation.target) else {

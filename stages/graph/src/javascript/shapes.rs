@@ -66,6 +66,7 @@ fn outline(export: &ExportShape) -> ExportShape {
         from: export.from.clone(),
         imported: export.imported.clone(),
         range: export.range,
+        body: export.body,
     }
 }
 
@@ -83,8 +84,9 @@ pub fn take(files: &mut [FileFacts]) -> Taken {
     let mut ambiguous_modules = 0;
     for file in files.iter_mut() {
         let exports = std::mem::take(&mut file.js.export_shapes);
+        let boundaries = !file.js.processes.is_empty();
         if !file.js.star_exports.is_empty()
-            || !file.js.processes.is_empty()
+            || boundaries
             || exports.iter().any(|e| e.from.is_some())
         {
             file.js.export_shapes = exports.iter().map(outline).collect();
@@ -113,6 +115,9 @@ pub fn take(files: &mut [FileFacts]) -> Taken {
             }
             truncated_files += usize::from(module.export_shapes_truncated);
             let exports = std::mem::take(&mut module.export_shapes);
+            if boundaries {
+                module.export_shapes = exports.iter().map(outline).collect();
+            }
             rows.extend(exports.into_iter().map(|e| {
                 (
                     file.path.clone(),

@@ -704,6 +704,10 @@ impl<'a> Reader<'_, 'a> {
 
     fn callable(&mut self, span: Span, name: &str, syntax: &'static str, callable: Callable<'a>) {
         let mut export = self.export(span, name, syntax, "function");
+        export.body = Some(self.source.range(match callable {
+            Callable::Function(f) => f.span,
+            Callable::Arrow(a) => a.span,
+        }));
         let (params, body, is_async, generator) = match callable {
             Callable::Function(f) => (
                 f.params.iter().map(|p| &p.pat).collect::<Vec<_>>(),
@@ -854,6 +858,7 @@ impl<'a> Reader<'_, 'a> {
             from: None,
             imported: None,
             range: self.source.range(span),
+            body: None,
         }
     }
 
