@@ -1183,6 +1183,25 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
             );
         }
     }
+    // What a bridge's own code does for the page, in a preload with Node.js.
+    let reached = &s["bridge_boundaries"];
+    for b in reached["items"].as_array().into_iter().flatten().take(6) {
+        let target = text(&b["target"]);
+        let target = match target.char_indices().nth(40) {
+            Some((at, _)) => format!("{}…", &target[..at]),
+            None => target,
+        };
+        say!(
+            "  bridge reach      {} ({}:{}) -> {} {}({}){}",
+            text(&b["api_key"]),
+            text(&b["path"]),
+            b["line"],
+            text(&b["kind"]),
+            text(&b["api"]).trim_start_matches('.'),
+            target,
+            if b["static"] == true { "" } else { " dynamic" }
+        );
+    }
     // Per asset: its module count and the bundlers that wrote its tables.
     type PerAsset = (u64, std::collections::BTreeSet<String>);
     let mut per_asset: std::collections::BTreeMap<String, PerAsset> =

@@ -655,6 +655,56 @@ fn handlers_reach_boundaries_through_other_factories_exports() {
     );
 }
 
+/// A bridge whose own code runs a process boundary (a preload with Node.js) gives the page
+/// that boundary: the summary lists it with the API's key; the preload's own call outside the
+/// bridge is not listed.
+#[test]
+fn the_summary_lists_the_process_boundaries_a_bridges_code_reaches() {
+    let files = [
+        ("package.json", r#"{"name":"b","main":"main.js"}"#),
+        (
+            "main.js",
+            r#"const { BrowserWindow } = require("electron");
+new BrowserWindow({ webPreferences: { sandbox: false, preload: require("path").join(__dirname, "preload.js") } });"#,
+        ),
+        (
+            "preload.js",
+            r#"const { contextBridge, shell } = require("electron");
+const { exec } = require("child_process");
+contextBridge.exposeInMainWorld("native", {
+  run: (cmd) => exec(cmd),
+  docs: () => shell.openExternal("https://example.com/docs"),
+  version: process.versions.electron,
+});
+exec("echo preload");"#,
+        ),
+    ];
+    let dir = app_dir(&files);
+    let output = run(&[
+        "analyze-javascript-application",
+        dir.path().to_str().unwrap(),
+        "--json",
+    ]);
+    let envelope: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let reached = &envelope["result"]["summary"]["bridge_boundaries"];
+    assert_eq!(
+        reached,
+        &serde_json::json!({"boundaries": 2, "dynamic_targets": 1, "omitted": 0, "items": [
+            {"api_key": "native", "path": "preload.js", "line": 3, "kind": "child-process",
+             "api": "child_process.exec", "static": false, "target": "cmd", "boundary_line": 4},
+            {"api_key": "native", "path": "preload.js", "line": 3, "kind": "open-external",
+             "api": "electron.shell.openExternal", "static": true,
+             "target": "https://example.com/docs", "boundary_line": 5},
+        ]})
+    );
+    assert_eq!(envelope["result"]["summary"]["child_process_calls"], 2);
+    let text = summary_in(dir.path(), &[]);
+    assert!(
+        text.contains("bridge reach      native (preload.js:3) -> child-process child_process.exec(cmd) dynamic"),
+        "{text}"
+    );
+}
+
 /// The summary's source-map line: the maps shipped, those the code links by its
 /// `sourceMappingURL`, and, once their contents are read, the original sources they name and
 /// how many of those carry their text.

@@ -1379,6 +1379,22 @@ fn export_boundaries(
         .collect()
 }
 
+/// The process boundaries bridges' own code reaches (a preload with Node.js that runs a
+/// child process or opens a URL for the page), in file order, at most
+/// [`MAX_SUMMARY_HANDLER_BOUNDARIES`]; how many have a target not written there.
+fn bridge_boundaries_json(all: &[HandlerBoundary]) -> Value {
+    let items: Vec<Value> = all
+        .iter()
+        .take(MAX_SUMMARY_HANDLER_BOUNDARIES)
+        .map(|b| {
+            json!({"api_key": b.channel, "path": b.path, "line": b.line, "kind": b.kind, "api": b.api,
+                   "static": b.static_target, "target": b.target, "boundary_line": b.boundary_line})
+        })
+        .collect();
+    json!({"boundaries": all.len(), "dynamic_targets": all.iter().filter(|b| !b.static_target).count(),
+           "items": items, "omitted": all.len() - items.len()})
+}
+
 /// The bridge members that let a page choose the IPC channel (a parameter the member passes
 /// to `ipcRenderer` as the channel): each reaches every handler the main process registers,
 /// so the channel list says less than it seems. At most [`MAX_SUMMARY_HANDLER_BOUNDARIES`],
@@ -2180,6 +2196,9 @@ struct Counts {
     sender_checks: u64,
     /// Process boundaries in IPC handlers' code ([`HandlerBoundary`]), in file order.
     handler_boundaries: Vec<HandlerBoundary>,
+    /// Process boundaries in bridges' code, as [`HandlerBoundary`] items whose `channel` is
+    /// the API's key, in file order.
+    bridge_boundaries: Vec<HandlerBoundary>,
     /// Bridge members that pass the page's channel to `ipcRenderer`: (API key, member,
     /// operation, path), in file order.
     forwarders: Vec<(String, String, &'static str, String)>,
@@ -2224,6 +2243,7 @@ impl Counts {
             reach,
             sender_checks,
             handler_boundaries,
+            bridge_boundaries,
             forwarders,
             utilities,
             resolved_utilities,
@@ -2268,6 +2288,7 @@ impl Counts {
         self.sender_checks += sender_checks;
         self.handler_boundaries.extend(handler_boundaries);
         self.forwarders.extend(forwarders);
+        self.bridge_boundaries.extend(bridge_boundaries);
         self.utilities += utilities;
         self.resolved_utilities += resolved_utilities;
         self.child_processes += child_processes;
@@ -2652,6 +2673,8 @@ fn project_findings<'p>(
         // Each IPC handler node's registration: (channel, side, operation, line).
         let mut handler_ops: HashMap<String, (String, &'static str, &'static str, u32)> =
             HashMap::default();
+        // Each bridge node's API key and line.
+        let mut bridge_ops: HashMap<String, (String, u32)> = HashMap::default();
         // The process boundaries admitted to the graph.
         let mut boundaries: Vec<&rea_parse::ProcessUse> = Vec::new();
         // References.
@@ -3052,8 +3075,9 @@ fn project_findings<'p>(
                     .push((key, node.clone(), &bridge.members, unknown));
             }
             for range in &bridge.literal_ranges {
-                code.push((*range, node.clone(), "map-context-bridge-scope"));
+                code.push((*range, node.clone(), BRIDGE_SCOPE));
             }
+            bridge_ops.insert(node.clone(), (key_text.clone(), bridge.range.start.line));
         }
         // The innermost API literal around a call.
         let bridge_of = |span: (u32, u32)| {
@@ -3409,6 +3433,32 @@ fn project_findings<'p>(
                     channel: channel.clone(),
                     side,
                     operation,
+                    path: file.path.clone(),
+                    line: *line,
+                    kind: process.kind,
+                    api: process.api.clone(),
+                    static_target: process.static_target,
+                    target: process
+                        .target
+                        .as_ref()
+                        .map(|t| t.path.clone())
+                        .or_else(|| process.expression.clone()),
+                    boundary_line: process.range.start.line,
+                    via: None,
+                });
+            }
+            // What a bridge's own code does, in a preload that has Node.js.
+            for (_, bridge, operation) in holders(&code, &process.range, "", false) {
+                let Some((key, line)) = bridge_ops
+                    .get(bridge)
+                    .filter(|_| *operation == BRIDGE_SCOPE)
+                else {
+                    continue;
+                };
+                c.bridge_boundaries.push(HandlerBoundary {
+                    channel: key.clone(),
+                    side: "renderer",
+                    operation: "expose",
                     path: file.path.clone(),
                     line: *line,
                     kind: process.kind,
@@ -3792,6 +3842,8 @@ type Code = (Range, String, &'static str);
 
 /// The operation of an IPC handler's code.
 const HANDLER_SCOPE: &str = "map-ipc-handler-scope";
+/// The operation of a bridge's code (see [`code_scope`]).
+const BRIDGE_SCOPE: &str = "map-context-bridge-scope";
 
 /// Adds to each IPC handler's and bridge's code the functions of the file that code calls by
 /// name, transitively, breadth first (up to [`MAX_CODE`] pieces of code a file).
@@ -4324,6 +4376,7 @@ fn finish(cx: &StageCx<'_>, p: Projected, request: &Request<'_>) -> Result<Built
         "open_external_calls": c.open_external, "remote_module_calls": c.remote_module, "execute_javascript_calls": c.execute_javascript, "native_addon_bindings": c.native, "resolved_native_addon_bindings": c.resolved_native,
         "ipc_handler_boundaries": handler_boundaries_json(&c.handler_boundaries),
         "bridge_channel_forwarders": forwarders_json(&c.forwarders),
+        "bridge_boundaries": bridge_boundaries_json(&c.bridge_boundaries),
         "security_handlers": security_handlers(parsed),
         "url_schemes": url_schemes(parsed),
         "launch_inputs": launch_inputs(parsed),
