@@ -1094,13 +1094,7 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
             .filter(|n| n["kind"] == "target")
             .map(&props)
             .filter(|p| p["kind"] == "execute-javascript")
-            .map(|p| {
-                let code = text(&p["target"]);
-                match code.char_indices().nth(48) {
-                    Some((at, _)) => format!("{}…", &code[..at]),
-                    None => code,
-                }
-            })
+            .map(|p| cut_short(text(&p["target"]), 48))
             .collect();
         say!(
             "  executed in pages {} calls: {}",
@@ -1153,11 +1147,6 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
         let mut order: Vec<&Value> = items.iter().collect();
         order.sort_by_key(|b| b["static"].as_bool().unwrap_or(false));
         for b in order.iter().take(6) {
-            let target = text(&b["target"]);
-            let target = match target.char_indices().nth(40) {
-                Some((at, _)) => format!("{}…", &target[..at]),
-                None => target,
-            };
             let via = match (b["via"]["path"].as_str(), &b["via"]["module_key"]) {
                 (Some(path), Value::Null) => {
                     format!(" through {path} {}", text(&b["via"]["export"]))
@@ -1170,36 +1159,25 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
                 (None, _) => String::new(),
             };
             say!(
-                "  handler reach     {} ({} {}, {}:{}) -> {} {}({}){}{via}",
+                "  handler reach     {} ({} {}, {}:{}) -> {}{via}",
                 text(&b["channel"]),
                 text(&b["side"]),
                 text(&b["operation"]),
                 text(&b["path"]),
                 b["line"],
-                text(&b["kind"]),
-                text(&b["api"]).trim_start_matches('.'),
-                target,
-                if b["static"] == true { "" } else { " dynamic" }
+                boundary_text(b)
             );
         }
     }
     // What a bridge's own code does for the page, in a preload with Node.js.
     let reached = &s["bridge_boundaries"];
     for b in reached["items"].as_array().into_iter().flatten().take(6) {
-        let target = text(&b["target"]);
-        let target = match target.char_indices().nth(40) {
-            Some((at, _)) => format!("{}…", &target[..at]),
-            None => target,
-        };
         say!(
-            "  bridge reach      {} ({}:{}) -> {} {}({}){}",
+            "  bridge reach      {} ({}:{}) -> {}",
             text(&b["api_key"]),
             text(&b["path"]),
             b["line"],
-            text(&b["kind"]),
-            text(&b["api"]).trim_start_matches('.'),
-            target,
-            if b["static"] == true { "" } else { " dynamic" }
+            boundary_text(b)
         );
     }
     // Per asset: its module count and the bundlers that wrote its tables.
@@ -1574,4 +1552,25 @@ pub fn semantics_summary(published: &Published, elapsed: Duration) {
     }
     say!("  evidence     {}", published.evidence_id());
     say!("  time         {:.3} s", elapsed.as_secs_f64());
+}
+
+/// `text` cut to its first `chars` characters, `…` marking the cut.
+fn cut_short(text: String, chars: usize) -> String {
+    match text.char_indices().nth(chars) {
+        Some((at, _)) => format!("{}…", &text[..at]),
+        None => text,
+    }
+}
+
+/// A reached process boundary as the summary shows it: its kind, its API and its target
+/// (cut short), and whether the target is not written there.
+fn boundary_text(b: &Value) -> String {
+    let text = |key: &str| b[key].as_str().unwrap_or("");
+    format!(
+        "{} {}({}){}",
+        text("kind"),
+        text("api").trim_start_matches('.'),
+        cut_short(text("target").to_owned(), 40),
+        if b["static"] == true { "" } else { " dynamic" }
+    )
 }

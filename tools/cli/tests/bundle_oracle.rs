@@ -1181,21 +1181,8 @@ fn a_bridge_traced_through_each_tools_build_reaches_the_handlers_truth_names() {
         let value = support::tool_json("analyze-javascript-application", &corpus.join(build), &[]);
         // The summary says which process boundaries the handlers' code reaches, as the
         // sources do (`truth.json`), whatever the tool made of the handler's function.
-        let reached: Vec<Value> = value["result"]["summary"]["ipc_handler_boundaries"]["items"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|b| {
-                let dynamic = if b["static"] == true {
-                    "static"
-                } else {
-                    "dynamic"
-                };
-                json!([b["channel"], b["kind"], dynamic])
-            })
-            .collect();
         assert_eq!(
-            Value::Array(reached),
+            support::handler_boundaries(&value["result"]),
             truth["ipc_handler_boundaries"],
             "{build}"
         );

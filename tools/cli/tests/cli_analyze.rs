@@ -82,6 +82,17 @@ fn app_dir(files: &[(&str, &str)]) -> tempfile::TempDir {
     dir
 }
 
+/// The sealed `--json` envelope of the application in `dir`.
+fn envelope_in(dir: &std::path::Path) -> serde_json::Value {
+    let output = run(&[
+        "analyze-javascript-application",
+        dir.to_str().unwrap(),
+        "--json",
+    ]);
+    no_panic(&output);
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
 /// The human summary of the application in `dir`, with `extra` flags; it must succeed.
 fn summary_in(dir: &std::path::Path, extra: &[&str]) -> String {
     let mut args = vec!["analyze-javascript-application", dir.to_str().unwrap()];
@@ -338,12 +349,7 @@ electron.app.setAsDefaultProtocolClient("notes-beta");"#,
         "launch inputs     deep links notes:// notes-beta://; listeners open-url 1, second-instance 1; single-instance lock taken",
         "{text}"
     );
-    let output = run(&[
-        "analyze-javascript-application",
-        dir.path().to_str().unwrap(),
-        "--json",
-    ]);
-    let envelope: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let envelope = envelope_in(dir.path());
     let result = &envelope["result"];
     assert_eq!(
         result["summary"]["launch_inputs"],
@@ -402,12 +408,7 @@ ipcMain.on("quit", () => app.quit());"#,
         ),
     ];
     let dir = app_dir(&files);
-    let output = run(&[
-        "analyze-javascript-application",
-        dir.path().to_str().unwrap(),
-        "--json",
-    ]);
-    let envelope: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let envelope = envelope_in(dir.path());
     let reached = &envelope["result"]["summary"]["ipc_handler_boundaries"];
     let items: Vec<(&str, &str, u64, &str, bool, &str, u64)> = reached["items"]
         .as_array()
@@ -493,12 +494,7 @@ module.exports.clean = () => exec("rm -rf /tmp/cache");"#,
         ),
     ];
     let dir = app_dir(&files);
-    let output = run(&[
-        "analyze-javascript-application",
-        dir.path().to_str().unwrap(),
-        "--json",
-    ]);
-    let envelope: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let envelope = envelope_in(dir.path());
     let reached = &envelope["result"]["summary"]["ipc_handler_boundaries"];
     let items: Vec<(&str, &str, &str, u64, &str, &str)> = reached["items"]
         .as_array()
@@ -567,12 +563,7 @@ contextBridge.exposeInMainWorld("bridge", {
         ),
     ];
     let dir = app_dir(&files);
-    let output = run(&[
-        "analyze-javascript-application",
-        dir.path().to_str().unwrap(),
-        "--json",
-    ]);
-    let envelope: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let envelope = envelope_in(dir.path());
     let result = &envelope["result"];
     assert_eq!(
         result["summary"]["bridge_channel_forwarders"],
@@ -611,12 +602,7 @@ fn handlers_reach_boundaries_through_other_factories_exports() {
         ("main.js", bundle),
     ];
     let dir = app_dir(&files);
-    let output = run(&[
-        "analyze-javascript-application",
-        dir.path().to_str().unwrap(),
-        "--json",
-    ]);
-    let envelope: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let envelope = envelope_in(dir.path());
     let items: Vec<(&str, &str, &str, serde_json::Value)> =
         envelope["result"]["summary"]["ipc_handler_boundaries"]["items"]
             .as_array()
@@ -680,12 +666,7 @@ exec("echo preload");"#,
         ),
     ];
     let dir = app_dir(&files);
-    let output = run(&[
-        "analyze-javascript-application",
-        dir.path().to_str().unwrap(),
-        "--json",
-    ]);
-    let envelope: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let envelope = envelope_in(dir.path());
     let reached = &envelope["result"]["summary"]["bridge_boundaries"];
     assert_eq!(
         reached,

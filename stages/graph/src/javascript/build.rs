@@ -1319,7 +1319,7 @@ type ExportKey = (String, Option<rea_parse::ModuleKey>, String);
 fn export_boundaries(
     file: &FileFacts,
     processes: &[&rea_parse::ProcessUse],
-) -> Vec<(ExportKey, Vec<ExportBoundary>)> {
+) -> Vec<(ExportKey, Vec<Boundary>)> {
     if processes.is_empty() {
         return Vec::new();
     }
@@ -1348,23 +1348,16 @@ fn export_boundaries(
         return Vec::new();
     }
     expand_code(&mut code, &file.js.local_calls);
-    let mut by_export: BTreeMap<usize, Vec<ExportBoundary>> = BTreeMap::new();
+    let mut by_export: BTreeMap<usize, Vec<Boundary>> = BTreeMap::new();
     for process in processes {
         for (_, owner, _) in holders(&code, &process.range, "", false) {
             let Ok(owner) = owner.parse::<usize>() else {
                 continue;
             };
-            by_export.entry(owner).or_default().push(ExportBoundary {
-                kind: process.kind,
-                api: process.api.clone(),
-                static_target: process.static_target,
-                target: process
-                    .target
-                    .as_ref()
-                    .map(|t| t.path.clone())
-                    .or_else(|| process.expression.clone()),
-                line: process.range.start.line,
-            });
+            by_export
+                .entry(owner)
+                .or_default()
+                .push(Boundary::of(process));
         }
     }
     by_export
@@ -1383,15 +1376,34 @@ fn export_boundaries(
 /// child process or opens a URL for the page), in file order, at most
 /// [`MAX_SUMMARY_HANDLER_BOUNDARIES`]; how many have a target not written there.
 fn bridge_boundaries_json(all: &[HandlerBoundary]) -> Value {
+    boundaries_json(
+        all.iter().collect(),
+        |b| json!({"api_key": b.holder.name, "path": b.holder.path, "line": b.holder.line}),
+    )
+}
+
+/// At most [`MAX_SUMMARY_HANDLER_BOUNDARIES`] of `all`, each what `holder` says of its holder
+/// with the boundary's fields; how many have a target not written there, and how many more
+/// there are.
+fn boundaries_json(
+    all: Vec<&HandlerBoundary>,
+    holder: impl Fn(&HandlerBoundary) -> Value,
+) -> Value {
     let items: Vec<Value> = all
         .iter()
         .take(MAX_SUMMARY_HANDLER_BOUNDARIES)
         .map(|b| {
-            json!({"api_key": b.channel, "path": b.path, "line": b.line, "kind": b.kind, "api": b.api,
-                   "static": b.static_target, "target": b.target, "boundary_line": b.boundary_line})
+            let mut item = holder(b);
+            let reached = &b.boundary;
+            item["kind"] = json!(reached.kind);
+            item["api"] = json!(reached.api);
+            item["static"] = json!(reached.static_target);
+            item["target"] = json!(reached.target);
+            item["boundary_line"] = json!(reached.line);
+            item
         })
         .collect();
-    json!({"boundaries": all.len(), "dynamic_targets": all.iter().filter(|b| !b.static_target).count(),
+    json!({"boundaries": all.len(), "dynamic_targets": all.iter().filter(|b| !b.boundary.static_target).count(),
            "items": items, "omitted": all.len() - items.len()})
 }
 
@@ -1414,34 +1426,35 @@ fn forwarders_json(all: &[(String, String, &'static str, String)]) -> Value {
 const MAX_SUMMARY_HANDLER_BOUNDARIES: usize = 64;
 
 /// The process boundaries IPC handlers reach ([`HandlerBoundary`]), by file, handler line and
-/// boundary line, at most [`MAX_SUMMARY_HANDLER_BOUNDARIES`]; how many of them have a target
-/// not written there; and how many more there are.
+/// boundary line (see [`boundaries_json`]).
 fn handler_boundaries_json(all: &[HandlerBoundary]) -> Value {
     let mut sorted: Vec<&HandlerBoundary> = all.iter().collect();
     sorted.sort_by(|a, b| {
-        (&a.path, a.line, &a.via, a.boundary_line, &a.channel, &a.api).cmp(&(
-            &b.path,
-            b.line,
-            &b.via,
-            b.boundary_line,
-            &b.channel,
-            &b.api,
-        ))
+        let (x, y) = (&a.holder, &b.holder);
+        (
+            &x.path,
+            x.line,
+            &a.via,
+            a.boundary.line,
+            &x.name,
+            &a.boundary.api,
+        )
+            .cmp(&(
+                &y.path,
+                y.line,
+                &b.via,
+                b.boundary.line,
+                &y.name,
+                &b.boundary.api,
+            ))
     });
-    let items: Vec<Value> = sorted
-        .iter()
-        .take(MAX_SUMMARY_HANDLER_BOUNDARIES)
-        .map(|b| {
-            let via = b.via.as_ref().map(|(path, module, export)| {
-                json!({"path": path, "module_key": module.as_ref().map(key_json), "export": export})
-            });
-            json!({"channel": b.channel, "side": b.side, "operation": b.operation, "path": b.path,
-                   "line": b.line, "kind": b.kind, "api": b.api, "static": b.static_target,
-                   "target": b.target, "boundary_line": b.boundary_line, "via": via})
-        })
-        .collect();
-    json!({"boundaries": all.len(), "dynamic_targets": all.iter().filter(|b| !b.static_target).count(),
-           "items": items, "omitted": all.len() - items.len()})
+    boundaries_json(sorted, |b| {
+        let via = b.via.as_ref().map(|(path, module, export)| {
+            json!({"path": path, "module_key": module.as_ref().map(key_json), "export": export})
+        });
+        json!({"channel": b.holder.name, "side": b.holder.side, "operation": b.holder.operation,
+               "path": b.holder.path, "line": b.holder.line, "via": via})
+    })
 }
 
 /// Where the operating system hands the application outside input: the schemes it asks to
@@ -2544,54 +2557,65 @@ fn bridged_operations(files: &Files, parsed: &[FileFacts]) -> HashMap<String, Ve
     out
 }
 
-/// A process boundary (a child process, an external URL opened, code run in a page, a
-/// utility process, `@electron/remote`) that an IPC handler's code reaches: written in the
-/// handler's registration call, in the function it is passed by name, or in a function such
-/// code calls by name (see [`code_scope`]). What a renderer can make the main process do.
-#[derive(Debug)]
-struct HandlerBoundary {
-    /// The handler's channel as written (the string, or the expression).
-    channel: String,
+/// What holds code that reaches process boundaries: an IPC handler's registration, or a
+/// bridge's exposure.
+#[derive(Debug, Clone)]
+struct Holder {
+    /// The handler's channel as written (the string, or the expression), or the API's key.
+    name: String,
     side: &'static str,
     operation: &'static str,
     path: String,
-    /// The handler's registration line.
+    /// The registration's (or exposure's) line.
     line: u32,
+}
+
+/// A process boundary (a child process, an external URL opened, code run in a page, a
+/// utility process, `@electron/remote`) as reached.
+#[derive(Debug, Clone)]
+struct Boundary {
     kind: &'static str,
     api: String,
-    /// Whether the boundary's target is written there (a path or a literal URL); a dynamic
-    /// one may come from the message.
+    /// Whether the target is written there (a path or a literal URL); a dynamic one may come
+    /// from the message.
     static_target: bool,
     /// The target: its path, or its expression as written.
     target: Option<String>,
-    boundary_line: u32,
+    line: u32,
+}
+
+impl Boundary {
+    fn of(process: &rea_parse::ProcessUse) -> Boundary {
+        Boundary {
+            kind: process.kind,
+            api: process.api.clone(),
+            static_target: process.static_target,
+            target: process
+                .target
+                .as_ref()
+                .map(|t| t.path.clone())
+                .or_else(|| process.expression.clone()),
+            line: process.range.start.line,
+        }
+    }
+}
+
+/// A process boundary that an IPC handler's (or a bridge's) code reaches: written in the
+/// handler's registration call, in the function it is passed by name, in a function such
+/// code calls by name (see [`code_scope`]), or in an exported function it calls. What a
+/// renderer can make the main process do.
+#[derive(Debug)]
+struct HandlerBoundary {
+    holder: Holder,
+    boundary: Boundary,
     /// For a boundary in an exported function the handler calls (another file's, or another
     /// factory's): that file, factory and export.
     via: Option<ExportKey>,
 }
 
-/// A process boundary written in a function a file exports (or in a function of the file
-/// that one calls by name): what a handler of another file that calls the export reaches.
-#[derive(Debug, Clone)]
-struct ExportBoundary {
-    kind: &'static str,
-    api: String,
-    static_target: bool,
-    target: Option<String>,
-    line: u32,
-}
-
-/// A call an IPC handler's code makes of a function another file exports.
-#[derive(Debug)]
-struct Delegation {
-    channel: String,
-    side: &'static str,
-    operation: &'static str,
-    path: String,
-    line: u32,
-    /// The file (and module factory) called, and the export.
-    target: ExportKey,
-}
+/// A call an IPC handler's code makes of a function another file (or factory) exports: the
+/// handler, and the file (and module factory) called with the export.
+type Delegation = (Holder, ExportKey);
 
 /// What one file's findings add besides nodes and edges.
 #[derive(Default)]
@@ -2610,7 +2634,7 @@ struct Found<'p> {
     /// Calls handlers make of other files' exports.
     delegations: Vec<Delegation>,
     /// The process boundaries in the file's exported functions, by export.
-    export_boundaries: Vec<(ExportKey, Vec<ExportBoundary>)>,
+    export_boundaries: Vec<(ExportKey, Vec<Boundary>)>,
 }
 
 /// References, observations and Electron boundaries, projected file by file in parallel.
@@ -2671,10 +2695,9 @@ fn project_findings<'p>(
         // function, with the operation that says so (`code_scope`).
         let mut code: Vec<Code> = Vec::new();
         // Each IPC handler node's registration: (channel, side, operation, line).
-        let mut handler_ops: HashMap<String, (String, &'static str, &'static str, u32)> =
-            HashMap::default();
-        // Each bridge node's API key and line.
-        let mut bridge_ops: HashMap<String, (String, u32)> = HashMap::default();
+        let mut handler_ops: HashMap<String, Holder> = HashMap::default();
+        // Each bridge node's exposure.
+        let mut bridge_ops: HashMap<String, Holder> = HashMap::default();
         // The process boundaries admitted to the graph.
         let mut boundaries: Vec<&rea_parse::ProcessUse> = Vec::new();
         // References.
@@ -3077,7 +3100,16 @@ fn project_findings<'p>(
             for range in &bridge.literal_ranges {
                 code.push((*range, node.clone(), BRIDGE_SCOPE));
             }
-            bridge_ops.insert(node.clone(), (key_text.clone(), bridge.range.start.line));
+            bridge_ops.insert(
+                node.clone(),
+                Holder {
+                    name: key_text.clone(),
+                    side: "renderer",
+                    operation: "expose",
+                    path: file.path.clone(),
+                    line: bridge.range.start.line,
+                },
+            );
         }
         // The innermost API literal around a call.
         let bridge_of = |span: (u32, u32)| {
@@ -3225,12 +3257,13 @@ fn project_findings<'p>(
                     code.push((op.range, handler.clone(), HANDLER_SCOPE));
                     handler_ops.insert(
                         handler.clone(),
-                        (
-                            channel_label.clone(),
-                            op.side,
-                            op.operation,
-                            op.range.start.line,
-                        ),
+                        Holder {
+                            name: channel_label.clone(),
+                            side: op.side,
+                            operation: op.operation,
+                            path: file.path.clone(),
+                            line: op.range.start.line,
+                        },
                     );
                     if let Some(range) = op.handler_range {
                         code.push((range, handler.clone(), HANDLER_SCOPE));
@@ -3425,53 +3458,25 @@ fn project_findings<'p>(
         }
         expand_code(&mut code, &js.local_calls);
         for process in &boundaries {
-            for (_, handler, _) in holders(&code, &process.range, "", true) {
-                let Some((channel, side, operation, line)) = handler_ops.get(handler) else {
-                    continue;
+            // What a handler's code does, and what a bridge's own code does (in a preload that
+            // has Node.js).
+            let handlers = holders(&code, &process.range, "", true).into_iter();
+            let bridges = holders(&code, &process.range, "", false)
+                .into_iter()
+                .filter(|(_, _, operation)| *operation == BRIDGE_SCOPE);
+            for (_, node, operation) in handlers.chain(bridges) {
+                let (ops, reached) = if *operation == BRIDGE_SCOPE {
+                    (&bridge_ops, &mut c.bridge_boundaries)
+                } else {
+                    (&handler_ops, &mut c.handler_boundaries)
                 };
-                c.handler_boundaries.push(HandlerBoundary {
-                    channel: channel.clone(),
-                    side,
-                    operation,
-                    path: file.path.clone(),
-                    line: *line,
-                    kind: process.kind,
-                    api: process.api.clone(),
-                    static_target: process.static_target,
-                    target: process
-                        .target
-                        .as_ref()
-                        .map(|t| t.path.clone())
-                        .or_else(|| process.expression.clone()),
-                    boundary_line: process.range.start.line,
-                    via: None,
-                });
-            }
-            // What a bridge's own code does, in a preload that has Node.js.
-            for (_, bridge, operation) in holders(&code, &process.range, "", false) {
-                let Some((key, line)) = bridge_ops
-                    .get(bridge)
-                    .filter(|_| *operation == BRIDGE_SCOPE)
-                else {
-                    continue;
-                };
-                c.bridge_boundaries.push(HandlerBoundary {
-                    channel: key.clone(),
-                    side: "renderer",
-                    operation: "expose",
-                    path: file.path.clone(),
-                    line: *line,
-                    kind: process.kind,
-                    api: process.api.clone(),
-                    static_target: process.static_target,
-                    target: process
-                        .target
-                        .as_ref()
-                        .map(|t| t.path.clone())
-                        .or_else(|| process.expression.clone()),
-                    boundary_line: process.range.start.line,
-                    via: None,
-                });
+                if let Some(holder) = ops.get(node) {
+                    reached.push(HandlerBoundary {
+                        holder: holder.clone(),
+                        boundary: Boundary::of(process),
+                        via: None,
+                    });
+                }
             }
         }
         // Calls the handlers make of other files' exports, followed once every file is read.
@@ -3497,18 +3502,14 @@ fn project_findings<'p>(
                 ImportFrom::Module(module) => (file.path.clone(), Some(module.key.clone())),
             };
             for (_, handler, _) in holding {
-                let Some((channel, side, operation, line)) = handler_ops.get(handler) else {
+                let Some(holder) = handler_ops.get(handler) else {
                     continue;
                 };
                 for export in &exports {
-                    found.delegations.push(Delegation {
-                        channel: channel.clone(),
-                        side,
-                        operation,
-                        path: file.path.clone(),
-                        line: *line,
-                        target: (target.0.clone(), target.1.clone(), (*export).clone()),
-                    });
+                    found.delegations.push((
+                        holder.clone(),
+                        (target.0.clone(), target.1.clone(), (*export).clone()),
+                    ));
                 }
             }
         }
@@ -3559,25 +3560,14 @@ fn project_findings<'p>(
         export_boundaries.extend(found.export_boundaries);
     }
     // What handlers reach through the functions of other files they call.
-    let export_boundaries: HashMap<ExportKey, Vec<ExportBoundary>> =
+    let export_boundaries: HashMap<ExportKey, Vec<Boundary>> =
         export_boundaries.into_iter().collect();
-    for delegation in delegations {
-        let Some(reached) = export_boundaries.get(&delegation.target) else {
-            continue;
-        };
-        for boundary in reached {
+    for (holder, target) in delegations {
+        for boundary in export_boundaries.get(&target).into_iter().flatten() {
             c.handler_boundaries.push(HandlerBoundary {
-                channel: delegation.channel.clone(),
-                side: delegation.side,
-                operation: delegation.operation,
-                path: delegation.path.clone(),
-                line: delegation.line,
-                kind: boundary.kind,
-                api: boundary.api.clone(),
-                static_target: boundary.static_target,
-                target: boundary.target.clone(),
-                boundary_line: boundary.line,
-                via: Some(delegation.target.clone()),
+                holder: holder.clone(),
+                boundary: boundary.clone(),
+                via: Some(target.clone()),
             });
         }
     }

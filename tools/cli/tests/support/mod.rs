@@ -486,3 +486,25 @@ pub fn assert_ipc_sides(result: &Value, truth: &Value, label: &str) {
         "{label}: renderer IPC"
     );
 }
+
+/// The process boundaries an analysis's summary says IPC handlers reach, each as
+/// `[channel, kind, "static" | "dynamic"]`, in the summary's order: what a `truth.json`'s
+/// `ipc_handler_boundaries` states.
+pub fn handler_boundaries(result: &Value) -> Value {
+    let items = result["summary"]["ipc_handler_boundaries"]["items"]
+        .as_array()
+        .unwrap();
+    Value::Array(
+        items
+            .iter()
+            .map(|b| {
+                let dynamic = if b["static"] == true {
+                    "static"
+                } else {
+                    "dynamic"
+                };
+                serde_json::json!([b["channel"], b["kind"], dynamic])
+            })
+            .collect(),
+    )
+}
