@@ -144,21 +144,8 @@ fn an_app_built_by_electron_forges_webpack_plugin_keeps_its_source_facts() {
         );
         // The `settings:save` handler opens the URL the page sends: found in the minified
         // bundle's handler as in the source.
-        let reached: Vec<Value> = result["summary"]["ipc_handler_boundaries"]["items"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|b| {
-                let dynamic = if b["static"] == true {
-                    "static"
-                } else {
-                    "dynamic"
-                };
-                serde_json::json!([b["channel"], b["kind"], dynamic])
-            })
-            .collect();
         assert_eq!(
-            Value::Array(reached),
+            support::handler_boundaries(&result),
             truth["ipc_handler_boundaries"],
             "{input}"
         );

@@ -1462,15 +1462,12 @@ fn handler_boundaries_json(all: &[HandlerBoundary]) -> Value {
 /// `open-url` or another launch's command line), how many listeners it adds for each launch
 /// event (a `null` handler is not counted), and whether it takes the single-instance lock.
 fn launch_inputs(parsed: &[FileFacts]) -> Value {
-    let mut counts: BTreeMap<&str, u64> = [
+    let mut counts = zero_counts(&[
         "open_url_listeners",
         "second_instance_listeners",
         "open_file_listeners",
         "continue_activity_listeners",
-    ]
-    .into_iter()
-    .map(|k| (k, 0))
-    .collect();
+    ]);
     let mut locks = 0u64;
     for input in parsed.iter().flat_map(|f| &f.js.launch_inputs) {
         let key = match input.api {
@@ -1518,10 +1515,15 @@ fn webview_tags(parsed: &[FileFacts]) -> Value {
     })
 }
 
+/// A count of 0 for each of `keys`, so that a summary names every kind it counts.
+fn zero_counts<'k>(keys: &[&'k str]) -> BTreeMap<&'k str, u64> {
+    keys.iter().map(|k| (*k, 0)).collect()
+}
+
 /// How many of each kind of security handler the code installs (a `null` handler, which
 /// removes one, is not counted).
 fn security_handlers(parsed: &[FileFacts]) -> Value {
-    let mut counts: BTreeMap<&str, u64> = [
+    let mut counts = zero_counts(&[
         "window_open_handlers",
         "navigation_listeners",
         "legacy_new_window_listeners",
@@ -1529,10 +1531,7 @@ fn security_handlers(parsed: &[FileFacts]) -> Value {
         "web_contents_created_listeners",
         "permission_handlers",
         "certificate_handlers",
-    ]
-    .into_iter()
-    .map(|k| (k, 0))
-    .collect();
+    ]);
     for handler in parsed.iter().flat_map(|f| &f.js.security_handlers) {
         if handler.handler == "null" {
             continue;
