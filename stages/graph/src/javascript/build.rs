@@ -799,8 +799,7 @@ fn settle_imported_loads(files: &Files, parsed: &mut [FileFacts]) {
         Vec<rea_parse::ServedScheme>,
     );
     let settled: Vec<Settled> = {
-        let by_path: HashMap<&str, &FileFacts> =
-            parsed.iter().map(|f| (f.path.as_str(), f)).collect();
+        let by_path = files_by_path(parsed);
         parsed
             .iter()
             .enumerate()
@@ -837,6 +836,11 @@ fn settle_imported_loads(files: &Files, parsed: &mut [FileFacts]) {
     }
 }
 
+/// The parsed files by their paths.
+fn files_by_path(parsed: &[FileFacts]) -> HashMap<&str, &FileFacts> {
+    parsed.iter().map(|f| (f.path.as_str(), f)).collect()
+}
+
 /// Adds to a file's served schemes those settled once every file was read, each once.
 fn add_served_schemes(js: &mut rea_parse::JsFacts, schemes: Vec<rea_parse::ServedScheme>) {
     for scheme in schemes {
@@ -857,8 +861,7 @@ fn add_served_schemes(js: &mut rea_parse::JsFacts, schemes: Vec<rea_parse::Serve
 fn settle_imported_helper_calls(files: &Files, parsed: &mut [FileFacts]) {
     type Settled = (usize, Vec<IpcOp>, Vec<rea_parse::ServedScheme>);
     let settled: Vec<Settled> = {
-        let by_path: HashMap<&str, &FileFacts> =
-            parsed.iter().map(|f| (f.path.as_str(), f)).collect();
+        let by_path = files_by_path(parsed);
         parsed
             .iter()
             .enumerate()
@@ -1605,7 +1608,7 @@ fn renderer_pages(env: &Env<'_>, parsed: &[FileFacts]) -> RendererPages {
 /// own package, as nativefier does, has the app's `package.json` below its own; a VS Code
 /// extension that merely requires Electron does not take the place of the application's).
 fn project_packages(b: &mut Out<'_, '_>, parsed: &[FileFacts]) -> Result<Option<String>, Failure> {
-    let by_path: HashMap<&str, &FileFacts> = parsed.iter().map(|f| (f.path.as_str(), f)).collect();
+    let by_path = files_by_path(parsed);
     let main_uses_electron = |file: &FileFacts| {
         let Some(main) = file.package.as_ref().and_then(|p| p.main.as_deref()) else {
             return false;
@@ -2473,7 +2476,7 @@ fn imported_string<'p>(
 /// Each file with such an operation gets its whole list back, completed.
 fn imported_channels(files: &Files, parsed: &[FileFacts]) -> HashMap<String, Vec<IpcOp>> {
     let mut out = HashMap::default();
-    let by_path: HashMap<&str, &FileFacts> = parsed.iter().map(|f| (f.path.as_str(), f)).collect();
+    let by_path = files_by_path(parsed);
     for file in parsed {
         let imports_file = |op: &IpcOp| matches!(&op.channel_import, Some(i) if matches!(i.from, ImportFrom::Specifier(_)));
         if !file.js.ipc.iter().any(imports_file) {
@@ -2513,7 +2516,7 @@ fn bridged_operations(files: &Files, parsed: &[FileFacts]) -> HashMap<String, Ve
     if forwarders.is_empty() {
         return out;
     }
-    let by_path: HashMap<&str, &FileFacts> = parsed.iter().map(|f| (f.path.as_str(), f)).collect();
+    let by_path = files_by_path(parsed);
     for file in parsed {
         let mut ops = Vec::new();
         for call in &file.js.window_calls {
