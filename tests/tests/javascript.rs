@@ -1983,6 +1983,51 @@ ipcRenderer.invoke(c.IPC.GET);"#,
 }
 
 #[test]
+fn channels_of_an_enum_a_rollup_chunk_exports_to_commonjs_pair() {
+    // Rollup's CommonJS chunks, as electron-redux ships them: the enum is built on the
+    // export itself (`exports.E || (exports.E = {})`), and read through the chunk's require.
+    let dir = app_tree(&[
+        (
+            "chunk-1a2b.js",
+            r#"'use strict';
+exports.IPCEvents = void 0;
+(function (IPCEvents) {
+  IPCEvents["INIT_STATE"] = "redux.INIT_STATE";
+  IPCEvents["ACTION"] = "redux.ACTION";
+})(exports.IPCEvents || (exports.IPCEvents = {}));"#,
+        ),
+        (
+            "main.js",
+            r#"'use strict';
+var electron = require('electron');
+var chunk$1 = require('./chunk-1a2b.js');
+electron.ipcMain.handle(chunk$1.IPCEvents.INIT_STATE, async () => ({}));
+electron.ipcMain.on(chunk$1.IPCEvents.ACTION, (event, action) => {});"#,
+        ),
+        (
+            "preload.js",
+            r#"'use strict';
+var electron = require('electron');
+var chunk$1 = require('./chunk-1a2b.js');
+electron.ipcRenderer.invoke(chunk$1.IPCEvents.INIT_STATE);
+electron.ipcRenderer.send(chunk$1.IPCEvents.ACTION, {});
+electron.ipcRenderer.send(chunk$1.IPCEvents.MISSING, {});"#,
+        ),
+    ]);
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let paired = paired_by(&result, ["channel", "handler_operation", "handler_path"]);
+    assert_eq!(
+        paired,
+        BTreeSet::from([
+            ("redux.ACTION", "on", "main.js"),
+            ("redux.INIT_STATE", "handle", "main.js"),
+        ])
+    );
+    // A member the enum does not have stays dynamic.
+    assert_eq!(result["summary"]["ipc"]["dynamic_channel_operations"], 1);
+}
+
+#[test]
 fn channels_and_helpers_a_barrel_re_exports_are_read_from_the_file_that_declares_them() {
     // A shared folder's index re-exports its modules, as TypeScript apps write
     // `shared/index.ts`: whole (`export *`, and `__exportStar` as `tsc` compiles it to

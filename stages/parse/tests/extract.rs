@@ -4314,3 +4314,31 @@ function unrelated(handler) { return path.join(__dirname, "elsewhere", handler);
         ]
     );
 }
+
+#[test]
+fn an_enum_rollup_exports_in_commonjs_is_one_exported_constant() {
+    use rea_parse::Constant::{Object, Str};
+    // Rollup's CommonJS output of a TypeScript enum (electron-redux's `IPCEvents`): the enum
+    // starts from the `{}` it assigns to the export, which is no constant of its own.
+    let f = facts(
+        "chunk.js",
+        r#"'use strict';
+exports.IPCEvents = void 0;
+(function (IPCEvents) {
+  IPCEvents["INIT_STATE"] = "electron-redux.INIT_STATE";
+  IPCEvents["ACTION"] = "electron-redux.ACTION";
+})(exports.IPCEvents || (exports.IPCEvents = {}));
+exports.EMPTY = {};
+"#,
+    );
+    assert_eq!(
+        f.js.exported_constants,
+        [(
+            "IPCEvents".to_owned(),
+            Object(vec![
+                ("INIT_STATE".to_owned(), Str("electron-redux.INIT_STATE".to_owned())),
+                ("ACTION".to_owned(), Str("electron-redux.ACTION".to_owned())),
+            ])
+        )]
+    );
+}

@@ -328,8 +328,11 @@ pub(super) fn exported_by(
     out: &mut Vec<(String, Constant)>,
 ) {
     if is_exports(&dotted(&member.obj)) {
+        // An empty object holds no string; it is what `E || (exports.E = {})` starts a
+        // compiled enum from, whose members the enum itself exports.
         if let MemberProp::Ident(prop) = &member.prop
             && let Some(value) = constant(value)
+            && !matches!(&value, Constant::Object(members) if members.is_empty())
         {
             out.push((prop.sym.to_string(), value));
         }
