@@ -1147,17 +1147,20 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
         let mut order: Vec<&Value> = items.iter().collect();
         order.sort_by_key(|b| b["static"].as_bool().unwrap_or(false));
         for b in order.iter().take(6) {
+            // Where the boundary is written: in the handler's file, or in the export of
+            // another file (or factory) the handler calls.
             let via = match (b["via"]["path"].as_str(), &b["via"]["module_key"]) {
-                (Some(path), Value::Null) => {
-                    format!(" through {path} {}", text(&b["via"]["export"]))
-                }
-                (Some(path), key) => format!(
-                    " through {path} module {} {}",
+                (Some(_), Value::Null) => format!(" in {}", text(&b["via"]["export"])),
+                (Some(_), key) => format!(
+                    " in module {} {}",
                     key.as_str().map_or_else(|| key.to_string(), str::to_owned),
                     text(&b["via"]["export"])
                 ),
                 (None, _) => String::new(),
             };
+            let file = b["via"]["path"]
+                .as_str()
+                .map_or_else(|| text(&b["path"]), str::to_owned);
             say!(
                 "  handler reach     {} ({} {}, {}:{}) -> {}{via}",
                 text(&b["channel"]),
@@ -1165,7 +1168,7 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
                 text(&b["operation"]),
                 text(&b["path"]),
                 b["line"],
-                boundary_text(b)
+                boundary_text(b, &file)
             );
         }
     }
@@ -1177,7 +1180,7 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
             text(&b["api_key"]),
             text(&b["path"]),
             b["line"],
-            boundary_text(b)
+            boundary_text(b, &text(&b["path"]))
         );
     }
     // Per asset: its module count and the bundlers that wrote its tables.
@@ -1563,14 +1566,16 @@ fn cut_short(text: String, chars: usize) -> String {
 }
 
 /// A reached process boundary as the summary shows it: its kind, its API and its target
-/// (cut short), and whether the target is not written there.
-fn boundary_text(b: &Value) -> String {
+/// (cut short), whether the target is not written there, and the place in `file` where the
+/// call is written (one handler may reach several calls of one API).
+fn boundary_text(b: &Value, file: &str) -> String {
     let text = |key: &str| b[key].as_str().unwrap_or("");
     format!(
-        "{} {}({}){}",
+        "{} {}({}){} at {file}:{}",
         text("kind"),
         text("api").trim_start_matches('.'),
         cut_short(text("target").to_owned(), 40),
-        if b["static"] == true { "" } else { " dynamic" }
+        if b["static"] == true { "" } else { " dynamic" },
+        b["boundary_line"]
     )
 }

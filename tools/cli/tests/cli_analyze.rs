@@ -456,9 +456,9 @@ ipcMain.on("quit", () => app.quit());"#,
         lines,
         [
             "handler reach     3 process boundaries in IPC handlers' code, 2 with a target not written there",
-            "handler reach     open-link (main handle, main.js:3) -> open-external electron.shell.openExternal(url) dynamic",
-            "handler reach     run (main handle, main.js:5) -> child-process child_process.exec(cmd) dynamic",
-            "handler reach     help (main on, main.js:4) -> open-external electron.shell.openExternal(https://example.com/help)",
+            "handler reach     open-link (main handle, main.js:3) -> open-external electron.shell.openExternal(url) dynamic at main.js:3",
+            "handler reach     run (main handle, main.js:5) -> child-process child_process.exec(cmd) dynamic at main.js:7",
+            "handler reach     help (main on, main.js:4) -> open-external electron.shell.openExternal(https://example.com/help) at main.js:4",
         ],
         "{text}"
     );
@@ -534,7 +534,7 @@ module.exports.clean = () => exec("rm -rf /tmp/cache");"#,
     );
     let text = summary_in(dir.path(), &[]);
     assert!(
-        text.contains("tool (main on, main.mjs:5) -> child-process child_process.spawn(bin) dynamic through lib/tools.cjs runTool"),
+        text.contains("tool (main on, main.mjs:5) -> child-process child_process.spawn(bin) dynamic at lib/tools.cjs:2 in runTool"),
         "{text}"
     );
 }
@@ -636,7 +636,7 @@ fn handlers_reach_boundaries_through_other_factories_exports() {
     );
     let text = summary_in(dir.path(), &[]);
     assert!(
-        text.contains("-> child-process child_process.spawn(\"/usr/bin/\"+e) dynamic through main.js module 441 runTool"),
+        text.contains("-> child-process child_process.spawn(\"/usr/bin/\"+e) dynamic at main.js:1 in module 441 runTool"),
         "{text}"
     );
 }
@@ -681,7 +681,7 @@ exec("echo preload");"#,
     assert_eq!(envelope["result"]["summary"]["child_process_calls"], 2);
     let text = summary_in(dir.path(), &[]);
     assert!(
-        text.contains("bridge reach      native (preload.js:3) -> child-process child_process.exec(cmd) dynamic"),
+        text.contains("bridge reach      native (preload.js:3) -> child-process child_process.exec(cmd) dynamic at preload.js:4"),
         "{text}"
     );
 }
