@@ -1225,6 +1225,25 @@ pub struct LaunchInput {
     pub range: Range,
 }
 
+/// A switch the main process adds to the command line Chromium and Node.js read:
+/// `app.commandLine.appendSwitch(name, value?)`, `app.commandLine.appendArgument("--name=v")`,
+/// and `app.enableSandbox()`, which Electron carries out as the `enable-sandbox` switch. Some
+/// weaken the application's defences (`no-sandbox`, `ignore-certificate-errors`,
+/// `remote-debugging-port`); which is decided where the summary is written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CommandLineSwitch {
+    /// `appendSwitch`, `appendArgument` or `enableSandbox`.
+    pub api: &'static str,
+    /// The switch's name without its leading dashes (`no-sandbox`), when it is written as a
+    /// string or a constant.
+    pub switch: Option<String>,
+    /// Its value: `appendSwitch`'s second argument, or what follows `=` in an argument.
+    pub value: Option<String>,
+    /// The source of an argument that is neither a string nor a constant (cut short).
+    pub dynamic: Option<String>,
+    pub range: Range,
+}
+
 /// One export a file declares at its top level (`rea-export-shape-v1`; see
 /// `extract::shapes`).
 #[derive(Debug, Clone, PartialEq)]
@@ -1406,6 +1425,8 @@ pub struct JsFacts {
     /// Listeners for deep links, opened files and later launches, and the single-instance
     /// lock ([`LaunchInput`]).
     pub launch_inputs: Vec<LaunchInput>,
+    /// Switches the main process adds to its command line ([`CommandLineSwitch`]).
+    pub command_line_switches: Vec<CommandLineSwitch>,
     /// URLs the source-map directives name, except inline (`data:`) ones.
     pub source_map_urls: Vec<String>,
     /// Source maps the directives carry inline, as `data:` URLs.

@@ -2903,6 +2903,111 @@ p.registerSchemesAsPrivileged([{ scheme: "rea", privileges: { standard: true } }
 }
 
 #[test]
+fn command_line_switches_the_main_process_appends() {
+    let f = facts(
+        "main.js",
+        r#"const { app: a } = require("electron");
+const PORT = "9222";
+a.commandLine.appendSwitch("no-sandbox");
+a.commandLine.appendSwitch("remote-debugging-port", PORT);
+require("electron").app.commandLine.appendSwitch("--ignore-certificate-errors");
+a.commandLine.appendSwitch("js-flags", "--max-old-space-size=" + size);
+a.commandLine.appendSwitch(flagName);
+a.commandLine.appendArgument("--disable-web-security");
+a.commandLine.appendArgument("--proxy-server=http://127.0.0.1:8080");
+a.commandLine.appendArgument("/tmp/file.txt");
+a.enableSandbox();
+a.commandLine.hasSwitch("no-sandbox");
+menubar.app.commandLine.appendSwitch("disable-renderer-backgrounding");
+a.commandLine.appendSwitch("force-device-scale-factor", 1);
+"#,
+    );
+    type Row<'a> = (
+        &'a str,
+        Option<&'a str>,
+        Option<&'a str>,
+        Option<&'a str>,
+        u32,
+    );
+    let switches: Vec<Row<'_>> =
+        f.js.command_line_switches
+            .iter()
+            .map(|s| {
+                (
+                    s.api,
+                    s.switch.as_deref(),
+                    s.value.as_deref(),
+                    s.dynamic.as_deref(),
+                    s.range.start.line,
+                )
+            })
+            .collect();
+    assert_eq!(
+        switches,
+        [
+            ("appendSwitch", Some("no-sandbox"), None, None, 3),
+            (
+                "appendSwitch",
+                Some("remote-debugging-port"),
+                Some("9222"),
+                None,
+                4
+            ),
+            (
+                "appendSwitch",
+                Some("ignore-certificate-errors"),
+                None,
+                None,
+                5
+            ),
+            (
+                "appendSwitch",
+                Some("js-flags"),
+                None,
+                Some(r#""--max-old-space-size=" + size"#),
+                6
+            ),
+            ("appendSwitch", None, None, Some("flagName"), 7),
+            (
+                "appendArgument",
+                Some("disable-web-security"),
+                None,
+                None,
+                8
+            ),
+            (
+                "appendArgument",
+                Some("proxy-server"),
+                Some("http://127.0.0.1:8080"),
+                None,
+                9
+            ),
+            ("enableSandbox", Some("enable-sandbox"), None, None, 11),
+            (
+                "appendSwitch",
+                Some("disable-renderer-backgrounding"),
+                None,
+                None,
+                13
+            ),
+            (
+                "appendSwitch",
+                Some("force-device-scale-factor"),
+                Some("1"),
+                None,
+                14
+            ),
+        ]
+    );
+    // A file that does not use Electron has no command line of Electron's.
+    let other = facts(
+        "cli.js",
+        "const app = makeApp(); app.commandLine.appendSwitch(\"no-sandbox\"); app.enableSandbox();\n",
+    );
+    assert!(other.js.command_line_switches.is_empty());
+}
+
+#[test]
 fn a_repeated_option_key_reads_as_javascript_keeps_it_the_last() {
     let f = facts(
         "main.js",
@@ -4336,7 +4441,10 @@ exports.EMPTY = {};
         [(
             "IPCEvents".to_owned(),
             Object(vec![
-                ("INIT_STATE".to_owned(), Str("electron-redux.INIT_STATE".to_owned())),
+                (
+                    "INIT_STATE".to_owned(),
+                    Str("electron-redux.INIT_STATE".to_owned())
+                ),
                 ("ACTION".to_owned(), Str("electron-redux.ACTION".to_owned())),
             ])
         )]

@@ -857,6 +857,40 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
             if locks > 0 { "taken" } else { "not taken" }
         );
     }
+    // What the main process adds to its own command line, the switches that weaken a
+    // defence first (with the value they are given).
+    let switches = &s["command_line_switches"];
+    if switches["calls"].as_u64().unwrap_or(0) > 0 {
+        let mut weakening: Vec<String> = switches["items"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|c| c["weakens"] == true)
+            .map(|c| match c["value"].as_str() {
+                Some(value) => {
+                    format!("{}={}", text(&c["switch"]), cut_short(value.to_owned(), 24))
+                }
+                None => text(&c["switch"]),
+            })
+            .collect();
+        weakening.sort_unstable();
+        weakening.dedup();
+        let mut line = format!(
+            "  switches          {} appended to the command line, {} weakening a defence",
+            switches["calls"], switches["weakening_calls"]
+        );
+        if !weakening.is_empty() {
+            line.push_str(&format!(" ({})", weakening.join(", ")));
+        }
+        let dynamic = switches["dynamic_calls"].as_u64().unwrap_or(0);
+        if dynamic > 0 {
+            line.push_str(&format!(", {dynamic} not written as strings"));
+        }
+        if switches["enable_sandbox_calls"].as_u64().unwrap_or(0) > 0 {
+            line.push_str("; app.enableSandbox() called");
+        }
+        say!("{line}");
+    }
     let pages = &s["renderer_pages"];
     if pages["loaded_pages"].as_u64().unwrap_or(0) > 0 {
         say!(

@@ -386,6 +386,90 @@ electron.app.setAsDefaultProtocolClient("notes-beta");"#,
     );
 }
 
+/// The switches the main process appends to its command line: the summary counts them, names
+/// those that turn a defence off (with their values), counts those not written as strings
+/// and the global sandbox; each file's node lists its own calls.
+#[test]
+fn the_summary_lists_the_command_line_switches_the_main_process_appends() {
+    let files = [
+        ("package.json", r#"{"name":"s","main":"main.js"}"#),
+        (
+            "main.js",
+            r#"const { app } = require("electron");
+require("./flags");
+if (process.env.DEBUG) app.commandLine.appendSwitch("remote-debugging-port", "9222");
+app.commandLine.appendSwitch("enable-features", "SmoothScrolling");
+app.enableSandbox();"#,
+        ),
+        (
+            "flags.js",
+            r#"const e = require("electron");
+e.app.commandLine.appendSwitch("--no-sandbox");
+e.app.commandLine.appendArgument("--ignore-certificate-errors");
+e.app.commandLine.appendSwitch(process.env.EXTRA_SWITCH);"#,
+        ),
+    ];
+    let dir = app_dir(&files);
+    let text = summary_in(dir.path(), &[]);
+    assert_eq!(
+        line_of(&text, "switches"),
+        "switches          6 appended to the command line, 3 weakening a defence (ignore-certificate-errors, no-sandbox, remote-debugging-port=9222), 1 not written as strings; app.enableSandbox() called",
+        "{text}"
+    );
+    let envelope = envelope_in(dir.path());
+    let result = &envelope["result"];
+    let summary = &result["summary"]["command_line_switches"];
+    assert_eq!(summary["calls"], 6);
+    assert_eq!(summary["weakening_calls"], 3);
+    assert_eq!(
+        summary["weakening_switches"],
+        serde_json::json!([
+            "ignore-certificate-errors",
+            "no-sandbox",
+            "remote-debugging-port"
+        ])
+    );
+    assert_eq!(summary["dynamic_calls"], 1);
+    assert_eq!(summary["enable_sandbox_calls"], 1);
+    let items: Vec<(&str, u64, &str, bool)> = summary["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| {
+            (
+                i["path"].as_str().unwrap(),
+                i["line"].as_u64().unwrap(),
+                i["api"].as_str().unwrap(),
+                i["weakens"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        items,
+        [
+            ("flags.js", 2, "appendSwitch", true),
+            ("flags.js", 3, "appendArgument", true),
+            ("flags.js", 4, "appendSwitch", false),
+            ("main.js", 3, "appendSwitch", true),
+            ("main.js", 4, "appendSwitch", false),
+            ("main.js", 5, "enableSandbox", false),
+        ]
+    );
+    let node = result["graph"]["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["kind"] == "javascript-asset")
+        .flat_map(|n| n["observations"].as_array().unwrap())
+        .find(|o| o["properties"]["path"] == "main.js")
+        .unwrap();
+    assert_eq!(
+        node["properties"]["electron_command_line_switches"][0],
+        serde_json::json!({"api": "appendSwitch", "switch": "remote-debugging-port", "value": "9222",
+                           "dynamic_expression": null, "line": 3, "column": 23})
+    );
+}
+
 /// What a renderer's message can make the main process do: each process boundary written in
 /// an IPC handler's code (inline, in the function it is passed by name, or in a function that
 /// code calls), with whether its target is written there; a boundary outside any handler is

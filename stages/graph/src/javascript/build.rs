@@ -9,9 +9,9 @@ use rea_core::{Failure, FailureReason};
 use rea_exec::StageCx;
 use rea_hash::{CanonicalJson, Composed, Piece};
 use rea_parse::{
-    ChannelImport, FileFacts, FileKind, ImportFrom, IpcOp, JsFacts, Module, ModuleKey, ModuleRef,
-    ParseOutput, ParseStatus, Range, RendererLoad, ServeOptions, StaticValue, TextStatus,
-    WindowCall,
+    ChannelImport, CommandLineSwitch, FileFacts, FileKind, ImportFrom, IpcOp, JsFacts, Module,
+    ModuleKey, ModuleRef, ParseOutput, ParseStatus, Range, RendererLoad, ServeOptions, StaticValue,
+    TextStatus, WindowCall,
 };
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -1049,6 +1049,17 @@ pub fn build(cx: &StageCx<'_>, request: &Request<'_>) -> Result<Built, Failure> 
                 entry
             }).collect::<Vec<_>>());
         }
+        if !file.js.command_line_switches.is_empty() {
+            props["electron_command_line_switches"] = json!(
+                file.js
+                    .command_line_switches
+                    .iter()
+                    .map(|c| json!({
+                "api": c.api, "switch": c.switch, "value": c.value, "dynamic_expression": c.dynamic,
+                "line": c.range.start.line, "column": c.range.start.column}))
+                    .collect::<Vec<_>>()
+            );
+        }
         let schemes = url_schemes_of(file);
         if !schemes.is_empty() {
             props["url_schemes"] = json!(schemes);
@@ -1502,6 +1513,73 @@ fn launch_inputs(parsed: &[FileFacts]) -> Value {
     );
     out["single_instance_locks"] = json!(locks);
     out
+}
+
+/// Switches that turn a defence of Chromium or Electron off, or open the process to another
+/// program: the sandbox (`no-sandbox`, `disable-gpu-sandbox`), the same-origin policy and site
+/// isolation (`disable-web-security`, `disable-site-isolation-trials`,
+/// `allow-file-access-from-files`, `allow-running-insecure-content`,
+/// `unsafely-treat-insecure-origin-as-secure`), certificate checks
+/// (`ignore-certificate-errors`, `ignore-certificate-errors-spki-list`,
+/// `allow-insecure-localhost`), and debugging ports (`remote-debugging-port`,
+/// `remote-debugging-pipe`, `remote-allow-origins`, and Node.js's `inspect`, `inspect-brk`
+/// and `inspect-port`). Names are compared in lower case.
+const WEAKENING_SWITCHES: &[&str] = &[
+    "allow-file-access-from-files",
+    "allow-insecure-localhost",
+    "allow-running-insecure-content",
+    "disable-gpu-sandbox",
+    "disable-site-isolation-trials",
+    "disable-web-security",
+    "ignore-certificate-errors",
+    "ignore-certificate-errors-spki-list",
+    "inspect",
+    "inspect-brk",
+    "inspect-port",
+    "no-sandbox",
+    "remote-allow-origins",
+    "remote-debugging-pipe",
+    "remote-debugging-port",
+    "unsafely-treat-insecure-origin-as-secure",
+];
+
+/// The switches the main process adds to its command line (`app.commandLine.appendSwitch`,
+/// `appendArgument`, and `app.enableSandbox` as `enable-sandbox`): how many calls, how many
+/// name a switch of [`WEAKENING_SWITCHES`] and which, how many are not written as strings, and
+/// the calls themselves by file and line (at most [`MAX_SUMMARY_HANDLER_BOUNDARIES`]).
+fn command_line_switches(parsed: &[FileFacts]) -> Value {
+    let weakens = |c: &CommandLineSwitch| {
+        c.switch
+            .as_deref()
+            .is_some_and(|s| WEAKENING_SWITCHES.contains(&s.to_ascii_lowercase().as_str()))
+    };
+    let all: Vec<(&str, &CommandLineSwitch)> = parsed
+        .iter()
+        .flat_map(|f| {
+            f.js.command_line_switches
+                .iter()
+                .map(|c| (f.path.as_str(), c))
+        })
+        .collect();
+    let weakening: BTreeSet<String> = all
+        .iter()
+        .filter(|(_, c)| weakens(c))
+        .filter_map(|(_, c)| c.switch.as_deref().map(str::to_ascii_lowercase))
+        .collect();
+    let items: Vec<Value> = all
+        .iter()
+        .take(MAX_SUMMARY_HANDLER_BOUNDARIES)
+        .map(|(path, c)| {
+            json!({"api": c.api, "switch": c.switch, "value": c.value, "dynamic_expression": c.dynamic,
+                   "weakens": weakens(c), "path": path, "line": c.range.start.line})
+        })
+        .collect();
+    json!({"calls": all.len(),
+           "weakening_calls": all.iter().filter(|(_, c)| weakens(c)).count(),
+           "weakening_switches": weakening,
+           "dynamic_calls": all.iter().filter(|(_, c)| c.dynamic.is_some()).count(),
+           "enable_sandbox_calls": all.iter().filter(|(_, c)| c.api == "enableSandbox").count(),
+           "items": items, "omitted": all.len() - items.len()})
 }
 
 /// The `<webview>` tags of the application's pages, and how many give their guest Node.js,
@@ -4372,6 +4450,7 @@ fn finish(cx: &StageCx<'_>, p: Projected, request: &Request<'_>) -> Result<Built
         "security_handlers": security_handlers(parsed),
         "url_schemes": url_schemes(parsed),
         "launch_inputs": launch_inputs(parsed),
+        "command_line_switches": command_line_switches(parsed),
         "webview_tags": webview_tags(parsed),
         "entrypoint_reach": reach_json(c.reach.as_ref()),
         "renderer_pages": {"loaded_pages": pages.pages, "with_content_security_policy": pages.with_policy,

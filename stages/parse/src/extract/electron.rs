@@ -10,10 +10,10 @@ use super::names::{
     named, prop_name, property, property_of, static_path, static_value, string, unwrap,
 };
 use crate::facts::{
-    Bridge, CallArg, ChannelImport, ExportedApi, ExportedIpcHelper, Forwarder, ImportFrom,
-    ImportedHelperCall, ImportedLoad, ImportedScheme, IpcOp, LaunchInput, LoadPart, ProcessUse,
-    RendererLoad, SchemeRegistration, SecurityHandler, SenderCheck, ServeOptions, ServedScheme,
-    StaticPath, StaticValue, WindowCall,
+    Bridge, CallArg, ChannelImport, CommandLineSwitch, ExportedApi, ExportedIpcHelper, Forwarder,
+    ImportFrom, ImportedHelperCall, ImportedLoad, ImportedScheme, IpcOp, LaunchInput, LoadPart,
+    ProcessUse, RendererLoad, SchemeRegistration, SecurityHandler, SenderCheck, ServeOptions,
+    ServedScheme, StaticPath, StaticValue, WindowCall,
 };
 
 const MAX_MEMBERS: usize = 128;
@@ -567,6 +567,10 @@ impl Extractor<'_, '_> {
                     range: self.source.range(span),
                 });
             }
+            return;
+        }
+        if let Some(api) = self.command_line_api(name) {
+            self.command_line_switch(api, arg(0), arg(1), span);
             return;
         }
         if let Some(api) = protocol_api(name) {
@@ -1570,6 +1574,87 @@ impl Extractor<'_, '_> {
         let event = first.and_then(string)?;
         let event = LAUNCH_EVENTS.iter().find(|e| **e == event)?;
         Some((event, Some(1)))
+    }
+}
+
+impl Extractor<'_, '_> {
+    /// The command-line API a call of a file that uses Electron makes:
+    /// `app.commandLine.appendSwitch`, `app.commandLine.appendArgument` or
+    /// `app.enableSandbox`.
+    fn command_line_api(&self, name: &str) -> Option<&'static str> {
+        if !self.electron {
+            return None;
+        }
+        let (object, method) = name.rsplit_once('.')?;
+        match method {
+            "appendSwitch" if named(object, "app.commandLine") => Some("appendSwitch"),
+            "appendArgument" if named(object, "app.commandLine") => Some("appendArgument"),
+            "enableSandbox" if named(object, "app") => Some("enableSandbox"),
+            _ => None,
+        }
+    }
+
+    /// One [`CommandLineSwitch`]: `appendSwitch(name, value?)` names the switch and its
+    /// value apart; `appendArgument("--name=value")` writes them as one argument, which is a
+    /// switch only when it starts with a dash; `enableSandbox()` is the `enable-sandbox`
+    /// switch.
+    fn command_line_switch(
+        &mut self,
+        api: &'static str,
+        first: Option<&Expr>,
+        second: Option<&Expr>,
+        span: Span,
+    ) {
+        let text = |e: &Expr| {
+            string(e)
+                .or_else(|| self.constant_string(e))
+                .or_else(|| match unwrap(e) {
+                    Expr::Lit(Lit::Num(n)) => Some(n.value.to_string()),
+                    _ => None,
+                })
+        };
+        let mut dynamic = None;
+        let (switch, value) = match api {
+            "enableSandbox" => (Some("enable-sandbox".to_owned()), None),
+            "appendSwitch" => {
+                let name = first.and_then(text);
+                if name.is_none() {
+                    dynamic = first.map(|e| self.source.expression(e.span()));
+                }
+                let value = second.and_then(|v| {
+                    let value = text(v);
+                    if value.is_none() && dynamic.is_none() {
+                        dynamic = Some(self.source.expression(v.span()));
+                    }
+                    value
+                });
+                (name.map(|n| n.trim_start_matches('-').to_owned()), value)
+            }
+            _ => match first.and_then(text) {
+                // A bare argument (a path, a URL) is no switch.
+                Some(argument) if !argument.starts_with('-') => return,
+                Some(argument) => {
+                    let argument = argument.trim_start_matches('-');
+                    match argument.split_once('=') {
+                        Some((name, value)) => (Some(name.to_owned()), Some(value.to_owned())),
+                        None => (Some(argument.to_owned()), None),
+                    }
+                }
+                None => {
+                    dynamic = first.map(|e| self.source.expression(e.span()));
+                    (None, None)
+                }
+            },
+        };
+        if self.admit(None) {
+            self.facts.command_line_switches.push(CommandLineSwitch {
+                api,
+                switch,
+                value,
+                dynamic,
+                range: self.source.range(span),
+            });
+        }
     }
 }
 
