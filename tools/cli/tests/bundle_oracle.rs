@@ -643,6 +643,23 @@ fn electron_apps_built_by_real_tools_keep_their_source_facts() {
             summary["open_external_calls"], truth["open_external_calls"],
             "{build}"
         );
+        // The command line's switches, in source order, whatever each tool made of `app` and
+        // of the constant the port is bound to.
+        let switches: Vec<Value> = summary["command_line_switches"]["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| serde_json::json!([c["api"], c["switch"], c["value"]]))
+            .collect();
+        assert_eq!(
+            Value::from(switches),
+            truth["command_line_switches"],
+            "{build}"
+        );
+        assert_eq!(
+            summary["command_line_switches"]["weakening_switches"], truth["weakening_switches"],
+            "{build}"
+        );
         let nodes = result["graph"]["nodes"].as_array().unwrap();
         let observed = |kind: &str| -> Vec<&Value> {
             nodes

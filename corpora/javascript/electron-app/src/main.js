@@ -37,4 +37,11 @@ const Channels = Object.freeze({ window: { close: "window:close" } });
 ipcMain.on(Channels.window.close, (event) => event.sender.close());
 ipcMain.on("link:open", (event, url) => shell.openExternal(url));
 
+// Switches for Chromium's command line: a debugging port any local program can drive the app
+// through, a feature flag, and the sandbox for every renderer.
+const DEBUG_PORT = "9222";
+app.commandLine.appendSwitch("remote-debugging-port", DEBUG_PORT);
+app.commandLine.appendSwitch("enable-features", "SmoothScrolling");
+app.enableSandbox();
+
 app.whenReady().then(createWindows);
