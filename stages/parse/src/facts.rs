@@ -7,6 +7,9 @@
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum FileKind {
     PackageJson,
+    /// electron-updater's `app-update.yml` (and `dev-app-update.yml`), which electron-builder
+    /// writes next to the application's archive: where the application looks for updates.
+    UpdateConfig,
     Html,
     JavaScript,
     Json,
@@ -22,6 +25,9 @@ impl FileKind {
         let name = path.rsplit('/').next().unwrap_or(path);
         if name == "package.json" {
             return Some(FileKind::PackageJson);
+        }
+        if name == "app-update.yml" || name == "dev-app-update.yml" {
+            return Some(FileKind::UpdateConfig);
         }
         let lower = name.to_ascii_lowercase();
         let ext = lower.rsplit_once('.').map(|(_, ext)| ext)?;
@@ -44,6 +50,7 @@ impl FileKind {
     pub fn as_str(self) -> &'static str {
         match self {
             FileKind::PackageJson => "package-json",
+            FileKind::UpdateConfig => "update-config",
             FileKind::Html => "html",
             FileKind::JavaScript => "javascript",
             FileKind::Json => "json",
@@ -1210,6 +1217,28 @@ pub struct SecurityHandler {
     pub range: Range,
 }
 
+/// What electron-updater's configuration file (`app-update.yml`) says: its top-level keys
+/// (`provider`, `url`, `owner`, `repo`, `channel`, `publisherName`, …) in file order, each
+/// with a string or a list of strings (nested mappings are left out). A URL is redacted as
+/// endpoints are; the value of a key that names a credential (`token`, `password`,
+/// `secret`, …) is never kept, only the key.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct UpdateConfig {
+    pub fields: Vec<(String, UpdateValue)>,
+    /// Keys whose values are credentials the file carries (`token` for a private GitHub
+    /// repository), their values redacted.
+    pub credential_keys: Vec<String>,
+    /// Keys left out at the bounds, or because their values are mappings or aliases.
+    pub omitted: u64,
+}
+
+/// A value of [`UpdateConfig`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum UpdateValue {
+    Text(String),
+    List(Vec<String>),
+}
+
 /// Where the operating system hands the running application outside input: a listener on
 /// Electron's `app` for a deep link (`open-url` on macOS; `second-instance`, with the command
 /// line of another launch, elsewhere), a file opened with the application (`open-file`), an
@@ -1465,6 +1494,8 @@ pub struct FileFacts {
     pub package: Option<PackageFacts>,
     /// Top-level keys of a JSON module (at most 64) and how many more there were.
     pub json_keys: Option<(Vec<String>, u64)>,
+    /// What an update configuration says ([`FileKind::UpdateConfig`]).
+    pub update_config: Option<UpdateConfig>,
     pub html: Vec<HtmlScript>,
     /// The content security policies an HTML page declares in meta tags, if any.
     pub csp: Option<PageCsp>,
@@ -1495,6 +1526,7 @@ impl FileFacts {
             visited_nodes: 0,
             package: None,
             json_keys: None,
+            update_config: None,
             html: Vec::new(),
             csp: None,
             inline_scripts: (0, 0),

@@ -22,6 +22,7 @@ mod source;
 mod stage;
 pub mod syntax;
 mod text;
+mod update;
 
 pub use extract::{
     EXPORT_SHAPE_ALGORITHM, FINGERPRINT_ALGORITHM, MAX_FILE_EXPORTS, MAX_FILE_SEMANTIC_NODES,

@@ -392,6 +392,18 @@ fn read_text_with(
             }
             facts.package = Some(package);
         }
+        FileKind::UpdateConfig => match crate::update::read(text) {
+            Some(config) => {
+                facts.parse = ParseStatus::Complete;
+                facts.update_config = Some(config);
+            }
+            None => {
+                facts.parse = ParseStatus::Failed;
+                facts
+                    .diagnostics
+                    .push("not YAML whose first document is a mapping".to_owned());
+            }
+        },
         FileKind::Json => match text::json_keys(text) {
             Some((keys, omitted, jsonc)) => {
                 facts.parse = ParseStatus::Complete;

@@ -4450,3 +4450,77 @@ exports.EMPTY = {};
         )]
     );
 }
+
+#[test]
+fn an_update_configuration_names_its_provider_and_never_keeps_a_credential() {
+    use rea_parse::{
+        ParseStatus,
+        UpdateValue::{List, Text},
+    };
+    // As electron-builder writes it for a private GitHub repository and Windows signing.
+    let f = facts(
+        "resources/app-update.yml",
+        "owner: acme\nrepo: desk\nprovider: github\nprivate: true\ntoken: ghp_abcdef0123456789\n\
+         publisherName:\n  - ACME Corp\n  - ACME Inc\nupdaterCacheDirName: desk-updater\n",
+    );
+    assert_eq!(f.parse, ParseStatus::Complete);
+    let config = f.update_config.unwrap();
+    let text = |s: &str| Text(s.to_owned());
+    assert_eq!(
+        config.fields,
+        [
+            ("owner".to_owned(), text("acme")),
+            ("repo".to_owned(), text("desk")),
+            ("provider".to_owned(), text("github")),
+            ("private".to_owned(), text("true")),
+            ("token".to_owned(), text("[REDACTED]")),
+            (
+                "publisherName".to_owned(),
+                List(vec!["ACME Corp".to_owned(), "ACME Inc".to_owned()])
+            ),
+            ("updaterCacheDirName".to_owned(), text("desk-updater")),
+        ]
+    );
+    assert_eq!(config.credential_keys, ["token"]);
+    assert_eq!(config.omitted, 0);
+    // A generic server: its URL is redacted as endpoints are; a nested mapping and an alias
+    // are left out, never expanded.
+    let generic = facts(
+        "dev-app-update.yml",
+        "provider: generic\nurl: https://user:pw@updates.example.invalid/desk?key=1#x\n\
+         requestHeaders:\n  Authorization: Bearer x\nbase: &b stable\nchannel: *b\n",
+    );
+    let config = generic.update_config.unwrap();
+    assert_eq!(
+        config.fields,
+        [
+            ("provider".to_owned(), text("generic")),
+            (
+                "url".to_owned(),
+                text("https://updates.example.invalid/desk?key=%5BREDACTED%5D")
+            ),
+            ("base".to_owned(), text("stable")),
+        ]
+    );
+    assert_eq!(config.omitted, 2);
+    // Bounded: many keys keep the first 64; aliases of aliases are never expanded.
+    let many: String = (0..30_000).map(|i| format!("k{i}: v\n")).collect();
+    let config = facts("app-update.yml", &many).update_config.unwrap();
+    assert_eq!(config.fields.len(), 64);
+    assert!(config.omitted > 0);
+    let laughs = "a: &a [x, x, x, x, x, x, x, x, x]\nb: &b [*a, *a, *a, *a, *a, *a, *a, *a]\n\
+                  c: &c [*b, *b, *b, *b, *b, *b, *b, *b]\nd: [*c, *c, *c, *c, *c, *c, *c, *c]\n";
+    let config = facts("app-update.yml", laughs).update_config.unwrap();
+    assert_eq!(config.fields.len(), 1);
+    assert_eq!(config.omitted, 3);
+    // Not a mapping, and not YAML: a parse failure with its diagnostic.
+    for bad in ["- a\n- b\n", "key: [unclosed\n", ""] {
+        let f = facts("app-update.yml", bad);
+        assert_eq!(f.parse, ParseStatus::Failed, "{bad:?}");
+        assert!(f.update_config.is_none());
+        assert_eq!(
+            f.diagnostics,
+            ["not YAML whose first document is a mapping"]
+        );
+    }
+}

@@ -857,6 +857,53 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
             if locks > 0 { "taken" } else { "not taken" }
         );
     }
+    // Where the application looks for updates: electron-updater's configurations, and the
+    // feed URLs the code sets.
+    let updates = &s["update_feeds"];
+    for config in updates["configs"].as_array().into_iter().flatten().take(4) {
+        let fields = &config["fields"];
+        let place = ["url", "owner", "repo", "bucket", "slug", "product"]
+            .iter()
+            .filter_map(|k| Some(format!("{k} {}", fields[*k].as_str()?)))
+            .collect::<Vec<_>>()
+            .join(", ");
+        let mut line = format!(
+            "  updates           {}: provider {}",
+            text(&config["path"]),
+            config["provider"].as_str().unwrap_or("not named")
+        );
+        if !place.is_empty() {
+            line.push_str(&format!(", {}", cut_short(place, 100)));
+        }
+        if config["plain_http"] == true {
+            line.push_str("; over plain HTTP");
+        }
+        let credentials: Vec<String> = config["credential_keys"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(&text)
+            .collect();
+        if !credentials.is_empty() {
+            line.push_str(&format!(
+                "; carries credentials: {}",
+                credentials.join(", ")
+            ));
+        }
+        say!("{line}");
+    }
+    let feeds: Vec<String> = updates["feed_urls"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(&text)
+        .collect();
+    if !feeds.is_empty() {
+        say!(
+            "  updates           feed URLs set in code: {}",
+            cut_short(feeds.join(" "), 120)
+        );
+    }
     // What the main process adds to its own command line, the switches that weaken a
     // defence first (with the value they are given).
     let switches = &s["command_line_switches"];

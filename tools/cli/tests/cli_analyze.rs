@@ -386,6 +386,73 @@ electron.app.setAsDefaultProtocolClient("notes-beta");"#,
     );
 }
 
+/// Where an installed application looks for updates: electron-updater's `app-update.yml`
+/// beside the application (its provider and where, plain HTTP, and the credentials it
+/// carries, never their values), and the feed URLs the code sets.
+#[test]
+fn the_summary_says_where_the_application_looks_for_updates() {
+    let files = [
+        (
+            "resources/app/package.json",
+            r#"{"name":"desk","main":"main.js"}"#,
+        ),
+        (
+            "resources/app/main.js",
+            r#"const { app, autoUpdater } = require("electron");
+autoUpdater.setFeedURL({ url: "https://updates.example.invalid/desk/darwin?token=abc" });"#,
+        ),
+        (
+            "resources/app-update.yml",
+            "owner: acme\nrepo: desk\nprovider: github\nprivate: true\ntoken: ghp_0123456789abcdef\nupdaterCacheDirName: desk-updater\n",
+        ),
+        (
+            "resources/dev-app-update.yml",
+            "provider: generic\nurl: http://192.168.1.20:8080/updates\n",
+        ),
+    ];
+    let dir = app_dir(&files);
+    let text = summary_in(dir.path(), &[]);
+    let lines: Vec<&str> = text
+        .lines()
+        .map(str::trim_start)
+        .filter(|l| l.starts_with("updates "))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "updates           resources/app-update.yml: provider github, owner acme, repo desk; carries credentials: token",
+            "updates           resources/dev-app-update.yml: provider generic, url http://192.168.1.20:8080/updates; over plain HTTP",
+            "updates           feed URLs set in code: https://updates.example.invalid/desk/darwin?token=%5BREDACTED%5D",
+        ],
+        "{text}"
+    );
+    let envelope = envelope_in(dir.path());
+    let result = &envelope["result"];
+    let feeds = &result["summary"]["update_feeds"];
+    assert_eq!(feeds["configs_with_credentials"], 1);
+    assert_eq!(
+        feeds["configs"][0],
+        serde_json::json!({"path": "resources/app-update.yml", "provider": "github", "plain_http": false,
+            "credential_keys": ["token"],
+            "fields": {"owner": "acme", "repo": "desk", "provider": "github", "private": "true",
+                       "token": "[REDACTED]", "updaterCacheDirName": "desk-updater"}})
+    );
+    // The token is nowhere in the record.
+    assert!(!envelope.to_string().contains("ghp_0123456789abcdef"));
+    let node = result["graph"]["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|n| n["observations"].as_array().unwrap())
+        .find(|o| o["properties"]["path"] == "resources/dev-app-update.yml")
+        .unwrap();
+    assert_eq!(node["properties"]["file_kind"], "update-config");
+    assert_eq!(
+        node["properties"]["update_config"]["fields"]["url"],
+        "http://192.168.1.20:8080/updates"
+    );
+}
+
 /// The switches the main process appends to its command line: the summary counts them, names
 /// those that turn a defence off (with their values), counts those not written as strings
 /// and the global sandbox; each file's node lists its own calls.

@@ -11,7 +11,7 @@ use rea_hash::{CanonicalJson, Composed, Piece};
 use rea_parse::{
     ChannelImport, CommandLineSwitch, FileFacts, FileKind, ImportFrom, IpcOp, JsFacts, Module,
     ModuleKey, ModuleRef, ParseOutput, ParseStatus, Range, RendererLoad, ServeOptions, StaticValue,
-    TextStatus, WindowCall,
+    TextStatus, UpdateConfig, UpdateValue, WindowCall,
 };
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -656,7 +656,9 @@ fn file_node_kind(kind: FileKind) -> &'static str {
         FileKind::JavaScript | FileKind::Bytecode => "javascript-asset",
         FileKind::SourceMap => "source-map",
         FileKind::NativeAddon => "native-addon",
-        FileKind::PackageJson | FileKind::Json | FileKind::Html => "artifact",
+        FileKind::PackageJson | FileKind::UpdateConfig | FileKind::Json | FileKind::Html => {
+            "artifact"
+        }
     }
 }
 
@@ -1049,6 +1051,10 @@ pub fn build(cx: &StageCx<'_>, request: &Request<'_>) -> Result<Built, Failure> 
                 entry
             }).collect::<Vec<_>>());
         }
+        if let Some(config) = &file.update_config {
+            props["update_config"] = json!({"fields": update_fields(config),
+                                            "credential_keys": config.credential_keys, "omitted_keys": config.omitted});
+        }
         if !file.js.command_line_switches.is_empty() {
             props["electron_command_line_switches"] = json!(
                 file.js
@@ -1157,6 +1163,7 @@ pub fn build(cx: &StageCx<'_>, request: &Request<'_>) -> Result<Built, Failure> 
             (kind, _, ParseStatus::Failed) => (
                 match kind {
                     FileKind::PackageJson => "parse-package-json",
+                    FileKind::UpdateConfig => "parse-update-config",
                     FileKind::Json => "parse-json-module",
                     FileKind::SourceMap => "parse-local-source-map",
                     _ => "parse-javascript",
@@ -1513,6 +1520,54 @@ fn launch_inputs(parsed: &[FileFacts]) -> Value {
     );
     out["single_instance_locks"] = json!(locks);
     out
+}
+
+/// An update configuration's fields as a JSON object: a string, or a list of strings.
+fn update_fields(config: &UpdateConfig) -> Value {
+    config
+        .fields
+        .iter()
+        .map(|(key, value)| {
+            let value = match value {
+                UpdateValue::Text(text) => json!(text),
+                UpdateValue::List(items) => json!(items),
+            };
+            (key.clone(), value)
+        })
+        .collect::<serde_json::Map<String, Value>>()
+        .into()
+}
+
+/// Where the application looks for updates: each electron-updater configuration
+/// (`app-update.yml`, which electron-builder writes from its `publish` settings) with its
+/// provider and the fields that say where (`url`, `owner` and `repo`, `bucket`, …), whether
+/// it fetches over plain HTTP and which credentials it carries (their values never kept);
+/// and the feed URLs the code sets (`autoUpdater.setFeedURL`), redacted, at most
+/// [`MAX_SUMMARY_SCHEMES`] of each.
+fn update_feeds(parsed: &[FileFacts]) -> Value {
+    let configs: Vec<Value> = parsed
+        .iter()
+        .filter_map(|f| Some((f, f.update_config.as_ref()?)))
+        .take(MAX_SUMMARY_SCHEMES)
+        .map(|(f, config)| {
+            let insecure = config.fields.iter().any(|(_, value)| match value {
+                UpdateValue::Text(text) => text.starts_with("http://"),
+                UpdateValue::List(_) => false,
+            });
+            let fields = update_fields(config);
+            json!({"path": f.path, "provider": fields["provider"], "fields": fields,
+                   "plain_http": insecure, "credential_keys": config.credential_keys})
+        })
+        .collect();
+    let feed_urls: BTreeSet<&str> = parsed
+        .iter()
+        .flat_map(|f| &f.js.observations)
+        .filter(|o| o.kind == "setFeedURL")
+        .filter_map(|o| o.value.as_deref())
+        .collect();
+    json!({"configs": configs,
+           "configs_with_credentials": configs.iter().filter(|c| c["credential_keys"].as_array().is_some_and(|k| !k.is_empty())).count(),
+           "feed_urls": feed_urls.into_iter().take(MAX_SUMMARY_SCHEMES).collect::<Vec<_>>()})
 }
 
 /// Switches that turn a defence of Chromium or Electron off, or open the process to another
@@ -4451,6 +4506,7 @@ fn finish(cx: &StageCx<'_>, p: Projected, request: &Request<'_>) -> Result<Built
         "url_schemes": url_schemes(parsed),
         "launch_inputs": launch_inputs(parsed),
         "command_line_switches": command_line_switches(parsed),
+        "update_feeds": update_feeds(parsed),
         "webview_tags": webview_tags(parsed),
         "entrypoint_reach": reach_json(c.reach.as_ref()),
         "renderer_pages": {"loaded_pages": pages.pages, "with_content_security_policy": pages.with_policy,
