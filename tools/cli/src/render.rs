@@ -1047,6 +1047,15 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
             ipc["reached_paired_renderer_transmissions"]
         );
     }
+    // Electron's checklist asks every handler to validate the sender of its messages.
+    if ipc["main_handlers"].as_u64().unwrap_or(0) > 0 {
+        say!(
+            "  sender checks     {} of {} main-process handlers with no check of the sender in their code ({} checks seen)",
+            ipc["main_handlers_without_sender_check"],
+            ipc["main_handlers"],
+            s["sender_validation_observations"]
+        );
+    }
     let mut channels: Vec<String> = nodes
         .iter()
         .filter(|n| n["kind"] == "ipc-channel")

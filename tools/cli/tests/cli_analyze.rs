@@ -386,6 +386,44 @@ electron.app.setAsDefaultProtocolClient("notes-beta");"#,
     );
 }
 
+/// Electron's checklist asks every IPC handler to validate its sender: the summary counts the
+/// main process's handlers with no check of the sender in their code, which is the handler's
+/// function, the function it is passed by name, and the functions of its file it calls.
+#[test]
+fn the_summary_counts_the_handlers_that_check_no_sender() {
+    let files = [
+        ("package.json", r#"{"name":"s","main":"main.js"}"#),
+        (
+            "main.js",
+            r#"const { ipcMain } = require("electron");
+function trusted(event) { return event.senderFrame.url === "app://-/index.html"; }
+ipcMain.handle("a", (event) => { if (event.senderFrame.origin !== "app://-") return; return 1; });
+ipcMain.handle("b", (event) => { if (!trusted(event)) return null; return 2; });
+ipcMain.on("c", (event) => event.reply("c", 3));
+ipcMain.handle("d", onD);
+function onD(event) { return event.sender.getURL() === "app://-/x" ? 4 : 0; }"#,
+        ),
+        (
+            "preload.js",
+            r#"const { ipcRenderer } = require("electron");
+ipcRenderer.on("c", () => {});"#,
+        ),
+    ];
+    let dir = app_dir(&files);
+    let text = summary_in(dir.path(), &[]);
+    assert_eq!(
+        line_of(&text, "sender checks"),
+        "sender checks     1 of 4 main-process handlers with no check of the sender in their code (3 checks seen)",
+        "{text}"
+    );
+    let envelope = envelope_in(dir.path());
+    let summary = &envelope["result"]["summary"];
+    assert_eq!(summary["ipc"]["main_handlers"], 4);
+    assert_eq!(summary["ipc"]["main_handlers_without_sender_check"], 1);
+    // The renderer's listener is no main-process handler.
+    assert_eq!(summary["ipc"]["renderer_listeners"], 1);
+}
+
 /// Where an installed application looks for updates: electron-updater's `app-update.yml`
 /// beside the application (its provider and where, plain HTTP, and the credentials it
 /// carries, never their values), and the feed URLs the code sets.

@@ -2342,6 +2342,8 @@ struct Counts {
     /// What the main entrypoints reach: set once every file is projected.
     reach: Option<Reach>,
     sender_checks: u64,
+    /// Main-process IPC handlers with no sender-validation candidate in their code.
+    unchecked_main_handlers: u64,
     /// Process boundaries in IPC handlers' code ([`HandlerBoundary`]), in file order.
     handler_boundaries: Vec<HandlerBoundary>,
     /// Process boundaries in bridges' code, as [`HandlerBoundary`] items whose `channel` is
@@ -2390,6 +2392,7 @@ impl Counts {
             fanned_out,
             reach,
             sender_checks,
+            unchecked_main_handlers,
             handler_boundaries,
             bridge_boundaries,
             forwarders,
@@ -2434,6 +2437,7 @@ impl Counts {
             self.reach = reach;
         }
         self.sender_checks += sender_checks;
+        self.unchecked_main_handlers += unchecked_main_handlers;
         self.handler_boundaries.extend(handler_boundaries);
         self.forwarders.extend(forwarders);
         self.bridge_boundaries.extend(bridge_boundaries);
@@ -2831,6 +2835,9 @@ fn project_findings<'p>(
         let mut code: Vec<Code> = Vec::new();
         // Each IPC handler node's registration: (channel, side, operation, line).
         let mut handler_ops: HashMap<String, Holder> = HashMap::default();
+        // The main process's handler registrations, each by its node (two registrations
+        // written at one place, as code inside an `eval` string is, share one).
+        let mut main_registrations: Vec<String> = Vec::new();
         // Each bridge node's exposure.
         let mut bridge_ops: HashMap<String, Holder> = HashMap::default();
         // The process boundaries admitted to the graph.
@@ -3345,7 +3352,7 @@ fn project_findings<'p>(
                 }
                 "listen" | "handle" => {
                     if op.side == "main" {
-                        c.handlers += 1
+                        c.handlers += 1;
                     } else {
                         c.listeners += 1
                     }
@@ -3404,6 +3411,7 @@ fn project_findings<'p>(
                         code.push((range, handler.clone(), HANDLER_SCOPE));
                     }
                     if op.side == "main" {
+                        main_registrations.push(handler.clone());
                         let entry = (
                             handler,
                             file.path.clone(),
@@ -3650,6 +3658,7 @@ fn project_findings<'p>(
         }
         found.export_boundaries = export_boundaries(file, &boundaries);
         // Sender checks are observations of the innermost handler whose code holds them.
+        let mut checked: BTreeSet<&str> = BTreeSet::new();
         for check in &js.sender_checks {
             let handlers = holders(&code, &check.range, "", true);
             if handlers.is_empty() {
@@ -3657,12 +3666,17 @@ fn project_findings<'p>(
             }
             c.sender_checks += 1;
             for (_, handler, _) in handlers {
+                checked.insert(handler);
                 o.sink.observe(handler, Some(&check.subject),
                     json!({"fact_kind": "sender-validation-candidate", "subject": check.subject, "mechanism": check.mechanism,
                            "expected": value_json(&check.expected), "enforcement": "unknown", "path": file.path}),
                     observed("ast-static-analysis", sha_ref, source_range(&file.path, &check.range), "observe-ipc-sender-validation-candidate"))?;
             }
         }
+        c.unchecked_main_handlers += main_registrations
+            .iter()
+            .filter(|id| !checked.contains(id.as_str()))
+            .count() as u64;
         code_scope(o, file, sha_ref, &code, &scoped)?;
         Ok(found)
     })?;
@@ -4488,7 +4502,7 @@ fn finish(cx: &StageCx<'_>, p: Projected, request: &Request<'_>) -> Result<Built
         "browser_windows": c.windows, "explicit_web_preferences": c.explicit_prefs, "preload_entrypoints": c.preloads,
         "context_bridge_apis": c.bridges, "exposed_api_members": c.members,
         "ipc": {"operations": c.ipc_ops, "literal_channels": c.literal_channels.len(), "dynamic_channel_operations": c.dynamic_ops,
-                "renderer_transmissions": c.transmissions, "renderer_listeners": c.listeners, "main_handlers": c.handlers,
+                "renderer_transmissions": c.transmissions, "renderer_listeners": c.listeners, "main_handlers": c.handlers, "main_handlers_without_sender_check": c.unchecked_main_handlers,
                 "paired_renderer_transmissions": c.paired, "ambiguous_renderer_transmissions": c.ambiguous,
                 "unpaired_literal_renderer_transmissions": c.unpaired,
                 "mode_mismatched_renderer_transmissions": c.mode_mismatched,
