@@ -32,12 +32,19 @@ pub(crate) struct Source<'a> {
 }
 
 /// Code parsed out of a string literal of the file: its swc positions start at `start`, and
-/// every position in it stands for the literal, `outer`.
+/// each stands for the place in the literal, `outer`, where its character is written (the
+/// literal's escapes decoded: `\n` is one character of the code and two of the literal).
 struct Segment {
     start: u32,
     text: String,
     outer: Span,
+    /// (offset in the code, offset in the literal) every [`SEGMENT_STEP`] bytes of the code,
+    /// made the first time a position in the segment is asked for.
+    map: OnceCell<Vec<(u32, u32)>>,
 }
+
+/// Bytes of a segment's code between two of its map's entries.
+const SEGMENT_STEP: u32 = 256;
 
 impl<'a> Source<'a> {
     pub fn new(text: &'a str) -> Source<'a> {
@@ -67,7 +74,12 @@ impl<'a> Source<'a> {
             None => BASE + self.text.len() as u32 + 1,
         };
         start.checked_add(text.len() as u32 + 1)?;
-        self.segments.push(Segment { start, text, outer });
+        self.segments.push(Segment {
+            start,
+            text,
+            outer,
+            map: OnceCell::new(),
+        });
         Some(BytePos(start))
     }
 
@@ -98,10 +110,38 @@ impl<'a> Source<'a> {
     }
 
     /// The byte offset of a swc position, clamped to the text; a position in a segment is
-    /// its string literal's start.
+    /// where its character is written in the string literal.
     pub fn offset(&self, pos: BytePos) -> u32 {
-        let pos = self.segment_of(pos).map_or(pos, |s| s.outer.lo);
+        if let Some(segment) = self.segment_of(pos) {
+            return self.in_literal(segment, pos);
+        }
         pos.0.saturating_sub(BASE).min(self.text.len() as u32)
+    }
+
+    /// The byte offset in the file of a position of `segment`: the literal's raw text walked
+    /// from the nearest entry of the segment's map, decoding escapes as they come.
+    fn in_literal(&self, segment: &Segment, pos: BytePos) -> u32 {
+        let len = self.text.len();
+        let lo = (segment.outer.lo.0.saturating_sub(BASE) as usize).min(len);
+        let hi = (segment.outer.hi.0.saturating_sub(BASE) as usize).clamp(lo, len);
+        let raw = self.text.as_bytes().get(lo..hi).unwrap_or_default();
+        let inner = pos.0.saturating_sub(segment.start);
+        let map = segment.map.get_or_init(|| literal_map(raw));
+        let at = map.partition_point(|(i, _)| *i <= inner);
+        let (mut i, mut r) = at
+            .checked_sub(1)
+            .and_then(|at| map.get(at))
+            .copied()
+            .unwrap_or((0, 0));
+        loop {
+            let (decoded, written) = literal_char(raw, r as usize);
+            // Past a line continuation too: the character is written after it.
+            if written == 0 || (i >= inner && decoded > 0) {
+                break;
+            }
+            (i, r) = (i + decoded, r + written);
+        }
+        (lo as u32 + r).min(hi as u32)
     }
 
     /// The position of a byte offset: 1-based line, UTF-16 column.
@@ -133,11 +173,9 @@ impl<'a> Source<'a> {
         pos
     }
 
-    /// The range of a span; a span in a segment has its string literal's range.
+    /// The range of a span; a span in a segment has the range in the string literal where
+    /// its code is written.
     pub fn range(&self, span: Span) -> Range {
-        if let Some(segment) = self.segment_of(span.lo) {
-            return self.range(segment.outer);
-        }
         let start = self.offset(span.lo);
         let end = self.offset(span.hi).max(start);
         Range {
@@ -182,6 +220,115 @@ impl<'a> Source<'a> {
 
 /// Bytes between two column checkpoints.
 const CHECKPOINT_BYTES: u32 = 1024;
+
+/// (offset in the decoded code, offset in `raw`) every [`SEGMENT_STEP`] bytes of the code,
+/// `raw` being a string literal as written, quotes included.
+fn literal_map(raw: &[u8]) -> Vec<(u32, u32)> {
+    let body_end = raw.len().saturating_sub(1);
+    let (mut i, mut r) = (0u32, 1u32.min(raw.len() as u32));
+    let mut map = vec![(i, r)];
+    let mut next = SEGMENT_STEP;
+    while (r as usize) < body_end {
+        let (decoded, written) = literal_char(raw, r as usize);
+        if written == 0 {
+            break;
+        }
+        (i, r) = (i + decoded, r + written);
+        if i >= next {
+            map.push((i, r));
+            next = i + SEGMENT_STEP;
+        }
+    }
+    map
+}
+
+/// The character of a string literal's raw text at byte `r`: how many bytes it decodes to
+/// (as the code's UTF-8, a lone surrogate as U+FFFD) and how many it is written with; (0, 0)
+/// at the end. A line continuation decodes to nothing.
+fn literal_char(raw: &[u8], r: usize) -> (u32, u32) {
+    let Some(&first) = raw.get(r) else {
+        return (0, 0);
+    };
+    if first != b'\\' {
+        let len = utf8_width(first);
+        return (len, len);
+    }
+    let Some(&escaped) = raw.get(r + 1) else {
+        return (0, 1);
+    };
+    let hex = |from: usize, to: usize| {
+        raw.get(from..to)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u32::from_str_radix(h, 16).ok())
+    };
+    match escaped {
+        b'\n' => (0, 2),
+        b'\r' => (0, if raw.get(r + 2) == Some(&b'\n') { 3 } else { 2 }),
+        b'x' => match hex(r + 2, r + 4) {
+            Some(v) => (code_point_width(v), 4),
+            None => (1, 2),
+        },
+        b'u' if raw.get(r + 2) == Some(&b'{') => {
+            let close = raw[r + 2..]
+                .iter()
+                .position(|&b| b == b'}')
+                .map(|p| r + 2 + p);
+            match close.and_then(|c| Some((hex(r + 3, c)?, c))) {
+                Some((v, c)) => (code_point_width(v), (c + 1 - r) as u32),
+                None => (1, 2),
+            }
+        }
+        b'u' => match hex(r + 2, r + 6) {
+            // A surrogate pair written as two escapes is one character of four bytes.
+            Some(0xD800..=0xDBFF)
+                if raw.get(r + 6..r + 8) == Some(b"\\u")
+                    && hex(r + 8, r + 12).is_some_and(|low| (0xDC00..=0xDFFF).contains(&low)) =>
+            {
+                (4, 12)
+            }
+            Some(v) => (code_point_width(v), 6),
+            None => (1, 2),
+        },
+        b'0'..=b'7' => {
+            let digits = raw[r + 1..]
+                .iter()
+                .take(if escaped <= b'3' { 3 } else { 2 })
+                .take_while(|b| (b'0'..=b'7').contains(b))
+                .count();
+            let value = std::str::from_utf8(&raw[r + 1..r + 1 + digits])
+                .ok()
+                .and_then(|d| u32::from_str_radix(d, 8).ok())
+                .unwrap_or(0);
+            (code_point_width(value), 1 + digits as u32)
+        }
+        _ => {
+            let len = utf8_width(escaped);
+            // U+2028 and U+2029 after a backslash continue the line, as a line break does.
+            let continues = matches!(raw.get(r + 1..r + 4), Some([0xE2, 0x80, 0xA8 | 0xA9]));
+            (if continues { 0 } else { len }, 1 + len)
+        }
+    }
+}
+
+/// The bytes of the UTF-8 character a leading byte starts (1 for a byte no character starts
+/// with, so a walk always moves on).
+fn utf8_width(first: u8) -> u32 {
+    match first {
+        0xF0..=0xF7 => 4,
+        0xE0..=0xEF => 3,
+        0xC0..=0xDF => 2,
+        _ => 1,
+    }
+}
+
+/// The UTF-8 width of a code point decoded from an escape; a surrogate or a value past Unicode
+/// is U+FFFD, three bytes.
+fn code_point_width(value: u32) -> u32 {
+    match char::from_u32(value) {
+        Some(c) => c.len_utf8() as u32,
+        None => 3,
+    }
+}
 
 /// The UTF-16 column, within its line, of each character boundary at or before a multiple of
 /// [`CHECKPOINT_BYTES`]: (offset, column), by offset.
@@ -285,14 +432,89 @@ mod tests {
         assert_eq!(source.segment_text(start), Some("g(1)"));
         let inner = Span::new(BytePos(start.0 + 2), BytePos(start.0 + 3));
         assert_eq!(source.slice(inner), "1");
-        assert_eq!(source.range(inner), source.range(outer));
-        assert_eq!(source.range(inner).start, Pos { line: 2, column: 5 });
-        assert_eq!(source.offset(inner.lo), 10);
+        // The `1` written at byte 13, inside the literal.
+        assert_eq!(source.offset(inner.lo), 13);
+        assert_eq!(
+            source.range(inner),
+            Range {
+                start: Pos { line: 2, column: 8 },
+                end: Pos { line: 2, column: 9 }
+            }
+        );
         // A second segment starts after the first, and the file's own spans are unchanged.
         let second = source.add_segment("h()".to_owned(), outer).unwrap();
         assert!(second.0 > start.0 + 4);
         let own = Span::new(BytePos(1), BytePos(4));
         assert_eq!(source.slice(own), "f()");
+    }
+
+    /// One character of code as a string literal may write it: as itself, or escaped.
+    fn written(c: char, how: u8) -> String {
+        let code = c as u32;
+        match how % 6 {
+            1 => match c.len_utf16() {
+                1 => format!("\\u{code:04X}"),
+                _ => {
+                    let mut units = [0u16; 2];
+                    c.encode_utf16(&mut units);
+                    format!("\\u{:04X}\\u{:04X}", units[0], units[1])
+                }
+            },
+            2 => format!("\\u{{{code:x}}}"),
+            3 if code < 0x100 => format!("\\x{code:02x}"),
+            4 if c.is_ascii_alphabetic() && !"bfnrtvux".contains(c) => format!("\\{c}"),
+            // A line continuation before the character, which decodes to nothing.
+            5 => format!("\\\n{}", written(c, 0)),
+            _ => match c {
+                '"' | '\\' => format!("\\{c}"),
+                '\n' => "\\n".to_owned(),
+                '\r' => "\\r".to_owned(),
+                '\u{2028}' | '\u{2029}' => format!("\\u{code:04X}"),
+                c => c.to_string(),
+            },
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn a_position_in_a_segment_is_where_its_character_is_written(
+            chars in proptest::collection::vec(
+                (proptest::prop_oneof![
+                    proptest::char::range('a', 'z'),
+                    proptest::char::range('\u{0}', '\u{7f}'),
+                    proptest::char::range('\u{80}', '\u{7ff}'),
+                    proptest::char::range('\u{800}', '\u{ffff}'),
+                    proptest::char::range('\u{10000}', '\u{10ffff}'),
+                ], 0u8..6),
+                0..700,
+            ),
+            picks in proptest::collection::vec(0.0f64..1.0, 1..30),
+        ) {
+            let code: String = chars.iter().map(|(c, _)| *c).collect();
+            let mut literal = String::from("\"");
+            // Where each character of the code starts, in the code and in the literal.
+            let mut starts = Vec::new();
+            let mut at = 0usize;
+            for (c, how) in &chars {
+                let w = written(*c, *how);
+                // A line continuation's own bytes come before the character.
+                let lead = if w.starts_with("\\\n") { 2 } else { 0 };
+                starts.push((at, literal.len() + lead));
+                literal.push_str(&w);
+                at += c.len_utf8();
+            }
+            starts.push((at, literal.len()));
+            literal.push('"');
+            let text = format!("eval({literal});");
+            let mut source = Source::new(&text);
+            let outer = Span::new(BytePos(BASE + 5), BytePos(BASE + 5 + literal.len() as u32));
+            let start = source.add_segment(code.clone(), outer).unwrap();
+            for pick in picks {
+                let (inner, expected) = starts[(pick * (starts.len() - 1) as f64) as usize];
+                let pos = BytePos(start.0 + inner as u32);
+                proptest::prop_assert_eq!(source.offset(pos) as usize, 5 + expected, "{:?}", literal);
+            }
+        }
     }
 
     #[test]

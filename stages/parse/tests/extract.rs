@@ -370,13 +370,21 @@ __webpack_require__("./src/main.js");"#;
             .find(|op| op.side == "main")
             .expect("ipcMain.handle");
     assert_eq!(op.module.as_ref().unwrap().key, main.key);
-    // A finding inside the string is located at the string literal.
-    let literal = text.find(r#"eval("{var"#).unwrap() + "eval(".len();
-    let line = text[..literal].matches('\n').count() as u32 + 1;
+    // A finding inside the string is located where the string writes it.
+    let written = text
+        .find(r#"electron.ipcMain.handle(\"settings:get\""#)
+        .unwrap();
+    let line = text[..written].matches('\n').count() as u32 + 1;
     assert_eq!(op.range.start.line, line);
     assert_eq!(
         op.range.start.column as usize,
-        literal - text[..literal].rfind('\n').unwrap() - 1
+        written - text[..written].rfind('\n').unwrap() - 1
+    );
+    // So is its end: the call's closing parenthesis, escapes counted as written.
+    let end = written + r#"electron.ipcMain.handle(\"settings:get\", () => 1)"#.len();
+    assert_eq!(
+        op.range.end.column as usize,
+        end - text[..end].rfind('\n').unwrap() - 1
     );
     // Neither a non-literal argument nor a string that does not parse is read.
     let other = bundle

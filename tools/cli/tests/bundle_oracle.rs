@@ -660,15 +660,12 @@ fn electron_apps_built_by_real_tools_keep_their_source_facts() {
             summary["command_line_switches"]["weakening_switches"], truth["weakening_switches"],
             "{build}"
         );
-        // Only `settings:set` compares its sender's frame URL. Code inside an `eval` string
-        // has no place of its own, so which handler holds a check is not told there.
-        if !build.ends_with("-eval") {
-            assert_eq!(
-                summary["ipc"]["main_handlers_without_sender_check"],
-                truth["main_handlers_without_sender_check"],
-                "{build}"
-            );
-        }
+        // Only `settings:set` compares its sender's frame URL.
+        assert_eq!(
+            summary["ipc"]["main_handlers_without_sender_check"],
+            truth["main_handlers_without_sender_check"],
+            "{build}"
+        );
         let nodes = result["graph"]["nodes"].as_array().unwrap();
         let observed = |kind: &str| -> Vec<&Value> {
             nodes
@@ -1142,6 +1139,8 @@ fn an_electron_app_built_by_each_tool_keeps_its_boundary_against_the_tsc_build()
     for build in [
         "electron-webpack",
         "electron-webpack-factories",
+        "electron-webpack-eval",
+        "electron-rspack-eval",
         "electron-rspack",
         "electron-rspack-factories",
         "electron-esbuild",
@@ -1245,6 +1244,8 @@ fn a_bridge_traced_through_each_tools_build_reaches_the_handlers_truth_names() {
         "electron-tsc",
         "electron-webpack",
         "electron-webpack-factories",
+        "electron-webpack-eval",
+        "electron-rspack-eval",
         "electron-rspack",
         "electron-rspack-factories",
         "electron-esbuild",

@@ -4,8 +4,8 @@
 //! literal. The string is code the bundler wrote, so it is parsed like the rest of the file
 //! (never run) and its statements take the place of the `eval` statement before the walks:
 //! the pre-pass, the extraction and each factory's walk then read them as if the bundle had
-//! been built without the devtool. Positions inside stand for the string literal (see
-//! [`Source::add_segment`]). Only an `eval` statement whose one argument is a string literal
+//! been built without the devtool. A position inside is where the literal writes its
+//! character (see [`Source::add_segment`]). Only an `eval` statement whose one argument is a string literal
 //! is read, and code read this way is not searched for more of them.
 
 use swc_ecma_ast::{Callee, Expr, Lit, ModuleItem, Program, Stmt};
