@@ -49,6 +49,15 @@ protocol.registerSchemesAsPrivileged([
 ]);
 app.setAsDefaultProtocolClient("security-app");
 
+// Chromium's command line: switches that turn a defence off, and some that do not.
+app.commandLine.appendSwitch("ignore-certificate-errors");
+app.commandLine.appendSwitch("remote-debugging-port", "9222");
+app.commandLine.appendSwitch("host-resolver-rules", "MAP * 127.0.0.1");
+app.commandLine.appendArgument("--disable-web-security");
+app.commandLine.appendSwitch("js-flags", "--expose-gc");
+app.commandLine.appendSwitch("enable-features", "SmoothScrolling");
+app.commandLine.appendSwitch("force-device-scale-factor", "1");
+
 app.on("certificate-error", (event, webContents, url, error, certificate, callback) => {
   event.preventDefault();
   callback(url.startsWith("https://intranet.invalid/"));

@@ -23,6 +23,9 @@
 //!   the experimental features on, read off REA's explicit web preferences. The tool locates
 //!   a preference at its key, and an absent `sandbox` at the window: each is compared by the
 //!   window whose range holds it;
+//! - `CUSTOM_ARGUMENTS_JS_CHECK`: `appendSwitch`/`appendArgument` calls whose first argument,
+//!   a string literal, holds one of the switches the tool's check lists, REA's command-line
+//!   switches whose name holds one (the list is the tool's own, [`DANGEROUS_SWITCHES`]);
 //! - `NODE_INTEGRATION_HTML_CHECK`, `WEB_SECURITY_HTML_CHECK` and `ALLOWPOPUPS_HTML_CHECK`:
 //!   `<webview>` tags that give their guest Node.js, turn its web security off (an attribute,
 //!   or `webSecurity=no` in `webpreferences`) or let it open windows, REA's webview tags, at
@@ -53,7 +56,7 @@ fn electronegativity(app: &Path) -> Located {
         // Relative paths, no descriptions, and an Electron version given, so that it does
         // not look one up online.
         .args(["-r", "-v", "false", "-e", "30.0.0", "-l"])
-        .arg("CSPHTMLCheck,LimitNavigationJSCheck,PermissionRequestHandlerJSCheck,OpenExternalJSCheck,AuxclickJSCheck,ProtocolHandlerJSCheck,CertificateErrorEventJSCheck,CertificateVerifyProcJSCheck,SandboxJSCheck,WebSecurityJSCheck,InsecureContentJSCheck,ExperimentalFeaturesJSCheck,NodeIntegrationHTMLCheck,WebSecurityHTMLCheck,AllowPopupsHTMLCheck")
+        .arg("CSPHTMLCheck,LimitNavigationJSCheck,PermissionRequestHandlerJSCheck,OpenExternalJSCheck,AuxclickJSCheck,ProtocolHandlerJSCheck,CertificateErrorEventJSCheck,CertificateVerifyProcJSCheck,SandboxJSCheck,WebSecurityJSCheck,InsecureContentJSCheck,ExperimentalFeaturesJSCheck,CustomArgumentsJSCheck,NodeIntegrationHTMLCheck,WebSecurityHTMLCheck,AllowPopupsHTMLCheck")
         .output()
         .expect("electronegativity runs");
     assert!(
@@ -82,6 +85,45 @@ fn electronegativity(app: &Path) -> Located {
         })
         .collect()
 }
+
+/// The switches Electronegativity 1.10.3's `CUSTOM_ARGUMENTS_JS_CHECK` calls dangerous, as its
+/// source lists them (`src/finder/checks/AtomicChecks/CustomArgumentsJSCheck.js`); a call is
+/// flagged when its first argument holds one.
+const DANGEROUS_SWITCHES: &[&str] = &[
+    "ignore-certificate-errors",
+    "ignore-certificate-errors-spki-list",
+    "ignore-urlfetcher-cert-requests",
+    "disable-web-security",
+    "host-rules",
+    "host-resolver-rules",
+    "auth-server-whitelist",
+    "auth-negotiate-delegate-whitelist",
+    "js-flags",
+    "allow-file-access-from-files",
+    "allow-no-sandbox-job",
+    "allow-running-insecure-content",
+    "cipher-suite-blacklist",
+    "debug-packed-apps",
+    "disable-features",
+    "disable-kill-after-bad-ipc",
+    "disable-webrtc-encryption",
+    "disable-xss-auditor",
+    "enable-local-file-accesses",
+    "enable-nacl-debug",
+    "remote-debugging-address",
+    "remote-debugging-port",
+    "inspect",
+    "inspect-brk",
+    "explicitly-allowed-ports",
+    "expose-internals-for-testing",
+    "gpu-launcher",
+    "nacl-dangerous-no-sandbox-nonsfi",
+    "nacl-gdb-script",
+    "net-log-capture-mode",
+    "no-sandbox",
+    "reduce-security-for-testing",
+    "unsafely-treat-insecure-origin-as-secure",
+];
 
 /// The same findings, read off REA's application graph.
 fn ours(result: &Value) -> Located {
@@ -178,6 +220,21 @@ fn ours(result: &Value) -> Located {
                     path.to_owned(),
                     scheme["line"].as_u64().unwrap(),
                     scheme["column"].as_u64().unwrap(),
+                ));
+            }
+        }
+        for switch in props["electron_command_line_switches"]
+            .as_array()
+            .into_iter()
+            .flatten()
+        {
+            let name = switch["switch"].as_str().unwrap_or_default();
+            if DANGEROUS_SWITCHES.iter().any(|d| name.contains(d)) {
+                found.insert((
+                    "CUSTOM_ARGUMENTS_JS_CHECK".to_owned(),
+                    path.to_owned(),
+                    switch["line"].as_u64().unwrap(),
+                    switch["column"].as_u64().unwrap(),
                 ));
             }
         }
@@ -279,7 +336,7 @@ fn windows_handlers_open_external_and_policies_match_electronegativity() {
     assert_eq!(found, judged);
     // Every check found something, so the comparison covered each of them.
     let checks: BTreeSet<&str> = judged.iter().map(|(check, ..)| check.as_str()).collect();
-    assert_eq!(checks.len(), 15, "{checks:?}");
+    assert_eq!(checks.len(), 16, "{checks:?}");
     // REA also reads what the tool's checks do not: the listeners guarding webviews and
     // redirects, the hook that installs them, and the policies' verdicts.
     let handlers = &result["result"]["summary"]["security_handlers"];
@@ -299,6 +356,19 @@ fn windows_handlers_open_external_and_policies_match_electronegativity() {
         ])
     );
     assert_eq!(schemes["dynamic_registrations"], 0);
+    // Of the switches, those that turn a defence off by REA's account: not `js-flags`, which
+    // the tool flags for review, nor the two it does not flag.
+    let switches = &result["result"]["summary"]["command_line_switches"];
+    assert_eq!(switches["calls"], 7);
+    assert_eq!(
+        switches["weakening_switches"],
+        serde_json::json!([
+            "disable-web-security",
+            "host-resolver-rules",
+            "ignore-certificate-errors",
+            "remote-debugging-port"
+        ])
+    );
     // The webview tags, counted; their sources keep no secret.
     assert_eq!(
         result["result"]["summary"]["webview_tags"],

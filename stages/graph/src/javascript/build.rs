@@ -1571,28 +1571,53 @@ fn update_feeds(parsed: &[FileFacts]) -> Value {
 }
 
 /// Switches that turn a defence of Chromium or Electron off, or open the process to another
-/// program: the sandbox (`no-sandbox`, `disable-gpu-sandbox`), the same-origin policy and site
-/// isolation (`disable-web-security`, `disable-site-isolation-trials`,
-/// `allow-file-access-from-files`, `allow-running-insecure-content`,
-/// `unsafely-treat-insecure-origin-as-secure`), certificate checks
-/// (`ignore-certificate-errors`, `ignore-certificate-errors-spki-list`,
-/// `allow-insecure-localhost`), and debugging ports (`remote-debugging-port`,
-/// `remote-debugging-pipe`, `remote-allow-origins`, and Node.js's `inspect`, `inspect-brk`
-/// and `inspect-port`). Names are compared in lower case.
+/// program: the sandbox (`no-sandbox`, `disable-gpu-sandbox`, `allow-no-sandbox-job`), the
+/// same-origin policy and site isolation (`disable-web-security`,
+/// `disable-site-isolation-trials`, `allow-file-access-from-files`,
+/// `allow-running-insecure-content`, `unsafely-treat-insecure-origin-as-secure`,
+/// `enable-local-file-accesses`, `disable-xss-auditor`), certificate and TLS checks
+/// (`ignore-certificate-errors` and its kin, `allow-insecure-localhost`,
+/// `cipher-suite-blacklist`, `disable-webrtc-encryption`), where traffic goes and whom
+/// credentials go to (`host-rules`, `host-resolver-rules`, `explicitly-allowed-ports`,
+/// `auth-server-whitelist`, `auth-negotiate-delegate-whitelist`), what a bad IPC message
+/// costs a renderer (`disable-kill-after-bad-ipc`), testing switches
+/// (`reduce-security-for-testing`, `expose-internals-for-testing`), another program run for
+/// the GPU (`gpu-launcher`), and debugging ports (`remote-debugging-port`,
+/// `remote-debugging-address`, `remote-debugging-pipe`, `remote-allow-origins`, and Node.js's
+/// `inspect`, `inspect-brk` and `inspect-port`). Most are those Electronegativity's
+/// `CUSTOM_ARGUMENTS_JS_CHECK` calls dangerous; its `js-flags`, `disable-features` and
+/// debugging-log switches are not here, as they say nothing of a defence by their name.
+/// Names are compared in lower case.
 const WEAKENING_SWITCHES: &[&str] = &[
     "allow-file-access-from-files",
     "allow-insecure-localhost",
+    "allow-no-sandbox-job",
     "allow-running-insecure-content",
+    "auth-negotiate-delegate-whitelist",
+    "auth-server-whitelist",
+    "cipher-suite-blacklist",
     "disable-gpu-sandbox",
+    "disable-kill-after-bad-ipc",
     "disable-site-isolation-trials",
     "disable-web-security",
+    "disable-webrtc-encryption",
+    "disable-xss-auditor",
+    "enable-local-file-accesses",
+    "explicitly-allowed-ports",
+    "expose-internals-for-testing",
+    "gpu-launcher",
+    "host-resolver-rules",
+    "host-rules",
     "ignore-certificate-errors",
     "ignore-certificate-errors-spki-list",
+    "ignore-urlfetcher-cert-requests",
     "inspect",
     "inspect-brk",
     "inspect-port",
     "no-sandbox",
+    "reduce-security-for-testing",
     "remote-allow-origins",
+    "remote-debugging-address",
     "remote-debugging-pipe",
     "remote-debugging-port",
     "unsafely-treat-insecure-origin-as-secure",
