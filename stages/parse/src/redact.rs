@@ -34,6 +34,23 @@ pub fn url(value: &str) -> String {
     }
 }
 
+/// A value read out of a configuration or a command line as Evidence keeps it: a URL (a
+/// value that starts with `scheme://`) redacted as [`url`] redacts one, and anything cut to
+/// at most `max` bytes.
+pub fn value(text: &str, max: usize) -> String {
+    let is_url = text.split_once("://").is_some_and(|(scheme, _)| {
+        !scheme.is_empty()
+            && scheme
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.'))
+    });
+    if is_url {
+        crate::source::cut(&url(text), max).to_owned()
+    } else {
+        crate::source::cut(text, max).to_owned()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::url;

@@ -11,7 +11,6 @@ use yaml_rust2::Event;
 use yaml_rust2::parser::Parser;
 
 use crate::facts::{UpdateConfig, UpdateValue};
-use crate::source::cut;
 
 /// Most top-level keys kept.
 const MAX_FIELDS: usize = 64;
@@ -168,10 +167,5 @@ fn fields(events: &mut Events<'_>, config: &mut UpdateConfig) -> Option<()> {
 /// A value as it is kept: a URL redacted as endpoints are, anything cut at
 /// [`MAX_VALUE_BYTES`].
 fn kept(value: String) -> String {
-    let value = if value.contains("://") {
-        crate::redact::url(&value)
-    } else {
-        value
-    };
-    cut(&value, MAX_VALUE_BYTES).to_owned()
+    crate::redact::value(&value, MAX_VALUE_BYTES)
 }

@@ -2928,6 +2928,7 @@ a.enableSandbox();
 a.commandLine.hasSwitch("no-sandbox");
 menubar.app.commandLine.appendSwitch("disable-renderer-backgrounding");
 a.commandLine.appendSwitch("force-device-scale-factor", 1);
+a.commandLine.appendSwitch("proxy-server", "http://user:pw@proxy.invalid:8080");
 "#,
     );
     type Row<'a> = (
@@ -3004,6 +3005,14 @@ a.commandLine.appendSwitch("force-device-scale-factor", 1);
                 Some("1"),
                 None,
                 14
+            ),
+            // A proxy's credentials are never kept.
+            (
+                "appendSwitch",
+                Some("proxy-server"),
+                Some("http://proxy.invalid:8080/"),
+                None,
+                15
             ),
         ]
     );

@@ -17,6 +17,8 @@ use crate::facts::{
 };
 
 const MAX_MEMBERS: usize = 128;
+/// Longest command-line switch name or value kept, in bytes.
+const MAX_SWITCH_BYTES: usize = 1024;
 /// Most API objects kept of one file's exports.
 const MAX_EXPORTED_APIS: usize = 32;
 /// Most calls of other modules' functions kept of one file, to settle as IPC helpers' calls.
@@ -1605,6 +1607,8 @@ impl Extractor<'_, '_> {
         second: Option<&Expr>,
         span: Span,
     ) {
+        // A name or value as kept: a URL redacted as endpoints are (a proxy's credentials),
+        // and cut short.
         let text = |e: &Expr| {
             string(e)
                 .or_else(|| self.constant_string(e))
@@ -1612,6 +1616,7 @@ impl Extractor<'_, '_> {
                     Expr::Lit(Lit::Num(n)) => Some(n.value.to_string()),
                     _ => None,
                 })
+                .map(|t| crate::redact::value(&t, MAX_SWITCH_BYTES))
         };
         let mut dynamic = None;
         let (switch, value) = match api {
