@@ -33,6 +33,8 @@ function createLegacy() {
     },
   });
   legacy.loadURL("https://legacy.example.invalid/");
+  // Its status page, over plain HTTP.
+  new BrowserWindow({ webPreferences: { sandbox: true } }).loadURL("http://legacy.example.invalid/status");
   return legacy;
 }
 

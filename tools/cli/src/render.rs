@@ -950,6 +950,24 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
             pages["response_header_policies"]
         );
     }
+    // Web pages windows load, and those whoever is on the network path may rewrite.
+    if pages["web_urls_loaded"].as_u64().unwrap_or(0) > 0 {
+        let plain: Vec<String> = pages["plain_http_urls"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(&text)
+            .collect();
+        let plain = if plain.is_empty() {
+            "none".to_owned()
+        } else {
+            cut_short(plain.join(" "), 120)
+        };
+        say!(
+            "  web pages         {} URLs loaded into windows; over plain HTTP: {plain}",
+            pages["web_urls_loaded"]
+        );
+    }
     for n in reached_first("context-bridge-api").into_iter().take(8) {
         let p = props(n);
         let members: Vec<String> = p["members"]

@@ -26,6 +26,8 @@
 //! - `CUSTOM_ARGUMENTS_JS_CHECK`: `appendSwitch`/`appendArgument` calls whose first argument,
 //!   a string literal, holds one of the switches the tool's check lists, REA's command-line
 //!   switches whose name holds one (the list is the tool's own, [`DANGEROUS_SWITCHES`]);
+//! - `HTTP_RESOURCES_JS_CHECK`: `loadURL` of a string starting `http://`, REA's `loadURL`
+//!   endpoints over plain HTTP;
 //! - `NODE_INTEGRATION_HTML_CHECK`, `WEB_SECURITY_HTML_CHECK` and `ALLOWPOPUPS_HTML_CHECK`:
 //!   `<webview>` tags that give their guest Node.js, turn its web security off (an attribute,
 //!   or `webSecurity=no` in `webpreferences`) or let it open windows, REA's webview tags, at
@@ -56,7 +58,7 @@ fn electronegativity(app: &Path) -> Located {
         // Relative paths, no descriptions, and an Electron version given, so that it does
         // not look one up online.
         .args(["-r", "-v", "false", "-e", "30.0.0", "-l"])
-        .arg("CSPHTMLCheck,LimitNavigationJSCheck,PermissionRequestHandlerJSCheck,OpenExternalJSCheck,AuxclickJSCheck,ProtocolHandlerJSCheck,CertificateErrorEventJSCheck,CertificateVerifyProcJSCheck,SandboxJSCheck,WebSecurityJSCheck,InsecureContentJSCheck,ExperimentalFeaturesJSCheck,CustomArgumentsJSCheck,NodeIntegrationHTMLCheck,WebSecurityHTMLCheck,AllowPopupsHTMLCheck")
+        .arg("CSPHTMLCheck,LimitNavigationJSCheck,PermissionRequestHandlerJSCheck,OpenExternalJSCheck,AuxclickJSCheck,ProtocolHandlerJSCheck,CertificateErrorEventJSCheck,CertificateVerifyProcJSCheck,SandboxJSCheck,WebSecurityJSCheck,InsecureContentJSCheck,ExperimentalFeaturesJSCheck,CustomArgumentsJSCheck,HTTPResourcesJavascriptCheck,NodeIntegrationHTMLCheck,WebSecurityHTMLCheck,AllowPopupsHTMLCheck")
         .output()
         .expect("electronegativity runs");
     assert!(
@@ -176,6 +178,14 @@ fn ours(result: &Value) -> Located {
             }
             "target" if props["kind"] == "open-external" && props["static"] == false => {
                 found.insert(at("OPEN_EXTERNAL_JS_CHECK"));
+            }
+            "endpoint"
+                if props["mechanism"] == "loadURL"
+                    && props["value"]
+                        .as_str()
+                        .is_some_and(|url| url.starts_with("http://")) =>
+            {
+                found.insert(at("HTTP_RESOURCES_JS_CHECK"));
             }
             _ => {}
         }
@@ -336,7 +346,7 @@ fn windows_handlers_open_external_and_policies_match_electronegativity() {
     assert_eq!(found, judged);
     // Every check found something, so the comparison covered each of them.
     let checks: BTreeSet<&str> = judged.iter().map(|(check, ..)| check.as_str()).collect();
-    assert_eq!(checks.len(), 16, "{checks:?}");
+    assert_eq!(checks.len(), 17, "{checks:?}");
     // REA also reads what the tool's checks do not: the listeners guarding webviews and
     // redirects, the hook that installs them, and the policies' verdicts.
     let handlers = &result["result"]["summary"]["security_handlers"];
@@ -356,6 +366,13 @@ fn windows_handlers_open_external_and_policies_match_electronegativity() {
         ])
     );
     assert_eq!(schemes["dynamic_registrations"], 0);
+    // The web pages the windows load, and the one over plain HTTP.
+    let pages = &result["result"]["summary"]["renderer_pages"];
+    assert_eq!(pages["web_urls_loaded"], 2);
+    assert_eq!(
+        pages["plain_http_urls"],
+        serde_json::json!(["http://legacy.example.invalid/status"])
+    );
     // Of the switches, those that turn a defence off by REA's account: not `js-flags`, which
     // the tool flags for review, nor the two it does not flag.
     let switches = &result["result"]["summary"]["command_line_switches"];

@@ -1724,6 +1724,24 @@ struct RendererPages {
     with_inline_scripts: u64,
 }
 
+/// The web pages windows load (`loadURL` of an `http(s)` or `ws(s)` URL, redacted), each
+/// once, in order.
+fn web_loads(parsed: &[FileFacts]) -> BTreeSet<&str> {
+    parsed
+        .iter()
+        .flat_map(|f| &f.js.observations)
+        .filter(|o| o.family == "endpoint" && o.kind == "loadURL")
+        .filter_map(|o| o.value.as_deref())
+        .collect()
+}
+
+/// Whether a URL goes over plain HTTP (or an unencrypted web socket), where whoever is on
+/// the network path may change what a window runs.
+fn plain_http(url: &str) -> bool {
+    let lower = url.trim_start().to_ascii_lowercase();
+    lower.starts_with("http://") || lower.starts_with("ws://")
+}
+
 fn renderer_pages(env: &Env<'_>, parsed: &[FileFacts]) -> RendererPages {
     let html: HashMap<&str, &FileFacts> = parsed
         .iter()
@@ -4523,6 +4541,7 @@ fn finish(cx: &StageCx<'_>, p: Projected, request: &Request<'_>) -> Result<Built
         ],
     )
     .map_err(failure)?;
+    let web_loads = web_loads(parsed);
     let summary = json!({
         "browser_windows": c.windows, "explicit_web_preferences": c.explicit_prefs, "preload_entrypoints": c.preloads,
         "context_bridge_apis": c.bridges, "exposed_api_members": c.members,
@@ -4551,7 +4570,9 @@ fn finish(cx: &StageCx<'_>, p: Projected, request: &Request<'_>) -> Result<Built
         "renderer_pages": {"loaded_pages": pages.pages, "with_content_security_policy": pages.with_policy,
                            "policy_allows_inline_scripts": pages.policy_allows_inline_scripts,
                            "policy_allows_eval": pages.policy_allows_eval, "with_inline_scripts": pages.with_inline_scripts,
-                           "response_header_policies": header_policies},
+                           "response_header_policies": header_policies,
+                           "web_urls_loaded": web_loads.len(),
+                           "plain_http_urls": web_loads.iter().filter(|u| plain_http(u)).take(MAX_SUMMARY_SCHEMES).collect::<Vec<_>>()},
     });
     let js_files = count(&|f| f.kind == FileKind::JavaScript);
     let statistics = json!({
