@@ -1488,7 +1488,9 @@ session.defaultSession.setPermissionCheckHandler(null);
     assert_eq!(
         result["summary"]["renderer_pages"],
         json!({"loaded_pages": 2, "with_content_security_policy": 1, "policy_allows_inline_scripts": 1,
-               "policy_allows_eval": 0, "with_inline_scripts": 2, "response_header_policies": 1})
+               "policy_allows_eval": 0, "with_inline_scripts": 2, "response_header_policies": 1,
+               // The remote page is a web URL, over HTTPS.
+               "web_urls_loaded": 1, "plain_http_urls": []})
     );
     // A null handler removes one; it is listed but not counted.
     assert_eq!(
