@@ -878,12 +878,7 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
         if config["plain_http"] == true {
             line.push_str("; over plain HTTP");
         }
-        let credentials: Vec<String> = config["credential_keys"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(&text)
-            .collect();
+        let credentials = strings(&config["credential_keys"]);
         if !credentials.is_empty() {
             line.push_str(&format!(
                 "; carries credentials: {}",
@@ -892,12 +887,7 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
         }
         say!("{line}");
     }
-    let feeds: Vec<String> = updates["feed_urls"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .map(&text)
-        .collect();
+    let feeds = strings(&updates["feed_urls"]);
     if !feeds.is_empty() {
         say!(
             "  updates           feed URLs set in code: {}",
@@ -952,12 +942,7 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
     }
     // Web pages windows load, and those whoever is on the network path may rewrite.
     if pages["web_urls_loaded"].as_u64().unwrap_or(0) > 0 {
-        let plain: Vec<String> = pages["plain_http_urls"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(&text)
-            .collect();
+        let plain = strings(&pages["plain_http_urls"]);
         let plain = if plain.is_empty() {
             "none".to_owned()
         } else {
@@ -1663,6 +1648,15 @@ pub fn semantics_summary(published: &Published, elapsed: Duration) {
     }
     say!("  evidence     {}", published.evidence_id());
     say!("  time         {:.3} s", elapsed.as_secs_f64());
+}
+
+/// The strings of a JSON list (none for anything else).
+fn strings(list: &Value) -> Vec<String> {
+    list.as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|v| v.as_str().map(str::to_owned))
+        .collect()
 }
 
 /// `text` cut to its first `chars` characters, `…` marking the cut.

@@ -1551,7 +1551,7 @@ fn update_feeds(parsed: &[FileFacts]) -> Value {
         .take(MAX_SUMMARY_SCHEMES)
         .map(|(f, config)| {
             let insecure = config.fields.iter().any(|(_, value)| match value {
-                UpdateValue::Text(text) => text.starts_with("http://"),
+                UpdateValue::Text(text) => plain_http(text),
                 UpdateValue::List(_) => false,
             });
             let fields = update_fields(config);
@@ -1562,7 +1562,7 @@ fn update_feeds(parsed: &[FileFacts]) -> Value {
     let feed_urls: BTreeSet<&str> = parsed
         .iter()
         .flat_map(|f| &f.js.observations)
-        .filter(|o| o.kind == "setFeedURL")
+        .filter(|o| o.family == "endpoint" && o.kind == "setFeedURL")
         .filter_map(|o| o.value.as_deref())
         .collect();
     json!({"configs": configs,
