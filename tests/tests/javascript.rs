@@ -3240,3 +3240,91 @@ fn without_a_main_entrypoint_reach_is_not_computed() {
         json!({"status": "no-resolved-main"})
     );
 }
+
+#[test]
+fn a_script_a_page_loads_requires_from_the_pages_directory() {
+    // Electron runs a `<script src>` in its page's module context: its relative requires and
+    // its `__dirname` start from the page's directory (electron/electron#421, #1162).
+    let dir = tempfile::tempdir().unwrap();
+    write_tree(
+        dir.path(),
+        &[
+            (
+                "package.json",
+                br#"{"name":"tabs-app","version":"1.0.0","main":"main/index.js"}"#.to_vec(),
+            ),
+            (
+                "main/index.js",
+                br#"const { BrowserWindow, ipcMain } = require("electron");
+const path = require("path");
+ipcMain.on("tab-opened", () => {});
+new BrowserWindow({ webPreferences: { nodeIntegration: true } }).loadURL("file://" + path.join(__dirname, "../renderer", "main.html"));
+"#
+                .to_vec(),
+            ),
+            (
+                "renderer/main.html",
+                br#"<html><body><script src="js/main.js"></script></body></html>"#.to_vec(),
+            ),
+            (
+                "renderer/js/main.js",
+                br#"const Tabs = require(__dirname + "/js/tabs.js");
+const util = require("./js/util.js");
+const own = require("./own.js");
+"#
+                .to_vec(),
+            ),
+            (
+                "renderer/js/tabs.js",
+                br#"require("electron").ipcRenderer.send("tab-opened");
+module.exports = require(__dirname + "/../js/util.js");
+"#
+                .to_vec(),
+            ),
+            ("renderer/js/util.js", b"module.exports = {};\n".to_vec()),
+            // What the script's own directory would name: not what Electron loads.
+            ("renderer/js/js/util.js", b"module.exports = {};\n".to_vec()),
+            ("renderer/js/own.js", b"module.exports = {};\n".to_vec()),
+        ],
+    );
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let mut resolved: Vec<(String, String, String)> = result["graph"]["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| &e["properties"])
+        .filter(|p| p["resolution_status"] == "resolved" && p["kind"] == "require")
+        .map(|p| {
+            (
+                p["specifier"].as_str().unwrap().to_owned(),
+                p["resolved_path"].as_str().unwrap().to_owned(),
+                p["resolution_note"].as_str().unwrap_or("-").to_owned(),
+            )
+        })
+        .collect();
+    resolved.sort();
+    let from_page = "resolved from the directory of renderer/main.html, the page whose <script> loads this file: a page's scripts share its module context";
+    assert_eq!(
+        resolved,
+        [
+            // A script it requires has its own directory, as in Node.js.
+            ("../js/util.js", "renderer/js/util.js", "-"),
+            ("./js/tabs.js", "renderer/js/tabs.js", from_page),
+            ("./js/util.js", "renderer/js/util.js", from_page),
+            // Nothing beside the page: the script's own directory is tried next.
+            ("./own.js", "renderer/js/own.js", "-"),
+        ]
+        .map(|(a, b, c)| (a.to_owned(), b.to_owned(), c.to_owned()))
+    );
+    // So the main entrypoint reaches the page's script, and the file it requires with its
+    // IPC message; the channel pairs with the main process's listener.
+    let reach = &result["summary"]["entrypoint_reach"];
+    assert_eq!(reach["unreached"]["files"], 0, "{reach}");
+    assert_eq!(reach["files_reached"], 6, "{reach}");
+    assert!(
+        paired_by(&result, ["channel", "handler_path", "pairing_basis"])
+            .iter()
+            .any(|(channel, handler, _)| *channel == "tab-opened" && *handler == "main/index.js"),
+        "tab-opened not paired"
+    );
+}

@@ -222,10 +222,19 @@ pub struct HtmlScript {
     pub webview_preload: bool,
 }
 
-/// A `<webview>` tag of a page: a guest page it hosts, with what its attributes grant the guest.
+/// A `<webview>` tag: a guest page it hosts, with what its attributes grant the guest. A page
+/// writes it in its markup; code writes it as markup in a string or template, or makes the
+/// element (`createElement("webview", props)`, a JSX element, `document.createElement`).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HtmlWebview {
     pub line: u32,
+    /// How it is written: `html` (a page's markup), `markup-in-code` (a string, template or
+    /// concatenation of code holding the tag), `element` (an element the code makes).
+    pub written: &'static str,
+    /// Whether some of its attributes are computed at run time (a template's expression, a
+    /// property's value, props spread in, attributes set later): its attributes are then those
+    /// the code may write, each branch's.
+    pub computed: bool,
     /// The `src` attribute, credentials, query values and fragment redacted.
     pub src: Option<String>,
     /// The attributes present that change what the guest may do, in [`WEBVIEW_ATTRIBUTES`]
@@ -1456,6 +1465,8 @@ pub struct JsFacts {
     pub launch_inputs: Vec<LaunchInput>,
     /// Switches the main process adds to its command line ([`CommandLineSwitch`]).
     pub command_line_switches: Vec<CommandLineSwitch>,
+    /// `<webview>` tags the code writes ([`HtmlWebview`]), in text order, at most 64.
+    pub webviews: Vec<HtmlWebview>,
     /// URLs the source-map directives name, except inline (`data:`) ones.
     pub source_map_urls: Vec<String>,
     /// Source maps the directives carry inline, as `data:` URLs.
@@ -1512,6 +1523,12 @@ pub struct FileFacts {
 }
 
 impl FileFacts {
+    /// The `<webview>` tags of the file: a page's markup's, then those its code writes (a
+    /// page's inline scripts', a script's).
+    pub fn all_webviews(&self) -> impl Iterator<Item = &HtmlWebview> {
+        self.webviews.iter().chain(&self.js.webviews)
+    }
+
     /// A file with nothing read yet.
     pub fn new(path: String, sha256: Option<String>, bytes: u64, kind: FileKind) -> FileFacts {
         FileFacts {

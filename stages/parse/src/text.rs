@@ -239,8 +239,10 @@ pub(crate) fn html_page(text: &str) -> HtmlPage {
                         if page.webviews.len() < MAX_SCRIPTS {
                             page.webviews.push(crate::facts::HtmlWebview {
                                 line,
+                                written: "html",
+                                computed: false,
                                 src: value("src")
-                                    .filter(|s| !s.is_empty())
+                                    .filter(|s| !s.trim().is_empty())
                                     .map(|s| cut(&crate::redact::url(&s), MAX_FIELD).to_owned()),
                                 attributes: crate::facts::WEBVIEW_ATTRIBUTES
                                     .into_iter()

@@ -4541,3 +4541,179 @@ fn an_update_configuration_names_its_provider_and_never_keeps_a_credential() {
         );
     }
 }
+
+/// (line, written, computed, src, attributes, webpreferences) of each `<webview>` tag the
+/// file's code writes.
+type Tag = (
+    u32,
+    String,
+    bool,
+    Option<String>,
+    Vec<String>,
+    Option<String>,
+);
+
+fn code_webviews(f: &FileFacts) -> Vec<Tag> {
+    f.js.webviews
+        .iter()
+        .map(|w| {
+            (
+                w.line,
+                w.written.to_owned(),
+                w.computed,
+                w.src.clone(),
+                w.attributes.iter().map(|a| (*a).to_owned()).collect(),
+                w.web_preferences.clone(),
+            )
+        })
+        .collect()
+}
+
+fn tag(
+    line: u32,
+    written: &str,
+    computed: bool,
+    src: Option<&str>,
+    attributes: &[&str],
+    prefs: Option<&str>,
+) -> Tag {
+    (
+        line,
+        written.to_owned(),
+        computed,
+        src.map(str::to_owned),
+        attributes.iter().map(|a| (*a).to_owned()).collect(),
+        prefs.map(str::to_owned),
+    )
+}
+
+#[test]
+fn webview_markup_in_strings_templates_and_concatenations_is_read() {
+    // Zulip's old renderer builds its tabs' webviews as a template; an expression writes an
+    // attribute only on one branch, and the URL is computed.
+    let f = facts(
+        "webview.js",
+        r#"class WebView {
+  template() {
+    return `<webview
+      class="disabled"
+      src="${this.props.url}"
+      ${this.props.nodeIntegration ? 'nodeIntegration' : ''}
+      disablewebsecurity
+      webpreferences="allowRunningInsecureContent, javascript=yes">
+    </webview>`;
+  }
+}
+const plain = '<div><webview src="https://example.invalid/?token=abc" allowpopups></webview></div>';
+const joined = '<webview src="' + url + '" plugins ' + (trusted && 'nodeintegrationinsubframes') + '></webview>';
+const unrelated = `<div class="${name}">webview</div>`;
+"#,
+    );
+    assert_eq!(
+        code_webviews(&f),
+        [
+            tag(
+                3,
+                "markup-in-code",
+                true,
+                Some("/${…}"),
+                &["nodeintegration", "disablewebsecurity"],
+                Some("allowRunningInsecureContent, javascript=yes")
+            ),
+            tag(
+                12,
+                "markup-in-code",
+                false,
+                Some("https://example.invalid/?token=%5BREDACTED%5D"),
+                &["allowpopups"],
+                None
+            ),
+            tag(
+                13,
+                "markup-in-code",
+                true,
+                Some("/${…}"),
+                &["nodeintegrationinsubframes", "plugins"],
+                None
+            ),
+        ]
+    );
+    assert!(f.js.webviews[0].node_integration() && f.js.webviews[0].web_security_disabled());
+}
+
+#[test]
+fn webview_elements_code_makes_are_read_with_their_props() {
+    let f = facts(
+        "view.js",
+        r#"import { jsx as _jsx } from "react/jsx-runtime";
+export const A = () => React.createElement("webview", { src: "https://example.invalid/", nodeintegration: "true", allowpopups: false });
+export const B = () => (0, r.jsx)("webview", { ...rest, webpreferences: "contextIsolation=no", disablewebsecurity: !0 });
+export const C = () => _jsx("webview", { src: page, plugins: !1, nodeIntegration: enabled });
+const el = document.createElement("webview");
+el.setAttribute("src", "https://example.invalid/");
+el.setAttribute("nodeintegration", "");
+el.setAttribute("webpreferences", "webSecurity=no");
+other.setAttribute("allowpopups", "");
+ipcRenderer.send("webview", { nodeintegration: true });
+"#,
+    );
+    assert_eq!(
+        code_webviews(&f),
+        [
+            tag(
+                2,
+                "element",
+                false,
+                Some("https://example.invalid/"),
+                &["nodeintegration"],
+                None
+            ),
+            tag(
+                3,
+                "element",
+                true,
+                None,
+                &["disablewebsecurity"],
+                Some("contextIsolation=no")
+            ),
+            tag(4, "element", true, None, &["nodeintegration"], None),
+            // The DOM's element takes the attributes set next that only a webview reads (the
+            // last `setAttribute` is on it too: which element `other` is, is not known).
+            tag(
+                5,
+                "element",
+                true,
+                None,
+                &["nodeintegration", "allowpopups"],
+                Some("webSecurity=no")
+            ),
+        ]
+    );
+    assert!(f.js.webviews[3].web_security_disabled());
+}
+
+#[test]
+fn a_jsx_webview_in_a_shipped_source_is_read() {
+    let f = facts(
+        "Browser.tsx",
+        r#"export function Browser({ url }: { url: string }) {
+  return (
+    <div>
+      <webview src={url} nodeintegration allowpopups={false} webpreferences="sandbox=no" />
+    </div>
+  );
+}
+"#,
+    );
+    assert_eq!(
+        code_webviews(&f),
+        [tag(
+            4,
+            "element",
+            true,
+            None,
+            &["nodeintegration"],
+            Some("sandbox=no")
+        )]
+    );
+}

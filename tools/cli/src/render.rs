@@ -771,8 +771,10 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
     let webviews = &s["webview_tags"];
     if webviews["tags"].as_u64().is_some_and(|n| n > 0) {
         say!(
-            "  webview tags      {} in pages: node integration {}, web security off {}, popups allowed {}",
+            "  webview tags      {} ({} written by code, {} with computed attributes): node integration {}, web security off {}, popups allowed {}",
             webviews["tags"],
+            webviews["written_by_code"],
+            webviews["computed"],
             webviews["node_integration"],
             webviews["web_security_disabled"],
             webviews["allow_popups"]

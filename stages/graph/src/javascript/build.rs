@@ -17,7 +17,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::ids;
-use super::resolve::{Context, Files, ModuleSystem, PackageScope, Resolution};
+use super::resolve::{Context, Files, PackageScope, Resolution};
 use crate::artifact::InventoryGraph;
 
 /// Most observations kept on one node.
@@ -744,11 +744,17 @@ fn inventory_files(
             );
         }
     }
-    let files = Files::new(
+    let mut files = Files::new(
         file_map,
         containers.iter().map(|c| c.0.clone()).collect(),
         packages,
     );
+    files.set_page_scripts(parsed.iter().flat_map(|page| {
+        page.html
+            .iter()
+            .filter(|script| !script.webview_preload)
+            .map(|script| (page.path.as_str(), script_spec(script)))
+    }));
     (files, containers, digests)
 }
 
@@ -1081,6 +1087,14 @@ pub fn build(cx: &StageCx<'_>, request: &Request<'_>) -> Result<Built, Failure> 
                     .collect::<Vec<_>>()
             );
         }
+        if file.all_webviews().next().is_some() {
+            props["webview_tags"] = json!(file
+                .all_webviews()
+                .map(|w| json!({"line": w.line, "written": w.written, "computed": w.computed,
+                    "src": w.src, "attributes": w.attributes, "web_preferences": w.web_preferences,
+                    "node_integration": w.node_integration(), "web_security_disabled": w.web_security_disabled()}))
+                .collect::<Vec<_>>());
+        }
         if file.kind == FileKind::Html {
             props["inline_scripts"] = json!(file.inline_scripts.0);
             props["inline_scripts_read"] = json!(file.inline_scripts.1);
@@ -1092,15 +1106,6 @@ pub fn build(cx: &StageCx<'_>, request: &Request<'_>) -> Result<Built, Failure> 
                     .collect();
                 props["content_security_policy"] = json!({"source": "meta", "policies": policies,
                     "allows_inline_scripts": csp.allows_inline_scripts, "allows_eval": csp.allows_eval});
-            }
-            if !file.webviews.is_empty() {
-                props["webview_tags"] = json!(file
-                    .webviews
-                    .iter()
-                    .map(|w| json!({"line": w.line, "src": w.src, "attributes": w.attributes,
-                        "web_preferences": w.web_preferences, "node_integration": w.node_integration(),
-                        "web_security_disabled": w.web_security_disabled()}))
-                    .collect::<Vec<_>>());
             }
         }
         if let Some((keys, omitted)) = &file.json_keys {
@@ -1662,14 +1667,17 @@ fn command_line_switches(parsed: &[FileFacts]) -> Value {
            "items": items, "omitted": all.len() - items.len()})
 }
 
-/// The `<webview>` tags of the application's pages, and how many give their guest Node.js,
-/// turn its web security off, or let it open windows.
+/// The `<webview>` tags of the application's pages and code, and how many give their guest
+/// Node.js, turn its web security off, or let it open windows; how many the code writes, and
+/// how many have attributes computed at run time.
 fn webview_tags(parsed: &[FileFacts]) -> Value {
-    let tags: Vec<&rea_parse::HtmlWebview> = parsed.iter().flat_map(|f| &f.webviews).collect();
+    let tags: Vec<&rea_parse::HtmlWebview> = parsed.iter().flat_map(|f| f.all_webviews()).collect();
     let count =
         |test: &dyn Fn(&rea_parse::HtmlWebview) -> bool| tags.iter().filter(|w| test(w)).count();
     json!({
         "tags": tags.len(),
+        "written_by_code": count(&|w| w.written != "html"),
+        "computed": count(&|w| w.computed),
         "node_integration": count(&|w| w.node_integration()),
         "web_security_disabled": count(&|w| w.web_security_disabled()),
         "allow_popups": count(&|w| w.attributes.contains(&"allowpopups")),
@@ -1947,16 +1955,7 @@ fn project_packages(b: &mut Out<'_, '_>, parsed: &[FileFacts]) -> Result<Option<
             continue;
         };
         for script in &file.html {
-            let spec = match &script.base_href {
-                Some(base) if !script.src.starts_with('/') && !script.src.contains("://") => {
-                    format!(
-                        "{}{}",
-                        base.trim_end_matches('/').to_owned() + "/",
-                        script.src
-                    )
-                }
-                _ => script.src.clone(),
-            };
+            let spec = script_spec(script);
             let (kind, mechanism) = if script.webview_preload {
                 ("electron-preload", "html-webview-preload")
             } else {
@@ -1974,6 +1973,17 @@ fn project_packages(b: &mut Out<'_, '_>, parsed: &[FileFacts]) -> Result<Option<
         }
     }
     Ok(app_node)
+}
+
+/// What a page's `<script src>` names: its `src`, below the page's `<base href>` when it is
+/// relative.
+fn script_spec(script: &rea_parse::HtmlScript) -> String {
+    match &script.base_href {
+        Some(base) if !script.src.starts_with('/') && !script.src.contains("://") => {
+            format!("{}/{}", base.trim_end_matches('/'), script.src)
+        }
+        _ => script.src.clone(),
+    }
 }
 
 /// Shortest literal prefix a dynamic channel pairs by.
@@ -2898,12 +2908,7 @@ fn project_findings<'p>(
             let location = source_range(&file.path, &reference.range);
             let spec = reference.specifier.as_deref();
             let resolution = match spec {
-                Some(s) => o.env.files.resolve_in(
-                    &file.path,
-                    s,
-                    Context::ModuleSpecifier,
-                    ModuleSystem::of_reference(reference.kind),
-                ),
+                Some(s) => o.env.files.resolve_reference(&file.path, s, reference.kind),
                 None => Resolution {
                     status: "unresolved",
                     path: None,
@@ -2912,6 +2917,12 @@ fn project_findings<'p>(
             };
             let mut props = json!({"kind": reference.kind, "specifier": spec, "expression": reference.expression,
                                "resolution_status": resolution.status, "resolved_path": resolution.path});
+            // How a path was found where that is not the file's own directory.
+            if resolution.status == "resolved"
+                && let Some(note) = &resolution.limitation
+            {
+                props["resolution_note"] = json!(note);
+            }
             let is_worker = matches!(
                 reference.kind,
                 "worker" | "shared-worker" | "service-worker"

@@ -161,6 +161,9 @@ pub struct Files {
     packages: FxHashMap<String, PackageScope>,
     /// Directories that hold at least one file.
     dirs: FxHashSet<String>,
+    /// The page each script a page loads with `<script src>` runs in, by the script's path
+    /// (the first such page in path order; see [`Files::set_page_scripts`]).
+    page_scripts: FxHashMap<String, String>,
 }
 
 impl Files {
@@ -187,6 +190,53 @@ impl Files {
             containers,
             packages: packages.into_iter().collect(),
             dirs,
+            page_scripts: FxHashMap::default(),
+        }
+    }
+
+    /// Records the pages that load scripts (page path, the script's `src` as written, with the
+    /// page's `<base href>` applied), which changes where the scripts' own requires resolve
+    /// from ([`Files::resolve_reference`]).
+    pub fn set_page_scripts<'s>(&mut self, pages: impl IntoIterator<Item = (&'s str, String)>) {
+        let mut found: Vec<(String, String)> = pages
+            .into_iter()
+            .filter_map(|(page, src)| {
+                let r = self.resolve(page, &src, Context::HtmlReference);
+                Some((r.path.filter(|_| r.status == "resolved")?, page.to_owned()))
+            })
+            .collect();
+        found.sort();
+        for (script, page) in found {
+            self.page_scripts.entry(script).or_insert(page);
+        }
+    }
+
+    /// Resolves a reference of `kind` (a [`rea_parse::Reference`]'s) written in `from`. A
+    /// script a page loads with `<script src>` runs in that page's context: Electron gives it
+    /// the page's `__dirname`, and its `require` and its workers' URLs start from the page's
+    /// directory, not the script's own (electron/electron#421, #1162). So a relative
+    /// `require` or worker URL there resolves from the page's directory first, and from the
+    /// script's own when that finds nothing (a script beside its page, or one a bundler
+    /// resolved already); `import`s resolve from the script as always.
+    pub fn resolve_reference(&self, from: &str, spec: &str, kind: &str) -> Resolution {
+        let system = ModuleSystem::of_reference(kind);
+        let own = || self.resolve_in(from, spec, Context::ModuleSpecifier, system);
+        let page_relative = matches!(
+            kind,
+            "require" | "worker" | "shared-worker" | "service-worker"
+        ) && spec.starts_with('.');
+        let Some(page) = self.page_scripts.get(from).filter(|_| page_relative) else {
+            return own();
+        };
+        let found = self.resolve_in(page, spec, Context::ModuleSpecifier, system);
+        if found.status != "resolved" {
+            return own();
+        }
+        Resolution {
+            limitation: Some(format!(
+                "resolved from the directory of {page}, the page whose <script> loads this file: a page's scripts share its module context"
+            )),
+            ..found
         }
     }
 
@@ -245,9 +295,9 @@ impl Files {
     /// wrapper, a helper call or a channel reads): as `require` resolves it, or else as
     /// `import` does; `None` unless one resolves.
     pub fn resolved_module(&self, from: &str, spec: &str) -> Option<String> {
-        [ModuleSystem::Require, ModuleSystem::Import]
+        ["require", "static-import"]
             .into_iter()
-            .map(|system| self.resolve_in(from, spec, Context::ModuleSpecifier, system))
+            .map(|kind| self.resolve_reference(from, spec, kind))
             .find(|r| r.status == "resolved")
             .and_then(|r| r.path)
     }

@@ -17,6 +17,7 @@ mod parcel;
 mod prepass;
 pub(crate) mod semantics;
 pub(crate) mod shapes;
+mod webviews;
 mod windows;
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
@@ -270,6 +271,9 @@ pub(crate) fn extract(
         option_returns: HashMap::default(),
         pending_windows: Vec::new(),
         electron: pre.electron,
+        webview_text: looks.webview,
+        markup_span: None,
+        dom_webview: None,
         calls_traced: pre.electron || pre.child_process,
         ipc_main: looks.ipc_main,
         reads_ipc: pre.electron || looks.ipc_renderer || looks.ipc_main,
@@ -334,7 +338,7 @@ const SOURCE_MAP_DIRECTIVES: &[&str] = &["//# sourceMappingURL=", "//@ sourceMap
 /// Needles of the text scan that only say whether the text holds them ([`prepass::Looks`]).
 /// `parcelRequire` is a vendor marker already, and `__vite__mapDeps` starts with one
 /// (`__vite__`): both are read off those hits.
-const LOOK_NEEDLES: &[&str] = &["define(", "ipcRenderer", "ipcMain"];
+const LOOK_NEEDLES: &[&str] = &["define(", "ipcRenderer", "ipcMain", "webview"];
 
 /// Whose a needle of the text scan is.
 #[derive(Clone, Copy)]
@@ -408,7 +412,8 @@ fn scan_text(text: &str) -> Scan<'_> {
             }
             Needle::Look(0) => looks.amd = true,
             Needle::Look(1) => looks.ipc_renderer = true,
-            Needle::Look(_) => looks.ipc_main = true,
+            Needle::Look(2) => looks.ipc_main = true,
+            Needle::Look(_) => looks.webview = true,
             Needle::Directive => {
                 let url: &str = text[hit.end()..]
                     .split(|c: char| c.is_whitespace() || matches!(c, '\\' | '"' | '\'' | '`'))
@@ -554,6 +559,14 @@ struct Extractor<'s, 'c> {
     named_options: Scoped<windows::Source>,
     /// Whether the file binds a name to Electron: its exported objects are read as APIs.
     electron: bool,
+    /// Whether the text names `webview`: the `<webview>` tags the code writes are read
+    /// ([`webviews`]).
+    webview_text: bool,
+    /// The extent of the last expression read as markup (its parts are not read again).
+    markup_span: Option<(u32, u32)>,
+    /// The last `<webview>` the DOM made (`document.createElement("webview")`), by index
+    /// into [`JsFacts::webviews`]: the attributes set next are its.
+    dom_webview: Option<usize>,
     /// Whether the file's calls of its own functions by name are kept ([`LocalCall`]), so that
     /// what a handler, a bridge or an exported function does includes what those do: in a
     /// file that uses Electron or `child_process` (where its process boundaries are).
@@ -2188,7 +2201,19 @@ impl Visit for Extractor<'_, '_> {
             self.stop = true;
             return;
         }
+        if self.webview_text {
+            self.webview_markup(expr);
+        }
         expr.visit_children_with(self);
+    }
+
+    fn visit_jsx_element(&mut self, element: &swc_ecma_ast::JSXElement) {
+        if self.webview_text
+            && let Some(tag) = webviews::jsx(element, self.source.range(element.span).start.line)
+        {
+            self.push_webview(tag);
+        }
+        element.visit_children_with(self);
     }
 
     fn visit_stmt(&mut self, stmt: &Stmt) {
@@ -2764,6 +2789,9 @@ impl Extractor<'_, '_> {
     fn inspect_call(&mut self, name: &str, call: &CallExpr) {
         let first = call.args.first().map(|a| &*a.expr);
         let span = call.span;
+        if self.webview_text {
+            self.webview_call(name, call);
+        }
         if !self.native_locals.is_empty() {
             self.native_use(name, span);
         }

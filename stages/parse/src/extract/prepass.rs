@@ -946,6 +946,9 @@ pub(super) struct Looks {
     /// `window.electron.ipcRenderer`, a bundle of such helpers).
     pub ipc_renderer: bool,
     pub ipc_main: bool,
+    /// It names `webview`: the `<webview>` tags the code writes are read
+    /// (`super::webviews`).
+    pub webview: bool,
 }
 
 /// Runs the pre-pass over `program`, twice when the first pass bound anything. `foreign`
