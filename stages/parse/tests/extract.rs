@@ -3022,6 +3022,29 @@ a.commandLine.appendSwitch("proxy-server", "http://user:pw@proxy.invalid:8080");
         "const app = makeApp(); app.commandLine.appendSwitch(\"no-sandbox\"); app.enableSandbox();\n",
     );
     assert!(other.js.command_line_switches.is_empty());
+    // The command line bound to a name of its own first.
+    let bound = facts(
+        "main.js",
+        r#"const { app } = require("electron");
+const cl = app.commandLine;
+cl.appendSwitch("ignore-certificate-errors");
+const { commandLine } = app;
+commandLine.appendArgument("--no-sandbox");
+"#,
+    );
+    let names: Vec<(&str, Option<&str>, u32)> = bound
+        .js
+        .command_line_switches
+        .iter()
+        .map(|s| (s.api, s.switch.as_deref(), s.range.start.line))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("appendSwitch", Some("ignore-certificate-errors"), 3),
+            ("appendArgument", Some("no-sandbox"), 5)
+        ]
+    );
 }
 
 #[test]
@@ -4607,6 +4630,13 @@ fn webview_markup_in_strings_templates_and_concatenations_is_read() {
 const plain = '<div><webview src="https://example.invalid/?token=abc" allowpopups></webview></div>';
 const joined = '<webview src="' + url + '" plugins ' + (trusted && 'nodeintegrationinsubframes') + '></webview>';
 const unrelated = `<div class="${name}">webview</div>`;
+let composed = `<webview class="view" src="${this.url(url)}"`;
+if (options.node) {
+  composed += " nodeintegration";
+}
+composed += ` data-readonly="${ro ? 'true' : 'false'}"`;
+other += " allowpopups";
+$(".views").append(`${composed}></webview>`);
 "#,
     );
     assert_eq!(
@@ -4634,6 +4664,15 @@ const unrelated = `<div class="${name}">webview</div>`;
                 true,
                 Some("/${…}"),
                 &["nodeintegrationinsubframes", "plugins"],
+                None
+            ),
+            // Built in parts (electron-navigation): what is appended to the name is the tag's.
+            tag(
+                15,
+                "markup-in-code",
+                true,
+                Some("/${…}"),
+                &["nodeintegration"],
                 None
             ),
         ]

@@ -317,6 +317,22 @@ impl Files {
                 "the path is empty, too long, or holds NUL or a backslash",
             );
         }
+        // A page served or built from a template: `{{BASE_URL}}/app.js`, `<%= base %>app.js`,
+        // `${base}/app.js`, `%PUBLIC_URL%/app.js`, filled in later.
+        if context == Context::HtmlReference
+            && (["{{", "<%", "${"].iter().any(|open| spec.contains(open))
+                || spec.strip_prefix('%').is_some_and(|rest| {
+                    rest.split_once('%').is_some_and(|(name, _)| {
+                        !name.is_empty()
+                            && name.bytes().all(|b| b.is_ascii_uppercase() || b == b'_')
+                    })
+                }))
+        {
+            return Resolution::status(
+                "unresolved",
+                "the path holds a template placeholder, filled in where the page is served or built",
+            );
+        }
         let lower = spec.to_ascii_lowercase();
         if ["%2e", "%2f", "%5c"].iter().any(|e| lower.contains(e)) {
             return Resolution::status("rejected", "the path holds an encoded dot or separator");
@@ -1034,6 +1050,30 @@ mod tests {
                 (*status, *path),
                 "{from} {spec}"
             );
+        }
+    }
+
+    #[test]
+    fn a_template_placeholder_in_a_pages_script_is_unresolved() {
+        let mut map = BTreeMap::new();
+        for path in ["index.html", "app.js", "%20app.js", "out/app.js"] {
+            map.insert(path.to_owned(), true);
+        }
+        let f = Files::new(map, Vec::new(), BTreeMap::new());
+        for spec in [
+            "{{WORKBENCH_WEB_BASE_URL}}/app.js",
+            "<%= BASE_URL %>app.js",
+            "${base}/app.js",
+            "%PUBLIC_URL%/app.js",
+        ] {
+            let r = f.resolve("index.html", spec, Context::HtmlReference);
+            assert_eq!((r.status, r.path), ("unresolved", None), "{spec}");
+            assert!(r.limitation.unwrap().contains("template placeholder"));
+        }
+        // A percent-encoded name and a path with no placeholder resolve as before.
+        for (spec, path) in [("%20app.js", "%20app.js"), ("out/app.js", "out/app.js")] {
+            let r = f.resolve("index.html", spec, Context::HtmlReference);
+            assert_eq!(r.path.as_deref(), Some(path), "{spec}");
         }
     }
 

@@ -274,6 +274,8 @@ pub(crate) fn extract(
         webview_text: looks.webview,
         markup_span: None,
         dom_webview: None,
+        markup_binding: None,
+        markup_names: HashMap::default(),
         calls_traced: pre.electron || pre.child_process,
         ipc_main: looks.ipc_main,
         reads_ipc: pre.electron || looks.ipc_renderer || looks.ipc_main,
@@ -567,6 +569,12 @@ struct Extractor<'s, 'c> {
     /// The last `<webview>` the DOM made (`document.createElement("webview")`), by index
     /// into [`JsFacts::webviews`]: the attributes set next are its.
     dom_webview: Option<usize>,
+    /// The declaration being read whose value may be a `<webview>` tag's markup: where its
+    /// value starts, and the name it binds.
+    markup_binding: Option<(u32, String)>,
+    /// Names bound to a `<webview>` tag's markup, and the tag (an index into
+    /// [`JsFacts::webviews`]): markup appended to them adds to its attributes.
+    markup_names: HashMap<String, usize>,
     /// Whether the file's calls of its own functions by name are kept ([`LocalCall`]), so that
     /// what a handler, a bridge or an exported function does includes what those do: in a
     /// file that uses Electron or `child_process` (where its process boundaries are).
@@ -2290,6 +2298,11 @@ impl Visit for Extractor<'_, '_> {
     }
 
     fn visit_var_declarator(&mut self, decl: &VarDeclarator) {
+        if self.webview_text
+            && let (Pat::Ident(ident), Some(init)) = (&decl.name, &decl.init)
+        {
+            self.markup_binding = Some((init.span().lo.0, ident.id.sym.to_string()));
+        }
         if self.calls_traced
             && let (Pat::Ident(ident), Some(init)) = (&decl.name, &decl.init)
         {
@@ -2391,6 +2404,12 @@ impl Visit for Extractor<'_, '_> {
     }
 
     fn visit_assign_expr(&mut self, assign: &swc_ecma_ast::AssignExpr) {
+        if self.webview_text
+            && assign.op == swc_ecma_ast::AssignOp::AddAssign
+            && let AssignTarget::Simple(SimpleAssignTarget::Ident(name)) = &assign.left
+        {
+            self.webview_append(&name.id.sym, &assign.right);
+        }
         // `exports.modules = {…}` beside `exports.ids = […]`: a chunk in webpack's CommonJS
         // chunk format, which the runtime `require`s and installs.
         if let AssignTarget::Simple(SimpleAssignTarget::Member(target)) = &assign.left

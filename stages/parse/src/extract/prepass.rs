@@ -1139,7 +1139,9 @@ impl PrePass {
                 return true;
             }
         }
-        // const {ipcMain: s} = n / var s = n.ipcMain, where `n` is bound here.
+        // const {ipcMain: s} = n / var s = n.ipcMain, where `n` is bound here; and a member
+        // of Electron's objects bound to Electron (`const cl = app.commandLine`, `const {
+        // commandLine } = app`).
         if !self.aliases.is_empty()
             && root_name(init).is_some_and(|n| self.aliases.resolve(n, &self.scopes).is_some())
         {
@@ -1147,7 +1149,10 @@ impl PrePass {
             let first = name.split('.').next().unwrap_or("");
             if !first.is_empty() && self.aliases.resolve(first, &self.scopes).is_some() {
                 let target = normalize(&self.aliases, &self.scopes, name);
-                if let Some(module) = module_of(&target) {
+                let object = target.split('.').next().unwrap_or("");
+                let module = module_of(&target)
+                    .or_else(|| ELECTRON_OBJECTS.contains(&object).then_some("electron"));
+                if let Some(module) = module {
                     self.bind(pat, &target, module, 0);
                     return true;
                 }

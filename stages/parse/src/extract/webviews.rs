@@ -108,9 +108,19 @@ fn holds_tag(expr: &Expr, depth: usize) -> bool {
     }
 }
 
+/// The markup an expression appends to a tag built in parts (`tag += " nodeintegration"`), as
+/// [`markup`] reads it, with no tag of its own needed.
+fn appended_markup(expr: &Expr) -> String {
+    let (mut text, mut computed) = (String::new(), false);
+    concatenation(expr, &mut text, &mut computed);
+    text
+}
+
 /// The tags of `text`, markup code writes at `line`.
 pub(super) fn tags_in(text: &str, line: u32, computed: bool) -> Vec<HtmlWebview> {
-    crate::text::html_page(text)
+    // Markup built in parts may leave its tag open (`` `<webview src="${url}"` ``, closed by
+    // a later part): a tag open at the end of the text is closed there.
+    crate::text::html_page(&format!("{text}>"))
         .webviews
         .into_iter()
         .map(|tag| HtmlWebview {
@@ -441,10 +451,45 @@ impl Extractor<'_, '_> {
         if let Some((text, computed)) = markup(expr) {
             self.markup_span = Some((span.lo.0, span.hi.0));
             let line = self.source.range(span).start.line;
+            let mut last = None;
             for tag in tags_in(&text, line, computed) {
-                self.push_webview(tag);
+                if self.push_webview(tag) {
+                    last = Some(self.facts.webviews.len() - 1);
+                }
+            }
+            // The markup a declaration binds a name to, which later parts may add to.
+            if let Some((at, name)) = self.markup_binding.take()
+                && at == span.lo.0
+                && let Some(index) = last
+            {
+                self.markup_names.insert(name, index);
             }
         }
+    }
+
+    /// Reads markup appended to a name bound to a `<webview>` tag's markup (`let tag =
+    /// \`<webview src="${url}"\`; if (node) tag += " nodeintegration";`): its attributes are the
+    /// tag's, on some runs.
+    pub(super) fn webview_append(&mut self, name: &str, appended: &Expr) {
+        let Some(&index) = self.markup_names.get(name) else {
+            return;
+        };
+        let text = format!("<webview {}>", appended_markup(appended));
+        let Some(added) = crate::text::html_page(&text).webviews.into_iter().next() else {
+            return;
+        };
+        let tag = &mut self.facts.webviews[index];
+        for attribute in added.attributes {
+            if !tag.attributes.contains(&attribute) {
+                tag.attributes.push(attribute);
+            }
+        }
+        tag.attributes
+            .sort_by_key(|a| WEBVIEW_ATTRIBUTES.iter().position(|w| w == a));
+        if added.web_preferences.is_some() {
+            tag.web_preferences = added.web_preferences;
+        }
+        tag.computed = true;
     }
 
     /// Reads a call that makes a `<webview>` element, or sets an attribute on the last one
