@@ -3328,3 +3328,80 @@ module.exports = require(__dirname + "/../js/util.js");
         "tab-opened not paired"
     );
 }
+
+#[test]
+fn a_webview_code_writes_takes_its_preload_from_the_document_it_runs_in() {
+    // The embedder's document resolves a guest's preload URL: code a page's script requires
+    // runs in that page, whatever directory the code sits in.
+    let dir = tempfile::tempdir().unwrap();
+    write_tree(
+        dir.path(),
+        &[
+            (
+                "package.json",
+                br#"{"name":"tabs-app","version":"1.0.0","main":"main.js"}"#.to_vec(),
+            ),
+            (
+                "main.js",
+                br#"const { BrowserWindow } = require("electron");
+new BrowserWindow({ webPreferences: { webviewTag: true } }).loadFile("renderer/index.html");
+"#
+                .to_vec(),
+            ),
+            (
+                "renderer/index.html",
+                br#"<script src="js/app.js"></script>"#.to_vec(),
+            ),
+            (
+                "renderer/js/app.js",
+                b"const View = require(\"./js/components/view.js\");\n".to_vec(),
+            ),
+            (
+                "renderer/js/components/view.js",
+                br#"module.exports = (url, trusted) => `<webview src="${url}" ${trusted ? 'nodeintegration' : ''} preload="js/guest.js"></webview>`;
+const el = document.createElement("webview");
+el.setAttribute("preload", "file:./missing.js");
+"#
+                .to_vec(),
+            ),
+            ("renderer/js/guest.js", b"window.guest = true;\n".to_vec()),
+        ],
+    );
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let mut preloads: Vec<(String, String, String, String)> = nodes(&result, "electron-preload")
+        .into_iter()
+        .map(|n| {
+            let p = props(n);
+            (
+                p["mechanism"].as_str().unwrap().to_owned(),
+                p["declared_path"].as_str().unwrap().to_owned(),
+                p["resolved_path"].as_str().unwrap_or("-").to_owned(),
+                p["limitations"][0].as_str().unwrap_or("-").to_owned(),
+            )
+        })
+        .collect();
+    preloads.sort();
+    assert_eq!(
+        preloads,
+        [
+            (
+                "code-webview-preload",
+                "./missing.js",
+                "-",
+                "no file of the artifact matches the path"
+            ),
+            (
+                "code-webview-preload",
+                "js/guest.js",
+                "renderer/js/guest.js",
+                "resolved from the directory of renderer/index.html, the page whose document runs the code that writes the tag"
+            ),
+        ]
+        .map(|(a, b, c, d)| (a.to_owned(), b.to_owned(), c.to_owned(), d.to_owned()))
+    );
+    assert_eq!(
+        result["summary"]["webview_tags"],
+        json!({"tags": 2, "written_by_code": 2, "computed": 2, "node_integration": 1,
+               "web_security_disabled": 0, "allow_popups": 0})
+    );
+}

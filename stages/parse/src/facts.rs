@@ -243,6 +243,8 @@ pub struct HtmlWebview {
     pub attributes: Vec<&'static str>,
     /// The `webpreferences` attribute as written (`"webSecurity=no, contextIsolation=no"`).
     pub web_preferences: Option<String>,
+    /// The file the `preload` attribute names (a relative `file:` URL's path), as written.
+    pub preload: Option<String>,
 }
 
 /// The `<webview>` attributes that change what the guest page may do (present or not: Electron

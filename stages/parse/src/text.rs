@@ -197,6 +197,16 @@ pub(crate) struct InlineScript {
     pub line: u32,
 }
 
+/// The file a `<webview preload>` URL names: a relative `file:` URL (`file:./preload.js`) is
+/// the path after the scheme; any other URL is kept as written.
+pub(crate) fn preload_path(url: &str) -> String {
+    let url = url.trim();
+    match url.strip_prefix("file:") {
+        Some(rest) if !rest.starts_with("//") => cut(rest, MAX_FIELD).to_owned(),
+        _ => cut(url, MAX_FIELD).to_owned(),
+    }
+}
+
 /// Reads an HTML page: script tags, the `<base href>`, webview preloads (a `file:` URL: a
 /// relative one, `./preload.js` or `file:./preload.js`, names a file beside the page), inline
 /// scripts (no `src`, and a JavaScript type or `module`) and meta content security policies.
@@ -236,6 +246,9 @@ pub(crate) fn html_page(text: &str) -> HtmlPage {
                         None => {}
                     },
                     b"webview" => {
+                        let preload = value("preload")
+                            .filter(|u| !u.trim().is_empty())
+                            .map(|url| preload_path(&url));
                         if page.webviews.len() < MAX_SCRIPTS {
                             page.webviews.push(crate::facts::HtmlWebview {
                                 line,
@@ -250,14 +263,11 @@ pub(crate) fn html_page(text: &str) -> HtmlPage {
                                     .collect(),
                                 web_preferences: value("webpreferences")
                                     .map(|w| cut(&w, MAX_FIELD).to_owned()),
+                                preload: preload.clone(),
                             });
                         }
-                        if let Some(url) = value("preload").filter(|u| !u.is_empty()) {
-                            let url = match url.strip_prefix("file:") {
-                                Some(rest) if !rest.starts_with("//") => rest.to_owned(),
-                                _ => url,
-                            };
-                            tags.push((url, line, true));
+                        if let Some(path) = preload {
+                            tags.push((path, line, true));
                         }
                     }
                     b"meta" => {

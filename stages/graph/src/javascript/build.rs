@@ -1091,7 +1091,7 @@ pub fn build(cx: &StageCx<'_>, request: &Request<'_>) -> Result<Built, Failure> 
             props["webview_tags"] = json!(file
                 .all_webviews()
                 .map(|w| json!({"line": w.line, "written": w.written, "computed": w.computed,
-                    "src": w.src, "attributes": w.attributes, "web_preferences": w.web_preferences,
+                    "src": w.src, "attributes": w.attributes, "web_preferences": w.web_preferences, "preload": w.preload,
                     "node_integration": w.node_integration(), "web_security_disabled": w.web_security_disabled()}))
                 .collect::<Vec<_>>());
         }
@@ -1247,6 +1247,14 @@ pub fn build(cx: &StageCx<'_>, request: &Request<'_>) -> Result<Built, Failure> 
         parsed,
         request.source_map_contents,
     )?;
+    project_code_webview_preloads(
+        &mut Out {
+            env: &env,
+            sink: &mut sink,
+        },
+        parsed,
+    )?;
+    (sink.mains, sink.loads) = (Vec::new(), Vec::new());
     let renderer_pages = renderer_pages(&env, parsed);
     let projected = Projected {
         sink,
@@ -1973,6 +1981,93 @@ fn project_packages(b: &mut Out<'_, '_>, parsed: &[FileFacts]) -> Result<Option<
         }
     }
     Ok(app_node)
+}
+
+/// The preloads of the `<webview>` tags code writes (`electron-preload` roles of mechanism
+/// `code-webview-preload`): a URL the embedder's document resolves, so from the page whose
+/// document the code runs in ([`documents`]), else from the file itself.
+fn project_code_webview_preloads(o: &mut Out<'_, '_>, parsed: &[FileFacts]) -> Result<(), Failure> {
+    if parsed
+        .iter()
+        .all(|f| f.js.webviews.iter().all(|w| w.preload.is_none()))
+    {
+        return Ok(());
+    }
+    let loads = o.sink.loads.clone();
+    let documents = documents(&o.env.files, &loads);
+    for file in parsed {
+        let Some(source) = o.env.file_nodes.get(&file.path).cloned() else {
+            continue;
+        };
+        let mut seen = BTreeSet::new();
+        for preload in file.js.webviews.iter().filter_map(|w| w.preload.as_deref()) {
+            if !seen.insert(preload) {
+                continue;
+            }
+            let files = &o.env.files;
+            let own = || files.resolve(&file.path, preload, Context::HtmlReference);
+            let resolution = match documents.get(file.path.as_str()) {
+                Some(page) => {
+                    let found = files.resolve(page, preload, Context::HtmlReference);
+                    if found.status == "resolved" {
+                        Resolution {
+                            limitation: Some(format!(
+                                "resolved from the directory of {page}, the page whose document runs the code that writes the tag"
+                            )),
+                            ..found
+                        }
+                    } else {
+                        Some(own())
+                            .filter(|r| r.status == "resolved")
+                            .unwrap_or(found)
+                    }
+                }
+                None => own(),
+            };
+            o.role_resolved(
+                "electron-preload",
+                &source,
+                file,
+                preload,
+                Context::HtmlReference,
+                resolution,
+                "code-webview-preload",
+                None,
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// The page whose document each script runs in: the scripts a page loads with `<script src>`
+/// and the scripts they load, transitively (the first page in path order that reaches one).
+fn documents<'l>(files: &'l Files, loads: &'l [(String, String)]) -> HashMap<&'l str, &'l str> {
+    let script = |path: &str| {
+        let lower = path.to_ascii_lowercase();
+        [".js", ".cjs", ".mjs", ".jsx", ".ts", ".tsx"]
+            .iter()
+            .any(|e| lower.ends_with(e))
+    };
+    let mut next: HashMap<&str, Vec<&str>> = HashMap::default();
+    for (from, to) in loads {
+        if script(from) && script(to) {
+            next.entry(from.as_str()).or_default().push(to.as_str());
+        }
+    }
+    let mut pages: Vec<(&str, &str)> = files.page_scripts().collect();
+    pages.sort_by_key(|&(script, page)| (page, script));
+    let mut document: HashMap<&str, &str> = HashMap::default();
+    for (first, page) in pages {
+        let mut stack = vec![first];
+        while let Some(path) = stack.pop() {
+            if document.contains_key(path) {
+                continue;
+            }
+            document.insert(path, page);
+            stack.extend(next.get(path).into_iter().flatten());
+        }
+    }
+    document
 }
 
 /// What a page's `<script src>` names: its `src`, below the page's `<base href>` when it is
@@ -3932,8 +4027,15 @@ fn project_findings<'p>(
             }
         }
     }
-    let reached = reached.get_or_init(|| reached_from(&mains, &loads));
-    c.reach = Some(reach(&mains, reached, parsed, &ipc_of));
+    c.reach = Some(reach(
+        &mains,
+        reached.get_or_init(|| reached_from(&mains, &loads)),
+        parsed,
+        &ipc_of,
+    ));
+    drop(reached);
+    // Kept for what is read after the findings (the pages documents run in).
+    (sink.mains, sink.loads) = (mains, loads);
     Ok(c)
 }
 

@@ -211,6 +211,13 @@ impl Files {
         }
     }
 
+    /// Each script a page loads with `<script src>`, with that page (the first in path order).
+    pub fn page_scripts(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.page_scripts
+            .iter()
+            .map(|(script, page)| (script.as_str(), page.as_str()))
+    }
+
     /// Resolves a reference of `kind` (a [`rea_parse::Reference`]'s) written in `from`. A
     /// script a page loads with `<script src>` runs in that page's context: Electron gives it
     /// the page's `__dirname`, and its `require` and its workers' URLs start from the page's
@@ -330,7 +337,7 @@ impl Files {
         {
             return Resolution::status(
                 "unresolved",
-                "the path holds a template placeholder, filled in where the page is served or built",
+                "the path holds a template placeholder, filled in where it is served or built",
             );
         }
         let lower = spec.to_ascii_lowercase();

@@ -230,6 +230,7 @@ struct Attributes {
     present: Vec<&'static str>,
     src: Option<String>,
     web_preferences: Option<String>,
+    preload: Option<String>,
     computed: bool,
 }
 
@@ -252,6 +253,12 @@ impl Attributes {
         match name.as_str() {
             "src" => self.src = text.map(|t| cut(&crate::redact::url(&t), MAX_VALUE).to_owned()),
             "webpreferences" => self.web_preferences = text,
+            // `<video preload="auto">` is no webview's.
+            "preload" => {
+                self.preload = text
+                    .filter(|t| !matches!(t.trim(), "" | "auto" | "none" | "metadata"))
+                    .map(|t| crate::text::preload_path(&t));
+            }
             _ => {
                 if let Some(attribute) = WEBVIEW_ATTRIBUTES.into_iter().find(|a| *a == name)
                     && !self.present.contains(&attribute)
@@ -273,6 +280,7 @@ impl Attributes {
             src: self.src.filter(|s| !s.trim().is_empty()),
             attributes: self.present,
             web_preferences: self.web_preferences,
+            preload: self.preload,
         }
     }
 }
@@ -420,13 +428,16 @@ pub(super) fn jsx(element: &JSXElement, line: u32) -> Option<HtmlWebview> {
 /// have too).
 fn set_attribute(tag: &mut HtmlWebview, name: &str, value: Option<&Expr>) {
     let name = name.to_ascii_lowercase();
-    if name != "webpreferences" && !WEBVIEW_ATTRIBUTES.contains(&name.as_str()) || name == "plugins"
+    if !matches!(name.as_str(), "webpreferences" | "preload")
+        && !WEBVIEW_ATTRIBUTES.contains(&name.as_str())
+        || name == "plugins"
     {
         return;
     }
     let mut attributes = Attributes {
         present: std::mem::take(&mut tag.attributes),
         web_preferences: tag.web_preferences.take(),
+        preload: tag.preload.take(),
         ..Attributes::default()
     };
     attributes.read(&name, value);
@@ -434,6 +445,7 @@ fn set_attribute(tag: &mut HtmlWebview, name: &str, value: Option<&Expr>) {
     tag.attributes
         .sort_by_key(|a| WEBVIEW_ATTRIBUTES.iter().position(|w| w == a));
     tag.web_preferences = attributes.web_preferences;
+    tag.preload = attributes.preload;
     tag.computed = true;
 }
 
@@ -488,6 +500,9 @@ impl Extractor<'_, '_> {
             .sort_by_key(|a| WEBVIEW_ATTRIBUTES.iter().position(|w| w == a));
         if added.web_preferences.is_some() {
             tag.web_preferences = added.web_preferences;
+        }
+        if added.preload.is_some() {
+            tag.preload = added.preload;
         }
         tag.computed = true;
     }
