@@ -3399,9 +3399,48 @@ el.setAttribute("preload", "file:./missing.js");
         ]
         .map(|(a, b, c, d)| (a.to_owned(), b.to_owned(), c.to_owned(), d.to_owned()))
     );
+    let webviews = &result["summary"]["webview_tags"];
     assert_eq!(
-        result["summary"]["webview_tags"],
-        json!({"tags": 2, "written_by_code": 2, "computed": 2, "node_integration": 1,
-               "web_security_disabled": 0, "allow_popups": 0})
+        [
+            "tags",
+            "written_by_code",
+            "computed",
+            "node_integration",
+            "web_security_disabled",
+            "allow_popups",
+            "omitted"
+        ]
+        .map(|k| webviews[k].as_u64().unwrap()),
+        [2, 2, 2, 1, 0, 0, 0]
+    );
+    let listed: Vec<(&str, u64, &str, &str)> = webviews["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            (
+                t["path"].as_str().unwrap(),
+                t["line"].as_u64().unwrap(),
+                t["written"].as_str().unwrap(),
+                t["preload"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        listed,
+        [
+            (
+                "renderer/js/components/view.js",
+                1,
+                "markup-in-code",
+                "js/guest.js"
+            ),
+            (
+                "renderer/js/components/view.js",
+                2,
+                "element",
+                "./missing.js"
+            )
+        ]
     );
 }

@@ -779,6 +779,35 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
             webviews["web_security_disabled"],
             webviews["allow_popups"]
         );
+        // The tags that grant their guest something, where they are written.
+        for tag in webviews["items"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|t| {
+                t["node_integration"] == true
+                    || t["web_security_disabled"] == true
+                    || !t["attributes"].as_array().is_none_or(Vec::is_empty)
+            })
+            .take(4)
+        {
+            let mut grants = strings(&tag["attributes"]);
+            if let Some(prefs) = tag["web_preferences"].as_str() {
+                grants.push(format!("webpreferences=\"{prefs}\""));
+            }
+            say!(
+                "  webview           {}:{} ({}{}): {}",
+                text(&tag["path"]),
+                tag["line"],
+                text(&tag["written"]),
+                if tag["computed"] == true {
+                    ", computed"
+                } else {
+                    ""
+                },
+                grants.join(" ")
+            );
+        }
     }
     let schemes = &s["url_schemes"];
     let listed = schemes["schemes"].as_array().map_or(&[][..], Vec::as_slice);

@@ -393,9 +393,20 @@ fn windows_handlers_open_external_and_policies_match_electronegativity() {
         ])
     );
     // The webview tags, counted; their sources keep no secret.
+    let mut webviews = result["result"]["summary"]["webview_tags"].clone();
+    let items = webviews.as_object_mut().unwrap().remove("items").unwrap();
     assert_eq!(
-        result["result"]["summary"]["webview_tags"],
-        serde_json::json!({"tags": 5, "written_by_code": 0, "computed": 0, "node_integration": 2, "web_security_disabled": 2, "allow_popups": 1})
+        webviews,
+        serde_json::json!({"tags": 5, "written_by_code": 0, "computed": 0, "node_integration": 2, "web_security_disabled": 2, "allow_popups": 1, "omitted": 0})
+    );
+    // Each listed where the pages write it, as the nodes list them.
+    assert_eq!(items.as_array().unwrap().len(), 5);
+    assert!(
+        items
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|t| t["written"] == "html" && t["path"].as_str().unwrap().ends_with(".html"))
     );
     let text = result.to_string();
     assert!(

@@ -1679,9 +1679,23 @@ fn command_line_switches(parsed: &[FileFacts]) -> Value {
 /// Node.js, turn its web security off, or let it open windows; how many the code writes, and
 /// how many have attributes computed at run time.
 fn webview_tags(parsed: &[FileFacts]) -> Value {
-    let tags: Vec<&rea_parse::HtmlWebview> = parsed.iter().flat_map(|f| f.all_webviews()).collect();
-    let count =
-        |test: &dyn Fn(&rea_parse::HtmlWebview) -> bool| tags.iter().filter(|w| test(w)).count();
+    let tags: Vec<(&str, &rea_parse::HtmlWebview)> = parsed
+        .iter()
+        .flat_map(|f| f.all_webviews().map(|w| (f.path.as_str(), w)))
+        .collect();
+    let count = |test: &dyn Fn(&rea_parse::HtmlWebview) -> bool| {
+        tags.iter().filter(|(_, w)| test(w)).count()
+    };
+    // Each tag by file and line, in path order (at most as many as the handlers' boundaries).
+    let items: Vec<Value> = tags
+        .iter()
+        .take(MAX_SUMMARY_HANDLER_BOUNDARIES)
+        .map(|(path, w)| {
+            json!({"path": path, "line": w.line, "written": w.written, "computed": w.computed,
+                   "attributes": w.attributes, "web_preferences": w.web_preferences, "preload": w.preload,
+                   "node_integration": w.node_integration(), "web_security_disabled": w.web_security_disabled()})
+        })
+        .collect();
     json!({
         "tags": tags.len(),
         "written_by_code": count(&|w| w.written != "html"),
@@ -1689,6 +1703,8 @@ fn webview_tags(parsed: &[FileFacts]) -> Value {
         "node_integration": count(&|w| w.node_integration()),
         "web_security_disabled": count(&|w| w.web_security_disabled()),
         "allow_popups": count(&|w| w.attributes.contains(&"allowpopups")),
+        "items": items,
+        "omitted": tags.len() - items.len(),
     })
 }
 
