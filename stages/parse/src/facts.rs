@@ -1257,10 +1257,11 @@ pub enum UpdateValue {
 /// that sends later launches to `second-instance`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct LaunchInput {
-    /// `open-url`, `open-file`, `second-instance`, `continue-activity`, or
-    /// `requestSingleInstanceLock`.
+    /// `open-url`, `open-file`, `second-instance`, `continue-activity`,
+    /// `requestSingleInstanceLock`, or `process.argv` (a read of the command line the process
+    /// was launched with, which carries a deep link or a file to open on Windows and Linux).
     pub api: &'static str,
-    /// For a listener, as [`SecurityHandler::handler`]; `None` for the lock.
+    /// For a listener, as [`SecurityHandler::handler`]; `None` for the lock and a read.
     pub handler: Option<&'static str>,
     pub range: Range,
 }

@@ -2872,6 +2872,8 @@ a.on(eventName, () => {});
 editor.on("open-file", () => {});
 a.setAsDefaultProtocolClient("rea-app");
 p.registerSchemesAsPrivileged([{ scheme: "rea", privileges: { standard: true } }]);
+const link = process.argv.find((arg) => arg.startsWith("rea-app://"));
+const argv = process["argv"], env = process.env, other = proc.argv;
 "#,
     );
     // Minified code renames `app` and `protocol` as it does the rest of Electron.
@@ -2900,12 +2902,15 @@ p.registerSchemesAsPrivileged([{ scheme: "rea", privileges: { standard: true } }
             ("open-url", Some("reference"), 4),
             ("open-file", Some("null"), 5),
             ("continue-activity", Some("function"), 6),
+            // The command line a first instance is launched with carries its deep link on
+            // Windows and Linux.
+            ("process.argv", None, 12),
         ]
     );
     // The same events on an object of a file that does not use Electron are its own.
     let other = facts(
         "editor.js",
-        "const app = new App(); app.on(\"open-file\", open); app.requestSingleInstanceLock();\n",
+        "const app = new App(); app.on(\"open-file\", open); app.requestSingleInstanceLock(); process.argv;\n",
     );
     assert!(other.js.launch_inputs.is_empty());
 }

@@ -872,7 +872,8 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
         })
         .collect();
     let locks = launch["single_instance_locks"].as_u64().unwrap_or(0);
-    if !deep_links.is_empty() || !heard.is_empty() || locks > 0 {
+    let argv = launch["process_argv_reads"].as_u64().unwrap_or(0);
+    if !deep_links.is_empty() || !heard.is_empty() || locks > 0 || argv > 0 {
         let links = if deep_links.is_empty() {
             "none".to_owned()
         } else {
@@ -884,7 +885,7 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
             heard.join(", ")
         };
         say!(
-            "  launch inputs     deep links {links}; listeners {heard}; single-instance lock {}",
+            "  launch inputs     deep links {links}; listeners {heard}; single-instance lock {}; process.argv read {argv} times",
             if locks > 0 { "taken" } else { "not taken" }
         );
     }

@@ -321,7 +321,8 @@ new BrowserWindow().webContents.executeJavaScript("document.body.dataset.theme =
 /// Where outside input reaches the running application: the summary counts each launch
 /// event's listeners across files (a removed one is not counted), names the schemes the
 /// application opens as their default client, and says whether it takes the single-instance
-/// lock; each file's node lists its own, with their lines.
+/// lock and how often the code reads the command line it was launched with; each file's node
+/// lists its own, with their lines.
 #[test]
 fn the_summary_says_how_deep_links_and_later_launches_reach_the_application() {
     let files = [
@@ -332,7 +333,8 @@ fn the_summary_says_how_deep_links_and_later_launches_reach_the_application() {
 require("./links");
 a.setAsDefaultProtocolClient("notes");
 if (!a.requestSingleInstanceLock()) a.quit();
-a.on("second-instance", (event, argv) => open(argv.pop()));"#,
+a.on("second-instance", (event, argv) => open(argv.pop()));
+const first = process.argv.find((arg) => arg.startsWith("notes://"));"#,
         ),
         (
             "links.js",
@@ -346,7 +348,7 @@ electron.app.setAsDefaultProtocolClient("notes-beta");"#,
     let text = summary_in(dir.path(), &[]);
     assert_eq!(
         line_of(&text, "launch inputs"),
-        "launch inputs     deep links notes:// notes-beta://; listeners open-url 1, second-instance 1; single-instance lock taken",
+        "launch inputs     deep links notes:// notes-beta://; listeners open-url 1, second-instance 1; single-instance lock taken; process.argv read 1 times",
         "{text}"
     );
     let envelope = envelope_in(dir.path());
@@ -356,7 +358,7 @@ electron.app.setAsDefaultProtocolClient("notes-beta");"#,
         serde_json::json!({
             "default_protocol_schemes": ["notes", "notes-beta"],
             "open_url_listeners": 1, "second_instance_listeners": 1, "open_file_listeners": 0,
-            "continue_activity_listeners": 0, "single_instance_locks": 1
+            "continue_activity_listeners": 0, "single_instance_locks": 1, "process_argv_reads": 1
         })
     );
     let inputs_of = |path: &str| {
@@ -381,7 +383,8 @@ electron.app.setAsDefaultProtocolClient("notes-beta");"#,
         inputs_of("main.js"),
         serde_json::json!([
             {"api": "requestSingleInstanceLock", "line": 4, "column": 5},
-            {"api": "second-instance", "handler": "function", "line": 5, "column": 0}
+            {"api": "second-instance", "handler": "function", "line": 5, "column": 0},
+            {"api": "process.argv", "line": 6, "column": 14}
         ])
     );
 }

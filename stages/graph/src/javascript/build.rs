@@ -1502,13 +1502,17 @@ fn launch_inputs(parsed: &[FileFacts]) -> Value {
         "open_file_listeners",
         "continue_activity_listeners",
     ]);
-    let mut locks = 0u64;
+    let (mut locks, mut argv) = (0u64, 0u64);
     for input in parsed.iter().flat_map(|f| &f.js.launch_inputs) {
         let key = match input.api {
             "open-url" => "open_url_listeners",
             "second-instance" => "second_instance_listeners",
             "open-file" => "open_file_listeners",
             "continue-activity" => "continue_activity_listeners",
+            "process.argv" => {
+                argv += 1;
+                continue;
+            }
             _ => {
                 locks += 1;
                 continue;
@@ -1532,6 +1536,7 @@ fn launch_inputs(parsed: &[FileFacts]) -> Value {
             .collect::<Vec<_>>()
     );
     out["single_instance_locks"] = json!(locks);
+    out["process_argv_reads"] = json!(argv);
     out
 }
 

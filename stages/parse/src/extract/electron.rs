@@ -1579,7 +1579,30 @@ impl Extractor<'_, '_> {
     }
 }
 
+/// Most reads of `process.argv` kept per file.
+const MAX_ARGV_READS: usize = 16;
+
 impl Extractor<'_, '_> {
+    /// A read of `process.argv` in a file that uses Electron: the command line the process
+    /// was launched with, where Windows and Linux hand a deep link (`myapp://…`) or a file
+    /// to open to the first instance (later ones come through `second-instance`). A launch
+    /// input of api `process.argv`, up to [`MAX_ARGV_READS`] a file.
+    pub(super) fn argv_read(&mut self, span: Span) {
+        let reads = self
+            .facts
+            .launch_inputs
+            .iter()
+            .filter(|i| i.api == "process.argv")
+            .count();
+        if reads < MAX_ARGV_READS && self.admit(None) {
+            self.facts.launch_inputs.push(LaunchInput {
+                api: "process.argv",
+                handler: None,
+                range: self.source.range(span),
+            });
+        }
+    }
+
     /// The command-line API a call of a file that uses Electron makes:
     /// `app.commandLine.appendSwitch`, `app.commandLine.appendArgument` or
     /// `app.enableSandbox`.

@@ -2513,6 +2513,13 @@ impl Visit for Extractor<'_, '_> {
     }
 
     fn visit_member_expr(&mut self, member: &swc_ecma_ast::MemberExpr) {
+        if self.electron
+            && let Expr::Ident(object) = unwrap(&member.obj)
+            && &*object.sym == "process"
+            && member.prop.as_ident().is_some_and(|p| &*p.sym == "argv")
+        {
+            self.argv_read(member.span);
+        }
         if let Expr::Call(call) = unwrap(&member.obj)
             && let Some(prop) = member.prop.as_ident()
             && require_spec(&member.obj).is_some_and(|s| is_native_spec(&s))
