@@ -68,16 +68,20 @@ pub(crate) fn parse(source: &Source<'_>, path: &str) -> Parsed {
         })]
     } else {
         &[
+            // `export v from "mod"` (Babel's export-default-from, as packages such as
+            // history 4 ship their `modules/`) is read too: no valid program reads otherwise.
             Syntax::Es(EsSyntax {
                 jsx: true,
                 decorators: true,
                 allow_return_outside_function: true,
+                export_default_from: true,
                 ..EsSyntax::default()
             }),
             Syntax::Es(EsSyntax {
                 jsx: false,
                 decorators: true,
                 allow_return_outside_function: true,
+                export_default_from: true,
                 ..EsSyntax::default()
             }),
         ]

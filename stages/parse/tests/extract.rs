@@ -4761,3 +4761,27 @@ fn a_jsx_webview_in_a_shipped_source_is_read() {
         )]
     );
 }
+
+#[test]
+fn export_default_from_reads_as_a_reexport() {
+    // Babel's export-default-from, as history 4 ships its `modules/index.js`.
+    let f = facts(
+        "modules/index.js",
+        "export createHistory from './createBrowserHistory'\nexport useBasename, { other } from './useBasename'\nexport * as all from './all'\n",
+    );
+    assert_eq!(f.parse, ParseStatus::Complete, "{:?}", f.diagnostics);
+    let mut specs: Vec<(&str, &str)> =
+        f.js.references
+            .iter()
+            .filter_map(|r| Some((r.kind, r.specifier.as_deref()?)))
+            .collect();
+    specs.sort();
+    assert_eq!(
+        specs,
+        [
+            ("static-import", "./all"),
+            ("static-import", "./createBrowserHistory"),
+            ("static-import", "./useBasename")
+        ]
+    );
+}
