@@ -4785,3 +4785,19 @@ fn export_default_from_reads_as_a_reexport() {
         ]
     );
 }
+
+#[test]
+fn a_long_concatenation_is_searched_for_webview_markup_once_and_its_nested_parts_still_are() {
+    // A generated string of thousands of parts: its left spine is searched with the whole, and
+    // a tag written inside one of its parts is still found.
+    let parts: Vec<String> = (0..3000).map(|i| format!("x{i}")).collect();
+    let text = format!(
+        "// webview\nconst s = {} + (c ? '<webview allowpopups>' + y : z);\n",
+        parts.join(" + ")
+    );
+    let f = facts("generated.js", &text);
+    assert_eq!(
+        code_webviews(&f),
+        [tag(2, "markup-in-code", true, None, &["allowpopups"], None)]
+    );
+}

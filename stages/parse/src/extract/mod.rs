@@ -273,6 +273,7 @@ pub(crate) fn extract(
         electron: pre.electron,
         webview_text: looks.webview,
         markup_span: None,
+        searched_chain: None,
         dom_webview: None,
         markup_binding: None,
         markup_names: HashMap::default(),
@@ -566,6 +567,8 @@ struct Extractor<'s, 'c> {
     webview_text: bool,
     /// The extent of the last expression read as markup (its parts are not read again).
     markup_span: Option<(u32, u32)>,
+    /// The extent of the last concatenation searched for markup and found to hold none.
+    searched_chain: Option<(u32, u32)>,
     /// The last `<webview>` the DOM made (`document.createElement("webview")`), by index
     /// into [`JsFacts::webviews`]: the attributes set next are its.
     dom_webview: Option<usize>,

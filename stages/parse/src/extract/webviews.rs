@@ -460,7 +460,21 @@ impl Extractor<'_, '_> {
         {
             return;
         }
-        if let Some((text, computed)) = markup(expr) {
+        // A concatenation's left spine (`a + b + c` holds `a + b`, starting where it starts)
+        // was searched with the whole: searching each again would be quadratic.
+        let chain = matches!(expr, Expr::Bin(bin) if bin.op == BinaryOp::Add);
+        if chain
+            && self
+                .searched_chain
+                .is_some_and(|(lo, hi)| lo == span.lo.0 && span.hi.0 <= hi)
+        {
+            return;
+        }
+        let found = markup(expr);
+        if chain && found.is_none() {
+            self.searched_chain = Some((span.lo.0, span.hi.0));
+        }
+        if let Some((text, computed)) = found {
             self.markup_span = Some((span.lo.0, span.hi.0));
             let line = self.source.range(span).start.line;
             let mut last = None;
