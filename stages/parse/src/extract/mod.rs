@@ -574,7 +574,7 @@ struct Extractor<'s, 'c> {
     dom_webview: Option<usize>,
     /// The declaration being read whose value may be a `<webview>` tag's markup: where its
     /// value starts, and the name it binds.
-    markup_binding: Option<(u32, String)>,
+    markup_binding: Option<(u32, swc_atoms::Atom)>,
     /// Names bound to a `<webview>` tag's markup, and the tag (an index into
     /// [`JsFacts::webviews`]): markup appended to them adds to its attributes.
     markup_names: HashMap<String, usize>,
@@ -2304,7 +2304,7 @@ impl Visit for Extractor<'_, '_> {
         if self.webview_text
             && let (Pat::Ident(ident), Some(init)) = (&decl.name, &decl.init)
         {
-            self.markup_binding = Some((init.span().lo.0, ident.id.sym.to_string()));
+            self.markup_binding = Some((init.span().lo.0, ident.id.sym.clone()));
         }
         if self.calls_traced
             && let (Pat::Ident(ident), Some(init)) = (&decl.name, &decl.init)

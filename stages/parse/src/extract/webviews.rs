@@ -80,11 +80,9 @@ pub(super) fn markup(expr: &Expr) -> Option<(String, bool)> {
 fn holds_tag(expr: &Expr, depth: usize) -> bool {
     let quasis = |tpl: &Tpl| tpl.quasis.iter().any(|q| q.raw.contains(TAG));
     match expr {
-        Expr::Lit(Lit::Str(s)) => s
-            .value
-            .as_bytes()
-            .windows(TAG.len())
-            .any(|w| w == TAG.as_bytes()),
+        Expr::Lit(Lit::Str(s)) => {
+            memchr::memmem::find(s.value.as_bytes(), TAG.as_bytes()).is_some()
+        }
         Expr::Tpl(tpl) => quasis(tpl),
         Expr::TaggedTpl(tagged) => quasis(&tagged.tpl),
         Expr::Paren(paren) if depth < MAX_DEPTH => holds_tag(&paren.expr, depth + 1),
@@ -488,7 +486,7 @@ impl Extractor<'_, '_> {
                 && at == span.lo.0
                 && let Some(index) = last
             {
-                self.markup_names.insert(name, index);
+                self.markup_names.insert(name.to_string(), index);
             }
         }
     }
