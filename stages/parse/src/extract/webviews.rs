@@ -432,18 +432,27 @@ fn set_attribute(tag: &mut HtmlWebview, name: &str, value: Option<&Expr>) {
     {
         return;
     }
-    let mut attributes = Attributes {
-        present: std::mem::take(&mut tag.attributes),
-        web_preferences: tag.web_preferences.take(),
-        preload: tag.preload.take(),
-        ..Attributes::default()
-    };
+    let mut attributes = Attributes::default();
     attributes.read(&name, value);
-    tag.attributes = attributes.present;
+    merge(tag, attributes.tag(tag.line, tag.written));
+}
+
+/// Adds to `tag` the attributes code gives it later (`added`): those present, and the
+/// `webpreferences` and `preload` it sets. Its attributes are then computed.
+fn merge(tag: &mut HtmlWebview, added: HtmlWebview) {
+    for attribute in added.attributes {
+        if !tag.attributes.contains(&attribute) {
+            tag.attributes.push(attribute);
+        }
+    }
     tag.attributes
         .sort_by_key(|a| WEBVIEW_ATTRIBUTES.iter().position(|w| w == a));
-    tag.web_preferences = attributes.web_preferences;
-    tag.preload = attributes.preload;
+    if added.web_preferences.is_some() {
+        tag.web_preferences = added.web_preferences;
+    }
+    if added.preload.is_some() {
+        tag.preload = added.preload;
+    }
     tag.computed = true;
 }
 
@@ -502,21 +511,7 @@ impl Extractor<'_, '_> {
         let Some(added) = crate::text::html_page(&text).webviews.into_iter().next() else {
             return;
         };
-        let tag = &mut self.facts.webviews[index];
-        for attribute in added.attributes {
-            if !tag.attributes.contains(&attribute) {
-                tag.attributes.push(attribute);
-            }
-        }
-        tag.attributes
-            .sort_by_key(|a| WEBVIEW_ATTRIBUTES.iter().position(|w| w == a));
-        if added.web_preferences.is_some() {
-            tag.web_preferences = added.web_preferences;
-        }
-        if added.preload.is_some() {
-            tag.preload = added.preload;
-        }
-        tag.computed = true;
+        merge(&mut self.facts.webviews[index], added);
     }
 
     /// Reads a call that makes a `<webview>` element, or sets an attribute on the last one
