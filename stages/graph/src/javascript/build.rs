@@ -17,7 +17,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use super::ids;
-use super::resolve::{Context, Files, PackageScope, Resolution};
+use super::resolve::{Context, Files, ModuleSystem, PackageScope, Resolution};
 use crate::artifact::InventoryGraph;
 
 /// Most observations kept on one node.
@@ -2026,24 +2026,15 @@ fn project_code_webview_preloads(o: &mut Out<'_, '_>, parsed: &[FileFacts]) -> R
                 continue;
             }
             let files = &o.env.files;
-            let own = || files.resolve(&file.path, preload, Context::HtmlReference);
             let resolution = match documents.get(file.path.as_str()) {
-                Some(page) => {
-                    let found = files.resolve(page, preload, Context::HtmlReference);
-                    if found.status == "resolved" {
-                        Resolution {
-                            limitation: Some(format!(
-                                "resolved from the directory of {page}, the page whose document runs the code that writes the tag"
-                            )),
-                            ..found
-                        }
-                    } else {
-                        Some(own())
-                            .filter(|r| r.status == "resolved")
-                            .unwrap_or(found)
-                    }
-                }
-                None => own(),
+                Some(page) => files.resolve_from_page(
+                    page,
+                    &file.path,
+                    preload,
+                    (Context::HtmlReference, ModuleSystem::Require),
+                    "the page whose document runs the code that writes the tag",
+                ),
+                None => files.resolve(&file.path, preload, Context::HtmlReference),
             };
             o.role_resolved(
                 "electron-preload",

@@ -235,14 +235,31 @@ impl Files {
         let Some(page) = self.page_scripts.get(from).filter(|_| page_relative) else {
             return own();
         };
-        let found = self.resolve_in(page, spec, Context::ModuleSpecifier, system);
+        self.resolve_from_page(
+            page,
+            from,
+            spec,
+            (Context::ModuleSpecifier, system),
+            "the page whose <script> loads this file: a page's scripts share its module context",
+        )
+    }
+
+    /// Resolves `spec`, written in `from`, from the directory of `page` (`why` says which page
+    /// that is, in the resolution's note), or from `from`'s own when that finds nothing.
+    pub fn resolve_from_page(
+        &self,
+        page: &str,
+        from: &str,
+        spec: &str,
+        (context, system): (Context, ModuleSystem),
+        why: &str,
+    ) -> Resolution {
+        let found = self.resolve_in(page, spec, context, system);
         if found.status != "resolved" {
-            return own();
+            return self.resolve_in(from, spec, context, system);
         }
         Resolution {
-            limitation: Some(format!(
-                "resolved from the directory of {page}, the page whose <script> loads this file: a page's scripts share its module context"
-            )),
+            limitation: Some(format!("resolved from the directory of {page}, {why}")),
             ..found
         }
     }
