@@ -3444,3 +3444,161 @@ el.setAttribute("preload", "file:./missing.js");
         ]
     );
 }
+
+#[test]
+fn a_pages_scripts_call_ipc_through_the_names_its_other_scripts_bind() {
+    // A page's classic scripts share one global scope: one binds `ipcRenderer` to a name, the
+    // others call it by that name without binding it themselves.
+    let dir = app_tree(&[
+        (
+            "main.js",
+            r#"const { BrowserWindow, ipcMain } = require("electron");
+const win = new BrowserWindow({ webPreferences: { nodeIntegration: true, contextIsolation: false } });
+win.loadFile("index.html");
+ipcMain.on("save", (event, text) => {});
+ipcMain.handle("win-prop", () => 1);
+win.webContents.send("menu:open");
+"#,
+        ),
+        (
+            "index.html",
+            r#"<html><body>
+<script>const inlineIpc = require("electron").ipcRenderer;</script>
+<script src="js/app.js"></script>
+<script src="js/module.js"></script>
+<script src="js/menu.js"></script>
+<script src="js/other.js"></script>
+</body></html>"#,
+        ),
+        (
+            "js/app.js",
+            r#"var ipc = require("electron").ipcRenderer;
+window.winIpc = require("electron").ipcRenderer;
+const { ipcRenderer: renamed } = require("electron");
+function later() { var local = require("electron").ipcRenderer; return local; }
+"#,
+        ),
+        (
+            "js/module.js",
+            r#"import { ipcRenderer } from "electron";
+const modIpc = ipcRenderer;
+export default modIpc;
+"#,
+        ),
+        (
+            "js/menu.js",
+            r#"ipc.on("menu:open", () => {});
+ipc.send("save", document.title);
+inlineIpc.send("from-inline");
+winIpc.invoke("win-prop");
+renamed.sendSync("sync");
+local.send("not-global");
+modIpc.send("module-scoped");
+"#,
+        ),
+        (
+            "js/other.js",
+            r#"function f(ipc) { ipc.send("param-shadowed"); }
+f({ send() {} });
+"#,
+        ),
+        ("js/orphan.js", r#"ipc.send("orphan");"#),
+    ]);
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let through_names: BTreeSet<(String, String, String)> = result["graph"]["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| &e["properties"])
+        .filter(|p| p["pairing_basis"].is_null() && p["side"] == "renderer")
+        .map(|p| {
+            (
+                p["channel"].as_str().unwrap_or("").to_owned(),
+                p["operation"].as_str().unwrap_or("").to_owned(),
+                p["via"].as_str().unwrap_or("-").to_owned(),
+            )
+        })
+        .collect();
+    let expected: BTreeSet<(String, String, String)> = [
+        ("menu:open", "on", "ipc.on"),
+        ("save", "send", "ipc.send"),
+        ("from-inline", "send", "inlineIpc.send"),
+        ("win-prop", "invoke", "winIpc.invoke"),
+        ("sync", "send-sync", "renamed.sendSync"),
+    ]
+    .iter()
+    .map(|(a, b, c)| (a.to_string(), b.to_string(), c.to_string()))
+    .collect();
+    // A name bound inside a function, an ES module's own binding, a name the calling file
+    // binds itself, and a script no page loads are not the page's globals.
+    assert_eq!(through_names, expected);
+    let paired = paired_by(&result, ["channel", "handler_path", "via"]);
+    assert!(
+        paired.contains(&("save", "main.js", "ipc.send")),
+        "{paired:?}"
+    );
+    assert!(
+        paired.contains(&("win-prop", "main.js", "winIpc.invoke")),
+        "{paired:?}"
+    );
+}
+
+#[test]
+fn a_preload_that_sets_ipc_on_the_window_gives_it_to_the_pages_its_window_loads() {
+    // Without context isolation, what a preload sets on the window is the page's global.
+    let dir = app_tree(&[
+        (
+            "main.js",
+            r#"const { BrowserWindow, ipcMain } = require("electron");
+const path = require("path");
+require("./second.js");
+const win = new BrowserWindow({ webPreferences: { preload: path.join(__dirname, "preload.js"), contextIsolation: false } });
+win.loadFile("index.html");
+ipcMain.on("a", () => {});
+ipcMain.on("b", () => {});
+ipcMain.on("c", () => {});
+"#,
+        ),
+        (
+            "second.js",
+            r#"const { BrowserWindow } = require("electron");
+const path = require("path");
+const other = new BrowserWindow({ webPreferences: { preload: path.join(__dirname, "preload2.js"), contextIsolation: false } });
+other.loadFile("second.html");
+"#,
+        ),
+        (
+            "preload.js",
+            r#"window.ipc = require("electron").ipcRenderer;"#,
+        ),
+        (
+            "preload2.js",
+            r#"const { ipcRenderer } = require("electron");
+window.otherIpc = ipcRenderer;
+"#,
+        ),
+        ("index.html", r#"<script src="r.js"></script>"#),
+        ("second.html", r#"<script src="s.js"></script>"#),
+        (
+            "r.js",
+            r#"window.ipc.send("a");
+ipc.send("b");
+otherIpc.send("c");
+"#,
+        ),
+        ("s.js", r#"otherIpc.send("c");"#),
+    ]);
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let paired = paired_by(&result, ["channel", "handler_path", "via"]);
+    assert_eq!(
+        paired,
+        BTreeSet::from([
+            ("a", "main.js", "window.ipc.send"),
+            ("b", "main.js", "ipc.send"),
+            // Only the page the second window loads has its preload's global.
+            ("c", "main.js", "otherIpc.send"),
+        ])
+    );
+    let transmissions = &result["summary"]["ipc"]["paired_renderer_transmissions"];
+    assert_eq!(transmissions, 3, "{}", result["summary"]["ipc"]);
+}

@@ -987,6 +987,65 @@ pub struct IpcOp {
     pub module: Option<ModuleRef>,
 }
 
+/// A name a page's global scope holds for Electron's `ipcRenderer`, bound by a script the
+/// page runs: at a classic script's top level (`var ipc = require("electron").ipcRenderer`),
+/// or as a property of the window (`window.ipc = ipcRenderer`, which a preload that does not
+/// isolate its context also gives the pages its window loads). The page's other scripts call
+/// `ipcRenderer` by that name ([`GlobalCall`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PageGlobal {
+    pub name: String,
+    /// `top-level` or `window-property`.
+    pub written: &'static str,
+    pub range: Range,
+}
+
+/// A call of an `ipcRenderer` method with a string channel through a name the file never
+/// binds (`ipc.on("file-open", fn)`), or through the window's property of that name
+/// (`window.ipc.send("x")`): the IPC operation it names where a script of the same
+/// page binds the name to `ipcRenderer` ([`PageGlobal`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GlobalCall {
+    /// The name called through (`ipc`).
+    pub name: String,
+    /// Whether the call reads it as the window's property (`window.ipc.send`).
+    pub through_window: bool,
+    /// The callee as written (`ipc.on`).
+    pub callee: String,
+    pub side: &'static str,
+    pub operation: &'static str,
+    pub mode: &'static str,
+    pub channel: String,
+    /// The channel's expression when it was read through a name of the file.
+    pub channel_expression: Option<String>,
+    pub handler_kind: Option<&'static str>,
+    pub range: Range,
+    pub span: (u32, u32),
+    pub module: Option<ModuleRef>,
+}
+
+impl GlobalCall {
+    /// The operation the call is once its name proves to be `ipcRenderer`, with `via` naming
+    /// the callee as written.
+    pub fn operation(&self) -> IpcOp {
+        IpcOp {
+            side: self.side,
+            operation: self.operation,
+            mode: self.mode,
+            channel: Some(self.channel.clone()),
+            channel_expression: self.channel_expression.clone(),
+            channel_prefix: None,
+            handler_kind: self.handler_kind,
+            channel_import: None,
+            via: Some(self.callee.clone()),
+            range: self.range,
+            span: self.span,
+            handler_range: None,
+            module: self.module.clone(),
+        }
+    }
+}
+
 /// A comparison or call that may validate an IPC sender.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SenderCheck {
@@ -1430,6 +1489,11 @@ pub struct JsFacts {
     /// Calls of the file's own functions by name, in a file that uses Electron.
     pub local_calls: Vec<LocalCall>,
     pub renderer_loads: Vec<RendererLoad>,
+    /// Names the file binds to `ipcRenderer` for the pages that run it ([`PageGlobal`]).
+    pub page_globals: Vec<PageGlobal>,
+    /// Calls of `ipcRenderer`'s methods through names the file never binds ([`GlobalCall`]),
+    /// unsettled: IPC operations once a script of the same page proves to bind the name.
+    pub global_calls: Vec<GlobalCall>,
     /// Calls through the window that may reach a bridge member (see [`WindowCall`]).
     pub window_calls: Vec<WindowCall>,
     /// Strings (and objects of them) the file exports under a name: `export const X = "x"`,

@@ -4801,3 +4801,77 @@ fn a_long_concatenation_is_searched_for_webview_markup_once_and_its_nested_parts
         [tag(2, "markup-in-code", true, None, &["allowpopups"], None)]
     );
 }
+
+/// Options merged by the usual libraries' functions, as nightmare's runner writes them
+/// (`options = defaults(opts || {}, { webPreferences: { preload } })` in a callback, with
+/// `options` declared outside it): defaults fill in what the caller's options leave out, a
+/// deep merge merges `webPreferences` key by key, a shallow one replaces them whole.
+#[test]
+fn window_options_merged_by_library_functions() {
+    let f = facts(
+        "runner.js",
+        r#"const { BrowserWindow, app } = require("electron");
+const { join } = require("path");
+const defaults = require("deep-defaults");
+const _ = require("lodash");
+app.on("ready", function () {
+  var win, options;
+  respondTo("init", function (opts) {
+    options = defaults(opts || {}, { show: false, webPreferences: { preload: join(__dirname, "preload.js"), nodeIntegration: false } });
+    win = new BrowserWindow(options);
+  });
+});
+function deep(extra) {
+  const o = _.merge({}, { webPreferences: { nodeIntegration: true } }, { webPreferences: { preload: join(__dirname, "deep.js") } }, extra);
+  return new BrowserWindow(o);
+}
+function shallow() {
+  return new BrowserWindow(_.extend({ webPreferences: { nodeIntegration: true } }, { webPreferences: { preload: join(__dirname, "shallow.js") } }));
+}
+function own(extra) {
+  return new BrowserWindow(_.defaults({ webPreferences: { sandbox: true } }, { webPreferences: { sandbox: false, preload: join(__dirname, "lost.js") } }));
+}"#,
+    );
+    let w = &f.js.windows;
+    assert_eq!(w.len(), 4);
+    assert_eq!(
+        preloads(&f),
+        [
+            Some(("preload.js", "filesystem-expression")),
+            Some(("deep.js", "filesystem-expression")),
+            Some(("shallow.js", "filesystem-expression")),
+            // `_.defaults` keeps the first object's `webPreferences` whole.
+            None,
+        ]
+    );
+    let prefs = |i: usize| -> Vec<(&str, &StaticValue)> {
+        w[i].web_preferences
+            .iter()
+            .map(|(k, v)| (k.as_str(), v))
+            .collect()
+    };
+    let t = StaticValue::Literal(true.into());
+    let no = StaticValue::Literal(false.into());
+    assert!(
+        prefs(0).contains(&("nodeIntegration", &no)),
+        "{:?}",
+        prefs(0)
+    );
+    // The caller's options may override the defaults: they are listed, unresolved.
+    assert!(
+        w[0].option_sources
+            .iter()
+            .any(|s| s.expression == "opts || {}" && s.resolution == "unresolved")
+    );
+    assert!(
+        prefs(1).contains(&("nodeIntegration", &t)),
+        "{:?}",
+        prefs(1)
+    );
+    assert!(
+        !prefs(2).iter().any(|(k, _)| *k == "nodeIntegration"),
+        "{:?}",
+        prefs(2)
+    );
+    assert_eq!(prefs(3), [("sandbox", &t)]);
+}

@@ -777,10 +777,19 @@ pub fn settle_imports(inventory: &InventoryGraph, parsed: &mut [FileFacts]) {
     let loads = parsed
         .iter()
         .any(|f| !f.js.imported_loads.is_empty() || !f.js.imported_schemes.is_empty());
-    if !wrappers && !bridges && !helpers && !loads {
+    let globals = parsed.iter().any(|f| !f.js.page_globals.is_empty());
+    if !globals {
+        for file in parsed.iter_mut() {
+            file.js.global_calls = Vec::new();
+        }
+    }
+    if !wrappers && !bridges && !helpers && !loads && !globals {
         return;
     }
     let (files, _, _) = inventory_files(inventory, parsed);
+    if globals {
+        settle_page_globals(&files, parsed);
+    }
     if loads {
         settle_imported_loads(&files, parsed);
     }
@@ -793,6 +802,143 @@ pub fn settle_imports(inventory: &InventoryGraph, parsed: &mut [FileFacts]) {
     if helpers {
         settle_imported_helper_calls(&files, parsed);
     }
+}
+
+/// Settles the calls of `ipcRenderer` through names a page's scripts share
+/// ([`rea_parse::GlobalCall`]): a page's inline code and the classic scripts it loads with
+/// `<script src>` run in one global scope, so where one of them binds the name to
+/// `ipcRenderer` ([`rea_parse::PageGlobal`]), the call in another is the IPC operation it
+/// names, with `via` naming the callee as written. So is a name a window's preload sets on
+/// the window, for the pages that window loads ([`window_preload_globals`]). A script several
+/// pages load is settled once. The other calls are dropped.
+fn settle_page_globals(files: &Files, parsed: &mut [FileFacts]) {
+    let index: HashMap<&str, usize> = parsed
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (f.path.as_str(), i))
+        .collect();
+    let preloads = window_preload_globals(files, parsed, &index);
+    let mut settled: BTreeSet<(usize, usize)> = BTreeSet::new();
+    for (page_at, page) in parsed.iter().enumerate() {
+        if page.html.is_empty() && page.js.page_globals.is_empty() {
+            continue;
+        }
+        let mut scripts = vec![page_at];
+        for script in page.html.iter().filter(|s| !s.webview_preload) {
+            let r = files.resolve(&page.path, &script_spec(script), Context::HtmlReference);
+            if let Some(at) = r
+                .path
+                .filter(|_| r.status == "resolved")
+                .and_then(|p| index.get(p.as_str()).copied())
+                && !scripts.contains(&at)
+            {
+                scripts.push(at);
+            }
+        }
+        let globals: HashSet<&str> = scripts
+            .iter()
+            .flat_map(|&at| parsed[at].js.page_globals.iter().map(|g| g.name.as_str()))
+            .chain(preloads.get(&page_at).into_iter().flatten().copied())
+            .collect();
+        if globals.is_empty() {
+            continue;
+        }
+        for &at in &scripts {
+            for (k, call) in parsed[at].js.global_calls.iter().enumerate() {
+                if globals.contains(call.name.as_str()) {
+                    settled.insert((at, k));
+                }
+            }
+        }
+    }
+    let mut ops: HashMap<usize, Vec<IpcOp>> = HashMap::default();
+    for (at, k) in settled {
+        ops.entry(at)
+            .or_default()
+            .push(parsed[at].js.global_calls[k].operation());
+    }
+    for file in parsed.iter_mut() {
+        file.js.global_calls = Vec::new();
+    }
+    for (at, found) in ops {
+        parsed[at].js.ipc.extend(found);
+    }
+}
+
+/// The names preloads set on the window for `ipcRenderer` (`window.ipc = ipcRenderer`, seen
+/// by the page where the preload does not isolate its context), by the index of each page
+/// the windows load: the pages a file loads (`loadFile`, `loadURL`) get what the preloads its
+/// windows name set. Which of a file's windows loads which page is not read, so a file's
+/// pages share its windows' preloads.
+fn window_preload_globals<'p>(
+    files: &Files,
+    parsed: &'p [FileFacts],
+    index: &HashMap<&str, usize>,
+) -> HashMap<usize, Vec<&'p str>> {
+    let setters: HashSet<&str> = parsed
+        .iter()
+        .filter(|f| {
+            f.js.page_globals
+                .iter()
+                .any(|g| g.written == "window-property")
+        })
+        .map(|f| f.path.as_str())
+        .collect();
+    let mut by_page: HashMap<usize, Vec<&'p str>> = HashMap::default();
+    if setters.is_empty() {
+        return by_page;
+    }
+    let resolved = |from: &str, path: &str, context: &str| {
+        let r = files.resolve(from, path, Context::parse(context));
+        r.path
+            .filter(|_| r.status == "resolved")
+            .and_then(|p| index.get(p.as_str()).copied())
+    };
+    for file in parsed {
+        let js = &file.js;
+        let window_preloads = js
+            .windows
+            .iter()
+            .flat_map(|w| w.preload.iter().chain(&w.preload_alternatives))
+            .filter_map(|p| resolved(&file.path, &p.path, p.context));
+        let other_preloads = js
+            .renderer_loads
+            .iter()
+            .filter(|l| !matches!(l.api, "loadFile" | "loadURL"))
+            .filter_map(|l| resolved(&file.path, &l.target, l.context));
+        let names: Vec<&'p str> = window_preloads
+            .chain(other_preloads)
+            .filter(|&at| setters.contains(parsed[at].path.as_str()))
+            .flat_map(|at| {
+                parsed[at]
+                    .js
+                    .page_globals
+                    .iter()
+                    .filter(|g| g.written == "window-property")
+                    .map(|g| g.name.as_str())
+            })
+            .collect();
+        if names.is_empty() {
+            continue;
+        }
+        for load in js
+            .renderer_loads
+            .iter()
+            .filter(|l| matches!(l.api, "loadFile" | "loadURL"))
+        {
+            let target = match load.api {
+                "loadURL" => load.target.split(['?', '#']).next().unwrap_or(""),
+                _ => load.target.as_str(),
+            };
+            if let Some(page) = resolved(&file.path, target, load.context) {
+                by_page
+                    .entry(page)
+                    .or_default()
+                    .extend(names.iter().copied());
+            }
+        }
+    }
+    by_page
 }
 
 /// Settles the loads and served schemes built on strings other files export

@@ -10,6 +10,7 @@ mod constants;
 mod electron;
 pub(crate) use electron::{custom_scheme, web_url};
 pub(crate) mod evals;
+mod globals;
 mod globs;
 mod loops;
 pub(crate) mod names;
@@ -325,6 +326,7 @@ pub(crate) fn extract(
     walker.finish_exported_apis();
     walker.finish_factory_helper_calls();
     walker.finish_factory_channels();
+    walker.finish_global_calls(program);
     if let Some(parcel) = walker.parcel.take() {
         parcel.close(&mut walker.facts.bundles, source);
     }
@@ -2301,6 +2303,9 @@ impl Visit for Extractor<'_, '_> {
     }
 
     fn visit_var_declarator(&mut self, decl: &VarDeclarator) {
+        if self.electron && decl.init.is_some() {
+            self.page_globals_declared(&decl.name);
+        }
         if self.webview_text
             && let (Pat::Ident(ident), Some(init)) = (&decl.name, &decl.init)
         {
@@ -2407,6 +2412,19 @@ impl Visit for Extractor<'_, '_> {
     }
 
     fn visit_assign_expr(&mut self, assign: &swc_ecma_ast::AssignExpr) {
+        if self.reads_ipc
+            && assign.op == swc_ecma_ast::AssignOp::Assign
+            && let AssignTarget::Simple(SimpleAssignTarget::Member(target)) = &assign.left
+        {
+            self.page_global_assigned(target, &assign.right);
+        }
+        if assign.op == swc_ecma_ast::AssignOp::Assign
+            && !self.object_names.is_empty()
+            && let AssignTarget::Simple(SimpleAssignTarget::Ident(target)) = &assign.left
+            && self.object_names.contains(&*target.id.sym)
+        {
+            self.options_assigned(&target.id.sym, &assign.right);
+        }
         if self.webview_text
             && assign.op == swc_ecma_ast::AssignOp::AddAssign
             && let AssignTarget::Simple(SimpleAssignTarget::Ident(name)) = &assign.left
@@ -2821,6 +2839,7 @@ impl Extractor<'_, '_> {
         if self.webview_text {
             self.webview_call(name, call);
         }
+        self.global_call(name, call);
         if !self.native_locals.is_empty() {
             self.native_use(name, span);
         }

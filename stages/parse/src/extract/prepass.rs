@@ -630,7 +630,7 @@ impl PrePass {
                     return;
                 };
                 let name = dotted(callee);
-                if name == "Object.assign" {
+                if super::windows::merger(&name).is_some() {
                     for arg in &call.args {
                         self.window_options(&arg.expr, depth + 1);
                     }

@@ -22,6 +22,33 @@ use super::Extractor;
 use super::names::{PathScope, named, prop_name, static_value, unwrap};
 use crate::facts::{OptionSource, StaticPath, StaticValue, Window};
 
+/// How a function merges objects into one ([`merger`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Merging {
+    /// Whether an earlier object's keys win over a later one's (`_.defaults`), not the
+    /// reverse (`Object.assign`).
+    pub(super) defaults: bool,
+    /// Whether nested objects are merged key by key (`_.merge`), not replaced whole.
+    pub(super) deep: bool,
+}
+
+/// The functions the usual libraries merge objects with, as window options are composed
+/// from defaults and a caller's options, by the callee's last part: `Object.assign`,
+/// lodash's and underscore's `assign`, `extend`, `merge`, `defaults` and `defaultsDeep`,
+/// `xtend`, `deepmerge`, and the `defaults` and `deep-defaults` packages as they are
+/// usually bound. A boolean argument (jQuery's `$.extend(true, …)`) is not an object.
+pub(super) fn merger(name: &str) -> Option<Merging> {
+    let last = name.rsplit('.').next().unwrap_or(name);
+    let (defaults, deep) = match last {
+        "assign" | "extend" | "xtend" => (false, false),
+        "merge" | "deepmerge" | "deepMerge" | "mergeDeep" => (false, true),
+        "defaults" => (true, false),
+        "defaultsDeep" | "deepDefaults" => (true, true),
+        _ => return None,
+    };
+    Some(Merging { defaults, deep })
+}
+
 /// Most preferences kept of one window.
 const MAX_PREFERENCES: usize = 64;
 /// Most option sources listed of one window.
@@ -80,9 +107,14 @@ enum Part {
     /// `options.webPreferences.<key> = value` after the options were bound: one preference
     /// set on whatever `webPreferences` hold by then.
     Preference(Preferences),
-    /// More options from elsewhere: a spread, an `Object.assign` argument, or the whole
-    /// options expression.
-    Spread { expression: String, source: Source },
+    /// More options from elsewhere: a spread, an `Object.assign` argument (or another
+    /// merging function's, [`merger`]), or the whole options expression. A `deep` one merges
+    /// its `webPreferences` into those before it instead of replacing them.
+    Spread {
+        expression: String,
+        source: Source,
+        deep: bool,
+    },
 }
 
 /// Where spread options come from.
@@ -208,6 +240,7 @@ impl Extractor<'_, '_> {
             parts: vec![Part::Spread {
                 expression: self.source.expression(expr.span()),
                 source,
+                deep: false,
             }],
         }
     }
@@ -240,15 +273,22 @@ impl Extractor<'_, '_> {
                     return Source::Unknown;
                 };
                 let name = self.name(callee);
-                if name == "Object.assign" {
-                    let parts = call
+                if let Some(merging) = merger(&name) {
+                    let mut parts: Vec<Part> = call
                         .args
                         .iter()
+                        .filter(|arg| !matches!(unwrap(&arg.expr), Expr::Lit(_)))
                         .map(|arg| Part::Spread {
                             expression: self.source.expression(arg.expr.span()),
                             source: self.option_source(&arg.expr, depth + 1),
+                            deep: merging.deep,
                         })
                         .collect();
+                    // Defaults fill in what the objects before them leave out: read last to
+                    // first, each replaces what the ones after it set.
+                    if merging.defaults {
+                        parts.reverse();
+                    }
                     return bounded(Source::Literal(Composition { parts }, "object-literal"));
                 }
                 match name.rsplit('.').next() {
@@ -275,6 +315,7 @@ impl Extractor<'_, '_> {
                 PropOrSpread::Spread(spread) => parts.push(Part::Spread {
                     expression: self.source.expression(spread.expr.span()),
                     source: self.option_source(&spread.expr, depth + 1),
+                    deep: false,
                 }),
                 PropOrSpread::Prop(prop) => match &**prop {
                     Prop::KeyValue(kv)
@@ -319,6 +360,23 @@ impl Extractor<'_, '_> {
                 Some(out)
             }
             _ => None,
+        }
+    }
+
+    /// `options = …` where the name is read as window options, as a function assigns a
+    /// variable declared outside it (`var options; … options = defaults(opts, {…})`): from
+    /// there on in this function, the options are what it assigns.
+    pub(super) fn options_assigned(&mut self, name: &str, value: &Expr) {
+        let scope = self.scopes.current();
+        if let Expr::Object(obj) = unwrap(value) {
+            let object = self.read_named_object(obj);
+            self.named_objects.set(name, scope, object);
+            return;
+        }
+        let source = self.option_source(value, 0);
+        if !matches!(source, Source::Unknown) {
+            self.named_objects.shadow(name, scope);
+            self.named_options.set(name, scope, source);
         }
     }
 
@@ -369,6 +427,7 @@ impl Extractor<'_, '_> {
                     parts: vec![Part::Spread {
                         expression: name.clone(),
                         source: other.clone(),
+                        deep: false,
                     }],
                 },
             };
@@ -520,7 +579,11 @@ impl Extractor<'_, '_> {
                     State::Missing => state = State::Known(one.clone()),
                     State::Dynamic | State::Unknown => {}
                 },
-                Part::Spread { expression, source } => {
+                Part::Spread {
+                    expression,
+                    source,
+                    deep,
+                } => {
                     let (resolution, inner) = match source {
                         _ if *budget == 0 => ("unresolved", None),
                         Source::Literal(inner, kind) => {
@@ -552,6 +615,10 @@ impl Extractor<'_, '_> {
                                 state = State::Unknown;
                             }
                         }
+                        State::Known(inner) if *deep => match &mut state {
+                            State::Known(prefs) => prefs.merge(&inner),
+                            _ => state = State::Known(inner),
+                        },
                         known => state = known,
                     }
                 }
