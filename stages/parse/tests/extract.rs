@@ -4875,3 +4875,56 @@ function own(extra) {
     );
     assert_eq!(prefs(3), [("sandbox", &t)]);
 }
+
+/// Calls of `ipcRenderer`'s methods through names a file never binds are kept for the page's
+/// other scripts to settle; a name the file binds anywhere is not one, nor is one whose
+/// binding cannot be looked for within the bounds (a text past 1 MiB where the name is
+/// written other than as these callees).
+#[test]
+fn calls_through_unbound_names_are_kept_for_the_page() {
+    let small = facts(
+        "menu.js",
+        r#"ipc.on("open", () => {});
+// other names a page global
+other.send("save", 1);
+function g(bound) { bound.send("param"); }
+window.shared.invoke("through-window");
+el.on("click", () => {});
+var el = document.body;
+"#,
+    );
+    let calls: Vec<(&str, &str, &str, bool)> = small
+        .js
+        .global_calls
+        .iter()
+        .map(|c| {
+            (
+                c.name.as_str(),
+                c.operation,
+                c.channel.as_str(),
+                c.through_window,
+            )
+        })
+        .collect();
+    assert_eq!(
+        calls,
+        [
+            ("ipc", "on", "open", false),
+            ("other", "send", "save", false),
+            ("shared", "invoke", "through-window", true),
+        ]
+    );
+    assert!(small.js.ipc.is_empty(), "{:?}", small.js.ipc);
+    let padding = format!("/*{}*/\n", "x".repeat(1 << 20));
+    let large = facts(
+        "big.js",
+        &format!("ipc.on(\"open\", () => {{}});\n// ipc\nsolo.send(\"kept\");\n{padding}"),
+    );
+    let names: Vec<&str> = large
+        .js
+        .global_calls
+        .iter()
+        .map(|c| c.name.as_str())
+        .collect();
+    assert_eq!(names, ["solo"]);
+}

@@ -57,6 +57,9 @@ const MAX_GLOBAL_CALLS: usize = 256;
 /// Most page globals kept per file.
 const MAX_PAGE_GLOBALS: usize = 16;
 
+/// Largest text whose syntax tree is walked for the names its calls go through.
+const MAX_DECLARED_WALK: usize = 1 << 20;
+
 /// Deepest binding pattern read for its names.
 const MAX_PATTERN_DEPTH: usize = 8;
 
@@ -208,26 +211,58 @@ impl Extractor<'_, '_> {
     /// a function's or class's name, an import), except those that read the window's
     /// property. Where the binding is, and whether it encloses
     /// the call, is not read: such a name is not taken for a page's global.
+    ///
+    /// A name written nowhere else in the text than as these calls' callees is bound nowhere,
+    /// and costs no walk: most files that call through such a name are small page scripts.
+    /// The others are looked for in the syntax tree, in files up to [`MAX_DECLARED_WALK`]
+    /// bytes; in larger ones their calls are dropped.
     pub(super) fn finish_global_calls(&mut self, program: &Program) {
         if self.facts.global_calls.is_empty() {
             return;
         }
-        let wanted: HashSet<&str> = self
-            .facts
-            .global_calls
-            .iter()
-            .map(|c| c.name.as_str())
+        let mut calls: Vec<(&str, usize)> = Vec::new();
+        for call in self.facts.global_calls.iter().filter(|c| !c.through_window) {
+            match calls.iter_mut().find(|(name, _)| *name == call.name) {
+                Some((_, n)) => *n += 1,
+                None => calls.push((&call.name, 1)),
+            }
+        }
+        let text = self.source.text;
+        let wanted: HashSet<&str> = calls
+            .into_iter()
+            .filter(|(name, n)| words(text, name) != *n)
+            .map(|(name, _)| name)
             .collect();
-        let mut declared = Declared {
-            wanted: &wanted,
-            found: HashSet::default(),
+        if wanted.is_empty() {
+            return;
+        }
+        let found = if text.len() <= MAX_DECLARED_WALK {
+            let mut declared = Declared {
+                wanted: &wanted,
+                found: HashSet::default(),
+            };
+            program.visit_with(&mut declared);
+            declared.found
+        } else {
+            wanted.iter().map(|name| (*name).to_owned()).collect()
         };
-        program.visit_with(&mut declared);
-        let found = declared.found;
         self.facts
             .global_calls
             .retain(|call| call.through_window || !found.contains(call.name.as_str()));
     }
+}
+
+/// How many times `name` is written in `text` as a whole word (not inside a longer name).
+fn words(text: &str, name: &str) -> usize {
+    let bytes = text.as_bytes();
+    let part_of_name = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'$' || b >= 0x80;
+    memchr::memmem::find_iter(bytes, name.as_bytes())
+        .filter(|&at| {
+            let before = at.checked_sub(1).map(|i| bytes[i]);
+            let after = bytes.get(at + name.len()).copied();
+            !before.is_some_and(part_of_name) && !after.is_some_and(part_of_name)
+        })
+        .count()
 }
 
 /// The names a binding pattern binds.
