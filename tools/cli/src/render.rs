@@ -591,18 +591,37 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
         st["bundles"],
         st["parse_failures"]
     );
-    for n in nodes
+    // The roles, main entrypoints first, then preloads, utility processes and pages; past the
+    // first 12, a count by kind.
+    const ROLES: [&str; 4] = [
+        "electron-main",
+        "electron-preload",
+        "electron-utility",
+        "electron-renderer",
+    ];
+    let mut roles: Vec<(usize, &Value)> = nodes
         .iter()
-        .filter(|n| {
-            matches!(
-                n["kind"].as_str(),
-                Some(
-                    "electron-main" | "electron-preload" | "electron-renderer" | "electron-utility"
-                )
-            )
+        .filter_map(|n| {
+            let rank = ROLES.iter().position(|k| n["kind"] == *k)?;
+            Some((rank, n))
         })
-        .take(12)
-    {
+        .collect();
+    // Pages before the scripts they load, then by path.
+    let role_path = |n: &Value| {
+        let p = props(n);
+        p["resolved_path"]
+            .as_str()
+            .or(p["declared_path"].as_str())
+            .unwrap_or("")
+            .to_owned()
+    };
+    roles.sort_by_cached_key(|(rank, n)| {
+        let path = role_path(n);
+        let page = path.ends_with(".html") || path.ends_with(".htm");
+        (*rank, !page, path)
+    });
+    const MAX_ROLE_LINES: usize = 12;
+    for &(_, n) in roles.iter().take(MAX_ROLE_LINES) {
         let p = props(n);
         // A main file that shows no use of Electron says so (see its limitation).
         let said = |words: &str| {
@@ -626,6 +645,25 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
             p["resolved_path"].as_str().unwrap_or("-"),
             text(&p["resolution_status"]),
             note
+        );
+    }
+    if roles.len() > MAX_ROLE_LINES {
+        let more: Vec<String> = ROLES
+            .iter()
+            .enumerate()
+            .filter_map(|(rank, kind)| {
+                let n = roles[MAX_ROLE_LINES..]
+                    .iter()
+                    .filter(|(r, _)| *r == rank)
+                    .count();
+                (n > 0).then(|| format!("{n} {kind}"))
+            })
+            .collect();
+        say!(
+            "  {:<17} {} more: {}",
+            "roles",
+            roles.len() - MAX_ROLE_LINES,
+            more.join(", ")
         );
     }
     // Files with Electron facts that no main entrypoint was seen to load.
@@ -736,8 +774,11 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
             })
             .collect::<Vec<String>>();
         let mut risky = risky;
-        if p["web_preferences_status"] == "dynamic" {
-            risky.push("webPreferences=dynamic".to_owned());
+        match p["web_preferences_status"].as_str() {
+            Some("dynamic") => risky.push("webPreferences=dynamic".to_owned()),
+            // No `webPreferences` written: Electron's defaults for its version hold.
+            Some("missing") => risky.push("webPreferences=missing".to_owned()),
+            _ => {}
         }
         let unresolved = p["option_sources"]
             .as_array()
@@ -749,11 +790,12 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
             risky.push(format!("unresolved-option-sources={unresolved}"));
         }
         say!(
-            "  window            {} in {}{} preload={} {}",
+            "  window            {} in {}{} preload={}{}{}",
             text(&p["constructor"]),
             text(&p["path"]),
             mark(n),
             p["preload_path"].as_str().unwrap_or("-"),
+            if risky.is_empty() { "" } else { " " },
             risky.join(" ")
         );
     }

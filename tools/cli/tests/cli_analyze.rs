@@ -1151,3 +1151,53 @@ fn the_summary_lists_unpaired_channels_and_a_mode_that_does_not_answer() {
         "unpaired          gone: send (no main-side registration seen)"
     );
 }
+
+#[test]
+fn the_summary_lists_the_main_entrypoint_first_and_counts_the_roles_past_twelve() {
+    // A page that loads fourteen scripts: sixteen roles, more than the summary lists.
+    let scripts: Vec<String> = (0..14).map(|i| format!("js/s{i:02}.js")).collect();
+    let page: String = scripts
+        .iter()
+        .map(|s| format!("<script src=\"{s}\"></script>\n"))
+        .collect();
+    let mut files: Vec<(&str, &str)> = vec![
+        ("package.json", r#"{"name":"roles","main":"z-main.js"}"#),
+        (
+            "z-main.js",
+            r#"const { BrowserWindow } = require("electron");
+new BrowserWindow({ width: 800 }).loadFile("a-page.html");
+"#,
+        ),
+        ("a-page.html", &page),
+    ];
+    files.extend(scripts.iter().map(|s| (s.as_str(), "void 0;\n")));
+    let text = summary_of(&files);
+    let roles: Vec<&str> = text
+        .lines()
+        .map(str::trim_start)
+        .filter(|l| l.starts_with("electron-"))
+        .collect();
+    assert_eq!(roles.len(), 12, "{text}");
+    // The main entrypoint first, though its path sorts last; then the page before its scripts.
+    assert!(
+        roles[0].starts_with("electron-main     z-main.js"),
+        "{text}"
+    );
+    assert!(
+        roles[1].starts_with("electron-renderer a-page.html"),
+        "{text}"
+    );
+    assert!(
+        roles[2].starts_with("electron-renderer js/s00.js"),
+        "{text}"
+    );
+    assert_eq!(
+        line_of(&text, "roles"),
+        "roles             4 more: 4 electron-renderer"
+    );
+    // A window whose options write no `webPreferences` says so.
+    assert_eq!(
+        line_of(&text, "window "),
+        "window            BrowserWindow in z-main.js preload=- webPreferences=missing"
+    );
+}
