@@ -3602,3 +3602,53 @@ otherIpc.send("c");
     let transmissions = &result["summary"]["ipc"]["paired_renderer_transmissions"];
     assert_eq!(transmissions, 3, "{}", result["summary"]["ipc"]);
 }
+
+#[test]
+fn the_summary_says_which_channels_the_main_process_sends_that_no_page_listens_on() {
+    let dir = app_tree(&[
+        (
+            "main.js",
+            r#"const { BrowserWindow, ipcMain } = require("electron");
+require("./other.js");
+const win = new BrowserWindow({ webPreferences: { nodeIntegration: true, contextIsolation: false } });
+win.loadFile("index.html");
+win.webContents.send("heard", 1);
+win.webContents.send("unheard");
+win.webContents.send("twice");
+ipcMain.on("ask", (event) => event.reply("answer"));
+win.webContents.send(dynamicName());
+"#,
+        ),
+        (
+            "other.js",
+            r#"const { BrowserWindow } = require("electron");
+BrowserWindow.getAllWindows()[0].webContents.send("twice");
+"#,
+        ),
+        ("index.html", r#"<script src="page.js"></script>"#),
+        (
+            "page.js",
+            r#"const { ipcRenderer } = require("electron");
+ipcRenderer.on("heard", () => {});
+ipcRenderer.on("answer", () => {});
+ipcRenderer.on("never-sent", () => {});
+ipcRenderer.send("ask");
+"#,
+        ),
+    ]);
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let ipc = &result["summary"]["ipc"];
+    // Six sends to pages (an event's reply among them), one on a computed channel.
+    assert_eq!(ipc["main_transmissions"], 6, "{ipc}");
+    let to_pages = &ipc["main_to_renderer"];
+    assert_eq!(to_pages["literal_channels"], 4, "{to_pages}");
+    assert_eq!(to_pages["channels_a_page_listens_on"], 2, "{to_pages}");
+    assert_eq!(
+        to_pages["channels_no_page_listens_on"],
+        json!([
+            {"channel": "twice", "files": 2, "paths": ["main.js", "other.js"]},
+            {"channel": "unheard", "files": 1, "paths": ["main.js"]},
+        ])
+    );
+    assert_eq!(to_pages["omitted_channels"], 0);
+}

@@ -1226,6 +1226,34 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
     if listed > 12 {
         say!("  unpaired          … {} more channels", listed - 12);
     }
+    // What the main process sends pages, and the channels no page listens on.
+    let to_pages = &ipc["main_to_renderer"];
+    if ipc["main_transmissions"].as_u64().is_some_and(|n| n > 0) {
+        let unheard: Vec<String> = to_pages["channels_no_page_listens_on"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|c| text(&c["channel"]))
+            .collect();
+        let more = unheard.len() as u64 + to_pages["omitted_channels"].as_u64().unwrap_or(0);
+        let shown: Vec<&str> = unheard.iter().take(12).map(String::as_str).collect();
+        let sends = ipc["main_transmissions"].as_u64().unwrap_or(0);
+        say!(
+            "  to pages          the main process sends {sends} {} on {} literal channels, {} of which a page listens on{}",
+            if sends == 1 { "message" } else { "messages" },
+            to_pages["literal_channels"],
+            to_pages["channels_a_page_listens_on"],
+            if shown.is_empty() {
+                String::new()
+            } else {
+                format!(
+                    "; no page listens on {}{}",
+                    shown.join(", "),
+                    if more > 12 { ", …" } else { "" }
+                )
+            }
+        );
+    }
     say!(
         "  native add-ons    {} bindings, {} resolved",
         s["native_addon_bindings"],

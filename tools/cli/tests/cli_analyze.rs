@@ -1201,3 +1201,28 @@ new BrowserWindow({ width: 800 }).loadFile("a-page.html");
         "window            BrowserWindow in z-main.js preload=- webPreferences=missing"
     );
 }
+
+#[test]
+fn the_summary_says_what_the_main_process_sends_pages_and_what_no_page_hears() {
+    let text = summary_of(&[
+        ("package.json", r#"{"name":"push","main":"main.js"}"#),
+        (
+            "main.js",
+            r#"const { BrowserWindow } = require("electron");
+const win = new BrowserWindow({});
+win.loadFile("index.html");
+win.webContents.send("menu:open");
+win.webContents.send("update-ready");
+"#,
+        ),
+        ("index.html", r#"<script src="page.js"></script>"#),
+        (
+            "page.js",
+            r#"require("electron").ipcRenderer.on("menu:open", () => {});"#,
+        ),
+    ]);
+    assert_eq!(
+        line_of(&text, "to pages"),
+        "to pages          the main process sends 2 messages on 2 literal channels, 1 of which a page listens on; no page listens on update-ready"
+    );
+}

@@ -2645,6 +2645,12 @@ struct Counts {
     prefix_paired: u64,
     reached_paired: u64,
     fanned_out: u64,
+    /// Messages the main process sends to pages (`webContents.send`, an event's reply, …).
+    main_sends: u64,
+    /// The literal channels of those, with the files that send on each.
+    main_send_channels: BTreeMap<String, BTreeSet<String>>,
+    /// The literal channels pages listen on.
+    renderer_listener_channels: BTreeSet<String>,
     /// What the main entrypoints reach: set once every file is projected.
     reach: Option<Reach>,
     sender_checks: u64,
@@ -2696,6 +2702,9 @@ impl Counts {
             prefix_paired,
             reached_paired,
             fanned_out,
+            main_sends,
+            main_send_channels,
+            renderer_listener_channels,
             reach,
             sender_checks,
             unchecked_main_handlers,
@@ -2739,6 +2748,15 @@ impl Counts {
         self.prefix_paired += prefix_paired;
         self.reached_paired += reached_paired;
         self.fanned_out += fanned_out;
+        self.main_sends += main_sends;
+        for (channel, paths) in main_send_channels {
+            self.main_send_channels
+                .entry(channel)
+                .or_default()
+                .extend(paths);
+        }
+        self.renderer_listener_channels
+            .extend(renderer_listener_channels);
         if reach.is_some() {
             self.reach = reach;
         }
@@ -2761,6 +2779,35 @@ impl Counts {
         self.routes += routes;
         self.storage += storage;
     }
+}
+
+/// Most files listed for one channel no page listens on.
+const MAX_LISTED_SENDERS: usize = 16;
+
+/// What the main process sends pages, against what pages listen on: how many literal
+/// channels it sends on, how many of those a page listens on, and those none does (each with
+/// the files that send on it, at most [`MAX_UNPAIRED_CHANNELS`]). A page may still hear such
+/// a channel through a listener whose channel is computed, or one the application does not
+/// ship; and a channel heard is not paired, since any page may listen.
+fn main_to_renderer_json(
+    sent: &BTreeMap<String, BTreeSet<String>>,
+    heard: &BTreeSet<String>,
+) -> Value {
+    let unheard: Vec<(&String, &BTreeSet<String>)> = sent
+        .iter()
+        .filter(|(channel, _)| !heard.contains(*channel))
+        .collect();
+    json!({
+        "literal_channels": sent.len(),
+        "channels_a_page_listens_on": sent.len() - unheard.len(),
+        "channels_no_page_listens_on": unheard
+            .iter()
+            .take(MAX_UNPAIRED_CHANNELS)
+            .map(|(channel, paths)| json!({"channel": channel, "files": paths.len(),
+                "paths": paths.iter().take(MAX_LISTED_SENDERS).collect::<Vec<_>>()}))
+            .collect::<Vec<Value>>(),
+        "omitted_channels": unheard.len().saturating_sub(MAX_UNPAIRED_CHANNELS),
+    })
 }
 
 /// Most unpaired channels the summary lists (by name; the count of transmissions is whole).
@@ -3655,13 +3702,24 @@ fn project_findings<'p>(
                         found
                             .transmissions
                             .push((from.clone(), op, file, sha.clone()));
+                    } else {
+                        c.main_sends += 1;
+                        if let Some(channel) = &op.channel {
+                            c.main_send_channels
+                                .entry(channel.clone())
+                                .or_default()
+                                .insert(file.path.clone());
+                        }
                     }
                 }
                 "listen" | "handle" => {
                     if op.side == "main" {
                         c.handlers += 1;
                     } else {
-                        c.listeners += 1
+                        c.listeners += 1;
+                        if let Some(channel) = &op.channel {
+                            c.renderer_listener_channels.insert(channel.clone());
+                        }
                     }
                     let key = format!(
                         "{}:{}:{}:{}",
@@ -4824,7 +4882,9 @@ fn finish(cx: &StageCx<'_>, p: Projected, request: &Request<'_>) -> Result<Built
                 "unpaired_renderer_channels": unpaired_channels_json(&c.unpaired_channels),
                 "prefix_paired_renderer_transmissions": c.prefix_paired,
                 "reached_paired_renderer_transmissions": c.reached_paired,
-                "fanned_out_renderer_transmissions": c.fanned_out},
+                "fanned_out_renderer_transmissions": c.fanned_out,
+                "main_transmissions": c.main_sends,
+                "main_to_renderer": main_to_renderer_json(&c.main_send_channels, &c.renderer_listener_channels)},
         "sender_validation_observations": c.sender_checks, "utility_processes": c.utilities,
         "resolved_utility_entrypoints": c.resolved_utilities, "child_process_calls": c.child_processes,
         "open_external_calls": c.open_external, "remote_module_calls": c.remote_module, "execute_javascript_calls": c.execute_javascript, "native_addon_bindings": c.native, "resolved_native_addon_bindings": c.resolved_native,
