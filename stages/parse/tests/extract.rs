@@ -4928,3 +4928,32 @@ var el = document.body;
         .collect();
     assert_eq!(names, ["solo"]);
 }
+
+/// A helper that forwards its own arguments with `apply`, as nightmare's preload does before
+/// ES2015 (`function send() { ipc.send.apply(ipc, arguments) }`): its calls are the
+/// operation on the channel they pass first.
+#[test]
+fn a_helper_that_applies_its_arguments_forwards_the_channel() {
+    let f = facts(
+        "preload.js",
+        r#"var ipc = require("electron").ipcRenderer;
+function send(_event) { ipc.send.apply(ipc, arguments); }
+function listen() { return ipc.on.apply(ipc, arguments); }
+function other() { ipc.send.apply(ipc, ["fixed"]); }
+send("response", 1);
+send("page", "error", 2);
+listen("reply", function () {});
+"#,
+    );
+    assert_eq!(
+        ipc_ops(&f),
+        [
+            ("renderer", "send", Some("response")),
+            ("renderer", "send", Some("page")),
+            ("renderer", "on", Some("reply")),
+        ]
+    );
+    let vias: Vec<Option<&str>> = f.js.ipc.iter().map(|op| op.via.as_deref()).collect();
+    assert_eq!(vias, [Some("send"), Some("send"), Some("listen")]);
+    assert_eq!(f.js.ipc[2].handler_kind, Some("inline-function"));
+}

@@ -1468,6 +1468,26 @@ impl PrePass {
         if frame.scope != self.scopes.current() {
             return;
         }
+        // `ipcRenderer.send.apply(ipcRenderer, arguments)`, as pre-ES2015 code forwards
+        // every argument: the function's own arguments, from the first.
+        if let Some(callee) = applied_to_arguments(call) {
+            let name = normalize(&self.aliases, &self.scopes, names::dotted(callee));
+            if let Some((side, operation, mode)) = super::electron::ipc_operation(&name) {
+                let listens = mode == "listen" || mode == "handle";
+                let forward = crate::facts::IpcForward {
+                    param: 0,
+                    side,
+                    operation,
+                    mode,
+                    handler_param: listens.then_some(1),
+                    handler_kind: None,
+                };
+                if let Some(frame) = self.frames.last_mut() {
+                    frame.forwards.push(forward);
+                }
+            }
+            return;
+        }
         // Cheap looks first: the channel is a parameter of the function, or the first of
         // its rest parameter spread (`(...args) => ipcMain.handle(...args)`).
         let Some(first) = call.args.first() else {
@@ -1542,6 +1562,19 @@ impl PrePass {
             self.rebind |= !PATH_MODULES.contains(&module);
         }
     }
+}
+
+/// The function `f.apply(thisArg, arguments)` calls with the calling function's own
+/// arguments: `f`.
+fn applied_to_arguments(call: &CallExpr) -> Option<&Expr> {
+    let Some(Expr::Member(member)) = call.callee.as_expr().map(|c| unwrap(c)) else {
+        return None;
+    };
+    let applies = member.prop.as_ident().is_some_and(|p| p.sym == *"apply")
+        && call.args.len() == 2
+        && call.args.iter().all(|a| a.spread.is_none())
+        && matches!(unwrap(&call.args[1].expr), Expr::Ident(a) if a.sym == *"arguments");
+    applies.then_some(&*member.obj)
 }
 
 /// The aliased module a factory only re-exports: `function (e) { e.exports = require("m") }`.
