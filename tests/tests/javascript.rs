@@ -3652,3 +3652,63 @@ ipcRenderer.send("ask");
     );
     assert_eq!(to_pages["omitted_channels"], 0);
 }
+
+#[test]
+fn a_pages_html_imports_are_part_of_the_page() {
+    // An HTML import's scripts run in the importing page (Electron until 5): their requires
+    // start from the page's directory, and what they load is loaded by the application.
+    let dir = app_tree(&[
+        (
+            "main.js",
+            r#"const { BrowserWindow, ipcMain } = require("electron");
+new BrowserWindow({ webPreferences: { nodeIntegration: true } }).loadFile("index.html");
+ipcMain.on("ping", () => {});
+"#,
+        ),
+        (
+            "index.html",
+            r#"<html><head>
+<link rel="stylesheet" href="style.css">
+<link rel="import" href="sections/ipc.html">
+</head><body></body></html>"#,
+        ),
+        (
+            "sections/ipc.html",
+            r#"<template><section>
+<script>require('./renderer/ping')</script>
+</section></template>"#,
+        ),
+        (
+            "renderer/ping.js",
+            r#"require("electron").ipcRenderer.send("ping");"#,
+        ),
+        ("style.css", "body {}"),
+    ]);
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let imports: Vec<(String, String)> = nodes(&result, "electron-renderer")
+        .iter()
+        .map(|n| props(n))
+        .filter(|p| p["mechanism"] == "html-import")
+        .map(|p| {
+            (
+                p["declared_path"].as_str().unwrap().to_owned(),
+                p["resolved_path"].as_str().unwrap_or("-").to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        imports,
+        [(
+            "sections/ipc.html".to_owned(),
+            "sections/ipc.html".to_owned()
+        )]
+    );
+    let reach = &result["summary"]["entrypoint_reach"];
+    assert_eq!(reach["unreached"]["files"], 0, "{reach}");
+    assert!(
+        paired_by(&result, ["channel", "handler_path", "pairing_basis"])
+            .iter()
+            .any(|(channel, handler, _)| *channel == "ping" && *handler == "main.js"),
+        "ping not paired"
+    );
+}

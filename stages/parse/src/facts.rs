@@ -211,8 +211,10 @@ pub enum PackageTarget {
     Invalid,
 }
 
-/// A script an HTML file names: a `<script src>` (a renderer script), or the `preload` of a
-/// `<webview>` tag (a preload of the guest page it hosts).
+/// A script an HTML file names: a `<script src>` (a renderer script), the `preload` of a
+/// `<webview>` tag (a preload of the guest page it hosts), or a document it imports with
+/// `<link rel="import">` (an HTML import, whose scripts run in the page: Chromium's until 73,
+/// Electron's until 5).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct HtmlScript {
     pub src: String,
@@ -220,6 +222,8 @@ pub struct HtmlScript {
     pub line: u32,
     /// Whether it is a `<webview preload>`.
     pub webview_preload: bool,
+    /// Whether it is an HTML import.
+    pub html_import: bool,
 }
 
 /// A `<webview>` tag: a guest page it hosts, with what its attributes grant the guest. A page

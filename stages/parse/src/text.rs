@@ -207,7 +207,16 @@ pub(crate) fn preload_path(url: &str) -> String {
     }
 }
 
-/// Reads an HTML page: script tags, the `<base href>`, webview preloads (a `file:` URL: a
+/// What a page's tag names for the page to load.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Named {
+    Script,
+    WebviewPreload,
+    Import,
+}
+
+/// Reads an HTML page: script tags, HTML imports (`<link rel="import" href>`), the
+/// `<base href>`, webview preloads (a `file:` URL: a
 /// relative one, `./preload.js` or `file:./preload.js`, names a file beside the page), inline
 /// scripts (no `src`, and a JavaScript type or `module`) and meta content security policies.
 /// Attribute values are decoded as the browser decodes them (`&amp;`, `&#39;`).
@@ -236,7 +245,7 @@ pub(crate) fn html_page(text: &str) -> HtmlPage {
                         base_href = value("href").filter(|h| !h.is_empty())
                     }
                     b"script" => match value("src") {
-                        Some(src) if !src.is_empty() => tags.push((src, line, false)),
+                        Some(src) if !src.is_empty() => tags.push((src, line, Named::Script)),
                         Some(_) => {}
                         None if !tag.self_closing
                             && value("type").is_none_or(|t| is_script_type(&t)) =>
@@ -267,7 +276,17 @@ pub(crate) fn html_page(text: &str) -> HtmlPage {
                             });
                         }
                         if let Some(path) = preload {
-                            tags.push((path, line, true));
+                            tags.push((path, line, Named::WebviewPreload));
+                        }
+                    }
+                    b"link"
+                        if value("rel").is_some_and(|rel| {
+                            rel.split_ascii_whitespace()
+                                .any(|r| r.eq_ignore_ascii_case("import"))
+                        }) =>
+                    {
+                        if let Some(href) = value("href").filter(|h| !h.trim().is_empty()) {
+                            tags.push((href.trim().to_owned(), line, Named::Import));
                         }
                     }
                     b"meta" => {
@@ -315,11 +334,12 @@ pub(crate) fn html_page(text: &str) -> HtmlPage {
     page.scripts = tags
         .into_iter()
         .take(MAX_SCRIPTS)
-        .map(|(src, line, webview_preload)| HtmlScript {
+        .map(|(src, line, named)| HtmlScript {
             src: cut(&src, MAX_FIELD).to_owned(),
             base_href: base_href.clone(),
             line,
-            webview_preload,
+            webview_preload: named == Named::WebviewPreload,
+            html_import: named == Named::Import,
         })
         .collect();
     page

@@ -4957,3 +4957,32 @@ listen("reply", function () {});
     assert_eq!(vias, [Some("send"), Some("send"), Some("listen")]);
     assert_eq!(f.js.ipc[2].handler_kind, Some("inline-function"));
 }
+
+/// `<link rel="import">` names a document the page imports (an HTML import), in any case and
+/// among other link types; other links name nothing the page runs.
+#[test]
+fn html_imports_are_named_by_the_page() {
+    let f = facts(
+        "index.html",
+        r#"<html><head>
+<link rel="stylesheet" href="style.css">
+<link rel="IMPORT" href="sections/about.html">
+<link rel="preload import" href=" sections/ipc.html ">
+<link rel="import" href="">
+<script src="app.js"></script>
+</head></html>"#,
+    );
+    let named: Vec<(&str, bool, bool)> = f
+        .html
+        .iter()
+        .map(|s| (s.src.as_str(), s.html_import, s.webview_preload))
+        .collect();
+    assert_eq!(
+        named,
+        [
+            ("sections/about.html", true, false),
+            ("sections/ipc.html", true, false),
+            ("app.js", false, false),
+        ]
+    );
+}

@@ -2133,6 +2133,8 @@ fn project_packages(b: &mut Out<'_, '_>, parsed: &[FileFacts]) -> Result<Option<
             let spec = script_spec(script);
             let (kind, mechanism) = if script.webview_preload {
                 ("electron-preload", "html-webview-preload")
+            } else if script.html_import {
+                ("electron-renderer", "html-import")
             } else {
                 ("electron-renderer", "html-script")
             };
