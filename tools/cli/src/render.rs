@@ -733,9 +733,19 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
         say!("{line}");
     }
     // Of each kind, what the main entrypoints reach first.
+    // Those the main entrypoint reaches first, its own file's first among them, then by path.
+    let mains: Vec<&str> = reach["main_entrypoints"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .collect();
     let reached_first = |kind: &str| {
         let mut of: Vec<&Value> = nodes.iter().filter(|n| n["kind"] == kind).collect();
-        of.sort_by_key(|n| !mark(n).is_empty());
+        of.sort_by_cached_key(|n| {
+            let path = text(&props(n)["path"]);
+            (!mark(n).is_empty(), !mains.contains(&path.as_str()), path)
+        });
         of
     };
     for n in reached_first("browser-window").into_iter().take(8) {

@@ -1154,7 +1154,8 @@ fn the_summary_lists_unpaired_channels_and_a_mode_that_does_not_answer() {
 
 #[test]
 fn the_summary_lists_the_main_entrypoint_first_and_counts_the_roles_past_twelve() {
-    // A page that loads fourteen scripts: sixteen roles, more than the summary lists.
+    // A page that loads fourteen scripts: sixteen roles, more than the summary lists (the
+    // main entrypoint's other file has no role).
     let scripts: Vec<String> = (0..14).map(|i| format!("js/s{i:02}.js")).collect();
     let page: String = scripts
         .iter()
@@ -1165,7 +1166,14 @@ fn the_summary_lists_the_main_entrypoint_first_and_counts_the_roles_past_twelve(
         (
             "z-main.js",
             r#"const { BrowserWindow } = require("electron");
+require("./a-other.js");
 new BrowserWindow({ width: 800 }).loadFile("a-page.html");
+"#,
+        ),
+        (
+            "a-other.js",
+            r#"const { BrowserWindow } = require("electron");
+new BrowserWindow({ webPreferences: { sandbox: false } });
 "#,
         ),
         ("a-page.html", &page),
@@ -1195,10 +1203,19 @@ new BrowserWindow({ width: 800 }).loadFile("a-page.html");
         line_of(&text, "roles"),
         "roles             4 more: 4 electron-renderer"
     );
-    // A window whose options write no `webPreferences` says so.
+    // The main entrypoint's own window first; one whose options write no `webPreferences`
+    // says so.
+    let windows: Vec<&str> = text
+        .lines()
+        .map(str::trim_start)
+        .filter(|l| l.starts_with("window "))
+        .collect();
     assert_eq!(
-        line_of(&text, "window "),
-        "window            BrowserWindow in z-main.js preload=- webPreferences=missing"
+        windows,
+        [
+            "window            BrowserWindow in z-main.js preload=- webPreferences=missing",
+            "window            BrowserWindow in a-other.js preload=- sandbox=false",
+        ]
     );
 }
 
