@@ -4986,3 +4986,24 @@ fn html_imports_are_named_by_the_page() {
         ]
     );
 }
+
+/// A function of the file named like a merging one, called with one argument, is read as the
+/// file's function: what it returns are the options.
+#[test]
+fn a_local_defaults_function_of_one_argument_returns_the_options() {
+    let f = facts(
+        "main.js",
+        r#"const { BrowserWindow } = require("electron");
+const { join } = require("path");
+function defaults(opts) {
+  return Object.assign({ webPreferences: { preload: join(__dirname, "preload.js"), sandbox: true } }, opts);
+}
+new BrowserWindow(defaults({ width: 800 }));
+"#,
+    );
+    assert_eq!(
+        preloads(&f),
+        [Some(("preload.js", "filesystem-expression"))]
+    );
+    assert_eq!(f.js.windows[0].options_status, "function-return");
+}

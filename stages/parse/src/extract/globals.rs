@@ -65,8 +65,9 @@ const MAX_PATTERN_DEPTH: usize = 8;
 
 impl Extractor<'_, '_> {
     /// `NAME.method("x", …)` or `window.NAME.method("x", …)`, a method of `ipcRenderer`
-    /// called through a name no alias resolves, with a string channel: kept as a [`GlobalCall`] until the walk ends, when the
-    /// file proves not to bind the name anywhere.
+    /// called through a name no alias resolves, with a string channel: kept as a
+    /// [`GlobalCall`] until the walk ends, when the file proves not to bind the name
+    /// anywhere.
     pub(super) fn global_call(&mut self, name: &str, call: &CallExpr) {
         if self.facts.global_calls.len() >= MAX_GLOBAL_CALLS {
             return;
@@ -209,8 +210,8 @@ impl Extractor<'_, '_> {
 
     /// Drops the calls through names the file binds somewhere (a parameter, a declaration,
     /// a function's or class's name, an import), except those that read the window's
-    /// property. Where the binding is, and whether it encloses
-    /// the call, is not read: such a name is not taken for a page's global.
+    /// property. Where the binding is, and whether it encloses the call, is not read: such a
+    /// name is not taken for a page's global.
     ///
     /// A name written nowhere else in the text than as these calls' callees is bound nowhere,
     /// and costs no walk: most files that call through such a name are small page scripts.

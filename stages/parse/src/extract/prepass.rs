@@ -630,7 +630,7 @@ impl PrePass {
                     return;
                 };
                 let name = dotted(callee);
-                if super::windows::merger(&name).is_some() {
+                if super::windows::merger(&name, call.args.len()).is_some() {
                     for arg in &call.args {
                         self.window_options(&arg.expr, depth + 1);
                     }

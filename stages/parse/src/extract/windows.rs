@@ -36,8 +36,13 @@ pub(super) struct Merging {
 /// from defaults and a caller's options, by the callee's last part: `Object.assign`,
 /// lodash's and underscore's `assign`, `extend`, `merge`, `defaults` and `defaultsDeep`,
 /// `xtend`, `deepmerge`, and the `defaults` and `deep-defaults` packages as they are
-/// usually bound. A boolean argument (jQuery's `$.extend(true, …)`) is not an object.
-pub(super) fn merger(name: &str) -> Option<Merging> {
+/// usually bound. A boolean argument (jQuery's `$.extend(true, …)`) is not an object. A
+/// call of fewer than two arguments, but `Object.assign`'s, merges nothing: it is read as a
+/// call of a function of the file (`defaults(opts)` returning options), as any other call is.
+pub(super) fn merger(name: &str, args: usize) -> Option<Merging> {
+    if args < 2 && name != "Object.assign" {
+        return None;
+    }
     let last = name.rsplit('.').next().unwrap_or(name);
     let (defaults, deep) = match last {
         "assign" | "extend" | "xtend" => (false, false),
@@ -273,7 +278,7 @@ impl Extractor<'_, '_> {
                     return Source::Unknown;
                 };
                 let name = self.name(callee);
-                if let Some(merging) = merger(&name) {
+                if let Some(merging) = merger(&name, call.args.len()) {
                     let mut parts: Vec<Part> = call
                         .args
                         .iter()
