@@ -5007,3 +5007,25 @@ new BrowserWindow(defaults({ width: 800 }));
     );
     assert_eq!(f.js.windows[0].options_status, "function-return");
 }
+
+/// `webPreferences` merged by a library function read as `Object.assign`'s are: for defaults,
+/// an earlier object's keys win.
+#[test]
+fn web_preferences_merged_by_library_functions() {
+    let f = facts(
+        "main.js",
+        r#"const { BrowserWindow } = require("electron");
+const { join } = require("path");
+const _ = require("lodash");
+new BrowserWindow({ webPreferences: _.defaults({ sandbox: false }, { sandbox: true, preload: join(__dirname, "x.js") }) });
+"#,
+    );
+    assert_eq!(preloads(&f), [Some(("x.js", "filesystem-expression"))]);
+    assert!(
+        f.js.windows[0]
+            .web_preferences
+            .contains(&("sandbox".into(), StaticValue::Literal(false.into()))),
+        "{:?}",
+        f.js.windows[0].web_preferences
+    );
+}

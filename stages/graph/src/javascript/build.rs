@@ -103,14 +103,18 @@ impl Env<'_> {
                 .files
                 .resolve_served(&file.path, &load.target, &serves.roots);
         }
-        // A URL's query and fragment name no file: `file://${__dirname}/index.html#/settings`,
-        // as a page routed by its hash is loaded (a path given to `loadFile` is a path).
-        let target = match load.api {
-            "loadURL" => load.target.split(['?', '#']).next().unwrap_or(""),
-            _ => load.target.as_str(),
-        };
         self.files
-            .resolve(&file.path, target, Context::parse(load.context))
+            .resolve(&file.path, load_path(load), Context::parse(load.context))
+    }
+}
+
+/// The file a load names: a URL's query and fragment name no file,
+/// `file://${__dirname}/index.html#/settings` as a page routed by its hash is loaded (a path
+/// given to `loadFile` is a path).
+fn load_path(load: &RendererLoad) -> &str {
+    match load.api {
+        "loadURL" => load.target.split(['?', '#']).next().unwrap_or(""),
+        _ => load.target.as_str(),
     }
 }
 
@@ -824,17 +828,13 @@ fn settle_page_globals(files: &Files, parsed: &mut [FileFacts]) {
             continue;
         }
         let mut scripts = vec![page_at];
-        for script in page.html.iter().filter(|s| !s.webview_preload) {
-            let r = files.resolve(&page.path, &script_spec(script), Context::HtmlReference);
-            if let Some(at) = r
-                .path
-                .filter(|_| r.status == "resolved")
-                .and_then(|p| index.get(p.as_str()).copied())
-                && !scripts.contains(&at)
-            {
-                scripts.push(at);
-            }
-        }
+        scripts.extend(
+            files
+                .scripts_of_page(&page.path)
+                .iter()
+                .filter_map(|script| index.get(script.as_str()).copied())
+                .filter(|&at| at != page_at),
+        );
         let globals: HashSet<&str> = scripts
             .iter()
             .flat_map(|&at| parsed[at].js.page_globals.iter().map(|g| g.name.as_str()))
@@ -926,11 +926,7 @@ fn window_preload_globals<'p>(
             .iter()
             .filter(|l| matches!(l.api, "loadFile" | "loadURL"))
         {
-            let target = match load.api {
-                "loadURL" => load.target.split(['?', '#']).next().unwrap_or(""),
-                _ => load.target.as_str(),
-            };
-            if let Some(page) = resolved(&file.path, target, load.context) {
+            if let Some(page) = resolved(&file.path, load_path(load), load.context) {
                 by_page
                     .entry(page)
                     .or_default()

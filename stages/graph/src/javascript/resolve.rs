@@ -164,6 +164,8 @@ pub struct Files {
     /// The page each script a page loads with `<script src>` runs in, by the script's path
     /// (the first such page in path order; see [`Files::set_page_scripts`]).
     page_scripts: FxHashMap<String, String>,
+    /// The scripts each page loads, resolved, by the page's path, in path order.
+    scripts_of_page: FxHashMap<String, Vec<String>>,
 }
 
 impl Files {
@@ -191,6 +193,7 @@ impl Files {
             packages: packages.into_iter().collect(),
             dirs,
             page_scripts: FxHashMap::default(),
+            scripts_of_page: FxHashMap::default(),
         }
     }
 
@@ -206,9 +209,19 @@ impl Files {
             })
             .collect();
         found.sort();
+        found.dedup();
         for (script, page) in found {
+            self.scripts_of_page
+                .entry(page.clone())
+                .or_default()
+                .push(script.clone());
             self.page_scripts.entry(script).or_insert(page);
         }
+    }
+
+    /// The scripts `page` loads (its `<script src>` and HTML imports), resolved, in path order.
+    pub fn scripts_of_page(&self, page: &str) -> &[String] {
+        self.scripts_of_page.get(page).map_or(&[], Vec::as_slice)
     }
 
     /// Each script a page loads with `<script src>`, with that page (the first in path order).

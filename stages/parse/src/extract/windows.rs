@@ -344,21 +344,27 @@ impl Extractor<'_, '_> {
         match unwrap(value) {
             Expr::Object(prefs) => Some(self.preferences(prefs)),
             Expr::Ident(ident) => self.named_object(&ident.sym).map(|o| o.preferences.clone()),
-            // `Object.assign({ preload: … }, options.webPreferences)`: each argument's
-            // preferences in turn; one the walk cannot read is a `[spread@offset]`.
-            Expr::Call(call)
-                if call
-                    .callee
-                    .as_expr()
-                    .is_some_and(|c| self.name(c) == "Object.assign") =>
-            {
+            // `Object.assign({ preload: … }, options.webPreferences)`, or another merging
+            // function's ([`merger`]): each argument's preferences in turn (last to first
+            // for defaults); one the walk cannot read is a `[spread@offset]`.
+            Expr::Call(call) => {
+                let merging = merger(&self.name(call.callee.as_expr()?), call.args.len())?;
+                let mut args: Vec<&Expr> = call
+                    .args
+                    .iter()
+                    .map(|a| &*a.expr)
+                    .filter(|e| !matches!(unwrap(e), Expr::Lit(_)))
+                    .collect();
+                if merging.defaults {
+                    args.reverse();
+                }
                 let mut out = Preferences::default();
-                for arg in &call.args {
-                    match self.preferences_of(&arg.expr) {
+                for arg in args {
+                    match self.preferences_of(arg) {
                         Some(prefs) => out.merge(&prefs),
                         None => out.set(
-                            format!("[spread@{}]", self.source.offset(arg.expr.span().lo)),
-                            StaticValue::Dynamic(self.source.expression(arg.expr.span())),
+                            format!("[spread@{}]", self.source.offset(arg.span().lo)),
+                            StaticValue::Dynamic(self.source.expression(arg.span())),
                         ),
                     }
                 }
