@@ -3712,3 +3712,103 @@ ipcMain.on("ping", () => {});
         "ping not paired"
     );
 }
+
+#[test]
+fn each_window_loads_its_own_pages_and_gives_them_its_preload_s_globals() {
+    // Two windows of one file, each with a preload that sets its own global: a page gets
+    // only the global of the window that loads it.
+    let dir = app_tree(&[
+        (
+            "main.js",
+            r#"const { BrowserWindow, ipcMain } = require("electron");
+const path = require("path");
+function createMain() {
+  const win = new BrowserWindow({ webPreferences: { preload: path.join(__dirname, "a.js"), contextIsolation: false } });
+  win.loadFile("main.html");
+}
+function createTools() {
+  const win = new BrowserWindow({ webPreferences: { preload: path.join(__dirname, "b.js"), contextIsolation: false, nodeIntegration: true } });
+  win.webContents.loadURL("https://tools.example.com/?key=secret");
+  win.loadFile("tools.html");
+}
+ipcMain.on("from-main", () => {});
+ipcMain.on("from-tools", () => {});
+"#,
+        ),
+        (
+            "a.js",
+            r#"window.mainIpc = require("electron").ipcRenderer;"#,
+        ),
+        (
+            "b.js",
+            r#"window.toolsIpc = require("electron").ipcRenderer;"#,
+        ),
+        ("main.html", r#"<script src="m.js"></script>"#),
+        ("tools.html", r#"<script src="t.js"></script>"#),
+        (
+            "m.js",
+            "mainIpc.send(\"from-main\");\ntoolsIpc.send(\"from-tools\");\n",
+        ),
+        (
+            "t.js",
+            "toolsIpc.send(\"from-tools\");\nmainIpc.send(\"from-main\");\n",
+        ),
+    ]);
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    assert_eq!(
+        paired_by(&result, ["channel", "via", "handler_path"]),
+        BTreeSet::from([
+            ("from-main", "mainIpc.send", "main.js"),
+            ("from-tools", "toolsIpc.send", "main.js")
+        ]),
+    );
+    // One call each: the other window's global is not the page's.
+    let ipc = &result["summary"]["ipc"];
+    assert_eq!(ipc["paired_renderer_transmissions"], 2, "{ipc}");
+    assert_eq!(ipc["renderer_transmissions"], 2, "{ipc}");
+    // The windows' pages, as properties and as `loads` edges to the renderer roles.
+    let windows = nodes(&result, "browser-window");
+    let pages: BTreeSet<(String, String)> = windows
+        .iter()
+        .map(|w| {
+            (
+                props(w)["pages"].to_string(),
+                props(w)["remote_urls"].to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        pages,
+        BTreeSet::from([
+            (r#"["main.html"]"#.to_owned(), "[]".to_owned()),
+            (
+                r#"["tools.html"]"#.to_owned(),
+                r#"["https://tools.example.com/?key=%5BREDACTED%5D"]"#.to_owned()
+            ),
+        ])
+    );
+    let ids: BTreeSet<&str> = windows
+        .iter()
+        .map(|w| w["node_id"].as_str().unwrap())
+        .collect();
+    let roles: BTreeMap<&str, &str> = nodes(&result, "electron-renderer")
+        .into_iter()
+        .map(|r| {
+            (
+                r["node_id"].as_str().unwrap(),
+                props(r)["resolved_path"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    let loaded: BTreeSet<&str> = result["graph"]["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["relation"] == "loads" && ids.contains(e["source_node_id"].as_str().unwrap()))
+        .filter_map(|e| roles.get(e["target_node_id"].as_str().unwrap()).copied())
+        .collect();
+    assert_eq!(loaded, BTreeSet::from(["main.html", "tools.html"]));
+    let summary = &result["summary"];
+    assert_eq!(summary["windows_with_matched_loads"], 2, "{summary}");
+    assert_eq!(summary["windows_loading_web_urls"], 1, "{summary}");
+}

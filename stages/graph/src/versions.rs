@@ -164,6 +164,10 @@ const PLACEMENT: &[&str] = &[
     "structural_fingerprint_status",
     // How a channel was written (a constant, or the literal a minifier put in its place).
     "resolution",
+    // The name a window is held by, and its loads' computed targets, as written: a
+    // minifier renames both.
+    "holder",
+    "dynamic_loads",
 ];
 
 /// The bounds of one comparison.

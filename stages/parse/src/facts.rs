@@ -491,6 +491,16 @@ pub struct Window {
     /// "../dev/preload.js")`), in source order: the graph takes the first that resolves.
     pub preload_alternatives: Vec<StaticPath>,
     pub preload_expression: Option<String>,
+    /// The name the window is held by, as written: `win` (`const win = new
+    /// BrowserWindow(…)`), `this.mainWindow`. Its `loadFile`/`loadURL` calls through that
+    /// name are its loads ([`RendererLoad::window`]).
+    pub holder: Option<String>,
+    /// The URLs of the web it loads (`win.loadURL("https://…")`), redacted, sorted, at most
+    /// 16: remote content in this window's preferences.
+    pub remote_urls: Vec<String>,
+    /// The targets of its loads that are computed at run time, as written
+    /// (`win.loadURL(args.targetUrl)`), sorted, at most 4.
+    pub dynamic_loads: Vec<String>,
     pub range: Range,
     /// The module factory it sits in, if any.
     pub module: Option<ModuleRef>,
@@ -1134,6 +1144,11 @@ pub struct RendererLoad {
     pub api: &'static str,
     pub target: String,
     pub context: &'static str,
+    /// The window of this file that loads it, by its index in [`JsFacts::windows`]: a
+    /// `loadFile`/`loadURL` called on the name the window is held by, in a scope that sees
+    /// that binding (`win.loadFile(…)`, `win.webContents.loadURL(…)`,
+    /// `new BrowserWindow(…).loadURL(…)`).
+    pub window: Option<u32>,
     pub range: Range,
     /// The module factory it sits in, if any.
     pub module: Option<ModuleRef>,

@@ -5029,3 +5029,129 @@ new BrowserWindow({ webPreferences: _.defaults({ sandbox: false }, { sandbox: tr
         f.js.windows[0].web_preferences
     );
 }
+
+/// Each load's window, as (target, the window's holder) in source order of the loads.
+fn window_loads(facts: &FileFacts) -> Vec<(&str, Option<&str>)> {
+    facts
+        .js
+        .renderer_loads
+        .iter()
+        .map(|l| {
+            let window = l.window.map(|w| &facts.js.windows[w as usize]);
+            (
+                l.target.as_str(),
+                window.map(|w| w.holder.as_deref().unwrap_or("-")),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn loads_called_on_a_window_name_are_that_window_s() {
+    let f = facts(
+        "main.js",
+        r#"const { BrowserWindow } = require("electron");
+let settings;
+function loadSettings() { settings.loadFile("settings.html"); }
+function createMain() {
+  const win = new BrowserWindow({ webPreferences: { sandbox: true } });
+  win.loadFile("index.html");
+}
+function createOther() {
+  const win = new BrowserWindow({ webPreferences: { nodeIntegration: true } });
+  win.webContents.loadURL("https://example.com/app?token=abc");
+  win.loadFile("fallback.html");
+}
+function createSettings() { settings = new BrowserWindow({}); loadSettings(); }
+class Tray {
+  popup = new BrowserWindow({});
+  show() { this.popup.loadURL(`file://${__dirname}/popup.html`); }
+}
+new BrowserWindow({ width: 3 }).loadFile("about.html");
+function elsewhere(view) { view.loadFile("view.html"); other.webContents.loadFile("other.html"); }
+"#,
+    );
+    assert_eq!(
+        window_loads(&f),
+        [
+            ("settings.html", Some("settings")),
+            ("index.html", Some("win")),
+            ("fallback.html", Some("win")),
+            ("popup.html", Some("this.popup")),
+            ("about.html", Some("-")),
+            ("view.html", None),
+            ("other.html", None),
+        ]
+    );
+    // The two `win`s are two windows: each function's own.
+    let index = |target: &str| {
+        f.js.renderer_loads
+            .iter()
+            .find(|l| l.target == target)
+            .and_then(|l| l.window)
+    };
+    assert_ne!(index("index.html"), index("fallback.html"));
+    let other = &f.js.windows[index("fallback.html").unwrap() as usize];
+    assert_eq!(other.remote_urls.len(), 1);
+    assert!(other.remote_urls[0].starts_with("https://example.com/app?token="));
+    assert!(
+        !other.remote_urls[0].contains("abc"),
+        "{:?}",
+        other.remote_urls
+    );
+    let main = &f.js.windows[index("index.html").unwrap() as usize];
+    assert!(main.remote_urls.is_empty());
+}
+
+#[test]
+fn a_window_reassigned_loads_into_the_one_constructed_before_the_load() {
+    let f = facts(
+        "main.js",
+        r#"const { BrowserWindow } = require("electron");
+let w = new BrowserWindow({ webPreferences: { sandbox: true } });
+w.loadFile("first.html");
+w = new BrowserWindow({ webPreferences: { sandbox: false } });
+w.loadFile("second.html");
+"#,
+    );
+    let sandbox = |target: &str| {
+        let load =
+            f.js.renderer_loads
+                .iter()
+                .find(|l| l.target == target)
+                .unwrap();
+        f.js.windows[load.window.unwrap() as usize]
+            .web_preferences
+            .iter()
+            .find(|(k, _)| k == "sandbox")
+            .map(|(_, v)| v.clone())
+    };
+    assert_eq!(
+        sandbox("first.html"),
+        Some(StaticValue::Literal(true.into()))
+    );
+    assert_eq!(
+        sandbox("second.html"),
+        Some(StaticValue::Literal(false.into()))
+    );
+}
+
+#[test]
+fn a_window_subclass_loads_through_this() {
+    let f = facts(
+        "main.js",
+        r#"const { BrowserWindow } = require("electron");
+class MainWindow extends BrowserWindow {
+  constructor() { super({ webPreferences: { sandbox: true } }); this.loadFile("main.html"); }
+  reload() { this.webContents.loadFile("main.html"); }
+}
+"#,
+    );
+    assert_eq!(f.js.windows.len(), 1);
+    assert_eq!(f.js.windows[0].holder.as_deref(), Some("this"));
+    assert!(
+        f.js.renderer_loads.iter().all(|l| l.window == Some(0)),
+        "{:?}",
+        f.js.renderer_loads
+    );
+}

@@ -732,7 +732,6 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
         }
         say!("{line}");
     }
-    // Of each kind, what the main entrypoints reach first.
     // Those the main entrypoint reaches first, its own file's first among them, then by path.
     let mains: Vec<&str> = reach["main_entrypoints"]
         .as_array()
@@ -744,7 +743,15 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
         let mut of: Vec<&Value> = nodes.iter().filter(|n| n["kind"] == kind).collect();
         of.sort_by_cached_key(|n| {
             let path = text(&props(n)["path"]);
-            (!mark(n).is_empty(), !mains.contains(&path.as_str()), path)
+            // In one file, in source order.
+            let start = &n["observations"][0]["evidence"]["location"]["start"];
+            let at = (start["line"].as_u64(), start["column"].as_u64());
+            (
+                !mark(n).is_empty(),
+                !mains.contains(&path.as_str()),
+                path,
+                at,
+            )
         });
         of
     };
@@ -799,12 +806,28 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
         if unresolved > 0 {
             risky.push(format!("unresolved-option-sources={unresolved}"));
         }
+        // What it loads, where its `loadFile`/`loadURL` calls were matched to it: the first
+        // page (then the web URLs), and how many more; `dynamic` when all it loads is
+        // computed at run time.
+        let loads: Vec<&str> = ["pages", "remote_urls"]
+            .iter()
+            .flat_map(|k| p[*k].as_array().into_iter().flatten())
+            .filter_map(Value::as_str)
+            .collect();
+        let dynamic = p["dynamic_loads"].as_array().map_or(0, Vec::len);
+        let loads = match loads.as_slice() {
+            [] if dynamic > 0 => " loads=dynamic".to_owned(),
+            [] => String::new(),
+            [one] => format!(" loads={one}"),
+            [first, rest @ ..] => format!(" loads={first}(+{})", rest.len()),
+        };
         say!(
-            "  window            {} in {}{} preload={}{}{}",
+            "  window            {} in {}{} preload={}{}{}{}",
             text(&p["constructor"]),
             text(&p["path"]),
             mark(n),
             p["preload_path"].as_str().unwrap_or("-"),
+            loads,
             if risky.is_empty() { "" } else { " " },
             risky.join(" ")
         );

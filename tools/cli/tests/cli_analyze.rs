@@ -1213,9 +1213,50 @@ new BrowserWindow({ webPreferences: { sandbox: false } });
     assert_eq!(
         windows,
         [
-            "window            BrowserWindow in z-main.js preload=- webPreferences=missing",
+            "window            BrowserWindow in z-main.js preload=- loads=a-page.html webPreferences=missing",
             "window            BrowserWindow in a-other.js preload=- sandbox=false",
         ]
+    );
+}
+
+#[test]
+fn a_window_line_says_what_the_window_loads() {
+    let text = summary_of(&[
+        ("package.json", r#"{"name":"loads","main":"main.js"}"#),
+        (
+            "main.js",
+            r#"const { BrowserWindow } = require("electron");
+function open() {
+  const win = new BrowserWindow({ webPreferences: { nodeIntegration: true } });
+  win.loadURL("https://app.example.com/login?session=s3cret");
+  win.loadFile("offline.html");
+}
+function help() {
+  const win = new BrowserWindow({ webPreferences: { sandbox: true } });
+  win.loadFile("help.html");
+}
+const unmatched = new BrowserWindow({});
+open();
+help();
+"#,
+        ),
+        ("offline.html", "<p>offline</p>"),
+        ("help.html", "<p>help</p>"),
+    ]);
+    let windows: Vec<&str> = text
+        .lines()
+        .map(str::trim_start)
+        .filter(|l| l.starts_with("window "))
+        .collect();
+    // In source order; the page first, then the web URL, redacted.
+    assert_eq!(
+        windows,
+        [
+            "window            BrowserWindow in main.js preload=- loads=offline.html(+1) nodeIntegration=true",
+            "window            BrowserWindow in main.js preload=- loads=help.html sandbox=true",
+            "window            BrowserWindow in main.js preload=- webPreferences=missing",
+        ],
+        "{text}"
     );
 }
 

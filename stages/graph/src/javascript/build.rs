@@ -579,6 +579,24 @@ impl Out<'_, '_> {
         mechanism: &str,
         range: Option<&Range>,
     ) -> Result<Resolution, Failure> {
+        self.role_node(
+            kind, from, anchor, declared, context, resolution, mechanism, range,
+        )
+        .map(|(resolution, _)| resolution)
+    }
+
+    /// [`Builder::role_resolved`], which also gives the role's node.
+    fn role_node(
+        &mut self,
+        kind: &'static str,
+        from: &str,
+        anchor: &FileFacts,
+        declared: &str,
+        context: Context,
+        resolution: Resolution,
+        mechanism: &str,
+        range: Option<&Range>,
+    ) -> Result<(Resolution, String), Failure> {
         let anchor_sha = anchor
             .sha256
             .clone()
@@ -651,8 +669,30 @@ impl Out<'_, '_> {
                 ),
             )?;
         }
-        Ok(resolution)
+        Ok((resolution, role))
     }
+}
+
+/// The pages the window at `index` of `file` loads (its `loadFile`/`loadURL` calls):
+/// resolved paths, or the target as written where it does not resolve; sorted, at most 16.
+fn window_pages(env: &Env<'_>, file: &FileFacts, index: usize) -> Vec<String> {
+    let mut pages: Vec<String> = file
+        .js
+        .renderer_loads
+        .iter()
+        .filter(|l| l.window == Some(index as u32))
+        .map(|l| {
+            let resolution = env.resolve_load(file, l);
+            match resolution.path {
+                Some(path) if resolution.status == "resolved" => path,
+                _ => l.target.clone(),
+            }
+        })
+        .collect();
+    pages.sort();
+    pages.dedup();
+    pages.truncate(16);
+    pages
 }
 
 fn file_node_kind(kind: FileKind) -> &'static str {
@@ -867,9 +907,10 @@ fn settle_page_globals(files: &Files, parsed: &mut [FileFacts]) {
 
 /// The names preloads set on the window for `ipcRenderer` (`window.ipc = ipcRenderer`, seen
 /// by the page where the preload does not isolate its context), by the index of each page
-/// the windows load: the pages a file loads (`loadFile`, `loadURL`) get what the preloads its
-/// windows name set. Which of a file's windows loads which page is not read, so a file's
-/// pages share its windows' preloads.
+/// the windows load. A window whose `loadFile`/`loadURL` calls were matched to it gives its
+/// preload's names to its own pages ([`rea_parse::RendererLoad::window`]); the file's other
+/// windows, and its preloads set outside a window's options, to the pages the file loads on
+/// no matched window.
 fn window_preload_globals<'p>(
     files: &Files,
     parsed: &'p [FileFacts],
@@ -894,20 +935,9 @@ fn window_preload_globals<'p>(
             .filter(|_| r.status == "resolved")
             .and_then(|p| index.get(p.as_str()).copied())
     };
-    for file in parsed {
-        let js = &file.js;
-        let window_preloads = js
-            .windows
-            .iter()
-            .flat_map(|w| w.preload.iter().chain(&w.preload_alternatives))
-            .filter_map(|p| resolved(&file.path, &p.path, p.context));
-        let other_preloads = js
-            .renderer_loads
-            .iter()
-            .filter(|l| !matches!(l.api, "loadFile" | "loadURL"))
-            .filter_map(|l| resolved(&file.path, &l.target, l.context));
-        let names: Vec<&'p str> = window_preloads
-            .chain(other_preloads)
+    // What the preloads at `preloads` (indices) set.
+    let names_of = |preloads: &mut dyn Iterator<Item = usize>| -> Vec<&'p str> {
+        preloads
             .filter(|&at| setters.contains(parsed[at].path.as_str()))
             .flat_map(|at| {
                 parsed[at]
@@ -917,21 +947,57 @@ fn window_preload_globals<'p>(
                     .filter(|g| g.written == "window-property")
                     .map(|g| g.name.as_str())
             })
-            .collect();
-        if names.is_empty() {
-            continue;
-        }
-        for load in js
-            .renderer_loads
-            .iter()
-            .filter(|l| matches!(l.api, "loadFile" | "loadURL"))
-        {
-            if let Some(page) = resolved(&file.path, load_path(load), load.context) {
+            .collect()
+    };
+    for file in parsed {
+        let js = &file.js;
+        let pages = |window: Option<u32>| {
+            js.renderer_loads
+                .iter()
+                .filter(move |l| matches!(l.api, "loadFile" | "loadURL") && l.window == window)
+                .filter_map(|l| resolved(&file.path, load_path(l), l.context))
+        };
+        let mut unmatched: Vec<&'p str> = names_of(
+            &mut js
+                .renderer_loads
+                .iter()
+                .filter(|l| !matches!(l.api, "loadFile" | "loadURL"))
+                .filter_map(|l| resolved(&file.path, &l.target, l.context)),
+        );
+        for (at, window) in js.windows.iter().enumerate() {
+            let names = names_of(
+                &mut window
+                    .preload
+                    .iter()
+                    .chain(&window.preload_alternatives)
+                    .filter_map(|p| resolved(&file.path, &p.path, p.context)),
+            );
+            if names.is_empty() {
+                continue;
+            }
+            if !js
+                .renderer_loads
+                .iter()
+                .any(|l| l.window == Some(at as u32))
+            {
+                unmatched.extend(names);
+                continue;
+            }
+            for page in pages(Some(at as u32)) {
                 by_page
                     .entry(page)
                     .or_default()
                     .extend(names.iter().copied());
             }
+        }
+        if unmatched.is_empty() {
+            continue;
+        }
+        for page in pages(None) {
+            by_page
+                .entry(page)
+                .or_default()
+                .extend(unmatched.iter().copied());
         }
     }
     by_page
@@ -2621,6 +2687,9 @@ fn channel_resolution(op: &IpcOp) -> &'static str {
 #[derive(Default)]
 struct Counts {
     windows: u64,
+    /// Windows whose page loads were matched to them, and those that load a web URL.
+    windows_with_loads: u64,
+    windows_loading_web_urls: u64,
     explicit_prefs: u64,
     preloads: u64,
     bridges: u64,
@@ -2682,6 +2751,8 @@ impl Counts {
     fn add(&mut self, other: Counts) {
         let Counts {
             windows,
+            windows_with_loads,
+            windows_loading_web_urls,
             explicit_prefs,
             preloads,
             bridges,
@@ -2724,6 +2795,8 @@ impl Counts {
             storage,
         } = other;
         self.windows += windows;
+        self.windows_with_loads += windows_with_loads;
+        self.windows_loading_web_urls += windows_loading_web_urls;
         self.explicit_prefs += explicit_prefs;
         self.preloads += preloads;
         self.bridges += bridges;
@@ -3399,12 +3472,23 @@ fn project_findings<'p>(
             }
         }
         // Windows and preloads.
-        for window in &js.windows {
+        let mut window_nodes: Vec<Option<String>> = vec![None; js.windows.len()];
+        for (index, window) in js.windows.iter().enumerate() {
             if !admit() {
                 continue;
             }
             c.windows += 1;
             c.explicit_prefs += window.web_preferences.len() as u64;
+            let pages = window_pages(o.env, file, index);
+            if !pages.is_empty()
+                || !window.remote_urls.is_empty()
+                || !window.dynamic_loads.is_empty()
+            {
+                c.windows_with_loads += 1;
+            }
+            if !window.remote_urls.is_empty() {
+                c.windows_loading_web_urls += 1;
+            }
             let from = o
                 .env
                 .source_node(file, window.module.as_ref(), modules)
@@ -3454,8 +3538,11 @@ fn project_findings<'p>(
                        "option_sources": window.option_sources.iter().map(|s| json!({"expression": s.expression, "resolution": s.resolution})).collect::<Vec<_>>(),
                        "preload_path": preload_resolution.as_ref().and_then(|r| r.path.clone()).or_else(|| preload.map(|p| p.path.clone())),
                        "preload_resolution_context": preload.map(|p| p.context),
-                       "preload_expression": window.preload_expression, "absence_means_default": false}),
+                       "preload_expression": window.preload_expression, "absence_means_default": false,
+                       "holder": window.holder, "pages": pages, "remote_urls": window.remote_urls,
+                       "dynamic_loads": window.dynamic_loads}),
                 observed("ast-static-analysis", sha_ref, location, "observe-browser-window-construction"))?;
+            window_nodes[index] = Some(node.clone());
             o.edge(
                 &from,
                 &node,
@@ -3502,7 +3589,7 @@ fn project_findings<'p>(
                 "electron-renderer"
             };
             let resolution = o.env.resolve_load(file, load);
-            o.role_resolved(
+            let (_, role) = o.role_node(
                 kind,
                 &from,
                 file,
@@ -3512,6 +3599,24 @@ fn project_findings<'p>(
                 load.api,
                 Some(&load.range),
             )?;
+            // The window the load is called on loads the page.
+            if let Some(window) = load
+                .window
+                .and_then(|w| window_nodes.get(w as usize)?.clone())
+            {
+                o.edge(
+                    &window,
+                    &role,
+                    "loads",
+                    json!({"mechanism": load.api}),
+                    inferred(
+                        "medium",
+                        sha_ref,
+                        source_range(&file.path, &load.range),
+                        "map-window-load",
+                    ),
+                )?;
+            }
         }
         // contextBridge. The APIs whose literal is in this file, by its span: the IPC calls
         // inside it are what the API's members do.
@@ -4870,7 +4975,8 @@ fn finish(cx: &StageCx<'_>, p: Projected, request: &Request<'_>) -> Result<Built
     .map_err(failure)?;
     let web_loads = web_loads(parsed);
     let summary = json!({
-        "browser_windows": c.windows, "explicit_web_preferences": c.explicit_prefs, "preload_entrypoints": c.preloads,
+        "browser_windows": c.windows, "windows_with_matched_loads": c.windows_with_loads,
+        "windows_loading_web_urls": c.windows_loading_web_urls, "explicit_web_preferences": c.explicit_prefs, "preload_entrypoints": c.preloads,
         "context_bridge_apis": c.bridges, "exposed_api_members": c.members,
         "ipc": {"operations": c.ipc_ops, "literal_channels": c.literal_channels.len(), "dynamic_channel_operations": c.dynamic_ops,
                 "renderer_transmissions": c.transmissions, "renderer_listeners": c.listeners, "main_handlers": c.handlers, "main_handlers_without_sender_check": c.unchecked_main_handlers,

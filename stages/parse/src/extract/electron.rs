@@ -381,6 +381,7 @@ impl Extractor<'_, '_> {
             }
             seen.push(target.clone());
             self.facts.renderer_loads.push(RendererLoad {
+                window: None,
                 api,
                 target,
                 context,
@@ -402,6 +403,7 @@ impl Extractor<'_, '_> {
         }
         self.facts.imported_loads.push(ImportedLoad {
             load: RendererLoad {
+                window: None,
                 api,
                 target: String::new(),
                 context: if api == "loadFile" {
@@ -484,6 +486,7 @@ impl Extractor<'_, '_> {
             && self.admit(None)
         {
             self.facts.renderer_loads.push(RendererLoad {
+                window: None,
                 api: "loadURL",
                 target: url,
                 context: "module-specifier",
@@ -649,6 +652,7 @@ impl Extractor<'_, '_> {
                     && self.admit(None)
                 {
                     self.facts.renderer_loads.push(RendererLoad {
+                        window: None,
                         api,
                         target: path.path,
                         context: path.context,
@@ -673,9 +677,27 @@ impl Extractor<'_, '_> {
                 super::names::alternatives(first, &mut values, 0);
             }
             let mut seen: Vec<String> = Vec::new();
+            let (loads, imported) = (
+                self.facts.renderer_loads.len(),
+                self.facts.imported_loads.len(),
+            );
             for value in values {
                 self.renderer_load(api, value, span, &mut seen);
             }
+            let remote = seen
+                .iter()
+                .filter(|t| api == "loadURL" && web_url(t))
+                .map(|t| crate::redact::url(t))
+                .collect();
+            let (loads, imported) = (
+                loads..self.facts.renderer_loads.len(),
+                imported..self.facts.imported_loads.len(),
+            );
+            // A target none of whose values is read is computed at run time.
+            let dynamic = (seen.is_empty() && imported.is_empty())
+                .then(|| arg(0).map(|a| self.source.expression(a.span())))
+                .flatten();
+            self.window_load(call, loads, imported, remote, dynamic);
             return;
         }
         // `<subject>.startsWith|endsWith|includes(x)` on a sender subject.

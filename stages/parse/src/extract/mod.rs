@@ -19,6 +19,7 @@ mod prepass;
 pub(crate) mod semantics;
 pub(crate) mod shapes;
 mod webviews;
+mod window_loads;
 mod windows;
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
@@ -271,6 +272,9 @@ pub(crate) fn extract(
         option_scopes: HashMap::default(),
         option_returns: HashMap::default(),
         pending_windows: Vec::new(),
+        window_holders: Vec::new(),
+        window_starts: HashMap::default(),
+        pending_loads: Vec::new(),
         electron: pre.electron,
         webview_text: looks.webview,
         markup_span: None,
@@ -323,6 +327,7 @@ pub(crate) fn extract(
     walker.finish_forwarders();
     walker.finish_named_handlers();
     walker.finish_windows();
+    walker.finish_window_loads();
     walker.finish_exported_apis();
     walker.finish_factory_helper_calls();
     walker.finish_factory_channels();
@@ -652,6 +657,11 @@ struct Extractor<'s, 'c> {
     option_returns: HashMap<u32, Vec<windows::Source>>,
     /// Windows whose options are read once the file is walked.
     pending_windows: Vec<windows::PendingWindow>,
+    /// Windows held by names, where each window's construction starts (its index), and the
+    /// loads called on names, matched once the file is walked ([`window_loads`]).
+    window_holders: Vec<window_loads::Holder>,
+    window_starts: HashMap<u32, usize>,
+    pending_loads: Vec<window_loads::PendingLoad>,
     /// In a file that uses Electron: where each function declared by name is written
     /// (`function f() {…}`, `const f = () => {…}`), for handlers passed by name.
     named_functions: HashMap<String, Vec<crate::facts::Range>>,
@@ -2144,6 +2154,9 @@ impl Visit for Extractor<'_, '_> {
     }
 
     fn visit_class_prop(&mut self, prop: &swc_ecma_ast::ClassProp) {
+        if let (Some(name), Some(value)) = (prop.key.as_ident(), &prop.value) {
+            self.window_holder(format!("this.{}", name.sym), value, false);
+        }
         if self.electron
             && let (Some(name), Some(value)) = (prop.key.as_ident(), &prop.value)
         {
@@ -2333,6 +2346,7 @@ impl Visit for Extractor<'_, '_> {
         }
         if let (Pat::Ident(ident), Some(init)) = (&decl.name, &decl.init) {
             let name = ident.id.sym.to_string();
+            self.window_holder(name.clone(), init, true);
             if self.esm_tables.contains(&init.span().lo.0)
                 && self.exported_chunk(&name, "esm-chunk", init, decl.span)
             {
@@ -2412,6 +2426,18 @@ impl Visit for Extractor<'_, '_> {
     }
 
     fn visit_assign_expr(&mut self, assign: &swc_ecma_ast::AssignExpr) {
+        if assign.op == swc_ecma_ast::AssignOp::Assign
+            && let Expr::New(_) = unwrap(&assign.right)
+        {
+            let holder = match &assign.left {
+                AssignTarget::Simple(SimpleAssignTarget::Ident(name)) => name.id.sym.to_string(),
+                AssignTarget::Simple(SimpleAssignTarget::Member(target)) => {
+                    names::dotted_member(target)
+                }
+                _ => String::new(),
+            };
+            self.window_holder(holder, &assign.right, false);
+        }
         if self.reads_ipc
             && assign.op == swc_ecma_ast::AssignOp::Assign
             && let AssignTarget::Simple(SimpleAssignTarget::Member(target)) = &assign.left
@@ -2577,6 +2603,7 @@ impl Visit for Extractor<'_, '_> {
         {
             let base = base.clone();
             self.window(&base, call.args.first().map(|a| &*a.expr), call.span);
+            self.window_held_by_this(call.span.lo.0);
         }
         let name = self.callee(&call.callee);
         if self.stack.is_empty() && !self.runtime_requires.is_empty() {
@@ -2779,6 +2806,7 @@ impl Extractor<'_, '_> {
                 .any(|e| path.path.to_ascii_lowercase().ends_with(e));
         if script && self.admit(Some(format!("preload\0{}\0{}", path.path, span.lo.0))) {
             self.facts.renderer_loads.push(RendererLoad {
+                window: None,
                 api: "preload-property",
                 target: path.path,
                 context: path.context,

@@ -208,6 +208,7 @@ impl Extractor<'_, '_> {
                 Source::Unknown => ("dynamic", self.spread_of(expr, Source::Unknown)),
             },
         };
+        self.window_constructed(span.lo.0, self.facts.windows.len());
         self.pending_windows.push(PendingWindow {
             index: self.facts.windows.len(),
             status,
@@ -223,6 +224,9 @@ impl Extractor<'_, '_> {
             preload: None,
             preload_alternatives: Vec::new(),
             preload_expression: None,
+            holder: None,
+            remote_urls: Vec::new(),
+            dynamic_loads: Vec::new(),
             range: self.source.range(span),
             module: self.module(),
         });

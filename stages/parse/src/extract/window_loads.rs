@@ -1,0 +1,205 @@
+//! Which window loads which page: a `loadFile`/`loadURL` called on the name a window is held
+//! by (`const win = new BrowserWindow(…); win.loadFile("index.html")`), on its `webContents`,
+//! or on the construction itself (`new BrowserWindow(…).loadURL(…)`).
+//!
+//! A window is held by a name when its construction is a declaration's value (bound in the
+//! declaring function's scope) or is assigned to a name or a member (`win = …`,
+//! `this.mainWindow = …`, a class property: bound for the whole file, as the variable or
+//! the object outlives the function that assigns it), and a subclass's `super(…)` window by
+//! `this`. A load is matched once the file is
+//! walked, since the function that loads may be written before the one that creates: among
+//! the windows held by the receiver's name in a scope the load sees, the innermost scope's,
+//! and in it the last constructed before the load (or else the first). Nothing is run, so
+//! a name given other windows at run time may load into those too.
+
+use swc_common::Spanned;
+use swc_ecma_ast::{CallExpr, Expr, MemberProp};
+
+use super::Extractor;
+use super::names::{dotted, unwrap};
+use super::prepass::PROGRAM_SCOPE;
+use super::windows::is_window_constructor;
+
+/// The remote URLs kept on one window.
+const MAX_REMOTE_URLS: usize = 16;
+
+/// The computed targets kept on one window.
+const MAX_DYNAMIC_LOADS: usize = 4;
+
+/// A window held by a name.
+pub(super) struct Holder {
+    name: String,
+    scope: u32,
+    /// Where the window's construction starts: the key of [`Extractor::window_starts`].
+    start: u32,
+}
+
+/// A load whose window is matched once the file is walked.
+pub(super) struct PendingLoad {
+    receiver: Receiver,
+    /// The scopes the call is in, innermost last.
+    stack: Vec<u32>,
+    start: u32,
+    /// The call's renderer loads, by index in `renderer_loads`, and its imported ones.
+    loads: std::ops::Range<usize>,
+    imported: std::ops::Range<usize>,
+    /// The URLs of the web it loads, redacted.
+    remote: Vec<String>,
+    /// Its target as written, when it is computed at run time.
+    dynamic: Option<String>,
+}
+
+enum Receiver {
+    Name(String),
+    /// The construction the call is chained on, by its start.
+    Construction(u32),
+}
+
+impl Extractor<'_, '_> {
+    /// A window's construction, by where it starts, so that a holder finds its index.
+    pub(super) fn window_constructed(&mut self, start: u32, index: usize) {
+        self.window_starts.insert(start, index);
+    }
+
+    /// `name = <value>` (or a declaration, `declared`): a holder if the value constructs a
+    /// window.
+    pub(super) fn window_holder(&mut self, name: String, value: &Expr, declared: bool) {
+        let Expr::New(new) = unwrap(value) else {
+            return;
+        };
+        if name.is_empty() || !is_window_constructor(&self.name(&new.callee)) {
+            return;
+        }
+        let scope = if declared {
+            self.scopes.current()
+        } else {
+            PROGRAM_SCOPE
+        };
+        self.window_holders.push(Holder {
+            name,
+            scope,
+            start: new.span.lo.0,
+        });
+    }
+
+    /// The window a subclass's `super(…)` makes, at `start`: its methods' `this.loadURL(…)`
+    /// load into it.
+    pub(super) fn window_held_by_this(&mut self, start: u32) {
+        self.window_holders.push(Holder {
+            name: "this".to_owned(),
+            scope: PROGRAM_SCOPE,
+            start,
+        });
+    }
+
+    /// A `loadFile`/`loadURL` call whose findings are `loads` and `imported` (index ranges)
+    /// and the web URLs `remote`, or whose target is `dynamic`: kept for
+    /// [`Self::finish_window_loads`] when it is called on a name or on a window's
+    /// construction.
+    pub(super) fn window_load(
+        &mut self,
+        call: &CallExpr,
+        loads: std::ops::Range<usize>,
+        imported: std::ops::Range<usize>,
+        remote: Vec<String>,
+        dynamic: Option<String>,
+    ) {
+        if loads.is_empty() && imported.is_empty() && remote.is_empty() && dynamic.is_none() {
+            return;
+        }
+        let Some(Expr::Member(member)) = call.callee.as_expr().map(|c| unwrap(c)) else {
+            return;
+        };
+        let mut object = unwrap(&member.obj);
+        // `win.webContents.loadURL(…)` loads into `win`.
+        if let Expr::Member(inner) = object
+            && matches!(&inner.prop, MemberProp::Ident(p) if p.sym == "webContents")
+        {
+            object = unwrap(&inner.obj);
+        }
+        let receiver = match object {
+            Expr::New(new) => Receiver::Construction(new.span.lo.0),
+            Expr::Ident(_) | Expr::Member(_) | Expr::This(_) => {
+                let name = dotted(object);
+                // A part that is not a name (`a[0].loadURL`, `f().loadURL`) names nothing.
+                if name.is_empty() || name.split('.').any(str::is_empty) {
+                    return;
+                }
+                Receiver::Name(name)
+            }
+            _ => return,
+        };
+        self.pending_loads.push(PendingLoad {
+            receiver,
+            stack: self.scopes.stack().to_vec(),
+            start: call.span().lo.0,
+            loads,
+            imported,
+            remote,
+            dynamic,
+        });
+    }
+
+    /// Matches each load kept by [`Self::window_load`] to its window.
+    pub(super) fn finish_window_loads(&mut self) {
+        let pending = std::mem::take(&mut self.pending_loads);
+        let holders = std::mem::take(&mut self.window_holders);
+        for holder in &holders {
+            if let Some(&index) = self.window_starts.get(&holder.start)
+                && self.facts.windows[index].holder.is_none()
+            {
+                self.facts.windows[index].holder = Some(holder.name.clone());
+            }
+        }
+        for load in pending {
+            let start = match &load.receiver {
+                Receiver::Construction(start) => Some(*start),
+                Receiver::Name(name) => held_by(&holders, name, &load.stack, load.start),
+            };
+            let Some(&index) = start.and_then(|s| self.window_starts.get(&s)) else {
+                continue;
+            };
+            for at in load.loads {
+                self.facts.renderer_loads[at].window = Some(index as u32);
+            }
+            for at in load.imported {
+                self.facts.imported_loads[at].load.window = Some(index as u32);
+            }
+            let window = &mut self.facts.windows[index];
+            keep(&mut window.remote_urls, load.remote, MAX_REMOTE_URLS);
+            keep(&mut window.dynamic_loads, load.dynamic, MAX_DYNAMIC_LOADS);
+        }
+    }
+}
+
+/// Adds `more` to the sorted, unique, bounded `list`.
+fn keep(list: &mut Vec<String>, more: impl IntoIterator<Item = String>, max: usize) {
+    for item in more {
+        if !list.contains(&item) {
+            list.push(item);
+        }
+    }
+    list.sort();
+    list.truncate(max);
+}
+
+/// The construction (by its start) of the window `name` holds where a load at `at`, in the
+/// scopes `stack`, sees it: the innermost scope's, and in it the last constructed before
+/// the load, or else the first.
+fn held_by(holders: &[Holder], name: &str, stack: &[u32], at: u32) -> Option<u32> {
+    let depth = |h: &Holder| stack.iter().rposition(|s| *s == h.scope);
+    let inner = holders
+        .iter()
+        .filter(|h| h.name == name)
+        .filter_map(depth)
+        .max()?;
+    let seen: Vec<&Holder> = holders
+        .iter()
+        .filter(|h| h.name == name && depth(h) == Some(inner))
+        .collect();
+    seen.iter()
+        .filter(|h| h.start < at)
+        .max_by_key(|h| h.start)
+        .or_else(|| seen.iter().min_by_key(|h| h.start))
+        .map(|h| h.start)
+}
