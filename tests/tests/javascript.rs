@@ -3812,3 +3812,57 @@ ipcMain.on("from-tools", () => {});
     assert_eq!(summary["windows_with_matched_loads"], 2, "{summary}");
     assert_eq!(summary["windows_loading_web_urls"], 1, "{summary}");
 }
+
+#[test]
+fn node_code_that_spawns_electron_with_a_script_makes_that_script_a_main_process() {
+    // In Node.js, `require("electron")` is the path of Electron's binary: run with a script,
+    // the script is a main process, as nightmare runs its runner.
+    let dir = app_tree(&[
+        (
+            "main.js",
+            r#"const proc = require("child_process");
+const path = require("path");
+const defaultElectron = require("electron");
+const runner = path.join(__dirname, "runner.js");
+function start(options) {
+  const binary = options.electronPath || defaultElectron;
+  return proc.spawn(binary, [runner].concat(JSON.stringify(options)), { stdio: "inherit" });
+}
+function other() { proc.spawn("ls", [path.join(__dirname, "not-electron.js")]); }
+module.exports = { start, other };
+"#,
+        ),
+        (
+            "runner.js",
+            r#"const { app, BrowserWindow, ipcMain } = require("electron");
+require("./helper.js");
+ipcMain.on("goto", () => {});
+app.on("ready", () => new BrowserWindow({}));
+"#,
+        ),
+        ("helper.js", "module.exports = 1;\n"),
+        ("not-electron.js", "module.exports = 2;\n"),
+    ]);
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let launched: Vec<(&str, &str)> = nodes(&result, "electron-main")
+        .into_iter()
+        .map(props)
+        .filter(|p| p["mechanism"] == "electron-launch")
+        .map(|p| {
+            (
+                p["anchor_path"].as_str().unwrap(),
+                p["resolved_path"].as_str().unwrap_or("-"),
+            )
+        })
+        .collect();
+    assert_eq!(launched, [("main.js", "runner.js")]);
+    let reach = &result["summary"]["entrypoint_reach"];
+    assert_eq!(
+        reach["main_entrypoints"],
+        json!(["main.js", "runner.js"]),
+        "{reach}"
+    );
+    // The runner and what it requires are reached; the other spawn's script is not.
+    assert_eq!(reach["unreached"]["files"], 0, "{reach}");
+    assert_eq!(reach["files_reached"], 3, "{reach}");
+}

@@ -1140,7 +1140,8 @@ pub struct LocalCall {
 /// `setPreloads` or `registerPreloadScript`: a preload role).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct RendererLoad {
-    /// `loadFile`, `loadURL`, `preload-property`, `setPreloads` or `registerPreloadScript`.
+    /// `loadFile`, `loadURL`, `preload-property`, `setPreloads`, `registerPreloadScript`, or
+    /// `electron-launch` (a script Node.js code runs Electron with: a main process).
     pub api: &'static str,
     pub target: String,
     pub context: &'static str,

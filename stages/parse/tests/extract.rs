@@ -5155,3 +5155,61 @@ class MainWindow extends BrowserWindow {
         f.js.renderer_loads
     );
 }
+
+#[test]
+fn a_name_given_a_function_s_window_loads_into_it() {
+    let f = facts(
+        "main.js",
+        r#"const { app, BrowserWindow } = require("electron");
+let main;
+app.whenReady().then(async () => {
+  main = await createMain();
+  main.loadFile("main.html");
+  const tool = this.makeTool();
+  tool.webContents.loadFile("tool.html");
+  const either = pick();
+  either.loadFile("either.html");
+  const helper = notAWindow();
+  helper.loadFile("helper.html");
+});
+function createMain() {
+  const win = new BrowserWindow({ webPreferences: { sandbox: true } });
+  return win;
+}
+class Tools {
+  makeTool = () => { return new BrowserWindow({ webPreferences: { sandbox: false } }); };
+}
+function pick() {
+  if (x) return new BrowserWindow({});
+  return new BrowserWindow({ show: false });
+}
+function notAWindow() { return {}; }
+"#,
+    );
+    let sandbox = |target: &str| {
+        let load =
+            f.js.renderer_loads
+                .iter()
+                .find(|l| l.target == target)
+                .unwrap();
+        load.window.map(|w| {
+            f.js.windows[w as usize]
+                .web_preferences
+                .iter()
+                .find(|(k, _)| k == "sandbox")
+                .map(|(_, v)| v.clone())
+        })
+    };
+    assert_eq!(
+        sandbox("main.html"),
+        Some(Some(StaticValue::Literal(true.into())))
+    );
+    assert_eq!(
+        sandbox("tool.html"),
+        Some(Some(StaticValue::Literal(false.into())))
+    );
+    // A function that returns either of two windows names neither; one that returns no
+    // window names none.
+    assert_eq!(sandbox("either.html"), None);
+    assert_eq!(sandbox("helper.html"), None);
+}

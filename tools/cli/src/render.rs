@@ -807,19 +807,19 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
             risky.push(format!("unresolved-option-sources={unresolved}"));
         }
         // What it loads, where its `loadFile`/`loadURL` calls were matched to it: the first
-        // page (then the web URLs), and how many more; `dynamic` when all it loads is
-        // computed at run time.
+        // page (then the web URLs), and how many more, computed targets included; `dynamic`
+        // when all it loads is computed at run time.
         let loads: Vec<&str> = ["pages", "remote_urls"]
             .iter()
             .flat_map(|k| p[*k].as_array().into_iter().flatten())
             .filter_map(Value::as_str)
             .collect();
         let dynamic = p["dynamic_loads"].as_array().map_or(0, Vec::len);
-        let loads = match loads.as_slice() {
-            [] if dynamic > 0 => " loads=dynamic".to_owned(),
-            [] => String::new(),
-            [one] => format!(" loads={one}"),
-            [first, rest @ ..] => format!(" loads={first}(+{})", rest.len()),
+        let loads = match (loads.first(), loads.len() + dynamic) {
+            (None, 0) => String::new(),
+            (None, _) => " loads=dynamic".to_owned(),
+            (Some(first), 1) => format!(" loads={first}"),
+            (Some(first), all) => format!(" loads={first}(+{})", all - 1),
         };
         say!(
             "  window            {} in {}{} preload={}{}{}{}",

@@ -961,7 +961,7 @@ fn window_preload_globals<'p>(
             &mut js
                 .renderer_loads
                 .iter()
-                .filter(|l| !matches!(l.api, "loadFile" | "loadURL"))
+                .filter(|l| !matches!(l.api, "loadFile" | "loadURL" | "electron-launch"))
                 .filter_map(|l| resolved(&file.path, &l.target, l.context)),
         );
         for (at, window) in js.windows.iter().enumerate() {
@@ -1998,7 +1998,7 @@ fn renderer_pages(env: &Env<'_>, parsed: &[FileFacts]) -> RendererPages {
         for load in &file.js.renderer_loads {
             if matches!(
                 load.api,
-                "preload-property" | "setPreloads" | "registerPreloadScript"
+                "preload-property" | "setPreloads" | "registerPreloadScript" | "electron-launch"
             ) {
                 continue;
             }
@@ -3580,13 +3580,10 @@ fn project_findings<'p>(
                 .env
                 .source_node(file, load.module.as_ref(), modules)
                 .unwrap_or_else(|| asset.clone());
-            let kind = if matches!(
-                load.api,
-                "preload-property" | "setPreloads" | "registerPreloadScript"
-            ) {
-                "electron-preload"
-            } else {
-                "electron-renderer"
+            let kind = match load.api {
+                "preload-property" | "setPreloads" | "registerPreloadScript" => "electron-preload",
+                "electron-launch" => "electron-main",
+                _ => "electron-renderer",
             };
             let resolution = o.env.resolve_load(file, load);
             let (_, role) = o.role_node(

@@ -543,6 +543,9 @@ impl Extractor<'_, '_> {
         if let Some(api) = name.strip_prefix("child_process.")
             && CHILD_PROCESS_APIS.contains(&api)
         {
+            if matches!(api, "spawn" | "spawnSync" | "execFile" | "execFileSync") {
+                self.electron_launch(arg(0), arg(1));
+            }
             self.process("child-process", name, arg(0), None, span);
             return;
         }
@@ -1402,6 +1405,58 @@ impl Extractor<'_, '_> {
             range: self.source.range(span),
             module: self.module(),
         });
+    }
+
+    /// `spawn(require("electron"), [script, …])`: Node.js code that runs Electron (in Node.js,
+    /// the `electron` package exports the path of its binary) with a script of its own, which
+    /// is then a main process, as nightmare and electron-mocha launch theirs. The binary may
+    /// be a name bound to the package, or a branch of `options.electronPath || electron`; the
+    /// script is the first element of the arguments' array literal (or of one `concat`ed on).
+    fn electron_launch(&mut self, binary: Option<&Expr>, args: Option<&Expr>) {
+        let (Some(binary), Some(args)) = (binary, args) else {
+            return;
+        };
+        let mut branches = Vec::new();
+        super::names::alternatives(binary, &mut branches, 0);
+        let electron = |e: &Expr| {
+            super::prepass::require_spec(e).is_some_and(|s| s == "electron")
+                || self.name(e) == "electron"
+        };
+        if !branches.into_iter().any(electron) {
+            return;
+        }
+        let list = match unwrap(args) {
+            Expr::Array(list) => list,
+            Expr::Call(call) => match call.callee.as_expr().map(|c| unwrap(c)) {
+                Some(Expr::Member(m)) if matches!(&m.prop, swc_ecma_ast::MemberProp::Ident(p) if p.sym == "concat") => {
+                    match unwrap(&m.obj) {
+                        Expr::Array(list) => list,
+                        _ => return,
+                    }
+                }
+                _ => return,
+            },
+            _ => return,
+        };
+        let Some(Some(first)) = list.elems.first() else {
+            return;
+        };
+        if first.spread.is_some() {
+            return;
+        }
+        for path in super::names::static_paths(&first.expr, self) {
+            if !self.admit(None) {
+                return;
+            }
+            self.facts.renderer_loads.push(RendererLoad {
+                window: None,
+                api: "electron-launch",
+                target: path.path,
+                context: path.context,
+                range: self.source.range(first.expr.span()),
+                module: self.module(),
+            });
+        }
     }
 
     fn process(

@@ -273,6 +273,9 @@ pub(crate) fn extract(
         option_returns: HashMap::default(),
         pending_windows: Vec::new(),
         window_holders: Vec::new(),
+        call_holders: Vec::new(),
+        function_scopes: HashMap::default(),
+        window_returns: Vec::new(),
         window_starts: HashMap::default(),
         pending_loads: Vec::new(),
         electron: pre.electron,
@@ -660,6 +663,11 @@ struct Extractor<'s, 'c> {
     /// Windows held by names, where each window's construction starts (its index), and the
     /// loads called on names, matched once the file is walked ([`window_loads`]).
     window_holders: Vec<window_loads::Holder>,
+    /// Names given a call's value, the functions of the file by name (their scopes), and
+    /// the windows each function scope returns (by construction start).
+    call_holders: Vec<window_loads::CallHolder>,
+    function_scopes: HashMap<String, Vec<u32>>,
+    window_returns: Vec<(u32, u32)>,
     window_starts: HashMap<u32, usize>,
     pending_loads: Vec<window_loads::PendingLoad>,
     /// In a file that uses Electron: where each function declared by name is written
@@ -2147,6 +2155,7 @@ impl Visit for Extractor<'_, '_> {
         if self.electron
             && let Some(name) = method.key.as_ident()
         {
+            self.function_scope(format!("this.{}", name.sym), method.function.span.lo.0);
             self.named_function(&format!("this.{}", name.sym), method.function.span);
             self.option_function(&name.sym, method.function.span.lo.0);
         }
@@ -2156,6 +2165,13 @@ impl Visit for Extractor<'_, '_> {
     fn visit_class_prop(&mut self, prop: &swc_ecma_ast::ClassProp) {
         if let (Some(name), Some(value)) = (prop.key.as_ident(), &prop.value) {
             self.window_holder(format!("this.{}", name.sym), value, false);
+            match unwrap(value) {
+                Expr::Arrow(a) => self.function_scope(format!("this.{}", name.sym), a.span.lo.0),
+                Expr::Fn(f) => {
+                    self.function_scope(format!("this.{}", name.sym), f.function.span.lo.0)
+                }
+                _ => {}
+            }
         }
         if self.electron
             && let (Some(name), Some(value)) = (prop.key.as_ident(), &prop.value)
@@ -2170,6 +2186,7 @@ impl Visit for Extractor<'_, '_> {
     }
 
     fn visit_fn_decl(&mut self, decl: &swc_ecma_ast::FnDecl) {
+        self.function_scope(decl.ident.sym.to_string(), decl.function.span.lo.0);
         if self.calls_traced {
             self.named_function(&decl.ident.sym, decl.function.span);
         }
@@ -2249,9 +2266,13 @@ impl Visit for Extractor<'_, '_> {
         self.nodes += 1;
         if let Stmt::Return(ret) = stmt
             && let Some(value) = &ret.arg
-            && !self.option_scopes.is_empty()
         {
-            self.option_return(value, self.scopes.current());
+            if !self.option_scopes.is_empty() {
+                self.option_return(value, self.scopes.current());
+            }
+            if self.electron {
+                self.window_return(value);
+            }
         }
         stmt.visit_children_with(self);
     }
@@ -2347,6 +2368,11 @@ impl Visit for Extractor<'_, '_> {
         if let (Pat::Ident(ident), Some(init)) = (&decl.name, &decl.init) {
             let name = ident.id.sym.to_string();
             self.window_holder(name.clone(), init, true);
+            match unwrap(init) {
+                Expr::Fn(f) => self.function_scope(name.clone(), f.function.span.lo.0),
+                Expr::Arrow(a) => self.function_scope(name.clone(), a.span.lo.0),
+                _ => {}
+            }
             if self.esm_tables.contains(&init.span().lo.0)
                 && self.exported_chunk(&name, "esm-chunk", init, decl.span)
             {
@@ -2427,7 +2453,11 @@ impl Visit for Extractor<'_, '_> {
 
     fn visit_assign_expr(&mut self, assign: &swc_ecma_ast::AssignExpr) {
         if assign.op == swc_ecma_ast::AssignOp::Assign
-            && let Expr::New(_) = unwrap(&assign.right)
+            && match unwrap(&assign.right) {
+                Expr::New(_) => true,
+                Expr::Call(_) | Expr::Await(_) => self.electron,
+                _ => false,
+            }
         {
             let holder = match &assign.left {
                 AssignTarget::Simple(SimpleAssignTarget::Ident(name)) => name.id.sym.to_string(),

@@ -6,7 +6,10 @@
 //! declaring function's scope) or is assigned to a name or a member (`win = …`,
 //! `this.mainWindow = …`, a class property: bound for the whole file, as the variable or
 //! the object outlives the function that assigns it), and a subclass's `super(…)` window by
-//! `this`. A load is matched once the file is
+//! `this`. A name given the call of a function the file declares once, and that returns one
+//! window (`return new BrowserWindow(…)`, or `return win` of a name holding one), holds that
+//! window too (`const main = createWindow()`; a member call, `(0, windows_1.createWindow)()`,
+//! by its last name). A load is matched once the file is
 //! walked, since the function that loads may be written before the one that creates: among
 //! the windows held by the receiver's name in a scope the load sees, the innermost scope's,
 //! and in it the last constructed before the load (or else the first). Nothing is run, so
@@ -32,6 +35,17 @@ pub(super) struct Holder {
     scope: u32,
     /// Where the window's construction starts: the key of [`Extractor::window_starts`].
     start: u32,
+    /// Where the name is given the window, for the order of bindings and loads.
+    at: u32,
+}
+
+/// A name given what a function of the file returns (`mainWindow = createWindow()`): a
+/// holder of the window that function returns, once the file is walked.
+pub(super) struct CallHolder {
+    name: String,
+    scope: u32,
+    function: String,
+    at: u32,
 }
 
 /// A load whose window is matched once the file is walked.
@@ -62,12 +76,10 @@ impl Extractor<'_, '_> {
     }
 
     /// `name = <value>` (or a declaration, `declared`): a holder if the value constructs a
-    /// window.
+    /// window, or may be one if it calls a function of the file (`createWindow()`, `await
+    /// this.createWindow()`).
     pub(super) fn window_holder(&mut self, name: String, value: &Expr, declared: bool) {
-        let Expr::New(new) = unwrap(value) else {
-            return;
-        };
-        if name.is_empty() || !is_window_constructor(&self.name(&new.callee)) {
+        if name.is_empty() {
             return;
         }
         let scope = if declared {
@@ -75,11 +87,75 @@ impl Extractor<'_, '_> {
         } else {
             PROGRAM_SCOPE
         };
-        self.window_holders.push(Holder {
-            name,
-            scope,
-            start: new.span.lo.0,
-        });
+        let mut value = unwrap(value);
+        if let Expr::Await(awaited) = value {
+            value = unwrap(&awaited.arg);
+        }
+        match value {
+            Expr::New(new) if is_window_constructor(&self.name(&new.callee)) => {
+                self.window_holders.push(Holder {
+                    name,
+                    scope,
+                    start: new.span.lo.0,
+                    at: new.span.lo.0,
+                });
+            }
+            Expr::Call(call) if self.electron => {
+                let Some(callee @ (Expr::Ident(_) | Expr::Member(_))) =
+                    call.callee.as_expr().map(|c| unwrap(c))
+                else {
+                    return;
+                };
+                let mut function = dotted(callee);
+                if function.split('.').any(str::is_empty) {
+                    return;
+                }
+                // A member of another module (`(0, windows_1.createMainWindow)(…)`, as
+                // TypeScript and bundlers call imports) by its name: a file that declares
+                // one function of that name is a bundle holding that module.
+                if !function.starts_with("this.")
+                    && let Some((_, last)) = function.rsplit_once('.')
+                {
+                    function = last.to_owned();
+                }
+                self.call_holders.push(CallHolder {
+                    name,
+                    scope,
+                    function,
+                    at: call.span.lo.0,
+                });
+            }
+            _ => {}
+        }
+    }
+
+    /// A function of the file by name (`this.<name>` for a class's), by its scope, for
+    /// [`CallHolder`]s.
+    pub(super) fn function_scope(&mut self, name: String, scope: u32) {
+        if self.electron {
+            self.function_scopes.entry(name).or_default().push(scope);
+        }
+    }
+
+    /// `return <value>` in the current function: a window it constructs, or one a name of
+    /// the function holds.
+    pub(super) fn window_return(&mut self, value: &Expr) {
+        let start = match unwrap(value) {
+            Expr::New(new) if is_window_constructor(&self.name(&new.callee)) => new.span.lo.0,
+            Expr::Ident(ident) if !self.window_holders.is_empty() => {
+                match held_by(
+                    &self.window_holders,
+                    &ident.sym,
+                    self.scopes.stack(),
+                    value.span().lo.0,
+                ) {
+                    Some(start) => start,
+                    None => return,
+                }
+            }
+            _ => return,
+        };
+        self.window_returns.push((self.scopes.current(), start));
     }
 
     /// The window a subclass's `super(…)` makes, at `start`: its methods' `this.loadURL(…)`
@@ -89,6 +165,7 @@ impl Extractor<'_, '_> {
             name: "this".to_owned(),
             scope: PROGRAM_SCOPE,
             start,
+            at: start,
         });
     }
 
@@ -143,7 +220,29 @@ impl Extractor<'_, '_> {
     /// Matches each load kept by [`Self::window_load`] to its window.
     pub(super) fn finish_window_loads(&mut self) {
         let pending = std::mem::take(&mut self.pending_loads);
-        let holders = std::mem::take(&mut self.window_holders);
+        let mut holders = std::mem::take(&mut self.window_holders);
+        // A name given a function's return holds the one window the function returns, where
+        // the file declares one function of that name.
+        for call in std::mem::take(&mut self.call_holders) {
+            let Some([scope]) = self.function_scopes.get(&call.function).map(Vec::as_slice) else {
+                continue;
+            };
+            let mut returned = self
+                .window_returns
+                .iter()
+                .filter(|(s, _)| s == scope)
+                .map(|(_, start)| *start);
+            if let Some(start) = returned.next()
+                && returned.all(|other| other == start)
+            {
+                holders.push(Holder {
+                    name: call.name,
+                    scope: call.scope,
+                    start,
+                    at: call.at,
+                });
+            }
+        }
         for holder in &holders {
             if let Some(&index) = self.window_starts.get(&holder.start)
                 && self.facts.windows[index].holder.is_none()
@@ -184,8 +283,8 @@ fn keep(list: &mut Vec<String>, more: impl IntoIterator<Item = String>, max: usi
 }
 
 /// The construction (by its start) of the window `name` holds where a load at `at`, in the
-/// scopes `stack`, sees it: the innermost scope's, and in it the last constructed before
-/// the load, or else the first.
+/// scopes `stack`, sees it: the innermost scope's, and in it the one given last before the
+/// load, or else the first.
 fn held_by(holders: &[Holder], name: &str, stack: &[u32], at: u32) -> Option<u32> {
     let depth = |h: &Holder| stack.iter().rposition(|s| *s == h.scope);
     let inner = holders
@@ -198,8 +297,8 @@ fn held_by(holders: &[Holder], name: &str, stack: &[u32], at: u32) -> Option<u32
         .filter(|h| h.name == name && depth(h) == Some(inner))
         .collect();
     seen.iter()
-        .filter(|h| h.start < at)
-        .max_by_key(|h| h.start)
-        .or_else(|| seen.iter().min_by_key(|h| h.start))
+        .filter(|h| h.at < at)
+        .max_by_key(|h| h.at)
+        .or_else(|| seen.iter().min_by_key(|h| h.at))
         .map(|h| h.start)
 }
