@@ -3866,3 +3866,37 @@ app.on("ready", () => new BrowserWindow({}));
     assert_eq!(reach["unreached"]["files"], 0, "{reach}");
     assert_eq!(reach["files_reached"], 3, "{reach}");
 }
+
+#[test]
+fn pages_a_window_helper_is_called_with_are_the_helper_window_s_and_reached() {
+    let dir = app_tree(&[
+        (
+            "main.js",
+            r#"const { app, BrowserWindow } = require("electron");
+function open(page) {
+  const win = new BrowserWindow({ webPreferences: { nodeIntegration: true } });
+  win.loadFile(page);
+}
+app.whenReady().then(() => { open("a.html"); open("b.html"); });
+"#,
+        ),
+        ("a.html", r#"<script src="a.js"></script>"#),
+        ("b.html", "<p>b</p>"),
+        ("a.js", "require(\"electron\").ipcRenderer.send(\"x\");\n"),
+    ]);
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let pages: BTreeSet<&str> = nodes(&result, "electron-renderer")
+        .into_iter()
+        .map(props)
+        .filter(|p| p["mechanism"] == "loadFile")
+        .filter_map(|p| p["resolved_path"].as_str())
+        .collect();
+    assert_eq!(pages, BTreeSet::from(["a.html", "b.html"]));
+    let windows = nodes(&result, "browser-window");
+    assert_eq!(windows.len(), 1);
+    assert_eq!(props(windows[0])["pages"], json!(["a.html", "b.html"]));
+    assert_eq!(props(windows[0])["dynamic_loads"], json!([]));
+    // The page's script is reached through the page the helper loads.
+    let reach = &result["summary"]["entrypoint_reach"];
+    assert_eq!(reach["files_reached"], 4, "{reach}");
+}

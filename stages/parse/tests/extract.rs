@@ -5213,3 +5213,52 @@ function notAWindow() { return {}; }
     assert_eq!(sandbox("either.html"), None);
     assert_eq!(sandbox("helper.html"), None);
 }
+
+#[test]
+fn a_helper_that_loads_its_parameter_loads_what_each_call_passes_into_its_window() {
+    let f = facts(
+        "main.js",
+        r#"const { app, BrowserWindow } = require("electron");
+function open(page, width) {
+  const win = new BrowserWindow({ width, webPreferences: { sandbox: true } });
+  win.loadFile(page);
+  return win;
+}
+function load(win, url) { win.loadURL(url); }
+app.whenReady().then(() => {
+  open("settings.html", 400);
+  open(isDev ? "dev.html" : "about.html", 300);
+  load(someWindow, "https://example.com/docs?k=v");
+  open(computed());
+});
+"#,
+    );
+    let mut loads: Vec<(&str, Option<u32>)> =
+        f.js.renderer_loads
+            .iter()
+            .map(|l| (l.target.as_str(), l.window))
+            .collect();
+    loads.sort();
+    assert_eq!(
+        loads,
+        [
+            ("about.html", Some(0)),
+            ("dev.html", Some(0)),
+            ("settings.html", Some(0)),
+        ]
+    );
+    // The helper's parameter is no computed target of its window; the URL loaded into a
+    // window the helper is given is a web URL of no window.
+    assert!(
+        f.js.windows[0].dynamic_loads.is_empty(),
+        "{:?}",
+        f.js.windows[0]
+    );
+    assert!(f.js.windows[0].remote_urls.is_empty());
+    assert!(f.js.observations.iter().any(|o| {
+        o.kind == "loadURL"
+            && o.value
+                .as_deref()
+                .is_some_and(|v| v.starts_with("https://example.com/docs"))
+    }));
+}

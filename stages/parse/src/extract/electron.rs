@@ -986,6 +986,23 @@ impl Extractor<'_, '_> {
         for serve in helper.serves {
             self.served_scheme(serve.api, arg(serve.param as usize), serve.roots, call.span);
         }
+        for load in helper.loads {
+            let Some(value) = arg(load.param as usize) else {
+                continue;
+            };
+            let mut values = Vec::new();
+            super::names::alternatives(value, &mut values, 0);
+            let (loads, mut seen) = (self.facts.renderer_loads.len(), Vec::new());
+            for value in values {
+                self.renderer_load(load.api, value, call.span, &mut seen);
+            }
+            let remote = seen
+                .iter()
+                .filter(|t| load.api == "loadURL" && web_url(t))
+                .map(|t| crate::redact::url(t))
+                .collect();
+            self.helper_load(load.at, loads..self.facts.renderer_loads.len(), remote);
+        }
     }
 
     /// The IPC helpers among `names` (exported, local), resolved in the scopes `stack`:

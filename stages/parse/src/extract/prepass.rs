@@ -229,6 +229,19 @@ pub(super) struct Helper {
     pub(super) forwards: Vec<crate::facts::IpcForward>,
     /// The schemes it serves.
     pub(super) serves: Vec<crate::facts::SchemeForward>,
+    /// The pages it loads: a parameter given to `loadFile`/`loadURL`.
+    pub(super) loads: Vec<LoadForward>,
+}
+
+/// A parameter a helper hands to `loadFile`/`loadURL` (`function open(page) { const win =
+/// new BrowserWindow(…); win.loadFile(page) }`): a call of it, `open("settings.html")`, loads
+/// the page it passes, into the window the helper's own call loads into.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct LoadForward {
+    pub(super) param: u32,
+    pub(super) api: &'static str,
+    /// Where the helper's own load call starts.
+    pub(super) at: u32,
 }
 
 /// A function open in the pre-pass of a file that uses Electron, read as a possible
@@ -241,6 +254,7 @@ struct Frame {
     params: usize,
     forwards: Vec<crate::facts::IpcForward>,
     serves: Vec<crate::facts::SchemeForward>,
+    loads: Vec<LoadForward>,
     /// The directories its code (nested functions too) joins a dynamic last part under
     /// ([`names::served_dir`]): where it serves from, if it is a protocol handler.
     roots: Vec<StaticPath>,
@@ -1399,6 +1413,7 @@ impl PrePass {
             params: from,
             forwards: Vec::new(),
             serves: Vec::new(),
+            loads: Vec::new(),
             roots: Vec::new(),
             method,
         });
@@ -1418,11 +1433,12 @@ impl PrePass {
         }
         if let (Some(name), false) = (
             frame.name,
-            frame.forwards.is_empty() && frame.serves.is_empty(),
+            frame.forwards.is_empty() && frame.serves.is_empty() && frame.loads.is_empty(),
         ) {
             let helper = Helper {
                 forwards: frame.forwards,
                 serves: frame.serves,
+                loads: frame.loads,
             };
             if frame.method {
                 if let Some((_, methods)) = self.classes.last_mut() {
@@ -1508,6 +1524,21 @@ impl PrePass {
             return;
         };
         let name = names::PathScope::callee(&*self, &call.callee);
+        if !spread && (named(&name, "loadFile") || named(&name, "loadURL")) {
+            let forward = LoadForward {
+                param: param as u32,
+                api: if name.ends_with("loadFile") {
+                    "loadFile"
+                } else {
+                    "loadURL"
+                },
+                at: call.span.lo.0,
+            };
+            if let Some(frame) = self.frames.last_mut() {
+                frame.loads.push(forward);
+            }
+            return;
+        }
         let Some((side, operation, mode)) = super::electron::ipc_operation(&name) else {
             // A protocol method given the parameter as the scheme it serves.
             if let (false, Some(api)) = (spread, super::electron::serving_api(&name)) {

@@ -22,6 +22,7 @@ use super::Extractor;
 use super::names::{dotted, unwrap};
 use super::prepass::PROGRAM_SCOPE;
 use super::windows::is_window_constructor;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 /// The remote URLs kept on one window.
 const MAX_REMOTE_URLS: usize = 16;
@@ -67,6 +68,10 @@ enum Receiver {
     Name(String),
     /// The construction the call is chained on, by its start.
     Construction(u32),
+    /// The window of the helper's load call that starts there ([`LoadForward`]).
+    ///
+    /// [`LoadForward`]: super::prepass::LoadForward
+    Helper(u32),
 }
 
 impl Extractor<'_, '_> {
@@ -217,6 +222,29 @@ impl Extractor<'_, '_> {
         });
     }
 
+    /// A call of a helper that loads its argument into the window of its own load call,
+    /// which starts at `at`: the call's loads (`loads`, indices) and web URLs are that
+    /// window's.
+    pub(super) fn helper_load(
+        &mut self,
+        at: u32,
+        loads: std::ops::Range<usize>,
+        remote: Vec<String>,
+    ) {
+        if loads.is_empty() && remote.is_empty() {
+            return;
+        }
+        self.pending_loads.push(PendingLoad {
+            receiver: Receiver::Helper(at),
+            stack: Vec::new(),
+            start: at,
+            loads,
+            imported: 0..0,
+            remote,
+            dynamic: None,
+        });
+    }
+
     /// Matches each load kept by [`Self::window_load`] to its window.
     pub(super) fn finish_window_loads(&mut self) {
         let pending = std::mem::take(&mut self.pending_loads);
@@ -250,14 +278,39 @@ impl Extractor<'_, '_> {
                 self.facts.windows[index].holder = Some(holder.name.clone());
             }
         }
-        for load in pending {
+        // A helper's own load call, whose target is its parameter, loads what its callers
+        // pass: its parameter is no computed target of the window.
+        let forwarded: HashSet<u32> = pending
+            .iter()
+            .filter_map(|l| match l.receiver {
+                Receiver::Helper(at) => Some(at),
+                _ => None,
+            })
+            .collect();
+        // Each load call's window, by where the call starts, for the helpers' callers.
+        let mut windows_of_calls: HashMap<u32, usize> = HashMap::default();
+        let (helpers, direct): (Vec<PendingLoad>, Vec<PendingLoad>) = pending
+            .into_iter()
+            .partition(|l| matches!(l.receiver, Receiver::Helper(_)));
+        for mut load in direct.into_iter().chain(helpers) {
             let start = match &load.receiver {
                 Receiver::Construction(start) => Some(*start),
                 Receiver::Name(name) => held_by(&holders, name, &load.stack, load.start),
+                Receiver::Helper(_) => None,
             };
-            let Some(&index) = start.and_then(|s| self.window_starts.get(&s)) else {
+            let index = match load.receiver {
+                Receiver::Helper(at) => windows_of_calls.get(&at).copied(),
+                _ => start.and_then(|s| self.window_starts.get(&s)).copied(),
+            };
+            let Some(index) = index else {
                 continue;
             };
+            if !matches!(load.receiver, Receiver::Helper(_)) {
+                windows_of_calls.insert(load.start, index);
+                if forwarded.contains(&load.start) {
+                    load.dynamic = None;
+                }
+            }
             for at in load.loads {
                 self.facts.renderer_loads[at].window = Some(index as u32);
             }
