@@ -1001,7 +1001,16 @@ impl Extractor<'_, '_> {
                 .filter(|t| load.api == "loadURL" && web_url(t))
                 .map(|t| crate::redact::url(t))
                 .collect();
-            self.helper_load(load.at, loads..self.facts.renderer_loads.len(), remote);
+            // An argument none of whose values is read: computed at run time.
+            let dynamic = seen
+                .is_empty()
+                .then(|| self.source.expression(value.span()));
+            self.helper_load(
+                load.at,
+                loads..self.facts.renderer_loads.len(),
+                remote,
+                dynamic,
+            );
         }
     }
 

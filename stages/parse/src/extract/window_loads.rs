@@ -223,15 +223,16 @@ impl Extractor<'_, '_> {
     }
 
     /// A call of a helper that loads its argument into the window of its own load call,
-    /// which starts at `at`: the call's loads (`loads`, indices) and web URLs are that
-    /// window's.
+    /// which starts at `at`: the call's loads (`loads`, indices), web URLs and computed
+    /// target are that window's.
     pub(super) fn helper_load(
         &mut self,
         at: u32,
         loads: std::ops::Range<usize>,
         remote: Vec<String>,
+        dynamic: Option<String>,
     ) {
-        if loads.is_empty() && remote.is_empty() {
+        if loads.is_empty() && remote.is_empty() && dynamic.is_none() {
             return;
         }
         self.pending_loads.push(PendingLoad {
@@ -241,7 +242,7 @@ impl Extractor<'_, '_> {
             loads,
             imported: 0..0,
             remote,
-            dynamic: None,
+            dynamic,
         });
     }
 
