@@ -2155,7 +2155,7 @@ impl Visit for Extractor<'_, '_> {
         if self.electron
             && let Some(name) = method.key.as_ident()
         {
-            self.function_scope(format!("this.{}", name.sym), method.function.span.lo.0);
+            self.function_scope(|| format!("this.{}", name.sym), method.function.span.lo.0);
             self.named_function(&format!("this.{}", name.sym), method.function.span);
             self.option_function(&name.sym, method.function.span.lo.0);
         }
@@ -2164,12 +2164,11 @@ impl Visit for Extractor<'_, '_> {
 
     fn visit_class_prop(&mut self, prop: &swc_ecma_ast::ClassProp) {
         if let (Some(name), Some(value)) = (prop.key.as_ident(), &prop.value) {
-            self.window_holder(format!("this.{}", name.sym), value, false);
+            let this = || format!("this.{}", name.sym);
+            self.window_holder(this, value, false);
             match unwrap(value) {
-                Expr::Arrow(a) => self.function_scope(format!("this.{}", name.sym), a.span.lo.0),
-                Expr::Fn(f) => {
-                    self.function_scope(format!("this.{}", name.sym), f.function.span.lo.0)
-                }
+                Expr::Arrow(a) => self.function_scope(this, a.span.lo.0),
+                Expr::Fn(f) => self.function_scope(this, f.function.span.lo.0),
                 _ => {}
             }
         }
@@ -2186,7 +2185,7 @@ impl Visit for Extractor<'_, '_> {
     }
 
     fn visit_fn_decl(&mut self, decl: &swc_ecma_ast::FnDecl) {
-        self.function_scope(decl.ident.sym.to_string(), decl.function.span.lo.0);
+        self.function_scope(|| decl.ident.sym.to_string(), decl.function.span.lo.0);
         if self.calls_traced {
             self.named_function(&decl.ident.sym, decl.function.span);
         }
@@ -2367,10 +2366,10 @@ impl Visit for Extractor<'_, '_> {
         }
         if let (Pat::Ident(ident), Some(init)) = (&decl.name, &decl.init) {
             let name = ident.id.sym.to_string();
-            self.window_holder(name.clone(), init, true);
+            self.window_holder(|| name.clone(), init, true);
             match unwrap(init) {
-                Expr::Fn(f) => self.function_scope(name.clone(), f.function.span.lo.0),
-                Expr::Arrow(a) => self.function_scope(name.clone(), a.span.lo.0),
+                Expr::Fn(f) => self.function_scope(|| name.clone(), f.function.span.lo.0),
+                Expr::Arrow(a) => self.function_scope(|| name.clone(), a.span.lo.0),
                 _ => {}
             }
             if self.esm_tables.contains(&init.span().lo.0)
@@ -2459,7 +2458,7 @@ impl Visit for Extractor<'_, '_> {
                 _ => false,
             }
         {
-            let holder = match &assign.left {
+            let holder = || match &assign.left {
                 AssignTarget::Simple(SimpleAssignTarget::Ident(name)) => name.id.sym.to_string(),
                 AssignTarget::Simple(SimpleAssignTarget::Member(target)) => {
                     names::dotted_member(target)

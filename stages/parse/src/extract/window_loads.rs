@@ -83,10 +83,13 @@ impl Extractor<'_, '_> {
     /// `name = <value>` (or a declaration, `declared`): a holder if the value constructs a
     /// window, or may be one if it calls a function of the file (`createWindow()`, `await
     /// this.createWindow()`).
-    pub(super) fn window_holder(&mut self, name: String, value: &Expr, declared: bool) {
-        if name.is_empty() {
-            return;
-        }
+    /// `name` is built only for a value that may hold a window.
+    pub(super) fn window_holder(
+        &mut self,
+        name: impl FnOnce() -> String,
+        value: &Expr,
+        declared: bool,
+    ) {
         let scope = if declared {
             self.scopes.current()
         } else {
@@ -98,6 +101,10 @@ impl Extractor<'_, '_> {
         }
         match value {
             Expr::New(new) if is_window_constructor(&self.name(&new.callee)) => {
+                let name = name();
+                if name.is_empty() {
+                    return;
+                }
                 self.window_holders.push(Holder {
                     name,
                     scope,
@@ -123,6 +130,10 @@ impl Extractor<'_, '_> {
                 {
                     function = last.to_owned();
                 }
+                let name = name();
+                if name.is_empty() {
+                    return;
+                }
                 self.call_holders.push(CallHolder {
                     name,
                     scope,
@@ -136,9 +147,9 @@ impl Extractor<'_, '_> {
 
     /// A function of the file by name (`this.<name>` for a class's), by its scope, for
     /// [`CallHolder`]s.
-    pub(super) fn function_scope(&mut self, name: String, scope: u32) {
+    pub(super) fn function_scope(&mut self, name: impl FnOnce() -> String, scope: u32) {
         if self.electron {
-            self.function_scopes.entry(name).or_default().push(scope);
+            self.function_scopes.entry(name()).or_default().push(scope);
         }
     }
 
