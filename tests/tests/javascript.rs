@@ -3725,6 +3725,7 @@ const path = require("path");
 function createMain() {
   const win = new BrowserWindow({ webPreferences: { preload: path.join(__dirname, "a.js"), contextIsolation: false } });
   win.loadFile("main.html");
+  if (process.env.DEV_URL) win.loadURL(process.env.DEV_URL);
 }
 function createTools() {
   const win = new BrowserWindow({ webPreferences: { preload: path.join(__dirname, "b.js"), contextIsolation: false, nodeIntegration: true } });
@@ -3810,7 +3811,30 @@ ipcMain.on("from-tools", () => {});
     assert_eq!(loaded, BTreeSet::from(["main.html", "tools.html"]));
     let summary = &result["summary"];
     assert_eq!(summary["windows_with_matched_loads"], 2, "{summary}");
-    assert_eq!(summary["windows_loading_web_urls"], 1, "{summary}");
+    // The window that loads the web has Node.js in its pages; the other loads a computed
+    // target without context isolation.
+    let remote = &summary["remote_content"];
+    assert_eq!(remote["windows"], 1, "{remote}");
+    assert_eq!(remote["windows_with_computed_targets_only"], 1, "{remote}");
+    assert_eq!(remote["with_weakened_preferences"], 2, "{remote}");
+    let items: BTreeSet<String> = remote["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| {
+            format!(
+                "{} {} {}",
+                i["urls"], i["computed_targets"], i["weakened_preferences"]
+            )
+        })
+        .collect();
+    assert_eq!(
+        items,
+        BTreeSet::from([
+            r#"[] ["process.env.DEV_URL"] ["contextIsolation=false"]"#.to_owned(),
+            r#"["https://tools.example.com/?key=%5BREDACTED%5D"] [] ["contextIsolation=false","nodeIntegration=true"]"#.to_owned(),
+        ])
+    );
 }
 
 #[test]

@@ -843,6 +843,52 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
         guards["web_contents_created_listeners"],
         guards["certificate_handlers"]
     );
+    // Pages of the web (or computed targets) in windows whose written preferences weaken
+    // their isolation.
+    let remote = &s["remote_content"];
+    for item in remote["items"].as_array().into_iter().flatten().take(4) {
+        let urls: Vec<&str> = item["urls"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .collect();
+        let prefs: Vec<&str> = item["weakened_preferences"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+            .collect();
+        // A window that loads only targets computed at run time says the first as written.
+        let computed = item["computed_targets"]
+            .as_array()
+            .and_then(|c| c.first())
+            .and_then(Value::as_str);
+        let first = match (urls.first(), computed) {
+            (Some(url), _) => (*url).to_owned(),
+            (None, Some(target)) => format!("computed {target}"),
+            (None, None) => "-".to_owned(),
+        };
+        say!(
+            "  remote content    {}{} in {} at {}:{} with {}",
+            first,
+            if urls.len() > 1 {
+                format!("(+{})", urls.len() - 1)
+            } else {
+                String::new()
+            },
+            text(&item["constructor"]),
+            text(&item["path"]),
+            item["line"],
+            prefs.join(" ")
+        );
+    }
+    if let Some(more) = remote["with_weakened_preferences"]
+        .as_u64()
+        .filter(|n| *n > 4)
+    {
+        say!("  remote content    {} more windows", more - 4);
+    }
     let webviews = &s["webview_tags"];
     if webviews["tags"].as_u64().is_some_and(|n| n > 0) {
         say!(

@@ -1234,6 +1234,7 @@ function open() {
 function help() {
   const win = new BrowserWindow({ webPreferences: { sandbox: true } });
   win.loadFile("help.html");
+  win.loadURL("https://docs.example.com/");
 }
 const unmatched = new BrowserWindow({});
 open();
@@ -1253,9 +1254,21 @@ help();
         windows,
         [
             "window            BrowserWindow in main.js preload=- loads=offline.html(+1) nodeIntegration=true",
-            "window            BrowserWindow in main.js preload=- loads=help.html sandbox=true",
+            "window            BrowserWindow in main.js preload=- loads=help.html(+1) sandbox=true",
             "window            BrowserWindow in main.js preload=- webPreferences=missing",
         ],
+        "{text}"
+    );
+    // The web page in a window with Node.js, not the one in the sandboxed window.
+    assert_eq!(
+        line_of(&text, "remote content"),
+        "remote content    https://app.example.com/login?session=%5BREDACTED%5D in BrowserWindow at main.js:3 with nodeIntegration=true"
+    );
+    assert_eq!(
+        text.lines()
+            .filter(|l| l.trim_start().starts_with("remote content"))
+            .count(),
+        1,
         "{text}"
     );
 }

@@ -1921,6 +1921,75 @@ fn webview_tags(parsed: &[FileFacts]) -> Value {
     })
 }
 
+/// The `webPreferences` values that weaken what a page can reach, as written: Node.js in
+/// the page or its frames, no context isolation or sandbox, no same-origin policy, insecure
+/// content allowed.
+const WEAKENING_PREFERENCES: [(&str, bool); 6] = [
+    ("nodeIntegration", true),
+    ("nodeIntegrationInSubFrames", true),
+    ("contextIsolation", false),
+    ("sandbox", false),
+    ("webSecurity", false),
+    ("allowRunningInsecureContent", true),
+];
+
+/// The windows that load URLs of the web ([`rea_parse::Window::remote_urls`]) or targets
+/// computed at run time, which may be such URLs, and each of those whose written preferences
+/// weaken the page's isolation: remote content that may reach Node.js or the preload's
+/// world. Only explicit values count, never the defaults of an Electron version;
+/// preferences that are not read are counted apart.
+fn remote_content(parsed: &[FileFacts]) -> Value {
+    let (mut windows, mut computed, mut dynamic) = (0, 0, 0);
+    let mut items: Vec<Value> = Vec::new();
+    let mut weakened_windows = 0;
+    for file in parsed {
+        for window in file
+            .js
+            .windows
+            .iter()
+            .filter(|w| !w.remote_urls.is_empty() || !w.dynamic_loads.is_empty())
+        {
+            if window.remote_urls.is_empty() {
+                computed += 1;
+            } else {
+                windows += 1;
+            }
+            if window.web_preferences_status == "dynamic" {
+                dynamic += 1;
+            }
+            let weakened: Vec<String> = window
+                .web_preferences
+                .iter()
+                .filter_map(|(name, value)| match value {
+                    StaticValue::Literal(Value::Bool(b))
+                        if WEAKENING_PREFERENCES.contains(&(name.as_str(), *b)) =>
+                    {
+                        Some(format!("{name}={b}"))
+                    }
+                    _ => None,
+                })
+                .collect();
+            if weakened.is_empty() {
+                continue;
+            }
+            weakened_windows += 1;
+            if items.len() < MAX_SUMMARY_HANDLER_BOUNDARIES {
+                items.push(json!({"path": file.path, "line": window.range.start.line,
+                    "constructor": window.constructor, "urls": window.remote_urls,
+                    "computed_targets": window.dynamic_loads, "weakened_preferences": weakened}));
+            }
+        }
+    }
+    json!({
+        "windows": windows,
+        "windows_with_computed_targets_only": computed,
+        "with_weakened_preferences": weakened_windows,
+        "with_dynamic_preferences": dynamic,
+        "items": items,
+        "omitted": weakened_windows - items.len(),
+    })
+}
+
 /// A count of 0 for each of `keys`, so that a summary names every kind it counts.
 fn zero_counts<'k>(keys: &[&'k str]) -> BTreeMap<&'k str, u64> {
     keys.iter().map(|k| (*k, 0)).collect()
@@ -2687,9 +2756,8 @@ fn channel_resolution(op: &IpcOp) -> &'static str {
 #[derive(Default)]
 struct Counts {
     windows: u64,
-    /// Windows whose page loads were matched to them, and those that load a web URL.
+    /// Windows whose page loads were matched to them.
     windows_with_loads: u64,
-    windows_loading_web_urls: u64,
     explicit_prefs: u64,
     preloads: u64,
     bridges: u64,
@@ -2752,7 +2820,6 @@ impl Counts {
         let Counts {
             windows,
             windows_with_loads,
-            windows_loading_web_urls,
             explicit_prefs,
             preloads,
             bridges,
@@ -2796,7 +2863,6 @@ impl Counts {
         } = other;
         self.windows += windows;
         self.windows_with_loads += windows_with_loads;
-        self.windows_loading_web_urls += windows_loading_web_urls;
         self.explicit_prefs += explicit_prefs;
         self.preloads += preloads;
         self.bridges += bridges;
@@ -3485,9 +3551,6 @@ fn project_findings<'p>(
                 || !window.dynamic_loads.is_empty()
             {
                 c.windows_with_loads += 1;
-            }
-            if !window.remote_urls.is_empty() {
-                c.windows_loading_web_urls += 1;
             }
             let from = o
                 .env
@@ -4972,8 +5035,7 @@ fn finish(cx: &StageCx<'_>, p: Projected, request: &Request<'_>) -> Result<Built
     .map_err(failure)?;
     let web_loads = web_loads(parsed);
     let summary = json!({
-        "browser_windows": c.windows, "windows_with_matched_loads": c.windows_with_loads,
-        "windows_loading_web_urls": c.windows_loading_web_urls, "explicit_web_preferences": c.explicit_prefs, "preload_entrypoints": c.preloads,
+        "browser_windows": c.windows, "windows_with_matched_loads": c.windows_with_loads, "explicit_web_preferences": c.explicit_prefs, "preload_entrypoints": c.preloads,
         "context_bridge_apis": c.bridges, "exposed_api_members": c.members,
         "ipc": {"operations": c.ipc_ops, "literal_channels": c.literal_channels.len(), "dynamic_channel_operations": c.dynamic_ops,
                 "renderer_transmissions": c.transmissions, "renderer_listeners": c.listeners, "main_handlers": c.handlers, "main_handlers_without_sender_check": c.unchecked_main_handlers,
@@ -4998,6 +5060,7 @@ fn finish(cx: &StageCx<'_>, p: Projected, request: &Request<'_>) -> Result<Built
         "command_line_switches": command_line_switches(parsed),
         "update_feeds": update_feeds(parsed),
         "webview_tags": webview_tags(parsed),
+        "remote_content": remote_content(parsed),
         "entrypoint_reach": reach_json(c.reach.as_ref()),
         "renderer_pages": {"loaded_pages": pages.pages, "with_content_security_policy": pages.with_policy,
                            "policy_allows_inline_scripts": pages.policy_allows_inline_scripts,
