@@ -5259,3 +5259,50 @@ app.whenReady().then(() => {
                 .is_some_and(|v| v.starts_with("https://example.com/docs"))
     }));
 }
+
+#[test]
+fn windows_a_window_open_handler_allows_are_windows_with_its_overrides() {
+    let f = facts(
+        "main.js",
+        r#"const { BrowserWindow } = require("electron");
+const { join } = require("path");
+const win = new BrowserWindow({ webPreferences: { sandbox: true } });
+win.webContents.setWindowOpenHandler(() => ({
+  action: "allow",
+  overrideBrowserWindowOptions: { webPreferences: { preload: join(__dirname, "child.js"), sandbox: false } },
+}));
+win.webContents.setWindowOpenHandler(function ({ url }) {
+  if (url.startsWith("https://docs.example.com/")) {
+    return { action: "allow", overrideBrowserWindowOptions: { width: 400 } };
+  }
+  return { action: "deny", overrideBrowserWindowOptions: { webPreferences: { nodeIntegration: true } } };
+});
+"#,
+    );
+    let windows: Vec<(&str, &str, Option<&str>)> =
+        f.js.windows
+            .iter()
+            .map(|w| {
+                (
+                    w.constructor.as_str(),
+                    w.web_preferences_status,
+                    w.preload.as_ref().map(|p| p.path.as_str()),
+                )
+            })
+            .collect();
+    assert_eq!(
+        windows,
+        [
+            ("BrowserWindow", "object-literal", None),
+            ("window-open", "object-literal", Some("child.js")),
+            ("window-open", "missing", None),
+        ]
+    );
+    assert!(
+        f.js.windows[1]
+            .web_preferences
+            .contains(&("sandbox".to_owned(), StaticValue::Literal(false.into()))),
+        "{:?}",
+        f.js.windows[1].web_preferences
+    );
+}

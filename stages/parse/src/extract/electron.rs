@@ -558,6 +558,9 @@ impl Extractor<'_, '_> {
             return;
         }
         if let Some((api, handler)) = security_handler(name, arg(0)) {
+            if api == "setWindowOpenHandler" {
+                self.window_open_overrides(arg(handler));
+            }
             if self.admit(None) {
                 self.facts.security_handlers.push(SecurityHandler {
                     api,
