@@ -5306,3 +5306,25 @@ win.webContents.setWindowOpenHandler(function ({ url }) {
         f.js.windows[1].web_preferences
     );
 }
+
+#[test]
+fn a_file_with_thousands_of_windows_matches_a_bounded_number_of_their_loads() {
+    let mut text = String::from("const { BrowserWindow } = require(\"electron\");\n");
+    for i in 0..5000 {
+        text.push_str(&format!(
+            "function f{i}() {{ const win = new BrowserWindow({{}}); win.loadFile(\"p{i}.html\"); }}\n"
+        ));
+    }
+    let f = facts("main.js", &text);
+    assert_eq!(f.js.windows.len(), 5000);
+    assert_eq!(f.js.renderer_loads.len(), 5000);
+    let matched: Vec<(usize, u32)> =
+        f.js.renderer_loads
+            .iter()
+            .enumerate()
+            .filter_map(|(i, l)| Some((i, l.window?)))
+            .collect();
+    // Each load kept is its own function's window's; past the bound, loads stay unmatched.
+    assert_eq!(matched.len(), 4096);
+    assert!(matched.iter().all(|(i, w)| *i as u32 == *w));
+}

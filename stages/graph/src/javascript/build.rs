@@ -673,14 +673,11 @@ impl Out<'_, '_> {
     }
 }
 
-/// The pages the window at `index` of `file` loads (its `loadFile`/`loadURL` calls):
-/// resolved paths, or the target as written where it does not resolve; sorted, at most 16.
-fn window_pages(env: &Env<'_>, file: &FileFacts, index: usize) -> Vec<String> {
-    let mut pages: Vec<String> = file
-        .js
-        .renderer_loads
+/// The pages a window of `file` loads (its `loadFile`/`loadURL` calls, `loads`): resolved
+/// paths, or the target as written where it does not resolve; sorted, at most 16.
+fn window_pages(env: &Env<'_>, file: &FileFacts, loads: &[&RendererLoad]) -> Vec<String> {
+    let mut pages: Vec<String> = loads
         .iter()
-        .filter(|l| l.window == Some(index as u32))
         .map(|l| {
             let resolution = env.resolve_load(file, l);
             match resolution.path {
@@ -951,10 +948,18 @@ fn window_preload_globals<'p>(
     };
     for file in parsed {
         let js = &file.js;
+        // The file's page loads by the window they were matched to.
+        let mut by_window: HashMap<Option<u32>, Vec<&RendererLoad>> = HashMap::default();
+        for load in &js.renderer_loads {
+            if matches!(load.api, "loadFile" | "loadURL") {
+                by_window.entry(load.window).or_default().push(load);
+            }
+        }
         let pages = |window: Option<u32>| {
-            js.renderer_loads
-                .iter()
-                .filter(move |l| matches!(l.api, "loadFile" | "loadURL") && l.window == window)
+            by_window
+                .get(&window)
+                .into_iter()
+                .flatten()
                 .filter_map(|l| resolved(&file.path, load_path(l), l.context))
         };
         let mut unmatched: Vec<&'p str> = names_of(
@@ -964,6 +969,7 @@ fn window_preload_globals<'p>(
                 .filter(|l| !matches!(l.api, "loadFile" | "loadURL" | "electron-launch"))
                 .filter_map(|l| resolved(&file.path, &l.target, l.context)),
         );
+        let loading: HashSet<u32> = js.renderer_loads.iter().filter_map(|l| l.window).collect();
         for (at, window) in js.windows.iter().enumerate() {
             let names = names_of(
                 &mut window
@@ -975,11 +981,7 @@ fn window_preload_globals<'p>(
             if names.is_empty() {
                 continue;
             }
-            if !js
-                .renderer_loads
-                .iter()
-                .any(|l| l.window == Some(at as u32))
-            {
+            if !loading.contains(&(at as u32)) {
                 unmatched.extend(names);
                 continue;
             }
@@ -999,6 +1001,11 @@ fn window_preload_globals<'p>(
                 .or_default()
                 .extend(unmatched.iter().copied());
         }
+    }
+    // Many windows may give one page the same name.
+    for names in by_page.values_mut() {
+        names.sort_unstable();
+        names.dedup();
     }
     by_page
 }
@@ -3539,13 +3546,23 @@ fn project_findings<'p>(
         }
         // Windows and preloads.
         let mut window_nodes: Vec<Option<String>> = vec![None; js.windows.len()];
+        let mut window_loads: HashMap<u32, Vec<&RendererLoad>> = HashMap::default();
+        for load in &js.renderer_loads {
+            if let Some(window) = load.window {
+                window_loads.entry(window).or_default().push(load);
+            }
+        }
         for (index, window) in js.windows.iter().enumerate() {
             if !admit() {
                 continue;
             }
             c.windows += 1;
             c.explicit_prefs += window.web_preferences.len() as u64;
-            let pages = window_pages(o.env, file, index);
+            let pages = window_pages(
+                o.env,
+                file,
+                window_loads.get(&(index as u32)).map_or(&[], Vec::as_slice),
+            );
             if !pages.is_empty()
                 || !window.remote_urls.is_empty()
                 || !window.dynamic_loads.is_empty()

@@ -272,7 +272,7 @@ pub(crate) fn extract(
         option_scopes: HashMap::default(),
         option_returns: HashMap::default(),
         pending_windows: Vec::new(),
-        window_holders: Vec::new(),
+        window_holders: window_loads::Holders::default(),
         call_holders: Vec::new(),
         function_scopes: HashMap::default(),
         window_returns: Vec::new(),
@@ -662,7 +662,7 @@ struct Extractor<'s, 'c> {
     pending_windows: Vec<windows::PendingWindow>,
     /// Windows held by names, where each window's construction starts (its index), and the
     /// loads called on names, matched once the file is walked ([`window_loads`]).
-    window_holders: Vec<window_loads::Holder>,
+    window_holders: window_loads::Holders,
     /// Names given a call's value, the functions of the file by name (their scopes), and
     /// the windows each function scope returns (by construction start).
     call_holders: Vec<window_loads::CallHolder>,

@@ -30,6 +30,11 @@ const MAX_REMOTE_URLS: usize = 16;
 /// The computed targets kept on one window.
 const MAX_DYNAMIC_LOADS: usize = 4;
 
+/// The holders, calls held, returns and loads one file keeps for matching, each: a load is
+/// matched against every holder of its name, so a generated file with thousands of windows
+/// and loads is matched up to these and the rest stay unmatched.
+const MAX_KEPT: usize = 4096;
+
 /// A window held by a name.
 pub(super) struct Holder {
     name: String,
@@ -38,6 +43,48 @@ pub(super) struct Holder {
     start: u32,
     /// Where the name is given the window, for the order of bindings and loads.
     at: u32,
+}
+
+/// The holders of a file, with an index by name and scope, so that a load looks up only the
+/// holders of its receiver's name in the scopes it sees.
+#[derive(Default)]
+pub(super) struct Holders {
+    list: Vec<Holder>,
+    by_name: HashMap<String, HashMap<u32, Vec<usize>>>,
+}
+
+impl Holders {
+    fn push(&mut self, holder: Holder) {
+        if self.list.len() >= MAX_KEPT {
+            return;
+        }
+        self.by_name
+            .entry(holder.name.clone())
+            .or_default()
+            .entry(holder.scope)
+            .or_default()
+            .push(self.list.len());
+        self.list.push(holder);
+    }
+
+    fn is_empty(&self) -> bool {
+        self.list.is_empty()
+    }
+
+    /// The construction (by its start) of the window `name` holds where a load at `at`, in
+    /// the scopes `stack`, sees it: the innermost scope's, and in it the one given last before
+    /// the load, or else the first.
+    fn held_by(&self, name: &str, stack: &[u32], at: u32) -> Option<u32> {
+        let by_scope = self.by_name.get(name)?;
+        let seen = stack.iter().rev().find_map(|scope| by_scope.get(scope))?;
+        let holders = seen.iter().map(|&i| &self.list[i]);
+        holders
+            .clone()
+            .filter(|h| h.at < at)
+            .max_by_key(|h| h.at)
+            .or_else(|| holders.min_by_key(|h| h.at))
+            .map(|h| h.start)
+    }
 }
 
 /// A name given what a function of the file returns (`mainWindow = createWindow()`): a
@@ -134,6 +181,9 @@ impl Extractor<'_, '_> {
                 if name.is_empty() {
                     return;
                 }
+                if self.call_holders.len() >= MAX_KEPT {
+                    return;
+                }
                 self.call_holders.push(CallHolder {
                     name,
                     scope,
@@ -159,8 +209,7 @@ impl Extractor<'_, '_> {
         let start = match unwrap(value) {
             Expr::New(new) if is_window_constructor(&self.name(&new.callee)) => new.span.lo.0,
             Expr::Ident(ident) if !self.window_holders.is_empty() => {
-                match held_by(
-                    &self.window_holders,
+                match self.window_holders.held_by(
                     &ident.sym,
                     self.scopes.stack(),
                     value.span().lo.0,
@@ -171,6 +220,9 @@ impl Extractor<'_, '_> {
             }
             _ => return,
         };
+        if self.window_returns.len() >= MAX_KEPT {
+            return;
+        }
         self.window_returns.push((self.scopes.current(), start));
     }
 
@@ -222,6 +274,9 @@ impl Extractor<'_, '_> {
             }
             _ => return,
         };
+        if self.pending_loads.len() >= MAX_KEPT {
+            return;
+        }
         self.pending_loads.push(PendingLoad {
             receiver,
             stack: self.scopes.stack().to_vec(),
@@ -246,6 +301,9 @@ impl Extractor<'_, '_> {
         if loads.is_empty() && remote.is_empty() && dynamic.is_none() {
             return;
         }
+        if self.pending_loads.len() >= MAX_KEPT {
+            return;
+        }
         self.pending_loads.push(PendingLoad {
             receiver: Receiver::Helper(at),
             stack: Vec::new(),
@@ -263,15 +321,15 @@ impl Extractor<'_, '_> {
         let mut holders = std::mem::take(&mut self.window_holders);
         // A name given a function's return holds the one window the function returns, where
         // the file declares one function of that name.
+        let mut returns: HashMap<u32, Vec<u32>> = HashMap::default();
+        for (scope, start) in &self.window_returns {
+            returns.entry(*scope).or_default().push(*start);
+        }
         for call in std::mem::take(&mut self.call_holders) {
             let Some([scope]) = self.function_scopes.get(&call.function).map(Vec::as_slice) else {
                 continue;
             };
-            let mut returned = self
-                .window_returns
-                .iter()
-                .filter(|(s, _)| s == scope)
-                .map(|(_, start)| *start);
+            let mut returned = returns.get(scope).into_iter().flatten().copied();
             if let Some(start) = returned.next()
                 && returned.all(|other| other == start)
             {
@@ -283,7 +341,7 @@ impl Extractor<'_, '_> {
                 });
             }
         }
-        for holder in &holders {
+        for holder in &holders.list {
             if let Some(&index) = self.window_starts.get(&holder.start)
                 && self.facts.windows[index].holder.is_none()
             {
@@ -307,7 +365,7 @@ impl Extractor<'_, '_> {
         for mut load in direct.into_iter().chain(helpers) {
             let start = match &load.receiver {
                 Receiver::Construction(start) => Some(*start),
-                Receiver::Name(name) => held_by(&holders, name, &load.stack, load.start),
+                Receiver::Name(name) => holders.held_by(name, &load.stack, load.start),
                 Receiver::Helper(_) => None,
             };
             let index = match load.receiver {
@@ -427,25 +485,4 @@ fn keep(list: &mut Vec<String>, more: impl IntoIterator<Item = String>, max: usi
     }
     list.sort();
     list.truncate(max);
-}
-
-/// The construction (by its start) of the window `name` holds where a load at `at`, in the
-/// scopes `stack`, sees it: the innermost scope's, and in it the one given last before the
-/// load, or else the first.
-fn held_by(holders: &[Holder], name: &str, stack: &[u32], at: u32) -> Option<u32> {
-    let depth = |h: &Holder| stack.iter().rposition(|s| *s == h.scope);
-    let inner = holders
-        .iter()
-        .filter(|h| h.name == name)
-        .filter_map(depth)
-        .max()?;
-    let seen: Vec<&Holder> = holders
-        .iter()
-        .filter(|h| h.name == name && depth(h) == Some(inner))
-        .collect();
-    seen.iter()
-        .filter(|h| h.at < at)
-        .max_by_key(|h| h.at)
-        .or_else(|| seen.iter().min_by_key(|h| h.at))
-        .map(|h| h.start)
 }
