@@ -5328,3 +5328,24 @@ fn a_file_with_thousands_of_windows_matches_a_bounded_number_of_their_loads() {
     assert_eq!(matched.len(), 4096);
     assert!(matched.iter().all(|(i, w)| *i as u32 == *w));
 }
+
+#[test]
+fn optional_loads_on_a_window_name_are_that_window_s() {
+    let f = facts(
+        "main.js",
+        r#"const { BrowserWindow } = require("electron");
+let win = null;
+function create() {
+  win = new BrowserWindow({});
+  win?.loadFile("a.html");
+  win?.webContents.loadURL("https://x.example.com/");
+  this.other?.loadFile("b.html");
+}
+"#,
+    );
+    assert_eq!(
+        window_loads(&f),
+        [("a.html", Some("win")), ("b.html", None)]
+    );
+    assert_eq!(f.js.windows[0].remote_urls, ["https://x.example.com/"]);
+}

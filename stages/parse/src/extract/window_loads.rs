@@ -16,7 +16,9 @@
 //! a name given other windows at run time may load into those too.
 
 use swc_common::Spanned;
-use swc_ecma_ast::{ArrowFunctionBody, CallExpr, Expr, MemberProp, ObjectLit, Stmt};
+use swc_ecma_ast::{
+    ArrowFunctionBody, CallExpr, Expr, MemberExpr, MemberProp, ObjectLit, OptChainBase, Stmt,
+};
 
 use super::Extractor;
 use super::names::{dotted, property, string, unwrap};
@@ -252,19 +254,19 @@ impl Extractor<'_, '_> {
         if loads.is_empty() && imported.is_empty() && remote.is_empty() && dynamic.is_none() {
             return;
         }
-        let Some(Expr::Member(member)) = call.callee.as_expr().map(|c| unwrap(c)) else {
+        let Some(member) = call.callee.as_expr().and_then(|c| member_of(c)) else {
             return;
         };
         let mut object = unwrap(&member.obj);
-        // `win.webContents.loadURL(…)` loads into `win`.
-        if let Expr::Member(inner) = object
+        // `win.webContents.loadURL(…)` (or `win?.webContents…`) loads into `win`.
+        if let Some(inner) = member_of(object)
             && matches!(&inner.prop, MemberProp::Ident(p) if p.sym == "webContents")
         {
             object = unwrap(&inner.obj);
         }
         let receiver = match object {
             Expr::New(new) => Receiver::Construction(new.span.lo.0),
-            Expr::Ident(_) | Expr::Member(_) | Expr::This(_) => {
+            Expr::Ident(_) | Expr::Member(_) | Expr::This(_) | Expr::OptChain(_) => {
                 let name = dotted(object);
                 // A part that is not a name (`a[0].loadURL`, `f().loadURL`) names nothing.
                 if name.is_empty() || name.split('.').any(str::is_empty) {
@@ -473,6 +475,18 @@ fn returns_in<'e>(stmts: &'e [Stmt], out: &mut Vec<&'e ObjectLit>, depth: usize)
             Stmt::Try(attempt) => returns_in(&attempt.block.stmts, out, depth + 1),
             _ => {}
         }
+    }
+}
+
+/// The member expression `expr` is, optional (`win?.loadURL`) or not.
+fn member_of(expr: &Expr) -> Option<&MemberExpr> {
+    match unwrap(expr) {
+        Expr::Member(member) => Some(member),
+        Expr::OptChain(chain) => match &*chain.base {
+            OptChainBase::Member(member) => Some(member),
+            OptChainBase::Call(_) => None,
+        },
+        _ => None,
     }
 }
 
