@@ -109,6 +109,14 @@ fn summary_of(files: &[(&str, &str)]) -> String {
 }
 
 /// The summary's line that starts with `prefix`, its indent left out.
+/// The summary's lines (trimmed) that start with `prefix`.
+fn lines_of<'t>(text: &'t str, prefix: &str) -> Vec<&'t str> {
+    text.lines()
+        .map(str::trim_start)
+        .filter(|l| l.starts_with(prefix))
+        .collect()
+}
+
 fn line_of(text: &str, prefix: &str) -> String {
     text.lines()
         .map(str::trim_start)
@@ -453,11 +461,7 @@ autoUpdater.setFeedURL({ url: "https://updates.example.invalid/desk/darwin?token
     ];
     let dir = app_dir(&files);
     let text = summary_in(dir.path(), &[]);
-    let lines: Vec<&str> = text
-        .lines()
-        .map(str::trim_start)
-        .filter(|l| l.starts_with("updates "))
-        .collect();
+    let lines: Vec<&str> = lines_of(&text, "updates ");
     assert_eq!(
         lines,
         [
@@ -639,11 +643,7 @@ ipcMain.on("quit", () => app.quit());"#,
     // The summary counts every open-external call, the one outside a handler too.
     assert_eq!(envelope["result"]["summary"]["open_external_calls"], 3);
     let text = summary_in(dir.path(), &[]);
-    let lines: Vec<&str> = text
-        .lines()
-        .map(str::trim_start)
-        .filter(|l| l.starts_with("handler reach"))
-        .collect();
+    let lines: Vec<&str> = lines_of(&text, "handler reach");
     assert_eq!(
         lines,
         [
@@ -1180,11 +1180,7 @@ new BrowserWindow({ webPreferences: { sandbox: false } });
     ];
     files.extend(scripts.iter().map(|s| (s.as_str(), "void 0;\n")));
     let text = summary_of(&files);
-    let roles: Vec<&str> = text
-        .lines()
-        .map(str::trim_start)
-        .filter(|l| l.starts_with("electron-"))
-        .collect();
+    let roles: Vec<&str> = lines_of(&text, "electron-");
     assert_eq!(roles.len(), 12, "{text}");
     // The main entrypoint first, though its path sorts last; then the page before its scripts.
     assert!(
@@ -1205,11 +1201,7 @@ new BrowserWindow({ webPreferences: { sandbox: false } });
     );
     // The main entrypoint's own window first; one whose options write no `webPreferences`
     // says so.
-    let windows: Vec<&str> = text
-        .lines()
-        .map(str::trim_start)
-        .filter(|l| l.starts_with("window "))
-        .collect();
+    let windows: Vec<&str> = lines_of(&text, "window ");
     assert_eq!(
         windows,
         [
@@ -1244,11 +1236,7 @@ help();
         ("offline.html", "<p>offline</p>"),
         ("help.html", "<p>help</p>"),
     ]);
-    let windows: Vec<&str> = text
-        .lines()
-        .map(str::trim_start)
-        .filter(|l| l.starts_with("window "))
-        .collect();
+    let windows: Vec<&str> = lines_of(&text, "window ");
     // In source order; the page first, then the web URL, redacted.
     assert_eq!(
         windows,
@@ -1264,13 +1252,7 @@ help();
         line_of(&text, "remote content"),
         "remote content    https://app.example.com/login?session=%5BREDACTED%5D in BrowserWindow at main.js:3 with nodeIntegration=true"
     );
-    assert_eq!(
-        text.lines()
-            .filter(|l| l.trim_start().starts_with("remote content"))
-            .count(),
-        1,
-        "{text}"
-    );
+    assert_eq!(lines_of(&text, "remote content").len(), 1, "{text}");
 }
 
 #[test]

@@ -565,28 +565,12 @@ impl Out<'_, '_> {
         self.role_resolved(
             kind, from, anchor, declared, context, resolution, mechanism, range,
         )
-    }
-
-    /// [`Builder::role`] for a path the caller has already resolved.
-    fn role_resolved(
-        &mut self,
-        kind: &'static str,
-        from: &str,
-        anchor: &FileFacts,
-        declared: &str,
-        context: Context,
-        resolution: Resolution,
-        mechanism: &str,
-        range: Option<&Range>,
-    ) -> Result<Resolution, Failure> {
-        self.role_node(
-            kind, from, anchor, declared, context, resolution, mechanism, range,
-        )
         .map(|(resolution, _)| resolution)
     }
 
-    /// [`Builder::role_resolved`], which also gives the role's node.
-    fn role_node(
+    /// [`Builder::role`] for a path the caller has already resolved; also gives the role's
+    /// node.
+    fn role_resolved(
         &mut self,
         kind: &'static str,
         from: &str,
@@ -3666,7 +3650,7 @@ fn project_findings<'p>(
                 _ => "electron-renderer",
             };
             let resolution = o.env.resolve_load(file, load);
-            let (_, role) = o.role_node(
+            let (_, role) = o.role_resolved(
                 kind,
                 &from,
                 file,
