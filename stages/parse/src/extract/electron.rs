@@ -334,7 +334,7 @@ impl Extractor<'_, '_> {
     /// One value a `loadFile`/`loadURL` argument may take: a URL of the web is an endpoint,
     /// a path or a URL of the application's own scheme a renderer load. `seen` keeps one
     /// finding per target of a call.
-    fn renderer_load(
+    pub(super) fn renderer_load(
         &mut self,
         api: &'static str,
         value: &Expr,
@@ -675,35 +675,10 @@ impl Extractor<'_, '_> {
             } else {
                 "loadURL"
             };
-            // Each value the argument may take: apps choose between a development server and
-            // the packaged page, `isDev ? "http://localhost:3000" : `file://${…}``, or
-            // `process.env.RENDERER_URL || …`.
-            let mut values = Vec::new();
-            if let Some(first) = arg(0) {
-                super::names::alternatives(first, &mut values, 0);
+            if let Some(target) = arg(0) {
+                let loaded = self.load_target(api, target, span);
+                self.window_load(call, loaded);
             }
-            let mut seen: Vec<String> = Vec::new();
-            let (loads, imported) = (
-                self.facts.renderer_loads.len(),
-                self.facts.imported_loads.len(),
-            );
-            for value in values {
-                self.renderer_load(api, value, span, &mut seen);
-            }
-            let remote = seen
-                .iter()
-                .filter(|t| api == "loadURL" && web_url(t))
-                .map(|t| crate::redact::url(t))
-                .collect();
-            let (loads, imported) = (
-                loads..self.facts.renderer_loads.len(),
-                imported..self.facts.imported_loads.len(),
-            );
-            // A target none of whose values is read is computed at run time.
-            let dynamic = (seen.is_empty() && imported.is_empty())
-                .then(|| arg(0).map(|a| self.source.expression(a.span())))
-                .flatten();
-            self.window_load(call, loads, imported, remote, dynamic);
             return;
         }
         // `<subject>.startsWith|endsWith|includes(x)` on a sender subject.
@@ -990,30 +965,10 @@ impl Extractor<'_, '_> {
             self.served_scheme(serve.api, arg(serve.param as usize), serve.roots, call.span);
         }
         for load in helper.loads {
-            let Some(value) = arg(load.param as usize) else {
-                continue;
-            };
-            let mut values = Vec::new();
-            super::names::alternatives(value, &mut values, 0);
-            let (loads, mut seen) = (self.facts.renderer_loads.len(), Vec::new());
-            for value in values {
-                self.renderer_load(load.api, value, call.span, &mut seen);
+            if let Some(target) = arg(load.param as usize) {
+                let loaded = self.load_target(load.api, target, call.span);
+                self.helper_load(load.at, loaded);
             }
-            let remote = seen
-                .iter()
-                .filter(|t| load.api == "loadURL" && web_url(t))
-                .map(|t| crate::redact::url(t))
-                .collect();
-            // An argument none of whose values is read: computed at run time.
-            let dynamic = seen
-                .is_empty()
-                .then(|| self.source.expression(value.span()));
-            self.helper_load(
-                load.at,
-                loads..self.facts.renderer_loads.len(),
-                remote,
-                dynamic,
-            );
         }
     }
 

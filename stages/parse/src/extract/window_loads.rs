@@ -1,6 +1,7 @@
 //! Which window loads which page: a `loadFile`/`loadURL` called on the name a window is held
 //! by (`const win = new BrowserWindow(…); win.loadFile("index.html")`), on its `webContents`,
-//! or on the construction itself (`new BrowserWindow(…).loadURL(…)`).
+//! on the construction itself (`new BrowserWindow(…).loadURL(…)`), or through a helper that
+//! loads its parameter into its window (`open("settings.html")`).
 //!
 //! A window is held by a name when its construction is a declaration's value (bound in the
 //! declaring function's scope) or is assigned to a name or a member (`win = …`,
@@ -9,19 +10,18 @@
 //! `this`. A name given the call of a function the file declares once, and that returns one
 //! window (`return new BrowserWindow(…)`, or `return win` of a name holding one), holds that
 //! window too (`const main = createWindow()`; a member call, `(0, windows_1.createWindow)()`,
-//! by its last name). A load is matched once the file is
-//! walked, since the function that loads may be written before the one that creates: among
-//! the windows held by the receiver's name in a scope the load sees, the innermost scope's,
-//! and in it the last constructed before the load (or else the first). Nothing is run, so
-//! a name given other windows at run time may load into those too.
+//! by its last name). A load is matched once the file is walked, since the function that
+//! loads may be written before the one that creates: among the windows held by the
+//! receiver's name in a scope the load sees, the innermost scope's, and in it the one given
+//! last before the load (or else the first). Nothing is run, so a name given other windows
+//! at run time may load into those too.
 
-use swc_common::Spanned;
-use swc_ecma_ast::{
-    ArrowFunctionBody, CallExpr, Expr, MemberExpr, MemberProp, ObjectLit, OptChainBase, Stmt,
-};
+use swc_common::{Span, Spanned};
+use swc_ecma_ast::{CallExpr, Expr, MemberExpr, MemberProp, OptChainBase};
 
 use super::Extractor;
-use super::names::{dotted, property, string, unwrap};
+use super::electron::web_url;
+use super::names::{dotted, unwrap};
 use super::prepass::PROGRAM_SCOPE;
 use super::windows::is_window_constructor;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
@@ -32,9 +32,9 @@ const MAX_REMOTE_URLS: usize = 16;
 /// The computed targets kept on one window.
 const MAX_DYNAMIC_LOADS: usize = 4;
 
-/// The holders, calls held, returns and loads one file keeps for matching, each: a load is
-/// matched against every holder of its name, so a generated file with thousands of windows
-/// and loads is matched up to these and the rest stay unmatched.
+/// The holders, calls held, returns and loads one file keeps for matching, each: a
+/// generated file with thousands of windows and loads is matched up to these, and the rest
+/// stay unmatched.
 const MAX_KEPT: usize = 4096;
 
 /// A window held by a name.
@@ -104,13 +104,27 @@ pub(super) struct PendingLoad {
     /// The scopes the call is in, innermost last.
     stack: Vec<u32>,
     start: u32,
-    /// The call's renderer loads, by index in `renderer_loads`, and its imported ones.
+    loaded: Loaded,
+}
+
+/// What one load call (or one call of a helper that loads its argument) loads.
+pub(super) struct Loaded {
+    /// Its renderer loads, by index in `renderer_loads`, and its imported ones.
     loads: std::ops::Range<usize>,
     imported: std::ops::Range<usize>,
     /// The URLs of the web it loads, redacted.
     remote: Vec<String>,
     /// Its target as written, when it is computed at run time.
     dynamic: Option<String>,
+}
+
+impl Loaded {
+    fn is_empty(&self) -> bool {
+        self.loads.is_empty()
+            && self.imported.is_empty()
+            && self.remote.is_empty()
+            && self.dynamic.is_none()
+    }
 }
 
 enum Receiver {
@@ -131,8 +145,7 @@ impl Extractor<'_, '_> {
 
     /// `name = <value>` (or a declaration, `declared`): a holder if the value constructs a
     /// window, or may be one if it calls a function of the file (`createWindow()`, `await
-    /// this.createWindow()`).
-    /// `name` is built only for a value that may hold a window.
+    /// this.createWindow()`). `name` is built only for a value that may hold a window.
     pub(super) fn window_holder(
         &mut self,
         name: impl FnOnce() -> String,
@@ -239,19 +252,40 @@ impl Extractor<'_, '_> {
         });
     }
 
-    /// A `loadFile`/`loadURL` call whose findings are `loads` and `imported` (index ranges)
-    /// and the web URLs `remote`, or whose target is `dynamic`: kept for
+    /// What `api` (`loadFile` or `loadURL`) loads given `target`: each value it may take
+    /// (apps choose between a development server and the packaged page, `isDev ?
+    /// "http://localhost:3000" : `file://${…}``, or `process.env.RENDERER_URL || …`), as
+    /// renderer loads, web URLs, or a target computed at run time when none is read.
+    pub(super) fn load_target(&mut self, api: &'static str, target: &Expr, span: Span) -> Loaded {
+        let mut values = Vec::new();
+        super::names::alternatives(target, &mut values, 0);
+        let (loads, imported) = (
+            self.facts.renderer_loads.len(),
+            self.facts.imported_loads.len(),
+        );
+        let mut seen: Vec<String> = Vec::new();
+        for value in values {
+            self.renderer_load(api, value, span, &mut seen);
+        }
+        let imported = imported..self.facts.imported_loads.len();
+        Loaded {
+            loads: loads..self.facts.renderer_loads.len(),
+            remote: seen
+                .iter()
+                .filter(|t| api == "loadURL" && web_url(t))
+                .map(|t| crate::redact::url(t))
+                .collect(),
+            dynamic: (seen.is_empty() && imported.is_empty())
+                .then(|| self.source.expression(target.span())),
+            imported,
+        }
+    }
+
+    /// A `loadFile`/`loadURL` call and what it loaded: kept for
     /// [`Self::finish_window_loads`] when it is called on a name or on a window's
     /// construction.
-    pub(super) fn window_load(
-        &mut self,
-        call: &CallExpr,
-        loads: std::ops::Range<usize>,
-        imported: std::ops::Range<usize>,
-        remote: Vec<String>,
-        dynamic: Option<String>,
-    ) {
-        if loads.is_empty() && imported.is_empty() && remote.is_empty() && dynamic.is_none() {
+    pub(super) fn window_load(&mut self, call: &CallExpr, loaded: Loaded) {
+        if loaded.is_empty() {
             return;
         }
         let Some(member) = call.callee.as_expr().and_then(|c| member_of(c)) else {
@@ -283,37 +317,21 @@ impl Extractor<'_, '_> {
             receiver,
             stack: self.scopes.stack().to_vec(),
             start: call.span().lo.0,
-            loads,
-            imported,
-            remote,
-            dynamic,
+            loaded,
         });
     }
 
     /// A call of a helper that loads its argument into the window of its own load call,
-    /// which starts at `at`: the call's loads (`loads`, indices), web URLs and computed
-    /// target are that window's.
-    pub(super) fn helper_load(
-        &mut self,
-        at: u32,
-        loads: std::ops::Range<usize>,
-        remote: Vec<String>,
-        dynamic: Option<String>,
-    ) {
-        if loads.is_empty() && remote.is_empty() && dynamic.is_none() {
-            return;
-        }
-        if self.pending_loads.len() >= MAX_KEPT {
+    /// which starts at `at`: what the call loads is that window's.
+    pub(super) fn helper_load(&mut self, at: u32, loaded: Loaded) {
+        if loaded.is_empty() || self.pending_loads.len() >= MAX_KEPT {
             return;
         }
         self.pending_loads.push(PendingLoad {
             receiver: Receiver::Helper(at),
             stack: Vec::new(),
             start: at,
-            loads,
-            imported: 0..0,
-            remote,
-            dynamic,
+            loaded,
         });
     }
 
@@ -365,14 +383,11 @@ impl Extractor<'_, '_> {
             .into_iter()
             .partition(|l| matches!(l.receiver, Receiver::Helper(_)));
         for mut load in direct.into_iter().chain(helpers) {
-            let start = match &load.receiver {
-                Receiver::Construction(start) => Some(*start),
-                Receiver::Name(name) => holders.held_by(name, &load.stack, load.start),
-                Receiver::Helper(_) => None,
-            };
-            let index = match load.receiver {
-                Receiver::Helper(at) => windows_of_calls.get(&at).copied(),
-                _ => start.and_then(|s| self.window_starts.get(&s)).copied(),
+            let constructed = |start: Option<u32>| self.window_starts.get(&start?).copied();
+            let index = match &load.receiver {
+                Receiver::Construction(start) => constructed(Some(*start)),
+                Receiver::Name(name) => constructed(holders.held_by(name, &load.stack, load.start)),
+                Receiver::Helper(at) => windows_of_calls.get(at).copied(),
             };
             let Some(index) = index else {
                 continue;
@@ -380,100 +395,24 @@ impl Extractor<'_, '_> {
             if !matches!(load.receiver, Receiver::Helper(_)) {
                 windows_of_calls.insert(load.start, index);
                 if forwarded.contains(&load.start) {
-                    load.dynamic = None;
+                    load.loaded.dynamic = None;
                 }
             }
-            for at in load.loads {
+            let Loaded {
+                loads,
+                imported,
+                remote,
+                dynamic,
+            } = load.loaded;
+            for at in loads {
                 self.facts.renderer_loads[at].window = Some(index as u32);
             }
-            for at in load.imported {
+            for at in imported {
                 self.facts.imported_loads[at].load.window = Some(index as u32);
             }
             let window = &mut self.facts.windows[index];
-            keep(&mut window.remote_urls, load.remote, MAX_REMOTE_URLS);
-            keep(&mut window.dynamic_loads, load.dynamic, MAX_DYNAMIC_LOADS);
-        }
-    }
-}
-
-/// The statements a return is looked for in, at most this deep in blocks and branches.
-const MAX_RETURN_DEPTH: usize = 8;
-
-impl Extractor<'_, '_> {
-    /// `setWindowOpenHandler(handler)`: the windows a page opens (`window.open`, links with a
-    /// target) are made with the options the handler returns under
-    /// `overrideBrowserWindowOptions`, where its action is not `deny`. Each object the
-    /// handler's function returns with such options is a window of constructor
-    /// `window-open`, whose `webPreferences` and preload are read as a constructor's.
-    pub(super) fn window_open_overrides(&mut self, handler: Option<&Expr>) {
-        let mut objects = Vec::new();
-        match handler.map(unwrap) {
-            Some(Expr::Arrow(arrow)) => match &*arrow.body {
-                ArrowFunctionBody::Expr(body) => returned_objects(body, &mut objects),
-                ArrowFunctionBody::FunctionBody(block) => {
-                    returns_in(&block.stmts, &mut objects, 0);
-                }
-            },
-            Some(Expr::Fn(f)) => {
-                if let Some(body) = &f.function.body {
-                    returns_in(&body.stmts, &mut objects, 0);
-                }
-            }
-            _ => return,
-        }
-        for object in objects {
-            if property(object, "action")
-                .and_then(string)
-                .is_some_and(|a| a == "deny")
-            {
-                continue;
-            }
-            if let Some(options) = property(object, "overrideBrowserWindowOptions") {
-                self.window("window-open", Some(options), options.span());
-            }
-        }
-    }
-}
-
-/// The object literals `expr` is, through conditions.
-fn returned_objects<'e>(expr: &'e Expr, out: &mut Vec<&'e ObjectLit>) {
-    match unwrap(expr) {
-        Expr::Object(object) => out.push(object),
-        Expr::Cond(cond) => {
-            returned_objects(&cond.cons, out);
-            returned_objects(&cond.alt, out);
-        }
-        _ => {}
-    }
-}
-
-/// The object literals the statements return, in their blocks and branches (not in nested
-/// functions).
-fn returns_in<'e>(stmts: &'e [Stmt], out: &mut Vec<&'e ObjectLit>, depth: usize) {
-    if depth > MAX_RETURN_DEPTH {
-        return;
-    }
-    for stmt in stmts {
-        match stmt {
-            Stmt::Return(ret) => {
-                if let Some(arg) = &ret.arg {
-                    returned_objects(arg, out);
-                }
-            }
-            Stmt::Block(block) => returns_in(&block.stmts, out, depth + 1),
-            Stmt::If(branch) => {
-                returns_in(std::slice::from_ref(&*branch.cons), out, depth + 1);
-                if let Some(alt) = &branch.alt {
-                    returns_in(std::slice::from_ref(&**alt), out, depth + 1);
-                }
-            }
-            Stmt::Switch(switch) => {
-                for case in &switch.cases {
-                    returns_in(&case.cons, out, depth + 1);
-                }
-            }
-            Stmt::Try(attempt) => returns_in(&attempt.block.stmts, out, depth + 1),
-            _ => {}
+            keep(&mut window.remote_urls, remote, MAX_REMOTE_URLS);
+            keep(&mut window.dynamic_loads, dynamic, MAX_DYNAMIC_LOADS);
         }
     }
 }

@@ -16,10 +16,10 @@
 //! is evaluated and defaults are never filled in.
 
 use swc_common::Spanned;
-use swc_ecma_ast::{Expr, ObjectLit, Prop, PropOrSpread};
+use swc_ecma_ast::{ArrowFunctionBody, Expr, ObjectLit, Prop, PropOrSpread, Stmt};
 
 use super::Extractor;
-use super::names::{PathScope, named, prop_name, static_value, unwrap};
+use super::names::{PathScope, named, prop_name, property, static_value, string, unwrap};
 use crate::facts::{OptionSource, StaticPath, StaticValue, Window};
 
 /// How a function merges objects into one ([`merger`]).
@@ -668,4 +668,86 @@ impl Extractor<'_, '_> {
 /// Whether a callee constructs a window.
 pub(super) fn is_window_constructor(name: &str) -> bool {
     named(name, "BrowserWindow") || named(name, "BrowserView") || named(name, "WebContentsView")
+}
+
+/// The statements a return is looked for in, at most this deep in blocks and branches.
+const MAX_RETURN_DEPTH: usize = 8;
+
+impl Extractor<'_, '_> {
+    /// `setWindowOpenHandler(handler)`: the windows a page opens (`window.open`, links with a
+    /// target) are made with the options the handler returns under
+    /// `overrideBrowserWindowOptions`, where its action is not `deny`. Each object the
+    /// handler's function returns with such options is a window of constructor
+    /// `window-open`, whose `webPreferences` and preload are read as a constructor's.
+    pub(super) fn window_open_overrides(&mut self, handler: Option<&Expr>) {
+        let mut objects = Vec::new();
+        match handler.map(unwrap) {
+            Some(Expr::Arrow(arrow)) => match &*arrow.body {
+                ArrowFunctionBody::Expr(body) => returned_objects(body, &mut objects),
+                ArrowFunctionBody::FunctionBody(block) => {
+                    returns_in(&block.stmts, &mut objects, 0);
+                }
+            },
+            Some(Expr::Fn(f)) => {
+                if let Some(body) = &f.function.body {
+                    returns_in(&body.stmts, &mut objects, 0);
+                }
+            }
+            _ => return,
+        }
+        for object in objects {
+            if property(object, "action")
+                .and_then(string)
+                .is_some_and(|a| a == "deny")
+            {
+                continue;
+            }
+            if let Some(options) = property(object, "overrideBrowserWindowOptions") {
+                self.window("window-open", Some(options), options.span());
+            }
+        }
+    }
+}
+
+/// The object literals `expr` is, through conditions.
+fn returned_objects<'e>(expr: &'e Expr, out: &mut Vec<&'e ObjectLit>) {
+    match unwrap(expr) {
+        Expr::Object(object) => out.push(object),
+        Expr::Cond(cond) => {
+            returned_objects(&cond.cons, out);
+            returned_objects(&cond.alt, out);
+        }
+        _ => {}
+    }
+}
+
+/// The object literals the statements return, in their blocks and branches (not in nested
+/// functions).
+fn returns_in<'e>(stmts: &'e [Stmt], out: &mut Vec<&'e ObjectLit>, depth: usize) {
+    if depth > MAX_RETURN_DEPTH {
+        return;
+    }
+    for stmt in stmts {
+        match stmt {
+            Stmt::Return(ret) => {
+                if let Some(arg) = &ret.arg {
+                    returned_objects(arg, out);
+                }
+            }
+            Stmt::Block(block) => returns_in(&block.stmts, out, depth + 1),
+            Stmt::If(branch) => {
+                returns_in(std::slice::from_ref(&*branch.cons), out, depth + 1);
+                if let Some(alt) = &branch.alt {
+                    returns_in(std::slice::from_ref(&**alt), out, depth + 1);
+                }
+            }
+            Stmt::Switch(switch) => {
+                for case in &switch.cases {
+                    returns_in(&case.cons, out, depth + 1);
+                }
+            }
+            Stmt::Try(attempt) => returns_in(&attempt.block.stmts, out, depth + 1),
+            _ => {}
+        }
+    }
 }
