@@ -392,18 +392,8 @@ pub fn versions_summary(published: &Published, elapsed: Duration) {
         } else {
             &item["right"]
         };
-        let dims: Vec<&str> = item["changed_dimensions"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_str)
-            .collect();
-        let properties: Vec<&str> = item["changed_properties"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_str)
-            .collect();
+        let dims: Vec<&str> = strs(&item["changed_dimensions"]);
+        let properties: Vec<&str> = strs(&item["changed_properties"]);
         let dims = match (dims.is_empty(), properties.is_empty()) {
             (true, _) => String::new(),
             (false, true) => format!(" [{}]", dims.join(", ")),
@@ -733,12 +723,7 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
         say!("{line}");
     }
     // Those the main entrypoint reaches first, its own file's first among them, then by path.
-    let mains: Vec<&str> = reach["main_entrypoints"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(Value::as_str)
-        .collect();
+    let mains: Vec<&str> = strs(&reach["main_entrypoints"]);
     let reached_first = |kind: &str| {
         let mut of: Vec<&Value> = nodes.iter().filter(|n| n["kind"] == kind).collect();
         of.sort_by_cached_key(|n| {
@@ -847,18 +832,8 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
     // their isolation.
     let remote = &s["remote_content"];
     for item in remote["items"].as_array().into_iter().flatten().take(4) {
-        let urls: Vec<&str> = item["urls"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_str)
-            .collect();
-        let prefs: Vec<&str> = item["weakened_preferences"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_str)
-            .collect();
+        let urls: Vec<&str> = strs(&item["urls"]);
+        let prefs: Vec<&str> = strs(&item["weakened_preferences"]);
         // A window that loads only targets computed at run time says the first as written.
         let computed = item["computed_targets"]
             .as_array()
@@ -1655,12 +1630,7 @@ pub fn trace_summary(published: &Published, elapsed: Duration) {
         );
     }
     for h in r["native_handoffs"].as_array().into_iter().flatten() {
-        let exports: Vec<&str> = h["requested_exports"]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .filter_map(Value::as_str)
-            .collect();
+        let exports: Vec<&str> = strs(&h["requested_exports"]);
         say!(
             "  native       {} [{}] {}",
             h["artifact_path"].as_str().unwrap_or("-"),
@@ -1833,10 +1803,15 @@ pub fn semantics_summary(published: &Published, elapsed: Duration) {
 
 /// The strings of a JSON list (none for anything else).
 fn strings(list: &Value) -> Vec<String> {
+    strs(list).into_iter().map(str::to_owned).collect()
+}
+
+/// [`strings`], borrowed.
+fn strs(list: &Value) -> Vec<&str> {
     list.as_array()
         .into_iter()
         .flatten()
-        .filter_map(|v| v.as_str().map(str::to_owned))
+        .filter_map(Value::as_str)
         .collect()
 }
 
