@@ -420,6 +420,75 @@ ipcRenderer.send(PLAIN);"#,
 }
 
 #[test]
+fn a_channel_chosen_among_strings_pairs_each_string_and_says_so() {
+    // `@electron/remote`'s renderer: a `let` given one of two strings before one `sendSync`.
+    let dir = app_tree(&[
+        (
+            "main.js",
+            r#"const { ipcMain } = require("electron");
+ipcMain.on("r:construct", (e) => { e.returnValue = 1; });
+ipcMain.on("r:call", (e) => { e.returnValue = 2; });
+ipcMain.handle("r:yes", () => 1);"#,
+        ),
+        (
+            "preload.js",
+            r#"const { ipcRenderer } = require("electron");
+function remote(construct) {
+  let command;
+  if (construct) command = "r:construct"; else command = "r:call";
+  return ipcRenderer.sendSync(command, 1);
+}
+const ask = (flag) => ipcRenderer.invoke(flag ? "r:yes" : "r:nobody");
+function loose(channel) { if (!channel) channel = "r:call"; ipcRenderer.send(channel); }"#,
+        ),
+    ]);
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let ipc = &result["summary"]["ipc"];
+    assert_eq!(ipc["paired_renderer_transmissions"], 3);
+    assert_eq!(ipc["unpaired_literal_renderer_transmissions"], 1);
+    // The parameter given a default stays dynamic: it held the argument before.
+    assert_eq!(ipc["dynamic_channel_operations"], 1);
+    let edges = result["graph"]["edges"].as_array().unwrap();
+    let bases: BTreeSet<(&str, &str)> = edges
+        .iter()
+        .filter_map(|e| {
+            Some((
+                e["properties"]["channel"].as_str()?,
+                e["properties"]["pairing_basis"].as_str()?,
+            ))
+        })
+        .collect();
+    assert_eq!(
+        bases,
+        BTreeSet::from([
+            ("r:call", "unique-exact-choice-channel"),
+            ("r:construct", "unique-exact-choice-channel"),
+            ("r:yes", "unique-exact-choice-channel"),
+        ])
+    );
+    let chosen: BTreeSet<(&str, &str)> = edges
+        .iter()
+        .filter(|e| e["properties"]["resolution"] == "choice")
+        .map(|e| {
+            let p = &e["properties"];
+            (
+                p["channel"].as_str().unwrap(),
+                p["channel_expression"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        chosen,
+        BTreeSet::from([
+            ("r:call", "command"),
+            ("r:construct", "command"),
+            ("r:nobody", "flag ? \"r:yes\" : \"r:nobody\""),
+            ("r:yes", "flag ? \"r:yes\" : \"r:nobody\""),
+        ])
+    );
+}
+
+#[test]
 fn renderer_calls_of_forwarding_bridge_members_pair_with_main_handlers() {
     // The preload electron-react-boilerplate ships: members that hand their channel to
     // `ipcRenderer`, called by the page as `window.electron.ipcRenderer.sendMessage(…)`.

@@ -910,6 +910,7 @@ impl ImportedHelperCall {
                         |a| a.expression.clone(),
                     ),
                     channel_prefix: None,
+                    choice: false,
                     handler_kind,
                     channel_import: arg.and_then(|a| a.import.clone()),
                     via: Some(self.callee.clone()),
@@ -985,6 +986,9 @@ pub struct IpcOp {
     /// For a dynamic channel: the string it starts with, when its leading parts are strings
     /// (`"prompt-post-data:" + id`, `` `${PREFIX}:${id}` ``).
     pub channel_prefix: Option<String>,
+    /// The channel is one of the strings a choice stands for (`flag ? "a" : "b"`, a name the
+    /// function gives only strings): the call uses one of them.
+    pub choice: bool,
     pub handler_kind: Option<&'static str>,
     /// For a channel that is not known in this file: the export of another file it reads.
     pub channel_import: Option<ChannelImport>,
@@ -1049,6 +1053,7 @@ impl GlobalCall {
             channel: Some(self.channel.clone()),
             channel_expression: self.channel_expression.clone(),
             channel_prefix: None,
+            choice: false,
             handler_kind: self.handler_kind,
             channel_import: None,
             via: Some(self.callee.clone()),

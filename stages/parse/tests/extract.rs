@@ -2053,9 +2053,13 @@ function inner() { const GET = "inner:get"; ipcMain.handle(GET, h); }
             (Some("var:once"), Some("once")),
             (Some("assigned:once"), Some("later")),
             (Some("typed:const"), Some("typed")),
-            // Assigned again, not a number, not a member: dynamic.
-            (None, Some("twice")),
-            (None, Some("again")),
+            // Given another string again: one of each (a choice, see
+            // `a_channel_chosen_among_strings_is_one_operation_a_string`).
+            (Some("var:twice"), Some("twice")),
+            (Some("var:changed"), Some("twice")),
+            (Some("a"), Some("again")),
+            (Some("b"), Some("again")),
+            // Not a number, not a member: dynamic.
             (None, Some("Channels.count")),
             (None, Some("IpcChannel.Zero")),
             (None, Some("Channels.window.missing")),
@@ -3170,6 +3174,72 @@ for (const [k] of Object.entries(computed())) ipcMain.handle(k, f);
     assert_eq!(
         main.js.ipc[0].channel_expression.as_deref(),
         Some("channel")
+    );
+}
+
+/// A channel chosen among strings (`@electron/remote` picks `REMOTE_BROWSER_CONSTRUCTOR` or
+/// `…_FUNCTION_CALL` into a `let` before one `sendSync`) is one operation on each string,
+/// marked as a choice; a name that may hold anything else stays dynamic, and so does a
+/// parameter given a default, which held the argument before.
+#[test]
+fn a_channel_chosen_among_strings_is_one_operation_a_string() {
+    let preload = facts(
+        "preload.js",
+        r#"const { ipcRenderer } = require("electron");
+const PLAIN = "c:plain";
+function call(construct) {
+  let command;
+  if (construct) { command = "c:construct"; } else { command = "c:call"; }
+  return ipcRenderer.sendSync(command, 1);
+}
+function get() {
+  const command = "c:get";
+  return ipcRenderer.sendSync(command);
+}
+const pick = (flag) => ipcRenderer.invoke(flag ? "c:yes" : PLAIN);
+function nested(flag) {
+  var kind = "c:one";
+  (() => { kind = "c:two"; })();
+  ipcRenderer.send(kind);
+}
+function defaulted(channel) { if (!channel) channel = "c:default"; ipcRenderer.send(channel); }
+for (let item of items) { item = "c:loop"; ipcRenderer.send(item); }
+function grown() { let g = "c:a"; g += "!"; ipcRenderer.send(g); }
+function mixed(x) { let m; m = "c:a"; m = x.name; ipcRenderer.send(m); }
+function half(x) { ipcRenderer.send(x || "c:fallback"); }
+"#,
+    );
+    let ops: Vec<(Option<&str>, bool)> = preload
+        .js
+        .ipc
+        .iter()
+        .map(|op| (op.channel.as_deref(), op.choice))
+        .collect();
+    assert_eq!(
+        ops,
+        [
+            (Some("c:construct"), true),
+            (Some("c:call"), true),
+            (Some("c:get"), false),
+            (Some("c:yes"), true),
+            (Some("c:plain"), true),
+            (Some("c:one"), true),
+            (Some("c:two"), true),
+            (None, false),
+            (None, false),
+            (None, false),
+            (None, false),
+            (None, false),
+        ]
+    );
+    // Each keeps the expression it was read through.
+    assert_eq!(
+        preload.js.ipc[0].channel_expression.as_deref(),
+        Some("command")
+    );
+    assert_eq!(
+        preload.js.ipc[3].channel_expression.as_deref(),
+        Some("flag ? \"c:yes\" : PLAIN")
     );
 }
 

@@ -2735,9 +2735,11 @@ type ModuleIndex<'p> = HashMap<(&'p str, u32, &'p ModuleKey), String>;
 /// through a name bound to a string.
 type Handler = (String, String, &'static str, bool);
 
-/// How an IPC operation's channel is known: a string literal, a name bound to one, or not.
+/// How an IPC operation's channel is known: a string literal, a name bound to one, one of
+/// the strings of a choice, or not.
 fn channel_resolution(op: &IpcOp) -> &'static str {
     match (&op.channel, &op.channel_expression) {
+        (Some(_), _) if op.choice => "choice",
         (Some(_), None) => "literal",
         (Some(_), Some(_)) => "constant",
         (None, _) => "dynamic",
@@ -3160,6 +3162,7 @@ fn bridged_operations(files: &Files, parsed: &[FileFacts]) -> HashMap<String, Ve
                     channel: Some(channel),
                     channel_expression,
                     channel_prefix: None,
+                    choice: false,
                     handler_kind: None,
                     channel_import: None,
                     via: Some(format!("window.{}", call.name)),
@@ -4335,8 +4338,10 @@ fn project_findings<'p>(
         match candidates {
             [(handler, handler_path, handler_operation, handler_constant)] => {
                 c.paired += 1;
-                // A channel read through a name on either side says so.
-                let basis = if *handler_constant || op.channel_expression.is_some() {
+                // A channel read through a name, or one of a choice, on either side says so.
+                let basis = if op.choice {
+                    "unique-exact-choice-channel"
+                } else if *handler_constant || op.channel_expression.is_some() {
                     "unique-exact-constant-channel"
                 } else {
                     "unique-exact-literal-channel"

@@ -1160,11 +1160,16 @@ impl Extractor<'_, '_> {
             (None, Some(e)) => Some(self.source.expression(e.span())),
             (None, None) => Some("[missing-expression]".to_owned()),
         };
-        // A loop's variable over a table's keys: one operation a key.
-        if literal.is_none()
-            && constant.is_none()
-            && let Some(keys) = channel_expr.and_then(|e| self.loop_channel(e)).cloned()
-        {
+        // A loop's variable over a table's keys, or a choice of strings: one operation a
+        // key or string.
+        let keys = match (&literal, &constant, channel_expr) {
+            (None, None, Some(e)) => match self.loop_channel(e) {
+                Some(keys) => Some((keys.clone(), false)),
+                None => self.channel_choices(e).map(|keys| (keys, true)),
+            },
+            _ => None,
+        };
+        if let Some((keys, choice)) = keys {
             for key in keys {
                 if !self.admit(None) {
                     return;
@@ -1176,6 +1181,7 @@ impl Extractor<'_, '_> {
                     channel: Some(key),
                     channel_expression: channel_expression.clone(),
                     channel_prefix: None,
+                    choice,
                     handler_kind,
                     channel_import: None,
                     via: via.clone(),
@@ -1226,6 +1232,7 @@ impl Extractor<'_, '_> {
             channel,
             channel_expression,
             channel_prefix,
+            choice: false,
             handler_kind,
             channel_import,
             via,
@@ -1234,6 +1241,31 @@ impl Extractor<'_, '_> {
             handler_range: None,
             module: self.module(),
         });
+    }
+
+    /// The strings a channel written as a choice stands for: each branch of a conditional (or
+    /// side of `||`/`??`) that is a string, a name bound to one, or a name the file gives only
+    /// strings ([`super::choices`]). `None` unless every branch is known and there are two
+    /// strings or more.
+    fn channel_choices(&self, expr: &Expr) -> Option<Vec<String>> {
+        let mut branches = Vec::new();
+        super::names::alternatives(expr, &mut branches, 0);
+        let mut out: Vec<String> = Vec::new();
+        for branch in branches {
+            let values = match string(branch).or_else(|| self.constant_string(branch)) {
+                Some(value) => vec![value],
+                None => match unwrap(branch) {
+                    Expr::Ident(ident) => self.choices.resolve(&ident.sym, &self.scopes)?.clone(),
+                    _ => return None,
+                },
+            };
+            for value in values {
+                if !out.contains(&value) {
+                    out.push(value);
+                }
+            }
+        }
+        (out.len() >= 2).then_some(out)
     }
 
     /// A scheme the application serves with a handler of its own (`api`), given as

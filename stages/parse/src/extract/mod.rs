@@ -6,6 +6,7 @@
 
 mod amd;
 mod bundle;
+mod choices;
 mod constants;
 mod electron;
 pub(crate) use electron::{custom_scheme, web_url};
@@ -242,6 +243,7 @@ pub(crate) fn extract(
         paths: pre.paths,
         constants: pre.constants,
         assignments: pre.assignments,
+        choices: pre.choices.finish(),
         imports: pre.imports,
         runtime_requires: pre.runtime_requires,
         esbuild_bundles: HashMap::default(),
@@ -512,6 +514,8 @@ struct Extractor<'s, 'c> {
     /// Strings bound to names, and the names assigned again, from the pre-pass.
     constants: Scoped<constants::Bound>,
     assignments: HashMap<String, u32>,
+    /// Names the file gives only strings, and those strings ([`choices`]).
+    choices: Scoped<Vec<String>>,
     /// Names bound to what relative modules export, from the pre-pass, and to what bundle
     /// factories require (`var o = n(227)`), bound as the walk meets them.
     imports: Scoped<crate::facts::ChannelImport>,

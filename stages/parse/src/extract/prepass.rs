@@ -758,6 +758,9 @@ pub(super) struct PrePass {
     /// How many times the file assigns each name (after declaring it): `var`/`let` values
     /// hold only for names it never assigns.
     pub(super) assignments: HashMap<String, u32>,
+    /// The strings names are given, in a file that names `ipcRenderer` or `ipcMain`
+    /// ([`super::choices`]).
+    pub(super) choices: super::choices::Choices,
     /// Whether the declarations being visited are `const`.
     in_const: bool,
     /// Names bound to what another module of the application exports:
@@ -981,11 +984,25 @@ pub(super) fn run(program: &Program, looks: Looks, foreign: &super::Externals) -
     if pre.rebind {
         // The second pass counts the file's assignments, and finds its exports, again.
         pre.assignments.clear();
+        pre.choices.clear();
         pre.exported.clear();
         pre.export_locals.clear();
         pre.api_exports.clear();
         pre.inline_enums.clear();
         program.visit_with(&mut pre);
+    }
+    // A parameter (or a loop's or a pattern's name) assigned once in its function is not a
+    // name declared empty and given one value: it held the argument before.
+    for (name, scope) in pre.choices.bound_names() {
+        if let Some(slot) = pre
+            .constants
+            .by_name
+            .get_mut(name.as_str())
+            .and_then(|by_scope| by_scope.get_mut(&scope))
+            && slot.as_ref().is_some_and(|b| b.how == Binding::Assigned)
+        {
+            *slot = None;
+        }
     }
     if pre.electron {
         for (_, local) in &pre.api_exports {
@@ -1391,6 +1408,37 @@ impl PrePass {
         self.electron || self.looks.ipc_renderer || self.looks.ipc_main
     }
 
+    /// Whether the strings names are given are read ([`super::choices`]): decided by the
+    /// file's text, so that every binding is counted from the first.
+    fn reads_choices(&self) -> bool {
+        self.looks.ipc_renderer || self.looks.ipc_main
+    }
+
+    /// A loop's head binds its names to what the loop goes over.
+    fn loop_head(&mut self, head: &swc_ecma_ast::ForHead) {
+        if !self.reads_choices() {
+            return;
+        }
+        match head {
+            swc_ecma_ast::ForHead::VarDecl(decl) => {
+                for declarator in &decl.decls {
+                    self.choices.bound(&declarator.name, &self.scopes);
+                }
+            }
+            swc_ecma_ast::ForHead::Pat(pat) => self.choices.assigned_pattern(pat, &self.scopes),
+            swc_ecma_ast::ForHead::UsingDecl(_) => {}
+        }
+    }
+
+    /// A function's parameters, in its own scope.
+    fn params_bound<'p>(&mut self, params: impl Iterator<Item = &'p Pat>) {
+        if self.reads_choices() {
+            for pat in params {
+                self.choices.bound(pat, &self.scopes);
+            }
+        }
+    }
+
     /// Opens a function's frame, in a file that reads IPC helpers: whether it did.
     fn open_frame(
         &mut self,
@@ -1722,6 +1770,7 @@ impl Visit for PrePass {
             function.params.iter().map(|p| param_name(&p.pat)),
         );
         self.scopes.enter(function.span.lo.0);
+        self.params_bound(function.params.iter().map(|p| &p.pat));
         for param in &function.params {
             self.shadow(&param.pat, 0);
         }
@@ -1744,6 +1793,9 @@ impl Visit for PrePass {
     }
 
     fn visit_class_decl(&mut self, decl: &swc_ecma_ast::ClassDecl) {
+        if self.reads_choices() {
+            self.choices.bound_name(&decl.ident.sym, &self.scopes);
+        }
         if self.reads_ipc() {
             self.class_name = Some((decl.class.span.lo.0, decl.ident.sym.to_string()));
         }
@@ -1792,6 +1844,9 @@ impl Visit for PrePass {
     }
 
     fn visit_fn_decl(&mut self, decl: &swc_ecma_ast::FnDecl) {
+        if self.reads_choices() {
+            self.choices.bound_name(&decl.ident.sym, &self.scopes);
+        }
         if self.looks.amd {
             self.strings.declare_function(&decl.ident.sym);
         }
@@ -1804,6 +1859,7 @@ impl Visit for PrePass {
     fn visit_arrow_expr(&mut self, arrow: &ArrowExpr) {
         let framed = self.open_frame(arrow.span.lo.0, arrow.params.iter().map(param_name));
         self.scopes.enter(arrow.span.lo.0);
+        self.params_bound(arrow.params.iter());
         for param in &arrow.params {
             self.shadow(param, 0);
         }
@@ -1815,6 +1871,16 @@ impl Visit for PrePass {
     }
 
     fn visit_var_declarator(&mut self, decl: &VarDeclarator) {
+        if self.reads_choices() {
+            match &decl.name {
+                Pat::Ident(ident) => self.choices.declared(
+                    &ident.id.sym,
+                    (decl.init.as_deref(), self.in_const),
+                    &self.scopes,
+                ),
+                pat => self.choices.bound(pat, &self.scopes),
+            }
+        }
         // `const send = (channel) => …`: the function's name, for its frame;
         // `const Ipc = class {…}`: the class's.
         if self.reads_ipc()
@@ -2057,6 +2123,16 @@ impl Visit for PrePass {
     }
 
     fn visit_import_decl(&mut self, decl: &swc_ecma_ast::ImportDecl) {
+        if self.reads_choices() {
+            for specifier in &decl.specifiers {
+                let local = match specifier {
+                    ImportSpecifier::Named(named) => &named.local.sym,
+                    ImportSpecifier::Default(d) => &d.local.sym,
+                    ImportSpecifier::Namespace(n) => &n.local.sym,
+                };
+                self.choices.bound_name(local, &self.scopes);
+            }
+        }
         let spec = decl.src.value.to_string_lossy();
         if importable(&spec) {
             for specifier in &decl.specifiers {
@@ -2087,6 +2163,12 @@ impl Visit for PrePass {
     }
 
     fn visit_assign_expr(&mut self, assign: &swc_ecma_ast::AssignExpr) {
+        if self.reads_choices()
+            && let AssignTarget::Pat(pat) = &assign.left
+        {
+            let pat: Pat = pat.clone().into();
+            self.choices.assigned_pattern(&pat, &self.scopes);
+        }
         // A chunk in webpack's and rspack's CommonJS chunk format (what `target: "node"` and
         // `"electron-main"` split into): `exports.ids = [14]; exports.modules = {14(e, t, n) {…}}`.
         if self.scopes.current() == PROGRAM_SCOPE
@@ -2168,6 +2250,13 @@ impl Visit for PrePass {
         }
         if let AssignTarget::Simple(SimpleAssignTarget::Ident(ident)) = &assign.left {
             *self.assignments.entry(ident.sym.to_string()).or_default() += 1;
+            if self.reads_choices() {
+                self.choices.assigned(
+                    &ident.id.sym,
+                    (assign.op, Some(&assign.right)),
+                    &self.scopes,
+                );
+            }
             if assign.op == AssignOp::Assign && self.electron && may_bind_path(&assign.right) {
                 self.assign_path(&ident.id.sym, &assign.right);
             }
@@ -2219,6 +2308,43 @@ impl Visit for PrePass {
         assign.visit_children_with(self);
     }
 
+    fn visit_catch_clause(&mut self, clause: &swc_ecma_ast::CatchClause) {
+        if self.reads_choices()
+            && let Some(param) = &clause.param
+        {
+            self.choices.bound(param, &self.scopes);
+        }
+        clause.visit_children_with(self);
+    }
+
+    fn visit_constructor(&mut self, constructor: &swc_ecma_ast::Constructor) {
+        if self.reads_choices() {
+            for param in &constructor.params {
+                match param {
+                    swc_ecma_ast::ParamOrTsParamProp::Param(param) => {
+                        self.choices.bound(&param.pat, &self.scopes);
+                    }
+                    swc_ecma_ast::ParamOrTsParamProp::TsParamProp(prop) => {
+                        if let swc_ecma_ast::TsParamPropParam::Ident(ident) = &prop.param {
+                            self.choices.bound_name(&ident.id.sym, &self.scopes);
+                        }
+                    }
+                }
+            }
+        }
+        constructor.visit_children_with(self);
+    }
+
+    fn visit_for_of_stmt(&mut self, stmt: &swc_ecma_ast::ForOfStmt) {
+        self.loop_head(&stmt.left);
+        stmt.visit_children_with(self);
+    }
+
+    fn visit_for_in_stmt(&mut self, stmt: &swc_ecma_ast::ForInStmt) {
+        self.loop_head(&stmt.left);
+        stmt.visit_children_with(self);
+    }
+
     fn visit_var_decl(&mut self, decl: &swc_ecma_ast::VarDecl) {
         let outer = std::mem::replace(
             &mut self.in_const,
@@ -2231,6 +2357,10 @@ impl Visit for PrePass {
     fn visit_update_expr(&mut self, update: &swc_ecma_ast::UpdateExpr) {
         if let Expr::Ident(ident) = unwrap(&update.arg) {
             *self.assignments.entry(ident.sym.to_string()).or_default() += 1;
+            if self.reads_choices() {
+                self.choices
+                    .assigned(&ident.sym, (AssignOp::Assign, None), &self.scopes);
+            }
         }
         update.visit_children_with(self);
     }
