@@ -759,14 +759,23 @@ pub enum Constant {
 impl Constant {
     /// The string at `path` (member names) inside this value.
     pub fn at<'c>(&'c self, path: &[impl AsRef<str>]) -> Option<&'c str> {
+        match self.member(path)? {
+            Constant::Str(s) => Some(s),
+            Constant::Object(_) => None,
+        }
+    }
+
+    /// The value at `path` (member names) inside this value; a later member of a name
+    /// replaces an earlier one, as at run time.
+    pub fn member<'c>(&'c self, path: &[impl AsRef<str>]) -> Option<&'c Constant> {
         match (self, path) {
-            (Constant::Str(s), []) => Some(s),
+            (value, []) => Some(value),
             (Constant::Object(members), [first, rest @ ..]) => members
                 .iter()
                 .rev()
                 .find(|(key, _)| key == first.as_ref())
-                .and_then(|(_, value)| value.at(rest)),
-            _ => None,
+                .and_then(|(_, value)| value.member(rest)),
+            (Constant::Str(_), _) => None,
         }
     }
 }

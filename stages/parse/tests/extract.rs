@@ -2695,6 +2695,74 @@ import_electron.ipcRenderer.invoke(direct.SET);
     assert_eq!(esbuild.js.bundles[0].modules[0].exports, ["GET", "SET"]);
 }
 
+/// A barrel module's re-exports as webpack 5 compiles them when it does not concatenate
+/// modules: getters of a member of another factory's require (`GET: () => c.GET` after `var
+/// c = n("./channels.js")`, declared after the getters), chained through a second barrel,
+/// and the array form webpack 5.100+ writes in production (`n.d(t, ["f", 0, "x"])`, a value
+/// after `0`, or a getter).
+#[test]
+fn channels_re_exported_by_another_factory_are_read_through_it() {
+    let bundle = facts(
+        "main.js",
+        r#"(() => {
+var __webpack_modules__ = {
+  "./channels.js": (e, t, n) => {
+    n.d(t, { GET: () => GET, IPC: () => IPC });
+    const GET = "barrel:get";
+    const IPC = { CLOSE: "barrel:close" };
+  },
+  "./index.js": (e, t, n) => {
+    n.d(t, { FETCH: () => c.GET, GET: () => c.GET, IPC: () => c.IPC, NONE: () => c.NONE });
+    var c = n("./channels.js");
+  },
+  "./outer.js": (e, t, n) => {
+    n.d(t, { OUTER: () => i.FETCH, LOOP: () => l.LOOP });
+    var i = n("./index.js"), l = n("./outer.js");
+  },
+  67: (e, t, n) => { n.d(t, ["P", 0, { CLOSE: "array:close" }, "f", 0, "array:get", "g", () => v]); const v = "array:getter"; },
+  99: (e) => { e.exports = require("electron"); },
+  10: (e, t, n) => {
+    const { ipcMain: m } = n(99);
+    var s = n("./index.js"), o = n("./outer.js"), a = n(67);
+    m.handle(s.GET, h);
+    m.on(s.IPC.CLOSE, h);
+    m.handle(o.OUTER, h);
+    m.handle(s.NONE, h);
+    m.handle(o.LOOP, h);
+    m.handle(a.f, h);
+    m.on(a.P.CLOSE, h);
+    m.on(a.g, h);
+  },
+};
+function n(id) { var m = { exports: {} }; __webpack_modules__[id](m, m.exports, n); return m.exports; }
+n(10);
+})();
+"#,
+    );
+    let channels: Vec<Option<&str>> = bundle
+        .js
+        .ipc
+        .iter()
+        .map(|op| op.channel.as_deref())
+        .collect();
+    assert_eq!(
+        channels,
+        [
+            Some("barrel:get"),
+            Some("barrel:close"),
+            // Through two barrels.
+            Some("barrel:get"),
+            // Nothing at the end of the chain, and a factory re-exporting itself: dynamic.
+            None,
+            None,
+            Some("array:get"),
+            Some("array:close"),
+            Some("array:getter"),
+        ]
+    );
+    assert_eq!(bundle.js.dynamic_findings, 2);
+}
+
 /// TypeScript enums as a TypeScript file writes them (shipped sources, and what
 /// `compare_source_to_bundle` reads): their string members are channels in the file and
 /// exports other files read; numeric members are not strings.

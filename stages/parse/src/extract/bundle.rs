@@ -742,6 +742,21 @@ pub(crate) struct FactoryExports {
     /// Names of the factory's own body it exports, as (exported, local): webpack's getters
     /// (`n.d(t, {handle: () => handle})`) and `exports.handle = handle`.
     pub names: Vec<(String, String)>,
+    /// What it re-exports from other factories of its bundle.
+    pub reexports: Vec<Reexport>,
+}
+
+/// A name a factory exports as read off another factory's exports: webpack's getter of a
+/// re-export, `n.d(t, {GET: () => o.GET})` after `var o = n("./channels.js")`, as a barrel
+/// module's `export { GET } from "./channels"` or `export * from "./channels"` compiles.
+#[derive(Debug, Clone)]
+pub(crate) struct Reexport {
+    /// The name it is exported under.
+    pub name: String,
+    /// The factory read, by key.
+    pub from: ModuleKey,
+    /// The members read off that factory's exports (`["GET"]`).
+    pub path: Vec<String>,
 }
 
 /// The scope a factory's body opens: its function's start, as the walks name scopes.
@@ -856,6 +871,12 @@ struct ExportedStrings {
     values: Vec<(String, Constant)>,
     /// Getters as (exported name, the local name they return).
     getters: Vec<(String, String)>,
+    /// Getters of a member of a local name, as (exported name, the local name, the members):
+    /// re-exports when the name is bound to a require of another factory.
+    member_getters: Vec<(String, String, Vec<String>)>,
+    /// Names the factory's body binds to a require of another factory, by key; `None` once
+    /// a name is declared twice.
+    required: HashMap<String, Option<ModuleKey>>,
     /// Names assigned to the exports as they are (`exports.handle = handle`), as (exported
     /// name, local name).
     assigned_names: Vec<(String, String)>,
@@ -884,11 +905,76 @@ impl ExportedStrings {
                 self.values.push((exported, value));
             }
         }
+        let reexports = std::mem::take(&mut self.member_getters)
+            .into_iter()
+            .filter_map(|(name, local, path)| {
+                let from = self.required.get(&local)?.clone()?;
+                Some(Reexport { name, from, path })
+            })
+            .collect();
         FactoryExports {
             strings: self.values,
             names,
+            reexports,
         }
     }
+}
+
+/// What webpack's export definitions `<require>.d(<exports>, …)` export, as (name, what the
+/// getter returns or the value): the object form `{x: () => local, y() { return p; }}`,
+/// webpack 5.100+'s array form `["x", () => local, "y", 0, value]` (where `0` says a value
+/// follows), and webpack 4's `(<exports>, "x", function () { return local; })`. Names whose
+/// getter is not one `return` are left out.
+pub(super) fn webpack_exports(call: &CallExpr) -> Vec<(String, &Expr)> {
+    let mut out = Vec::new();
+    match (call.args.get(1).map(|a| unwrap(&a.expr)), call.args.get(2)) {
+        (Some(Expr::Object(object)), None) => {
+            for prop in &object.props {
+                let PropOrSpread::Prop(prop) = prop else {
+                    continue;
+                };
+                let (key, value) = match &**prop {
+                    Prop::KeyValue(kv) => (prop_name(&kv.key), getter_result(&kv.value)),
+                    Prop::Method(m) => (
+                        prop_name(&m.key),
+                        m.function.body.as_ref().and_then(|b| returned(&b.stmts)),
+                    ),
+                    _ => continue,
+                };
+                if let (Some(key), Some(value)) = (key, value) {
+                    out.push((key, value));
+                }
+            }
+        }
+        (Some(Expr::Array(array)), None) => {
+            let mut items = array.elems.iter().map(|e| e.as_ref().map(|e| &*e.expr));
+            while let (Some(Some(key)), Some(Some(binding))) = (items.next(), items.next()) {
+                let Some(key) = super::names::string(key) else {
+                    break;
+                };
+                let value = if matches!(unwrap(binding), Expr::Lit(Lit::Num(n)) if n.value == 0.0) {
+                    match items.next() {
+                        Some(Some(value)) => Some(value),
+                        _ => break,
+                    }
+                } else {
+                    getter_result(binding)
+                };
+                if let Some(value) = value {
+                    out.push((key, value));
+                }
+            }
+        }
+        (Some(name), Some(getter)) => {
+            if let (Some(key), Some(value)) =
+                (super::names::string(name), getter_result(&getter.expr))
+            {
+                out.push((key, value));
+            }
+        }
+        _ => {}
+    }
+    out
 }
 
 /// The expression a getter returns: `() => o`, `function () { return o; }`.
@@ -1130,14 +1216,42 @@ impl FactoryWalker<'_> {
         }
     }
 
-    /// Notes a declaration of the factory's own body bound to a constant.
+    /// Notes a declaration of the factory's own body bound to a constant, or to a require of
+    /// another factory.
     fn note_declaration(&mut self, var: &swc_ecma_ast::VarDecl) {
-        if self.depth != 1 {
+        if self.depth != 1 || self.strings.is_none() {
             return;
         }
+        let required: Vec<(String, Option<ModuleKey>)> = var
+            .decls
+            .iter()
+            .filter_map(|decl| {
+                let (Pat::Ident(ident), Some(Expr::Call(call))) =
+                    (&decl.name, decl.init.as_deref().map(unwrap))
+                else {
+                    return None;
+                };
+                let callee = call.callee.as_expr().map(|c| unwrap(c))?;
+                let Expr::Ident(callee) = callee else {
+                    return None;
+                };
+                let [arg] = call.args.as_slice() else {
+                    return None;
+                };
+                (self.is_require(&callee.sym) && arg.spread.is_none())
+                    .then(|| (ident.id.sym.to_string(), module_key_of(&arg.expr)))
+            })
+            .collect();
         let Some(strings) = self.strings.as_deref_mut() else {
             return;
         };
+        for (name, key) in required {
+            strings
+                .required
+                .entry(name)
+                .and_modify(|seen| *seen = None)
+                .or_insert(key);
+        }
         let how = if var.kind == swc_ecma_ast::VarDeclKind::Const {
             Binding::Fixed
         } else {
@@ -1182,34 +1296,24 @@ impl FactoryWalker<'_> {
         let Some(strings) = self.strings.as_deref_mut() else {
             return;
         };
-        let mut getter = |name: String, expr: &Expr| match getter_result(expr).map(unwrap) {
-            Some(Expr::Ident(local)) => strings.getters.push((name, local.sym.to_string())),
-            Some(value) => {
-                if let Some(value) = constants::constant(value) {
-                    strings.values.push((name, value));
+        for (name, value) in webpack_exports(call) {
+            match unwrap(value) {
+                Expr::Ident(local) => strings.getters.push((name, local.sym.to_string())),
+                member @ Expr::Member(_) => {
+                    let dotted = dotted(member);
+                    let mut parts = dotted.split('.').map(str::to_owned);
+                    let local = parts.next().unwrap_or_default();
+                    let path: Vec<String> = parts.collect();
+                    if !local.is_empty() && !path.is_empty() && path.iter().all(|p| !p.is_empty()) {
+                        strings.member_getters.push((name, local, path));
+                    }
                 }
-            }
-            None => {}
-        };
-        match call.args.get(1).map(|a| unwrap(&a.expr)) {
-            // `n.d(t, {GET: () => o})`.
-            Some(Expr::Object(obj)) => {
-                for prop in &obj.props {
-                    if let PropOrSpread::Prop(p) = prop
-                        && let Prop::KeyValue(kv) = &**p
-                        && let Some(k) = prop_name(&kv.key)
-                    {
-                        getter(k, &kv.value);
+                value => {
+                    if let Some(value) = constants::constant(value) {
+                        strings.values.push((name, value));
                     }
                 }
             }
-            // webpack 4: `n.d(t, "GET", function () { return o; })`.
-            Some(other) => {
-                if let (Some(k), Some(f)) = (super::names::string(other), call.args.get(2)) {
-                    getter(k, &f.expr);
-                }
-            }
-            None => {}
         }
     }
 

@@ -54,6 +54,8 @@ use crate::source::{Source, cut};
 
 /// Longest content security policy kept.
 const MAX_POLICY: usize = 4096;
+/// Longest chain of re-exports followed from one factory to another (a barrel of barrels).
+const MAX_REEXPORT_HOPS: usize = 8;
 
 /// Per-file bounds.
 #[derive(Debug, Clone, Copy)]
@@ -248,6 +250,7 @@ pub(crate) fn extract(
         runtime_requires: pre.runtime_requires,
         esbuild_bundles: HashMap::default(),
         factory_strings: HashMap::default(),
+        factory_reexports: Vec::new(),
         factory_helpers: HashMap::default(),
         factory_requires: Vec::new(),
         factory_exports: Vec::new(),
@@ -522,6 +525,9 @@ struct Extractor<'s, 'c> {
     /// The strings each factory of the file's bundles exports by name, by bundle index and
     /// key.
     factory_strings: HashMap<(u32, ModuleKey), Vec<(String, constants::Constant)>>,
+    /// What factories re-export from other factories of their bundle, by (bundle, key): read
+    /// into [`Self::factory_strings`] once every factory was walked.
+    factory_reexports: Vec<(u32, ModuleKey, bundle::Reexport)>,
     /// The IPC helpers each factory exports (functions, and classes' methods), by bundle and
     /// key.
     factory_helpers: HashMap<(u32, ModuleKey), Vec<crate::facts::ExportedIpcHelper>>,
@@ -1032,6 +1038,7 @@ impl Extractor<'_, '_> {
     /// Fills the channels read off what another factory of the file exports, found once
     /// every factory was walked: the last export of the name, at the member path.
     fn finish_factory_channels(&mut self) {
+        self.follow_factory_reexports();
         if self.factory_strings.is_empty() {
             return;
         }
@@ -1071,6 +1078,47 @@ impl Extractor<'_, '_> {
                 op.channel = Some(channel.to_owned());
                 op.channel_import = None;
                 self.facts.dynamic_findings = self.facts.dynamic_findings.saturating_sub(1);
+            }
+        }
+    }
+
+    /// Adds to each factory's strings what it re-exports from another factory of its bundle
+    /// (a barrel's `export { GET } from "./channels"`), through chains of re-exports up to
+    /// [`MAX_REEXPORT_HOPS`] long.
+    fn follow_factory_reexports(&mut self) {
+        let mut pending = std::mem::take(&mut self.factory_reexports);
+        for _ in 0..MAX_REEXPORT_HOPS {
+            let mut found = Vec::new();
+            pending.retain(|(bundle, key, reexport)| {
+                let value = self
+                    .factory_strings
+                    .get(&(*bundle, reexport.from.clone()))
+                    .and_then(|exports| {
+                        let [name, rest @ ..] = reexport.path.as_slice() else {
+                            return None;
+                        };
+                        exports
+                            .iter()
+                            .rev()
+                            .find(|(exported, _)| exported == name)
+                            .and_then(|(_, value)| value.member(rest))
+                    });
+                match value {
+                    Some(value) => {
+                        found.push(((*bundle, key.clone()), reexport.name.clone(), value.clone()));
+                        false
+                    }
+                    None => true,
+                }
+            });
+            if found.is_empty() {
+                break;
+            }
+            for (factory, name, value) in found {
+                self.factory_strings
+                    .entry(factory)
+                    .or_default()
+                    .push((name, value));
             }
         }
     }
@@ -1380,6 +1428,12 @@ impl Extractor<'_, '_> {
                 self.factory_strings
                     .insert((bundle, module.key.clone()), exports.strings);
             }
+            self.factory_reexports.extend(
+                exports
+                    .reexports
+                    .into_iter()
+                    .map(|reexport| (bundle, module.key.clone(), reexport)),
+            );
             // Keys that name the same factory are modules of their own, read once.
             let aliases: Vec<crate::facts::Module> = factory
                 .aliases

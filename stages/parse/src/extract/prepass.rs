@@ -332,24 +332,15 @@ pub(super) fn normalize(aliases: &Aliases, scopes: &Scopes, name: String) -> Str
 }
 
 /// The names webpack's export getters return, with the names they export them under:
-/// `n.d(t, {api: () => o, other: function () { return p; }})`.
+/// `n.d(t, {api: () => o, other: function () { return p; }})`, and the other forms
+/// [`bundle::webpack_exports`] reads.
 pub(super) fn export_getters(call: &CallExpr) -> impl Iterator<Item = (String, &str)> {
-    let props = match call.args.get(1).map(|a| unwrap(&a.expr)) {
-        Some(Expr::Object(obj)) if call.args.len() == 2 => obj.props.as_slice(),
-        _ => &[],
-    };
-    props.iter().filter_map(|prop| {
-        let PropOrSpread::Prop(prop) = prop else {
-            return None;
-        };
-        let Prop::KeyValue(kv) = &**prop else {
-            return None;
-        };
-        let Expr::Ident(local) = unwrap(bundle::getter_result(&kv.value)?) else {
-            return None;
-        };
-        Some((names::prop_name(&kv.key)?, &*local.sym))
-    })
+    bundle::webpack_exports(call)
+        .into_iter()
+        .filter_map(|(name, value)| match unwrap(value) {
+            Expr::Ident(local) => Some((name, &*local.sym)),
+            _ => None,
+        })
 }
 
 /// The name a parameter pattern binds when it is a plain name (`x`, or `x = 1`).

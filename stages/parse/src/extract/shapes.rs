@@ -53,7 +53,6 @@ use swc_ecma_ast::{
 };
 use swc_ecma_visit::{Visit, VisitWith};
 
-use super::bundle::{getter_result, returned};
 use super::names::{dotted, number_text, prop_name, unwrap};
 use crate::facts::ExportShape;
 use crate::source::Source;
@@ -493,54 +492,8 @@ impl<'a> Reader<'_, 'a> {
             return false;
         }
         let span = call.span;
-        match (call.args.get(1).map(|a| unwrap(&a.expr)), call.args.get(2)) {
-            (Some(Expr::Object(object)), None) => {
-                for prop in &object.props {
-                    let PropOrSpread::Prop(prop) = prop else {
-                        continue;
-                    };
-                    let (key, getter) = match &**prop {
-                        Prop::KeyValue(kv) => (prop_name(&kv.key), getter_result(&kv.value)),
-                        Prop::Method(m) => (
-                            prop_name(&m.key),
-                            m.function.body.as_ref().and_then(|b| returned(&b.stmts)),
-                        ),
-                        _ => continue,
-                    };
-                    if let (Some(key), Some(value)) = (key, getter) {
-                        self.getter_export(span, &key, value);
-                    }
-                }
-            }
-            // webpack 5.100+: `[name, getter, …]`, or `[name, 0, value, …]` for a value.
-            (Some(Expr::Array(array)), None) => {
-                let mut items = array.elems.iter().map(|e| e.as_ref().map(|e| &*e.expr));
-                while let (Some(Some(key)), Some(Some(binding))) = (items.next(), items.next()) {
-                    let Some(key) = super::names::string(key) else {
-                        break;
-                    };
-                    let value = if matches!(unwrap(binding), Expr::Lit(Lit::Num(n)) if n.value == 0.0)
-                    {
-                        match items.next() {
-                            Some(Some(value)) => Some(value),
-                            _ => break,
-                        }
-                    } else {
-                        getter_result(binding)
-                    };
-                    if let Some(value) = value {
-                        self.getter_export(span, &key, value);
-                    }
-                }
-            }
-            (Some(name), Some(getter)) => {
-                if let (Some(key), Some(value)) =
-                    (super::names::string(name), getter_result(&getter.expr))
-                {
-                    self.getter_export(span, &key, value);
-                }
-            }
-            _ => {}
+        for (key, value) in super::bundle::webpack_exports(call) {
+            self.getter_export(span, &key, value);
         }
         true
     }
