@@ -20,6 +20,10 @@
 #   DEST/corpus/native-<…>.assets.json                the .node assets webpack emitted
 #   DEST/corpus/channels-tsc-<cjs|esm>/               corpora/javascript/channels-app compiled by
 #                                                     tsc, its channels in a module of their own
+#                                                     (read through a barrel), then bundled as
+#   DEST/corpus/channels-<bundler>-<format>-<mode>/   webpack, rspack and esbuild builds of it,
+#                                                     and <webpack|rspack>-esm-nocat (production,
+#                                                     module concatenation off)
 #   DEST/corpus/vite-<relative|absolute>/             corpora/javascript/vite-app built by Vite
 #                                                     with a relative and an absolute base, each
 #                                                     with Vite's manifest.json as the oracle

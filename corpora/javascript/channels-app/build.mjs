@@ -1,9 +1,11 @@
 // Compiles src/ file by file with TypeScript's `tsc`, as apps that do not bundle ship it, to
 // CommonJS (`channels_1.IPC.window.CLOSE` after `require("./channels")`, enums exported as
 // `Channel || (exports.Channel = Channel = {})`) and to ES modules (`import { IPC } from
-// "./channels"`, `export var Channel`). Every channel is a member of another file's exports.
+// "./channels"`, `export var Channel`). Every channel is a member of another file's exports;
+// the preload reads them through a barrel (`shared.ts`: `export * from "./channels"`).
 // Each output is then bundled by webpack, rspack and esbuild, development and production
-// (esbuild: minified or not, ES modules), as apps
+// (esbuild: minified or not, ES modules; webpack and rspack also in production with module
+// concatenation off, `-esm-nocat`), as apps
 // that bundle their main process and preload ship it: a factory reads another's exports
 // (`o.GET` after `var o = n(227)`, `ch.GET` after `var ch = __toESM(require_channels())`), or
 // concatenation and minification leave the strings. The preload also exposes an API object
@@ -21,7 +23,7 @@ const require = createRequire(path.join(process.cwd(), "package.json"));
 const out = path.resolve(process.argv[2]);
 const app = path.dirname(new URL(import.meta.url).pathname);
 const tsc = path.join(path.dirname(require.resolve("typescript/package.json")), "bin", "tsc");
-const sources = ["channels", "bridge", "ipc", "main", "preload", "renderer"].map((f) => path.join(app, "src", `${f}.ts`));
+const sources = ["channels", "shared", "bridge", "ipc", "main", "preload", "renderer"].map((f) => path.join(app, "src", `${f}.ts`));
 for (const [name, module] of [["channels-tsc-cjs", "commonjs"], ["channels-tsc-esm", "esnext"]]) {
   const dir = path.join(out, name);
   // `electron` has no types here: tsc reports that and still writes every file.
@@ -36,7 +38,10 @@ for (const [name, module] of [["channels-tsc-cjs", "commonjs"], ["channels-tsc-e
 
 // `channels-<bundler>-<cjs|esm>-<dev|prod>/`: main.js, preload.js and renderer.js, electron
 // external.
-async function pack(name, factory, mode, input) {
+// `concatenate: false` keeps every module a factory of its own in production, as webpack does
+// for modules it cannot concatenate: the barrel's re-exports and webpack 5.100+'s array form
+// of export definitions then stay in the output.
+async function pack(name, factory, mode, input, concatenate = true) {
   const dir = path.join(out, name);
   const config = {
     mode,
@@ -46,7 +51,7 @@ async function pack(name, factory, mode, input) {
     entry: { main: "./main.js", preload: "./preload.js", renderer: "./renderer.js" },
     externals: { electron: "commonjs electron" },
     output: { path: dir, filename: "[name].js" },
-    optimization: mode === "production" ? { minimize: true } : {},
+    optimization: mode === "production" ? { minimize: true, concatenateModules: concatenate } : {},
   };
   const stats = await new Promise((resolve, reject) =>
     factory(config, (err, s) => (err ? reject(err) : s.hasErrors() ? reject(new Error(s.toString())) : resolve(s))));
@@ -61,6 +66,7 @@ for (const [bundler, factory] of bundlers) {
       await pack(name, factory, mode, path.join(out, `channels-tsc-${format}`));
     }
   }
+  await pack(`channels-${bundler}-esm-nocat`, factory, "production", path.join(out, "channels-tsc-esm"), false);
 }
 const esbuild = require("esbuild");
 // Minified CommonJS keeps the shared module in a wrapper of its own, with no path and a

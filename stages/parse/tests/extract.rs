@@ -2697,9 +2697,9 @@ import_electron.ipcRenderer.invoke(direct.SET);
 
 /// A barrel module's re-exports as webpack 5 compiles them when it does not concatenate
 /// modules: getters of a member of another factory's require (`GET: () => c.GET` after `var
-/// c = n("./channels.js")`, declared after the getters), chained through a second barrel,
-/// and the array form webpack 5.100+ writes in production (`n.d(t, ["f", 0, "x"])`, a value
-/// after `0`, or a getter).
+/// c = n("./channels.js")`, declared after the getters), chained through a second barrel;
+/// the array form webpack 5.100+ writes in production (`n.d(t, ["f", 0, "x"])`, a value
+/// after `0`, or a getter); rspack 2's object of values; and TypeScript's `__exportStar`.
 #[test]
 fn channels_re_exported_by_another_factory_are_read_through_it() {
     let bundle = facts(
@@ -2720,6 +2720,8 @@ var __webpack_modules__ = {
     var i = n("./index.js"), l = n("./outer.js");
   },
   67: (e, t, n) => { n.d(t, ["P", 0, { CLOSE: "array:close" }, "f", 0, "array:get", "g", () => v]); const v = "array:getter"; },
+  68: (e, t, n) => { let i = { CLOSE: "values:close" }; n.d(t, { PD: () => i }, { fG: "values:get" }); },
+  69: function (e, t, n) { var i = this && this.__exportStar || function (e, t) { for (var r in e) t[r] = e[r]; }; Object.defineProperty(t, "__esModule", { value: !0 }), i(n(68), t), t.OWN = "star:own"; },
   99: (e) => { e.exports = require("electron"); },
   10: (e, t, n) => {
     const { ipcMain: m } = n(99);
@@ -2732,6 +2734,10 @@ var __webpack_modules__ = {
     m.handle(a.f, h);
     m.on(a.P.CLOSE, h);
     m.on(a.g, h);
+    var b = n(69);
+    m.on(b.fG, h);
+    m.on(b.PD.CLOSE, h);
+    m.on(b.OWN, h);
   },
 };
 function n(id) { var m = { exports: {} }; __webpack_modules__[id](m, m.exports, n); return m.exports; }
@@ -2758,6 +2764,11 @@ n(10);
             Some("array:get"),
             Some("array:close"),
             Some("array:getter"),
+            // rspack 2's values after its getters, re-exported whole by TypeScript's
+            // `__exportStar` under a minified name.
+            Some("values:get"),
+            Some("values:close"),
+            Some("star:own"),
         ]
     );
     assert_eq!(bundle.js.dynamic_findings, 2);

@@ -1,6 +1,6 @@
 // The preload: its sends and invokes name the same exports.
 import { contextBridge, ipcRenderer } from "electron";
-import { GET, SAVE, RESET, IPC, Channel } from "./channels";
+import { GET, SAVE, RESET, IPC, Channel } from "./shared";
 import { bridge } from "./bridge";
 ipcRenderer.invoke(GET);
 ipcRenderer.invoke(SAVE);

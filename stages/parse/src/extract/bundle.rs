@@ -744,6 +744,9 @@ pub(crate) struct FactoryExports {
     pub names: Vec<(String, String)>,
     /// What it re-exports from other factories of its bundle.
     pub reexports: Vec<Reexport>,
+    /// The factories it re-exports every name of: TypeScript's `__exportStar(n(777),
+    /// exports)`, as `export * from "./channels"` compiles to CommonJS.
+    pub stars: Vec<ModuleKey>,
 }
 
 /// A name a factory exports as read off another factory's exports: webpack's getter of a
@@ -877,6 +880,11 @@ struct ExportedStrings {
     /// Names the factory's body binds to a require of another factory, by key; `None` once
     /// a name is declared twice.
     required: HashMap<String, Option<ModuleKey>>,
+    /// Names the factory's body binds to TypeScript's `__exportStar` helper (`var i = this &&
+    /// this.__exportStar || function (e, n) {…}`, however the minifier renamed it).
+    star_helpers: Vec<String>,
+    /// What the helper was called with: a factory required in place, or a local name.
+    stars: Vec<Result<ModuleKey, String>>,
     /// Names assigned to the exports as they are (`exports.handle = handle`), as (exported
     /// name, local name).
     assigned_names: Vec<(String, String)>,
@@ -912,23 +920,54 @@ impl ExportedStrings {
                 Some(Reexport { name, from, path })
             })
             .collect();
+        let stars = std::mem::take(&mut self.stars)
+            .into_iter()
+            .filter_map(|star| match star {
+                Ok(key) => Some(key),
+                Err(local) => self.required.get(&local)?.clone(),
+            })
+            .collect();
         FactoryExports {
             strings: self.values,
             names,
             reexports,
+            stars,
         }
+    }
+}
+
+/// Whether `init` is TypeScript's `__exportStar` helper as it declares it in each CommonJS
+/// module: `(this && this.__exportStar) || function (m, exports) {…}`.
+fn is_export_star_helper(init: &Expr) -> bool {
+    let Expr::Bin(or) = unwrap(init) else {
+        return false;
+    };
+    if or.op != swc_ecma_ast::BinaryOp::LogicalOr {
+        return false;
+    }
+    let names_helper =
+        |e: &Expr| matches!(unwrap(e), Expr::Member(m) if m.prop.is_ident_with("__exportStar"));
+    match unwrap(&or.left) {
+        Expr::Bin(and) if and.op == swc_ecma_ast::BinaryOp::LogicalAnd => names_helper(&and.right),
+        other => names_helper(other),
     }
 }
 
 /// What webpack's export definitions `<require>.d(<exports>, …)` export, as (name, what the
 /// getter returns or the value): the object form `{x: () => local, y() { return p; }}`,
 /// webpack 5.100+'s array form `["x", () => local, "y", 0, value]` (where `0` says a value
-/// follows), and webpack 4's `(<exports>, "x", function () { return local; })`. Names whose
+/// follows), rspack 2's object of values after the getters' (`{x: () => local}, {y:
+/// value}`), and webpack 4's `(<exports>, "x", function () { return local; })`. Names whose
 /// getter is not one `return` are left out.
 pub(super) fn webpack_exports(call: &CallExpr) -> Vec<(String, &Expr)> {
     let mut out = Vec::new();
     match (call.args.get(1).map(|a| unwrap(&a.expr)), call.args.get(2)) {
-        (Some(Expr::Object(object)), None) => {
+        // rspack 2: `(<exports>, {x: () => local}, {y: value})`, getters then values.
+        (Some(Expr::Object(object)), values) => {
+            let values = values.map(|v| unwrap(&v.expr));
+            if values.is_some_and(|v| !matches!(v, Expr::Object(_))) {
+                return out;
+            }
             for prop in &object.props {
                 let PropOrSpread::Prop(prop) = prop else {
                     continue;
@@ -943,6 +982,16 @@ pub(super) fn webpack_exports(call: &CallExpr) -> Vec<(String, &Expr)> {
                 };
                 if let (Some(key), Some(value)) = (key, value) {
                     out.push((key, value));
+                }
+            }
+            if let Some(Expr::Object(values)) = values {
+                for prop in &values.props {
+                    if let PropOrSpread::Prop(prop) = prop
+                        && let Prop::KeyValue(kv) = &**prop
+                        && let Some(key) = prop_name(&kv.key)
+                    {
+                        out.push((key, &*kv.value));
+                    }
                 }
             }
         }
@@ -1231,20 +1280,24 @@ impl FactoryWalker<'_> {
                 else {
                     return None;
                 };
-                let callee = call.callee.as_expr().map(|c| unwrap(c))?;
-                let Expr::Ident(callee) = callee else {
-                    return None;
-                };
-                let [arg] = call.args.as_slice() else {
-                    return None;
-                };
-                (self.is_require(&callee.sym) && arg.spread.is_none())
-                    .then(|| (ident.id.sym.to_string(), module_key_of(&arg.expr)))
+                let key = self.required_key(call)?;
+                Some((ident.id.sym.to_string(), Some(key)))
+            })
+            .collect();
+        let helpers: Vec<String> = var
+            .decls
+            .iter()
+            .filter_map(|decl| match (&decl.name, decl.init.as_deref()) {
+                (Pat::Ident(ident), Some(init)) if is_export_star_helper(init) => {
+                    Some(ident.id.sym.to_string())
+                }
+                _ => None,
             })
             .collect();
         let Some(strings) = self.strings.as_deref_mut() else {
             return;
         };
+        strings.star_helpers.extend(helpers);
         for (name, key) in required {
             strings
                 .required
@@ -1290,15 +1343,29 @@ impl FactoryWalker<'_> {
             }
             return;
         }
+        if let Some(star) = self.export_star(call) {
+            if let Some(strings) = self.strings.as_deref_mut() {
+                strings.stars.push(star);
+            }
+            return;
+        }
         if !getters {
             return;
         }
         let Some(strings) = self.strings.as_deref_mut() else {
             return;
         };
+        let exports = call.args.first().map(|a| dotted(&a.expr));
         for (name, value) in webpack_exports(call) {
             match unwrap(value) {
                 Expr::Ident(local) => strings.getters.push((name, local.sym.to_string())),
+                // rspack 2's function exported in place, named as the pre-pass names it.
+                Expr::Fn(_) | Expr::Arrow(_) => {
+                    if let Some(exports) = &exports {
+                        let local = format!("{exports}.{name}");
+                        strings.assigned_names.push((name, local));
+                    }
+                }
                 member @ Expr::Member(_) => {
                     let dotted = dotted(member);
                     let mut parts = dotted.split('.').map(str::to_owned);
@@ -1314,6 +1381,46 @@ impl FactoryWalker<'_> {
                     }
                 }
             }
+        }
+    }
+
+    /// What a call of TypeScript's `__exportStar` helper re-exports into the factory's
+    /// exports (`__exportStar(n(777), exports)`, `tslib_1.__exportStar(c, exports)`, or the
+    /// name a minified factory binds the helper to): the factory required, or the local name
+    /// read.
+    fn export_star(&self, call: &CallExpr) -> Option<Result<ModuleKey, String>> {
+        let [from, into] = call.args.as_slice() else {
+            return None;
+        };
+        let callee = callee_name(&call.callee);
+        let strings = self.strings.as_deref()?;
+        let helper = callee == "__exportStar"
+            || callee.ends_with(".__exportStar")
+            || strings.star_helpers.contains(&callee);
+        if !helper || from.spread.is_some() || !self.is_exports(&dotted(&into.expr)) {
+            return None;
+        }
+        match unwrap(&from.expr) {
+            Expr::Ident(local) => Some(Err(local.sym.to_string())),
+            Expr::Call(required) => self.required_key(required).map(Ok),
+            _ => None,
+        }
+    }
+
+    /// The factory a call requires: `n(777)` through the factory's require name, or esbuild's
+    /// `require_channels()`.
+    fn required_key(&self, call: &CallExpr) -> Option<ModuleKey> {
+        let Expr::Ident(callee) = call.callee.as_expr().map(|c| unwrap(c))? else {
+            return None;
+        };
+        match call.args.as_slice() {
+            [arg] if arg.spread.is_none() && self.is_require(&callee.sym) => {
+                module_key_of(&arg.expr)
+            }
+            [] if !self.hidden.contains_key(&*callee.sym) => {
+                self.esbuild_names.get(&*callee.sym).cloned()
+            }
+            _ => None,
         }
     }
 

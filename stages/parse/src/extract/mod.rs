@@ -251,6 +251,7 @@ pub(crate) fn extract(
         esbuild_bundles: HashMap::default(),
         factory_strings: HashMap::default(),
         factory_reexports: Vec::new(),
+        factory_stars: Vec::new(),
         factory_helpers: HashMap::default(),
         factory_requires: Vec::new(),
         factory_exports: Vec::new(),
@@ -528,6 +529,8 @@ struct Extractor<'s, 'c> {
     /// What factories re-export from other factories of their bundle, by (bundle, key): read
     /// into [`Self::factory_strings`] once every factory was walked.
     factory_reexports: Vec<(u32, ModuleKey, bundle::Reexport)>,
+    /// The factories each factory re-exports every name of, as (bundle, key, from).
+    factory_stars: Vec<(u32, ModuleKey, ModuleKey)>,
     /// The IPC helpers each factory exports (functions, and classes' methods), by bundle and
     /// key.
     factory_helpers: HashMap<(u32, ModuleKey), Vec<crate::facts::ExportedIpcHelper>>,
@@ -808,7 +811,8 @@ impl Extractor<'_, '_> {
     }
 
     /// webpack's export getters in a module factory, `n.d(t, {api: () => o})` on the
-    /// factory's exports, kept to be looked up once the file is read.
+    /// factory's exports, kept to be looked up once the file is read; an object exported in
+    /// place (rspack 2's values, `n.d(t, {}, {api: {…}})`) is read at once.
     fn export_getters(&mut self, call: &CallExpr) {
         let (Some(module), Some((Some(exports), _))) =
             (self.stack.last(), self.factory_exports.last())
@@ -820,10 +824,23 @@ impl Extractor<'_, '_> {
         if !on_exports {
             return;
         }
-        let getters: Vec<(String, String)> = prepass::export_getters(call)
-            .filter(|(_, local)| self.object_names.contains(*local))
-            .map(|(export, local)| (export, local.to_owned()))
-            .collect();
+        let mut getters: Vec<(String, String)> = Vec::new();
+        for (export, value) in bundle::webpack_exports(call) {
+            match unwrap(value) {
+                Expr::Ident(local) if self.object_names.contains(&*local.sym) => {
+                    getters.push((export, local.sym.to_string()));
+                }
+                // rspack 2 writes an exported object in place, among its values.
+                Expr::Object(object) => {
+                    let object = self.read_named_object(object);
+                    self.factory_apis
+                        .entry((module.bundle, module.key.clone()))
+                        .or_default()
+                        .push((export, object));
+                }
+                _ => {}
+            }
+        }
         for (export, local) in getters {
             self.pending_getters.push((
                 module.clone(),
@@ -1083,26 +1100,47 @@ impl Extractor<'_, '_> {
     }
 
     /// Adds to each factory's strings what it re-exports from another factory of its bundle
-    /// (a barrel's `export { GET } from "./channels"`), through chains of re-exports up to
-    /// [`MAX_REEXPORT_HOPS`] long.
+    /// (a barrel's `export { GET } from "./channels"`, or every name of it, `export *`),
+    /// through chains of re-exports up to [`MAX_REEXPORT_HOPS`] long.
     fn follow_factory_reexports(&mut self) {
-        let mut pending = std::mem::take(&mut self.factory_reexports);
+        // esbuild's wrappers are bundles of their own: a factory re-exported is found by its
+        // key among them.
+        let esbuild = &self.esbuild_bundles;
+        let source = |bundle: u32, key: &ModuleKey, from: &ModuleKey| match (
+            esbuild.get(key),
+            esbuild.get(from),
+        ) {
+            (Some(&own), Some(&other)) if own == bundle => (other, from.clone()),
+            _ => (bundle, from.clone()),
+        };
+        let pending: Vec<_> = std::mem::take(&mut self.factory_reexports)
+            .into_iter()
+            .map(|(bundle, key, reexport)| {
+                let from = source(bundle, &key, &reexport.from);
+                (bundle, key, from, reexport)
+            })
+            .collect();
+        let stars: Vec<_> = std::mem::take(&mut self.factory_stars)
+            .into_iter()
+            .map(|(bundle, key, from)| {
+                let from = source(bundle, &key, &from);
+                (bundle, key, from)
+            })
+            .collect();
+        let mut pending = pending;
         for _ in 0..MAX_REEXPORT_HOPS {
-            let mut found = Vec::new();
-            pending.retain(|(bundle, key, reexport)| {
-                let value = self
-                    .factory_strings
-                    .get(&(*bundle, reexport.from.clone()))
-                    .and_then(|exports| {
-                        let [name, rest @ ..] = reexport.path.as_slice() else {
-                            return None;
-                        };
-                        exports
-                            .iter()
-                            .rev()
-                            .find(|(exported, _)| exported == name)
-                            .and_then(|(_, value)| value.member(rest))
-                    });
+            let mut found: Vec<((u32, ModuleKey), String, constants::Constant)> = Vec::new();
+            pending.retain(|(bundle, key, from, reexport)| {
+                let value = self.factory_strings.get(from).and_then(|exports| {
+                    let [name, rest @ ..] = reexport.path.as_slice() else {
+                        return None;
+                    };
+                    exports
+                        .iter()
+                        .rev()
+                        .find(|(exported, _)| exported == name)
+                        .and_then(|(_, value)| value.member(rest))
+                });
                 match value {
                     Some(value) => {
                         found.push(((*bundle, key.clone()), reexport.name.clone(), value.clone()));
@@ -1111,6 +1149,22 @@ impl Extractor<'_, '_> {
                     None => true,
                 }
             });
+            // `export *` re-exports the names the factory does not export itself.
+            for (bundle, key, from) in &stars {
+                let Some(exports) = self.factory_strings.get(from) else {
+                    continue;
+                };
+                let own = self.factory_strings.get(&(*bundle, key.clone()));
+                for (name, value) in exports {
+                    let known = own.is_some_and(|own| own.iter().any(|(n, _)| n == name))
+                        || found
+                            .iter()
+                            .any(|((b, k), n, _)| b == bundle && k == key && n == name);
+                    if !known && name != "default" {
+                        found.push(((*bundle, key.clone()), name.clone(), value.clone()));
+                    }
+                }
+            }
             if found.is_empty() {
                 break;
             }
@@ -1433,6 +1487,12 @@ impl Extractor<'_, '_> {
                     .reexports
                     .into_iter()
                     .map(|reexport| (bundle, module.key.clone(), reexport)),
+            );
+            self.factory_stars.extend(
+                exports
+                    .stars
+                    .into_iter()
+                    .map(|from| (bundle, module.key.clone(), from)),
             );
             // Keys that name the same factory are modules of their own, read once.
             let aliases: Vec<crate::facts::Module> = factory

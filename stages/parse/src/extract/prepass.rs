@@ -789,6 +789,10 @@ pub(super) struct PrePass {
     /// The name of the next function entered when it is a class's method: (its start, the
     /// name).
     method_name: Option<(u32, String)>,
+    /// Functions rspack 2 exports in place among a factory's values (`n.d(t, {}, {handle:
+    /// function (e, n) {…}})`), by start: named, for their frames, as the member of the
+    /// exports they become (`t.handle`), as terser's `t.handle = function …` is.
+    value_functions: HashMap<u32, String>,
     /// The classes open around the node visited, innermost last: their names, and the
     /// methods found so far that forward a parameter as an IPC channel.
     classes: Vec<(Option<String>, Methods)>,
@@ -1430,6 +1434,36 @@ impl PrePass {
         }
     }
 
+    /// Names the functions rspack 2 exports in place (`n.d(t, {}, {handle: function …})`)
+    /// as the members of the exports they become ([`Self::value_functions`]).
+    fn value_functions(&mut self, call: &CallExpr) {
+        let [exports, _, values] = call.args.as_slice() else {
+            return;
+        };
+        if !names::callee_name(&call.callee).ends_with(".d") {
+            return;
+        }
+        let (Expr::Ident(exports), Expr::Object(values)) =
+            (unwrap(&exports.expr), unwrap(&values.expr))
+        else {
+            return;
+        };
+        for prop in &values.props {
+            if let PropOrSpread::Prop(prop) = prop
+                && let Prop::KeyValue(kv) = &**prop
+                && let Some(key) = names::prop_name(&kv.key)
+            {
+                let start = match unwrap(&kv.value) {
+                    Expr::Fn(f) => f.function.span.lo.0,
+                    Expr::Arrow(arrow) => arrow.span.lo.0,
+                    _ => continue,
+                };
+                self.value_functions
+                    .insert(start, format!("{}.{key}", exports.sym));
+            }
+        }
+    }
+
     /// Opens a function's frame, in a file that reads IPC helpers: whether it did.
     fn open_frame(
         &mut self,
@@ -1442,7 +1476,10 @@ impl PrePass {
         let (name, method) = match (self.function_name.take(), self.method_name.take()) {
             (Some((at, name)), _) if at == start => (Some(name), false),
             (_, Some((at, name))) if at == start => (Some(name), true),
-            _ => (None, false),
+            _ => match self.value_functions.remove(&start) {
+                Some(name) => (Some(name), false),
+                None => (None, false),
+            },
         };
         let from = self.frame_params.len();
         self.frame_params.extend(params);
@@ -2367,6 +2404,9 @@ impl Visit for PrePass {
         if !self.frames.is_empty() {
             self.note_forward(call);
             self.note_root(call);
+        }
+        if self.reads_ipc() {
+            self.value_functions(call);
         }
         self.inline_wrapper(call);
         // `Object.defineProperty(exports, "A", { enumerable: true, get: function () { return
