@@ -812,10 +812,6 @@ pub(crate) fn walk_factory(
             expr.span()
         }
     };
-    let fingerprint =
-        (walker.tokens < MAX_TOKENS).then(|| rea_hash::hex_digest(walker.hasher.finalize()));
-    let exports_truncated = walker.exports.len() > MAX_EXPORTS;
-    let exports = walker.strings.take().map(|s| s.close()).unwrap_or_default();
     let stmts = match factory.body {
         Body::Method(function) => function.body.as_ref().map(|b| &b.stmts[..]),
         Body::Expr(expr) => match unwrap(expr) {
@@ -827,6 +823,13 @@ pub(crate) fn walk_factory(
             _ => None,
         },
     };
+    if let Some(stmts) = stmts {
+        walker.note_required(stmts);
+    }
+    let exports = walker.strings.take().map(|s| s.close()).unwrap_or_default();
+    let fingerprint =
+        (walker.tokens < MAX_TOKENS).then(|| rea_hash::hex_digest(walker.hasher.finalize()));
+    let exports_truncated = walker.exports.len() > MAX_EXPORTS;
     // A factory that names neither its module nor its exports exports nothing.
     let named = factory.module_name.is_some() || factory.exports_name.is_some();
     let (export_shapes, export_shapes_truncated) = match stmts.filter(|_| named) {
@@ -1265,25 +1268,12 @@ impl FactoryWalker<'_> {
         }
     }
 
-    /// Notes a declaration of the factory's own body bound to a constant, or to a require of
-    /// another factory.
+    /// Notes a declaration of the factory's own body bound to a constant, or to TypeScript's
+    /// `__exportStar` helper.
     fn note_declaration(&mut self, var: &swc_ecma_ast::VarDecl) {
-        if self.depth != 1 || self.strings.is_none() {
+        if self.depth != 1 {
             return;
         }
-        let required: Vec<(String, Option<ModuleKey>)> = var
-            .decls
-            .iter()
-            .filter_map(|decl| {
-                let (Pat::Ident(ident), Some(Expr::Call(call))) =
-                    (&decl.name, decl.init.as_deref().map(unwrap))
-                else {
-                    return None;
-                };
-                let key = self.required_key(call)?;
-                Some((ident.id.sym.to_string(), Some(key)))
-            })
-            .collect();
         let helpers: Vec<String> = var
             .decls
             .iter()
@@ -1298,13 +1288,6 @@ impl FactoryWalker<'_> {
             return;
         };
         strings.star_helpers.extend(helpers);
-        for (name, key) in required {
-            strings
-                .required
-                .entry(name)
-                .and_modify(|seen| *seen = None)
-                .or_insert(key);
-        }
         let how = if var.kind == swc_ecma_ast::VarDeclKind::Const {
             Binding::Fixed
         } else {
@@ -1404,6 +1387,42 @@ impl FactoryWalker<'_> {
             Expr::Ident(local) => Some(Err(local.sym.to_string())),
             Expr::Call(required) => self.required_key(required).map(Ok),
             _ => None,
+        }
+    }
+
+    /// Where the factory re-exports a local name's members, the names its body's top-level
+    /// declarations bind to a require of another factory (`var c = n("./channels.js")`,
+    /// before or after the getters).
+    fn note_required(&mut self, stmts: &[Stmt]) {
+        let Some(strings) = self.strings.as_deref() else {
+            return;
+        };
+        if strings.member_getters.is_empty() && !strings.stars.iter().any(Result::is_err) {
+            return;
+        }
+        let mut required: Vec<(String, ModuleKey)> = Vec::new();
+        for stmt in stmts {
+            let Stmt::Decl(Decl::Var(var)) = stmt else {
+                continue;
+            };
+            for decl in &var.decls {
+                if let (Pat::Ident(ident), Some(Expr::Call(call))) =
+                    (&decl.name, decl.init.as_deref().map(unwrap))
+                    && let Some(key) = self.required_key(call)
+                {
+                    required.push((ident.id.sym.to_string(), key));
+                }
+            }
+        }
+        let Some(strings) = self.strings.as_deref_mut() else {
+            return;
+        };
+        for (name, key) in required {
+            strings
+                .required
+                .entry(name)
+                .and_modify(|seen| *seen = None)
+                .or_insert(Some(key));
         }
     }
 
