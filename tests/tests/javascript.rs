@@ -354,6 +354,21 @@ fn the_artifact_fixture_is_reconstructed_without_running_anything() {
     }
 }
 
+/// Each pairing edge's channel and basis.
+fn pairing_bases(result: &Value) -> BTreeSet<(&str, &str)> {
+    result["graph"]["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| {
+            Some((
+                e["properties"]["channel"].as_str()?,
+                e["properties"]["pairing_basis"].as_str()?,
+            ))
+        })
+        .collect()
+}
+
 #[test]
 fn channels_read_through_constants_pair_and_say_so() {
     let dir = app_tree(&[
@@ -378,15 +393,7 @@ ipcRenderer.send(PLAIN);"#,
     assert_eq!(ipc["dynamic_channel_operations"], 0);
     assert_eq!(ipc["literal_channels"], 2);
     let edges = result["graph"]["edges"].as_array().unwrap();
-    let bases: BTreeSet<(&str, &str)> = edges
-        .iter()
-        .filter_map(|e| {
-            Some((
-                e["properties"]["channel"].as_str()?,
-                e["properties"]["pairing_basis"].as_str()?,
-            ))
-        })
-        .collect();
+    let bases = pairing_bases(&result);
     // A constant on either side says so.
     assert_eq!(
         bases,
@@ -449,15 +456,7 @@ function loose(channel) { if (!channel) channel = "r:call"; ipcRenderer.send(cha
     // The parameter given a default stays dynamic: it held the argument before.
     assert_eq!(ipc["dynamic_channel_operations"], 1);
     let edges = result["graph"]["edges"].as_array().unwrap();
-    let bases: BTreeSet<(&str, &str)> = edges
-        .iter()
-        .filter_map(|e| {
-            Some((
-                e["properties"]["channel"].as_str()?,
-                e["properties"]["pairing_basis"].as_str()?,
-            ))
-        })
-        .collect();
+    let bases = pairing_bases(&result);
     assert_eq!(
         bases,
         BTreeSet::from([
