@@ -3256,6 +3256,29 @@ for (const [k] of Object.entries(computed())) ipcMain.handle(k, f);
     );
 }
 
+/// An assignment's declaration is looked for at most 256 scopes out: nested deeper, the name
+/// is dynamic rather than followed without bound.
+#[test]
+fn a_choice_assigned_from_deep_inside_is_followed_a_bounded_way() {
+    let nested = |depth: usize| {
+        let mut text = String::from("const { ipcRenderer } = require(\"electron\");\nlet ch;\n");
+        for i in 0..depth {
+            text.push_str(&format!("f(() => {{ ch = \"c:{}\";\n", i % 2));
+        }
+        text.push_str("ipcRenderer.send(ch);\n");
+        text.push_str(&"});\n".repeat(depth));
+        facts("preload.js", &text)
+    };
+    let channels = |f: &FileFacts| -> Vec<Option<String>> {
+        f.js.ipc.iter().map(|op| op.channel.clone()).collect()
+    };
+    assert_eq!(
+        channels(&nested(20)),
+        [Some("c:0".to_owned()), Some("c:1".to_owned())]
+    );
+    assert_eq!(channels(&nested(300)), [None]);
+}
+
 /// A channel chosen among strings (`@electron/remote` picks `REMOTE_BROWSER_CONSTRUCTOR` or
 /// `…_FUNCTION_CALL` into a `let` before one `sendSync`) is one operation on each string,
 /// marked as a choice; a name that may hold anything else stays dynamic, and so does a

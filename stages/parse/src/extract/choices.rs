@@ -19,6 +19,8 @@ use super::prepass::{PROGRAM_SCOPE, Scoped, Scopes};
 
 /// Most strings one name may stand for.
 const MAX_CHOICES: usize = 8;
+/// How many scopes out an assignment's declaration is looked for.
+const MAX_SCOPE_HOPS: usize = 256;
 /// How deep binding patterns are followed.
 const MAX_PATTERN_DEPTH: usize = 16;
 
@@ -185,14 +187,23 @@ impl Choices {
                 Event::Assigned(value) => assigned.push((name, *scope, value)),
             }
         }
+        // Names with an assignment whose declaration lies more than `MAX_SCOPE_HOPS` scopes
+        // out: not followed, so every declaration of the name is dynamic.
+        let mut lost: HashSet<&Atom> = HashSet::default();
         for (name, scope, value) in assigned {
             let mut at = scope;
+            let mut hops = 0;
             let given = loop {
                 if let Some(given) = declared.get_mut(&(name, at)) {
                     break Some(given);
                 }
+                hops += 1;
                 match self.parent_of.get(&at) {
-                    Some(&parent) if at != PROGRAM_SCOPE => at = parent,
+                    Some(&parent) if at != PROGRAM_SCOPE && hops <= MAX_SCOPE_HOPS => at = parent,
+                    Some(_) if at != PROGRAM_SCOPE => {
+                        lost.insert(name);
+                        break None;
+                    }
                     _ => break None,
                 }
             };
@@ -203,7 +214,7 @@ impl Choices {
         }
         let mut out = Scoped::default();
         for ((name, scope), given) in declared {
-            if !given.dynamic && given.values.len() >= 2 {
+            if !given.dynamic && given.values.len() >= 2 && !lost.contains(name) {
                 out.set(name, scope, given.values);
             } else {
                 out.bind(name, scope, None);
