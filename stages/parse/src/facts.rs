@@ -803,6 +803,22 @@ pub fn exported_string_at<'e>(
         .and_then(|(_, value)| value.at(rest))
 }
 
+/// The value at `path` in what a module exports by name: a string, or an object of them
+/// (what a re-export of it carries on).
+pub fn exported_value<'e>(
+    exports: &'e [(String, Constant)],
+    path: &[String],
+) -> Option<&'e Constant> {
+    let [name, rest @ ..] = path else {
+        return None;
+    };
+    exports
+        .iter()
+        .rev()
+        .find(|(exported, _)| exported == name)
+        .and_then(|(_, value)| value.member(rest))
+}
+
 /// A channel written as a member of what another module exports: `channels_1.IPC.GET` after
 /// `const channels_1 = require("./channels")`, `IPC.GET` after `import { IPC } from
 /// "./channels"`, or `o.GET` after `var o = n(227)` in a webpack factory.

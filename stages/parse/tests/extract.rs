@@ -2774,6 +2774,40 @@ n(10);
     assert_eq!(bundle.js.dynamic_findings, 2);
 }
 
+/// Stars of a large module could multiply it: re-exports add at most 65,536 strings to a
+/// file's factories, and a channel read through the rest stays dynamic.
+#[test]
+fn re_exports_add_a_bounded_number_of_strings() {
+    let (exported, stars) = (5_000, 20);
+    let mut text = String::from("(() => { var m = { 1: (e, t, n) => {");
+    for i in 0..exported {
+        text.push_str(&format!("t.E{i} = \"ch:{i}\";"));
+    }
+    text.push_str("},");
+    for k in 0..stars {
+        text.push_str(&format!(
+            "{}: function (e, t, n) {{ var i = this && this.__exportStar || function () {{}}; i(n(1), t); }},",
+            k + 10
+        ));
+    }
+    text.push_str("99: (e) => { e.exports = require(\"electron\"); }, 5: (e, t, n) => { const { ipcMain: m } = n(99);");
+    for k in 0..stars {
+        text.push_str(&format!("m.on(n({}).E{k}, h);", k + 10));
+    }
+    text.push_str("} }; function n(i) { var x = { exports: {} }; m[i](x, x.exports, n); return x.exports; } n(5); })();");
+    let bundle = facts("main.js", &text);
+    let resolved: Vec<bool> = bundle
+        .js
+        .ipc
+        .iter()
+        .map(|op| op.channel.is_some())
+        .collect();
+    assert_eq!(resolved.len(), stars);
+    // 13 stars of 5,000 and part of the 14th fit in the bound; the rest are not read.
+    assert_eq!(resolved.iter().filter(|r| **r).count(), 14);
+    assert!(resolved[0] && !resolved[stars - 1]);
+}
+
 /// TypeScript enums as a TypeScript file writes them (shipped sources, and what
 /// `compare_source_to_bundle` reads): their string members are channels in the file and
 /// exports other files read; numeric members are not strings.

@@ -1309,7 +1309,7 @@ impl FactoryWalker<'_> {
     }
 
     /// Notes a compiled enum, and its export; and the values of webpack's export getters.
-    fn note_export_call(&mut self, call: &CallExpr, getters: bool) {
+    fn note_export_call(&mut self, call: &CallExpr, callee: &str, getters: bool) {
         if self.strings.is_none() {
             return;
         }
@@ -1326,7 +1326,7 @@ impl FactoryWalker<'_> {
             }
             return;
         }
-        if let Some(star) = self.export_star(call) {
+        if let Some(star) = self.export_star(call, callee) {
             if let Some(strings) = self.strings.as_deref_mut() {
                 strings.stars.push(star);
             }
@@ -1367,19 +1367,18 @@ impl FactoryWalker<'_> {
         }
     }
 
-    /// What a call of TypeScript's `__exportStar` helper re-exports into the factory's
-    /// exports (`__exportStar(n(777), exports)`, `tslib_1.__exportStar(c, exports)`, or the
-    /// name a minified factory binds the helper to): the factory required, or the local name
-    /// read.
-    fn export_star(&self, call: &CallExpr) -> Option<Result<ModuleKey, String>> {
+    /// What a call (of `callee`, as written) of TypeScript's `__exportStar` helper re-exports
+    /// into the factory's exports (`__exportStar(n(777), exports)`, `tslib_1.__exportStar(c,
+    /// exports)`, or the name a minified factory binds the helper to): the factory required,
+    /// or the local name read.
+    fn export_star(&self, call: &CallExpr, callee: &str) -> Option<Result<ModuleKey, String>> {
         let [from, into] = call.args.as_slice() else {
             return None;
         };
-        let callee = callee_name(&call.callee);
         let strings = self.strings.as_deref()?;
         let helper = callee == "__exportStar"
             || callee.ends_with(".__exportStar")
-            || strings.star_helpers.contains(&callee);
+            || strings.star_helpers.iter().any(|h| h == callee);
         if !helper || from.spread.is_some() || !self.is_exports(&dotted(&into.expr)) {
             return None;
         }
@@ -1707,7 +1706,7 @@ impl FactoryWalker<'_> {
             let getters = name
                 .rsplit_once('.')
                 .is_some_and(|(object, method)| method == "d" && self.is_require(object));
-            self.note_export_call(call, getters);
+            self.note_export_call(call, &name, getters);
         }
         if self.is_require(&name) {
             match first.map(unwrap) {

@@ -12,17 +12,15 @@
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 use swc_atoms::Atom;
-use swc_ecma_ast::{AssignOp, Expr, ObjectPatProp, Pat};
+use swc_ecma_ast::{AssignOp, Expr, Ident, Pat};
 
-use super::names::string;
+use super::names::{pattern_names, string};
 use super::prepass::{PROGRAM_SCOPE, Scoped, Scopes};
 
 /// Most strings one name may stand for.
 const MAX_CHOICES: usize = 8;
 /// How many scopes out an assignment's declaration is looked for.
 const MAX_SCOPE_HOPS: usize = 256;
-/// How deep binding patterns are followed.
-const MAX_PATTERN_DEPTH: usize = 16;
 
 /// What one function scope gives one name.
 #[derive(Debug, Default)]
@@ -98,9 +96,9 @@ impl Choices {
             return;
         }
         let mut names = Vec::new();
-        pattern_names(pat, &mut names, 0);
+        pattern_names(pat, &mut names);
         for name in names {
-            self.bound_name(name, scopes);
+            self.bound_name(&name.sym, scopes);
         }
     }
 
@@ -130,13 +128,12 @@ impl Choices {
         self.push(name, Event::Assigned(value), scopes);
     }
 
-    /// Names assigned by a pattern (`[a, b] = pair`): each may hold anything.
-    pub(super) fn assigned_pattern(&mut self, pat: &Pat, scopes: &Scopes) {
-        let mut names = Vec::new();
-        pattern_names(pat, &mut names, 0);
+    /// Names assigned by a pattern (`[a, b] = pair`, a loop's `for ([a] of …)`): each may
+    /// hold anything.
+    pub(super) fn assigned_names(&mut self, names: &[&Ident], scopes: &Scopes) {
         self.note_scopes(scopes);
         for name in names {
-            self.push(name, Event::Assigned(None), scopes);
+            self.push(&name.sym, Event::Assigned(None), scopes);
         }
     }
 
@@ -221,32 +218,5 @@ impl Choices {
             }
         }
         out
-    }
-}
-
-/// The names a binding pattern binds.
-fn pattern_names<'p>(pat: &'p Pat, out: &mut Vec<&'p Atom>, depth: usize) {
-    if depth > MAX_PATTERN_DEPTH {
-        return;
-    }
-    match pat {
-        Pat::Ident(ident) => out.push(&ident.id.sym),
-        Pat::Assign(assign) => pattern_names(&assign.left, out, depth + 1),
-        Pat::Rest(rest) => pattern_names(&rest.arg, out, depth + 1),
-        Pat::Array(array) => {
-            for elem in array.elems.iter().flatten() {
-                pattern_names(elem, out, depth + 1);
-            }
-        }
-        Pat::Object(object) => {
-            for prop in &object.props {
-                match prop {
-                    ObjectPatProp::KeyValue(kv) => pattern_names(&kv.value, out, depth + 1),
-                    ObjectPatProp::Assign(assign) => out.push(&assign.key.id.sym),
-                    ObjectPatProp::Rest(rest) => pattern_names(&rest.arg, out, depth + 1),
-                }
-            }
-        }
-        Pat::Expr(_) | Pat::Invalid(_) => {}
     }
 }

@@ -10,7 +10,7 @@
 
 use rustc_hash::FxHashSet as HashSet;
 use swc_common::Spanned;
-use swc_ecma_ast::{CallExpr, Expr, ObjectPatProp, Pat, Program};
+use swc_ecma_ast::{CallExpr, Expr, Pat, Program};
 use swc_ecma_visit::{Visit, VisitWith};
 
 use super::Extractor;
@@ -59,9 +59,6 @@ const MAX_PAGE_GLOBALS: usize = 16;
 
 /// Largest text whose syntax tree is walked for the names its calls go through.
 const MAX_DECLARED_WALK: usize = 1 << 20;
-
-/// Deepest binding pattern read for its names.
-const MAX_PATTERN_DEPTH: usize = 8;
 
 impl Extractor<'_, '_> {
     /// `NAME.method("x", …)` or `window.NAME.method("x", …)`, a method of `ipcRenderer`
@@ -148,7 +145,7 @@ impl Extractor<'_, '_> {
             return;
         }
         let mut names = Vec::new();
-        pattern_names(pattern, &mut names, 0);
+        super::names::pattern_names(pattern, &mut names);
         for ident in names {
             let bound = self
                 .aliases
@@ -264,33 +261,6 @@ fn words(text: &str, name: &str) -> usize {
             !before.is_some_and(part_of_name) && !after.is_some_and(part_of_name)
         })
         .count()
-}
-
-/// The names a binding pattern binds.
-fn pattern_names<'p>(pattern: &'p Pat, out: &mut Vec<&'p swc_ecma_ast::Ident>, depth: usize) {
-    if depth > MAX_PATTERN_DEPTH {
-        return;
-    }
-    match pattern {
-        Pat::Ident(ident) => out.push(&ident.id),
-        Pat::Object(object) => {
-            for prop in &object.props {
-                match prop {
-                    ObjectPatProp::KeyValue(kv) => pattern_names(&kv.value, out, depth + 1),
-                    ObjectPatProp::Assign(assign) => out.push(&assign.key.id),
-                    ObjectPatProp::Rest(rest) => pattern_names(&rest.arg, out, depth + 1),
-                }
-            }
-        }
-        Pat::Array(array) => {
-            for elem in array.elems.iter().flatten() {
-                pattern_names(elem, out, depth + 1);
-            }
-        }
-        Pat::Assign(assign) => pattern_names(&assign.left, out, depth + 1),
-        Pat::Rest(rest) => pattern_names(&rest.arg, out, depth + 1),
-        _ => {}
-    }
 }
 
 /// Which of the `wanted` names the program binds anywhere.

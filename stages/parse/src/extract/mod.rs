@@ -56,6 +56,10 @@ use crate::source::{Source, cut};
 const MAX_POLICY: usize = 4096;
 /// Longest chain of re-exports followed from one factory to another (a barrel of barrels).
 const MAX_REEXPORT_HOPS: usize = 8;
+/// Most strings re-exports add to a file's factories: past it, the rest stay unread (a
+/// channel read through them stays dynamic), so that many stars of a large module cannot
+/// multiply it.
+const MAX_REEXPORTED: usize = 65_536;
 
 /// Per-file bounds.
 #[derive(Debug, Clone, Copy)]
@@ -1113,7 +1117,7 @@ impl Extractor<'_, '_> {
             (Some(&own), Some(&other)) if own == bundle => (other, from.clone()),
             _ => (bundle, from.clone()),
         };
-        let pending: Vec<_> = std::mem::take(&mut self.factory_reexports)
+        let mut pending: Vec<_> = std::mem::take(&mut self.factory_reexports)
             .into_iter()
             .map(|(bundle, key, reexport)| {
                 let from = source(bundle, &key, &reexport.from);
@@ -1127,20 +1131,14 @@ impl Extractor<'_, '_> {
                 (bundle, key, from)
             })
             .collect();
-        let mut pending = pending;
+        let mut budget = MAX_REEXPORTED;
         for _ in 0..MAX_REEXPORT_HOPS {
             let mut found: Vec<((u32, ModuleKey), String, constants::Constant)> = Vec::new();
             pending.retain(|(bundle, key, from, reexport)| {
-                let value = self.factory_strings.get(from).and_then(|exports| {
-                    let [name, rest @ ..] = reexport.path.as_slice() else {
-                        return None;
-                    };
-                    exports
-                        .iter()
-                        .rev()
-                        .find(|(exported, _)| exported == name)
-                        .and_then(|(_, value)| value.member(rest))
-                });
+                let value = self
+                    .factory_strings
+                    .get(from)
+                    .and_then(|exports| crate::facts::exported_value(exports, &reexport.path));
                 match value {
                     Some(value) => {
                         found.push(((*bundle, key.clone()), reexport.name.clone(), value.clone()));
@@ -1149,22 +1147,42 @@ impl Extractor<'_, '_> {
                     None => true,
                 }
             });
-            // `export *` re-exports the names the factory does not export itself.
+            // `export *` re-exports the names the factory does not export itself, looked up in
+            // sets, so that a star of a large module costs its size rather than its square.
+            let mut added: HashMap<(u32, ModuleKey), HashSet<String>> = HashMap::default();
+            for (factory, name, _) in &found {
+                added
+                    .entry(factory.clone())
+                    .or_default()
+                    .insert(name.clone());
+            }
             for (bundle, key, from) in &stars {
                 let Some(exports) = self.factory_strings.get(from) else {
                     continue;
                 };
-                let own = self.factory_strings.get(&(*bundle, key.clone()));
+                let factory = (*bundle, key.clone());
+                let own: HashSet<&str> = self
+                    .factory_strings
+                    .get(&factory)
+                    .into_iter()
+                    .flatten()
+                    .map(|(name, _)| name.as_str())
+                    .collect();
+                let added = added.entry(factory.clone()).or_default();
                 for (name, value) in exports {
-                    let known = own.is_some_and(|own| own.iter().any(|(n, _)| n == name))
-                        || found
-                            .iter()
-                            .any(|((b, k), n, _)| b == bundle && k == key && n == name);
-                    if !known && name != "default" {
-                        found.push(((*bundle, key.clone()), name.clone(), value.clone()));
+                    if found.len() >= budget {
+                        break;
+                    }
+                    if name != "default"
+                        && !own.contains(name.as_str())
+                        && added.insert(name.clone())
+                    {
+                        found.push((factory.clone(), name.clone(), value.clone()));
                     }
                 }
             }
+            found.truncate(budget);
+            budget -= found.len();
             if found.is_empty() {
                 break;
             }

@@ -5,8 +5,9 @@ use std::borrow::Cow;
 use smallvec::SmallVec;
 use swc_common::Spanned;
 use swc_ecma_ast::{
-    Callee, Expr, Lit, MemberExpr, MemberProp, MetaPropKind, ObjectLit, OptChainBase, Pat, Prop,
-    PropName, PropOrSpread, SeqExpr, UnaryOp,
+    ArrayPat, AssignTargetPat, Callee, Expr, Ident, Lit, MemberExpr, MemberProp, MetaPropKind,
+    ObjectLit, ObjectPat, ObjectPatProp, OptChainBase, Pat, Prop, PropName, PropOrSpread, SeqExpr,
+    UnaryOp,
 };
 use swc_ecma_visit::VisitWith;
 
@@ -14,6 +15,8 @@ use crate::facts::{StaticPath, StaticValue};
 use crate::source::Source;
 
 const MAX_NAME_DEPTH: usize = 128;
+/// How deep binding patterns are followed.
+const MAX_PATTERN_DEPTH: usize = 16;
 const MAX_NAME_BYTES: usize = 4096;
 /// Expressions in a template literal read as a path.
 const MAX_PATH_PARTS: usize = 32;
@@ -1032,4 +1035,49 @@ pub(crate) fn opt_call_as_call(call: &swc_ecma_ast::OptCall) -> Option<swc_ecma_
         args: call.args.clone(),
         type_args: None,
     })
+}
+
+/// The names a binding pattern binds (`a`, `{ b, c: d }`, `[e, ...f]`, defaults included),
+/// followed [`MAX_PATTERN_DEPTH`] deep.
+pub(crate) fn pattern_names<'p>(pat: &'p Pat, out: &mut Vec<&'p Ident>) {
+    pattern_names_at(pat, out, 0);
+}
+
+/// The names a destructuring assignment's target assigns (`[a, b] = pair`).
+pub(crate) fn target_names<'p>(target: &'p AssignTargetPat, out: &mut Vec<&'p Ident>) {
+    match target {
+        AssignTargetPat::Array(array) => array_names(array, out, 0),
+        AssignTargetPat::Object(object) => object_names(object, out, 0),
+        AssignTargetPat::Invalid(_) => {}
+    }
+}
+
+fn pattern_names_at<'p>(pat: &'p Pat, out: &mut Vec<&'p Ident>, depth: usize) {
+    if depth > MAX_PATTERN_DEPTH {
+        return;
+    }
+    match pat {
+        Pat::Ident(ident) => out.push(&ident.id),
+        Pat::Assign(assign) => pattern_names_at(&assign.left, out, depth + 1),
+        Pat::Rest(rest) => pattern_names_at(&rest.arg, out, depth + 1),
+        Pat::Array(array) => array_names(array, out, depth + 1),
+        Pat::Object(object) => object_names(object, out, depth + 1),
+        Pat::Expr(_) | Pat::Invalid(_) => {}
+    }
+}
+
+fn array_names<'p>(array: &'p ArrayPat, out: &mut Vec<&'p Ident>, depth: usize) {
+    for elem in array.elems.iter().flatten() {
+        pattern_names_at(elem, out, depth);
+    }
+}
+
+fn object_names<'p>(object: &'p ObjectPat, out: &mut Vec<&'p Ident>, depth: usize) {
+    for prop in &object.props {
+        match prop {
+            ObjectPatProp::KeyValue(kv) => pattern_names_at(&kv.value, out, depth),
+            ObjectPatProp::Assign(assign) => out.push(&assign.key.id),
+            ObjectPatProp::Rest(rest) => pattern_names_at(&rest.arg, out, depth),
+        }
+    }
 }

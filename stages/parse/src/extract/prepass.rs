@@ -1420,7 +1420,11 @@ impl PrePass {
                     self.choices.bound(&declarator.name, &self.scopes);
                 }
             }
-            swc_ecma_ast::ForHead::Pat(pat) => self.choices.assigned_pattern(pat, &self.scopes),
+            swc_ecma_ast::ForHead::Pat(pat) => {
+                let mut names = Vec::new();
+                names::pattern_names(pat, &mut names);
+                self.choices.assigned_names(&names, &self.scopes);
+            }
             swc_ecma_ast::ForHead::UsingDecl(_) => {}
         }
     }
@@ -2192,10 +2196,11 @@ impl Visit for PrePass {
 
     fn visit_assign_expr(&mut self, assign: &swc_ecma_ast::AssignExpr) {
         if self.reads_choices()
-            && let AssignTarget::Pat(pat) = &assign.left
+            && let AssignTarget::Pat(target) = &assign.left
         {
-            let pat: Pat = pat.clone().into();
-            self.choices.assigned_pattern(&pat, &self.scopes);
+            let mut names = Vec::new();
+            names::target_names(target, &mut names);
+            self.choices.assigned_names(&names, &self.scopes);
         }
         // A chunk in webpack's and rspack's CommonJS chunk format (what `target: "node"` and
         // `"electron-main"` split into): `exports.ids = [14]; exports.modules = {14(e, t, n) {…}}`.

@@ -848,26 +848,9 @@ enum Body<'a> {
 }
 
 fn collect_bindings(pat: &Pat, out: &mut Vec<Atom>) {
-    match pat {
-        Pat::Ident(id) => out.push(id.id.sym.clone()),
-        Pat::Array(array) => array
-            .elems
-            .iter()
-            .flatten()
-            .for_each(|p| collect_bindings(p, out)),
-        Pat::Rest(rest) => collect_bindings(&rest.arg, out),
-        Pat::Object(object) => {
-            for prop in &object.props {
-                match prop {
-                    swc_ecma_ast::ObjectPatProp::KeyValue(kv) => collect_bindings(&kv.value, out),
-                    swc_ecma_ast::ObjectPatProp::Assign(a) => out.push(a.key.id.sym.clone()),
-                    swc_ecma_ast::ObjectPatProp::Rest(r) => collect_bindings(&r.arg, out),
-                }
-            }
-        }
-        Pat::Assign(a) => collect_bindings(&a.left, out),
-        _ => {}
-    }
+    let mut names = Vec::new();
+    super::names::pattern_names(pat, &mut names);
+    out.extend(names.into_iter().map(|ident| ident.sym.clone()));
 }
 
 /// Whether running `stmt` never reaches the statement after it.
