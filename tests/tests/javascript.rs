@@ -2377,6 +2377,108 @@ function other(ipc) { ipc.handle("shadowed", () => 1); }
 }
 
 #[test]
+fn an_instance_of_an_ipc_helper_class_another_module_exports_is_called_through() {
+    // Apps keep one IPC manager and export its instance (electron-fiddle's
+    // `ipcRendererManager`): an ES module's `export const`, `tsc`'s `exports.x = new C()`,
+    // `module.exports = new C()` and `export default new C()`; each page calls a method of
+    // the instance it imports. A minified page makes its own instance of a class written in
+    // place, `new class {…}`, as terser writes a class made once.
+    let dir = app_tree(&[
+        (
+            "main.js",
+            r#"const { ipcMain, BrowserWindow } = require("electron");
+new BrowserWindow({});
+ipcMain.on("a:esm", () => 1);
+ipcMain.handle("a:cjs", () => 1);
+ipcMain.on("a:whole", () => 1);
+ipcMain.handle("a:default", () => 1);
+ipcMain.on("a:inplace", () => 1);
+"#,
+        ),
+        (
+            "esm/ipc.mjs",
+            r#"import { ipcRenderer } from "electron";
+class Manager {
+  send(channel, ...args) { ipcRenderer.send(channel, ...args); }
+  size() { return 1; }
+}
+export const manager = new Manager();
+"#,
+        ),
+        (
+            "esm/page.mjs",
+            r#"import { manager } from "./ipc.mjs";
+manager.send("a:esm", 1);
+manager.size("not-a-channel");
+"#,
+        ),
+        (
+            "cjs/ipc.js",
+            r#""use strict";
+const electron_1 = require("electron");
+class Manager { invoke(channel, ...args) { return electron_1.ipcRenderer.invoke(channel, ...args); } }
+exports.manager = new Manager();
+"#,
+        ),
+        (
+            "cjs/page.js",
+            r#"const ipc_1 = require("./ipc");
+ipc_1.manager.invoke("a:cjs");
+"#,
+        ),
+        (
+            "whole/ipc.js",
+            r#"const { ipcRenderer } = require("electron");
+module.exports = new class { send(channel) { ipcRenderer.send(channel); } }();
+"#,
+        ),
+        (
+            "whole/page.js",
+            r#"const ipc = require("./ipc");
+ipc.send("a:whole");
+"#,
+        ),
+        (
+            "default/ipc.mjs",
+            r#"import { ipcRenderer } from "electron";
+class Manager { invoke(channel) { return ipcRenderer.invoke(channel); } }
+export default new Manager();
+"#,
+        ),
+        (
+            "default/page.mjs",
+            r#"import ipc from "./ipc.mjs";
+ipc.invoke("a:default");
+"#,
+        ),
+        (
+            "inplace.js",
+            r#"const e=require("electron"),s=new class{send(n,...r){e.ipcRenderer.send(n,...r)}};s.send("a:inplace");"#,
+        ),
+    ]);
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let paired = paired_by(&result, ["channel", "via", "handler_path"]);
+    assert_eq!(
+        paired,
+        BTreeSet::from([
+            ("a:cjs", "ipc_1.manager.invoke", "main.js"),
+            ("a:default", "ipc.invoke", "main.js"),
+            ("a:esm", "manager.send", "main.js"),
+            ("a:inplace", "s.send", "main.js"),
+            ("a:whole", "ipc.send", "main.js"),
+        ])
+    );
+    let channels: BTreeSet<&str> = result["graph"]["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| e["properties"]["channel"].as_str())
+        .collect();
+    assert!(!channels.contains("not-a-channel"), "{channels:?}");
+    assert_eq!(result["summary"]["ipc"]["paired_renderer_transmissions"], 5);
+}
+
+#[test]
 fn members_and_helpers_that_spread_their_rest_parameter_forward_its_first_as_the_channel() {
     // `invoke: (...args) => ipcRenderer.invoke(...args)`, as many preloads expose
     // `ipcRenderer`: the page's first argument is the channel. The same for a helper of the
@@ -2517,6 +2619,88 @@ ipcRenderer.send("__NOBODY__");"#,
         BTreeSet::from([
             ("__LOG__", "main.js", "handle"),
             ("__LOG__", "main.js", "on")
+        ])
+    );
+}
+
+/// electron-fiddle's npm package: the root `package.json` names a main its build writes and
+/// the package does not ship, and a test fixture deeper down is an Electron app of its own.
+/// Nothing read says the root's main is no Electron main, so the root is the app and its role
+/// is not found; a root whose missing main is `index.js` (what `npm init` writes) says
+/// nothing, and the app below it is the app.
+#[test]
+fn a_package_whose_main_is_not_shipped_stays_the_app_over_a_deeper_one() {
+    let fixture = (
+        "tests/fixtures/quick-start/main.js",
+        r#"const { app, BrowserWindow } = require("electron"); app.whenReady().then(() => new BrowserWindow({}));"#,
+    );
+    let fixture_package = (
+        "tests/fixtures/quick-start/package.json",
+        r#"{"name":"quick-start","main":"main.js"}"#,
+    );
+    for (root, expected) in [
+        (
+            r#"{"name":"fiddle","main":"./dist/src/main/main"}"#,
+            ("package.json", "not-found"),
+        ),
+        (
+            r#"{"name":"workspace","main":"index.js"}"#,
+            ("tests/fixtures/quick-start/package.json", "resolved"),
+        ),
+    ] {
+        let dir = app_tree(&[("package.json", root), fixture, fixture_package]);
+        let result = analyze(dir.path(), SourceMaps::Declarations);
+        let mains: Vec<(&str, &str)> = nodes(&result, "electron-main")
+            .iter()
+            .map(|n| {
+                let p = props(n);
+                (
+                    p["anchor_path"].as_str().unwrap(),
+                    p["resolution_status"].as_str().unwrap(),
+                )
+            })
+            .collect();
+        assert_eq!(mains, [expected], "{root}");
+    }
+}
+
+/// A library that declares its entrypoints only in an `exports` map (an ES-module-only
+/// package has no `main`): its package node `loads` each file the map names, with the
+/// subpaths and conditions that name it; type declarations and `*` patterns name no file
+/// loaded.
+#[test]
+fn a_packages_exports_map_names_the_files_it_loads() {
+    let dir = app_tree(&[
+        (
+            "package.json",
+            r#"{"name":"util","type":"module","exports":{".":{"types":"./dist/index.d.ts","default":"./dist/index.js"},"./main":{"import":"./dist/main.js","require":"./dist/main.cjs"},"./node":"./dist/main.js","./extra/*":"./dist/extra/*.js"}}"#,
+        ),
+        ("dist/index.js", "export const a = 1;"),
+        ("dist/index.d.ts", "export declare const a: number;"),
+        ("dist/main.js", "export const b = 2;"),
+        ("dist/main.cjs", "exports.b = 2;"),
+        ("dist/extra/x.js", "export const c = 3;"),
+    ]);
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let loads: BTreeSet<(&str, String)> = result["graph"]["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["relation"] == "loads" && e["properties"]["field"] == "exports")
+        .map(|e| {
+            let p = &e["properties"];
+            (
+                p["resolved_path"].as_str().unwrap(),
+                p["conditions"].to_string(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        loads,
+        BTreeSet::from([
+            ("dist/index.js", r#"[".#default"]"#.to_owned()),
+            ("dist/main.cjs", r#"["./main#require"]"#.to_owned()),
+            ("dist/main.js", r#"["./main#import","./node"]"#.to_owned()),
         ])
     );
 }

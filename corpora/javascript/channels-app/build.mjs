@@ -11,7 +11,8 @@
 // concatenation and minification leave the strings. The preload also exposes an API object
 // `bridge.ts` exports, read where it is written: another file, another factory, or the same
 // scope once concatenated; and the main process registers a handler through a helper `ipc.ts`
-// exports, read the same three ways.
+// exports, read the same three ways; the preload sends through the instance of a helper class
+// `messenger.ts` exports, read the same three ways too.
 // Usage: node build.mjs OUT   (run from a directory whose node_modules has typescript,
 // webpack, @rspack/core and esbuild)
 import { createRequire } from "node:module";
@@ -23,7 +24,7 @@ const require = createRequire(path.join(process.cwd(), "package.json"));
 const out = path.resolve(process.argv[2]);
 const app = path.dirname(new URL(import.meta.url).pathname);
 const tsc = path.join(path.dirname(require.resolve("typescript/package.json")), "bin", "tsc");
-const sources = ["channels", "shared", "bridge", "ipc", "main", "preload", "renderer"].map((f) => path.join(app, "src", `${f}.ts`));
+const sources = ["channels", "shared", "bridge", "ipc", "messenger", "main", "preload", "renderer"].map((f) => path.join(app, "src", `${f}.ts`));
 for (const [name, module] of [["channels-tsc-cjs", "commonjs"], ["channels-tsc-esm", "esnext"]]) {
   const dir = path.join(out, name);
   // `electron` has no types here: tsc reports that and still writes every file.

@@ -977,8 +977,28 @@ impl ImportedHelperCall {
     /// A whole module's import names what it exports in place (`module.exports = Ipc`,
     /// export path ``).
     pub fn calls(&self, helper: &ExportedIpcHelper) -> bool {
-        let export = self.import.path.first().map_or("", String::as_str);
-        helper.is(export, &self.method)
+        self.calls_as(self.import.path.first().map_or("", String::as_str), helper)
+    }
+
+    /// [`Self::calls`], where the export the call reads is `export` in the file that
+    /// exports `helper` (a re-export may rename it). A member of an export called in place
+    /// (`ipc.send(…)` after `import { ipc } from "./ipc"`, export path `ipc.send`) names
+    /// that method of the class or instance exported under the name; a member of a whole
+    /// module, that method of what the module exports in place.
+    pub fn calls_as(&self, export: &str, helper: &ExportedIpcHelper) -> bool {
+        match (&self.method, self.import.path.as_slice()) {
+            (None, [_, member]) if helper.method.as_ref() == Some(member) => {
+                helper.export == export
+            }
+            // `ipc.send(…)` after `const ipc = require("./ipc")`, of a module that exports
+            // an instance (or a class) in place: `module.exports = new IpcManager()`.
+            (None, [member])
+                if helper.export.is_empty() && helper.method.as_ref() == Some(member) =>
+            {
+                true
+            }
+            _ => helper.is(export, &self.method),
+        }
     }
 }
 

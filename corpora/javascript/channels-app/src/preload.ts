@@ -2,11 +2,14 @@
 import { contextBridge, ipcRenderer } from "electron";
 import { GET, SAVE, RESET, IPC, Channel } from "./shared";
 import { bridge } from "./bridge";
+import { messenger } from "./messenger";
 ipcRenderer.invoke(GET);
 ipcRenderer.invoke(SAVE);
 ipcRenderer.invoke(RESET);
 ipcRenderer.send(IPC.window.CLOSE);
 ipcRenderer.send(Channel.Open);
+// A send through the instance another module exports.
+messenger.send(IPC.window.CLOSE);
 // A bridge member that forwards its parameter as the channel: the page names the channel.
 contextBridge.exposeInMainWorld("api", { send: (channel: string) => ipcRenderer.send(channel) });
 // An API another module builds.

@@ -1083,7 +1083,7 @@ fn settle_imported_helper_calls(files: &Files, parsed: &mut [FileFacts]) {
                         continue;
                     };
                     let export = call.import.path.first().map_or("", String::as_str);
-                    let helper = &mut |f, export: &str| exported_helper(f, export, &call.method);
+                    let helper = &mut |f, export: &str| exported_helper(f, export, call);
                     let Some((path, helper)) =
                         through_reexports(files, &by_path, target, export, helper)
                     else {
@@ -1107,17 +1107,64 @@ fn settle_imported_helper_calls(files: &Files, parsed: &mut [FileFacts]) {
     }
 }
 
-/// The helper `file` exports as `export` (its `method`, for a class), with the file's path.
+/// The files a package's `exports` map names (`"./main": {"default": "./dist/main.js"}`),
+/// as `loads` edges from its node: what `require` or `import` of the package and its
+/// subpaths reach, an ES-module-only library's entrypoints (it may have no `main`). One edge
+/// per file, with the subpaths and conditions that name it; type declarations and `*`
+/// patterns are left out.
+fn package_export_loads(
+    b: &mut Out<'_, '_>,
+    id: &str,
+    file: &FileFacts,
+    package: &rea_parse::PackageFacts,
+) -> Result<(), Failure> {
+    let mut targets: BTreeMap<String, Vec<&str>> = BTreeMap::new();
+    for (condition, target) in &package.exports {
+        if condition.split('#').any(|c| c == "types")
+            || target.contains('*')
+            || !target.starts_with("./")
+        {
+            continue;
+        }
+        let resolution = b
+            .env
+            .files
+            .resolve(&file.path, target, Context::ModuleSpecifier);
+        if let Some(path) = resolution.path {
+            targets.entry(path).or_default().push(condition);
+        }
+    }
+    for (path, conditions) in targets {
+        let Some(target) = b.env.file_nodes.get(&path).cloned() else {
+            continue;
+        };
+        b.edge(
+            id,
+            &target,
+            "loads",
+            json!({"field": "exports", "conditions": conditions, "resolved_path": path}),
+            inferred(
+                "high",
+                file.sha256.as_deref(),
+                artifact_path(&file.path),
+                "discover-package-entrypoint",
+            ),
+        )?;
+    }
+    Ok(())
+}
+
+/// The helper `file` exports as `export` that `call` names, with the file's path.
 fn exported_helper<'p>(
     file: &'p FileFacts,
     export: &str,
-    method: &Option<String>,
+    call: &rea_parse::ImportedHelperCall,
 ) -> Option<(&'p str, &'p rea_parse::ExportedIpcHelper)> {
     let helper = file
         .js
         .exported_ipc_helpers
         .iter()
-        .find(|h| h.is(export, method))?;
+        .find(|h| call.calls_as(export, h))?;
     Some((file.path.as_str(), helper))
 }
 
@@ -2090,7 +2137,13 @@ fn renderer_pages(env: &Env<'_>, parsed: &[FileFacts]) -> RendererPages {
 /// extension that merely requires Electron does not take the place of the application's).
 fn project_packages(b: &mut Out<'_, '_>, parsed: &[FileFacts]) -> Result<Option<String>, Failure> {
     let by_path = files_by_path(parsed);
-    let main_uses_electron = |file: &FileFacts| {
+    // Whether nothing read says the package's `main` is no Electron main process: it does
+    // what one does, or it is declared and its code was not read (not shipped, as npm's
+    // `files` leaves a build's `dist/` out, or not parsed). A package with no `main`, or
+    // whose `main` was read and does nothing of the kind, may not be the app; nor may one
+    // whose missing `main` is `index.js`, the default `npm init` writes and Electron takes
+    // anyway, which says nothing.
+    let main_may_be_electron = |file: &FileFacts| {
         let Some(main) = file.package.as_ref().and_then(|p| p.main.as_deref()) else {
             return false;
         };
@@ -2098,20 +2151,27 @@ fn project_packages(b: &mut Out<'_, '_>, parsed: &[FileFacts]) -> Result<Option<
             .env
             .files
             .resolve(&file.path, main, Context::PackageEntrypoint);
-        resolution
+        match resolution
             .path
             .as_deref()
             .and_then(|path| by_path.get(path))
-            .is_some_and(|main| acts_as_electron_main(main))
+        {
+            Some(main) if matches!(main.parse, ParseStatus::Complete | ParseStatus::Partial) => {
+                acts_as_electron_main(main)
+            }
+            Some(_) => true,
+            None => !matches!(main.trim_start_matches("./"), "index.js" | "index"),
+        }
     };
-    // (whether its main uses Electron, depth, file): the greatest first flag, then the least depth.
+    // (whether its main may be Electron's, depth, file): the greatest first flag, then the
+    // least depth.
     let mut app: Option<(bool, usize, &FileFacts)> = None;
     for file in parsed.iter().filter(|f| f.package.is_some()) {
         if file.path.split('/').any(|s| s == "node_modules") {
             continue;
         }
         let depth = file.path.matches('/').count();
-        let electron = main_uses_electron(file);
+        let electron = main_may_be_electron(file);
         if app.is_none_or(|(e, d, _)| {
             (electron, std::cmp::Reverse(depth)) > (e, std::cmp::Reverse(d))
         }) {
@@ -2245,6 +2305,7 @@ fn project_packages(b: &mut Out<'_, '_>, parsed: &[FileFacts]) -> Result<Option<
                 )?;
             }
         }
+        package_export_loads(b, &id, file, package)?;
     }
     // HTML script entrypoints, and the preloads of the `<webview>` guests a page hosts.
     for file in parsed.iter().filter(|f| !f.html.is_empty()) {

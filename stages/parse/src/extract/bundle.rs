@@ -1246,9 +1246,11 @@ impl FactoryWalker<'_> {
                 constants::exported_by(m, &assign.right, |n| self.is_exports(n), &mut values);
                 // A function assigned in place (`t.handle = function (e, t) {…}`) is named by
                 // the member, as the pre-pass names its frame.
+                // An instance made in place (`t.ipc = new Ipc()`) has its class's helpers.
                 let local = match unwrap(&assign.right) {
                     Expr::Ident(local) => Some(local.sym.to_string()),
                     Expr::Fn(_) | Expr::Arrow(_) => Some(super::names::dotted_member(m)),
+                    new @ Expr::New(_) => super::names::instantiated_class(new),
                     _ => None,
                 };
                 if let (Some(local), Some(prop)) = (local, m.prop.as_ident())

@@ -119,6 +119,13 @@ pub(super) enum Instance {
     Imported(ChannelImport),
 }
 
+/// The IPC helpers a factory exports: the (exported, local) names and the factory's scope
+/// while the file is walked, the helpers they resolve to once it is read.
+pub(super) enum FactoryHelpers {
+    Names(u32, Vec<(String, String)>),
+    Helpers(Vec<ExportedIpcHelper>),
+}
+
 /// What a listener or handler argument is (reference §3: `handler_kind`).
 pub(super) fn handler_kind(arg: Option<&Expr>) -> &'static str {
     match arg {
@@ -885,11 +892,13 @@ impl Extractor<'_, '_> {
             return;
         }
         let callee = unwrap(&new.callee);
+        let local = || {
+            let class = super::names::instantiated_class(init)?;
+            let methods = self.class_helpers.resolve(&class, &self.scopes)?;
+            Some(Instance::Local(methods.clone()))
+        };
         let instance = match callee {
-            Expr::Ident(class) => match self.class_helpers.resolve(&class.sym, &self.scopes) {
-                Some(methods) => Some(Instance::Local(methods.clone())),
-                None => self.imported_class(callee),
-            },
+            Expr::Ident(_) | Expr::Class(_) => local().or_else(|| self.imported_class(callee)),
             Expr::Member(_) => self.imported_class(callee),
             _ => None,
         };
@@ -989,12 +998,16 @@ impl Extractor<'_, '_> {
                     serves: helper.serves.clone(),
                 });
             }
-            for (method, helper) in self
-                .class_helpers
-                .resolve_in(local, stack)
-                .into_iter()
-                .flatten()
-            {
+            // A class, or an instance of one of the file's classes (`export const ipc = new
+            // IpcManager()`, the singleton other files import and call `ipc.send(…)` on):
+            // each method apart.
+            let methods = self.class_helpers.resolve_in(local, stack).or_else(|| {
+                match self.instances.resolve_in(local, stack) {
+                    Some(Instance::Local(methods)) => Some(methods),
+                    _ => None,
+                }
+            });
+            for (method, helper) in methods.into_iter().flatten() {
                 exported.push(ExportedIpcHelper {
                     export: export.clone(),
                     method: Some(method.clone()),
@@ -1020,10 +1033,12 @@ impl Extractor<'_, '_> {
         let Some(scope) = scope else {
             return;
         };
-        let exported = self.exported_helpers(names, &[scope]);
-        if !exported.is_empty() {
-            self.factory_helpers.insert((bundle, key.clone()), exported);
-        }
+        // Looked up once the file is read: an exported instance (`const a = new s;
+        // t.d(r, ["H", 0, a])`) is bound as the walk goes through the factory.
+        self.factory_helpers.insert(
+            (bundle, key.clone()),
+            FactoryHelpers::Names(scope, names.to_vec()),
+        );
     }
 
     /// Settles the calls of helpers another factory of the file exports (`(0,
@@ -1032,6 +1047,13 @@ impl Extractor<'_, '_> {
     /// exports no such helper are dropped; those of other files' modules wait for the graph
     /// stage.
     pub(super) fn finish_factory_helper_calls(&mut self) {
+        let mut factory_helpers = std::mem::take(&mut self.factory_helpers);
+        for helpers in factory_helpers.values_mut() {
+            if let FactoryHelpers::Names(scope, names) = helpers {
+                *helpers = FactoryHelpers::Helpers(self.exported_helpers(names, &[*scope]));
+            }
+        }
+        self.factory_helpers = factory_helpers;
         let calls = std::mem::take(&mut self.facts.imported_helper_calls);
         let mut kept = Vec::with_capacity(calls.len());
         for call in calls {
@@ -1039,10 +1061,13 @@ impl Extractor<'_, '_> {
                 kept.push(call);
                 continue;
             };
-            let helper = self
+            let helper = match self
                 .factory_helpers
                 .get(&(module.bundle, module.key.clone()))
-                .and_then(|exported| exported.iter().find(|h| call.calls(h)));
+            {
+                Some(FactoryHelpers::Helpers(exported)) => exported.iter().find(|h| call.calls(h)),
+                _ => None,
+            };
             if let Some(helper) = helper {
                 let operations = call.operations(helper);
                 self.facts.ipc.extend(operations);
@@ -1089,8 +1114,16 @@ impl Extractor<'_, '_> {
             },
             _ => None,
         };
-        let Some((import, method)) =
-            instance.or_else(|| self.callee_import(callee).map(|i| (i, None)))
+        // A member of what it exports called in place (`ipc.send(…)` after `import { ipc }
+        // from "./ipc"`): a method of the class or instance exported under that name.
+        let member_of_export = || {
+            self.channel_import(callee)
+                .filter(|import| import.path.len() == 2)
+                .map(|i| (i, None))
+        };
+        let Some((import, method)) = instance
+            .or_else(|| self.callee_import(callee).map(|i| (i, None)))
+            .or_else(member_of_export)
         else {
             return;
         };

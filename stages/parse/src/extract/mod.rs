@@ -537,7 +537,7 @@ struct Extractor<'s, 'c> {
     factory_stars: Vec<(u32, ModuleKey, ModuleKey)>,
     /// The IPC helpers each factory exports (functions, and classes' methods), by bundle and
     /// key.
-    factory_helpers: HashMap<(u32, ModuleKey), Vec<crate::facts::ExportedIpcHelper>>,
+    factory_helpers: HashMap<(u32, ModuleKey), electron::FactoryHelpers>,
     /// The require name of each factory being walked, innermost last: the function itself, or
     /// with `true` Turbopack's module context, whose `r(id)` and `i(id)` require.
     factory_requires: Vec<(Option<String>, bool)>,

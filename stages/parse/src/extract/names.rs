@@ -208,6 +208,30 @@ fn member_prop(prop: &MemberProp) -> Cow<'_, str> {
     }
 }
 
+/// The name the pre-pass keeps the class of `new C(…)` under: `C`, or for a class written
+/// in place (`new class {…}`, as terser writes a class made once), its own name or
+/// [`class_key`].
+pub(crate) fn instantiated_class(expr: &Expr) -> Option<String> {
+    let Expr::New(new) = unwrap(expr) else {
+        return None;
+    };
+    match unwrap(&new.callee) {
+        Expr::Ident(class) => Some(class.sym.to_string()),
+        Expr::Class(class) => Some(
+            class
+                .ident
+                .as_ref()
+                .map_or_else(|| class_key(&class.class), |i| i.sym.to_string()),
+        ),
+        _ => None,
+    }
+}
+
+/// The name of a class no code names: its offset, after a `#` no identifier starts with.
+pub(crate) fn class_key(class: &swc_ecma_ast::Class) -> String {
+    format!("#class@{}", class.span.lo.0)
+}
+
 /// A string or number literal as a key.
 pub(crate) fn literal_key(expr: &Expr) -> Option<String> {
     match unwrap(expr) {

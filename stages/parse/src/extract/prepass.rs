@@ -795,9 +795,10 @@ pub(super) struct PrePass {
     value_functions: HashMap<u32, String>,
     /// The classes open around the node visited, innermost last: their names, and the
     /// methods found so far that forward a parameter as an IPC channel.
-    classes: Vec<(Option<String>, Methods)>,
-    /// The file's classes with such methods, by the name a declaration binds them to. Read
-    /// only in files that read IPC helpers.
+    classes: Vec<(String, Methods)>,
+    /// The file's classes with such methods, by the name a declaration binds them to (a
+    /// class no code names, by `names::class_key`). Read only in files that read IPC
+    /// helpers.
     pub(super) class_helpers: Scoped<Methods>,
     /// The file's exports, as (export path, local name), where it reads IPC helpers but does
     /// not use Electron (where it does, they are [`Self::api_exports`]).
@@ -1281,6 +1282,12 @@ impl PrePass {
             // `exports.handle = function (channel) {…}`: a helper named by its member.
             Expr::Fn(_) | Expr::Arrow(_) if !export.is_empty() => {
                 self.api_exports.push((export, target.to_owned()))
+            }
+            // `exports.ipc = new IpcManager()`: the instance has the class's helpers.
+            new @ Expr::New(_) => {
+                if let Some(class) = names::instantiated_class(new) {
+                    self.api_exports.push((export, class));
+                }
             }
             _ => self.api_exports.extend(exported_names(export, value)),
         }
@@ -1852,12 +1859,12 @@ impl Visit for PrePass {
             return;
         }
         let name = match self.class_name.take() {
-            Some((at, name)) if at == class.span.lo.0 => Some(name),
-            _ => None,
+            Some((at, name)) if at == class.span.lo.0 => name,
+            _ => names::class_key(class),
         };
         self.classes.push((name, Vec::new()));
         class.visit_children_with(self);
-        if let Some((Some(name), methods)) = self.classes.pop()
+        if let Some((name, methods)) = self.classes.pop()
             && !methods.is_empty()
         {
             self.class_helpers
@@ -2110,10 +2117,16 @@ impl Visit for PrePass {
     fn visit_export_default_expr(&mut self, export: &swc_ecma_ast::ExportDefaultExpr) {
         if self.reads_ipc() {
             match unwrap(&export.expr) {
-                // `export default api`.
+                // `export default api`, and `export default new IpcManager()`, whose
+                // instance has the class's helpers.
                 Expr::Ident(ident) => self
                     .api_exports
                     .push(("default".to_owned(), ident.sym.to_string())),
+                new @ Expr::New(_) => {
+                    if let Some(class) = names::instantiated_class(new) {
+                        self.api_exports.push(("default".to_owned(), class));
+                    }
+                }
                 // `export default (scheme) => {…}`: a helper under a name no code can bind.
                 Expr::Arrow(arrow) => {
                     self.function_name = Some((arrow.span.lo.0, "default".to_owned()));
