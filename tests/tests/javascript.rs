@@ -2479,6 +2479,84 @@ ipc.invoke("a:default");
 }
 
 #[test]
+fn a_loop_over_a_list_another_module_exports_is_one_operation_an_item() {
+    // electron-fiddle registers its listeners over a list of enum members another module
+    // exports: `ipcMainEvents.forEach((name) => ipcMain.on(name, …))`; `tsc` writes the list
+    // as `exports.LIST = [exports.A, …]`. Each item is an operation read through the loop's
+    // variable; a loop over a list of unknown items stays one dynamic operation.
+    let dir = app_tree(&[
+        (
+            "events.ts",
+            r#"export enum Events { A = "ev:a", B = "ev:b" }
+export const MAIN_EVENTS = [Events.A, Events.B];
+export const UNKNOWN = [Events.A, compute()];
+"#,
+        ),
+        (
+            "cjs-events.js",
+            r#"exports.C = "ev:c";
+exports.LIST = [exports.C, "ev:d"];
+"#,
+        ),
+        (
+            "main.ts",
+            r#"import { ipcMain, BrowserWindow } from "electron";
+import { MAIN_EVENTS, UNKNOWN } from "./events";
+const cjs = require("./cjs-events");
+new BrowserWindow({});
+MAIN_EVENTS.forEach((name) => ipcMain.on(name, () => 1));
+for (const channel of cjs.LIST) ipcMain.handle(channel, () => 2);
+UNKNOWN.forEach((name) => ipcMain.on(name, () => 3));
+"#,
+        ),
+        (
+            "page.ts",
+            r#"import { ipcRenderer } from "electron";
+import { Events } from "./events";
+ipcRenderer.send(Events.A);
+ipcRenderer.send(Events.B);
+ipcRenderer.invoke("ev:c");
+ipcRenderer.invoke("ev:d");
+"#,
+        ),
+    ]);
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let paired = paired_by(&result, ["channel", "handler_operation", "handler_path"]);
+    assert_eq!(
+        paired,
+        BTreeSet::from([
+            ("ev:a", "on", "main.ts"),
+            ("ev:b", "on", "main.ts"),
+            ("ev:c", "handle", "main.ts"),
+            ("ev:d", "handle", "main.ts"),
+        ])
+    );
+    let ipc = &result["summary"]["ipc"];
+    assert_eq!(ipc["paired_renderer_transmissions"], 4, "{ipc}");
+    // `UNKNOWN`'s loop: one operation, dynamic.
+    assert_eq!(ipc["dynamic_channel_operations"], 1, "{ipc}");
+}
+
+#[test]
+fn loops_over_imported_lists_become_at_most_4096_operations_a_file() {
+    // 17 loops over a list of 256 channels would be 4,352 operations; a file gets 4,096,
+    // and the loop past the bound stays one dynamic operation.
+    let items: Vec<String> = (0..256).map(|i| format!("\"c:{i}\"")).collect();
+    let list = format!("export const LIST = [{}];\n", items.join(", "));
+    let loops: String = (0..17)
+        .map(|_| "LIST.forEach((name) => ipcMain.on(name, () => 1));\n")
+        .collect();
+    let main = format!(
+        "import {{ ipcMain, BrowserWindow }} from \"electron\";\nimport {{ LIST }} from \"./list\";\nnew BrowserWindow({{}});\n{loops}"
+    );
+    let dir = app_tree(&[("list.ts", list.as_str()), ("main.ts", main.as_str())]);
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let ipc = &result["summary"]["ipc"];
+    assert_eq!(ipc["operations"], 4096 + 1, "{ipc}");
+    assert_eq!(ipc["dynamic_channel_operations"], 1, "{ipc}");
+}
+
+#[test]
 fn members_and_helpers_that_spread_their_rest_parameter_forward_its_first_as_the_channel() {
     // `invoke: (...args) => ipcRenderer.invoke(...args)`, as many preloads expose
     // `ipcRenderer`: the page's first argument is the channel. The same for a helper of the

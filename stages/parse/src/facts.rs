@@ -796,11 +796,10 @@ pub fn exported_string_at<'e>(
     name: &str,
     rest: &[String],
 ) -> Option<&'e str> {
-    exports
-        .iter()
-        .rev()
-        .find(|(exported, _)| exported == name)
-        .and_then(|(_, value)| value.at(rest))
+    match exported_value_at(exports, name, rest)? {
+        Constant::Str(string) => Some(string),
+        Constant::Object(_) => None,
+    }
 }
 
 /// The value at `path` in what a module exports by name: a string, or an object of them
@@ -812,6 +811,15 @@ pub fn exported_value<'e>(
     let [name, rest @ ..] = path else {
         return None;
     };
+    exported_value_at(exports, name, rest)
+}
+
+/// [`exported_value`] of `[name, rest…]`, for a name read under another (a re-export's).
+pub fn exported_value_at<'e>(
+    exports: &'e [(String, Constant)],
+    name: &str,
+    rest: &[String],
+) -> Option<&'e Constant> {
     exports
         .iter()
         .rev()
@@ -936,6 +944,7 @@ impl ImportedHelperCall {
                     ),
                     channel_prefix: None,
                     choice: false,
+                    each: false,
                     handler_kind,
                     channel_import: arg.and_then(|a| a.import.clone()),
                     via: Some(self.callee.clone()),
@@ -1034,6 +1043,9 @@ pub struct IpcOp {
     /// The channel is one of the strings a choice stands for (`flag ? "a" : "b"`, a name the
     /// function gives only strings): the call uses one of them.
     pub choice: bool,
+    /// The channel is each item of the list `channel_import` names, a loop's variable over
+    /// it: the operation is made once an item ([`IpcOp::for_each_item`]).
+    pub each: bool,
     pub handler_kind: Option<&'static str>,
     /// For a channel that is not known in this file: the export of another file it reads.
     pub channel_import: Option<ChannelImport>,
@@ -1087,6 +1099,36 @@ pub struct GlobalCall {
     pub module: Option<ModuleRef>,
 }
 
+impl IpcOp {
+    /// The operations an operation over each item of a list stands for, once the list is
+    /// read: one for each string it holds (an array is the object of its indexes), read
+    /// through the expression as written, at most `room` of them (taken from it). Empty
+    /// when `list` holds no string.
+    pub fn for_each_item(&self, list: &Constant, room: &mut usize) -> Vec<IpcOp> {
+        let Constant::Object(items) = list else {
+            return Vec::new();
+        };
+        let taken: Vec<IpcOp> = items
+            .iter()
+            .filter_map(|(_, item)| match item {
+                Constant::Str(channel) => Some(IpcOp {
+                    channel: Some(channel.clone()),
+                    channel_import: None,
+                    each: false,
+                    ..self.clone()
+                }),
+                Constant::Object(_) => None,
+            })
+            .take(*room)
+            .collect();
+        *room -= taken.len();
+        taken
+    }
+}
+
+/// Most operations a file's loops over other modules' lists become, all lists together.
+pub const MAX_ITEM_OPERATIONS: usize = 4096;
+
 impl GlobalCall {
     /// The operation the call is once its name proves to be `ipcRenderer`, with `via` naming
     /// the callee as written.
@@ -1099,6 +1141,7 @@ impl GlobalCall {
             channel_expression: self.channel_expression.clone(),
             channel_prefix: None,
             choice: false,
+            each: false,
             handler_kind: self.handler_kind,
             channel_import: None,
             via: Some(self.callee.clone()),

@@ -756,7 +756,10 @@ fn electron_apps_built_by_real_tools_keep_their_source_facts() {
 /// wrapper's `R()`), or left as a literal or an inlined enum by concatenation and
 /// minification; every transmission pairs, those the main process handles through a helper
 /// (its own, or one another module exports) too, and so does the preload's send through the
-/// instance of a helper class another module exports. The channels expected are the strings
+/// instance of a helper class another module exports, and so do those the main process
+/// listens on in a loop over a list `channels.ts` exports (`LOGGED.forEach((channel) =>
+/// ipcMain.on(channel, …))`), read off that file, off its factory, or in place once
+/// concatenated. The channels expected are the strings
 /// `channels.ts` itself writes. The preload's second bridge exposes the object `bridge.ts`
 /// exports, read off that file, off its factory, or in the concatenated scope: it has the
 /// members `bridge.ts` writes, and the page's call through it pairs.
@@ -813,7 +816,7 @@ fn channels_a_shared_module_exports_pair_across_files() {
         .filter(|s| s.contains(':'))
         .map(String::from)
         .collect();
-    assert_eq!(expected.len(), 5, "{expected:?}");
+    assert_eq!(expected.len(), 7, "{expected:?}");
     // The bridge object's members: the keys `bridge.ts` writes, one per line.
     let bridge_source = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -845,11 +848,12 @@ fn channels_a_shared_module_exports_pair_across_files() {
         let result = analyze(&corpus.join(build));
         assert_eq!(result["statistics"]["parse_failures"], 0, "{build}");
         let ipc = &result["summary"]["ipc"];
-        // The preload's five, its send through the instance `messenger.ts` exports, and the
+        // The preload's seven, its send through the instance `messenger.ts` exports, and the
         // page's send and invoke through the bridges; two of them pair with the handlers the
         // main process registers through helpers: its own, and one `ipc.ts` exports (read off
-        // that file, off its factory, or in the concatenated scope).
-        assert_eq!(ipc["paired_renderer_transmissions"], 8, "{build}");
+        // that file, off its factory, or in the concatenated scope), and two with the
+        // listeners it registers in a loop over a list `channels.ts` exports.
+        assert_eq!(ipc["paired_renderer_transmissions"], 10, "{build}");
         // The bridge members' own send and invoke, whose channels are their parameters, the
         // messenger's own send, and the two helpers' own handlers, unless the minifier
         // inlined a helper into its one call.
@@ -895,10 +899,10 @@ fn channels_a_shared_module_exports_pair_across_files() {
             }
         }
         // Unbundled and development builds read every channel through a name (the preload's
-        // through the barrel that re-exports them): the main process's five, the preload's
-        // six, and the page's two through the bridges.
+        // through the barrel that re-exports them): the main process's seven (two through
+        // the loop's variable), the preload's eight, and the page's two through the bridges.
         if build.starts_with("channels-tsc") || build.ends_with("-dev") {
-            assert_eq!(constants, 13, "{build}");
+            assert_eq!(constants, 17, "{build}");
         } else {
             assert!(constants > 0, "{build}");
         }

@@ -1,7 +1,7 @@
 // The main process: its handlers name channels the shared module exports.
 import { ipcMain } from "electron";
 import * as ch from "./channels";
-import { IPC, Channel, SAVE, RESET } from "./channels";
+import { IPC, Channel, SAVE, RESET, LOGGED } from "./channels";
 import { handleWith } from "./ipc";
 ipcMain.handle(ch.GET, () => 1);
 ipcMain.on(IPC.window.CLOSE, () => 1);
@@ -13,3 +13,5 @@ function handle(channel: string, fn: () => unknown) {
 handle(SAVE, () => 2);
 // A handler registered through a helper another module exports.
 handleWith(RESET, () => 3);
+// Listeners registered over a list of channels the shared module exports.
+LOGGED.forEach((channel) => ipcMain.on(channel, () => 4));

@@ -3138,6 +3138,20 @@ fn imported_string<'p>(
     from: &str,
     import: &ChannelImport,
 ) -> Option<&'p str> {
+    match imported_value(files, by_path, from, import)? {
+        rea_parse::Constant::Str(string) => Some(string),
+        rea_parse::Constant::Object(_) => None,
+    }
+}
+
+/// The value another file exports where `import` reads it: a string, or an object (or
+/// array) of them; as [`imported_string`] finds it.
+fn imported_value<'p>(
+    files: &Files,
+    by_path: &HashMap<&str, &'p FileFacts>,
+    from: &str,
+    import: &ChannelImport,
+) -> Option<&'p rea_parse::Constant> {
     let ImportFrom::Specifier(specifier) = &import.from else {
         return None;
     };
@@ -3145,10 +3159,10 @@ fn imported_string<'p>(
     let [name, rest @ ..] = import.path.as_slice() else {
         return None;
     };
-    let mut string = |file: &'p FileFacts, name: &str| {
-        rea_parse::exported_string_at(&file.js.exported_constants, name, rest)
+    let mut value = |file: &'p FileFacts, name: &str| {
+        rea_parse::exported_value_at(&file.js.exported_constants, name, rest)
     };
-    through_reexports(files, by_path, target, name, &mut string)
+    through_reexports(files, by_path, target, name, &mut value)
 }
 
 /// Channels written as members of what another file exports (`channels_1.IPC.GET` after
@@ -3163,12 +3177,28 @@ fn imported_channels(files: &Files, parsed: &[FileFacts]) -> HashMap<String, Vec
         if !file.js.ipc.iter().any(imports_file) {
             continue;
         }
-        let mut ops = file.js.ipc.clone();
-        for op in &mut ops {
-            if let Some(import) = &op.channel_import
-                && let Some(channel) = imported_string(files, &by_path, &file.path, import)
-            {
-                op.channel = Some(channel.to_owned());
+        let mut ops = Vec::with_capacity(file.js.ipc.len());
+        let mut room = rea_parse::MAX_ITEM_OPERATIONS;
+        for op in &file.js.ipc {
+            let Some(import) = &op.channel_import else {
+                ops.push(op.clone());
+                continue;
+            };
+            match imported_value(files, &by_path, &file.path, import) {
+                // A loop's variable over a list the file exports: each of its strings.
+                Some(list) if op.each => {
+                    let items = op.for_each_item(list, &mut room);
+                    if items.is_empty() {
+                        ops.push(op.clone());
+                    } else {
+                        ops.extend(items);
+                    }
+                }
+                Some(rea_parse::Constant::Str(channel)) if !op.each => ops.push(IpcOp {
+                    channel: Some(channel.clone()),
+                    ..op.clone()
+                }),
+                _ => ops.push(op.clone()),
             }
         }
         out.insert(file.path.clone(), ops);
@@ -3224,6 +3254,7 @@ fn bridged_operations(files: &Files, parsed: &[FileFacts]) -> HashMap<String, Ve
                     channel_expression,
                     channel_prefix: None,
                     choice: false,
+                    each: false,
                     handler_kind: None,
                     channel_import: None,
                     via: Some(format!("window.{}", call.name)),
@@ -3343,7 +3374,11 @@ fn project_findings<'p>(
         .iter()
         .filter(|file| env.file_nodes.contains_key(&file.path))
         .map(|file| {
-            let count = finding_count(&file.js) + bridged_of(file).len() as u64;
+            // A file's operations as completed: a loop over another file's list is one an
+            // item.
+            let count = finding_count(&file.js) - file.js.ipc.len() as u64
+                + ipc_of(file).len() as u64
+                + bridged_of(file).len() as u64;
             (file, budget.grant_findings(count))
         })
         .collect();

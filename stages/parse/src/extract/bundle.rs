@@ -901,6 +901,32 @@ struct ExportedStrings {
 }
 
 impl ExportedStrings {
+    /// An array of strings the factory's body writes ([`constants::list`]): literals, and
+    /// names it binds once to strings (`const LOGGED = [LOG, FLUSH]`).
+    fn listed(&self, init: &Expr) -> Option<Constant> {
+        self.listed_with(init, |_| false)
+    }
+
+    /// [`Self::listed`], with members of the factory's exports too, as `is_exports` names
+    /// them (`t.LOGGED = [t.LOG, t.FLUSH]`).
+    fn listed_with(&self, init: &Expr, is_exports: impl Fn(&str) -> bool) -> Option<Constant> {
+        constants::list(init, &mut |item| match unwrap(item) {
+            Expr::Ident(name) => {
+                let bound = self.locals.get(&*name.sym)?.as_ref()?;
+                let assignments = self.assignments.get(&*name.sym).copied().unwrap_or(0);
+                match &bound.value {
+                    Constant::Str(value) if bound.how.holds(assignments) => Some(value.clone()),
+                    _ => None,
+                }
+            }
+            Expr::Member(member) if is_exports(&dotted(&member.obj)) => {
+                let name = member.prop.as_ident()?;
+                crate::facts::exported_string_at(&self.values, &name.sym, &[]).map(str::to_owned)
+            }
+            _ => None,
+        })
+    }
+
     /// The exports in order, getters resolved last (their order among themselves kept); and
     /// the names exported, getters first.
     fn close(mut self) -> FactoryExports {
@@ -1244,6 +1270,15 @@ impl FactoryWalker<'_> {
             // `t.GET = "x"`, `module.exports = {…}`; `t.handle = handle`.
             SimpleAssignTarget::Member(m) => {
                 constants::exported_by(m, &assign.right, |n| self.is_exports(n), &mut values);
+                // `t.LOGGED = [t.LOG, t.FLUSH]`, as `tsc` writes an exported list.
+                if values.is_empty()
+                    && let Some(prop) = m.prop.as_ident()
+                    && self.is_exports(&dotted(&m.obj))
+                    && let Some(strings) = self.strings.as_deref()
+                    && let Some(list) = strings.listed_with(&assign.right, |n| self.is_exports(n))
+                {
+                    values.push((prop.sym.to_string(), list));
+                }
                 // A function assigned in place (`t.handle = function (e, t) {…}`) is named by
                 // the member, as the pre-pass names its frame.
                 // An instance made in place (`t.ipc = new Ipc()`) has its class's helpers.
@@ -1299,7 +1334,7 @@ impl FactoryWalker<'_> {
             let (Pat::Ident(ident), Some(init)) = (&decl.name, &decl.init) else {
                 continue;
             };
-            let Some(value) = constants::constant(init) else {
+            let Some(value) = constants::constant(init).or_else(|| strings.listed(init)) else {
                 continue;
             };
             strings

@@ -1195,9 +1195,14 @@ impl Extractor<'_, '_> {
         };
         // A loop's variable over a table's keys, or a choice of strings: one operation a
         // key or string.
+        let mut each_of = None;
         let keys = match (&literal, &constant, channel_expr) {
             (None, None, Some(e)) => match self.loop_channel(e) {
-                Some(keys) => Some((keys.clone(), false)),
+                Some(super::loops::LoopItems::Keys(keys)) => Some((keys.clone(), false)),
+                Some(super::loops::LoopItems::Imported(import)) => {
+                    each_of = Some(import.clone());
+                    None
+                }
                 None => self.channel_choices(e).map(|keys| (keys, true)),
             },
             _ => None,
@@ -1215,6 +1220,7 @@ impl Extractor<'_, '_> {
                     channel_expression: channel_expression.clone(),
                     channel_prefix: None,
                     choice,
+                    each: false,
                     handler_kind,
                     channel_import: None,
                     via: via.clone(),
@@ -1243,9 +1249,11 @@ impl Extractor<'_, '_> {
             self.forwarding
                 .push((self.facts.ipc.len(), self.scopes.current(), name));
         }
-        // A member of what a relative module exports, resolved once every file is read.
+        // A member of what a relative module exports, resolved once every file is read; or
+        // each item of a list it exports, when the channel is a loop's variable over it.
+        let each = each_of.is_some();
         let channel_import = match (&literal, &constant, channel_expr) {
-            (None, None, Some(e)) => self.channel_import(e),
+            (None, None, Some(e)) => each_of.or_else(|| self.channel_import(e)),
             _ => None,
         };
         let channel = literal.or(constant);
@@ -1266,6 +1274,7 @@ impl Extractor<'_, '_> {
             channel_expression,
             channel_prefix,
             choice: false,
+            each,
             handler_kind,
             channel_import,
             via,

@@ -26,6 +26,17 @@ pub(super) enum Table {
     Strings(Vec<String>),
 }
 
+/// What a loop's variable stands for.
+#[derive(Debug, Clone)]
+pub(super) enum LoopItems {
+    /// Each of these keys or strings.
+    Keys(Vec<String>),
+    /// Each item of a list another module (or factory) exports, read once it is known
+    /// (`ipcMainEvents.forEach((name) => …)` after `import { ipcMainEvents } from
+    /// "./ipc-events"`).
+    Imported(crate::facts::ChannelImport),
+}
+
 /// How a loop goes over a table.
 enum Over {
     /// `Object.entries(t)`: `[key, value]` pairs.
@@ -71,8 +82,9 @@ impl Extractor<'_, '_> {
         }
     }
 
-    /// What a loop's iterable is: `Object.entries(t)`, `Object.keys(t)` or an array.
-    fn iterated(&self, expr: &Expr) -> Option<(Vec<String>, Over)> {
+    /// What a loop's iterable is: `Object.entries(t)`, `Object.keys(t)` or an array, or the
+    /// items of a list another module exports.
+    fn iterated(&self, expr: &Expr) -> Option<(LoopItems, Over)> {
         if let Expr::Call(call) = unwrap(expr)
             && let [arg] = call.args.as_slice()
             && arg.spread.is_none()
@@ -83,14 +95,18 @@ impl Extractor<'_, '_> {
                 "Object.keys" => Over::Keys,
                 _ => return None,
             };
-            return Some((self.table_keys(&arg.expr, &over)?, over));
+            return Some((LoopItems::Keys(self.table_keys(&arg.expr, &over)?), over));
         }
-        Some((self.table_keys(expr, &Over::Items)?, Over::Items))
+        let items = match self.table_keys(expr, &Over::Items) {
+            Some(keys) => LoopItems::Keys(keys),
+            None => LoopItems::Imported(self.channel_import(expr)?),
+        };
+        Some((items, Over::Items))
     }
 
     /// Binds the variable a loop's pattern names (the key of an `[key, value]` pair for
     /// entries) to the keys, in `scope`.
-    fn bind_loop(&mut self, pat: &Pat, (keys, over): (Vec<String>, Over), scope: u32) {
+    fn bind_loop(&mut self, pat: &Pat, (keys, over): (LoopItems, Over), scope: u32) {
         let pat = match (pat, over) {
             (Pat::Array(array), Over::Entries) => match array.elems.first() {
                 Some(Some(first)) => first,
@@ -125,7 +141,7 @@ impl Extractor<'_, '_> {
             self.table_keys(&stmt.right, &Over::Keys),
         ) {
             let scope = self.scopes.current();
-            self.bind_loop(pat, (keys, Over::Keys), scope);
+            self.bind_loop(pat, (LoopItems::Keys(keys), Over::Keys), scope);
         }
     }
 
@@ -161,7 +177,7 @@ impl Extractor<'_, '_> {
     }
 
     /// The keys a channel written as a loop's variable stands for.
-    pub(super) fn loop_channel(&self, channel: &Expr) -> Option<&Vec<String>> {
+    pub(super) fn loop_channel(&self, channel: &Expr) -> Option<&LoopItems> {
         if self.loop_channels.is_empty() {
             return None;
         }

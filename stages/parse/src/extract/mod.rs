@@ -621,7 +621,7 @@ struct Extractor<'s, 'c> {
     /// Names bound to a glob's listing, or to one file of it ([`globs::Listed`]).
     listed: Scoped<globs::Listed>,
     /// Loop variables that stand for each key of a table.
-    loop_channels: Scoped<Vec<String>>,
+    loop_channels: Scoped<loops::LoopItems>,
     /// The file's functions that forward a parameter as an IPC channel, by name.
     helpers: Scoped<prepass::Helper>,
     /// The directories the file's named functions join a dynamic last part under
@@ -1083,24 +1083,44 @@ impl Extractor<'_, '_> {
                 }
             }
         }
-        for op in &mut self.facts.ipc {
+        // Nothing reads the operations by index past this point: a loop over a list another
+        // factory exports becomes one operation an item.
+        let ops = std::mem::take(&mut self.facts.ipc);
+        let mut settled = Vec::with_capacity(ops.len());
+        let mut room = crate::facts::MAX_ITEM_OPERATIONS;
+        for mut op in ops {
             let Some(crate::facts::ChannelImport {
                 from: crate::facts::ImportFrom::Module(module),
                 path,
             }) = &op.channel_import
             else {
+                settled.push(op);
                 continue;
             };
             let value = self
                 .factory_strings
                 .get(&(module.bundle, module.key.clone()))
-                .and_then(|exports| crate::facts::exported_string(exports, path));
-            if let Some(channel) = value {
-                op.channel = Some(channel.to_owned());
-                op.channel_import = None;
-                self.facts.dynamic_findings = self.facts.dynamic_findings.saturating_sub(1);
+                .and_then(|exports| crate::facts::exported_value(exports, path));
+            match value {
+                Some(list) if op.each => {
+                    let items = op.for_each_item(list, &mut room);
+                    if items.is_empty() {
+                        settled.push(op);
+                    } else {
+                        settled.extend(items);
+                        self.facts.dynamic_findings = self.facts.dynamic_findings.saturating_sub(1);
+                    }
+                }
+                Some(crate::facts::Constant::Str(channel)) if !op.each => {
+                    op.channel = Some(channel.clone());
+                    op.channel_import = None;
+                    self.facts.dynamic_findings = self.facts.dynamic_findings.saturating_sub(1);
+                    settled.push(op);
+                }
+                _ => settled.push(op),
             }
         }
+        self.facts.ipc = settled;
     }
 
     /// Adds to each factory's strings what it re-exports from another factory of its bundle

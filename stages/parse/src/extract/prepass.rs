@@ -1393,14 +1393,33 @@ impl PrePass {
         if self.constants.is_empty() || !constants::foldable(init) {
             return None;
         }
+        constants::fold(init, &mut |part| self.fixed_string(part))
+    }
+
+    /// The string a name the file binds with `const`, or a member of one (an enum's), is.
+    fn fixed_string(&self, part: &Expr) -> Option<String> {
         let (constants, scopes) = (&self.constants, &self.scopes);
-        constants::fold(init, &mut |part| {
-            let root = names::dotted(part);
-            let root = root.split('.').next().unwrap_or("");
-            constants
-                .resolve(root, scopes)
-                .filter(|b| b.how == Binding::Fixed)?;
-            constants::string_of(part, |root| constants.resolve(root, scopes), |_| 0)
+        let root = names::dotted(part);
+        let root = root.split('.').next().unwrap_or("");
+        constants
+            .resolve(root, scopes)
+            .filter(|b| b.how == Binding::Fixed)?;
+        constants::string_of(part, |root| constants.resolve(root, scopes), |_| 0)
+    }
+
+    /// An array of strings ([`constants::list`]): literals, `const` names or members bound
+    /// to them, concatenations of them, and members of the file's own CommonJS exports
+    /// (`exports.LOGGED = [exports.LOG, exports.FLUSH]`, as `tsc` writes an exported list).
+    fn listed(&self, init: &Expr) -> Option<Constant> {
+        constants::list(init, &mut |item| {
+            if let Expr::Member(member) = unwrap(item)
+                && constants::commonjs_exports(&names::dotted(&member.obj))
+            {
+                let name = member.prop.as_ident()?;
+                return crate::facts::exported_string_at(&self.exported, &name.sym, &[])
+                    .map(str::to_owned);
+            }
+            self.folded(item).or_else(|| self.fixed_string(item))
         })
     }
 
@@ -1780,10 +1799,11 @@ impl Visit for PrePass {
                 if self.reads_ipc() {
                     self.api_exports.push((name.to_owned(), name.to_owned()));
                 }
-                // `export const GET = "settings:get"`.
+                // `export const GET = "settings:get"`, and `export const CHANNELS = [GET, …]`.
                 if var.kind == swc_ecma_ast::VarDeclKind::Const
-                    && let Some(value) =
-                        constants::constant(init).or_else(|| self.folded(init).map(Constant::Str))
+                    && let Some(value) = constants::constant(init)
+                        .or_else(|| self.folded(init).map(Constant::Str))
+                        .or_else(|| self.listed(init))
                 {
                     self.exported.push((name.to_owned(), value));
                 }
@@ -1983,7 +2003,8 @@ impl Visit for PrePass {
                 _ => None,
             }
             .or_else(|| constants::constant(init).map(|value| (value, declared)))
-            .or_else(|| self.folded(init).map(|s| (Constant::Str(s), declared)));
+            .or_else(|| self.folded(init).map(|s| (Constant::Str(s), declared)))
+            .or_else(|| self.listed(init).map(|list| (list, declared)));
             if let Some((value, how)) = value {
                 let scope = self.scopes.current();
                 self.constants
@@ -2251,12 +2272,21 @@ impl Visit for PrePass {
             && let AssignTarget::Simple(SimpleAssignTarget::Member(member)) = &assign.left
             && constants::on_commonjs_exports(member)
         {
+            let before = self.exported.len();
             constants::exported_by(
                 member,
                 &assign.right,
                 constants::commonjs_exports,
                 &mut self.exported,
             );
+            // `exports.CHANNELS = [Channel.A, …]`, as `tsc` writes an exported list.
+            if self.exported.len() == before
+                && let swc_ecma_ast::MemberProp::Ident(prop) = &member.prop
+                && constants::commonjs_exports(&names::dotted(&member.obj))
+                && let Some(list) = self.listed(&assign.right)
+            {
+                self.exported.push((prop.sym.to_string(), list));
+            }
             if let Some(export) = constants::commonjs_export_path(member, (None, None)) {
                 // `module.exports = { A, B: b }`, `exports.A = A`: names the file binds,
                 // looked up once it is read (at the top level only, where those names are the
