@@ -2557,6 +2557,54 @@ fn loops_over_imported_lists_become_at_most_4096_operations_a_file() {
 }
 
 #[test]
+fn a_name_bound_to_a_pages_web_contents_sends_to_the_page() {
+    // `const wc = win.webContents; wc.send(…)`, and electron-fiddle's main-side helper, whose
+    // target is `target || getOrCreateMainWindow().webContents`; a name bound to another
+    // member of the window is no WebContents.
+    let dir = app_tree(&[
+        (
+            "main.js",
+            r#"const { BrowserWindow } = require("electron");
+const win = new BrowserWindow({});
+const wc = win.webContents;
+wc.send("to:page", 1);
+function send(channel, target) {
+  const _target = target || BrowserWindow.getFocusedWindow().webContents;
+  _target.send(channel);
+}
+send("via:helper");
+const other = win.other;
+other.send("not:ipc");
+const literal = "x" || win.webContents;
+literal.send("not:either");
+"#,
+        ),
+        (
+            "page.js",
+            r#"const { ipcRenderer } = require("electron");
+ipcRenderer.on("to:page", () => 1);
+ipcRenderer.on("via:helper", () => 1);
+"#,
+        ),
+    ]);
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let sends: BTreeSet<(&str, &str)> = result["graph"]["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| &e["properties"])
+        .filter(|p| p["operation"] == "webcontents-send")
+        .filter_map(|p| Some((p["channel"].as_str()?, p["via"].as_str().unwrap_or("-"))))
+        .collect();
+    assert_eq!(
+        sends,
+        BTreeSet::from([("to:page", "-"), ("via:helper", "send")])
+    );
+    let to_pages = &result["summary"]["ipc"]["main_to_renderer"];
+    assert_eq!(to_pages["channels_a_page_listens_on"], 2, "{to_pages}");
+}
+
+#[test]
 fn members_and_helpers_that_spread_their_rest_parameter_forward_its_first_as_the_channel() {
     // `invoke: (...args) => ipcRenderer.invoke(...args)`, as many preloads expose
     // `ipcRenderer`: the page's first argument is the channel. The same for a helper of the

@@ -202,3 +202,81 @@ fn package_specifiers_resolve_where_nodes_resolver_does() {
         "no specifier resolved differently under require and import"
     );
 }
+
+/// Each package's `exports` map gives `loads` edges to the files it names: for every subpath
+/// an edge names (`./main#import` is the subpath `./main`) of a package installed at the top
+/// of `node_modules`, the file Node.js resolves `<package>/<subpath>` to, under `require`
+/// and under `import`, is one the package's node loads.
+#[test]
+fn a_packages_exports_loads_what_nodes_resolver_picks() {
+    let root = support::corpus("exports-corpus.sh", "exports").join("tree");
+    let result = support::tool_json("analyze-javascript-application", &root, &[])["result"].clone();
+    let packages: BTreeMap<&str, (&str, &str)> = result["graph"]["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["kind"] == "package")
+        .filter_map(|n| {
+            let p = &n["observations"][0]["properties"];
+            let path = p["path"].as_str()?;
+            let dir = path.strip_suffix("/package.json")?;
+            let name = dir.strip_prefix("node_modules/")?;
+            // A package at the top of `node_modules` (scoped or not).
+            (name.matches('/').count() == usize::from(name.starts_with('@')))
+                .then_some((n["node_id"].as_str().unwrap(), (name, p["name"].as_str()?)))
+        })
+        .collect();
+    // (package name, subpath) → the files the package's edges load for it.
+    let mut loads: BTreeMap<(&str, String), BTreeSet<&str>> = BTreeMap::new();
+    for edge in result["graph"]["edges"].as_array().unwrap() {
+        let p = &edge["properties"];
+        if edge["relation"] != "loads" || p["field"] != "exports" {
+            continue;
+        }
+        let Some(&(_, name)) = packages.get(edge["source_node_id"].as_str().unwrap()) else {
+            continue;
+        };
+        for condition in p["conditions"].as_array().unwrap() {
+            let subpath = condition.as_str().unwrap().split('#').next().unwrap();
+            loads
+                .entry((name, subpath.to_owned()))
+                .or_default()
+                .insert(p["resolved_path"].as_str().unwrap());
+        }
+    }
+    let queries: Vec<(Reference, &BTreeSet<&str>)> = loads
+        .iter()
+        .flat_map(|((name, subpath), files)| {
+            let specifier = match subpath.strip_prefix('.') {
+                Some(rest) => format!("{name}{rest}"),
+                None => (*name).to_owned(),
+            };
+            ["require", "import"].map(|system| {
+                let reference = Reference {
+                    from: "app/main.js".to_owned(),
+                    specifier: specifier.clone(),
+                    system,
+                    status: String::new(),
+                    resolved: None,
+                };
+                (reference, files)
+            })
+        })
+        .collect();
+    let references: Vec<Reference> = queries.iter().map(|(r, _)| r.clone()).collect();
+    let answers = node_resolve(&root, &references);
+    let mut checked = 0;
+    let mut mismatches = Vec::new();
+    for ((reference, files), answer) in queries.iter().zip(&answers) {
+        // A subpath one syntax's conditions do not export (`import` only) fails there.
+        let Some(path) = answer["path"].as_str() else {
+            continue;
+        };
+        checked += 1;
+        if !files.contains(path) {
+            mismatches.push(format!("{reference:?}: node {path}, rea {files:?}"));
+        }
+    }
+    assert!(mismatches.is_empty(), "{}", mismatches.join("\n"));
+    assert!(checked >= 20, "{checked} of {}", references.len());
+}

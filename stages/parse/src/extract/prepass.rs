@@ -411,6 +411,19 @@ fn exported_names(export: String, value: &Expr) -> Vec<(String, String)> {
     }
 }
 
+/// Whether `init` is a page's WebContents: a member `.webContents`, or a choice one of
+/// whose branches is one and none a literal (`target || win.webContents`).
+fn holds_web_contents(init: &Expr) -> bool {
+    let mut branches = Vec::new();
+    names::alternatives(init, &mut branches, 0);
+    let contents =
+        |e: &Expr| matches!(unwrap(e), Expr::Member(m) if m.prop.is_ident_with("webContents"));
+    branches.iter().any(|b| contents(b))
+        && branches
+            .iter()
+            .all(|b| matches!(unwrap(b), Expr::Ident(_) | Expr::Member(_) | Expr::Call(_)))
+}
+
 /// The name a named import imports: `a` of `import { a as b }`, or of `import { a }`.
 fn imported_name(named: &swc_ecma_ast::ImportNamedSpecifier) -> String {
     match &named.imported {
@@ -1930,6 +1943,16 @@ impl Visit for PrePass {
     }
 
     fn visit_var_declarator(&mut self, decl: &VarDeclarator) {
+        // `const wc = win.webContents`, `const target = t || mainWindow().webContents`: a
+        // name for a page's WebContents, whose `send` is `webContents.send`.
+        if self.electron
+            && let (Pat::Ident(ident), Some(init)) = (&decl.name, decl.init.as_deref())
+            && holds_web_contents(init)
+        {
+            let scope = self.scopes.current();
+            self.aliases
+                .bind(&ident.id.sym, scope, Some("webContents".to_owned()));
+        }
         if self.reads_choices() {
             match &decl.name {
                 Pat::Ident(ident) => self.choices.declared(
