@@ -414,10 +414,16 @@ fn exported_names(export: String, value: &Expr) -> Vec<(String, String)> {
 /// Whether `init` is a page's WebContents: a member `.webContents`, or a choice one of
 /// whose branches is one and none a literal (`target || win.webContents`).
 fn holds_web_contents(init: &Expr) -> bool {
-    let mut branches = Vec::new();
-    names::alternatives(init, &mut branches, 0);
     let contents =
         |e: &Expr| matches!(unwrap(e), Expr::Member(m) if m.prop.is_ident_with("webContents"));
+    // Most declarations are neither: no list of branches for them.
+    match unwrap(init) {
+        Expr::Member(_) => return contents(init),
+        Expr::Bin(_) | Expr::Cond(_) => {}
+        _ => return false,
+    }
+    let mut branches = Vec::new();
+    names::alternatives(init, &mut branches, 0);
     branches.iter().any(|b| contents(b))
         && branches
             .iter()
