@@ -125,6 +125,16 @@ fn paired_by<'a>(result: &'a Value, [a, b, c]: [&str; 3]) -> BTreeSet<(&'a str, 
 
 /// A temporary application directory: a `package.json` whose `main` is `main.js`, and
 /// `files`.
+/// The channels the graph's edges name.
+fn edge_channels(result: &Value) -> BTreeSet<&str> {
+    result["graph"]["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| e["properties"]["channel"].as_str())
+        .collect()
+}
+
 fn app_tree(files: &[(&str, &str)]) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let mut all = vec![(
@@ -2365,12 +2375,7 @@ function other(ipc) { ipc.handle("shadowed", () => 1); }
             ("say-hello", "o.invoke", "main.js"),
         ])
     );
-    let channels: BTreeSet<&str> = result["graph"]["edges"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|e| e["properties"]["channel"].as_str())
-        .collect();
+    let channels = edge_channels(&result);
     assert!(!channels.contains("not-a-channel"), "{channels:?}");
     assert!(!channels.contains("shadowed"), "{channels:?}");
     assert_eq!(result["summary"]["ipc"]["paired_renderer_transmissions"], 2);
@@ -2468,12 +2473,7 @@ ipc.invoke("a:default");
             ("a:whole", "ipc.send", "main.js"),
         ])
     );
-    let channels: BTreeSet<&str> = result["graph"]["edges"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|e| e["properties"]["channel"].as_str())
-        .collect();
+    let channels = edge_channels(&result);
     assert!(!channels.contains("not-a-channel"), "{channels:?}");
     assert_eq!(result["summary"]["ipc"]["paired_renderer_transmissions"], 5);
 }

@@ -1135,23 +1135,31 @@ fn package_export_loads(
         }
     }
     for (path, conditions) in targets {
-        let Some(target) = b.env.file_nodes.get(&path).cloned() else {
-            continue;
-        };
-        b.edge(
-            id,
-            &target,
-            "loads",
-            json!({"field": "exports", "conditions": conditions, "resolved_path": path}),
-            inferred(
-                "high",
-                file.sha256.as_deref(),
-                artifact_path(&file.path),
-                "discover-package-entrypoint",
-            ),
-        )?;
+        let props = json!({"field": "exports", "conditions": conditions, "resolved_path": path});
+        package_loads(b, id, file, &path, props)?;
     }
     Ok(())
+}
+
+/// A `loads` edge from a package's node `id` to the file at `path`, when it is one of the
+/// application's, as the package's `package.json` (`file`) declares it.
+fn package_loads(
+    b: &mut Out<'_, '_>,
+    id: &str,
+    file: &FileFacts,
+    path: &str,
+    props: Value,
+) -> Result<(), Failure> {
+    let Some(target) = b.env.file_nodes.get(path).cloned() else {
+        return Ok(());
+    };
+    let evidence = inferred(
+        "high",
+        file.sha256.as_deref(),
+        artifact_path(&file.path),
+        "discover-package-entrypoint",
+    );
+    b.edge(id, &target, "loads", props, evidence)
 }
 
 /// The helper `file` exports as `export` that `call` names, with the file's path.
@@ -2285,24 +2293,9 @@ fn project_packages(b: &mut Out<'_, '_>, parsed: &[FileFacts]) -> Result<Option<
                 &format!("./{}", main.trim_start_matches("./")),
                 Context::ModuleSpecifier,
             );
-            if let Some(target) = resolution
-                .path
-                .as_deref()
-                .and_then(|p| b.env.file_nodes.get(p))
-                .cloned()
-            {
-                b.edge(
-                    &id,
-                    &target,
-                    "loads",
-                    json!({"field": "main", "resolved_path": resolution.path}),
-                    inferred(
-                        "high",
-                        file.sha256.as_deref(),
-                        artifact_path(&file.path),
-                        "discover-package-entrypoint",
-                    ),
-                )?;
+            if let Some(path) = resolution.path {
+                let props = json!({"field": "main", "resolved_path": path});
+                package_loads(b, &id, file, &path, props)?;
             }
         }
         package_export_loads(b, &id, file, package)?;
