@@ -3109,6 +3109,75 @@ ipcRenderer.send(PREFIX + id + ":close");"#,
     }
 }
 
+/// @sentry/electron names its channels with a function of a namespace given at run time,
+/// `ipcUtil.createKey("scope")`, on both sides: each dynamic transmission pairs, as a
+/// candidate, with the one registration made by the same call of the same strings (names
+/// bound to strings read as their strings); two registrations of one call pair with
+/// neither, and a call with another argument is no key.
+#[test]
+fn dynamic_channels_made_by_the_same_call_of_strings_pair_as_candidates() {
+    let dir = app_tree(&[
+        (
+            "util.js",
+            r#"exports.ipcChannelUtils = (ns) => ({ createKey: (c) => `${ns}.${c}` });"#,
+        ),
+        (
+            "main.js",
+            r#"const { ipcMain, BrowserWindow } = require("electron");
+const ipcUtil = require("./util").ipcChannelUtils(process.env.NS);
+new BrowserWindow({});
+ipcMain.on(ipcUtil.createKey("start"), () => 1);
+ipcMain.handle(ipcUtil.createKey("feedback"), () => 1);
+ipcMain.on(ipcUtil.createKey("twice"), () => 1);
+ipcMain.on(ipcUtil.createKey("twice"), () => 2);
+ipcMain.on(ipcUtil.createKey("start", process.pid), () => 3);
+"#,
+        ),
+        (
+            "preload.js",
+            r#"const { ipcRenderer } = require("electron");
+const ipcUtil = require("./util").ipcChannelUtils(window.ns);
+const START = "start";
+ipcRenderer.send(ipcUtil.createKey(START));
+ipcRenderer.invoke(ipcUtil.createKey("feedback"));
+ipcRenderer.send(ipcUtil.createKey("twice"));
+ipcRenderer.send(ipcUtil.createKey("nobody"));
+"#,
+        ),
+    ]);
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let ipc = &result["summary"]["ipc"];
+    assert_eq!(ipc["call_paired_renderer_transmissions"], 2, "{ipc}");
+    assert_eq!(ipc["paired_renderer_transmissions"], 0, "{ipc}");
+    let paired: BTreeSet<(&str, &str, &str, &str)> = pairings(&result)
+        .map(|p| {
+            (
+                p["channel_call"].as_str().unwrap(),
+                p["pairing_basis"].as_str().unwrap(),
+                p["operation"].as_str().unwrap(),
+                p["handler_operation"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        paired,
+        BTreeSet::from([
+            (
+                r#"createKey("feedback")"#,
+                "unique-channel-call",
+                "invoke",
+                "handle"
+            ),
+            (r#"createKey("start")"#, "unique-channel-call", "send", "on"),
+        ])
+    );
+    for edge in result["graph"]["edges"].as_array().unwrap() {
+        if edge["properties"]["pairing_basis"] == "unique-channel-call" {
+            assert_eq!(edge["evidence"]["confidence"], "low", "{edge}");
+        }
+    }
+}
+
 /// electron-better-ipc (its `ipcMain` and `ipcRenderer` extend Electron's): the page's
 /// `callMain` pairs with the main process's `answerRenderer`, with or without the window
 /// that form may name first, and `callRenderer(win, channel)` is a main-side send on its

@@ -943,6 +943,7 @@ impl ImportedHelperCall {
                         |a| a.expression.clone(),
                     ),
                     channel_prefix: None,
+                    channel_call: None,
                     choice: false,
                     each: false,
                     handler_kind,
@@ -1040,6 +1041,10 @@ pub struct IpcOp {
     /// For a dynamic channel: the string it starts with, when its leading parts are strings
     /// (`"prompt-post-data:" + id`, `` `${PREFIX}:${id}` ``).
     pub channel_prefix: Option<String>,
+    /// For a dynamic channel made by a call whose arguments are strings: the function's name
+    /// and those strings, `createKey("scope")` of `ipcUtil.createKey("scope")`, as
+    /// @sentry/electron names its channels from a namespace given at run time.
+    pub channel_call: Option<String>,
     /// The channel is one of the strings a choice stands for (`flag ? "a" : "b"`, a name the
     /// function gives only strings): the call uses one of them.
     pub choice: bool,
@@ -1140,6 +1145,7 @@ impl GlobalCall {
             channel: Some(self.channel.clone()),
             channel_expression: self.channel_expression.clone(),
             channel_prefix: None,
+            channel_call: None,
             choice: false,
             each: false,
             handler_kind: self.handler_kind,

@@ -1158,6 +1158,16 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
             ipc["prefix_paired_renderer_transmissions"]
         );
     }
+    if ipc["call_paired_renderer_transmissions"]
+        .as_u64()
+        .unwrap_or(0)
+        > 0
+    {
+        say!(
+            "  ipc by call       {} dynamic renderer transmissions paired, as candidates, by the call of strings that makes their channel",
+            ipc["call_paired_renderer_transmissions"]
+        );
+    }
     if ipc["fanned_out_renderer_transmissions"]
         .as_u64()
         .unwrap_or(0)
@@ -1215,11 +1225,15 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
                 Some(via) => format!(" via {via}"),
                 None => String::new(),
             };
-            // A pairing by a dynamic channel's literal prefix shows the prefix, `*` after it.
+            // A pairing by a dynamic channel's literal prefix shows the prefix, `*` after it;
+            // one by the call that makes it, the call.
             // One paired, of several registrations, as the one the main entrypoint reaches
             // says so.
             let channel = match p["channel_prefix"].as_str() {
                 Some(prefix) => format!("{prefix}* (by prefix)"),
+                None if p["channel_call"].is_string() => {
+                    format!("{} (by call)", text(&p["channel_call"]))
+                }
                 None if p["pairing_basis"] == "unique-exact-channel-reached-from-main" => {
                     format!("{} (by reach)", text(&p["channel"]))
                 }

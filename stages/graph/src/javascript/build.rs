@@ -2457,12 +2457,24 @@ impl Pairing<'_> {
     }
 }
 
-/// The prefix a dynamic channel pairs by: its leading string, at least
-/// [`MIN_CHANNEL_PREFIX`] bytes.
-fn pairing_prefix(op: &IpcOp) -> Option<String> {
-    op.channel_prefix
-        .clone()
-        .filter(|p| p.len() >= MIN_CHANNEL_PREFIX)
+/// What a dynamic channel pairs by, as a candidate.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+enum PairKey {
+    /// Its leading string, at least [`MIN_CHANNEL_PREFIX`] bytes.
+    Prefix(String),
+    /// The call that makes it, with only strings for arguments (`createKey("scope")`).
+    Call(String),
+}
+
+/// What a dynamic channel pairs by: its prefix, or else the call that makes it.
+fn pairing_key(op: &IpcOp) -> Option<PairKey> {
+    match (&op.channel_prefix, &op.channel_call) {
+        (Some(prefix), _) if prefix.len() >= MIN_CHANNEL_PREFIX => {
+            Some(PairKey::Prefix(prefix.clone()))
+        }
+        (_, Some(call)) => Some(PairKey::Call(call.clone())),
+        _ => None,
+    }
 }
 
 /// The limitation of an `electron-main` role whose file shows no use of Electron.
@@ -2825,6 +2837,8 @@ struct Counts {
     /// process's registrations of the channel in the other mode.
     unpaired_channels: BTreeMap<String, (BTreeSet<String>, BTreeSet<&'static str>)>,
     prefix_paired: u64,
+    /// Dynamic transmissions paired by the call that makes their channel.
+    call_paired: u64,
     reached_paired: u64,
     fanned_out: u64,
     /// Messages the main process sends to pages (`webContents.send`, an event's reply, …).
@@ -2883,6 +2897,7 @@ impl Counts {
             mode_mismatched,
             unpaired_channels,
             prefix_paired,
+            call_paired,
             reached_paired,
             fanned_out,
             main_sends,
@@ -2930,6 +2945,7 @@ impl Counts {
             entry.1.extend(other);
         }
         self.prefix_paired += prefix_paired;
+        self.call_paired += call_paired;
         self.reached_paired += reached_paired;
         self.fanned_out += fanned_out;
         self.main_sends += main_sends;
@@ -3246,6 +3262,7 @@ fn bridged_operations(files: &Files, parsed: &[FileFacts]) -> HashMap<String, Ve
                     channel: Some(channel),
                     channel_expression,
                     channel_prefix: None,
+                    channel_call: None,
                     choice: false,
                     each: false,
                     handler_kind: None,
@@ -3332,7 +3349,7 @@ struct Found<'p> {
     /// Main-side handler registrations by (channel, mode).
     handlers: Vec<((String, &'static str), Handler)>,
     /// Main-side registrations of dynamic channels with a literal prefix, by (prefix, mode).
-    prefix_handlers: Vec<((String, &'static str), Handler)>,
+    prefix_handlers: Vec<((PairKey, &'static str), Handler)>,
     /// Renderer transmissions: (source node, operation, file, file digest).
     transmissions: Vec<(String, &'p IpcOp, &'p FileFacts, String)>,
     /// Bridges: (API key, node, members, whether some members are unknown).
@@ -4041,8 +4058,8 @@ fn project_findings<'p>(
                         );
                         if let Some(ch) = &op.channel {
                             found.handlers.push(((ch.clone(), op.mode), entry));
-                        } else if let Some(prefix) = pairing_prefix(op) {
-                            found.prefix_handlers.push(((prefix, op.mode), entry));
+                        } else if let Some(key) = pairing_key(op) {
+                            found.prefix_handlers.push(((key, op.mode), entry));
                         }
                     }
                 }
@@ -4304,7 +4321,7 @@ fn project_findings<'p>(
     let mut c = Counts::default();
     // Handlers by channel, for pairing: (channel, mode) → [(handler node, path, operation)].
     let mut handlers: BTreeMap<(String, &'static str), Vec<Handler>> = BTreeMap::new();
-    let mut prefix_handlers: BTreeMap<(String, &'static str), Vec<Handler>> = BTreeMap::new();
+    let mut prefix_handlers: BTreeMap<(PairKey, &'static str), Vec<Handler>> = BTreeMap::new();
     let mut transmissions = Vec::new();
     let mut bridges: BTreeMap<&str, Vec<Exposed<'_>>> = BTreeMap::new();
     let mut window_calls = Vec::new();
@@ -4404,20 +4421,36 @@ fn project_findings<'p>(
             sha: &sha,
         };
         let Some(channel) = &op.channel else {
-            // A dynamic channel with a literal prefix (`"prompt-post-data:" + id`) pairs, as
-            // a candidate, with the one main-side registration of the same prefix and mode.
-            let Some(prefix) = pairing_prefix(op) else {
+            // A dynamic channel with a literal prefix (`"prompt-post-data:" + id`), or made by
+            // a call of strings (`createKey("scope")`), pairs, as a candidate, with the one
+            // main-side registration of the same prefix or call and mode.
+            let Some(key) = pairing_key(op) else {
                 continue;
             };
-            if let Some([(handler, handler_path, handler_operation, _)]) = prefix_handlers
-                .get(&(prefix.clone(), mode))
-                .map(Vec::as_slice)
+            if let Some([(handler, handler_path, handler_operation, _)]) =
+                prefix_handlers.get(&(key.clone(), mode)).map(Vec::as_slice)
             {
-                c.prefix_paired += 1;
-                let props = json!({"channel_prefix": prefix, "channel_expression": op.channel_expression,
-                        "pairing_basis": "unique-channel-prefix", "handler_path": handler_path,
-                        "handler_operation": handler_operation, "operation": op.operation});
-                pairing.write(sink, handler, props, ("low", "pair-ipc-channel-prefix"))?;
+                let (props, operation) = match key {
+                    PairKey::Prefix(prefix) => {
+                        c.prefix_paired += 1;
+                        (
+                            json!({"channel_prefix": prefix, "channel_expression": op.channel_expression,
+                                "pairing_basis": "unique-channel-prefix", "handler_path": handler_path,
+                                "handler_operation": handler_operation, "operation": op.operation}),
+                            "pair-ipc-channel-prefix",
+                        )
+                    }
+                    PairKey::Call(call) => {
+                        c.call_paired += 1;
+                        (
+                            json!({"channel_call": call, "channel_expression": op.channel_expression,
+                                "pairing_basis": "unique-channel-call", "handler_path": handler_path,
+                                "handler_operation": handler_operation, "operation": op.operation}),
+                            "pair-ipc-channel-call",
+                        )
+                    }
+                };
+                pairing.write(sink, handler, props, ("low", operation))?;
             }
             continue;
         };
@@ -5139,6 +5172,7 @@ fn finish(cx: &StageCx<'_>, p: Projected, request: &Request<'_>) -> Result<Built
                 "mode_mismatched_renderer_transmissions": c.mode_mismatched,
                 "unpaired_renderer_channels": unpaired_channels_json(&c.unpaired_channels),
                 "prefix_paired_renderer_transmissions": c.prefix_paired,
+                "call_paired_renderer_transmissions": c.call_paired,
                 "reached_paired_renderer_transmissions": c.reached_paired,
                 "fanned_out_renderer_transmissions": c.fanned_out,
                 "main_transmissions": c.main_sends,

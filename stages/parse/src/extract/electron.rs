@@ -126,6 +126,11 @@ pub(super) enum FactoryHelpers {
     Helpers(Vec<ExportedIpcHelper>),
 }
 
+/// Most arguments a channel made by a call may have to pair by them.
+const MAX_CHANNEL_CALL_ARGS: usize = 4;
+/// Most bytes of a channel call's key (`createKey("scope")`).
+const MAX_CHANNEL_CALL_BYTES: usize = 256;
+
 /// What a listener or handler argument is (reference §3: `handler_kind`).
 pub(super) fn handler_kind(arg: Option<&Expr>) -> &'static str {
     match arg {
@@ -1219,6 +1224,7 @@ impl Extractor<'_, '_> {
                     channel: Some(key),
                     channel_expression: channel_expression.clone(),
                     channel_prefix: None,
+                    channel_call: None,
                     choice,
                     each: false,
                     handler_kind,
@@ -1263,6 +1269,10 @@ impl Extractor<'_, '_> {
             }
             _ => None,
         };
+        let channel_call = match (&channel, &channel_prefix, channel_expr) {
+            (None, None, Some(e)) => self.channel_call(e),
+            _ => None,
+        };
         if channel.is_none() {
             self.facts.dynamic_findings += 1;
         }
@@ -1273,6 +1283,7 @@ impl Extractor<'_, '_> {
             channel,
             channel_expression,
             channel_prefix,
+            channel_call,
             choice: false,
             each,
             handler_kind,
@@ -1283,6 +1294,36 @@ impl Extractor<'_, '_> {
             handler_range: None,
             module: self.module(),
         });
+    }
+
+    /// A dynamic channel made by a call whose arguments are all strings (literals, or names
+    /// bound to them), `ipcUtil.createKey("scope")`: the function's name and the strings,
+    /// `createKey("scope")`, at most [`MAX_CHANNEL_CALL_ARGS`] of them and
+    /// [`MAX_CHANNEL_CALL_BYTES`] in all ([`IpcOp::channel_call`]).
+    fn channel_call(&self, expr: &Expr) -> Option<String> {
+        let Expr::Call(call) = unwrap(expr) else {
+            return None;
+        };
+        let name = match unwrap(call.callee.as_expr()?) {
+            Expr::Ident(function) => function.sym.to_string(),
+            Expr::Member(member) => member.prop.as_ident()?.sym.to_string(),
+            _ => return None,
+        };
+        if call.args.is_empty() || call.args.len() > MAX_CHANNEL_CALL_ARGS {
+            return None;
+        }
+        let mut key = name;
+        key.push('(');
+        for (i, arg) in call.args.iter().enumerate() {
+            let value = (arg.spread.is_none())
+                .then(|| string(&arg.expr).or_else(|| self.constant_string(&arg.expr)))??;
+            if i > 0 {
+                key.push_str(", ");
+            }
+            key.push_str(&format!("{value:?}"));
+        }
+        key.push(')');
+        (key.len() <= MAX_CHANNEL_CALL_BYTES).then_some(key)
     }
 
     /// The strings a channel written as a choice stands for: each branch of a conditional (or
