@@ -3113,7 +3113,8 @@ ipcRenderer.send(PREFIX + id + ":close");"#,
 /// `ipcUtil.createKey("scope")`, on both sides: each dynamic transmission pairs, as a
 /// candidate, with the one registration made by the same call of the same strings (names
 /// bound to strings read as their strings); two registrations of one call pair with
-/// neither, and a call with another argument is no key.
+/// neither, and a call with another argument, or of a minifier's one-letter name, is no
+/// key.
 #[test]
 fn dynamic_channels_made_by_the_same_call_of_strings_pair_as_candidates() {
     let dir = app_tree(&[
@@ -3131,6 +3132,7 @@ ipcMain.handle(ipcUtil.createKey("feedback"), () => 1);
 ipcMain.on(ipcUtil.createKey("twice"), () => 1);
 ipcMain.on(ipcUtil.createKey("twice"), () => 2);
 ipcMain.on(ipcUtil.createKey("start", process.pid), () => 3);
+ipcMain.on(k("short"), () => 4);
 "#,
         ),
         (
@@ -3142,6 +3144,7 @@ ipcRenderer.send(ipcUtil.createKey(START));
 ipcRenderer.invoke(ipcUtil.createKey("feedback"));
 ipcRenderer.send(ipcUtil.createKey("twice"));
 ipcRenderer.send(ipcUtil.createKey("nobody"));
+ipcRenderer.send(k("short"));
 "#,
         ),
     ]);

@@ -126,6 +126,8 @@ pub(super) enum FactoryHelpers {
     Helpers(Vec<ExportedIpcHelper>),
 }
 
+/// Fewest bytes the name of the function that makes a channel must have to pair by it.
+const MIN_CHANNEL_CALL_NAME: usize = 3;
 /// Most arguments a channel made by a call may have to pair by them.
 const MAX_CHANNEL_CALL_ARGS: usize = 4;
 /// Most bytes of a channel call's key (`createKey("scope")`).
@@ -1299,7 +1301,8 @@ impl Extractor<'_, '_> {
     /// A dynamic channel made by a call whose arguments are all strings (literals, or names
     /// bound to them), `ipcUtil.createKey("scope")`: the function's name and the strings,
     /// `createKey("scope")`, at most [`MAX_CHANNEL_CALL_ARGS`] of them and
-    /// [`MAX_CHANNEL_CALL_BYTES`] in all ([`IpcOp::channel_call`]).
+    /// [`MAX_CHANNEL_CALL_BYTES`] in all, the name at least [`MIN_CHANNEL_CALL_NAME`] bytes
+    /// ([`IpcOp::channel_call`]).
     fn channel_call(&self, expr: &Expr) -> Option<String> {
         let Expr::Call(call) = unwrap(expr) else {
             return None;
@@ -1309,7 +1312,11 @@ impl Extractor<'_, '_> {
             Expr::Member(member) => member.prop.as_ident()?.sym.to_string(),
             _ => return None,
         };
-        if call.args.is_empty() || call.args.len() > MAX_CHANNEL_CALL_ARGS {
+        // A minifier's one- or two-letter name says too little to tell functions apart.
+        if name.len() < MIN_CHANNEL_CALL_NAME
+            || call.args.is_empty()
+            || call.args.len() > MAX_CHANNEL_CALL_ARGS
+        {
             return None;
         }
         let mut key = name;
