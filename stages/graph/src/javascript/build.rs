@@ -3348,8 +3348,9 @@ struct Found<'p> {
     counts: Counts,
     /// Main-side handler registrations by (channel, mode).
     handlers: Vec<((String, &'static str), Handler)>,
-    /// Main-side registrations of dynamic channels with a literal prefix, by (prefix, mode).
-    prefix_handlers: Vec<((PairKey, &'static str), Handler)>,
+    /// Main-side registrations of dynamic channels with a literal prefix or made by a call
+    /// of strings, by (what they pair by, mode).
+    candidate_handlers: Vec<((PairKey, &'static str), Handler)>,
     /// Renderer transmissions: (source node, operation, file, file digest).
     transmissions: Vec<(String, &'p IpcOp, &'p FileFacts, String)>,
     /// Bridges: (API key, node, members, whether some members are unknown).
@@ -4059,7 +4060,7 @@ fn project_findings<'p>(
                         if let Some(ch) = &op.channel {
                             found.handlers.push(((ch.clone(), op.mode), entry));
                         } else if let Some(key) = pairing_key(op) {
-                            found.prefix_handlers.push(((key, op.mode), entry));
+                            found.candidate_handlers.push(((key, op.mode), entry));
                         }
                     }
                 }
@@ -4321,7 +4322,7 @@ fn project_findings<'p>(
     let mut c = Counts::default();
     // Handlers by channel, for pairing: (channel, mode) → [(handler node, path, operation)].
     let mut handlers: BTreeMap<(String, &'static str), Vec<Handler>> = BTreeMap::new();
-    let mut prefix_handlers: BTreeMap<(PairKey, &'static str), Vec<Handler>> = BTreeMap::new();
+    let mut candidate_handlers: BTreeMap<(PairKey, &'static str), Vec<Handler>> = BTreeMap::new();
     let mut transmissions = Vec::new();
     let mut bridges: BTreeMap<&str, Vec<Exposed<'_>>> = BTreeMap::new();
     let mut window_calls = Vec::new();
@@ -4332,8 +4333,8 @@ fn project_findings<'p>(
         for (key, handler) in found.handlers {
             handlers.entry(key).or_default().push(handler);
         }
-        for (key, handler) in found.prefix_handlers {
-            prefix_handlers.entry(key).or_default().push(handler);
+        for (key, handler) in found.candidate_handlers {
+            candidate_handlers.entry(key).or_default().push(handler);
         }
         transmissions.extend(found.transmissions);
         for (key, node, members, unknown) in found.bridges {
@@ -4427,8 +4428,9 @@ fn project_findings<'p>(
             let Some(key) = pairing_key(op) else {
                 continue;
             };
-            if let Some([(handler, handler_path, handler_operation, _)]) =
-                prefix_handlers.get(&(key.clone(), mode)).map(Vec::as_slice)
+            if let Some([(handler, handler_path, handler_operation, _)]) = candidate_handlers
+                .get(&(key.clone(), mode))
+                .map(Vec::as_slice)
             {
                 let (props, operation) = match key {
                     PairKey::Prefix(prefix) => {
