@@ -1049,7 +1049,7 @@ pub struct IpcOp {
     /// function gives only strings): the call uses one of them.
     pub choice: bool,
     /// The channel is each item of the list `channel_import` names, a loop's variable over
-    /// it: the operation is made once an item ([`IpcOp::for_each_item`]).
+    /// it: the operation is made once an item ([`IpcOp::settle`]).
     pub each: bool,
     pub handler_kind: Option<&'static str>,
     /// For a channel that is not known in this file: the export of another file it reads.
@@ -1105,29 +1105,34 @@ pub struct GlobalCall {
 }
 
 impl IpcOp {
-    /// The operations an operation over each item of a list stands for, once the list is
-    /// read: one for each string it holds (an array is the object of its indexes), read
-    /// through the expression as written, at most `room` of them (taken from it). Empty
-    /// when `list` holds no string.
-    pub fn for_each_item(&self, list: &Constant, room: &mut usize) -> Vec<IpcOp> {
-        let Constant::Object(items) = list else {
-            return Vec::new();
+    /// The operations this one is once the value its `channel_import` reads is known: the
+    /// operation on that string, or, for a loop over a list ([`IpcOp::each`]), one operation
+    /// for each string the list holds (an array is the object of its indexes), read through
+    /// the expression as written, at most `room` of them (taken from it). `None` when the
+    /// value settles nothing (no string there, or no room left).
+    pub fn settle(&self, value: &Constant, room: &mut usize) -> Option<Vec<IpcOp>> {
+        let settled = |channel: &str| IpcOp {
+            channel: Some(channel.to_owned()),
+            channel_import: None,
+            each: false,
+            ..self.clone()
         };
-        let taken: Vec<IpcOp> = items
-            .iter()
-            .filter_map(|(_, item)| match item {
-                Constant::Str(channel) => Some(IpcOp {
-                    channel: Some(channel.clone()),
-                    channel_import: None,
-                    each: false,
-                    ..self.clone()
-                }),
-                Constant::Object(_) => None,
-            })
-            .take(*room)
-            .collect();
-        *room -= taken.len();
-        taken
+        match (value, self.each) {
+            (Constant::Str(channel), false) => Some(vec![settled(channel)]),
+            (Constant::Object(items), true) => {
+                let taken: Vec<IpcOp> = items
+                    .iter()
+                    .filter_map(|(_, item)| match item {
+                        Constant::Str(channel) => Some(settled(channel)),
+                        Constant::Object(_) => None,
+                    })
+                    .take(*room)
+                    .collect();
+                *room -= taken.len();
+                (!taken.is_empty()).then_some(taken)
+            }
+            _ => None,
+        }
     }
 }
 

@@ -3193,21 +3193,12 @@ fn imported_channels(files: &Files, parsed: &[FileFacts]) -> HashMap<String, Vec
                 ops.push(op.clone());
                 continue;
             };
-            match imported_value(files, &by_path, &file.path, import) {
-                // A loop's variable over a list the file exports: each of its strings.
-                Some(list) if op.each => {
-                    let items = op.for_each_item(list, &mut room);
-                    if items.is_empty() {
-                        ops.push(op.clone());
-                    } else {
-                        ops.extend(items);
-                    }
-                }
-                Some(rea_parse::Constant::Str(channel)) if !op.each => ops.push(IpcOp {
-                    channel: Some(channel.clone()),
-                    ..op.clone()
-                }),
-                _ => ops.push(op.clone()),
+            // A loop's variable over a list the file exports is each of its strings.
+            match imported_value(files, &by_path, &file.path, import)
+                .and_then(|value| op.settle(value, &mut room))
+            {
+                Some(settled) => ops.extend(settled),
+                None => ops.push(op.clone()),
             }
         }
         out.insert(file.path.clone(), ops);

@@ -901,8 +901,9 @@ struct ExportedStrings {
 }
 
 impl ExportedStrings {
-    /// An array of strings the factory's body writes ([`constants::list`]): literals, and
-    /// names it binds once to strings (`const LOGGED = [LOG, FLUSH]`).
+    /// An array of strings the factory's body writes or exports as a value
+    /// ([`constants::list`]): literals, and names it binds once to strings (`const LOGGED =
+    /// [LOG, FLUSH]`, `n.d(t, ["L", 0, ["a", "b"]])`).
     fn listed(&self, init: &Expr) -> Option<Constant> {
         self.listed_with(init, |_| false)
     }
@@ -1396,7 +1397,9 @@ impl FactoryWalker<'_> {
                     }
                 }
                 value => {
-                    if let Some(value) = constants::constant(value) {
+                    if let Some(value) =
+                        constants::constant(value).or_else(|| strings.listed(value))
+                    {
                         strings.values.push((name, value));
                     }
                 }
@@ -1889,7 +1892,7 @@ impl FactoryWalker<'_> {
         let local = match exported {
             Exported::Value(Expr::Ident(local)) => Some(local),
             Exported::Value(value) => {
-                if let Some(value) = constants::constant(value) {
+                if let Some(value) = constants::constant(value).or_else(|| strings.listed(value)) {
                     strings.values.push((name.to_owned(), value));
                 }
                 None

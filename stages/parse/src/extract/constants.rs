@@ -91,21 +91,6 @@ fn read(expr: &Expr, budget: &mut usize, depth: usize) -> Option<Constant> {
             }
             Some(Constant::Object(members))
         }
-        // An array bound or exported whole is the object of its indexes, as JavaScript keeps
-        // it, and only when every item is known: a loop over it then reads each of its
-        // strings. (Not inside an object: a table's arrays are read by no loop.)
-        Expr::Array(array) if depth == 0 && !array.elems.is_empty() => {
-            let mut members = Vec::with_capacity(array.elems.len());
-            for (i, item) in array.elems.iter().enumerate() {
-                if *budget == 0 {
-                    return None;
-                }
-                *budget -= 1;
-                let item = item.as_ref().filter(|e| e.spread.is_none())?;
-                members.push((i.to_string(), read(&item.expr, budget, depth + 1)?));
-            }
-            Some(Constant::Object(members))
-        }
         // `Object.freeze({…})`, as channel tables are often written.
         Expr::Call(call) if depth < MAX_DEPTH => {
             let [arg] = call.args.as_slice() else {
@@ -352,7 +337,6 @@ pub(super) fn exported_by(
             out.push((prop.sym.to_string(), value));
         }
     } else if is_exports(&names::dotted_member(member))
-        && !matches!(unwrap(value), Expr::Array(_))
         && let Some(Constant::Object(members)) = constant(value)
     {
         out.extend(members);
@@ -364,7 +348,7 @@ pub(super) const MAX_LISTED: usize = 256;
 
 /// An array whose every item is a string, a literal or one `item` reads (a name bound to
 /// one, an enum's member, a member of the module's own exports): the object of its indexes,
-/// as [`constant`] keeps an array of literals, so that a loop over an imported list of
+/// as JavaScript keeps an array, so that a loop over an imported list of
 /// channels reads its strings (electron-fiddle's `ipcMainEvents.forEach((name) =>
 /// ipcMain.on(name, …))`). At most [`MAX_LISTED`] items.
 pub(super) fn list(expr: &Expr, item: &mut dyn FnMut(&Expr) -> Option<String>) -> Option<Constant> {

@@ -2,6 +2,8 @@
 //! exposures, IPC operations, sender-validation candidates, utility processes, child
 //! processes, `shell.openExternal`, and renderer loads.
 
+use std::fmt::Write as _;
+
 use swc_common::{Span, Spanned};
 use swc_ecma_ast::{BinExpr, BinaryOp, CallExpr, Expr, Lit, ObjectLit, Pat, Prop, PropOrSpread};
 
@@ -1327,7 +1329,7 @@ impl Extractor<'_, '_> {
             if i > 0 {
                 key.push_str(", ");
             }
-            key.push_str(&format!("{value:?}"));
+            let _ = write!(key, "{value:?}");
         }
         key.push(')');
         (key.len() <= MAX_CHANNEL_CALL_BYTES).then_some(key)

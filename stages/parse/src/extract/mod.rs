@@ -1088,7 +1088,7 @@ impl Extractor<'_, '_> {
         let ops = std::mem::take(&mut self.facts.ipc);
         let mut settled = Vec::with_capacity(ops.len());
         let mut room = crate::facts::MAX_ITEM_OPERATIONS;
-        for mut op in ops {
+        for op in ops {
             let Some(crate::facts::ChannelImport {
                 from: crate::facts::ImportFrom::Module(module),
                 path,
@@ -1097,27 +1097,17 @@ impl Extractor<'_, '_> {
                 settled.push(op);
                 continue;
             };
-            let value = self
+            let ops = self
                 .factory_strings
                 .get(&(module.bundle, module.key.clone()))
-                .and_then(|exports| crate::facts::exported_value(exports, path));
-            match value {
-                Some(list) if op.each => {
-                    let items = op.for_each_item(list, &mut room);
-                    if items.is_empty() {
-                        settled.push(op);
-                    } else {
-                        settled.extend(items);
-                        self.facts.dynamic_findings = self.facts.dynamic_findings.saturating_sub(1);
-                    }
-                }
-                Some(crate::facts::Constant::Str(channel)) if !op.each => {
-                    op.channel = Some(channel.clone());
-                    op.channel_import = None;
+                .and_then(|exports| crate::facts::exported_value(exports, path))
+                .and_then(|value| op.settle(value, &mut room));
+            match ops {
+                Some(ops) => {
+                    settled.extend(ops);
                     self.facts.dynamic_findings = self.facts.dynamic_findings.saturating_sub(1);
-                    settled.push(op);
                 }
-                _ => settled.push(op),
+                None => settled.push(op),
             }
         }
         self.facts.ipc = settled;
