@@ -3181,6 +3181,75 @@ ipcRenderer.send(k("short"));
     }
 }
 
+/// better-auth's Electron plugin names its channels after a prefix given at run time,
+/// `` `${prefix}getUser` `` on both sides: a dynamic channel that starts with a value not
+/// known pairs, as a candidate, with the one registration of the same template (a
+/// concatenation and a template literal alike, names bound to strings read as their
+/// strings, runs of unknown values one `${…}`); two registrations of one template pair with
+/// neither, another mode does not pair, and a template of fewer than 3 bytes of strings is
+/// no key.
+#[test]
+fn dynamic_channels_of_the_same_template_pair_as_candidates() {
+    let dir = app_tree(&[
+        (
+            "main.js",
+            r#"const { ipcMain, BrowserWindow } = require("electron");
+const prefix = process.env.PREFIX;
+new BrowserWindow({});
+ipcMain.handle(`${prefix}getUser`, () => 1);
+ipcMain.on(prefix + "signOut", () => 1);
+ipcMain.on(`${prefix}:${process.pid}:close`, () => 1);
+ipcMain.on(`${prefix}twice`, () => 1);
+ipcMain.on(`${prefix}twice`, () => 2);
+ipcMain.on(`${prefix}listen`, () => 3);
+ipcMain.on(`${prefix}-a`, () => 4);
+"#,
+        ),
+        (
+            "preload.js",
+            r#"const { ipcRenderer } = require("electron");
+const p = window.prefix;
+const SIGN_OUT = "signOut";
+ipcRenderer.invoke(`${p}getUser`);
+ipcRenderer.send(`${p}${SIGN_OUT}`);
+ipcRenderer.send(p + ":" + window.id + ":close");
+ipcRenderer.send(`${p}twice`);
+ipcRenderer.invoke(`${p}listen`);
+ipcRenderer.send(`${p}-a`);
+ipcRenderer.send(`${p}nobody`);
+"#,
+        ),
+    ]);
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let ipc = &result["summary"]["ipc"];
+    assert_eq!(ipc["template_paired_renderer_transmissions"], 3, "{ipc}");
+    assert_eq!(ipc["prefix_paired_renderer_transmissions"], 0, "{ipc}");
+    assert_eq!(ipc["paired_renderer_transmissions"], 0, "{ipc}");
+    let paired: BTreeSet<(&str, &str, &str, &str)> = pairings(&result)
+        .map(|p| {
+            (
+                p["channel_template"].as_str().unwrap(),
+                p["pairing_basis"].as_str().unwrap(),
+                p["operation"].as_str().unwrap(),
+                p["handler_operation"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        paired,
+        BTreeSet::from([
+            ("${…}getUser", "unique-channel-template", "invoke", "handle"),
+            ("${…}signOut", "unique-channel-template", "send", "on"),
+            ("${…}:${…}:close", "unique-channel-template", "send", "on"),
+        ])
+    );
+    for edge in result["graph"]["edges"].as_array().unwrap() {
+        if edge["properties"]["pairing_basis"] == "unique-channel-template" {
+            assert_eq!(edge["evidence"]["confidence"], "low", "{edge}");
+        }
+    }
+}
+
 /// electron-better-ipc (its `ipcMain` and `ipcRenderer` extend Electron's): the page's
 /// `callMain` pairs with the main process's `answerRenderer`, with or without the window
 /// that form may name first, and `callRenderer(win, channel)` is a main-side send on its

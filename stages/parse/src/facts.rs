@@ -942,8 +942,7 @@ impl ImportedHelperCall {
                         || Some("[missing-expression]".to_owned()),
                         |a| a.expression.clone(),
                     ),
-                    channel_prefix: None,
-                    channel_call: None,
+                    channel_key: None,
                     choice: false,
                     each: false,
                     handler_kind,
@@ -1024,6 +1023,27 @@ pub struct CallArg {
     pub handler_kind: &'static str,
 }
 
+/// What a dynamic channel is made of that the other side may make the same way: the key
+/// it pairs by, as a candidate.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ChannelKey {
+    /// The string it starts with, at least [`MIN_CHANNEL_PREFIX`] bytes, when its leading
+    /// parts are strings (`"prompt-post-data:" + id`, `` `${PREFIX}:${id}` ``).
+    Prefix(String),
+    /// The call that makes it when its arguments are strings: the function's name and
+    /// those strings, `createKey("scope")` of `ipcUtil.createKey("scope")`, as
+    /// @sentry/electron names its channels from a namespace given at run time.
+    Call(String),
+    /// Its template when it starts with a value not known, each such value written `${…}`
+    /// and at least [`MIN_CHANNEL_PREFIX`] bytes of strings around them:
+    /// `` `${prefix}getUser` `` is `${…}getUser`, as better-auth's Electron plugin names its
+    /// channels after a prefix given at run time.
+    Template(String),
+}
+
+/// Fewest bytes of strings a dynamic channel's prefix or template has to pair by.
+pub const MIN_CHANNEL_PREFIX: usize = 3;
+
 /// One IPC operation.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct IpcOp {
@@ -1038,13 +1058,9 @@ pub struct IpcOp {
     /// The argument as written when it is not a string literal: with `channel`, the name
     /// the channel was read through; without, a dynamic channel.
     pub channel_expression: Option<String>,
-    /// For a dynamic channel: the string it starts with, when its leading parts are strings
-    /// (`"prompt-post-data:" + id`, `` `${PREFIX}:${id}` ``).
-    pub channel_prefix: Option<String>,
-    /// For a dynamic channel made by a call whose arguments are strings: the function's name
-    /// and those strings, `createKey("scope")` of `ipcUtil.createKey("scope")`, as
-    /// @sentry/electron names its channels from a namespace given at run time.
-    pub channel_call: Option<String>,
+    /// For a dynamic channel: what it pairs by, as a candidate, with a registration made the
+    /// same way.
+    pub channel_key: Option<ChannelKey>,
     /// The channel is one of the strings a choice stands for (`flag ? "a" : "b"`, a name the
     /// function gives only strings): the call uses one of them.
     pub choice: bool,
@@ -1149,8 +1165,7 @@ impl GlobalCall {
             mode: self.mode,
             channel: Some(self.channel.clone()),
             channel_expression: self.channel_expression.clone(),
-            channel_prefix: None,
-            channel_call: None,
+            channel_key: None,
             choice: false,
             each: false,
             handler_kind: self.handler_kind,

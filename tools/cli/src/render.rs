@@ -1168,6 +1168,16 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
             ipc["call_paired_renderer_transmissions"]
         );
     }
+    if ipc["template_paired_renderer_transmissions"]
+        .as_u64()
+        .unwrap_or(0)
+        > 0
+    {
+        say!(
+            "  ipc by template   {} dynamic renderer transmissions paired, as candidates, by their channel's template of strings around values not known",
+            ipc["template_paired_renderer_transmissions"]
+        );
+    }
     if ipc["fanned_out_renderer_transmissions"]
         .as_u64()
         .unwrap_or(0)
@@ -1226,13 +1236,16 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
                 None => String::new(),
             };
             // A pairing by a dynamic channel's literal prefix shows the prefix, `*` after it;
-            // one by the call that makes it, the call.
+            // one by the call that makes it, the call; one by its template, the template.
             // One paired, of several registrations, as the one the main entrypoint reaches
             // says so.
             let channel = match p["channel_prefix"].as_str() {
                 Some(prefix) => format!("{prefix}* (by prefix)"),
                 None if p["channel_call"].is_string() => {
                     format!("{} (by call)", text(&p["channel_call"]))
+                }
+                None if p["channel_template"].is_string() => {
+                    format!("{} (by template)", text(&p["channel_template"]))
                 }
                 None if p["pairing_basis"] == "unique-exact-channel-reached-from-main" => {
                     format!("{} (by reach)", text(&p["channel"]))

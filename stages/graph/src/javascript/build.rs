@@ -9,9 +9,9 @@ use rea_core::{Failure, FailureReason};
 use rea_exec::StageCx;
 use rea_hash::{CanonicalJson, Composed, Piece};
 use rea_parse::{
-    ChannelImport, CommandLineSwitch, FileFacts, FileKind, ImportFrom, IpcOp, JsFacts, Module,
-    ModuleKey, ModuleRef, ParseOutput, ParseStatus, Range, RendererLoad, ServeOptions, StaticValue,
-    TextStatus, UpdateConfig, UpdateValue, WindowCall,
+    ChannelImport, ChannelKey, CommandLineSwitch, FileFacts, FileKind, ImportFrom, IpcOp, JsFacts,
+    Module, ModuleKey, ModuleRef, ParseOutput, ParseStatus, Range, RendererLoad, ServeOptions,
+    StaticValue, TextStatus, UpdateConfig, UpdateValue, WindowCall,
 };
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -2417,9 +2417,6 @@ fn script_spec(script: &rea_parse::HtmlScript) -> String {
     }
 }
 
-/// Shortest literal prefix a dynamic channel pairs by.
-const MIN_CHANNEL_PREFIX: usize = 3;
-
 /// A renderer transmission paired with a main-side handler.
 struct Pairing<'a> {
     from: &'a str,
@@ -2454,26 +2451,6 @@ impl Pairing<'_> {
                 operation,
             ),
         )
-    }
-}
-
-/// What a dynamic channel pairs by, as a candidate.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-enum PairKey {
-    /// Its leading string, at least [`MIN_CHANNEL_PREFIX`] bytes.
-    Prefix(String),
-    /// The call that makes it, with only strings for arguments (`createKey("scope")`).
-    Call(String),
-}
-
-/// What a dynamic channel pairs by: its prefix, or else the call that makes it.
-fn pairing_key(op: &IpcOp) -> Option<PairKey> {
-    match (&op.channel_prefix, &op.channel_call) {
-        (Some(prefix), _) if prefix.len() >= MIN_CHANNEL_PREFIX => {
-            Some(PairKey::Prefix(prefix.clone()))
-        }
-        (_, Some(call)) => Some(PairKey::Call(call.clone())),
-        _ => None,
     }
 }
 
@@ -2839,6 +2816,8 @@ struct Counts {
     prefix_paired: u64,
     /// Dynamic transmissions paired by the call that makes their channel.
     call_paired: u64,
+    /// Dynamic renderer transmissions paired by their channel's template.
+    template_paired: u64,
     reached_paired: u64,
     fanned_out: u64,
     /// Messages the main process sends to pages (`webContents.send`, an event's reply, …).
@@ -2898,6 +2877,7 @@ impl Counts {
             unpaired_channels,
             prefix_paired,
             call_paired,
+            template_paired,
             reached_paired,
             fanned_out,
             main_sends,
@@ -2946,6 +2926,7 @@ impl Counts {
         }
         self.prefix_paired += prefix_paired;
         self.call_paired += call_paired;
+        self.template_paired += template_paired;
         self.reached_paired += reached_paired;
         self.fanned_out += fanned_out;
         self.main_sends += main_sends;
@@ -3252,8 +3233,7 @@ fn bridged_operations(files: &Files, parsed: &[FileFacts]) -> HashMap<String, Ve
                     mode,
                     channel: Some(channel),
                     channel_expression,
-                    channel_prefix: None,
-                    channel_call: None,
+                    channel_key: None,
                     choice: false,
                     each: false,
                     handler_kind: None,
@@ -3341,7 +3321,7 @@ struct Found<'p> {
     handlers: Vec<((String, &'static str), Handler)>,
     /// Main-side registrations of dynamic channels with a literal prefix or made by a call
     /// of strings, by (what they pair by, mode).
-    candidate_handlers: Vec<((PairKey, &'static str), Handler)>,
+    candidate_handlers: Vec<((ChannelKey, &'static str), Handler)>,
     /// Renderer transmissions: (source node, operation, file, file digest).
     transmissions: Vec<(String, &'p IpcOp, &'p FileFacts, String)>,
     /// Bridges: (API key, node, members, whether some members are unknown).
@@ -4050,8 +4030,10 @@ fn project_findings<'p>(
                         );
                         if let Some(ch) = &op.channel {
                             found.handlers.push(((ch.clone(), op.mode), entry));
-                        } else if let Some(key) = pairing_key(op) {
-                            found.candidate_handlers.push(((key, op.mode), entry));
+                        } else if let Some(key) = &op.channel_key {
+                            found
+                                .candidate_handlers
+                                .push(((key.clone(), op.mode), entry));
                         }
                     }
                 }
@@ -4313,7 +4295,8 @@ fn project_findings<'p>(
     let mut c = Counts::default();
     // Handlers by channel, for pairing: (channel, mode) → [(handler node, path, operation)].
     let mut handlers: BTreeMap<(String, &'static str), Vec<Handler>> = BTreeMap::new();
-    let mut candidate_handlers: BTreeMap<(PairKey, &'static str), Vec<Handler>> = BTreeMap::new();
+    let mut candidate_handlers: BTreeMap<(ChannelKey, &'static str), Vec<Handler>> =
+        BTreeMap::new();
     let mut transmissions = Vec::new();
     let mut bridges: BTreeMap<&str, Vec<Exposed<'_>>> = BTreeMap::new();
     let mut window_calls = Vec::new();
@@ -4413,10 +4396,11 @@ fn project_findings<'p>(
             sha: &sha,
         };
         let Some(channel) = &op.channel else {
-            // A dynamic channel with a literal prefix (`"prompt-post-data:" + id`), or made by
-            // a call of strings (`createKey("scope")`), pairs, as a candidate, with the one
-            // main-side registration of the same prefix or call and mode.
-            let Some(key) = pairing_key(op) else {
+            // A dynamic channel with a literal prefix (`"prompt-post-data:" + id`), made by
+            // a call of strings (`createKey("scope")`), or of a template (`${…}getUser`),
+            // pairs, as a candidate, with the one main-side registration of the same key
+            // and mode.
+            let Some(key) = &op.channel_key else {
                 continue;
             };
             if let Some([(handler, handler_path, handler_operation, _)]) = candidate_handlers
@@ -4424,7 +4408,7 @@ fn project_findings<'p>(
                 .map(Vec::as_slice)
             {
                 let (props, operation) = match key {
-                    PairKey::Prefix(prefix) => {
+                    ChannelKey::Prefix(prefix) => {
                         c.prefix_paired += 1;
                         (
                             json!({"channel_prefix": prefix, "channel_expression": op.channel_expression,
@@ -4433,13 +4417,22 @@ fn project_findings<'p>(
                             "pair-ipc-channel-prefix",
                         )
                     }
-                    PairKey::Call(call) => {
+                    ChannelKey::Call(call) => {
                         c.call_paired += 1;
                         (
                             json!({"channel_call": call, "channel_expression": op.channel_expression,
                                 "pairing_basis": "unique-channel-call", "handler_path": handler_path,
                                 "handler_operation": handler_operation, "operation": op.operation}),
                             "pair-ipc-channel-call",
+                        )
+                    }
+                    ChannelKey::Template(template) => {
+                        c.template_paired += 1;
+                        (
+                            json!({"channel_template": template, "channel_expression": op.channel_expression,
+                                "pairing_basis": "unique-channel-template", "handler_path": handler_path,
+                                "handler_operation": handler_operation, "operation": op.operation}),
+                            "pair-ipc-channel-template",
                         )
                     }
                 };
@@ -5166,6 +5159,7 @@ fn finish(cx: &StageCx<'_>, p: Projected, request: &Request<'_>) -> Result<Built
                 "unpaired_renderer_channels": unpaired_channels_json(&c.unpaired_channels),
                 "prefix_paired_renderer_transmissions": c.prefix_paired,
                 "call_paired_renderer_transmissions": c.call_paired,
+                "template_paired_renderer_transmissions": c.template_paired,
                 "reached_paired_renderer_transmissions": c.reached_paired,
                 "fanned_out_renderer_transmissions": c.fanned_out,
                 "main_transmissions": c.main_sends,

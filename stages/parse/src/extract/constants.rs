@@ -460,6 +460,71 @@ fn prefix_in(
     }
 }
 
+/// What stands in a channel's template for a run of parts that are not strings.
+const HOLE: &str = "${…}";
+
+/// The template of a concatenation or template literal that does not fold whole: its
+/// strings as [`fold`] reads them, and `${…}` for each run of parts that are not
+/// (`` `${prefix}getUser` `` and `prefix + "getUser"` are both `${…}getUser`). `None`
+/// unless its strings have at least `min` bytes.
+pub(super) fn fold_template(
+    expr: &Expr,
+    part: &mut dyn FnMut(&Expr) -> Option<String>,
+    min: usize,
+) -> Option<String> {
+    let mut out = String::new();
+    let mut strings = 0;
+    let whole = template_in(expr, part, 0, &mut out, &mut strings);
+    (whole && strings >= min && out.len() <= MAX_FOLD_BYTES).then_some(out)
+}
+
+/// Appends `expr`'s template to `out`, counting its strings' bytes in `strings`; whether
+/// it stayed within the bounds.
+fn template_in(
+    expr: &Expr,
+    part: &mut dyn FnMut(&Expr) -> Option<String>,
+    depth: usize,
+    out: &mut String,
+    strings: &mut usize,
+) -> bool {
+    if depth > MAX_FOLD_DEPTH || out.len() > MAX_FOLD_BYTES {
+        return false;
+    }
+    match unwrap(expr) {
+        Expr::Bin(bin) if bin.op == BinaryOp::Add => {
+            template_in(&bin.left, part, depth + 1, out, strings)
+                && template_in(&bin.right, part, depth + 1, out, strings)
+        }
+        Expr::Tpl(tpl) => {
+            for (i, quasi) in tpl.quasis.iter().enumerate() {
+                let Some(cooked) = quasi.cooked.as_ref() else {
+                    return false;
+                };
+                let text = cooked.to_string_lossy();
+                *strings += text.len();
+                out.push_str(&text);
+                if let Some(inner) = tpl.exprs.get(i)
+                    && !template_in(inner, part, depth + 1, out, strings)
+                {
+                    return false;
+                }
+            }
+            true
+        }
+        other => {
+            match fold_in(other, part, depth + 1) {
+                Some(text) => {
+                    *strings += text.len();
+                    out.push_str(&text);
+                }
+                None if !out.ends_with(HOLE) => out.push_str(HOLE),
+                None => {}
+            }
+            true
+        }
+    }
+}
+
 fn fold_in(
     expr: &Expr,
     part: &mut dyn FnMut(&Expr) -> Option<String>,

@@ -12,10 +12,10 @@ use super::names::{
     named, prop_name, property, property_of, static_path, static_value, string, unwrap,
 };
 use crate::facts::{
-    Bridge, CallArg, ChannelImport, CommandLineSwitch, ExportedApi, ExportedIpcHelper, Forwarder,
-    ImportFrom, ImportedHelperCall, ImportedLoad, ImportedScheme, IpcOp, LaunchInput, LoadPart,
-    ProcessUse, RendererLoad, SchemeRegistration, SecurityHandler, SenderCheck, ServeOptions,
-    ServedScheme, StaticPath, StaticValue, WindowCall,
+    Bridge, CallArg, ChannelImport, ChannelKey, CommandLineSwitch, ExportedApi, ExportedIpcHelper,
+    Forwarder, ImportFrom, ImportedHelperCall, ImportedLoad, ImportedScheme, IpcOp, LaunchInput,
+    LoadPart, MIN_CHANNEL_PREFIX, ProcessUse, RendererLoad, SchemeRegistration, SecurityHandler,
+    SenderCheck, ServeOptions, ServedScheme, StaticPath, StaticValue, WindowCall,
 };
 
 const MAX_MEMBERS: usize = 128;
@@ -1227,8 +1227,7 @@ impl Extractor<'_, '_> {
                     mode,
                     channel: Some(key),
                     channel_expression: channel_expression.clone(),
-                    channel_prefix: None,
-                    channel_call: None,
+                    channel_key: None,
                     choice,
                     each: false,
                     handler_kind,
@@ -1267,14 +1266,8 @@ impl Extractor<'_, '_> {
             _ => None,
         };
         let channel = literal.or(constant);
-        let channel_prefix = match (&channel, channel_expr) {
-            (None, Some(e)) if super::constants::foldable(e) => {
-                super::constants::fold_prefix(e, &mut |part| self.constant_string(part))
-            }
-            _ => None,
-        };
-        let channel_call = match (&channel, &channel_prefix, channel_expr) {
-            (None, None, Some(e)) => self.channel_call(e),
+        let channel_key = match (&channel, channel_expr) {
+            (None, Some(e)) => self.channel_key(e),
             _ => None,
         };
         if channel.is_none() {
@@ -1286,8 +1279,7 @@ impl Extractor<'_, '_> {
             mode,
             channel,
             channel_expression,
-            channel_prefix,
-            channel_call,
+            channel_key,
             choice: false,
             each,
             handler_kind,
@@ -1300,11 +1292,26 @@ impl Extractor<'_, '_> {
         });
     }
 
+    /// What a dynamic channel pairs by ([`ChannelKey`]): the string a concatenation or a
+    /// template literal starts with, or else its template; the call of strings that makes
+    /// it.
+    fn channel_key(&self, expr: &Expr) -> Option<ChannelKey> {
+        if !super::constants::foldable(expr) {
+            return self.channel_call(expr).map(ChannelKey::Call);
+        }
+        let mut part = |part: &Expr| self.constant_string(part);
+        match super::constants::fold_prefix(expr, &mut part) {
+            Some(prefix) if prefix.len() >= MIN_CHANNEL_PREFIX => Some(ChannelKey::Prefix(prefix)),
+            _ => super::constants::fold_template(expr, &mut part, MIN_CHANNEL_PREFIX)
+                .map(ChannelKey::Template),
+        }
+    }
+
     /// A dynamic channel made by a call whose arguments are all strings (literals, or names
     /// bound to them), `ipcUtil.createKey("scope")`: the function's name and the strings,
     /// `createKey("scope")`, at most [`MAX_CHANNEL_CALL_ARGS`] of them and
     /// [`MAX_CHANNEL_CALL_BYTES`] in all, the name at least [`MIN_CHANNEL_CALL_NAME`] bytes
-    /// ([`IpcOp::channel_call`]).
+    /// ([`ChannelKey::Call`]).
     fn channel_call(&self, expr: &Expr) -> Option<String> {
         let Expr::Call(call) = unwrap(expr) else {
             return None;
