@@ -2604,6 +2604,70 @@ ipcRenderer.on("via:helper", () => 1);
     assert_eq!(to_pages["channels_a_page_listens_on"], 2, "{to_pages}");
 }
 
+/// A service worker's main-process object (Electron 36 on), as @electron/devtron keeps it:
+/// `await ses.serviceWorkers.startWorkerForScope(url)` assigned, in a function, to a name
+/// declared without a value around it. Its `ipc` receives what the worker's preload sends
+/// (a registration the preload's `send` pairs with) and its `send` messages the preload; a
+/// parameter of the same name is not it.
+#[test]
+fn a_service_workers_ipc_and_send_are_the_main_side_of_its_preload() {
+    let dir = app_tree(&[
+        (
+            "main.js",
+            r#"const { app, session, BrowserWindow } = require("electron");
+let worker;
+new BrowserWindow({});
+async function start(ses, url) {
+  const sw = await ses.serviceWorkers.startWorkerForScope(url);
+  worker = sw;
+  sw.ipc.handle("sw:ready", () => 1);
+}
+function events() {
+  worker.send("sw:get-events");
+  worker.ipc.once("sw:events", () => 1);
+}
+function track({ worker }) { worker.send("not:seen"); }
+app.whenReady().then(() => {
+  const found = session.defaultSession.serviceWorkers.getWorkerFromVersionID(1);
+  found.ipc.on("sw:found", () => 1);
+});
+"#,
+        ),
+        (
+            "sw-preload.js",
+            r#"const { ipcRenderer } = require("electron");
+ipcRenderer.on("sw:get-events", () => ipcRenderer.send("sw:events", []));
+ipcRenderer.invoke("sw:ready");
+ipcRenderer.send("sw:found");
+"#,
+        ),
+    ]);
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let ipc = &result["summary"]["ipc"];
+    assert_eq!(ipc["paired_renderer_transmissions"], 3, "{ipc}");
+    assert_eq!(ipc["unpaired_literal_renderer_transmissions"], 0, "{ipc}");
+    let registrations: BTreeSet<(&str, &str)> = pairings(&result)
+        .filter_map(|p| Some((p["channel"].as_str()?, p["handler_operation"].as_str()?)))
+        .collect();
+    assert_eq!(
+        registrations,
+        BTreeSet::from([
+            ("sw:events", "service-worker-ipc-once"),
+            ("sw:found", "service-worker-ipc-on"),
+            ("sw:ready", "service-worker-ipc-handle"),
+        ])
+    );
+    let sends: Vec<&str> = result["graph"]["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| &e["properties"])
+        .filter(|p| p["operation"] == "service-worker-send")
+        .filter_map(|p| p["channel"].as_str())
+        .collect();
+    assert_eq!(sends, ["sw:get-events"]);
+}
+
 #[test]
 fn members_and_helpers_that_spread_their_rest_parameter_forward_its_first_as_the_channel() {
     // `invoke: (...args) => ipcRenderer.invoke(...args)`, as many preloads expose
@@ -3248,6 +3312,80 @@ ipcRenderer.send(`${p}nobody`);
             assert_eq!(edge["evidence"]["confidence"], "low", "{edge}");
         }
     }
+}
+
+/// A function of the file that makes a channel of its parameters (`const $ = (e) =>
+/// `${prefix}:${e}``, as @huyooo's bridges name theirs) is read at each call: a call of
+/// strings whose template is all strings is that channel, and pairs exactly; one whose
+/// template keeps a value not known pairs by its template. A same-named function of
+/// another scope, or a name that shadows the maker, is not it.
+#[test]
+fn calls_of_a_function_that_makes_channels_are_the_channels_it_makes() {
+    let dir = app_tree(&[
+        (
+            "main.js",
+            r#"const { ipcMain, BrowserWindow } = require("electron");
+const PREFIX = "app";
+function channel(name) { return PREFIX + ":" + name; }
+new BrowserWindow({});
+ipcMain.handle(channel("open"), () => 1);
+function setup(options) {
+  const O = options.channelPrefix || "file-explorer", $ = (e) => `${O}:${e}`;
+  ipcMain.handle($("readDirectory"), () => 2);
+  ipcMain.on($("watch"), () => 3);
+}
+const k = (e) => `${process.env.P}:${e}`;
+function other(k) { ipcMain.on(k("ignored"), () => 4); }
+"#,
+        ),
+        (
+            "preload.js",
+            r#"const { ipcRenderer } = require("electron");
+ipcRenderer.invoke("app:open");
+function api(e = {}) {
+  const i = e.channelPrefix || "file-explorer", n = (e) => `${i}:${e}`;
+  return {
+    read: (p) => ipcRenderer.invoke(n("readDirectory"), p),
+    watch: () => ipcRenderer.send(n("watch")),
+    ignored: () => ipcRenderer.send(n("ignored")),
+  };
+}
+const n = (x) => x;
+ipcRenderer.send(n("plain"));
+"#,
+        ),
+    ]);
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let ipc = &result["summary"]["ipc"];
+    assert_eq!(ipc["paired_renderer_transmissions"], 1, "{ipc}");
+    assert_eq!(ipc["template_paired_renderer_transmissions"], 2, "{ipc}");
+    let exact: Vec<&str> = pairings(&result)
+        .filter_map(|p| p["channel"].as_str())
+        .collect();
+    assert_eq!(exact, ["app:open"]);
+    let templates: BTreeSet<&str> = pairings(&result)
+        .filter_map(|p| p["channel_template"].as_str())
+        .collect();
+    assert_eq!(
+        templates,
+        BTreeSet::from(["${…}:readDirectory", "${…}:watch"])
+    );
+    // The main side's `channel("open")` is the constant channel, read through the call.
+    let handled: Vec<(&str, &str)> = result["graph"]["nodes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|n| n["kind"] == "ipc-handler")
+        .flat_map(|n| n["observations"].as_array().unwrap())
+        .filter_map(|o| {
+            let p = &o["properties"];
+            Some((p["channel"].as_str()?, p["channel_expression"].as_str()?))
+        })
+        .collect();
+    assert!(
+        handled.contains(&("app:open", r#"channel("open")"#)),
+        "{handled:?}"
+    );
 }
 
 /// electron-better-ipc (its `ipcMain` and `ipcRenderer` extend Electron's): the page's

@@ -11,11 +11,12 @@ use super::Extractor;
 use super::names::{
     named, prop_name, property, property_of, static_path, static_value, string, unwrap,
 };
+use super::templates;
 use crate::facts::{
     Bridge, CallArg, ChannelImport, ChannelKey, CommandLineSwitch, ExportedApi, ExportedIpcHelper,
     Forwarder, ImportFrom, ImportedHelperCall, ImportedLoad, ImportedScheme, IpcOp, LaunchInput,
-    LoadPart, MIN_CHANNEL_PREFIX, ProcessUse, RendererLoad, SchemeRegistration, SecurityHandler,
-    SenderCheck, ServeOptions, ServedScheme, StaticPath, StaticValue, WindowCall,
+    LoadPart, ProcessUse, RendererLoad, SchemeRegistration, SecurityHandler, SenderCheck,
+    ServeOptions, ServedScheme, StaticPath, StaticValue, WindowCall,
 };
 
 const MAX_MEMBERS: usize = 128;
@@ -95,6 +96,23 @@ pub(super) fn ipc_operation(name: &str) -> Option<(&'static str, &'static str, &
             _ => return better_ipc(method).filter(|(side, _, _)| *side == "main"),
         }),
         "webContents" if method == "send" => Some(("main", "webcontents-send", "send")),
+        // A service worker's main-process object (Electron 36 on): a message to its preload,
+        // and its own IPC, which receives what the preload sends.
+        "serviceWorkerMain" if method == "send" => Some(("main", "service-worker-send", "send")),
+        "ipc" if object_path.rsplit('.').nth(1) == Some("serviceWorkerMain") => {
+            Some(match method {
+                "on" => ("main", "service-worker-ipc-on", "listen"),
+                "once" => ("main", "service-worker-ipc-once", "listen"),
+                "addListener" => ("main", "service-worker-ipc-add-listener", "listen"),
+                "handle" => ("main", "service-worker-ipc-handle", "handle"),
+                "handleOnce" => ("main", "service-worker-ipc-handle-once", "handle"),
+                "removeHandler" => ("main", "service-worker-ipc-remove-handler", "remove"),
+                "off" | "removeListener" | "removeAllListeners" => {
+                    ("main", "service-worker-ipc-remove-listener", "remove")
+                }
+                _ => return None,
+            })
+        }
         // A WebContents' own IPC (`win.webContents.ipc.handle`, Electron 17 on): the main
         // side's handlers and listeners for that page only.
         "ipc" if object_path.rsplit('.').nth(1) == Some("webContents") => Some(match method {
@@ -1197,6 +1215,13 @@ impl Extractor<'_, '_> {
             (None, Some(e)) => self.constant_string(e),
             _ => None,
         };
+        // Or a call of a function that makes a channel of strings: the string it makes, or
+        // what it pairs by.
+        let made = match (&literal, &constant, channel_expr) {
+            (None, None, Some(e)) => self.made_channel(e),
+            _ => None,
+        };
+        let constant = constant.or_else(|| made.as_deref().and_then(templates::whole));
         let channel_expression = match (&literal, channel_expr) {
             (Some(_), _) => None,
             (None, Some(e)) => Some(self.source.expression(e.span())),
@@ -1266,8 +1291,9 @@ impl Extractor<'_, '_> {
             _ => None,
         };
         let channel = literal.or(constant);
-        let channel_key = match (&channel, channel_expr) {
-            (None, Some(e)) => self.channel_key(e),
+        let channel_key = match (&channel, made, channel_expr) {
+            (None, Some(made), _) => templates::key(&made),
+            (None, None, Some(e)) => self.channel_key(e),
             _ => None,
         };
         if channel.is_none() {
@@ -1296,15 +1322,37 @@ impl Extractor<'_, '_> {
     /// template literal starts with, or else its template; the call of strings that makes
     /// it.
     fn channel_key(&self, expr: &Expr) -> Option<ChannelKey> {
-        if !super::constants::foldable(expr) {
-            return self.channel_call(expr).map(ChannelKey::Call);
-        }
         let mut part = |part: &Expr| self.constant_string(part);
-        match super::constants::fold_prefix(expr, &mut part) {
-            Some(prefix) if prefix.len() >= MIN_CHANNEL_PREFIX => Some(ChannelKey::Prefix(prefix)),
-            _ => super::constants::fold_template(expr, &mut part, MIN_CHANNEL_PREFIX)
-                .map(ChannelKey::Template),
+        match templates::parts(expr, &mut part, &|_| None) {
+            Some(parts) => templates::key(&parts),
+            None => self.channel_call(expr).map(ChannelKey::Call),
         }
+    }
+
+    /// The parts of a channel made by a call of one of the file's functions that make a
+    /// channel of their parameters ([`templates::Maker`]): `channel("open")` after `const
+    /// channel = (name) => `${PREFIX}:${name}``.
+    pub(super) fn made_channel(&self, expr: &Expr) -> Option<Vec<templates::Part>> {
+        if self.makers.is_empty() {
+            return None;
+        }
+        let Expr::Call(call) = unwrap(expr) else {
+            return None;
+        };
+        let Expr::Ident(callee) = unwrap(call.callee.as_expr()?) else {
+            return None;
+        };
+        let maker = self.makers.resolve(&callee.sym, &self.scopes)?;
+        let args: Vec<Option<String>> = call
+            .args
+            .iter()
+            .map(|arg| {
+                (arg.spread.is_none())
+                    .then(|| string(&arg.expr).or_else(|| self.constant_string(&arg.expr)))
+                    .flatten()
+            })
+            .collect();
+        Some(maker.apply(&args))
     }
 
     /// A dynamic channel made by a call whose arguments are all strings (literals, or names

@@ -19,6 +19,7 @@ mod parcel;
 mod prepass;
 pub(crate) mod semantics;
 pub(crate) mod shapes;
+mod templates;
 mod webviews;
 mod window_loads;
 mod windows;
@@ -302,6 +303,7 @@ pub(crate) fn extract(
         listed: Scoped::default(),
         loop_channels: Scoped::default(),
         helpers: pre.helpers,
+        makers: pre.makers,
         handler_roots: pre.handler_roots,
         class_helpers: pre.class_helpers,
         helper_exports: std::mem::take(&mut pre.helper_exports),
@@ -624,6 +626,8 @@ struct Extractor<'s, 'c> {
     loop_channels: Scoped<loops::LoopItems>,
     /// The file's functions that forward a parameter as an IPC channel, by name.
     helpers: Scoped<prepass::Helper>,
+    /// The file's functions that make a channel of their parameters, by name.
+    makers: Scoped<templates::Maker>,
     /// The directories the file's named functions join a dynamic last part under
     /// ([`prepass::PrePass::handler_roots`]).
     handler_roots: Scoped<Vec<crate::facts::StaticPath>>,

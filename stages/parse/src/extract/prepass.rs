@@ -430,6 +430,24 @@ fn holds_web_contents(init: &Expr) -> bool {
             .all(|b| matches!(unwrap(b), Expr::Ident(_) | Expr::Member(_) | Expr::Call(_)))
 }
 
+/// Whether `init` is a service worker's main-process object (Electron 36 on), whose `send`
+/// messages its preload and whose `ipc` receives them: what `session.serviceWorkers`'
+/// `startWorkerForScope(scope)` gives (awaited or not) or `getWorkerFromVersionID(id)`
+/// returns.
+fn holds_service_worker(init: &Expr) -> bool {
+    let init = match unwrap(init) {
+        Expr::Await(awaited) => unwrap(&awaited.arg),
+        other => other,
+    };
+    let Expr::Call(call) = init else {
+        return false;
+    };
+    call.callee.as_expr().is_some_and(|callee| {
+        matches!(unwrap(callee), Expr::Member(m)
+            if m.prop.is_ident_with("startWorkerForScope") || m.prop.is_ident_with("getWorkerFromVersionID"))
+    })
+}
+
 /// The name a named import imports: `a` of `import { a as b }`, or of `import { a }`.
 fn imported_name(named: &swc_ecma_ast::ImportNamedSpecifier) -> String {
     match &named.imported {
@@ -791,6 +809,13 @@ pub(super) struct PrePass {
     /// The file's functions that forward a parameter as an IPC channel ([`Helper`]), by the
     /// name a declaration binds them to. Read only in files that use Electron.
     pub(super) helpers: Scoped<Helper>,
+    /// Names declared without a value (`let devtronSW;`), in a file that uses Electron: an
+    /// assignment in a nested function binds what the name holds where it is declared.
+    bare: Scoped<()>,
+    /// The file's functions that make a channel of their parameters
+    /// ([`super::templates::Maker`]), by the name a declaration binds them to. Read only in
+    /// files that read IPC.
+    pub(super) makers: Scoped<super::templates::Maker>,
     /// The directories the file's named functions join a dynamic last part under, by the
     /// name a declaration binds them to: what a protocol handler passed by name serves from
     /// ([`crate::facts::ServedScheme::roots`]). Read only in files that read IPC helpers.
@@ -1368,7 +1393,8 @@ impl PrePass {
             && self.constants.is_empty()
             && self.wrappers.is_empty()
             && self.imports.is_empty()
-            && self.helpers.is_empty())
+            && self.helpers.is_empty()
+            && self.makers.is_empty())
             || depth > MAX_PATTERN_DEPTH
         {
             return;
@@ -1404,6 +1430,8 @@ impl PrePass {
         self.imports.shadow(name, self.scopes.current());
         self.helpers.shadow(name, self.scopes.current());
         self.class_helpers.shadow(name, self.scopes.current());
+        self.makers.shadow(name, self.scopes.current());
+        self.bare.shadow(name, self.scopes.current());
     }
 
     /// The string `PREFIX + ":get"` or `` `${PREFIX}:get` `` makes, of literals and names
@@ -1510,6 +1538,56 @@ impl PrePass {
                 self.value_functions
                     .insert(start, format!("{}.{key}", exports.sym));
             }
+        }
+    }
+
+    /// What `init` holds that a name bound to it is read as, in a file that uses Electron:
+    /// a page's WebContents ([`holds_web_contents`]), a service worker's main-process object
+    /// ([`holds_service_worker`]), or a name that holds either.
+    fn holder(&self, init: &Expr) -> Option<&'static str> {
+        if holds_web_contents(init) {
+            return Some("webContents");
+        }
+        if holds_service_worker(init) {
+            return Some("serviceWorkerMain");
+        }
+        let Expr::Ident(name) = unwrap(init) else {
+            return None;
+        };
+        match self.aliases.resolve(&name.sym, &self.scopes)?.as_str() {
+            "webContents" => Some("webContents"),
+            "serviceWorkerMain" => Some("serviceWorkerMain"),
+            _ => None,
+        }
+    }
+
+    /// Binds `name` to the function `init` when it makes a channel of its parameters
+    /// (`const channel = (name) => `${PREFIX}:${name}``).
+    fn bind_maker(&mut self, name: &str, init: &Expr) {
+        match unwrap(init) {
+            Expr::Arrow(arrow) => {
+                if let ArrowFunctionBody::Expr(body) = &*arrow.body {
+                    let params: Vec<&Pat> = arrow.params.iter().collect();
+                    self.bind_maker_of(name, &params, body);
+                }
+            }
+            Expr::Fn(f) => {
+                if let Some(body) = returned(&f.function) {
+                    let params: Vec<&Pat> = f.function.params.iter().map(|p| &p.pat).collect();
+                    self.bind_maker_of(name, &params, body);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn bind_maker_of(&mut self, name: &str, params: &[&Pat], body: &Expr) {
+        if !constants::foldable(body) {
+            return;
+        }
+        let maker = super::templates::Maker::of(params, body, &mut |part| self.fixed_string(part));
+        if let Some(maker) = maker {
+            self.makers.set(name, self.scopes.current(), maker);
         }
     }
 
@@ -1930,6 +2008,10 @@ impl Visit for PrePass {
         }
         if self.reads_ipc() {
             self.function_name = Some((decl.function.span.lo.0, decl.ident.sym.to_string()));
+            if let Some(body) = returned(&decl.function) {
+                let params: Vec<&Pat> = decl.function.params.iter().map(|p| &p.pat).collect();
+                self.bind_maker_of(&decl.ident.sym, &params, body);
+            }
         }
         decl.visit_children_with(self);
     }
@@ -1951,13 +2033,23 @@ impl Visit for PrePass {
     fn visit_var_declarator(&mut self, decl: &VarDeclarator) {
         // `const wc = win.webContents`, `const target = t || mainWindow().webContents`: a
         // name for a page's WebContents, whose `send` is `webContents.send`.
+        // `const sw = await ses.serviceWorkers.startWorkerForScope(url)`: a service worker's,
+        // whose `send` and `ipc` are read like a page's.
         if self.electron
-            && let (Pat::Ident(ident), Some(init)) = (&decl.name, decl.init.as_deref())
-            && holds_web_contents(init)
+            && let Pat::Ident(ident) = &decl.name
         {
-            let scope = self.scopes.current();
-            self.aliases
-                .bind(&ident.id.sym, scope, Some("webContents".to_owned()));
+            match decl.init.as_deref() {
+                Some(init) => {
+                    if let Some(holds) = self.holder(init) {
+                        let scope = self.scopes.current();
+                        self.aliases
+                            .bind(&ident.id.sym, scope, Some(holds.to_owned()));
+                    }
+                }
+                None => self
+                    .bare
+                    .bind(&ident.id.sym, self.scopes.current(), Some(())),
+            }
         }
         if self.reads_choices() {
             match &decl.name {
@@ -1981,6 +2073,7 @@ impl Visit for PrePass {
             };
             if let Some(start) = start {
                 self.function_name = Some((start, ident.id.sym.to_string()));
+                self.bind_maker(&ident.id.sym, init);
             }
             if let Expr::Class(class) = unwrap(init) {
                 self.class_name = Some((class.class.span.lo.0, ident.id.sym.to_string()));
@@ -2376,6 +2469,20 @@ impl Visit for PrePass {
                 self.constants.bind(&ident.id.sym, scope, Some(bound));
             }
         }
+        // `devtronSW = sw` in a function, after `let devtronSW;` around it: the name holds
+        // a page's or a service worker's object where it is declared.
+        if self.electron
+            && assign.op == AssignOp::Assign
+            && let AssignTarget::Simple(SimpleAssignTarget::Ident(ident)) = &assign.left
+            && let Some(holds) = self.holder(&assign.right)
+        {
+            let scope = self
+                .bare
+                .resolve_scope(&ident.id.sym, &self.scopes)
+                .map_or_else(|| self.scopes.current(), |(scope, _)| scope);
+            self.aliases
+                .bind(&ident.id.sym, scope, Some(holds.to_owned()));
+        }
         // `o = d(452)`: minifiers declare names first and assign them in one sequence
         // (rspack writes `var r, n, o; …, r = d(157), o = d(452), t = d.n(o)`).
         if assign.op == AssignOp::Assign
@@ -2624,5 +2731,13 @@ impl Visit for PrePass {
             }
         }
         array.visit_children_with(self);
+    }
+}
+
+/// The one expression a function returns when its body is that `return` alone.
+fn returned(function: &Function) -> Option<&Expr> {
+    match function.body.as_ref()?.stmts.as_slice() {
+        [Stmt::Return(ret)] => ret.arg.as_deref(),
+        _ => None,
     }
 }

@@ -1,0 +1,190 @@
+//! The template of a channel that does not fold to one string: its strings, and holes for
+//! the values not known (`` `${prefix}getUser` `` is `${…}getUser`), read so that a dynamic
+//! channel pairs, as a candidate, with a registration made the same way
+//! ([`ChannelKey`]). And the functions of a file that make a channel of their parameters
+//! (`const channel = (name) => `${PREFIX}:${name}``): a call of one, `channel("open")`, is
+//! the channel its template makes of the strings it passes.
+
+use swc_ecma_ast::{BinaryOp, Expr, Pat};
+
+use super::constants;
+use super::names::unwrap;
+use crate::facts::{ChannelKey, MIN_CHANNEL_PREFIX};
+
+/// Deepest concatenation read, most parts kept, and the most bytes of strings.
+const MAX_DEPTH: usize = 16;
+const MAX_PARTS: usize = 64;
+const MAX_BYTES: usize = 4096;
+
+/// What stands in a template for a run of values not known.
+pub(super) const HOLE: &str = "${…}";
+
+/// One part of a template.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) enum Part {
+    /// A string: a literal, or a name bound to one.
+    Str(String),
+    /// The parameter of that index, in a [`Maker`]'s template.
+    Param(u32),
+    /// A run of values not known.
+    Hole,
+}
+
+/// The parts of a concatenation or template literal: its strings as
+/// [`constants::fold`] reads them (`part` reading names), `param` naming the parameters of
+/// the function it is the body of, and a hole for each run of anything else. `None` past
+/// the bounds.
+pub(super) fn parts(
+    expr: &Expr,
+    part: &mut dyn FnMut(&Expr) -> Option<String>,
+    param: &dyn Fn(&Expr) -> Option<u32>,
+) -> Option<Vec<Part>> {
+    if !constants::foldable(expr) {
+        return None;
+    }
+    let mut out = Template::default();
+    out.read(expr, part, param, 0).then_some(out.parts)
+}
+
+/// Parts being read, adjacent strings joined and adjacent holes one.
+#[derive(Default)]
+struct Template {
+    parts: Vec<Part>,
+    bytes: usize,
+}
+
+impl Template {
+    fn push(&mut self, part: Part) -> bool {
+        match (self.parts.last_mut(), part) {
+            (Some(Part::Str(last)), Part::Str(text)) => {
+                self.bytes += text.len();
+                last.push_str(&text);
+            }
+            (Some(Part::Hole), Part::Hole) => {}
+            (_, part) => {
+                if let Part::Str(text) = &part {
+                    self.bytes += text.len();
+                }
+                self.parts.push(part);
+            }
+        }
+        self.parts.len() <= MAX_PARTS && self.bytes <= MAX_BYTES
+    }
+
+    /// Appends `expr`'s parts; whether it stayed within the bounds.
+    fn read(
+        &mut self,
+        expr: &Expr,
+        part: &mut dyn FnMut(&Expr) -> Option<String>,
+        param: &dyn Fn(&Expr) -> Option<u32>,
+        depth: usize,
+    ) -> bool {
+        if depth > MAX_DEPTH {
+            return false;
+        }
+        match unwrap(expr) {
+            Expr::Bin(bin) if bin.op == BinaryOp::Add => {
+                self.read(&bin.left, part, param, depth + 1)
+                    && self.read(&bin.right, part, param, depth + 1)
+            }
+            Expr::Tpl(tpl) => {
+                for (i, quasi) in tpl.quasis.iter().enumerate() {
+                    let Some(cooked) = quasi.cooked.as_ref() else {
+                        return false;
+                    };
+                    if !cooked.is_empty() && !self.push(Part::Str(cooked.to_string_lossy().into()))
+                    {
+                        return false;
+                    }
+                    if let Some(inner) = tpl.exprs.get(i)
+                        && !self.read(inner, part, param, depth + 1)
+                    {
+                        return false;
+                    }
+                }
+                true
+            }
+            other => self.push(match param(other) {
+                Some(index) => Part::Param(index),
+                None => constants::fold(other, part).map_or(Part::Hole, Part::Str),
+            }),
+        }
+    }
+}
+
+/// The string `parts` make when every part is one.
+pub(super) fn whole(parts: &[Part]) -> Option<String> {
+    match parts {
+        [Part::Str(text)] => Some(text.clone()),
+        _ => None,
+    }
+}
+
+/// What a channel of `parts` that is not known whole pairs by: the string it starts with,
+/// at least [`MIN_CHANNEL_PREFIX`] bytes; else its template (each hole `${…}`), when its
+/// strings have that many.
+pub(super) fn key(parts: &[Part]) -> Option<ChannelKey> {
+    if let Some(Part::Str(prefix)) = parts.first()
+        && prefix.len() >= MIN_CHANNEL_PREFIX
+    {
+        return Some(ChannelKey::Prefix(prefix.clone()));
+    }
+    let mut template = String::new();
+    let mut strings = 0;
+    for part in parts {
+        match part {
+            Part::Str(text) => {
+                strings += text.len();
+                template.push_str(text);
+            }
+            Part::Param(_) | Part::Hole => template.push_str(HOLE),
+        }
+    }
+    (strings >= MIN_CHANNEL_PREFIX).then_some(ChannelKey::Template(template))
+}
+
+/// A function that makes a channel of its parameters: its body is a concatenation or a
+/// template literal of strings and of at least one parameter.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Maker(Vec<Part>);
+
+impl Maker {
+    /// The maker a function of `params` whose body is the one expression `body` is, if any
+    /// (`part` reading the names around it).
+    pub(super) fn of(
+        params: &[&Pat],
+        body: &Expr,
+        part: &mut dyn FnMut(&Expr) -> Option<String>,
+    ) -> Option<Maker> {
+        let param = |e: &Expr| {
+            let Expr::Ident(ident) = e else { return None };
+            params
+                .iter()
+                .position(|p| matches!(p, Pat::Ident(name) if name.id.sym == ident.sym))
+                .and_then(|i| u32::try_from(i).ok())
+        };
+        let parts = parts(body, part, &param)?;
+        parts
+            .iter()
+            .any(|p| matches!(p, Part::Param(_)))
+            .then_some(Maker(parts))
+    }
+
+    /// The parts the call that passes `args` makes: each parameter the string its
+    /// argument is, or a hole.
+    pub(super) fn apply(&self, args: &[Option<String>]) -> Vec<Part> {
+        let mut out = Template::default();
+        for part in &self.0 {
+            let part = match part {
+                Part::Param(i) => args
+                    .get(*i as usize)
+                    .cloned()
+                    .flatten()
+                    .map_or(Part::Hole, Part::Str),
+                other => other.clone(),
+            };
+            out.push(part);
+        }
+        out.parts
+    }
+}
