@@ -123,8 +123,6 @@ fn paired_by<'a>(result: &'a Value, [a, b, c]: [&str; 3]) -> BTreeSet<(&'a str, 
         .collect()
 }
 
-/// A temporary application directory: a `package.json` whose `main` is `main.js`, and
-/// `files`.
 /// The channels the graph's edges name.
 fn edge_channels(result: &Value) -> BTreeSet<&str> {
     result["graph"]["edges"]
@@ -135,6 +133,8 @@ fn edge_channels(result: &Value) -> BTreeSet<&str> {
         .collect()
 }
 
+/// A temporary application directory: a `package.json` whose `main` is `main.js`, and
+/// `files`.
 fn app_tree(files: &[(&str, &str)]) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let mut all = vec![(
@@ -3289,22 +3289,16 @@ ipcRenderer.send(`${p}nobody`);
     assert_eq!(ipc["template_paired_renderer_transmissions"], 3, "{ipc}");
     assert_eq!(ipc["prefix_paired_renderer_transmissions"], 0, "{ipc}");
     assert_eq!(ipc["paired_renderer_transmissions"], 0, "{ipc}");
-    let paired: BTreeSet<(&str, &str, &str, &str)> = pairings(&result)
-        .map(|p| {
-            (
-                p["channel_template"].as_str().unwrap(),
-                p["pairing_basis"].as_str().unwrap(),
-                p["operation"].as_str().unwrap(),
-                p["handler_operation"].as_str().unwrap(),
-            )
-        })
-        .collect();
+    let paired = paired_by(
+        &result,
+        ["channel_template", "pairing_basis", "handler_operation"],
+    );
     assert_eq!(
         paired,
         BTreeSet::from([
-            ("${…}getUser", "unique-channel-template", "invoke", "handle"),
-            ("${…}signOut", "unique-channel-template", "send", "on"),
-            ("${…}:${…}:close", "unique-channel-template", "send", "on"),
+            ("${…}getUser", "unique-channel-template", "handle"),
+            ("${…}signOut", "unique-channel-template", "on"),
+            ("${…}:${…}:close", "unique-channel-template", "on"),
         ])
     );
     for edge in result["graph"]["edges"].as_array().unwrap() {

@@ -64,6 +64,65 @@ pub(super) fn window_args(operation: &str, args: usize) -> usize {
     }
 }
 
+/// The methods of a page's or a service worker's own IPC (`webContents.ipc`,
+/// `serviceWorkerMain.ipc`): (method, the page's operation, the worker's, mode).
+const OWN_IPC: [(&str, &str, &str, &str); 9] = [
+    (
+        "on",
+        "webcontents-ipc-on",
+        "service-worker-ipc-on",
+        "listen",
+    ),
+    (
+        "once",
+        "webcontents-ipc-once",
+        "service-worker-ipc-once",
+        "listen",
+    ),
+    (
+        "addListener",
+        "webcontents-ipc-add-listener",
+        "service-worker-ipc-add-listener",
+        "listen",
+    ),
+    (
+        "handle",
+        "webcontents-ipc-handle",
+        "service-worker-ipc-handle",
+        "handle",
+    ),
+    (
+        "handleOnce",
+        "webcontents-ipc-handle-once",
+        "service-worker-ipc-handle-once",
+        "handle",
+    ),
+    (
+        "removeHandler",
+        "webcontents-ipc-remove-handler",
+        "service-worker-ipc-remove-handler",
+        "remove",
+    ),
+    (
+        "off",
+        "webcontents-ipc-remove-listener",
+        "service-worker-ipc-remove-listener",
+        "remove",
+    ),
+    (
+        "removeListener",
+        "webcontents-ipc-remove-listener",
+        "service-worker-ipc-remove-listener",
+        "remove",
+    ),
+    (
+        "removeAllListeners",
+        "webcontents-ipc-remove-listener",
+        "service-worker-ipc-remove-listener",
+        "remove",
+    ),
+];
+
 /// The IPC operation a callee names: (side, operation, mode).
 pub(super) fn ipc_operation(name: &str) -> Option<(&'static str, &'static str, &'static str)> {
     let (object_path, method) = name.rsplit_once('.')?;
@@ -96,37 +155,20 @@ pub(super) fn ipc_operation(name: &str) -> Option<(&'static str, &'static str, &
             _ => return better_ipc(method).filter(|(side, _, _)| *side == "main"),
         }),
         "webContents" if method == "send" => Some(("main", "webcontents-send", "send")),
-        // A service worker's main-process object (Electron 36 on): a message to its preload,
-        // and its own IPC, which receives what the preload sends.
-        "serviceWorkerMain" if method == "send" => Some(("main", "service-worker-send", "send")),
-        "ipc" if object_path.rsplit('.').nth(1) == Some("serviceWorkerMain") => {
-            Some(match method {
-                "on" => ("main", "service-worker-ipc-on", "listen"),
-                "once" => ("main", "service-worker-ipc-once", "listen"),
-                "addListener" => ("main", "service-worker-ipc-add-listener", "listen"),
-                "handle" => ("main", "service-worker-ipc-handle", "handle"),
-                "handleOnce" => ("main", "service-worker-ipc-handle-once", "handle"),
-                "removeHandler" => ("main", "service-worker-ipc-remove-handler", "remove"),
-                "off" | "removeListener" | "removeAllListeners" => {
-                    ("main", "service-worker-ipc-remove-listener", "remove")
-                }
-                _ => return None,
-            })
-        }
-        // A WebContents' own IPC (`win.webContents.ipc.handle`, Electron 17 on): the main
-        // side's handlers and listeners for that page only.
-        "ipc" if object_path.rsplit('.').nth(1) == Some("webContents") => Some(match method {
-            "on" => ("main", "webcontents-ipc-on", "listen"),
-            "once" => ("main", "webcontents-ipc-once", "listen"),
-            "addListener" => ("main", "webcontents-ipc-add-listener", "listen"),
-            "handle" => ("main", "webcontents-ipc-handle", "handle"),
-            "handleOnce" => ("main", "webcontents-ipc-handle-once", "handle"),
-            "removeHandler" => ("main", "webcontents-ipc-remove-handler", "remove"),
-            "off" | "removeListener" | "removeAllListeners" => {
-                ("main", "webcontents-ipc-remove-listener", "remove")
+        // A WebContents' own IPC (`win.webContents.ipc.handle`, Electron 17 on), and a
+        // service worker's (Electron 36 on): the main side's handlers and listeners for that
+        // page or worker only.
+        "ipc" => {
+            let holder = object_path.rsplit('.').nth(1)?;
+            let (_, page, worker, mode) = OWN_IPC.iter().find(|(m, ..)| *m == method)?;
+            match holder {
+                "webContents" => Some(("main", page, mode)),
+                "serviceWorkerMain" => Some(("main", worker, mode)),
+                _ => None,
             }
-            _ => return None,
-        }),
+        }
+        // A service worker's main-process object: a message to its preload.
+        "serviceWorkerMain" if method == "send" => Some(("main", "service-worker-send", "send")),
         _ => None,
     }
 }
