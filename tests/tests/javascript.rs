@@ -611,6 +611,103 @@ contextBridge.exposeInMainWorld("app", { ...base, ...extra, quit: () => ipcRende
     );
 }
 
+/// A bridge API a function of the preload returns (`exposeInMainWorld("api",
+/// createApi())`): the object literal its last `return` gives, declared before the call or
+/// after it (a function declaration), an arrow's body, a function called in place, or
+/// through a name bound to the call (not a `require`, whose module's API is read as ever).
+/// Its members are the API's and its IPC is the API's own, and a member that forwards its
+/// parameter carries the page's channel. A call of a function that returns something else
+/// leaves the members unknown.
+#[test]
+fn a_bridge_api_a_function_returns_has_the_returned_literals_members() {
+    let dir = app_tree(&[
+        (
+            "main.js",
+            r#"const { ipcMain, BrowserWindow } = require("electron");
+new BrowserWindow({ webPreferences: { preload: __dirname + "/preload.js" } });
+ipcMain.handle("app:ping", () => "pong");
+ipcMain.on("app:log", () => {});"#,
+        ),
+        (
+            "preload.js",
+            r#"const { contextBridge, ipcRenderer } = require("electron");
+contextBridge.exposeInMainWorld("late", createLate());
+const makeOther = () => ({ quit: () => ipcRenderer.send("app:quit") });
+contextBridge.exposeInMainWorld("other", makeOther());
+const bound = createLate();
+contextBridge.exposeInMainWorld("bound", bound);
+const plain = () => window.thing;
+contextBridge.exposeInMainWorld("plain", plain());
+const inPlace = function (o = {}) { return { open: () => ipcRenderer.invoke("app:open") }; }(1);
+contextBridge.exposeInMainWorld("inPlace", inPlace);
+const viaRequire = require("./api");
+contextBridge.exposeInMainWorld("required", viaRequire);
+function createLate() {
+  const version = "1";
+  return {
+    version,
+    ping: () => ipcRenderer.invoke("app:ping"),
+    send(channel, data) { ipcRenderer.send(channel, data); },
+  };
+}"#,
+        ),
+        (
+            "api.js",
+            r#"const { ipcRenderer } = require("electron");
+const api = { hello: () => ipcRenderer.send("hello") };
+module.exports = api;"#,
+        ),
+        ("renderer.js", r#"window.late.send("app:log", 1);"#),
+    ]);
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let members: BTreeMap<String, Value> = nodes(&result, "context-bridge-api")
+        .iter()
+        .map(|b| {
+            let p = props(b);
+            (
+                p["api_key"].as_str().unwrap().to_owned(),
+                p["members"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(members["late"], json!(["ping", "send", "version"]));
+    assert_eq!(members["bound"], json!(["ping", "send", "version"]));
+    assert_eq!(members["other"], json!(["quit"]));
+    assert_eq!(members["inPlace"], json!(["open"]));
+    // A module's API bound by `require` is that module's, as before.
+    assert_eq!(members["required"], json!(["hello"]));
+    assert_eq!(members["plain"], json!([]));
+    let status: BTreeMap<&str, &str> = nodes(&result, "context-bridge-api")
+        .iter()
+        .map(|b| {
+            let p = props(b);
+            (
+                p["api_key"].as_str().unwrap(),
+                p["api_status"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(status["late"], "object-literal");
+    assert_eq!(status["plain"], "dynamic");
+    let exposed: BTreeSet<(&str, &str)> = result["graph"]["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["relation"] == "invokes" || e["relation"] == "sends")
+        .filter_map(|e| {
+            let p = &e["properties"];
+            Some((p["operation"].as_str()?, p["channel"].as_str()?))
+        })
+        .collect();
+    assert!(exposed.contains(&("invoke", "app:ping")), "{exposed:?}");
+    assert!(exposed.contains(&("send", "app:quit")), "{exposed:?}");
+    let paired = paired_by(&result, ["channel", "handler_path", "via"]);
+    assert!(
+        paired.contains(&("app:log", "main.js", "window.late.send")),
+        "{paired:?}"
+    );
+}
+
 #[test]
 fn a_bridge_api_another_module_exports_is_read_where_it_is_written() {
     // Preloads that expose an object another module builds: as tsc compiles `export const

@@ -838,6 +838,25 @@ impl Extractor<'_, '_> {
                 members.dedup();
                 ("object-literal", (members, unknown), functions)
             }
+            // `exposeInMainWorld("api", createApi())`: the literal the function returns,
+            // once it is read if it is declared further on.
+            Some(Expr::Call(call)) if self.exposes && self.call_returns_object(call) => {
+                match self.returned_object(call) {
+                    Some(named) => {
+                        literal_spans.push(named.span);
+                        literal_ranges.push(named.range);
+                        ("object-literal", named.members, named.functions)
+                    }
+                    None => {
+                        if let Some(name) = local_callee(call) {
+                            let stack = self.scopes.stack().to_vec();
+                            self.pending_returns
+                                .push((self.facts.bridges.len(), name, stack));
+                        }
+                        ("dynamic", (Vec::new(), 0), Vec::new())
+                    }
+                }
+            }
             // `const api = {…}; exposeInMainWorld("api", api)`: the literal bound in scope.
             Some(Expr::Ident(ident)) if self.named_object(&ident.sym).is_some() => {
                 let named = self.named_object(&ident.sym);
@@ -848,6 +867,15 @@ impl Extractor<'_, '_> {
                     named.map(|o| o.members.clone()).unwrap_or_default(),
                     named.map(|o| o.functions.clone()).unwrap_or_default(),
                 )
+            }
+            // `const api = createApi()` before the function is declared: read once it is.
+            Some(Expr::Ident(ident)) if self.returned_by_call(&ident.sym).is_some() => {
+                if let Some(callee) = self.returned_by_call(&ident.sym) {
+                    let stack = self.scopes.stack().to_vec();
+                    self.pending_returns
+                        .push((self.facts.bridges.len(), callee.to_owned(), stack));
+                }
+                ("dynamic", (Vec::new(), 0), Vec::new())
             }
             Some(other) => {
                 // Perhaps another module's export, settled once every file is read.
@@ -902,6 +930,82 @@ impl Extractor<'_, '_> {
                 },
                 _ => {}
             }
+        }
+    }
+
+    /// Binds `name` to what its function returns when that is an object literal, in a file
+    /// that exposes a bridge.
+    pub(super) fn returns_object(&mut self, name: &str, returned: Option<&ObjectLit>) {
+        let object = returned.map(|obj| self.read_named_object(obj));
+        let scope = self.scopes.current();
+        match object {
+            Some(object) => self.returned_objects.set(name, scope, object),
+            None => self.returned_objects.shadow(name, scope),
+        }
+    }
+
+    /// What the function a call names returns, when it is an object literal: a function of
+    /// the file read so far, or one written in place (`(() => ({…}))()`).
+    pub(super) fn returned_object(&self, call: &CallExpr) -> Option<NamedObject> {
+        let in_place = match unwrap(call.callee.as_expr()?) {
+            Expr::Fn(f) => function_returns(&f.function),
+            Expr::Arrow(arrow) => arrow_returns(arrow),
+            _ => {
+                let name = local_callee(call)?;
+                return self.returned_objects.resolve(&name, &self.scopes).cloned();
+            }
+        };
+        in_place.map(|obj| self.read_named_object(obj))
+    }
+
+    /// Whether a call may give a bridge's API from a function of the file: a call of a
+    /// plain name (not a module's or `require`).
+    pub(super) fn call_returns_object(&self, call: &CallExpr) -> bool {
+        if call
+            .callee
+            .as_expr()
+            .is_some_and(|c| matches!(unwrap(c), Expr::Fn(_) | Expr::Arrow(_)))
+        {
+            return true;
+        }
+        local_callee(call).is_some_and(|name| {
+            self.returned_objects.resolve(&name, &self.scopes).is_some()
+                || (self.aliases.resolve(&name, &self.scopes).is_none()
+                    && self.imports.resolve(&name, &self.scopes).is_none()
+                    && name != "require")
+        })
+    }
+
+    /// The function a name is bound to a call of, when that function was not yet read.
+    fn returned_by_call(&self, name: &str) -> Option<&str> {
+        if self.returned_by.is_empty() {
+            return None;
+        }
+        self.returned_by
+            .resolve(name, &self.scopes)
+            .map(String::as_str)
+    }
+
+    /// Bridges whose API is a call of a function declared further on: the object literal it
+    /// returns, looked up in the scopes open at the call (an API still not known stays
+    /// `dynamic`).
+    pub(super) fn finish_returned_bridges(&mut self) {
+        for (index, name, stack) in std::mem::take(&mut self.pending_returns) {
+            let Some(named) = self.returned_objects.resolve_in(&name, &stack) else {
+                self.facts.dynamic_findings += 1;
+                continue;
+            };
+            let (members, functions) = (named.members.clone(), named.functions.clone());
+            let (span, range) = (named.span, named.range);
+            if !functions.is_empty() {
+                self.bridge_functions.push((index, functions));
+            }
+            let bridge = &mut self.facts.bridges[index];
+            bridge.api_status = "object-literal";
+            bridge.members = members.0;
+            bridge.unknown_members = members.1;
+            bridge.literal_spans.push(span);
+            bridge.literal_ranges.push(range);
         }
     }
 
@@ -2207,6 +2311,41 @@ fn join_path(prefix: &str, key: &str) -> String {
 }
 
 /// The members of a bridge API object literal: sorted, unique, at most [`MAX_MEMBERS`].
+/// The plain name a call calls (`createApi()`).
+pub(super) fn local_callee(call: &CallExpr) -> Option<String> {
+    match unwrap(call.callee.as_expr()?) {
+        Expr::Ident(ident) => Some(ident.sym.to_string()),
+        _ => None,
+    }
+}
+
+/// The object literal a function returns last: its body's last statement is `return {…}`.
+pub(super) fn function_returns(function: &swc_ecma_ast::Function) -> Option<&ObjectLit> {
+    match function.body.as_ref()?.stmts.last()? {
+        swc_ecma_ast::Stmt::Return(ret) => match unwrap(ret.arg.as_deref()?) {
+            Expr::Object(obj) => Some(obj),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// The object literal an arrow function returns: its body (`() => ({…})`), or its block's
+/// last `return {…}`.
+pub(super) fn arrow_returns(arrow: &swc_ecma_ast::ArrowExpr) -> Option<&ObjectLit> {
+    let last = match &*arrow.body {
+        swc_ecma_ast::ArrowFunctionBody::Expr(body) => Some(&**body),
+        swc_ecma_ast::ArrowFunctionBody::FunctionBody(block) => match block.stmts.last()? {
+            swc_ecma_ast::Stmt::Return(ret) => ret.arg.as_deref(),
+            _ => None,
+        },
+    }?;
+    match unwrap(last) {
+        Expr::Object(obj) => Some(obj),
+        _ => None,
+    }
+}
+
 pub(super) fn object_members(obj: &ObjectLit) -> Members {
     let mut members = Vec::new();
     let mut unknown = 0;

@@ -317,6 +317,9 @@ pub(crate) fn extract(
         amd_pending: Vec::new(),
         parcel: None,
         named_objects: Scoped::default(),
+        returned_objects: Scoped::default(),
+        returned_by: Scoped::default(),
+        pending_returns: Vec::new(),
         named_options: Scoped::default(),
         stack: Vec::new(),
         window_classes: Vec::new(),
@@ -339,6 +342,7 @@ pub(crate) fn extract(
     };
     program.visit_with(&mut walker);
     walker.finish_amd();
+    walker.finish_returned_bridges();
     walker.finish_forwarders();
     walker.finish_named_handlers();
     walker.finish_windows();
@@ -586,6 +590,15 @@ struct Extractor<'s, 'c> {
     /// options), and what the walk read off the literals declarations bind to them.
     object_names: HashSet<String>,
     named_objects: Scoped<electron::NamedObject>,
+    /// The object literal each function of a file that exposes a bridge returns, by the
+    /// name a declaration binds the function to: `exposeInMainWorld("api", createApi())`.
+    returned_objects: Scoped<electron::NamedObject>,
+    /// Names bound to a call of a function not yet read, in a file that exposes a bridge:
+    /// the function's name (`const api = createApi()` before `function createApi`).
+    returned_by: Scoped<String>,
+    /// Bridges whose API is a call of a function not yet read (declared further on):
+    /// (bridge index, the function's name, the scopes open at the call).
+    pending_returns: Vec<(usize, String, Vec<u32>)>,
     /// Names bound to window options composed other than as a literal
     /// (`const options = Object.assign({…}, extra)`).
     named_options: Scoped<windows::Source>,
@@ -2336,6 +2349,10 @@ impl Visit for Extractor<'_, '_> {
 
     fn visit_fn_decl(&mut self, decl: &swc_ecma_ast::FnDecl) {
         self.function_scope(|| decl.ident.sym.to_string(), decl.function.span.lo.0);
+        if self.exposes {
+            let returned = electron::function_returns(&decl.function);
+            self.returns_object(&decl.ident.sym, returned);
+        }
         if self.calls_traced {
             self.named_function(&decl.ident.sym, decl.function.span);
         }
@@ -2514,6 +2531,16 @@ impl Visit for Extractor<'_, '_> {
                 _ => {}
             }
         }
+        if self.exposes
+            && let (Pat::Ident(ident), Some(init)) = (&decl.name, &decl.init)
+        {
+            let returned = match unwrap(init) {
+                Expr::Fn(f) => electron::function_returns(&f.function),
+                Expr::Arrow(a) => electron::arrow_returns(a),
+                _ => None,
+            };
+            self.returns_object(&ident.id.sym, returned);
+        }
         if let (Pat::Ident(ident), Some(init)) = (&decl.name, &decl.init) {
             let name = ident.id.sym.to_string();
             self.window_holder(|| name.clone(), init, true);
@@ -2540,6 +2567,17 @@ impl Visit for Extractor<'_, '_> {
             if self.object_names.contains(&name) || self.in_option_function() {
                 let object = match unwrap(init) {
                     Expr::Object(obj) => Some(self.read_named_object(obj)),
+                    // `const api = createApi()`: what the function returns, once it is read
+                    // if it is declared further on.
+                    Expr::Call(call) if self.exposes && self.call_returns_object(call) => {
+                        let object = self.returned_object(call);
+                        if object.is_none()
+                            && let Some(callee) = electron::local_callee(call)
+                        {
+                            self.returned_by.bind(&name, scope, Some(callee));
+                        }
+                        object
+                    }
                     _ => None,
                 };
                 // Options composed some other way (`Object.assign({…}, extra)`, a helper's
