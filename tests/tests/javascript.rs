@@ -3403,6 +3403,26 @@ ipcRenderer.send(`${p}nobody`);
             assert_eq!(edge["evidence"]["confidence"], "low", "{edge}");
         }
     }
+    // The limitations say dynamic channels pair only as candidates, never exactly.
+    let limitations: Vec<&str> = result["limitations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    assert!(
+        limitations
+            .iter()
+            .any(|l| l
+                .starts_with("Some dynamic IPC channels were paired as low-confidence candidates")),
+        "{limitations:?}"
+    );
+    assert!(
+        limitations
+            .iter()
+            .any(|l| l.ends_with("kept as written and never paired exactly.")),
+        "{limitations:?}"
+    );
 }
 
 /// A function of the file that makes a channel of its parameters (`const $ = (e) =>

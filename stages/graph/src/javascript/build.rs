@@ -5043,9 +5043,12 @@ fn finish(cx: &StageCx<'_>, p: Projected, request: &Request<'_>) -> Result<Built
     limitations.insert("Data, call and promise flow is not in this graph: the semantic_graph section holds it, for the application's own code within its bounds (its coverage says what was read).".to_owned());
     if c.dynamic_ops > 0 {
         limitations.insert(
-            "Some IPC channels are dynamic expressions; they are kept as written and never paired."
+            "Some IPC channels are dynamic expressions; they are kept as written and never paired exactly."
                 .to_owned(),
         );
+    }
+    if c.prefix_paired + c.call_paired + c.template_paired > 0 {
+        limitations.insert("Some dynamic IPC channels were paired as low-confidence candidates with the one registration that shares their literal prefix, the call of strings that makes them or their template; the values at run time may still differ.".to_owned());
     }
     if c.ambiguous > 0 {
         limitations
