@@ -2821,6 +2821,78 @@ window.electron.sendArray("log");
     );
 }
 
+/// vite-plugin-electron's scaffold (`npm create electron-vite`) writes its preload's
+/// members as `send(...args) { const [channel, ...omit] = args; return
+/// ipcRenderer.send(channel, ...omit) }`: the first item of the rest parameter is the page's
+/// first argument, a forwarded channel as a spread of it is. The first item of a plain
+/// parameter, or a later item, is not.
+#[test]
+fn a_channel_destructured_first_from_a_rest_parameter_is_forwarded() {
+    let dir = app_tree(&[
+        (
+            "main.js",
+            r#"const { ipcMain, BrowserWindow } = require("electron");
+new BrowserWindow({ webPreferences: { preload: __dirname + "/preload.ts" } });
+ipcMain.handle("db:query", () => 1);
+ipcMain.on("log", () => 1);
+ipcMain.on("plain", () => 1);
+ipcMain.on("second", () => 1);
+"#,
+        ),
+        (
+            "preload.ts",
+            r#"import { ipcRenderer, contextBridge } from "electron";
+contextBridge.exposeInMainWorld("bridge", {
+  on(...args: Parameters<typeof ipcRenderer.on>) {
+    const [channel, listener] = args;
+    return ipcRenderer.on(channel, (event, ...rest) => listener(event, ...rest));
+  },
+  send(...args: Parameters<typeof ipcRenderer.send>) {
+    const [channel, ...omit] = args;
+    return ipcRenderer.send(channel, ...omit);
+  },
+  invoke(...args: Parameters<typeof ipcRenderer.invoke>) {
+    const [channel, ...omit] = args;
+    return ipcRenderer.invoke(channel, ...omit);
+  },
+  plain(list: string[]) {
+    const [channel] = list;
+    return ipcRenderer.send(channel);
+  },
+  second(...args: string[]) {
+    const [first, channel] = args;
+    return ipcRenderer.send(channel, first);
+  },
+});
+"#,
+        ),
+        (
+            "renderer.js",
+            r#"window.bridge.invoke("db:query", 1);
+window.bridge.send("log", "x");
+window.bridge.plain("plain");
+window.bridge.second("x", "second");
+"#,
+        ),
+    ]);
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let paired = paired_by(&result, ["channel", "via", "handler_operation"]);
+    assert_eq!(
+        paired,
+        BTreeSet::from([
+            ("db:query", "window.bridge.invoke", "handle"),
+            ("log", "window.bridge.send", "on"),
+        ])
+    );
+    let members: BTreeSet<&str> = result["summary"]["bridge_channel_forwarders"]["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|f| f["member"].as_str())
+        .collect();
+    assert_eq!(members, BTreeSet::from(["invoke", "on", "send"]));
+}
+
 #[test]
 fn a_bridge_literal_that_spreads_another_modules_api_has_its_members() {
     // `{ ...electronAPI, platform }`: the spread API is read where it is written, and the

@@ -1421,10 +1421,16 @@ impl Extractor<'_, '_> {
             && constant.is_none()
             && let Some(Expr::Ident(ident)) = channel_expr.map(unwrap)
         {
-            let name = if spread {
-                format!("...{}", ident.sym)
-            } else {
-                ident.sym.to_string()
+            // `const [channel, ...rest] = args; ipcRenderer.send(channel, ...rest)` in a
+            // member `send(...args)`, as vite-plugin-electron's scaffold writes its preload:
+            // the first of what the rest parameter holds, as a spread of it is.
+            let first_of = (!spread && !self.first_items.is_empty())
+                .then(|| self.first_items.resolve(&ident.sym, &self.scopes))
+                .flatten();
+            let name = match first_of {
+                Some(array) => format!("...{array}"),
+                None if spread => format!("...{}", ident.sym),
+                None => ident.sym.to_string(),
             };
             self.forwarding
                 .push((self.facts.ipc.len(), self.scopes.current(), name));

@@ -318,6 +318,7 @@ pub(crate) fn extract(
         parcel: None,
         named_objects: Scoped::default(),
         returned_objects: Scoped::default(),
+        first_items: Scoped::default(),
         returned_by: Scoped::default(),
         pending_returns: Vec::new(),
         named_options: Scoped::default(),
@@ -590,6 +591,9 @@ struct Extractor<'s, 'c> {
     /// options), and what the walk read off the literals declarations bind to them.
     object_names: HashSet<String>,
     named_objects: Scoped<electron::NamedObject>,
+    /// Names a function binds to the first item of an array a name holds, in a file that
+    /// exposes a bridge: `channel` of `const [channel, ...rest] = args` (the array's name).
+    first_items: Scoped<String>,
     /// The object literal each function of a file that exposes a bridge returns, by the
     /// name a declaration binds the function to: `exposeInMainWorld("api", createApi())`.
     returned_objects: Scoped<electron::NamedObject>,
@@ -2530,6 +2534,15 @@ impl Visit for Extractor<'_, '_> {
                 }
                 _ => {}
             }
+        }
+        if self.exposes
+            && let (Pat::Array(array), Some(init)) = (&decl.name, &decl.init)
+            && let Expr::Ident(source) = unwrap(init)
+            && let Some(Some(Pat::Ident(first))) = array.elems.first()
+        {
+            let scope = self.scopes.current();
+            self.first_items
+                .bind(&first.id.sym, scope, Some(source.sym.to_string()));
         }
         if self.exposes
             && let (Pat::Ident(ident), Some(init)) = (&decl.name, &decl.init)
