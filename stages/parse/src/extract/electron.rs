@@ -870,11 +870,13 @@ impl Extractor<'_, '_> {
             }
             // `const api = createApi()` before the function is declared: read once it is.
             Some(Expr::Ident(ident)) if self.returned_by_call(&ident.sym).is_some() => {
-                if let Some(callee) = self.returned_by_call(&ident.sym) {
-                    let stack = self.scopes.stack().to_vec();
-                    self.pending_returns
-                        .push((self.facts.bridges.len(), callee.to_owned(), stack));
-                }
+                let callee = self
+                    .returned_by_call(&ident.sym)
+                    .unwrap_or_default()
+                    .to_owned();
+                let stack = self.scopes.stack().to_vec();
+                self.pending_returns
+                    .push((self.facts.bridges.len(), callee, stack));
                 ("dynamic", (Vec::new(), 0), Vec::new())
             }
             Some(other) => {
@@ -2316,7 +2318,6 @@ fn join_path(prefix: &str, key: &str) -> String {
     }
 }
 
-/// The members of a bridge API object literal: sorted, unique, at most [`MAX_MEMBERS`].
 /// The plain name a call calls (`createApi()`).
 pub(super) fn local_callee(call: &CallExpr) -> Option<String> {
     match unwrap(call.callee.as_expr()?) {
@@ -2352,6 +2353,7 @@ pub(super) fn arrow_returns(arrow: &swc_ecma_ast::ArrowExpr) -> Option<&ObjectLi
     }
 }
 
+/// The members of a bridge API object literal: sorted, unique, at most [`MAX_MEMBERS`].
 pub(super) fn object_members(obj: &ObjectLit) -> Members {
     let mut members = Vec::new();
     let mut unknown = 0;
