@@ -3428,7 +3428,9 @@ fn dynamic_channels_of_the_same_template_pair_as_candidates() {
             "main.js",
             r#"const { ipcMain, BrowserWindow } = require("electron");
 const prefix = process.env.PREFIX;
-new BrowserWindow({});
+const win = new BrowserWindow({});
+win.webContents.send(`${prefix}updated`, 1);
+win.webContents.send(`${prefix}unheard`, 1);
 ipcMain.handle(`${prefix}getUser`, () => 1);
 ipcMain.on(prefix + "signOut", () => 1);
 ipcMain.on(`${prefix}:${process.pid}:close`, () => 1);
@@ -3450,6 +3452,7 @@ ipcRenderer.send(`${p}twice`);
 ipcRenderer.invoke(`${p}listen`);
 ipcRenderer.send(`${p}-a`);
 ipcRenderer.send(`${p}nobody`);
+ipcRenderer.on(p + "updated", () => 1);
 "#,
         ),
     ]);
@@ -3494,6 +3497,14 @@ ipcRenderer.send(`${p}nobody`);
             .iter()
             .any(|l| l.ends_with("kept as written and never paired exactly.")),
         "{limitations:?}"
+    );
+    // What the main process sends on a template: a page listening on one made the same way
+    // may hear it.
+    let to_pages = &ipc["main_to_renderer"];
+    assert_eq!(to_pages["keyed_dynamic_channels"], 2, "{to_pages}");
+    assert_eq!(
+        to_pages["keyed_dynamic_channels_a_page_listens_on"], 1,
+        "{to_pages}"
     );
 }
 

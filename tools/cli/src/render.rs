@@ -1319,11 +1319,20 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
         let more = unheard.len() as u64 + to_pages["omitted_channels"].as_u64().unwrap_or(0);
         let shown: Vec<&str> = unheard.iter().take(12).map(String::as_str).collect();
         let sends = ipc["main_transmissions"].as_u64().unwrap_or(0);
+        let keyed = to_pages["keyed_dynamic_channels"].as_u64().unwrap_or(0);
         say!(
-            "  to pages          the main process sends {sends} {} on {} literal channels, {} of which a page listens on{}",
+            "  to pages          the main process sends {sends} {} on {} literal channels, {} of which a page listens on{}{}",
             if sends == 1 { "message" } else { "messages" },
             to_pages["literal_channels"],
             to_pages["channels_a_page_listens_on"],
+            if keyed == 0 {
+                String::new()
+            } else {
+                format!(
+                    "; of {keyed} dynamic channels by prefix, call or template, {} a page listens on made the same way",
+                    to_pages["keyed_dynamic_channels_a_page_listens_on"]
+                )
+            },
             if shown.is_empty() {
                 String::new()
             } else {

@@ -2826,6 +2826,10 @@ struct Counts {
     main_send_channels: BTreeMap<String, BTreeSet<String>>,
     /// The literal channels pages listen on.
     renderer_listener_channels: BTreeSet<String>,
+    /// The keys of the dynamic channels the main process sends on ([`ChannelKey`]), and of
+    /// those pages listen on.
+    main_send_keys: BTreeSet<ChannelKey>,
+    renderer_listener_keys: BTreeSet<ChannelKey>,
     /// What the main entrypoints reach: set once every file is projected.
     reach: Option<Reach>,
     sender_checks: u64,
@@ -2883,6 +2887,8 @@ impl Counts {
             main_sends,
             main_send_channels,
             renderer_listener_channels,
+            main_send_keys,
+            renderer_listener_keys,
             reach,
             sender_checks,
             unchecked_main_handlers,
@@ -2938,6 +2944,8 @@ impl Counts {
         }
         self.renderer_listener_channels
             .extend(renderer_listener_channels);
+        self.main_send_keys.extend(main_send_keys);
+        self.renderer_listener_keys.extend(renderer_listener_keys);
         if reach.is_some() {
             self.reach = reach;
         }
@@ -2970,17 +2978,24 @@ const MAX_LISTED_SENDERS: usize = 16;
 /// the files that send on it, at most [`MAX_UNPAIRED_CHANNELS`]). A page may still hear such
 /// a channel through a listener whose channel is computed, or one the application does not
 /// ship; and a channel heard is not paired, since any page may listen.
-fn main_to_renderer_json(
-    sent: &BTreeMap<String, BTreeSet<String>>,
-    heard: &BTreeSet<String>,
-) -> Value {
+fn main_to_renderer_json(c: &Counts) -> Value {
+    let (sent, heard) = (&c.main_send_channels, &c.renderer_listener_channels);
     let unheard: Vec<(&String, &BTreeSet<String>)> = sent
         .iter()
         .filter(|(channel, _)| !heard.contains(*channel))
         .collect();
+    // Dynamic channels, by the key they would pair by (a prefix, a call or a template): a
+    // page listening on one made the same way may hear it.
+    let keyed_heard = c
+        .main_send_keys
+        .iter()
+        .filter(|key| c.renderer_listener_keys.contains(*key))
+        .count();
     json!({
         "literal_channels": sent.len(),
         "channels_a_page_listens_on": sent.len() - unheard.len(),
+        "keyed_dynamic_channels": c.main_send_keys.len(),
+        "keyed_dynamic_channels_a_page_listens_on": keyed_heard,
         "channels_no_page_listens_on": unheard
             .iter()
             .take(MAX_UNPAIRED_CHANNELS)
@@ -3954,6 +3969,8 @@ fn project_findings<'p>(
                                 .entry(channel.clone())
                                 .or_default()
                                 .insert(file.path.clone());
+                        } else if let Some(key) = &op.channel_key {
+                            c.main_send_keys.insert(key.clone());
                         }
                     }
                 }
@@ -3964,6 +3981,8 @@ fn project_findings<'p>(
                         c.listeners += 1;
                         if let Some(channel) = &op.channel {
                             c.renderer_listener_channels.insert(channel.clone());
+                        } else if let Some(key) = &op.channel_key {
+                            c.renderer_listener_keys.insert(key.clone());
                         }
                     }
                     let key = format!(
@@ -5166,7 +5185,7 @@ fn finish(cx: &StageCx<'_>, p: Projected, request: &Request<'_>) -> Result<Built
                 "reached_paired_renderer_transmissions": c.reached_paired,
                 "fanned_out_renderer_transmissions": c.fanned_out,
                 "main_transmissions": c.main_sends,
-                "main_to_renderer": main_to_renderer_json(&c.main_send_channels, &c.renderer_listener_channels)},
+                "main_to_renderer": main_to_renderer_json(&c)},
         "sender_validation_observations": c.sender_checks, "utility_processes": c.utilities,
         "resolved_utility_entrypoints": c.resolved_utilities, "child_process_calls": c.child_processes,
         "open_external_calls": c.open_external, "remote_module_calls": c.remote_module, "execute_javascript_calls": c.execute_javascript, "native_addon_bindings": c.native, "resolved_native_addon_bindings": c.resolved_native,
