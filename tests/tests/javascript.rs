@@ -3582,6 +3582,61 @@ ipcRenderer.send(n("plain"));
     );
 }
 
+/// A helper that writes strings around the channel it is passed (`(name, fn) =>
+/// ipcMain.handle(`api:${name}`, fn)`, `function on(name, fn) { ipcMain.on("evt:" + name,
+/// fn) }`): each call of it is the operation on the channel it makes of the string passed,
+/// in its own file and through another module's export, and pairs exactly; a call passing a
+/// value not known pairs by the helper's prefix.
+#[test]
+fn helpers_that_write_strings_around_the_channel_make_the_channel_of_each_call() {
+    let dir = app_tree(&[
+        (
+            "main.js",
+            r#"const { ipcMain, BrowserWindow } = require("electron");
+new BrowserWindow({ webPreferences: { preload: __dirname + "/preload.js" } });
+const handle = (name, fn) => ipcMain.handle(`api:${name}`, fn);
+handle("getUser", () => 1);
+function on(name, fn) { ipcMain.on("evt:" + name + ":v1", fn); }
+on("log", () => 1);
+"#,
+        ),
+        (
+            "ipc.js",
+            r#"const { ipcRenderer } = require("electron");
+exports.invoke = (method, ...args) => ipcRenderer.invoke(`api:${method}`, ...args);
+"#,
+        ),
+        (
+            "preload.js",
+            r#"const { ipcRenderer, contextBridge } = require("electron");
+const { invoke } = require("./ipc");
+function send(name, data) { ipcRenderer.send("evt:" + name + ":v1", data); }
+contextBridge.exposeInMainWorld("api", {
+  getUser: () => invoke("getUser"),
+  log: (d) => send("log", d),
+  other: (n) => send(n),
+});
+"#,
+        ),
+    ]);
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let exact = paired_by(&result, ["channel", "via", "handler_operation"]);
+    assert!(
+        exact.contains(&("api:getUser", "invoke", "handle")),
+        "{exact:?}"
+    );
+    assert!(exact.contains(&("evt:log:v1", "send", "on")), "{exact:?}");
+    // The call passing a parameter pairs as a candidate, by the helper's prefix.
+    let candidates = paired_by(
+        &result,
+        ["channel_prefix", "channel_expression", "pairing_basis"],
+    );
+    assert!(
+        candidates.contains(&("evt:", "n", "unique-channel-prefix")),
+        "{candidates:?}"
+    );
+}
+
 /// electron-better-ipc (its `ipcMain` and `ipcRenderer` extend Electron's): the page's
 /// `callMain` pairs with the main process's `answerRenderer`, with or without the window
 /// that form may name first, and `callRenderer(win, channel)` is a main-side send on its

@@ -883,10 +883,13 @@ pub struct SchemeForward {
 }
 
 /// One IPC operation an [`ExportedIpcHelper`] makes of its parameter.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct IpcForward {
     /// Which parameter is the channel, from 0.
     pub param: u32,
+    /// The strings the helper writes before and after the parameter to make the channel
+    /// (`` `api:${name}` `` is `("api:", "")`), when it does.
+    pub around: Option<(String, String)>,
     pub side: &'static str,
     pub operation: &'static str,
     pub mode: &'static str,
@@ -915,6 +918,40 @@ pub struct ImportedHelperCall {
     pub module: Option<ModuleRef>,
 }
 
+impl IpcForward {
+    /// The channel the helper makes of `passed`, the string a call passes.
+    pub fn channel(&self, passed: &str) -> String {
+        match &self.around {
+            Some((before, after)) => format!("{before}{passed}{after}"),
+            None => passed.to_owned(),
+        }
+    }
+
+    /// What a channel the helper makes of a value not known pairs by: the string before
+    /// it, or else its template ([`ChannelKey`]).
+    pub fn key(&self) -> Option<ChannelKey> {
+        let (before, after) = self.around.as_ref()?;
+        ChannelKey::around(before, after)
+    }
+}
+
+impl ChannelKey {
+    /// The key of a channel made of strings around a value not known: the string before it,
+    /// at least [`MIN_CHANNEL_PREFIX`] bytes, or else its template, when its strings have
+    /// that many.
+    pub fn around(before: &str, after: &str) -> Option<ChannelKey> {
+        if before.len() >= MIN_CHANNEL_PREFIX {
+            Some(ChannelKey::Prefix(before.to_owned()))
+        } else if before.len() + after.len() >= MIN_CHANNEL_PREFIX {
+            Some(ChannelKey::Template(format!(
+                "{before}{CHANNEL_HOLE}{after}"
+            )))
+        } else {
+            None
+        }
+    }
+}
+
 impl ImportedHelperCall {
     /// The operations the call makes through `helper`, the function (or method) it calls:
     /// each of the helper's, on the channel the call passes, with `via` naming the callee as
@@ -933,20 +970,24 @@ impl ImportedHelperCall {
                     ),
                     (None, kind) => kind,
                 };
+                let channel = arg.and_then(|a| a.channel.as_deref());
+                // A channel the helper makes around an export of another module is not
+                // settled: it pairs by its key.
+                let around = forward.around.is_some();
                 IpcOp {
                     side: forward.side,
                     operation: forward.operation,
                     mode: forward.mode,
-                    channel: arg.and_then(|a| a.channel.clone()),
+                    channel: channel.map(|c| forward.channel(c)),
                     channel_expression: arg.map_or_else(
                         || Some("[missing-expression]".to_owned()),
                         |a| a.expression.clone(),
                     ),
-                    channel_key: None,
+                    channel_key: channel.is_none().then(|| forward.key()).flatten(),
                     choice: false,
                     each: false,
                     handler_kind,
-                    channel_import: arg.and_then(|a| a.import.clone()),
+                    channel_import: arg.filter(|_| !around).and_then(|a| a.import.clone()),
                     via: Some(self.callee.clone()),
                     range: self.range,
                     span: self.span,
@@ -1040,6 +1081,9 @@ pub enum ChannelKey {
     /// channels after a prefix given at run time.
     Template(String),
 }
+
+/// What stands in a channel's template for a run of values not known.
+pub const CHANNEL_HOLE: &str = "${…}";
 
 /// Fewest bytes of strings a dynamic channel's prefix or template has to pair by.
 pub const MIN_CHANNEL_PREFIX: usize = 3;

@@ -1042,7 +1042,7 @@ impl Extractor<'_, '_> {
             (channel, spread),
             handler_kind,
             call.span,
-            None,
+            (None, None),
         );
         // A handler passed by name (`onOpen`, `this.onOpen`, `this.onOpen.bind(this)`): its
         // function is found once the file is read.
@@ -1142,7 +1142,7 @@ impl Extractor<'_, '_> {
                 (arg(forward.param as usize), false),
                 handler_kind,
                 call.span,
-                Some(via.clone()),
+                (Some(via.clone()), forward.around.as_ref()),
             );
         }
         for serve in helper.serves {
@@ -1351,7 +1351,7 @@ impl Extractor<'_, '_> {
         (channel_expr, spread): (Option<&Expr>, bool),
         handler_kind: Option<&'static str>,
         span: Span,
-        via: Option<String>,
+        (via, around): (Option<String>, Option<&(String, String)>),
     ) {
         if !self.admit(None) {
             return;
@@ -1363,6 +1363,21 @@ impl Extractor<'_, '_> {
             (None, Some(e)) => self.constant_string(e),
             _ => None,
         };
+        // A helper that writes strings around the channel it is passed (`` `api:${name}` ``)
+        // makes the channel of the string passed, read as a constant; of anything else, a
+        // channel that pairs by its key.
+        if let Some((before, after)) = around {
+            let passed = literal.or(constant);
+            let channel = passed.map(|p| format!("{before}{p}{after}"));
+            self.around_op(
+                (side, operation, mode),
+                (channel, channel_expr),
+                handler_kind,
+                span,
+                (via, ChannelKey::around(before, after)),
+            );
+            return;
+        }
         // Or a call of a function that makes a channel of strings: the string it makes, or
         // what it pairs by.
         let made = match (&literal, &constant, channel_expr) {
@@ -1464,6 +1479,41 @@ impl Extractor<'_, '_> {
             each,
             handler_kind,
             channel_import,
+            via,
+            range: self.source.range(span),
+            span: (self.source.offset(span.lo), self.source.offset(span.hi)),
+            handler_range: None,
+            module: self.module(),
+        });
+    }
+
+    /// The operation a helper call makes on a channel the helper writes strings around:
+    /// `channel` when the call passes a string, else dynamic with `key`.
+    fn around_op(
+        &mut self,
+        (side, operation, mode): (&'static str, &'static str, &'static str),
+        (channel, channel_expr): (Option<String>, Option<&Expr>),
+        handler_kind: Option<&'static str>,
+        span: Span,
+        (via, key): (Option<String>, Option<ChannelKey>),
+    ) {
+        if channel.is_none() {
+            self.facts.dynamic_findings += 1;
+        }
+        self.facts.ipc.push(IpcOp {
+            side,
+            operation,
+            mode,
+            channel_key: if channel.is_none() { key } else { None },
+            channel,
+            channel_expression: Some(channel_expr.map_or_else(
+                || "[missing-expression]".to_owned(),
+                |e| self.source.expression(e.span()),
+            )),
+            choice: false,
+            each: false,
+            handler_kind,
+            channel_import: None,
             via,
             range: self.source.range(span),
             span: (self.source.offset(span.lo), self.source.offset(span.hi)),

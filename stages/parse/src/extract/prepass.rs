@@ -1695,6 +1695,7 @@ impl PrePass {
                 let listens = mode == "listen" || mode == "handle";
                 let forward = crate::facts::IpcForward {
                     param: 0,
+                    around: None,
                     side,
                     operation,
                     mode,
@@ -1712,21 +1713,42 @@ impl PrePass {
         let Some(first) = call.args.first() else {
             return;
         };
-        let Expr::Ident(channel) = unwrap(&first.expr) else {
-            return;
-        };
         let spread = first.spread.is_some();
         let params = &self.frame_params[frame.params..];
         let position =
             |name: &swc_atoms::Atom| params.iter().position(|p| p.as_ref() == Some(name));
-        let Some(param) = (if spread {
-            position(&format!("...{}", channel.sym).into())
-        } else {
-            position(&channel.sym)
-        }) else {
-            return;
+        // Or the channel is made of one parameter and strings around it: `` `api:${name}` ``,
+        // `"evt:" + name` (what the helper writes around it).
+        let (param, around) = match unwrap(&first.expr) {
+            Expr::Ident(channel) => {
+                let param = if spread {
+                    position(&format!("...{}", channel.sym).into())
+                } else {
+                    position(&channel.sym)
+                };
+                let Some(param) = param else {
+                    return;
+                };
+                (param, None)
+            }
+            made if !spread && constants::foldable(made) => {
+                let param = |e: &Expr| match e {
+                    Expr::Ident(name) => position(&name.sym).and_then(|i| u32::try_from(i).ok()),
+                    _ => None,
+                };
+                let parts = super::templates::parts(made, &mut |p| self.fixed_string(p), &param);
+                let Some((param, around)) = parts.as_deref().and_then(super::templates::around)
+                else {
+                    return;
+                };
+                (param as usize, Some(around))
+            }
+            _ => return,
         };
         let name = names::PathScope::callee(&*self, &call.callee);
+        if around.is_some() && super::electron::ipc_operation(&name).is_none() {
+            return;
+        }
         if !spread && (named(&name, "loadFile") || named(&name, "loadURL")) {
             let forward = LoadForward {
                 param: param as u32,
@@ -1778,6 +1800,7 @@ impl PrePass {
         }
         let forward = crate::facts::IpcForward {
             param: param as u32,
+            around,
             side,
             operation,
             mode,

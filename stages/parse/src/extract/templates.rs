@@ -17,7 +17,7 @@ const MAX_PARTS: usize = 64;
 const MAX_BYTES: usize = 4096;
 
 /// What stands in a template for a run of values not known.
-pub(super) const HOLE: &str = "${…}";
+pub(super) const HOLE: &str = crate::facts::CHANNEL_HOLE;
 
 /// One part of a template.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -109,6 +109,26 @@ impl Template {
                 None => constants::fold(other, part).map_or(Part::Hole, Part::Str),
             }),
         }
+    }
+}
+
+/// The parameter a channel of `parts` is made of, and the strings around it, when it is made
+/// of one parameter and strings only (`` `api:${name}` `` is parameter 0 with `("api:",
+/// "")`).
+pub(super) fn around(parts: &[Part]) -> Option<(u32, (String, String))> {
+    let text = |part: Option<&Part>| match part {
+        Some(Part::Str(text)) => Some(text.clone()),
+        None => Some(String::new()),
+        _ => None,
+    };
+    match parts {
+        [Part::Param(param)] => Some((*param, (String::new(), String::new()))),
+        [Part::Param(param), after] => Some((*param, (String::new(), text(Some(after))?))),
+        [before, Part::Param(param)] => Some((*param, (text(Some(before))?, String::new()))),
+        [before, Part::Param(param), after] => {
+            Some((*param, (text(Some(before))?, text(Some(after))?)))
+        }
+        _ => None,
     }
 }
 
