@@ -123,6 +123,30 @@ fn paired_by<'a>(result: &'a Value, [a, b, c]: [&str; 3]) -> BTreeSet<(&'a str, 
         .collect()
 }
 
+/// A property of each bridge API node, by its key.
+fn bridges_by_key<'a>(result: &'a Value, property: &str) -> BTreeMap<&'a str, &'a Value> {
+    nodes(result, "context-bridge-api")
+        .into_iter()
+        .map(|b| {
+            let p = props(b);
+            (p["api_key"].as_str().unwrap(), &p[property])
+        })
+        .collect()
+}
+
+/// Every pairing edge of `basis` is a low-confidence candidate.
+fn assert_low_confidence(result: &Value, basis: &str) {
+    let edges = result["graph"]["edges"].as_array().unwrap();
+    let of_basis: Vec<&Value> = edges
+        .iter()
+        .filter(|e| e["properties"]["pairing_basis"] == basis)
+        .collect();
+    assert!(!of_basis.is_empty(), "no {basis} pairing");
+    for edge in of_basis {
+        assert_eq!(edge["evidence"]["confidence"], "low", "{edge}");
+    }
+}
+
 /// The channels the graph's edges name.
 fn edge_channels(result: &Value) -> BTreeSet<&str> {
     result["graph"]["edges"]
@@ -660,33 +684,15 @@ module.exports = api;"#,
         ("renderer.js", r#"window.late.send("app:log", 1);"#),
     ]);
     let result = analyze(dir.path(), SourceMaps::Declarations);
-    let members: BTreeMap<String, Value> = nodes(&result, "context-bridge-api")
-        .iter()
-        .map(|b| {
-            let p = props(b);
-            (
-                p["api_key"].as_str().unwrap().to_owned(),
-                p["members"].clone(),
-            )
-        })
-        .collect();
-    assert_eq!(members["late"], json!(["ping", "send", "version"]));
-    assert_eq!(members["bound"], json!(["ping", "send", "version"]));
-    assert_eq!(members["other"], json!(["quit"]));
-    assert_eq!(members["inPlace"], json!(["open"]));
+    let members = bridges_by_key(&result, "members");
+    assert_eq!(*members["late"], json!(["ping", "send", "version"]));
+    assert_eq!(*members["bound"], json!(["ping", "send", "version"]));
+    assert_eq!(*members["other"], json!(["quit"]));
+    assert_eq!(*members["inPlace"], json!(["open"]));
     // A module's API bound by `require` is that module's, as before.
-    assert_eq!(members["required"], json!(["hello"]));
-    assert_eq!(members["plain"], json!([]));
-    let status: BTreeMap<&str, &str> = nodes(&result, "context-bridge-api")
-        .iter()
-        .map(|b| {
-            let p = props(b);
-            (
-                p["api_key"].as_str().unwrap(),
-                p["api_status"].as_str().unwrap(),
-            )
-        })
-        .collect();
+    assert_eq!(*members["required"], json!(["hello"]));
+    assert_eq!(*members["plain"], json!([]));
+    let status = bridges_by_key(&result, "api_status");
     assert_eq!(status["late"], "object-literal");
     assert_eq!(status["plain"], "dynamic");
     let exposed: BTreeSet<(&str, &str)> = result["graph"]["edges"]
@@ -3335,11 +3341,7 @@ ipcRenderer.send(PREFIX + id + ":close");"#,
             ("prompt-post-data:", "send", "on"),
         ])
     );
-    for edge in result["graph"]["edges"].as_array().unwrap() {
-        if edge["properties"]["pairing_basis"] == "unique-channel-prefix" {
-            assert_eq!(edge["evidence"]["confidence"], "low", "{edge}");
-        }
-    }
+    assert_low_confidence(&result, "unique-channel-prefix");
 }
 
 /// @sentry/electron names its channels with a function of a namespace given at run time,
@@ -3407,11 +3409,7 @@ ipcRenderer.send(k("short"));
             (r#"createKey("start")"#, "unique-channel-call", "send", "on"),
         ])
     );
-    for edge in result["graph"]["edges"].as_array().unwrap() {
-        if edge["properties"]["pairing_basis"] == "unique-channel-call" {
-            assert_eq!(edge["evidence"]["confidence"], "low", "{edge}");
-        }
-    }
+    assert_low_confidence(&result, "unique-channel-call");
 }
 
 /// better-auth's Electron plugin names its channels after a prefix given at run time,
@@ -3473,11 +3471,7 @@ ipcRenderer.on(p + "updated", () => 1);
             ("${…}:${…}:close", "unique-channel-template", "on"),
         ])
     );
-    for edge in result["graph"]["edges"].as_array().unwrap() {
-        if edge["properties"]["pairing_basis"] == "unique-channel-template" {
-            assert_eq!(edge["evidence"]["confidence"], "low", "{edge}");
-        }
-    }
+    assert_low_confidence(&result, "unique-channel-template");
     // The limitations say dynamic channels pair only as candidates, never exactly.
     let limitations: Vec<&str> = result["limitations"]
         .as_array()

@@ -1409,23 +1409,13 @@ impl Extractor<'_, '_> {
                 if !self.admit(None) {
                     return;
                 }
-                self.facts.ipc.push(IpcOp {
-                    side,
-                    operation,
-                    mode,
+                let op = IpcOp {
                     channel: Some(key),
                     channel_expression: channel_expression.clone(),
-                    channel_key: None,
                     choice,
-                    each: false,
-                    handler_kind,
-                    channel_import: None,
-                    via: via.clone(),
-                    range: self.source.range(span),
-                    span: (self.source.offset(span.lo), self.source.offset(span.hi)),
-                    handler_range: None,
-                    module: self.module(),
-                });
+                    ..self.op_at((side, operation, mode), handler_kind, span, via.clone())
+                };
+                self.facts.ipc.push(op);
             }
             return;
         }
@@ -1468,23 +1458,42 @@ impl Extractor<'_, '_> {
         if channel.is_none() {
             self.facts.dynamic_findings += 1;
         }
-        self.facts.ipc.push(IpcOp {
-            side,
-            operation,
-            mode,
+        let op = IpcOp {
             channel,
             channel_expression,
             channel_key,
-            choice: false,
             each,
-            handler_kind,
             channel_import,
+            ..self.op_at((side, operation, mode), handler_kind, span, via)
+        };
+        self.facts.ipc.push(op);
+    }
+
+    /// An operation made by the call at `span`, nothing yet known of its channel.
+    fn op_at(
+        &self,
+        (side, operation, mode): (&'static str, &'static str, &'static str),
+        handler_kind: Option<&'static str>,
+        span: Span,
+        via: Option<String>,
+    ) -> IpcOp {
+        IpcOp {
+            side,
+            operation,
+            mode,
+            channel: None,
+            channel_expression: None,
+            channel_key: None,
+            choice: false,
+            each: false,
+            handler_kind,
+            channel_import: None,
             via,
             range: self.source.range(span),
             span: (self.source.offset(span.lo), self.source.offset(span.hi)),
             handler_range: None,
             module: self.module(),
-        });
+        }
     }
 
     /// The operation a helper call makes on a channel the helper writes strings around:
@@ -1500,26 +1509,16 @@ impl Extractor<'_, '_> {
         if channel.is_none() {
             self.facts.dynamic_findings += 1;
         }
-        self.facts.ipc.push(IpcOp {
-            side,
-            operation,
-            mode,
+        let op = IpcOp {
             channel_key: if channel.is_none() { key } else { None },
             channel,
             channel_expression: Some(channel_expr.map_or_else(
                 || "[missing-expression]".to_owned(),
                 |e| self.source.expression(e.span()),
             )),
-            choice: false,
-            each: false,
-            handler_kind,
-            channel_import: None,
-            via,
-            range: self.source.range(span),
-            span: (self.source.offset(span.lo), self.source.offset(span.hi)),
-            handler_range: None,
-            module: self.module(),
-        });
+            ..self.op_at((side, operation, mode), handler_kind, span, via)
+        };
+        self.facts.ipc.push(op);
     }
 
     /// What a dynamic channel pairs by ([`ChannelKey`]): the string a concatenation or a
