@@ -4426,35 +4426,39 @@ fn project_findings<'p>(
                 .get(&(key.clone(), mode))
                 .map(Vec::as_slice)
             {
-                let (props, operation) = match key {
+                let (field, value, basis, operation) = match key {
                     ChannelKey::Prefix(prefix) => {
                         c.prefix_paired += 1;
                         (
-                            json!({"channel_prefix": prefix, "channel_expression": op.channel_expression,
-                                "pairing_basis": "unique-channel-prefix", "handler_path": handler_path,
-                                "handler_operation": handler_operation, "operation": op.operation}),
+                            "channel_prefix",
+                            prefix,
+                            "unique-channel-prefix",
                             "pair-ipc-channel-prefix",
                         )
                     }
                     ChannelKey::Call(call) => {
                         c.call_paired += 1;
                         (
-                            json!({"channel_call": call, "channel_expression": op.channel_expression,
-                                "pairing_basis": "unique-channel-call", "handler_path": handler_path,
-                                "handler_operation": handler_operation, "operation": op.operation}),
+                            "channel_call",
+                            call,
+                            "unique-channel-call",
                             "pair-ipc-channel-call",
                         )
                     }
                     ChannelKey::Template(template) => {
                         c.template_paired += 1;
                         (
-                            json!({"channel_template": template, "channel_expression": op.channel_expression,
-                                "pairing_basis": "unique-channel-template", "handler_path": handler_path,
-                                "handler_operation": handler_operation, "operation": op.operation}),
+                            "channel_template",
+                            template,
+                            "unique-channel-template",
                             "pair-ipc-channel-template",
                         )
                     }
                 };
+                let mut props = json!({"channel_expression": op.channel_expression,
+                    "pairing_basis": basis, "handler_path": handler_path,
+                    "handler_operation": handler_operation, "operation": op.operation});
+                props[field] = json!(value);
                 pairing.write(sink, handler, props, ("low", operation))?;
             }
             continue;
