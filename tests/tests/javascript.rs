@@ -3576,6 +3576,23 @@ ipcRenderer.send(n("plain"));
     );
 }
 
+/// A channel-making function given a huge string makes no channel past the template's
+/// 4,096 bytes: the call stays a dynamic channel, and the run completes.
+#[test]
+fn a_huge_string_passed_to_a_channel_making_function_stays_dynamic() {
+    let huge = "x".repeat(1 << 20);
+    let main = format!(
+        "const {{ ipcMain, BrowserWindow }} = require(\"electron\");\nnew BrowserWindow({{}});\nconst ch = (n) => `app:${{n}}`;\nipcMain.on(ch(\"{huge}\"), () => 1);\nipcMain.on(ch(\"small\"), () => 1);\n"
+    );
+    let dir = app_tree(&[("main.js", main.as_str())]);
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let ipc = &result["summary"]["ipc"];
+    assert_eq!(ipc["operations"], 2, "{ipc}");
+    assert_eq!(ipc["dynamic_channel_operations"], 1, "{ipc}");
+    assert!(edge_channels(&result).contains("app:small"));
+    assert!(edge_channels(&result).iter().all(|c| c.len() < 4096));
+}
+
 /// A helper that writes strings around the channel it is passed (`(name, fn) =>
 /// ipcMain.handle(`api:${name}`, fn)`, `function on(name, fn) { ipcMain.on("evt:" + name,
 /// fn) }`): each call of it is the operation on the channel it makes of the string passed,

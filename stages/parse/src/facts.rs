@@ -783,10 +783,10 @@ impl Constant {
 /// The string at `path` in what a module exports by name (`["IPC", "GET"]`: member `GET` of
 /// export `IPC`); a later export of a name replaces an earlier one, as at run time.
 pub fn exported_string<'e>(exports: &'e [(String, Constant)], path: &[String]) -> Option<&'e str> {
-    let [name, rest @ ..] = path else {
-        return None;
-    };
-    exported_string_at(exports, name, rest)
+    match exported_value(exports, path)? {
+        Constant::Str(string) => Some(string),
+        Constant::Object(_) => None,
+    }
 }
 
 /// The string at `rest` in what a module exports as `name`: [`exported_string`] of
@@ -936,18 +936,52 @@ impl IpcForward {
 }
 
 impl ChannelKey {
-    /// The key of a channel made of strings around a value not known: the string before it,
-    /// at least [`MIN_CHANNEL_PREFIX`] bytes, or else its template, when its strings have
-    /// that many.
-    pub fn around(before: &str, after: &str) -> Option<ChannelKey> {
-        if before.len() >= MIN_CHANNEL_PREFIX {
-            Some(ChannelKey::Prefix(before.to_owned()))
-        } else if before.len() + after.len() >= MIN_CHANNEL_PREFIX {
-            Some(ChannelKey::Template(format!(
-                "{before}{CHANNEL_HOLE}{after}"
-            )))
+    /// The key of a dynamic channel whose leading string is `prefix`, whose template is
+    /// `template` and whose strings have `strings` bytes: the prefix, at least
+    /// [`MIN_CHANNEL_PREFIX`] bytes, or else the template, when its strings have that many.
+    pub fn of(
+        prefix: &str,
+        template: impl FnOnce() -> String,
+        strings: usize,
+    ) -> Option<ChannelKey> {
+        if prefix.len() >= MIN_CHANNEL_PREFIX {
+            Some(ChannelKey::Prefix(prefix.to_owned()))
         } else {
-            None
+            (strings >= MIN_CHANNEL_PREFIX).then(|| ChannelKey::Template(template()))
+        }
+    }
+
+    /// The key of a channel made of strings around a value not known.
+    pub fn around(before: &str, after: &str) -> Option<ChannelKey> {
+        ChannelKey::of(
+            before,
+            || format!("{before}{CHANNEL_HOLE}{after}"),
+            before.len() + after.len(),
+        )
+    }
+
+    /// How a pairing by this key is written: (its property, its value, the pairing's
+    /// basis, the operation that made it).
+    pub fn pairing(&self) -> (&'static str, &str, &'static str, &'static str) {
+        match self {
+            ChannelKey::Prefix(prefix) => (
+                "channel_prefix",
+                prefix,
+                "unique-channel-prefix",
+                "pair-ipc-channel-prefix",
+            ),
+            ChannelKey::Call(call) => (
+                "channel_call",
+                call,
+                "unique-channel-call",
+                "pair-ipc-channel-call",
+            ),
+            ChannelKey::Template(template) => (
+                "channel_template",
+                template,
+                "unique-channel-template",
+                "pair-ipc-channel-template",
+            ),
         }
     }
 }

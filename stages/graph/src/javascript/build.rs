@@ -4426,35 +4426,12 @@ fn project_findings<'p>(
                 .get(&(key.clone(), mode))
                 .map(Vec::as_slice)
             {
-                let (field, value, basis, operation) = match key {
-                    ChannelKey::Prefix(prefix) => {
-                        c.prefix_paired += 1;
-                        (
-                            "channel_prefix",
-                            prefix,
-                            "unique-channel-prefix",
-                            "pair-ipc-channel-prefix",
-                        )
-                    }
-                    ChannelKey::Call(call) => {
-                        c.call_paired += 1;
-                        (
-                            "channel_call",
-                            call,
-                            "unique-channel-call",
-                            "pair-ipc-channel-call",
-                        )
-                    }
-                    ChannelKey::Template(template) => {
-                        c.template_paired += 1;
-                        (
-                            "channel_template",
-                            template,
-                            "unique-channel-template",
-                            "pair-ipc-channel-template",
-                        )
-                    }
-                };
+                match key {
+                    ChannelKey::Prefix(_) => c.prefix_paired += 1,
+                    ChannelKey::Call(_) => c.call_paired += 1,
+                    ChannelKey::Template(_) => c.template_paired += 1,
+                }
+                let (field, value, basis, operation) = key.pairing();
                 let mut props = json!({"channel_expression": op.channel_expression,
                     "pairing_basis": basis, "handler_path": handler_path,
                     "handler_operation": handler_operation, "operation": op.operation});

@@ -1142,7 +1142,7 @@ impl Extractor<'_, '_> {
                 (arg(forward.param as usize), false),
                 handler_kind,
                 call.span,
-                (Some(via.clone()), forward.around.as_ref()),
+                (Some(via.clone()), Some(&forward)),
             );
         }
         for serve in helper.serves {
@@ -1351,7 +1351,7 @@ impl Extractor<'_, '_> {
         (channel_expr, spread): (Option<&Expr>, bool),
         handler_kind: Option<&'static str>,
         span: Span,
-        (via, around): (Option<String>, Option<&(String, String)>),
+        (via, forward): (Option<String>, Option<&crate::facts::IpcForward>),
     ) {
         if !self.admit(None) {
             return;
@@ -1366,15 +1366,15 @@ impl Extractor<'_, '_> {
         // A helper that writes strings around the channel it is passed (`` `api:${name}` ``)
         // makes the channel of the string passed, read as a constant; of anything else, a
         // channel that pairs by its key.
-        if let Some((before, after)) = around {
+        if let Some(forward) = forward.filter(|f| f.around.is_some()) {
             let passed = literal.or(constant);
-            let channel = passed.map(|p| format!("{before}{p}{after}"));
+            let channel = passed.map(|p| forward.channel(&p));
             self.around_op(
                 (side, operation, mode),
                 (channel, channel_expr),
                 handler_kind,
                 span,
-                (via, ChannelKey::around(before, after)),
+                (via, forward.key()),
             );
             return;
         }
@@ -1555,7 +1555,7 @@ impl Extractor<'_, '_> {
                     .flatten()
             })
             .collect();
-        Some(maker.apply(&args))
+        maker.apply(&args)
     }
 
     /// A dynamic channel made by a call whose arguments are all strings (literals, or names

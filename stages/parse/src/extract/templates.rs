@@ -9,7 +9,7 @@ use swc_ecma_ast::{BinaryOp, Expr, Pat};
 
 use super::constants;
 use super::names::unwrap;
-use crate::facts::{ChannelKey, MIN_CHANNEL_PREFIX};
+use crate::facts::ChannelKey;
 
 /// Deepest concatenation read, most parts kept, and the most bytes of strings.
 const MAX_DEPTH: usize = 16;
@@ -54,21 +54,26 @@ struct Template {
 }
 
 impl Template {
+    /// Appends `part`; whether the template stays within the bounds (nothing is appended
+    /// past them).
     fn push(&mut self, part: Part) -> bool {
-        match (self.parts.last_mut(), part) {
-            (Some(Part::Str(last)), Part::Str(text)) => {
-                self.bytes += text.len();
-                last.push_str(&text);
+        if let Part::Str(text) = &part {
+            if self.bytes + text.len() > MAX_BYTES {
+                return false;
             }
+            self.bytes += text.len();
+        }
+        match (self.parts.last_mut(), part) {
+            (Some(Part::Str(last)), Part::Str(text)) => last.push_str(&text),
             (Some(Part::Hole), Part::Hole) => {}
             (_, part) => {
-                if let Part::Str(text) = &part {
-                    self.bytes += text.len();
+                if self.parts.len() == MAX_PARTS {
+                    return false;
                 }
                 self.parts.push(part);
             }
         }
-        self.parts.len() <= MAX_PARTS && self.bytes <= MAX_BYTES
+        true
     }
 
     /// Appends `expr`'s parts; whether it stayed within the bounds.
@@ -141,26 +146,30 @@ pub(super) fn whole(parts: &[Part]) -> Option<String> {
 }
 
 /// What a channel of `parts` that is not known whole pairs by: the string it starts with,
-/// at least [`MIN_CHANNEL_PREFIX`] bytes; else its template (each hole `${…}`), when its
+/// at least [`crate::facts::MIN_CHANNEL_PREFIX`] bytes; else its template (each hole `${…}`), when its
 /// strings have that many.
 pub(super) fn key(parts: &[Part]) -> Option<ChannelKey> {
-    if let Some(Part::Str(prefix)) = parts.first()
-        && prefix.len() >= MIN_CHANNEL_PREFIX
-    {
-        return Some(ChannelKey::Prefix(prefix.clone()));
-    }
-    let mut template = String::new();
-    let mut strings = 0;
-    for part in parts {
-        match part {
-            Part::Str(text) => {
-                strings += text.len();
-                template.push_str(text);
-            }
-            Part::Param(_) | Part::Hole => template.push_str(HOLE),
-        }
-    }
-    (strings >= MIN_CHANNEL_PREFIX).then_some(ChannelKey::Template(template))
+    let prefix = match parts.first() {
+        Some(Part::Str(prefix)) => prefix.as_str(),
+        _ => "",
+    };
+    let strings = parts
+        .iter()
+        .map(|part| match part {
+            Part::Str(text) => text.len(),
+            Part::Param(_) | Part::Hole => 0,
+        })
+        .sum();
+    let template = || {
+        parts
+            .iter()
+            .map(|part| match part {
+                Part::Str(text) => text.as_str(),
+                Part::Param(_) | Part::Hole => HOLE,
+            })
+            .collect()
+    };
+    ChannelKey::of(prefix, template, strings)
 }
 
 /// A function that makes a channel of its parameters: its body is a concatenation or a
@@ -191,8 +200,8 @@ impl Maker {
     }
 
     /// The parts the call that passes `args` makes: each parameter the string its
-    /// argument is, or a hole.
-    pub(super) fn apply(&self, args: &[Option<String>]) -> Vec<Part> {
+    /// argument is, or a hole. `None` past the bounds (a huge string passed).
+    pub(super) fn apply(&self, args: &[Option<String>]) -> Option<Vec<Part>> {
         let mut out = Template::default();
         for part in &self.0 {
             let part = match part {
@@ -203,8 +212,10 @@ impl Maker {
                     .map_or(Part::Hole, Part::Str),
                 other => other.clone(),
             };
-            out.push(part);
+            if !out.push(part) {
+                return None;
+            }
         }
-        out.parts
+        Some(out.parts)
     }
 }
