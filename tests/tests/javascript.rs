@@ -2211,6 +2211,48 @@ electron.ipcRenderer.send(chunk$1.IPCEvents.MISSING, {});"#,
 }
 
 #[test]
+fn channels_babel_exports_in_a_chained_declaration_pair() {
+    // Babel compiles `export const readFileRequest = "ReadFile-Request"` to CommonJS as one
+    // chained declaration, `var readFileRequest = exports.readFileRequest = "…"`, and uses the
+    // local name (i18next-electron-fs-backend ships its channels so). The name holds the
+    // string the assignment assigns, in the file and through its export; a value that is not
+    // a string stays dynamic.
+    let dir = app_tree(&[
+        (
+            "channels.js",
+            r#""use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+var readRequest = exports.readRequest = "ReadFile-Request",
+  readResponse = exports.readResponse = "ReadFile-Response",
+  computed = exports.computed = makeChannel();
+var electron = require("electron");
+electron.ipcMain.on(readRequest, (event, args) => {
+  event.sender.send(readResponse, {});
+});
+electron.ipcMain.on(computed, () => {});"#,
+        ),
+        (
+            "preload.js",
+            r#"const { ipcRenderer } = require("electron");
+const { readRequest } = require("./channels");
+ipcRenderer.send(readRequest, { key: 1 });"#,
+        ),
+    ]);
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let paired = paired_by(&result, ["channel", "handler_operation", "handler_path"]);
+    assert_eq!(
+        paired,
+        BTreeSet::from([("ReadFile-Request", "on", "channels.js")])
+    );
+    let channels: BTreeSet<&str> = nodes(&result, "ipc-channel")
+        .into_iter()
+        .filter_map(|n| props(n)["channel"].as_str())
+        .collect();
+    assert!(channels.contains("ReadFile-Response"), "{channels:?}");
+    assert_eq!(result["summary"]["ipc"]["dynamic_channel_operations"], 1);
+}
+
+#[test]
 fn channels_and_helpers_a_barrel_re_exports_are_read_from_the_file_that_declares_them() {
     // A shared folder's index re-exports its modules, as TypeScript apps write
     // `shared/index.ts`: whole (`export *`, and `__exportStar` as `tsc` compiles it to

@@ -69,6 +69,11 @@ pub(super) fn constant(expr: &Expr) -> Option<Constant> {
 fn read(expr: &Expr, budget: &mut usize, depth: usize) -> Option<Constant> {
     match unwrap(expr) {
         Expr::Lit(_) | Expr::Tpl(_) => string(expr).map(Constant::Str),
+        // `var a = exports.a = "x"`, as Babel and TypeScript compile `export const a = "x"`:
+        // an assignment's value is what it assigns.
+        Expr::Assign(assign) if assign.op == AssignOp::Assign && depth < MAX_DEPTH => {
+            read(&assign.right, budget, depth + 1)
+        }
         Expr::Object(object) if depth < MAX_DEPTH => {
             let mut members = Vec::new();
             for prop in &object.props {
