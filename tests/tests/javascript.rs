@@ -123,13 +123,13 @@ fn paired_by<'a>(result: &'a Value, [a, b, c]: [&str; 3]) -> BTreeSet<(&'a str, 
         .collect()
 }
 
-/// A property of each bridge API node, by its key.
+/// A property of each bridge API node whose key is known, by its key.
 fn bridges_by_key<'a>(result: &'a Value, property: &str) -> BTreeMap<&'a str, &'a Value> {
     nodes(result, "context-bridge-api")
         .into_iter()
-        .map(|b| {
+        .filter_map(|b| {
             let p = props(b);
-            (p["api_key"].as_str().unwrap(), &p[property])
+            Some((p["api_key"].as_str()?, &p[property]))
         })
         .collect()
 }
@@ -711,6 +711,85 @@ module.exports = api;"#,
     assert!(
         paired.contains(&("app:log", "main.js", "window.late.send")),
         "{paired:?}"
+    );
+}
+
+/// A preload that exposes one API per key of a table, in a loop over its entries or its keys
+/// (better-auth's preload: `for (const [key, value] of Object.entries(bridges))
+/// contextBridge.exposeInMainWorld(key, value)`), exposes an API under each key: an object
+/// literal's members, or a function, whose IPC is that API's own. A loop that exposes
+/// anything but the table's value for the key stays one dynamic API.
+#[test]
+fn bridges_a_loop_exposes_one_per_key_of_a_table() {
+    let dir = app_tree(&[
+        (
+            "main.js",
+            r#"const { ipcMain, BrowserWindow } = require("electron");
+new BrowserWindow({ webPreferences: { preload: __dirname + "/preload.js" } });
+ipcMain.handle("files:open", () => 1);
+ipcMain.handle("auth:user", () => 1);"#,
+        ),
+        (
+            "preload.js",
+            r#"const { contextBridge, ipcRenderer } = require("electron");
+const apis = {
+  files: { open: () => ipcRenderer.invoke("files:open"), nested: { list() {} } },
+  getUser: async () => ipcRenderer.invoke("auth:user"),
+  version: process.versions.electron,
+};
+for (const [key, api] of Object.entries(apis)) {
+  contextBridge.exposeInMainWorld(key, api);
+}
+const more = { tools: { ping() { return ipcRenderer.send("tools:ping"); } } };
+Object.keys(more).forEach((name) => contextBridge.exposeInMainWorld(name, more[name]));
+const other = { x: 1 };
+for (const [key] of Object.entries(other)) {
+  contextBridge.exposeInMainWorld(key, window.somethingElse);
+}"#,
+        ),
+    ]);
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let members = bridges_by_key(&result, "members");
+    assert_eq!(
+        members.keys().copied().collect::<BTreeSet<_>>(),
+        BTreeSet::from(["files", "getUser", "tools", "version"]),
+        "{members:?}"
+    );
+    assert_eq!(*members["files"], json!(["nested", "nested.list", "open"]));
+    assert_eq!(*members["tools"], json!(["ping"]));
+    let status = bridges_by_key(&result, "api_status");
+    assert_eq!(status["files"], "object-literal");
+    assert_eq!(status["getUser"], "dynamic");
+    assert_eq!(status["version"], "dynamic");
+    // The loop over `other` exposes something else: one API whose key is not known.
+    let keyless: Vec<&Value> = nodes(&result, "context-bridge-api")
+        .into_iter()
+        .filter(|b| props(b)["api_key"].is_null())
+        .collect();
+    assert_eq!(keyless.len(), 1);
+    assert_eq!(props(keyless[0])["api_key_expression"], "key");
+    // Each API's IPC is its own.
+    let key_of: BTreeMap<&str, &str> = nodes(&result, "context-bridge-api")
+        .into_iter()
+        .filter_map(|b| Some((b["node_id"].as_str()?, props(b)["api_key"].as_str()?)))
+        .collect();
+    let by_api: BTreeSet<(&str, &str)> = result["graph"]["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["relation"] == "invokes" || e["relation"] == "sends")
+        .filter_map(|e| {
+            let api = key_of.get(e["source_node_id"].as_str()?)?;
+            Some((*api, e["properties"]["channel"].as_str()?))
+        })
+        .collect();
+    assert_eq!(
+        by_api,
+        BTreeSet::from([
+            ("files", "files:open"),
+            ("getUser", "auth:user"),
+            ("tools", "tools:ping"),
+        ])
     );
 }
 

@@ -8,6 +8,7 @@ use swc_common::{Span, Spanned};
 use swc_ecma_ast::{BinExpr, BinaryOp, CallExpr, Expr, Lit, ObjectLit, Pat, Prop, PropOrSpread};
 
 use super::Extractor;
+use super::loops::TableValue;
 use super::names::{
     named, prop_name, property, property_of, static_path, static_value, string, unwrap,
 };
@@ -780,6 +781,13 @@ impl Extractor<'_, '_> {
         if !self.admit(None) {
             return;
         }
+        // One API per key of a table a loop goes over.
+        if let Some(values) = self.looped_apis(key, api) {
+            for (api_key, value) in values {
+                self.looped_bridge(isolated, world_id.clone(), api_key, value, span);
+            }
+            return;
+        }
         let api_key = key.and_then(string);
         let api_key_expression = match (&api_key, key) {
             (None, Some(k)) => Some(self.source.expression(k.span())),
@@ -886,27 +894,82 @@ impl Extractor<'_, '_> {
                 ("dynamic", (Vec::new(), 0), Vec::new())
             }
         };
+        self.push_bridge(
+            Bridge {
+                world: if isolated { "isolated" } else { "main" },
+                world_id,
+                api_key,
+                api_key_expression,
+                api_status,
+                members,
+                unknown_members: unknown,
+                forwarders: Vec::new(),
+                range: self.source.range(span),
+                module: self.module(),
+                api_import,
+                api_source: None,
+                spread_imports,
+                literal_spans,
+                literal_ranges,
+            },
+            functions,
+        );
+    }
+
+    /// The API a loop exposes for one key of its table: an object literal's members, or a
+    /// function (`dynamic`, as a function passed in place is) whose code is the API's.
+    fn looped_bridge(
+        &mut self,
+        isolated: bool,
+        world_id: Option<StaticValue>,
+        api_key: String,
+        value: TableValue,
+        span: Span,
+    ) {
+        let (api_status, members, functions, literal) = match value {
+            TableValue::Object(named) => (
+                "object-literal",
+                named.members,
+                named.functions,
+                Some((named.span, named.range)),
+            ),
+            TableValue::Function(span, range) => {
+                ("dynamic", (Vec::new(), 0), Vec::new(), Some((span, range)))
+            }
+            TableValue::Other => ("dynamic", (Vec::new(), 0), Vec::new(), None),
+        };
+        if api_status == "dynamic" {
+            self.facts.dynamic_findings += 1;
+        }
+        let (literal_spans, literal_ranges) = literal.into_iter().unzip();
+        self.push_bridge(
+            Bridge {
+                world: if isolated { "isolated" } else { "main" },
+                world_id,
+                api_key: Some(api_key),
+                api_key_expression: None,
+                api_status,
+                members: members.0,
+                unknown_members: members.1,
+                forwarders: Vec::new(),
+                range: self.source.range(span),
+                module: self.module(),
+                api_import: None,
+                api_source: None,
+                spread_imports: Vec::new(),
+                literal_spans,
+                literal_ranges,
+            },
+            functions,
+        );
+    }
+
+    fn push_bridge(&mut self, bridge: Bridge, functions: Vec<MemberFunction>) {
         if !functions.is_empty() {
             self.bridge_functions
                 .push((self.facts.bridges.len(), functions));
         }
-        self.facts.bridges.push(Bridge {
-            world: if isolated { "isolated" } else { "main" },
-            world_id,
-            api_key,
-            api_key_expression,
-            api_status,
-            members,
-            unknown_members: unknown,
-            forwarders: Vec::new(),
-            range: self.source.range(span),
-            module: self.module(),
-            api_import,
-            api_source: None,
-            spread_imports,
-            literal_spans,
-            literal_ranges,
-        });
+        self.facts.bridges.push(bridge);
     }
 
     /// Members of a bridge literal that are a native add-on's exports by a name bound to its

@@ -12,7 +12,9 @@ use swc_ecma_ast::{
 };
 
 use super::Extractor;
+use super::electron::NamedObject;
 use super::names::{dotted, prop_name, string, unwrap};
+use crate::facts::Range;
 
 /// Most keys a table may have for its loop to fan out.
 const MAX_KEYS: usize = 256;
@@ -24,6 +26,19 @@ pub(super) enum Table {
     Object(Vec<String>),
     /// An array literal's strings.
     Strings(Vec<String>),
+}
+
+/// A table's value for one key, in a file that exposes a bridge API: what a loop that
+/// exposes one API per key exposes for it (`for (const [key, api] of Object.entries(apis))
+/// contextBridge.exposeInMainWorld(key, api)`).
+#[derive(Debug, Clone)]
+pub(super) enum TableValue {
+    /// An object literal, written there or bound to the name written there.
+    Object(NamedObject),
+    /// A function written there: where it is, so that what it does is the API's.
+    Function((u32, u32), Range),
+    /// Anything else.
+    Other,
 }
 
 /// What a loop's variable stands for.
@@ -63,6 +78,48 @@ impl Extractor<'_, '_> {
             Some(table) => self.tables_named.set(name, scope, table),
             None => self.tables_named.shadow(name, scope),
         }
+        if self.exposes {
+            let values = match unwrap(init) {
+                Expr::Object(object) => self.table_values(object),
+                _ => None,
+            };
+            match values {
+                Some(values) => self.table_apis.set(name, scope, values),
+                None => self.table_apis.shadow(name, scope),
+            }
+        }
+    }
+
+    /// Each key's value of an object literal whose keys are all static, as a bridge API.
+    fn table_values(&self, object: &ObjectLit) -> Option<Vec<(String, TableValue)>> {
+        let keys = self.object_keys(object)?;
+        let function = |span: swc_common::Span| {
+            TableValue::Function(
+                (self.source.offset(span.lo), self.source.offset(span.hi)),
+                self.source.range(span),
+            )
+        };
+        let named = |name: &str| {
+            self.named_object(name)
+                .cloned()
+                .map_or(TableValue::Other, TableValue::Object)
+        };
+        let values = object.props.iter().map(|prop| match prop {
+            PropOrSpread::Prop(prop) => match &**prop {
+                Prop::KeyValue(kv) => match unwrap(&kv.value) {
+                    Expr::Object(value) => TableValue::Object(self.read_named_object(value)),
+                    Expr::Fn(f) => function(f.function.span),
+                    Expr::Arrow(arrow) => function(arrow.span),
+                    Expr::Ident(ident) => named(&ident.sym),
+                    _ => TableValue::Other,
+                },
+                Prop::Method(method) => function(method.function.span),
+                Prop::Shorthand(ident) => named(&ident.sym),
+                _ => TableValue::Other,
+            },
+            PropOrSpread::Spread(_) => TableValue::Other,
+        });
+        Some(keys.into_iter().zip(values).collect())
     }
 
     /// The keys `expr` goes over as `over` says, when it is a table: written in place, or a
@@ -104,6 +161,86 @@ impl Extractor<'_, '_> {
         Some((items, Over::Items))
     }
 
+    /// The name of the table a loop goes over (`apis` of `Object.entries(apis)`, `for (k in
+    /// apis)`), when it is bound to an object literal of bridge APIs.
+    fn api_table(&self, expr: &Expr) -> Option<String> {
+        if self.table_apis.is_empty() {
+            return None;
+        }
+        let table = match unwrap(expr) {
+            Expr::Call(call) => match call.args.as_slice() {
+                [arg] if arg.spread.is_none() => unwrap(&arg.expr),
+                _ => return None,
+            },
+            other => other,
+        };
+        let Expr::Ident(ident) = table else {
+            return None;
+        };
+        self.table_apis
+            .resolve(&ident.sym, &self.scopes)
+            .map(|_| ident.sym.to_string())
+    }
+
+    /// Binds a loop's variables over a table of bridge APIs: the key's, and the value's of
+    /// an `[key, value]` pair for entries.
+    fn bind_api_loop(&mut self, pat: &Pat, table: String, over: &Over, scope: u32) {
+        let (key, value) = match (pat, over) {
+            (Pat::Array(array), Over::Entries) => (array.elems.first(), array.elems.get(1)),
+            (Pat::Ident(_), Over::Keys) => (None, None),
+            _ => return,
+        };
+        let key = match (pat, key) {
+            (Pat::Ident(ident), _) => Some(ident),
+            (_, Some(Some(Pat::Ident(ident)))) => Some(ident),
+            _ => None,
+        };
+        if let Some(key) = key {
+            self.loop_tables
+                .set(&key.id.sym, scope, (table.clone(), false));
+        }
+        if let Some(Some(Pat::Ident(value))) = value {
+            self.loop_tables.set(&value.id.sym, scope, (table, true));
+        }
+    }
+
+    /// The table's values by key when a bridge exposes one API per key of a loop over it:
+    /// `exposeInMainWorld(key, api)` with `[key, api]` of `Object.entries(apis)`, or
+    /// `exposeInMainWorld(key, apis[key])` with `key` of `Object.keys(apis)` or `for (key in
+    /// apis)`.
+    pub(super) fn looped_apis(
+        &self,
+        key: Option<&Expr>,
+        api: Option<&Expr>,
+    ) -> Option<Vec<(String, TableValue)>> {
+        if self.loop_tables.is_empty() {
+            return None;
+        }
+        let Expr::Ident(key) = unwrap(key?) else {
+            return None;
+        };
+        let (table, false) = self.loop_tables.resolve(&key.sym, &self.scopes)? else {
+            return None;
+        };
+        let exposed = match unwrap(api?) {
+            Expr::Ident(value) => self
+                .loop_tables
+                .resolve(&value.sym, &self.scopes)
+                .is_some_and(|(t, is_value)| *is_value && t == table),
+            Expr::Member(member) => {
+                matches!(unwrap(&member.obj), Expr::Ident(o) if *o.sym == **table)
+                    && member.prop.as_computed().is_some_and(
+                        |c| matches!(unwrap(&c.expr), Expr::Ident(k) if k.sym == key.sym),
+                    )
+            }
+            _ => false,
+        };
+        if !exposed {
+            return None;
+        }
+        self.table_apis.resolve(table, &self.scopes).cloned()
+    }
+
     /// Binds the variable a loop's pattern names (the key of an `[key, value]` pair for
     /// entries) to the keys, in `scope`.
     fn bind_loop(&mut self, pat: &Pat, (keys, over): (LoopItems, Over), scope: u32) {
@@ -125,8 +262,14 @@ impl Extractor<'_, '_> {
         if !self.reads_ipc {
             return;
         }
-        if let (Some(pat), Some(iterated)) = (head_pat(&stmt.left), self.iterated(&stmt.right)) {
-            let scope = self.scopes.current();
+        let Some(pat) = head_pat(&stmt.left) else {
+            return;
+        };
+        let scope = self.scopes.current();
+        if let Some(iterated) = self.iterated(&stmt.right) {
+            if let Some(table) = self.api_table(&stmt.right) {
+                self.bind_api_loop(pat, table, &iterated.1, scope);
+            }
             self.bind_loop(pat, iterated, scope);
         }
     }
@@ -141,6 +284,9 @@ impl Extractor<'_, '_> {
             self.table_keys(&stmt.right, &Over::Keys),
         ) {
             let scope = self.scopes.current();
+            if let Some(table) = self.api_table(&stmt.right) {
+                self.bind_api_loop(pat, table, &Over::Keys, scope);
+            }
             self.bind_loop(pat, (LoopItems::Keys(keys), Over::Keys), scope);
         }
     }
@@ -172,6 +318,9 @@ impl Extractor<'_, '_> {
             return;
         };
         if let Some(iterated) = self.iterated(&member.obj) {
+            if let Some(table) = self.api_table(&member.obj) {
+                self.bind_api_loop(first, table, &iterated.1, scope);
+            }
             self.bind_loop(first, iterated, scope);
         }
     }

@@ -302,6 +302,8 @@ pub(crate) fn extract(
         tables_named: Scoped::default(),
         listed: Scoped::default(),
         loop_channels: Scoped::default(),
+        table_apis: Scoped::default(),
+        loop_tables: Scoped::default(),
         helpers: pre.helpers,
         makers: pre.makers,
         handler_roots: pre.handler_roots,
@@ -641,6 +643,12 @@ struct Extractor<'s, 'c> {
     listed: Scoped<globs::Listed>,
     /// Loop variables that stand for each key of a table.
     loop_channels: Scoped<loops::LoopItems>,
+    /// Names bound to an object literal, in a file that exposes a bridge API: each key's
+    /// value, for a loop that exposes one API per key ([`loops::TableValue`]).
+    table_apis: Scoped<Vec<(String, loops::TableValue)>>,
+    /// Loop variables over such a table: the table's name, and whether the variable stands
+    /// for each value (`api` of `[key, api]`) rather than each key.
+    loop_tables: Scoped<(String, bool)>,
     /// The file's functions that forward a parameter as an IPC channel, by name.
     helpers: Scoped<prepass::Helper>,
     /// The file's functions that make a channel of their parameters, by name.
@@ -1260,6 +1268,7 @@ impl Extractor<'_, '_> {
         }
         self.instances.shadow(name, self.scopes.current());
         self.loop_channels.shadow(name, self.scopes.current());
+        self.loop_tables.shadow(name, self.scopes.current());
     }
 
     fn module(&self) -> Option<ModuleRef> {
