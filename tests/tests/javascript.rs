@@ -3699,6 +3699,49 @@ ipcRenderer.send(n("plain"));
 
 /// A channel-making function given a huge string makes no channel past the template's
 /// 4,096 bytes: the call stays a dynamic channel, and the run completes.
+/// Functions that make a channel written as members of an object literal (`const CH = {
+/// make: (n) => `app:${n}`, get(n) { return "get:" + n; } }`): a call through the object's
+/// name with strings is the channel it makes, and pairs exactly. A parameter of the same name
+/// hides the object in its function.
+#[test]
+fn channel_making_functions_as_object_members_make_their_channel() {
+    let dir = app_tree(&[
+        (
+            "main.js",
+            r#"const { ipcMain, BrowserWindow } = require("electron");
+new BrowserWindow({ webPreferences: { preload: __dirname + "/preload.js" } });
+ipcMain.handle("app:open", () => 1);
+ipcMain.handle("get:user", () => 1);
+ipcMain.handle("app:hidden", () => 1);"#,
+        ),
+        (
+            "preload.js",
+            r#"const { contextBridge, ipcRenderer } = require("electron");
+const CH = {
+  make: (name) => `app:${name}`,
+  get(name) { return "get:" + name; },
+  plain: 3,
+};
+function hidden(CH) { return ipcRenderer.invoke(CH.make("hidden")); }
+contextBridge.exposeInMainWorld("api", {
+  open: () => ipcRenderer.invoke(CH.make("open")),
+  user: () => ipcRenderer.invoke(CH["get"]("user")),
+  hidden,
+});"#,
+        ),
+    ]);
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let paired = paired_by(&result, ["channel", "handler_operation", "handler_path"]);
+    assert_eq!(
+        paired,
+        BTreeSet::from([
+            ("app:open", "handle", "main.js"),
+            ("get:user", "handle", "main.js"),
+        ])
+    );
+    assert_eq!(result["summary"]["ipc"]["dynamic_channel_operations"], 1);
+}
+
 #[test]
 fn a_huge_string_passed_to_a_channel_making_function_stays_dynamic() {
     let huge = "x".repeat(1 << 20);

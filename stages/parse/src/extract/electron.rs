@@ -1599,16 +1599,31 @@ impl Extractor<'_, '_> {
     /// channel of their parameters ([`templates::Maker`]): `channel("open")` after `const
     /// channel = (name) => `${PREFIX}:${name}``.
     pub(super) fn made_channel(&self, expr: &Expr) -> Option<Vec<templates::Part>> {
-        if self.makers.is_empty() {
+        if self.makers.is_empty() && self.member_makers.is_empty() {
             return None;
         }
         let Expr::Call(call) = unwrap(expr) else {
             return None;
         };
-        let Expr::Ident(callee) = unwrap(call.callee.as_expr()?) else {
-            return None;
+        let maker = match unwrap(call.callee.as_expr()?) {
+            Expr::Ident(callee) => self.makers.resolve(&callee.sym, &self.scopes)?,
+            Expr::Member(member) => {
+                let Expr::Ident(object) = unwrap(&member.obj) else {
+                    return None;
+                };
+                let prop = match &member.prop {
+                    swc_ecma_ast::MemberProp::Ident(prop) => prop.sym.to_string(),
+                    swc_ecma_ast::MemberProp::Computed(computed) => string(&computed.expr)?,
+                    swc_ecma_ast::MemberProp::PrivateName(_) => return None,
+                };
+                let members = self.member_makers.resolve(&object.sym, &self.scopes)?;
+                members
+                    .iter()
+                    .find(|(key, _)| *key == prop)
+                    .map(|(_, m)| m)?
+            }
+            _ => return None,
         };
-        let maker = self.makers.resolve(&callee.sym, &self.scopes)?;
         let args: Vec<Option<String>> = call
             .args
             .iter()

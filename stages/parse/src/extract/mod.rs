@@ -306,6 +306,7 @@ pub(crate) fn extract(
         loop_tables: Scoped::default(),
         helpers: pre.helpers,
         makers: pre.makers,
+        member_makers: pre.member_makers,
         handler_roots: pre.handler_roots,
         class_helpers: pre.class_helpers,
         helper_exports: std::mem::take(&mut pre.helper_exports),
@@ -653,6 +654,8 @@ struct Extractor<'s, 'c> {
     helpers: Scoped<prepass::Helper>,
     /// The file's functions that make a channel of their parameters, by name.
     makers: Scoped<templates::Maker>,
+    /// The same, as members of an object literal, by the object's name.
+    member_makers: Scoped<Vec<(String, templates::Maker)>>,
     /// The directories the file's named functions join a dynamic last part under
     /// ([`prepass::PrePass::handler_roots`]).
     handler_roots: Scoped<Vec<crate::facts::StaticPath>>,

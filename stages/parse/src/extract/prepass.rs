@@ -816,6 +816,9 @@ pub(super) struct PrePass {
     /// ([`super::templates::Maker`]), by the name a declaration binds them to. Read only in
     /// files that read IPC.
     pub(super) makers: Scoped<super::templates::Maker>,
+    /// The same, written as members of an object literal a declaration binds (`const CH = {
+    /// make: (n) => `app:${n}` }`), by the object's name: a call `CH.make("x")`.
+    pub(super) member_makers: Scoped<Vec<(String, super::templates::Maker)>>,
     /// The directories the file's named functions join a dynamic last part under, by the
     /// name a declaration binds them to: what a protocol handler passed by name serves from
     /// ([`crate::facts::ServedScheme::roots`]). Read only in files that read IPC helpers.
@@ -1394,7 +1397,8 @@ impl PrePass {
             && self.wrappers.is_empty()
             && self.imports.is_empty()
             && self.helpers.is_empty()
-            && self.makers.is_empty())
+            && self.makers.is_empty()
+            && self.member_makers.is_empty())
             || depth > MAX_PATTERN_DEPTH
         {
             return;
@@ -1431,6 +1435,7 @@ impl PrePass {
         self.helpers.shadow(name, self.scopes.current());
         self.class_helpers.shadow(name, self.scopes.current());
         self.makers.shadow(name, self.scopes.current());
+        self.member_makers.shadow(name, self.scopes.current());
         self.bare.shadow(name, self.scopes.current());
     }
 
@@ -1582,12 +1587,59 @@ impl PrePass {
     }
 
     fn bind_maker_of(&mut self, name: &str, params: &[&Pat], body: &Expr) {
-        if !constants::foldable(body) {
-            return;
-        }
-        let maker = super::templates::Maker::of(params, body, &mut |part| self.fixed_string(part));
-        if let Some(maker) = maker {
+        if let Some(maker) = self.maker_of(params, body) {
             self.makers.set(name, self.scopes.current(), maker);
+        }
+    }
+
+    fn maker_of(&self, params: &[&Pat], body: &Expr) -> Option<super::templates::Maker> {
+        if !constants::foldable(body) {
+            return None;
+        }
+        super::templates::Maker::of(params, body, &mut |part| self.fixed_string(part))
+    }
+
+    /// Binds `name` to the members of the object literal `init` that make a channel of their
+    /// parameters (`const CH = { make: (n) => `app:${n}`, get(n) { return "get:" + n } }`).
+    fn bind_member_makers(&mut self, name: &str, init: &Expr) {
+        let Expr::Object(object) = unwrap(init) else {
+            return;
+        };
+        let mut members = Vec::new();
+        for prop in object.props.iter().take(constants::MAX_MEMBERS) {
+            let PropOrSpread::Prop(prop) = prop else {
+                continue;
+            };
+            let (key, params, body): (_, Vec<&Pat>, _) = match &**prop {
+                Prop::KeyValue(kv) => match unwrap(&kv.value) {
+                    Expr::Arrow(arrow) => match &*arrow.body {
+                        ArrowFunctionBody::Expr(body) => {
+                            (&kv.key, arrow.params.iter().collect(), Some(&**body))
+                        }
+                        ArrowFunctionBody::FunctionBody(_) => continue,
+                    },
+                    Expr::Fn(f) => (
+                        &kv.key,
+                        f.function.params.iter().map(|p| &p.pat).collect(),
+                        returned(&f.function),
+                    ),
+                    _ => continue,
+                },
+                Prop::Method(method) => (
+                    &method.key,
+                    method.function.params.iter().map(|p| &p.pat).collect(),
+                    returned(&method.function),
+                ),
+                _ => continue,
+            };
+            if let (Some(key), Some(body)) = (names::prop_name(key), body)
+                && let Some(maker) = self.maker_of(&params, body)
+            {
+                members.push((key, maker));
+            }
+        }
+        if !members.is_empty() {
+            self.member_makers.set(name, self.scopes.current(), members);
         }
     }
 
@@ -2098,6 +2150,7 @@ impl Visit for PrePass {
                 self.function_name = Some((start, ident.id.sym.to_string()));
                 self.bind_maker(&ident.id.sym, init);
             }
+            self.bind_member_makers(&ident.id.sym, init);
             if let Expr::Class(class) = unwrap(init) {
                 self.class_name = Some((class.class.span.lo.0, ident.id.sym.to_string()));
             }
