@@ -2332,6 +2332,66 @@ ipcRenderer.send(readRequest, { key: 1 });"#,
 }
 
 #[test]
+fn channels_a_file_exports_and_reads_back_through_exports_pair() {
+    // TypeScript compiles `export const OPEN = "app:open"; ipcMain.handle(OPEN, …)` to
+    // CommonJS as `exports.OPEN = "app:open"; electron_1.ipcMain.handle(exports.OPEN, …)`,
+    // after declaring every export `void 0`. A read of `exports.X` (or `module.exports.X`) is
+    // the string the file assigns it; an export assigned two different strings, in any two
+    // scopes, is neither, and `module.exports.X` after a whole `module.exports = …` is not read.
+    let dir = app_tree(&[
+        (
+            "main.js",
+            r#""use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.LATER = exports.TWICE = exports.CLOSE = exports.OPEN = void 0;
+const electron_1 = require("electron");
+exports.OPEN = "app:open";
+exports.CLOSE = "app:close";
+exports.TWICE = "app:first";
+function reset() { exports.TWICE = "app:second"; }
+electron_1.ipcMain.handle(exports.OPEN, () => 1);
+electron_1.ipcMain.on(module.exports.CLOSE, () => 1);
+electron_1.ipcMain.on(exports.TWICE, () => 1);
+electron_1.ipcMain.on(exports.LATER, () => 1);"#,
+        ),
+        (
+            "other.js",
+            r#"const { ipcMain } = require("electron");
+exports.A = "other:a";
+module.exports = { A: "other:b" };
+ipcMain.on(module.exports.A, () => 1);
+ipcMain.on(exports.A, () => 1);"#,
+        ),
+        (
+            "preload.js",
+            r#"const { ipcRenderer } = require("electron");
+ipcRenderer.invoke("app:open");
+ipcRenderer.send("app:close");"#,
+        ),
+    ]);
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let paired = paired_by(&result, ["channel", "handler_operation", "handler_path"]);
+    assert_eq!(
+        paired,
+        BTreeSet::from([
+            ("app:close", "on", "main.js"),
+            ("app:open", "handle", "main.js"),
+        ])
+    );
+    let channels: BTreeSet<&str> = nodes(&result, "ipc-channel")
+        .into_iter()
+        .filter_map(|n| props(n)["channel"].as_str())
+        .collect();
+    assert_eq!(
+        channels,
+        BTreeSet::from(["app:close", "app:open", "other:a"]),
+        "{channels:?}"
+    );
+    // `exports.TWICE`, `exports.LATER` (never given a string) and `module.exports.A`.
+    assert_eq!(result["summary"]["ipc"]["dynamic_channel_operations"], 3);
+}
+
+#[test]
 fn channels_and_helpers_a_barrel_re_exports_are_read_from_the_file_that_declares_them() {
     // A shared folder's index re-exports its modules, as TypeScript apps write
     // `shared/index.ts`: whole (`export *`, and `__exportStar` as `tsc` compiles it to

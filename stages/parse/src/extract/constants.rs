@@ -60,6 +60,17 @@ impl Binding {
     }
 }
 
+/// Whether `expr` is `undefined` (`void 0`, `undefined`), or assigns it
+/// (`exports.B = void 0`).
+pub(super) fn undefined(expr: &Expr) -> bool {
+    match unwrap(expr) {
+        Expr::Unary(unary) => unary.op == swc_ecma_ast::UnaryOp::Void,
+        Expr::Ident(ident) => &*ident.sym == "undefined",
+        Expr::Assign(assign) => assign.op == AssignOp::Assign && undefined(&assign.right),
+        _ => false,
+    }
+}
+
 /// The constant `expr` is, if any.
 pub(super) fn constant(expr: &Expr) -> Option<Constant> {
     let mut budget = MAX_MEMBERS;

@@ -819,6 +819,15 @@ pub(super) struct PrePass {
     /// The same, written as members of an object literal a declaration binds (`const CH = {
     /// make: (n) => `app:${n}` }`), by the object's name: a call `CH.make("x")`.
     pub(super) member_makers: Scoped<Vec<(String, super::templates::Maker)>>,
+    /// What the file assigns to the members of its CommonJS exports, by the scope the
+    /// assignments are made in and the export (`None` once two assignments disagree, or one
+    /// is not a constant; an export assigned different values in two scopes is read in
+    /// neither): TypeScript compiles `export const A = "a"; use(A)` to
+    /// `exports.A = "a"; use(exports.A)`, and reads of `exports.A` are that string.
+    own_exports: HashMap<(u32, String), Option<Constant>>,
+    /// The scopes that assign a whole `module.exports`, after which `module.exports.A` is
+    /// another object's.
+    module_replaced: HashSet<u32>,
     /// The directories the file's named functions join a dynamic last part under, by the
     /// name a declaration binds them to: what a protocol handler passed by name serves from
     /// ([`crate::facts::ServedScheme::roots`]). Read only in files that read IPC helpers.
@@ -1032,8 +1041,11 @@ pub(super) fn run(program: &Program, looks: Looks, foreign: &super::Externals) -
         pre.export_locals.clear();
         pre.api_exports.clear();
         pre.inline_enums.clear();
+        pre.own_exports.clear();
+        pre.module_replaced.clear();
         program.visit_with(&mut pre);
     }
+    pre.bind_own_exports();
     // A parameter (or a loop's or a pattern's name) assigned once in its function is not a
     // name declared empty and given one value: it held the argument before.
     for (name, scope) in pre.choices.bound_names() {
@@ -1583,6 +1595,74 @@ impl PrePass {
                 }
             }
             _ => {}
+        }
+    }
+
+    /// Notes an assignment of `value` to the CommonJS export `export` (the whole exports
+    /// when empty) in the current scope. `exports.A = exports.B = void 0`, as TypeScript
+    /// declares its exports first, assigns nothing.
+    fn own_export(&mut self, export: &str, value: &Expr) {
+        let scope = self.scopes.current();
+        if export.is_empty() {
+            self.module_replaced.insert(scope);
+            return;
+        }
+        if constants::undefined(value) {
+            return;
+        }
+        let value = constants::constant(value);
+        self.own_exports
+            .entry((scope, export.to_owned()))
+            .and_modify(|held| {
+                if *held != value {
+                    *held = None;
+                }
+            })
+            .or_insert(value);
+    }
+
+    /// Binds `exports` (and `module`, where the scope never replaces `module.exports`) to the
+    /// constants the file assigns to its exports' members, scope by scope.
+    fn bind_own_exports(&mut self) {
+        if self.own_exports.is_empty() {
+            return;
+        }
+        // An export the file assigns different values, in any two scopes, is none of them.
+        let mut agreed: HashMap<&str, Option<&Constant>> = HashMap::default();
+        for ((_, export), value) in &self.own_exports {
+            agreed
+                .entry(export)
+                .and_modify(|held| {
+                    if *held != value.as_ref() {
+                        *held = None;
+                    }
+                })
+                .or_insert(value.as_ref());
+        }
+        let mut by_scope: BTreeMap<u32, Vec<(String, Constant)>> = BTreeMap::new();
+        for (scope, export) in self.own_exports.keys() {
+            if let Some(Some(value)) = agreed.get(export.as_str()) {
+                let member = (export.clone(), (*value).clone());
+                by_scope.entry(*scope).or_default().push(member);
+            }
+        }
+        self.own_exports.clear();
+        for (scope, mut members) in by_scope {
+            members.sort_by(|a, b| a.0.cmp(&b.0));
+            let exports = Constant::Object(members);
+            if !self.module_replaced.contains(&scope) {
+                let module = Constant::Object(vec![("exports".to_owned(), exports.clone())]);
+                let bound = Bound {
+                    value: module,
+                    how: Binding::Fixed,
+                };
+                self.constants.set("module", scope, bound);
+            }
+            let bound = Bound {
+                value: exports,
+                how: Binding::Fixed,
+            };
+            self.constants.set("exports", scope, bound);
         }
     }
 
@@ -2486,6 +2566,7 @@ impl Visit for PrePass {
                 self.exported.push((prop.sym.to_string(), list));
             }
             if let Some(export) = constants::commonjs_export_path(member, (None, None)) {
+                self.own_export(&export, &assign.right);
                 // `module.exports = { A, B: b }`, `exports.A = A`: names the file binds,
                 // looked up once it is read (at the top level only, where those names are the
                 // file's).
