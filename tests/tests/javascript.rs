@@ -123,6 +123,14 @@ fn paired_by<'a>(result: &'a Value, [a, b, c]: [&str; 3]) -> BTreeSet<(&'a str, 
         .collect()
 }
 
+/// The channels of the graph's `ipc-channel` nodes.
+fn channel_names(result: &Value) -> BTreeSet<&str> {
+    nodes(result, "ipc-channel")
+        .into_iter()
+        .filter_map(|n| props(n)["channel"].as_str())
+        .collect()
+}
+
 /// A property of each bridge API node whose key is known, by its key.
 fn bridges_by_key<'a>(result: &'a Value, property: &str) -> BTreeMap<&'a str, &'a Value> {
     nodes(result, "context-bridge-api")
@@ -2232,10 +2240,7 @@ ipcRenderer.invoke(c.IPC.GET);"#,
             ("chan:get", "handle", "main.js"),
         ])
     );
-    let channels: BTreeSet<&str> = nodes(&result, "ipc-channel")
-        .into_iter()
-        .filter_map(|n| props(n)["channel"].as_str())
-        .collect();
+    let channels = channel_names(&result);
     assert_eq!(
         channels,
         BTreeSet::from(["chan:a", "chan:b", "chan:c", "chan:get"])
@@ -2323,10 +2328,7 @@ ipcRenderer.send(readRequest, { key: 1 });"#,
         paired,
         BTreeSet::from([("ReadFile-Request", "on", "channels.js")])
     );
-    let channels: BTreeSet<&str> = nodes(&result, "ipc-channel")
-        .into_iter()
-        .filter_map(|n| props(n)["channel"].as_str())
-        .collect();
+    let channels = channel_names(&result);
     assert!(channels.contains("ReadFile-Response"), "{channels:?}");
     assert_eq!(result["summary"]["ipc"]["dynamic_channel_operations"], 1);
 }
@@ -2378,10 +2380,7 @@ ipcRenderer.send("app:close");"#,
             ("app:open", "handle", "main.js"),
         ])
     );
-    let channels: BTreeSet<&str> = nodes(&result, "ipc-channel")
-        .into_iter()
-        .filter_map(|n| props(n)["channel"].as_str())
-        .collect();
+    let channels = channel_names(&result);
     assert_eq!(
         channels,
         BTreeSet::from(["app:close", "app:open", "other:a"]),
@@ -2508,10 +2507,7 @@ ipcMain.on(missing, () => 3);"#
         .collect();
     let dir = app_tree(&borrowed);
     let result = analyze(dir.path(), SourceMaps::Declarations);
-    let channels: BTreeSet<&str> = nodes(&result, "ipc-channel")
-        .into_iter()
-        .filter_map(|n| props(n)["channel"].as_str())
-        .collect();
+    let channels = channel_names(&result);
     assert_eq!(channels, BTreeSet::from(["chan:near"]));
     assert_eq!(result["summary"]["ipc"]["dynamic_channel_operations"], 2);
 }
