@@ -3798,6 +3798,70 @@ contextBridge.exposeInMainWorld("api", {
     assert_eq!(result["summary"]["ipc"]["dynamic_channel_operations"], 1);
 }
 
+/// A function that makes a channel, exported by another module: as `tsc` compiles a shared
+/// module (`exports.channel = channel; function channel(name) { return "app:" + name; }`,
+/// called `(0, ipc_1.channel)("open")`), as an ES module exports it and a barrel re-exports
+/// it, and as a CommonJS assignment of an arrow. A call with strings is the channel the
+/// function makes, and pairs exactly; a call with a value not known, or of a function the
+/// module assigns again, stays dynamic.
+#[test]
+fn channel_making_functions_another_module_exports_make_their_channel() {
+    let dir = app_tree(&[
+        (
+            "shared/ipc.js",
+            r#""use strict";
+Object.defineProperty(exports, "__esModule", { value: true });
+exports.channel = channel;
+exports.changed = changed;
+function channel(name) { return "app:" + name; }
+function changed(name) { return "old:" + name; }
+changed = (name) => "new:" + name;
+exports.event = (name) => `event:${name}`;"#,
+        ),
+        (
+            "shared/keys.mjs",
+            r#"export const key = (scope, name) => `${scope}/${name}`;"#,
+        ),
+        ("shared/index.mjs", r#"export * from "./keys.mjs";"#),
+        (
+            "main.js",
+            r#""use strict";
+const electron_1 = require("electron");
+const ipc_1 = require("./shared/ipc");
+electron_1.ipcMain.handle((0, ipc_1.channel)("open"), () => 1);
+electron_1.ipcMain.on(ipc_1.event("ready"), () => 1);
+electron_1.ipcMain.on((0, ipc_1.changed)("x"), () => 1);
+electron_1.ipcMain.on((0, ipc_1.channel)(process.argv[2]), () => 1);"#,
+        ),
+        (
+            "preload.mjs",
+            r#"import { ipcRenderer } from "electron";
+import { key } from "./shared/index.mjs";
+import { channel, event } from "./shared/ipc.js";
+ipcRenderer.invoke(channel("open"));
+ipcRenderer.send(event("ready"));
+ipcRenderer.send(key("files", "list"));"#,
+        ),
+    ]);
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let paired = paired_by(&result, ["channel", "handler_operation", "handler_path"]);
+    assert!(
+        paired.is_superset(&BTreeSet::from([
+            ("app:open", "handle", "main.js"),
+            ("event:ready", "on", "main.js"),
+        ])),
+        "{paired:?}"
+    );
+    let channels = channel_names(&result);
+    assert!(channels.contains("files/list"), "{channels:?}");
+    assert!(
+        !channels.iter().any(|c| c.starts_with("old:")),
+        "{channels:?}"
+    );
+    // `changed("x")` and `channel(process.argv[2])`.
+    assert_eq!(result["summary"]["ipc"]["dynamic_channel_operations"], 2);
+}
+
 #[test]
 fn a_huge_string_passed_to_a_channel_making_function_stays_dynamic() {
     let huge = "x".repeat(1 << 20);

@@ -749,19 +749,40 @@ pub struct WindowCall {
     pub module: Option<ModuleRef>,
 }
 
-/// A value a name is bound to once: a string, or an object of them (nested).
+/// A value a name is bound to once: a string, or an object of them (nested); or a function
+/// that makes a channel of its parameters, which a module may export too.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Constant {
     Str(String),
     Object(Vec<(String, Constant)>),
+    Maker(ChannelMaker),
 }
+
+/// One part of a channel's template ([`ChannelMaker`], and the template of a dynamic
+/// channel): a string, a parameter of the function that makes it, or a run of values not
+/// known.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ChannelPart {
+    /// A string: a literal, or a name bound to one.
+    Str(String),
+    /// The parameter of that index, in a [`ChannelMaker`]'s template.
+    Param(u32),
+    /// A run of values not known.
+    Hole,
+}
+
+/// A function that makes a channel of its parameters (`(name) => `app:${name}``): its body
+/// is a concatenation or a template literal of strings and of at least one parameter. A call
+/// of it with strings makes the channel ([`ChannelMaker::made`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ChannelMaker(pub(crate) Vec<ChannelPart>);
 
 impl Constant {
     /// The string at `path` (member names) inside this value.
     pub fn at<'c>(&'c self, path: &[impl AsRef<str>]) -> Option<&'c str> {
         match self.member(path)? {
             Constant::Str(s) => Some(s),
-            Constant::Object(_) => None,
+            Constant::Object(_) | Constant::Maker(_) => None,
         }
     }
 
@@ -775,7 +796,7 @@ impl Constant {
                 .rev()
                 .find(|(key, _)| key == first.as_ref())
                 .and_then(|(_, value)| value.member(rest)),
-            (Constant::Str(_), _) => None,
+            (Constant::Str(_) | Constant::Maker(_), _) => None,
         }
     }
 }
@@ -785,7 +806,7 @@ impl Constant {
 pub fn exported_string<'e>(exports: &'e [(String, Constant)], path: &[String]) -> Option<&'e str> {
     match exported_value(exports, path)? {
         Constant::Str(string) => Some(string),
-        Constant::Object(_) => None,
+        Constant::Object(_) | Constant::Maker(_) => None,
     }
 }
 
@@ -798,7 +819,7 @@ pub fn exported_string_at<'e>(
 ) -> Option<&'e str> {
     match exported_value_at(exports, name, rest)? {
         Constant::Str(string) => Some(string),
-        Constant::Object(_) => None,
+        Constant::Object(_) | Constant::Maker(_) => None,
     }
 }
 
@@ -1022,6 +1043,7 @@ impl ImportedHelperCall {
                     each: false,
                     handler_kind,
                     channel_import: arg.filter(|_| !around).and_then(|a| a.import.clone()),
+                    channel_args: None,
                     via: Some(self.callee.clone()),
                     range: self.range,
                     span: self.span,
@@ -1146,8 +1168,14 @@ pub struct IpcOp {
     /// it: the operation is made once an item ([`IpcOp::settle`]).
     pub each: bool,
     pub handler_kind: Option<&'static str>,
-    /// For a channel that is not known in this file: the export of another file it reads.
+    /// For a channel that is not known in this file: the export of another file it reads;
+    /// with [`Self::channel_args`], the exported function it calls.
     pub channel_import: Option<ChannelImport>,
+    /// For a channel made by a call of a function another module exports
+    /// (`channel("open")` after `import { channel } from "./ipc"`): each argument's string,
+    /// if it is one. The channel is what the function makes of them, once that module is
+    /// read and exports a [`ChannelMaker`].
+    pub channel_args: Option<Vec<Option<String>>>,
     /// The bridge member a renderer called to reach `ipcRenderer`
     /// (`window.electron.ipcRenderer.send`), for operations read through a forwarder.
     pub via: Option<String>,
@@ -1208,9 +1236,18 @@ impl IpcOp {
         let settled = |channel: &str| IpcOp {
             channel: Some(channel.to_owned()),
             channel_import: None,
+            channel_args: None,
+            channel_key: None,
             each: false,
             ..self.clone()
         };
+        // A call of an exported function: the channel it makes of the strings passed.
+        if let Some(args) = &self.channel_args {
+            return match value {
+                Constant::Maker(maker) => Some(vec![settled(&maker.made(args)?)]),
+                _ => None,
+            };
+        }
         match (value, self.each) {
             (Constant::Str(channel), false) => Some(vec![settled(channel)]),
             (Constant::Object(items), true) => {
@@ -1218,7 +1255,7 @@ impl IpcOp {
                     .iter()
                     .filter_map(|(_, item)| match item {
                         Constant::Str(channel) => Some(settled(channel)),
-                        Constant::Object(_) => None,
+                        Constant::Object(_) | Constant::Maker(_) => None,
                     })
                     .take(*room)
                     .collect();
@@ -1248,6 +1285,7 @@ impl GlobalCall {
             each: false,
             handler_kind: self.handler_kind,
             channel_import: None,
+            channel_args: None,
             via: Some(self.callee.clone()),
             range: self.range,
             span: self.span,

@@ -3145,7 +3145,7 @@ fn imported_string<'p>(
 ) -> Option<&'p str> {
     match imported_value(files, by_path, from, import)? {
         rea_parse::Constant::Str(string) => Some(string),
-        rea_parse::Constant::Object(_) => None,
+        rea_parse::Constant::Object(_) | rea_parse::Constant::Maker(_) => None,
     }
 }
 
@@ -3253,6 +3253,7 @@ fn bridged_operations(files: &Files, parsed: &[FileFacts]) -> HashMap<String, Ve
                     each: false,
                     handler_kind: None,
                     channel_import: None,
+                    channel_args: None,
                     via: Some(format!("window.{}", call.name)),
                     range: call.range,
                     span: (0, 0),

@@ -1447,6 +1447,11 @@ impl Extractor<'_, '_> {
             (None, None, Some(e)) => self.made_channel(e),
             _ => None,
         };
+        // Or a call of a function another module exports, settled once it is read.
+        let maker_call = match (&literal, &constant, &made, channel_expr) {
+            (None, None, None, Some(e)) => self.imported_maker_call(e),
+            _ => None,
+        };
         let constant = constant.or_else(|| made.as_deref().and_then(templates::whole));
         let channel_expression = match (&literal, channel_expr) {
             (Some(_), _) => None,
@@ -1508,8 +1513,9 @@ impl Extractor<'_, '_> {
         // A member of what a relative module exports, resolved once every file is read; or
         // each item of a list it exports, when the channel is a loop's variable over it.
         let each = each_of.is_some();
+        let (maker_import, channel_args) = maker_call.unzip();
         let channel_import = match (&literal, &constant, channel_expr) {
-            (None, None, Some(e)) => each_of.or_else(|| self.channel_import(e)),
+            (None, None, Some(e)) => each_of.or_else(|| self.channel_import(e)).or(maker_import),
             _ => None,
         };
         let channel = literal.or(constant);
@@ -1527,6 +1533,7 @@ impl Extractor<'_, '_> {
             channel_key,
             each,
             channel_import,
+            channel_args,
             ..self.op_at((side, operation, mode), handler_kind, span, via)
         };
         self.facts.ipc.push(op);
@@ -1551,6 +1558,7 @@ impl Extractor<'_, '_> {
             each: false,
             handler_kind,
             channel_import: None,
+            channel_args: None,
             via,
             range: self.source.range(span),
             span: (self.source.offset(span.lo), self.source.offset(span.hi)),
@@ -1624,16 +1632,34 @@ impl Extractor<'_, '_> {
             }
             _ => return None,
         };
-        let args: Vec<Option<String>> = call
-            .args
+        maker.apply(&self.call_strings(call))
+    }
+
+    /// Each argument of a call as a string, when it is one (a literal, or a name bound to
+    /// one): what a channel-making function is passed.
+    fn call_strings(&self, call: &CallExpr) -> Vec<Option<String>> {
+        call.args
             .iter()
             .map(|arg| {
                 (arg.spread.is_none())
                     .then(|| string(&arg.expr).or_else(|| self.constant_string(&arg.expr)))
                     .flatten()
             })
-            .collect();
-        maker.apply(&args)
+            .collect()
+    }
+
+    /// A call of a function another module exports as a channel (`channel("open")` after
+    /// `import { channel } from "./ipc"`, `(0, ipc_1.channel)("open")`): the export, and the
+    /// strings the call passes, settled once that module is read.
+    fn imported_maker_call(&self, expr: &Expr) -> Option<(ChannelImport, Vec<Option<String>>)> {
+        let Expr::Call(call) = unwrap(expr) else {
+            return None;
+        };
+        if call.args.is_empty() || call.args.len() > MAX_CHANNEL_CALL_ARGS {
+            return None;
+        }
+        let import = self.channel_import(unwrap(call.callee.as_expr()?))?;
+        Some((import, self.call_strings(call)))
     }
 
     /// A dynamic channel made by a call whose arguments are all strings (literals, or names

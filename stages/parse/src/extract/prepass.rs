@@ -30,6 +30,7 @@ use swc_ecma_visit::{Visit, VisitWith};
 use super::bundle;
 use super::constants::{self, Binding, Bound, Constant};
 use super::names::{self, Anchor, callee_name, dotted, named, string, unwrap};
+use super::templates::Maker;
 use crate::facts::{ChannelImport, ImportFrom};
 use crate::facts::{ModuleKey, StaticPath};
 
@@ -813,12 +814,12 @@ pub(super) struct PrePass {
     /// assignment in a nested function binds what the name holds where it is declared.
     bare: Scoped<()>,
     /// The file's functions that make a channel of their parameters
-    /// ([`super::templates::Maker`]), by the name a declaration binds them to. Read only in
+    /// ([`Maker`]), by the name a declaration binds them to. Read only in
     /// files that read IPC.
-    pub(super) makers: Scoped<super::templates::Maker>,
+    pub(super) makers: Scoped<Maker>,
     /// The same, written as members of an object literal a declaration binds (`const CH = {
     /// make: (n) => `app:${n}` }`), by the object's name: a call `CH.make("x")`.
-    pub(super) member_makers: Scoped<Vec<(String, super::templates::Maker)>>,
+    pub(super) member_makers: Scoped<Vec<(String, Maker)>>,
     /// What the file assigns to the members of its CommonJS exports, by the scope the
     /// assignments are made in and the export (`None` once two assignments disagree, or one
     /// is not a constant; an export assigned different values in two scopes is read in
@@ -1093,6 +1094,13 @@ pub(super) fn run(program: &Program, looks: Looks, foreign: &super::Externals) -
                         .holds(pre.assignments.get(&local).copied().unwrap_or(0))
                 })
                 .map(|b| b.value.clone())
+        });
+        // A function that makes a channel, which the file never assigns again.
+        let value = value.or_else(|| {
+            (pre.assignments.get(&local).copied().unwrap_or(0) == 0)
+                .then(|| pre.makers.resolve(&local, &pre.scopes))
+                .flatten()
+                .map(|maker| Constant::Maker(maker.clone()))
         });
         if let Some(value) = value {
             pre.exported.push((exported, value));
@@ -1581,21 +1589,14 @@ impl PrePass {
     /// Binds `name` to the function `init` when it makes a channel of its parameters
     /// (`const channel = (name) => `${PREFIX}:${name}``).
     fn bind_maker(&mut self, name: &str, init: &Expr) {
-        match unwrap(init) {
-            Expr::Arrow(arrow) => {
-                if let ArrowFunctionBody::Expr(body) = &*arrow.body {
-                    let params: Vec<&Pat> = arrow.params.iter().collect();
-                    self.bind_maker_of(name, &params, body);
-                }
-            }
-            Expr::Fn(f) => {
-                if let Some(body) = returned(&f.function) {
-                    let params: Vec<&Pat> = f.function.params.iter().map(|p| &p.pat).collect();
-                    self.bind_maker_of(name, &params, body);
-                }
-            }
-            _ => {}
+        if let Some(maker) = self.maker_value(init) {
+            self.makers.set(name, self.scopes.current(), maker);
         }
+    }
+
+    /// The maker a function written as a value is ([`Maker::of_value`]).
+    fn maker_value(&self, value: &Expr) -> Option<Maker> {
+        Maker::of_value(value, &mut |part| self.fixed_string(part))
     }
 
     /// Notes an assignment of `value` to the CommonJS export `export` (the whole exports
@@ -1666,19 +1667,6 @@ impl PrePass {
         }
     }
 
-    fn bind_maker_of(&mut self, name: &str, params: &[&Pat], body: &Expr) {
-        if let Some(maker) = self.maker_of(params, body) {
-            self.makers.set(name, self.scopes.current(), maker);
-        }
-    }
-
-    fn maker_of(&self, params: &[&Pat], body: &Expr) -> Option<super::templates::Maker> {
-        if !constants::foldable(body) {
-            return None;
-        }
-        super::templates::Maker::of(params, body, &mut |part| self.fixed_string(part))
-    }
-
     /// Binds `name` to the members of the object literal `init` that make a channel of their
     /// parameters (`const CH = { make: (n) => `app:${n}`, get(n) { return "get:" + n } }`).
     fn bind_member_makers(&mut self, name: &str, init: &Expr) {
@@ -1690,31 +1678,15 @@ impl PrePass {
             let PropOrSpread::Prop(prop) = prop else {
                 continue;
             };
-            let (key, params, body): (_, Vec<&Pat>, _) = match &**prop {
-                Prop::KeyValue(kv) => match unwrap(&kv.value) {
-                    Expr::Arrow(arrow) => match &*arrow.body {
-                        ArrowFunctionBody::Expr(body) => {
-                            (&kv.key, arrow.params.iter().collect(), Some(&**body))
-                        }
-                        ArrowFunctionBody::FunctionBody(_) => continue,
-                    },
-                    Expr::Fn(f) => (
-                        &kv.key,
-                        f.function.params.iter().map(|p| &p.pat).collect(),
-                        returned(&f.function),
-                    ),
-                    _ => continue,
-                },
-                Prop::Method(method) => (
-                    &method.key,
-                    method.function.params.iter().map(|p| &p.pat).collect(),
-                    returned(&method.function),
-                ),
+            let mut part = |part: &Expr| self.fixed_string(part);
+            let (key, maker) = match &**prop {
+                Prop::KeyValue(kv) => (&kv.key, Maker::of_value(&kv.value, &mut part)),
+                Prop::Method(method) => {
+                    (&method.key, Maker::of_function(&method.function, &mut part))
+                }
                 _ => continue,
             };
-            if let (Some(key), Some(body)) = (names::prop_name(key), body)
-                && let Some(maker) = self.maker_of(&params, body)
-            {
+            if let (Some(key), Some(maker)) = (names::prop_name(key), maker) {
                 members.push((key, maker));
             }
         }
@@ -2032,6 +2004,12 @@ impl Visit for PrePass {
                 self.api_exports.push((name.to_string(), name.to_string()));
             }
         }
+        // `export function channel(name) { return `app:${name}`; }`: a function that may make
+        // a channel, read once the file is.
+        if let Decl::Fn(f) = &export.decl {
+            let name = f.ident.sym.to_string();
+            self.export_locals.push((name.clone(), name));
+        }
         // `export enum Channel { Open = "link:open" }`, in a TypeScript file.
         if let Decl::TsEnum(decl) = &export.decl {
             self.exported
@@ -2050,6 +2028,10 @@ impl Visit for PrePass {
                 let name: &str = &ident.id.sym;
                 if self.reads_ipc() {
                     self.api_exports.push((name.to_owned(), name.to_owned()));
+                }
+                // `export const channel = (name) => …`: a function that may make a channel.
+                if matches!(unwrap(init), Expr::Arrow(_) | Expr::Fn(_)) {
+                    self.export_locals.push((name.to_owned(), name.to_owned()));
                 }
                 // `export const GET = "settings:get"`, and `export const CHANNELS = [GET, …]`.
                 if var.kind == swc_ecma_ast::VarDeclKind::Const
@@ -2163,10 +2145,12 @@ impl Visit for PrePass {
         }
         if self.reads_ipc() {
             self.function_name = Some((decl.function.span.lo.0, decl.ident.sym.to_string()));
-            if let Some(body) = returned(&decl.function) {
-                let params: Vec<&Pat> = decl.function.params.iter().map(|p| &p.pat).collect();
-                self.bind_maker_of(&decl.ident.sym, &params, body);
-            }
+        }
+        // In every file: a module that only makes channels for others may export it.
+        let maker = Maker::of_function(&decl.function, &mut |part| self.fixed_string(part));
+        if let Some(maker) = maker {
+            self.makers
+                .set(&decl.ident.sym, self.scopes.current(), maker);
         }
         decl.visit_children_with(self);
     }
@@ -2228,12 +2212,15 @@ impl Visit for PrePass {
             };
             if let Some(start) = start {
                 self.function_name = Some((start, ident.id.sym.to_string()));
-                self.bind_maker(&ident.id.sym, init);
             }
             self.bind_member_makers(&ident.id.sym, init);
             if let Expr::Class(class) = unwrap(init) {
                 self.class_name = Some((class.class.span.lo.0, ident.id.sym.to_string()));
             }
+        }
+        // In every file: a module that only makes channels for others may export it.
+        if let (Pat::Ident(ident), Some(init)) = (&decl.name, decl.init.as_deref()) {
+            self.bind_maker(&ident.id.sym, init);
         }
         let bound = decl
             .init
@@ -2567,6 +2554,12 @@ impl Visit for PrePass {
             }
             if let Some(export) = constants::commonjs_export_path(member, (None, None)) {
                 self.own_export(&export, &assign.right);
+                // `exports.channel = (name) => `app:${name}``: a function that makes a channel.
+                if !export.is_empty()
+                    && let Some(maker) = self.maker_value(&assign.right)
+                {
+                    self.exported.push((export.clone(), Constant::Maker(maker)));
+                }
                 // `module.exports = { A, B: b }`, `exports.A = A`: names the file binds,
                 // looked up once it is read (at the top level only, where those names are the
                 // file's).
@@ -2888,13 +2881,5 @@ impl Visit for PrePass {
             }
         }
         array.visit_children_with(self);
-    }
-}
-
-/// The one expression a function returns when its body is that `return` alone.
-fn returned(function: &Function) -> Option<&Expr> {
-    match function.body.as_ref()?.stmts.as_slice() {
-        [Stmt::Return(ret)] => ret.arg.as_deref(),
-        _ => None,
     }
 }

@@ -5,7 +5,7 @@
 //! (`const channel = (name) => `${PREFIX}:${name}``): a call of one, `channel("open")`, is
 //! the channel its template makes of the strings it passes.
 
-use swc_ecma_ast::{BinaryOp, Expr, Pat};
+use swc_ecma_ast::{ArrowFunctionBody, BinaryOp, Expr, Function, Pat};
 
 use super::constants;
 use super::names::unwrap;
@@ -19,16 +19,7 @@ const MAX_BYTES: usize = 4096;
 /// What stands in a template for a run of values not known.
 pub(super) const HOLE: &str = crate::facts::CHANNEL_HOLE;
 
-/// One part of a template.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) enum Part {
-    /// A string: a literal, or a name bound to one.
-    Str(String),
-    /// The parameter of that index, in a [`Maker`]'s template.
-    Param(u32),
-    /// A run of values not known.
-    Hole,
-}
+pub(super) use crate::facts::{ChannelMaker as Maker, ChannelPart as Part};
 
 /// The parts of a concatenation or template literal: its strings as
 /// [`constants::fold`] reads them (`part` reading names), `param` naming the parameters of
@@ -172,12 +163,36 @@ pub(super) fn key(parts: &[Part]) -> Option<ChannelKey> {
     ChannelKey::of(prefix, template, strings)
 }
 
-/// A function that makes a channel of its parameters: its body is a concatenation or a
-/// template literal of strings and of at least one parameter.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Maker(Vec<Part>);
-
 impl Maker {
+    /// The maker a function written as a value is: an arrow with an expression body, or a
+    /// function whose body is one `return` (`part` reading the names around it).
+    pub(super) fn of_value(
+        value: &Expr,
+        part: &mut dyn FnMut(&Expr) -> Option<String>,
+    ) -> Option<Maker> {
+        match unwrap(value) {
+            Expr::Arrow(arrow) => match &*arrow.body {
+                ArrowFunctionBody::Expr(body) => {
+                    let params: Vec<&Pat> = arrow.params.iter().collect();
+                    Maker::of(&params, body, part)
+                }
+                ArrowFunctionBody::FunctionBody(_) => None,
+            },
+            Expr::Fn(f) => Maker::of_function(&f.function, part),
+            _ => None,
+        }
+    }
+
+    /// The maker a function is when its body is one `return`.
+    pub(super) fn of_function(
+        function: &Function,
+        part: &mut dyn FnMut(&Expr) -> Option<String>,
+    ) -> Option<Maker> {
+        let body = super::bundle::returned(&function.body.as_ref()?.stmts)?;
+        let params: Vec<&Pat> = function.params.iter().map(|p| &p.pat).collect();
+        Maker::of(&params, body, part)
+    }
+
     /// The maker a function of `params` whose body is the one expression `body` is, if any
     /// (`part` reading the names around it).
     pub(super) fn of(
@@ -197,6 +212,11 @@ impl Maker {
             .iter()
             .any(|p| matches!(p, Part::Param(_)))
             .then_some(Maker(parts))
+    }
+
+    /// The channel a call that passes `args` makes, when every part is a string.
+    pub fn made(&self, args: &[Option<String>]) -> Option<String> {
+        whole(&self.apply(args)?)
     }
 
     /// The parts the call that passes `args` makes: each parameter the string its
