@@ -2586,6 +2586,60 @@ ipcMain.on(require("lib").OPEN, h);
     );
 }
 
+/// Channels made by a function another factory of the same bundle exports (a webpack getter
+/// of an arrow or of a function declaration, a CommonJS assignment of one, minified names
+/// and strings bound in that factory): a call with strings is the channel it makes. A call
+/// with a value not known, and a function its factory assigns again, stay dynamic.
+#[test]
+fn channels_made_by_a_function_another_factory_exports() {
+    let bundle = facts(
+        "main.js",
+        r#"(() => {
+var __webpack_modules__ = {
+  10: (e, t, n) => {
+    var o = n(20), s = n(30);
+    const { ipcMain: i } = n(99);
+    i.handle((0, o.a)("open"), h);
+    i.on(o.b("save", "now"), h);
+    i.on(s.make("close"), h);
+    i.on(o.c("x"), h);
+    i.on((0, o.a)(process.argv[2]), h);
+  },
+  20: (e, t, n) => {
+    n.d(t, { a: () => r, b: () => u, c: () => m });
+    const p = "app";
+    const r = (e) => `${p}:${e}`;
+    function u(e, t) { return "cmd:" + e + "/" + t; }
+    function m(e) { return "old:" + e; }
+    m = (e) => "new:" + e;
+  },
+  30: (e, t) => { t.make = function (e) { return "win:" + e; }; },
+  99: (e) => { e.exports = require("electron"); },
+};
+function n(id) { var m = { exports: {} }; __webpack_modules__[id](m, m.exports, n); return m.exports; }
+n(10);
+})();
+"#,
+    );
+    let channels: Vec<Option<&str>> = bundle
+        .js
+        .ipc
+        .iter()
+        .map(|op| op.channel.as_deref())
+        .collect();
+    assert_eq!(
+        channels,
+        [
+            Some("app:open"),
+            Some("cmd:save/now"),
+            Some("win:close"),
+            None,
+            None,
+        ]
+    );
+    assert_eq!(bundle.js.dynamic_findings, 2);
+}
+
 /// Channels read off another factory of the same bundle: the factory's require name bound to
 /// a key (`var o = n(227)`, through an interop helper too) and the strings that factory
 /// exports, CommonJS assignments, a compiled enum, or webpack's getters of its own constants.

@@ -36,6 +36,7 @@ use swc_ecma_visit::{Visit, VisitWith};
 
 use super::constants::{self, Binding, Bound, Constant};
 use super::names::{callee_name, dotted, literal_key, number_text, param_name, prop_name, unwrap};
+use super::templates::Maker;
 use crate::facts::{Module, ModuleKey};
 use crate::source::Source;
 
@@ -901,6 +902,33 @@ struct ExportedStrings {
 }
 
 impl ExportedStrings {
+    /// Binds a name the factory's body declares; a name declared twice holds nothing.
+    fn bind_local(&mut self, name: &str, bound: Bound) {
+        self.locals
+            .entry(name.to_owned())
+            .and_modify(|seen| *seen = None)
+            .or_insert(Some(bound));
+    }
+
+    /// The string a name the factory's body binds once stands for.
+    fn local_string(&self, expr: &Expr) -> Option<String> {
+        let Expr::Ident(name) = unwrap(expr) else {
+            return None;
+        };
+        let bound = self.locals.get(&*name.sym)?.as_ref()?;
+        let assignments = self.assignments.get(&*name.sym).copied().unwrap_or(0);
+        match &bound.value {
+            Constant::Str(value) if bound.how.holds(assignments) => Some(value.clone()),
+            _ => None,
+        }
+    }
+
+    /// The function that makes a channel a value is, its names read as the factory binds
+    /// them ([`Maker::of_value`]).
+    fn maker(&self, value: &Expr) -> Option<Constant> {
+        Maker::of_value(value, &mut |part| self.local_string(part)).map(Constant::Maker)
+    }
+
     /// An array of strings the factory's body writes or exports as a value
     /// ([`constants::list`]): literals, and names it binds once to strings (`const LOGGED =
     /// [LOG, FLUSH]`, `n.d(t, ["L", 0, ["a", "b"]])`).
@@ -912,14 +940,7 @@ impl ExportedStrings {
     /// them (`t.LOGGED = [t.LOG, t.FLUSH]`).
     fn listed_with(&self, init: &Expr, is_exports: impl Fn(&str) -> bool) -> Option<Constant> {
         constants::list(init, &mut |item| match unwrap(item) {
-            Expr::Ident(name) => {
-                let bound = self.locals.get(&*name.sym)?.as_ref()?;
-                let assignments = self.assignments.get(&*name.sym).copied().unwrap_or(0);
-                match &bound.value {
-                    Constant::Str(value) if bound.how.holds(assignments) => Some(value.clone()),
-                    _ => None,
-                }
-            }
+            ident @ Expr::Ident(_) => self.local_string(ident),
             Expr::Member(member) if is_exports(&dotted(&member.obj)) => {
                 let name = member.prop.as_ident()?;
                 crate::facts::exported_string_at(&self.values, &name.sym, &[]).map(str::to_owned)
@@ -1271,6 +1292,15 @@ impl FactoryWalker<'_> {
             // `t.GET = "x"`, `module.exports = {…}`; `t.handle = handle`.
             SimpleAssignTarget::Member(m) => {
                 constants::exported_by(m, &assign.right, |n| self.is_exports(n), &mut values);
+                // `t.channel = (e) => `app:${e}``: a function that makes a channel.
+                if values.is_empty()
+                    && let Some(prop) = m.prop.as_ident()
+                    && self.is_exports(&dotted(&m.obj))
+                    && let Some(strings) = self.strings.as_deref()
+                    && let Some(maker) = strings.maker(&assign.right)
+                {
+                    values.push((prop.sym.to_string(), maker));
+                }
                 // `t.LOGGED = [t.LOG, t.FLUSH]`, as `tsc` writes an exported list.
                 if values.is_empty()
                     && let Some(prop) = m.prop.as_ident()
@@ -1335,14 +1365,32 @@ impl FactoryWalker<'_> {
             let (Pat::Ident(ident), Some(init)) = (&decl.name, &decl.init) else {
                 continue;
             };
-            let Some(value) = constants::constant(init).or_else(|| strings.listed(init)) else {
+            let Some(value) = constants::constant(init)
+                .or_else(|| strings.listed(init))
+                .or_else(|| strings.maker(init))
+            else {
                 continue;
             };
-            strings
-                .locals
-                .entry(ident.id.sym.to_string())
-                .and_modify(|seen| *seen = None)
-                .or_insert(Some(Bound { value, how }));
+            strings.bind_local(&ident.id.sym, Bound { value, how });
+        }
+    }
+
+    /// Notes a function the factory's own body declares that makes a channel
+    /// (`function r(e) { return "app:" + e; }`, exported by a getter).
+    fn note_function(&mut self, decl: &swc_ecma_ast::FnDecl) {
+        if self.depth != 1 {
+            return;
+        }
+        let Some(strings) = self.strings.as_deref_mut() else {
+            return;
+        };
+        let maker = Maker::of_function(&decl.function, &mut |part| strings.local_string(part));
+        if let Some(maker) = maker {
+            let bound = Bound {
+                value: Constant::Maker(maker),
+                how: Binding::Declared,
+            };
+            strings.bind_local(&decl.ident.sym, bound);
         }
     }
 
@@ -1703,8 +1751,10 @@ impl Visit for FactoryWalker<'_> {
 
     fn visit_decl(&mut self, decl: &Decl) {
         self.token("d", decl_kind(decl));
-        if let Decl::Var(var) = decl {
-            self.note_declaration(var);
+        match decl {
+            Decl::Var(var) => self.note_declaration(var),
+            Decl::Fn(f) => self.note_function(f),
+            _ => {}
         }
         decl.visit_children_with(self);
     }
