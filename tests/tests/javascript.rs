@@ -3862,6 +3862,83 @@ ipcRenderer.send(key("files", "list"));"#,
     assert_eq!(result["summary"]["ipc"]["dynamic_channel_operations"], 2);
 }
 
+/// Windows kept in collections, as multi-window applications keep them: a `Map` by key
+/// (`windows.set("main", new BrowserWindow(…))`, loaded through `windows.get("main")`), an
+/// array or a set (`push`, `add`), and an object by an id not known (`this.windows[id] =
+/// win`). A load through an entry is its key's window, or else the one window the
+/// collection ever holds; through a collection of several windows and no key, no window's.
+#[test]
+fn windows_kept_in_collections_load_their_pages() {
+    let dir = app_tree(&[
+        (
+            "main.js",
+            r#"const { BrowserWindow } = require("electron");
+const windows = new Map();
+windows.set("main", new BrowserWindow({ title: "main" }));
+windows.set("settings", new BrowserWindow({ title: "settings", webPreferences: { nodeIntegration: true } }));
+windows.get("settings").loadURL("https://example.com/settings");
+windows.get("main").webContents.loadFile("main.html");
+const list = [];
+list.push(new BrowserWindow({ title: "listed" }));
+list[0].loadFile("listed.html");
+class Manager {
+  open(id) {
+    const win = new BrowserWindow({ title: "managed" });
+    this.windows[id] = win;
+    this.windows[id].loadFile("managed.html");
+  }
+}
+const many = new Set();
+many.add(new BrowserWindow({ title: "one" }));
+many.add(new BrowserWindow({ title: "two" }));
+for (const w of many) { w.loadFile("any.html"); }
+[...many][1].loadFile("either.html");"#,
+        ),
+        ("main.html", "<html></html>"),
+        ("listed.html", "<html></html>"),
+        ("managed.html", "<html></html>"),
+        ("either.html", "<html></html>"),
+    ]);
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    // Each window by the name that holds it, with its pages and web URLs.
+    let loads: BTreeSet<(String, String, String)> = nodes(&result, "browser-window")
+        .iter()
+        .map(|w| {
+            let p = props(w);
+            let text = |k: &str| {
+                p[k].as_str()
+                    .map_or_else(|| p[k].to_string(), str::to_owned)
+            };
+            (text("holder"), text("pages"), text("remote_urls"))
+        })
+        .collect();
+    let row =
+        |h: &str, pages: &str, remote: &str| (h.to_owned(), pages.to_owned(), remote.to_owned());
+    assert_eq!(
+        loads,
+        BTreeSet::from([
+            row(r#"windows["main"]"#, r#"["main.html"]"#, "[]"),
+            row(
+                r#"windows["settings"]"#,
+                "[]",
+                r#"["https://example.com/settings"]"#
+            ),
+            row("list[]", r#"["listed.html"]"#, "[]"),
+            row("win", r#"["managed.html"]"#, "[]"),
+            row("many[]", "[]", "[]"),
+        ]),
+        "{loads:?}"
+    );
+    assert_eq!(nodes(&result, "browser-window").len(), 6);
+    // The window with Node.js integration loads the web: remote content.
+    let remote = &result["summary"]["remote_content"];
+    assert_eq!(remote["windows"], 1, "{remote}");
+    assert_eq!(
+        remote["items"][0]["urls"],
+        json!(["https://example.com/settings"])
+    );
+}
+
 #[test]
 fn a_huge_string_passed_to_a_channel_making_function_stays_dynamic() {
     let huge = "x".repeat(1 << 20);

@@ -2680,6 +2680,11 @@ impl Visit for Extractor<'_, '_> {
             };
             self.window_holder(holder, &assign.right, false);
         }
+        if assign.op == swc_ecma_ast::AssignOp::Assign
+            && let AssignTarget::Simple(SimpleAssignTarget::Member(target)) = &assign.left
+        {
+            self.window_entry_assigned(target, &assign.right);
+        }
         if self.reads_ipc
             && assign.op == swc_ecma_ast::AssignOp::Assign
             && let AssignTarget::Simple(SimpleAssignTarget::Member(target)) = &assign.left
@@ -2827,6 +2832,7 @@ impl Visit for Extractor<'_, '_> {
         }
         self.for_each_loop(call);
         self.listing_callback(call);
+        self.window_collecting_call(call);
         if let Callee::Import(_) = call.callee {
             self.reference(
                 "dynamic-import",

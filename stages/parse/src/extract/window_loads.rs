@@ -7,7 +7,12 @@
 //! declaring function's scope) or is assigned to a name or a member (`win = …`,
 //! `this.mainWindow = …`, a class property: bound for the whole file, as the variable or
 //! the object outlives the function that assigns it), and a subclass's `super(…)` window by
-//! `this`. A name given the call of a function the file declares once, and that returns one
+//! `this`. A window put in a collection (`windows.set("main", win)`, `list.push(win)`,
+//! `set.add(win)`, `this.windows[id] = win`) is held by the collection's entry of that key
+//! (`windows["main"]`) and by the collection as a whole (`windows[]`): a load through
+//! `windows.get("main")` is the key's window, and one through an entry whose key is not a
+//! string (`this.windows[id]`, `list[0]`) the one window the collection ever holds, if it
+//! holds one. A name given the call of a function the file declares once, and that returns one
 //! window (`return new BrowserWindow(…)`, or `return win` of a name holding one), holds that
 //! window too (`const main = createWindow()`; a member call, `(0, windows_1.createWindow)()`,
 //! by its last name). A load is matched once the file is walked, since the function that
@@ -87,6 +92,18 @@ impl Holders {
             .or_else(|| holders.min_by_key(|h| h.at))
             .map(|h| h.start)
     }
+
+    /// The one construction every holder of `name` holds, in any scope, if there is one.
+    fn only(&self, name: &str) -> Option<u32> {
+        let mut starts = self
+            .by_name
+            .get(name)?
+            .values()
+            .flatten()
+            .map(|&i| self.list[i].start);
+        let first = starts.next()?;
+        starts.all(|s| s == first).then_some(first)
+    }
 }
 
 /// A name given what a function of the file returns (`mainWindow = createWindow()`): a
@@ -129,6 +146,9 @@ impl Loaded {
 
 enum Receiver {
     Name(String),
+    /// An entry of a collection of windows (`windows.get("main")`, `this.windows[id]`): the
+    /// collection's name, and the entry's key when it is a string.
+    Entry(String, Option<String>),
     /// The construction the call is chained on, by its start.
     Construction(u32),
     /// The window of the helper's load call that starts there ([`LoadForward`]).
@@ -207,6 +227,75 @@ impl Extractor<'_, '_> {
                 });
             }
             _ => {}
+        }
+    }
+
+    /// A window put in a collection: `windows.set("main", win)`, `windows.push(win)`,
+    /// `windows.add(win)`, or `this.windows[id] = win` (`key` the entry's key when it is a
+    /// string). The collection holds it under that key, and as one of its windows.
+    pub(super) fn window_collected(&mut self, collection: &str, key: Option<&str>, value: &Expr) {
+        let names = [
+            key.map(|k| entry_name(collection, Some(k))),
+            Some(entry_name(collection, None)),
+        ];
+        for name in names.into_iter().flatten() {
+            if let Expr::Ident(held) = unwrap(value) {
+                // A name holding a window, given before.
+                let at = value.span().lo.0;
+                if let Some(start) = self
+                    .window_holders
+                    .held_by(&held.sym, self.scopes.stack(), at)
+                {
+                    self.window_holders.push(Holder {
+                        name,
+                        scope: PROGRAM_SCOPE,
+                        start,
+                        at,
+                    });
+                }
+            } else {
+                self.window_holder(|| name, value, false);
+            }
+        }
+    }
+
+    /// `this.windows[id] = win`: a window put in a collection under a key not known, in a
+    /// file that uses Electron.
+    pub(super) fn window_entry_assigned(&mut self, target: &MemberExpr, value: &Expr) {
+        if !self.electron || !value_may_hold_window(value) {
+            return;
+        }
+        let MemberProp::Computed(computed) = &target.prop else {
+            return;
+        };
+        if super::names::string(&computed.expr).is_none()
+            && let Some(collection) = collection_name(&target.obj)
+        {
+            self.window_collected(&collection, None, value);
+        }
+    }
+
+    /// A call that puts a window in a collection ([`Self::window_collected`]), in a file
+    /// that uses Electron.
+    pub(super) fn window_collecting_call(&mut self, call: &CallExpr) {
+        if !self.electron || call.args.is_empty() || call.args.len() > 2 {
+            return;
+        }
+        let Some(member) = call.callee.as_expr().and_then(|c| member_of(c)) else {
+            return;
+        };
+        let Some(method) = member.prop.as_ident() else {
+            return;
+        };
+        let (key, value) = match (&*method.sym, call.args.as_slice()) {
+            ("set", [key, value]) => (super::names::string(&key.expr), &value.expr),
+            ("push" | "add" | "unshift", [value]) => (None, &value.expr),
+            _ => return,
+        };
+        if value_may_hold_window(value)
+            && let Some(collection) = collection_name(&member.obj)
+        {
+            self.window_collected(&collection, key.as_deref(), value);
         }
     }
 
@@ -300,6 +389,9 @@ impl Extractor<'_, '_> {
         }
         let receiver = match object {
             Expr::New(new) => Receiver::Construction(new.span.lo.0),
+            _ if let Some((collection, key)) = collection_entry(object) => {
+                Receiver::Entry(collection, key)
+            }
             Expr::Ident(_) | Expr::Member(_) | Expr::This(_) | Expr::OptChain(_) => {
                 let name = dotted(object);
                 // A part that is not a name (`a[0].loadURL`, `f().loadURL`) names nothing.
@@ -387,6 +479,15 @@ impl Extractor<'_, '_> {
             let index = match &load.receiver {
                 Receiver::Construction(start) => constructed(Some(*start)),
                 Receiver::Name(name) => constructed(holders.held_by(name, &load.stack, load.start)),
+                // The entry of that key, or else the one window the collection ever holds.
+                Receiver::Entry(collection, key) => constructed(
+                    key.as_ref()
+                        .and_then(|key| {
+                            let name = entry_name(collection, Some(key));
+                            holders.held_by(&name, &load.stack, load.start)
+                        })
+                        .or_else(|| holders.only(&entry_name(collection, None))),
+                ),
                 Receiver::Helper(at) => windows_of_calls.get(at).copied(),
             };
             let Some(index) = index else {
@@ -414,6 +515,62 @@ impl Extractor<'_, '_> {
             keep(&mut window.remote_urls, remote, MAX_REMOTE_URLS);
             keep(&mut window.dynamic_loads, dynamic, MAX_DYNAMIC_LOADS);
         }
+    }
+}
+
+/// The name a holder of a collection's entry is given: `windows["main"]` for the entry of
+/// key `main`, `windows[]` for any of its windows.
+fn entry_name(collection: &str, key: Option<&str>) -> String {
+    match key {
+        Some(key) => format!("{collection}[{key:?}]"),
+        None => format!("{collection}[]"),
+    }
+}
+
+/// A collection's name as written (`windows`, `this.windows`), when every part is a name.
+fn collection_name(expr: &Expr) -> Option<String> {
+    let name = dotted(expr);
+    (!name.is_empty() && !name.split('.').any(str::is_empty)).then_some(name)
+}
+
+/// A value that may be a window: one constructed there, a call that may return one, or a
+/// name that may hold one.
+fn value_may_hold_window(value: &Expr) -> bool {
+    let mut value = unwrap(value);
+    if let Expr::Await(awaited) = value {
+        value = unwrap(&awaited.arg);
+    }
+    matches!(value, Expr::New(_) | Expr::Call(_) | Expr::Ident(_))
+}
+
+/// The entry of a collection an expression reads: `windows.get(key)`, or `windows[key]` of a
+/// key that is not a string literal (one that is reads a member like any other); the
+/// collection's name and the key, when it is a string.
+fn collection_entry(expr: &Expr) -> Option<(String, Option<String>)> {
+    match unwrap(expr) {
+        Expr::Call(call) => {
+            let member = call.callee.as_expr().and_then(|c| member_of(c))?;
+            let [key] = call.args.as_slice() else {
+                return None;
+            };
+            if !member.prop.is_ident_with("get") || key.spread.is_some() {
+                return None;
+            }
+            Some((
+                collection_name(&member.obj)?,
+                super::names::string(&key.expr),
+            ))
+        }
+        Expr::Member(member) => {
+            let MemberProp::Computed(computed) = &member.prop else {
+                return None;
+            };
+            if super::names::string(&computed.expr).is_some() {
+                return None;
+            }
+            Some((collection_name(&member.obj)?, None))
+        }
+        _ => None,
     }
 }
 
