@@ -3758,7 +3758,7 @@ ipcRenderer.send(n("plain"));
 /// Functions that make a channel written as members of an object literal (`const CH = {
 /// make: (n) => `app:${n}`, get(n) { return "get:" + n; } }`): a call through the object's
 /// name with strings is the channel it makes, and pairs exactly. A parameter of the same name
-/// hides the object in its function.
+/// hides the object in its function, and a function the file assigns again makes nothing.
 #[test]
 fn channel_making_functions_as_object_members_make_their_channel() {
     let dir = app_tree(&[
@@ -3779,6 +3779,9 @@ const CH = {
   plain: 3,
 };
 function hidden(CH) { return ipcRenderer.invoke(CH.make("hidden")); }
+function re(name) { return "app:" + name; }
+re = (name) => "other:" + name;
+ipcRenderer.invoke(re("hidden"));
 contextBridge.exposeInMainWorld("api", {
   open: () => ipcRenderer.invoke(CH.make("open")),
   user: () => ipcRenderer.invoke(CH["get"]("user")),
@@ -3795,7 +3798,8 @@ contextBridge.exposeInMainWorld("api", {
             ("get:user", "handle", "main.js"),
         ])
     );
-    assert_eq!(result["summary"]["ipc"]["dynamic_channel_operations"], 1);
+    // `CH.make` under a parameter, and `re`, which the file assigns again.
+    assert_eq!(result["summary"]["ipc"]["dynamic_channel_operations"], 2);
 }
 
 /// A function that makes a channel, exported by another module: as `tsc` compiles a shared

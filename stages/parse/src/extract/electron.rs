@@ -1614,7 +1614,11 @@ impl Extractor<'_, '_> {
             return None;
         };
         let maker = match unwrap(call.callee.as_expr()?) {
-            Expr::Ident(callee) => self.makers.resolve(&callee.sym, &self.scopes)?,
+            // A function declared once and never assigned again (`function f(n) {…}` then
+            // `f = other` makes something else).
+            Expr::Ident(callee) if !self.assignments.contains_key(&*callee.sym) => {
+                self.makers.resolve(&callee.sym, &self.scopes)?
+            }
             Expr::Member(member) => {
                 let Expr::Ident(object) = unwrap(&member.obj) else {
                     return None;
