@@ -78,6 +78,11 @@ impl Holders {
         self.list.is_empty()
     }
 
+    /// Whether some holder is named `name`.
+    fn holds(&self, name: &str) -> bool {
+        self.by_name.contains_key(name)
+    }
+
     /// The construction (by its start) of the window `name` holds where a load at `at`, in
     /// the scopes `stack`, sees it: the innermost scope's, and in it the one given last before
     /// the load, or else the first.
@@ -259,10 +264,26 @@ impl Extractor<'_, '_> {
         }
     }
 
+    /// Whether a value may be a window: one constructed there; or, once the file has
+    /// constructed one, a name holding one or a call that may return one. Minified code
+    /// puts values in arrays and objects everywhere: nothing else is looked at.
+    fn may_hold_window(&self, value: &Expr) -> bool {
+        let mut value = unwrap(value);
+        if let Expr::Await(awaited) = value {
+            value = unwrap(&awaited.arg);
+        }
+        match value {
+            Expr::New(new) => is_window_constructor(&self.name(&new.callee)),
+            Expr::Ident(ident) => self.window_holders.holds(&ident.sym),
+            Expr::Call(_) => !self.window_starts.is_empty(),
+            _ => false,
+        }
+    }
+
     /// `this.windows[id] = win`: a window put in a collection under a key not known, in a
     /// file that uses Electron.
     pub(super) fn window_entry_assigned(&mut self, target: &MemberExpr, value: &Expr) {
-        if !self.electron || !value_may_hold_window(value) {
+        if !self.electron || !self.may_hold_window(value) {
             return;
         }
         let MemberProp::Computed(computed) = &target.prop else {
@@ -292,7 +313,7 @@ impl Extractor<'_, '_> {
             ("push" | "add" | "unshift", [value]) => (None, &value.expr),
             _ => return,
         };
-        if value_may_hold_window(value)
+        if self.may_hold_window(value)
             && let Some(collection) = collection_name(&member.obj)
         {
             self.window_collected(&collection, key.as_deref(), value);
@@ -531,16 +552,6 @@ fn entry_name(collection: &str, key: Option<&str>) -> String {
 fn collection_name(expr: &Expr) -> Option<String> {
     let name = dotted(expr);
     (!name.is_empty() && !name.split('.').any(str::is_empty)).then_some(name)
-}
-
-/// A value that may be a window: one constructed there, a call that may return one, or a
-/// name that may hold one.
-fn value_may_hold_window(value: &Expr) -> bool {
-    let mut value = unwrap(value);
-    if let Expr::Await(awaited) = value {
-        value = unwrap(&awaited.arg);
-    }
-    matches!(value, Expr::New(_) | Expr::Call(_) | Expr::Ident(_))
 }
 
 /// The entry of a collection an expression reads: `windows.get(key)`, or `windows[key]` of a
