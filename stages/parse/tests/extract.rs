@@ -4,6 +4,16 @@ use rea_parse::{
     FileFacts, FileKind, ImportFrom, ModuleKey, Options, ParseStatus, StaticValue, TextLimits,
 };
 
+/// Each IPC operation's channel, in the order the file makes them.
+fn op_channels(facts: &rea_parse::FileFacts) -> Vec<Option<&str>> {
+    facts
+        .js
+        .ipc
+        .iter()
+        .map(|op| op.channel.as_deref())
+        .collect()
+}
+
 /// Runs on a thread with the stack the engine's pool threads have.
 fn facts(path: &str, text: &str) -> FileFacts {
     let (path, text) = (path.to_owned(), text.to_owned());
@@ -2621,12 +2631,7 @@ n(10);
 })();
 "#,
     );
-    let channels: Vec<Option<&str>> = bundle
-        .js
-        .ipc
-        .iter()
-        .map(|op| op.channel.as_deref())
-        .collect();
+    let channels = op_channels(&bundle);
     assert_eq!(
         channels,
         [
@@ -2739,12 +2744,7 @@ import_electron.ipcRenderer.invoke(ch.GET);
 import_electron.ipcRenderer.invoke(direct.SET);
 "#,
     );
-    let channels: Vec<Option<&str>> = esbuild
-        .js
-        .ipc
-        .iter()
-        .map(|op| op.channel.as_deref())
-        .collect();
+    let channels = op_channels(&esbuild);
     assert_eq!(channels, [Some("settings:get"), Some("settings:set")]);
     assert_eq!(esbuild.js.bundles[0].modules[0].exports, ["GET", "SET"]);
 }
@@ -2799,12 +2799,7 @@ n(10);
 })();
 "#,
     );
-    let channels: Vec<Option<&str>> = bundle
-        .js
-        .ipc
-        .iter()
-        .map(|op| op.channel.as_deref())
-        .collect();
+    let channels = op_channels(&bundle);
     assert_eq!(
         channels,
         [
@@ -2903,24 +2898,14 @@ fn minified_enums_and_entries_inlined_into_the_runtime() {
         "preload.js",
         r#"(()=>{"use strict";var n,e,t;let i=require("electron");!function(e){e.Seq="seq:member",e[e.Count=3]="Count"}(t||(t={}));(e=n||(n={})).Open="link:open",e[e.Count=3]="Count",i.ipcRenderer.send(n.Open),i.ipcRenderer.send(t.Seq),i.ipcRenderer.send(n.Count)})();"#,
     );
-    let channels: Vec<Option<&str>> = same_file
-        .js
-        .ipc
-        .iter()
-        .map(|op| op.channel.as_deref())
-        .collect();
+    let channels = op_channels(&same_file);
     // `Count` is a number member: not a channel.
     assert_eq!(channels, [Some("link:open"), Some("seq:member"), None]);
     let runtime = facts(
         "main.js",
         r#"(()=>{"use strict";let e,n;var r={777(e,n){var r,o;n.GET="settings:get",(o=r||(n.Channel=r={})).Open="link:open"},482(e){e.exports=require("electron")}},o={};function t(e){var n=o[e];if(void 0!==n)return n.exports;var i=o[e]={exports:{}};return r[e](i,i.exports,t),i.exports}e=t(482);n=t(777);const c=t(777);e.ipcMain.on(n.GET,h),e.ipcMain.on(c.Channel.Open,h),e.ipcMain.on(c.Other,h)})();"#,
     );
-    let channels: Vec<Option<&str>> = runtime
-        .js
-        .ipc
-        .iter()
-        .map(|op| op.channel.as_deref())
-        .collect();
+    let channels = op_channels(&runtime);
     assert_eq!(channels, [Some("settings:get"), Some("link:open"), None]);
     assert_eq!(runtime.js.bundles.len(), 1);
     assert_eq!(runtime.js.bundles[0].modules.len(), 2);
