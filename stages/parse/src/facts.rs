@@ -1228,10 +1228,12 @@ pub struct GlobalCall {
 
 impl IpcOp {
     /// The operations this one is once the value its `channel_import` reads is known: the
-    /// operation on that string, or, for a loop over a list ([`IpcOp::each`]), one operation
-    /// for each string the list holds (an array is the object of its indexes), read through
-    /// the expression as written, at most `room` of them (taken from it). `None` when the
-    /// value settles nothing (no string there, or no room left).
+    /// operation on that string; for a call of an exported function
+    /// ([`IpcOp::channel_args`]), on the channel that function makes of the strings passed;
+    /// or, for a loop over a list ([`IpcOp::each`]), one operation for each string the list
+    /// holds (an array is the object of its indexes), read through the expression as
+    /// written, at most `room` of them (taken from it). `None` when the value settles
+    /// nothing (no string there, not every part of the channel a string, or no room left).
     pub fn settle(&self, value: &Constant, room: &mut usize) -> Option<Vec<IpcOp>> {
         let settled = |channel: &str| IpcOp {
             channel: Some(channel.to_owned()),

@@ -896,24 +896,40 @@ impl Extractor<'_, '_> {
         };
         self.push_bridge(
             Bridge {
-                world: if isolated { "isolated" } else { "main" },
-                world_id,
                 api_key,
                 api_key_expression,
                 api_status,
                 members,
                 unknown_members: unknown,
-                forwarders: Vec::new(),
-                range: self.source.range(span),
-                module: self.module(),
                 api_import,
-                api_source: None,
                 spread_imports,
                 literal_spans,
                 literal_ranges,
+                ..self.bridge_at(isolated, world_id, span)
             },
             functions,
         );
+    }
+
+    /// A bridge exposed by the call at `span`, nothing yet known of its API.
+    fn bridge_at(&self, isolated: bool, world_id: Option<StaticValue>, span: Span) -> Bridge {
+        Bridge {
+            world: if isolated { "isolated" } else { "main" },
+            world_id,
+            api_key: None,
+            api_key_expression: None,
+            api_status: "dynamic",
+            members: Vec::new(),
+            unknown_members: 0,
+            forwarders: Vec::new(),
+            range: self.source.range(span),
+            module: self.module(),
+            api_import: None,
+            api_source: None,
+            spread_imports: Vec::new(),
+            literal_spans: Vec::new(),
+            literal_ranges: Vec::new(),
+        }
     }
 
     /// The API a loop exposes for one key of its table: an object literal's members, or a
@@ -944,21 +960,13 @@ impl Extractor<'_, '_> {
         let (literal_spans, literal_ranges) = literal.into_iter().unzip();
         self.push_bridge(
             Bridge {
-                world: if isolated { "isolated" } else { "main" },
-                world_id,
                 api_key: Some(api_key),
-                api_key_expression: None,
                 api_status,
                 members: members.0,
                 unknown_members: members.1,
-                forwarders: Vec::new(),
-                range: self.source.range(span),
-                module: self.module(),
-                api_import: None,
-                api_source: None,
-                spread_imports: Vec::new(),
                 literal_spans,
                 literal_ranges,
+                ..self.bridge_at(isolated, world_id, span)
             },
             functions,
         );

@@ -78,7 +78,7 @@ impl Extractor<'_, '_> {
             Some(table) => self.tables_named.set(name, scope, table),
             None => self.tables_named.shadow(name, scope),
         }
-        if self.exposes {
+        if self.exposes && self.iterated_tables.contains(name) {
             let values = match unwrap(init) {
                 Expr::Object(object) => self.table_values(object),
                 _ => None,

@@ -303,6 +303,7 @@ pub(crate) fn extract(
         listed: Scoped::default(),
         loop_channels: Scoped::default(),
         table_apis: Scoped::default(),
+        iterated_tables: pre.iterated_tables,
         loop_tables: Scoped::default(),
         helpers: pre.helpers,
         makers: pre.makers,
@@ -647,6 +648,8 @@ struct Extractor<'s, 'c> {
     /// Names bound to an object literal, in a file that exposes a bridge API: each key's
     /// value, for a loop that exposes one API per key ([`loops::TableValue`]).
     table_apis: Scoped<Vec<(String, loops::TableValue)>>,
+    /// Names whose keys the file iterates ([`prepass::PrePass::iterated_tables`]).
+    iterated_tables: HashSet<String>,
     /// Loop variables over such a table: the table's name, and whether the variable stands
     /// for each value (`api` of `[key, api]`) rather than each key.
     loop_tables: Scoped<(String, bool)>,

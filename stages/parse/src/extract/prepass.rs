@@ -813,13 +813,18 @@ pub(super) struct PrePass {
     /// Names declared without a value (`let devtronSW;`), in a file that uses Electron: an
     /// assignment in a nested function binds what the name holds where it is declared.
     bare: Scoped<()>,
-    /// The file's functions that make a channel of their parameters
-    /// ([`Maker`]), by the name a declaration binds them to. Read only in
-    /// files that read IPC.
+    /// The file's functions that make a channel of their parameters ([`Maker`]), by the
+    /// name a declaration binds them to. Read in every file: a module that only makes
+    /// channels for others may export one.
     pub(super) makers: Scoped<Maker>,
     /// The same, written as members of an object literal a declaration binds (`const CH = {
-    /// make: (n) => `app:${n}` }`), by the object's name: a call `CH.make("x")`.
+    /// make: (n) => `app:${n}` }`), by the object's name: a call `CH.make("x")`. Read only
+    /// in files that read IPC.
     pub(super) member_makers: Scoped<Vec<(String, Maker)>>,
+    /// Names whose keys the file iterates (`Object.entries(t)`, `Object.keys(t)`, `for (k
+    /// in t)`): only their object literals are read key by key as bridge APIs a loop may
+    /// expose ([`super::loops::TableValue`]).
+    pub(super) iterated_tables: HashSet<String>,
     /// What the file assigns to the members of its CommonJS exports, by the scope the
     /// assignments are made in and the export (`None` once two assignments disagree, or one
     /// is not a constant; an export assigned different values in two scopes is read in
@@ -2704,6 +2709,9 @@ impl Visit for PrePass {
 
     fn visit_for_in_stmt(&mut self, stmt: &swc_ecma_ast::ForInStmt) {
         self.loop_head(&stmt.left);
+        if let Expr::Ident(table) = unwrap(&stmt.right) {
+            self.iterated_tables.insert(table.sym.to_string());
+        }
         stmt.visit_children_with(self);
     }
 
@@ -2735,6 +2743,13 @@ impl Visit for PrePass {
     }
 
     fn visit_call_expr(&mut self, call: &CallExpr) {
+        if let [arg] = call.args.as_slice()
+            && let Expr::Ident(table) = unwrap(&arg.expr)
+            && let Some(callee) = call.callee.as_expr()
+            && matches!(dotted(callee).as_str(), "Object.entries" | "Object.keys")
+        {
+            self.iterated_tables.insert(table.sym.to_string());
+        }
         if !self.frames.is_empty() {
             self.note_forward(call);
             self.note_root(call);
