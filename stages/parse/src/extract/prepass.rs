@@ -2745,8 +2745,9 @@ impl Visit for PrePass {
     fn visit_call_expr(&mut self, call: &CallExpr) {
         if let [arg] = call.args.as_slice()
             && let Expr::Ident(table) = unwrap(&arg.expr)
-            && let Some(callee) = call.callee.as_expr()
-            && matches!(dotted(callee).as_str(), "Object.entries" | "Object.keys")
+            && let Some(Expr::Member(callee)) = call.callee.as_expr().map(|c| unwrap(c))
+            && (callee.prop.is_ident_with("entries") || callee.prop.is_ident_with("keys"))
+            && matches!(unwrap(&callee.obj), Expr::Ident(object) if &*object.sym == "Object")
         {
             self.iterated_tables.insert(table.sym.to_string());
         }
