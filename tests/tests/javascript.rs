@@ -123,6 +123,25 @@ fn paired_by<'a>(result: &'a Value, [a, b, c]: [&str; 3]) -> BTreeSet<(&'a str, 
         .collect()
 }
 
+/// Each pairing as (channel, handler operation, handler path).
+fn exact_pairs(result: &Value) -> BTreeSet<(&str, &str, &str)> {
+    paired_by(result, ["channel", "handler_operation", "handler_path"])
+}
+
+/// How many IPC operations have a channel not known.
+fn dynamic_ops(result: &Value) -> &Value {
+    &result["summary"]["ipc"]["dynamic_channel_operations"]
+}
+
+/// The graph's edges from a renderer's sends and invokes.
+fn transmissions(result: &Value) -> impl Iterator<Item = &Value> {
+    result["graph"]["edges"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|e| e["relation"] == "invokes" || e["relation"] == "sends")
+}
+
 /// The channels of the graph's `ipc-channel` nodes.
 fn channel_names(result: &Value) -> BTreeSet<&str> {
     nodes(result, "ipc-channel")
@@ -703,11 +722,7 @@ module.exports = api;"#,
     let status = bridges_by_key(&result, "api_status");
     assert_eq!(status["late"], "object-literal");
     assert_eq!(status["plain"], "dynamic");
-    let exposed: BTreeSet<(&str, &str)> = result["graph"]["edges"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|e| e["relation"] == "invokes" || e["relation"] == "sends")
+    let exposed: BTreeSet<(&str, &str)> = transmissions(&result)
         .filter_map(|e| {
             let p = &e["properties"];
             Some((p["operation"].as_str()?, p["channel"].as_str()?))
@@ -781,11 +796,7 @@ for (const [key] of Object.entries(other)) {
         .into_iter()
         .filter_map(|b| Some((b["node_id"].as_str()?, props(b)["api_key"].as_str()?)))
         .collect();
-    let by_api: BTreeSet<(&str, &str)> = result["graph"]["edges"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|e| e["relation"] == "invokes" || e["relation"] == "sends")
+    let by_api: BTreeSet<(&str, &str)> = transmissions(&result)
         .filter_map(|e| {
             let api = key_of.get(e["source_node_id"].as_str()?)?;
             Some((*api, e["properties"]["channel"].as_str()?))
@@ -2230,9 +2241,8 @@ ipcRenderer.invoke(c.IPC.GET);"#,
         ),
     ]);
     let result = analyze(dir.path(), SourceMaps::Declarations);
-    let paired = paired_by(&result, ["channel", "handler_operation", "handler_path"]);
     assert_eq!(
-        paired,
+        exact_pairs(&result),
         BTreeSet::from([
             ("chan:a", "handle", "main.js"),
             ("chan:b", "on", "main.js"),
@@ -2282,16 +2292,15 @@ electron.ipcRenderer.send(chunk$1.IPCEvents.MISSING, {});"#,
         ),
     ]);
     let result = analyze(dir.path(), SourceMaps::Declarations);
-    let paired = paired_by(&result, ["channel", "handler_operation", "handler_path"]);
     assert_eq!(
-        paired,
+        exact_pairs(&result),
         BTreeSet::from([
             ("redux.ACTION", "on", "main.js"),
             ("redux.INIT_STATE", "handle", "main.js"),
         ])
     );
     // A member the enum does not have stays dynamic.
-    assert_eq!(result["summary"]["ipc"]["dynamic_channel_operations"], 1);
+    assert_eq!(dynamic_ops(&result), 1);
 }
 
 #[test]
@@ -2323,14 +2332,13 @@ ipcRenderer.send(readRequest, { key: 1 });"#,
         ),
     ]);
     let result = analyze(dir.path(), SourceMaps::Declarations);
-    let paired = paired_by(&result, ["channel", "handler_operation", "handler_path"]);
     assert_eq!(
-        paired,
+        exact_pairs(&result),
         BTreeSet::from([("ReadFile-Request", "on", "channels.js")])
     );
     let channels = channel_names(&result);
     assert!(channels.contains("ReadFile-Response"), "{channels:?}");
-    assert_eq!(result["summary"]["ipc"]["dynamic_channel_operations"], 1);
+    assert_eq!(dynamic_ops(&result), 1);
 }
 
 #[test]
@@ -2372,9 +2380,8 @@ ipcRenderer.send("app:close");"#,
         ),
     ]);
     let result = analyze(dir.path(), SourceMaps::Declarations);
-    let paired = paired_by(&result, ["channel", "handler_operation", "handler_path"]);
     assert_eq!(
-        paired,
+        exact_pairs(&result),
         BTreeSet::from([
             ("app:close", "on", "main.js"),
             ("app:open", "handle", "main.js"),
@@ -2387,7 +2394,7 @@ ipcRenderer.send("app:close");"#,
         "{channels:?}"
     );
     // `exports.TWICE`, `exports.LATER` (never given a string) and `module.exports.A`.
-    assert_eq!(result["summary"]["ipc"]["dynamic_channel_operations"], 3);
+    assert_eq!(dynamic_ops(&result), 3);
 }
 
 #[test]
@@ -2447,9 +2454,8 @@ ipcRenderer.invoke(SET);"#,
         ),
     ]);
     let result = analyze(dir.path(), SourceMaps::Declarations);
-    let paired = paired_by(&result, ["channel", "handler_operation", "handler_path"]);
     assert_eq!(
-        paired,
+        exact_pairs(&result),
         BTreeSet::from([
             ("settings:get", "on", "main.js"),
             ("settings:set", "handle", "main.js"),
@@ -2509,7 +2515,7 @@ ipcMain.on(missing, () => 3);"#
     let result = analyze(dir.path(), SourceMaps::Declarations);
     let channels = channel_names(&result);
     assert_eq!(channels, BTreeSet::from(["chan:near"]));
-    assert_eq!(result["summary"]["ipc"]["dynamic_channel_operations"], 2);
+    assert_eq!(dynamic_ops(&result), 2);
 }
 
 #[test]
@@ -2565,9 +2571,8 @@ post("in:place");
         ),
     ]);
     let result = analyze(dir.path(), SourceMaps::Declarations);
-    let paired = paired_by(&result, ["channel", "handler_operation", "handler_path"]);
     assert_eq!(
-        paired,
+        exact_pairs(&result),
         BTreeSet::from([
             ("in:place", "on", "main.js"),
             ("log:line", "on", "main.js"),
@@ -2801,9 +2806,8 @@ ipcRenderer.invoke("ev:d");
         ),
     ]);
     let result = analyze(dir.path(), SourceMaps::Declarations);
-    let paired = paired_by(&result, ["channel", "handler_operation", "handler_path"]);
     assert_eq!(
-        paired,
+        exact_pairs(&result),
         BTreeSet::from([
             ("ev:a", "on", "main.ts"),
             ("ev:b", "on", "main.ts"),
@@ -3790,16 +3794,15 @@ contextBridge.exposeInMainWorld("api", {
         ),
     ]);
     let result = analyze(dir.path(), SourceMaps::Declarations);
-    let paired = paired_by(&result, ["channel", "handler_operation", "handler_path"]);
     assert_eq!(
-        paired,
+        exact_pairs(&result),
         BTreeSet::from([
             ("app:open", "handle", "main.js"),
             ("get:user", "handle", "main.js"),
         ])
     );
     // `CH.make` under a parameter, and `re`, which the file assigns again.
-    assert_eq!(result["summary"]["ipc"]["dynamic_channel_operations"], 2);
+    assert_eq!(dynamic_ops(&result), 2);
 }
 
 /// A function that makes a channel, exported by another module: as `tsc` compiles a shared
@@ -3848,7 +3851,7 @@ ipcRenderer.send(key("files", "list"));"#,
         ),
     ]);
     let result = analyze(dir.path(), SourceMaps::Declarations);
-    let paired = paired_by(&result, ["channel", "handler_operation", "handler_path"]);
+    let paired = exact_pairs(&result);
     assert!(
         paired.is_superset(&BTreeSet::from([
             ("app:open", "handle", "main.js"),
@@ -3863,7 +3866,7 @@ ipcRenderer.send(key("files", "list"));"#,
         "{channels:?}"
     );
     // `changed("x")` and `channel(process.argv[2])`.
-    assert_eq!(result["summary"]["ipc"]["dynamic_channel_operations"], 2);
+    assert_eq!(dynamic_ops(&result), 2);
 }
 
 /// Windows kept in collections, as multi-window applications keep them: a `Map` by key
