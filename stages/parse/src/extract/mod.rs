@@ -645,8 +645,9 @@ struct Extractor<'s, 'c> {
     listed: Scoped<globs::Listed>,
     /// Loop variables that stand for each key of a table.
     loop_channels: Scoped<loops::LoopItems>,
-    /// Names bound to an object literal, in a file that exposes a bridge API: each key's
-    /// value, for a loop that exposes one API per key ([`loops::TableValue`]).
+    /// Names bound to an object literal whose keys the file iterates, in a file that exposes
+    /// a bridge API: each key's value, for a loop that exposes one API per key
+    /// ([`loops::TableValue`]).
     table_apis: Scoped<Vec<(String, loops::TableValue)>>,
     /// Names whose keys the file iterates ([`prepass::PrePass::iterated_tables`]).
     iterated_tables: HashSet<String>,
