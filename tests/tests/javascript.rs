@@ -2888,6 +2888,48 @@ ipcRenderer.on("via:helper", () => 1);
     assert_eq!(to_pages["channels_a_page_listens_on"], 2, "{to_pages}");
 }
 
+/// A page answers the main process through the `sender` of the event its `ipcRenderer`
+/// listener receives (Theia's preload answers `openUrl` and `aboutToClose` so): a message
+/// to the main process, which pairs with the main-side listener of its channel, and not a
+/// message to pages. The main process reaches pages through every WebContents Electron's
+/// module lists or looks up, and through an event's sender in a file whose Electron comes
+/// through a module that re-exports it.
+#[test]
+fn pages_answer_through_an_events_sender_and_main_reaches_pages_electron_lists() {
+    let dir = app_tree(&[
+        (
+            "preload.js",
+            r#"const { ipcRenderer } = require("electron");
+ipcRenderer.on("about-to-close", (event) => { event.sender.send("close-ack"); });
+const onLayout = (e, layout) => { e.sender.send("layout-ack", layout); };
+ipcRenderer.on("layout-changed", onLayout);
+ipcRenderer.on("popup-closed", () => {});
+"#,
+        ),
+        (
+            "main.js",
+            r#"const electron_1 = require("./shared/electron");
+electron_1.ipcMain.on("close-ack", () => {});
+electron_1.ipcMain.on("layout-ack", () => {});
+electron_1.ipcMain.handle("open-popup", (event) => {
+  menu.popup({ callback: () => event.sender.send("popup-closed") });
+});
+for (const wc of electron_1.webContents.getAllWebContents()) wc.send("about-to-close");
+electron_1.webContents.getFocusedWebContents()?.send("layout-changed");
+"#,
+        ),
+        ("shared/electron.js", r#"module.exports = require("electron");"#),
+    ]);
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    assert_eq!(
+        exact_pairs(&result),
+        BTreeSet::from([("close-ack", "on", "main.js"), ("layout-ack", "on", "main.js")])
+    );
+    let to_pages = &result["summary"]["ipc"]["main_to_renderer"];
+    assert_eq!(to_pages["literal_channels"], 3, "{to_pages}");
+    assert_eq!(to_pages["channels_a_page_listens_on"], 3, "{to_pages}");
+}
+
 /// A service worker's main-process object (Electron 36 on), as @electron/devtron keeps it:
 /// `await ses.serviceWorkers.startWorkerForScope(url)` assigned, in a function, to a name
 /// declared without a value around it. Its `ipc` receives what the worker's preload sends

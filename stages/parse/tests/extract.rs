@@ -2248,6 +2248,126 @@ win.webContents.ipc.on("own:note", () => {});
     assert!(bot.js.ipc.is_empty());
 }
 
+#[test]
+fn the_sender_of_an_event_an_ipc_renderer_listener_receives_sends_to_the_main_process() {
+    // A preload: every event it names is an `ipcRenderer` event, passed in place or by name.
+    let preload = facts(
+        "preload.js",
+        r#"const { ipcRenderer } = require("electron");
+ipcRenderer.on("open-url", async (event, url) => { event.sender.send("opened", url); });
+const h = (e) => { e.sender.send("closing"); };
+ipcRenderer.on("about-to-close", h);
+"#,
+    );
+    assert_eq!(
+        ipc_ops(&preload),
+        [
+            ("renderer", "on", Some("open-url")),
+            ("renderer", "send", Some("opened")),
+            ("renderer", "send", Some("closing")),
+            ("renderer", "on", Some("about-to-close")),
+        ]
+    );
+    // A file with both sides: the listener around the call decides.
+    let both = facts(
+        "both.js",
+        r#"const { ipcMain, ipcRenderer } = require("electron");
+ipcRenderer.on("from-main", (event) => { event.sender.send("to-main"); });
+ipcMain.on("from-page", (event) => { event.sender.send("to-page"); });
+"#,
+    );
+    assert_eq!(
+        ipc_ops(&both),
+        [
+            ("renderer", "on", Some("from-main")),
+            ("renderer", "send", Some("to-main")),
+            ("main", "on", Some("from-page")),
+            ("main", "webcontents-send", Some("to-page")),
+        ]
+    );
+    // Electron through a module that re-exports it: the file names `ipcMain`, so its events
+    // are still IPC events.
+    let reexported = facts(
+        "main.js",
+        r#"const electron_1 = require("@vendor/electron/shared/electron");
+electron_1.ipcMain.handle("open-popup", (event, id) => {
+  menu.popup({ callback: () => { event.sender.send("popup-closed", id); } });
+});
+"#,
+    );
+    assert_eq!(
+        ipc_ops(&reexported),
+        [
+            ("main", "handle", Some("open-popup")),
+            ("main", "webcontents-send", Some("popup-closed")),
+        ]
+    );
+}
+
+#[test]
+fn web_contents_looked_up_or_listed_by_electrons_module_send_to_their_pages() {
+    let main = facts(
+        "main.js",
+        r#"const electron = require("electron");
+const { webContents } = electron;
+for (const wc of webContents.getAllWebContents()) wc.send("each-of");
+webContents.getAllWebContents().filter((w) => !w.isDestroyed()).forEach((w) => w.send("each-filtered"));
+const focused = webContents.getFocusedWebContents();
+focused.send("focused");
+const byId = electron.webContents.fromId(3);
+byId.send("by-id");
+const found = webContents.getAllWebContents().find((w) => w.id === 1);
+found.send("found");
+webContents.fromId(7)?.send("in-place");
+items.forEach((w) => w.send("not-contents"));
+for (const w of items) w.send("not-contents-either");
+"#,
+    );
+    assert_eq!(
+        ipc_ops(&main),
+        [
+            ("main", "webcontents-send", Some("each-of")),
+            ("main", "webcontents-send", Some("each-filtered")),
+            ("main", "webcontents-send", Some("focused")),
+            ("main", "webcontents-send", Some("by-id")),
+            ("main", "webcontents-send", Some("found")),
+            ("main", "webcontents-send", Some("in-place")),
+        ]
+    );
+}
+
+#[test]
+fn electron_imported_by_a_dynamic_import_waited_for_is_electron() {
+    // `await import("electron")`, and `yield import(…)` as TypeScript compiles an `await`
+    // for older targets: the module, renamed exports included.
+    let main = facts(
+        "main.js",
+        r#"async function start() {
+  const { ipcMain: m, webContents } = await import("electron");
+  m.handle("awaited", () => 1);
+  webContents.fromId(1).send("looked-up");
+}
+function* legacy() {
+  const { ipcMain: n } = yield import("electron");
+  n.on("yielded", (event) => { event.sender.send("answered"); });
+  const { ipcMain: p } = yield* other();
+  p.on("delegated", () => {});
+  const q = import("electron");
+  q.then((e) => e).on("a-promise", () => {});
+}
+"#,
+    );
+    assert_eq!(
+        ipc_ops(&main),
+        [
+            ("main", "handle", Some("awaited")),
+            ("main", "webcontents-send", Some("looked-up")),
+            ("main", "on", Some("yielded")),
+            ("main", "webcontents-send", Some("answered")),
+        ]
+    );
+}
+
 /// An exported API as (export, members, forwarders as (member, parameter, operation)).
 type Api<'a> = (&'a str, Vec<&'a str>, Vec<(&'a str, u32, &'a str)>);
 /// A bridge's key, with what it reads off another module: (specifier, member path).

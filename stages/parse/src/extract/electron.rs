@@ -586,18 +586,27 @@ impl Extractor<'_, '_> {
         }
         // An IPC event answers the page that sent it: through its `sender` (that page's
         // WebContents, `event.sender.send("x")`) or `senderFrame` (its frame), as
-        // `webContents.send` does, and through `event.reply("x")`. A file that uses Electron
-        // only, since these are common names; `reply` also only where the file names
-        // `ipcMain`, whose listeners receive such events.
+        // `webContents.send` does, and through `event.reply("x")`; but the `sender` of an
+        // event an `ipcRenderer` listener receives is the page's `ipcRenderer`, which sends
+        // to the main process. A file that uses Electron only, or that made an IPC operation
+        // before the call (its Electron may come through a module that re-exports it, and a
+        // handler's body comes after the call that registers it), since these are common
+        // names; `reply` also only where the file names `ipcMain`, whose listeners receive
+        // such events.
         let event_send = || {
-            let answers = |suffix: &str| {
+            let event = |suffix: &str| {
                 name.strip_suffix(suffix)
-                    .is_some_and(|event| !event.is_empty() && !event.contains('.'))
+                    .filter(|event| !event.is_empty() && !event.contains('.'))
             };
-            if !self.electron {
+            let answers = |suffix: &str| event(suffix).is_some();
+            if !self.electron && self.facts.ipc.is_empty() {
                 return None;
             }
-            if answers(".sender.send") || answers(".senderFrame.send") {
+            if let Some(event) = event(".sender.send")
+                && self.renderer_event(event, span)
+            {
+                Some(("renderer", "send", "send"))
+            } else if answers(".sender.send") || answers(".senderFrame.send") {
                 Some(("main", "webcontents-send", "send"))
             } else if answers(".reply") && self.ipc_main {
                 Some(("main", "event-reply", "send"))
@@ -605,7 +614,25 @@ impl Extractor<'_, '_> {
                 None
             }
         };
-        let operation = ipc_operation(name).or_else(event_send);
+        // `webContents.fromId(id).send("x")`: a page's WebContents looked up in place.
+        // `webContents.fromId(id)?.send("x")` too.
+        let looked_up_send = || {
+            let member = match call.callee.as_expr().map(|c| unwrap(c))? {
+                Expr::Member(member) => member,
+                Expr::OptChain(chain) => chain.base.as_member()?,
+                _ => return None,
+            };
+            let looked_up = matches!(unwrap(&member.obj),
+                Expr::Call(c) if super::prepass::looked_up_web_contents(c));
+            (looked_up && member.prop.is_ident_with("send")).then_some((
+                "main",
+                "webcontents-send",
+                "send",
+            ))
+        };
+        let operation = ipc_operation(name)
+            .or_else(event_send)
+            .or_else(looked_up_send);
         if let Some((side, operation, mode)) = operation {
             self.ipc(side, operation, mode, call);
             return;
@@ -1107,6 +1134,9 @@ impl Extractor<'_, '_> {
             }
         });
         let channel = args.first().map(|a| &*a.expr);
+        if side == "renderer" && mode == "listen" {
+            self.note_renderer_event(args.get(1).map(|a| &*a.expr));
+        }
         let before = self.facts.ipc.len();
         self.ipc_op(
             (side, operation, mode),
@@ -1122,6 +1152,32 @@ impl Extractor<'_, '_> {
                 self.named_handlers.push((op, name.clone()));
             }
         }
+    }
+
+    /// Notes a listener written in place for an `ipcRenderer` event, by its event parameter.
+    fn note_renderer_event(&mut self, handler: Option<&Expr>) {
+        let (span, first) = match handler.map(unwrap) {
+            Some(Expr::Fn(f)) => (f.function.span, f.function.params.first().map(|p| &p.pat)),
+            Some(Expr::Arrow(a)) => (a.span, a.params.first()),
+            _ => return,
+        };
+        if let Some(Pat::Ident(event)) = first {
+            self.renderer_events
+                .push((span.lo.0, span.hi.0, event.id.sym.clone()));
+        }
+    }
+
+    /// Whether `event`, at `at`, is the event an `ipcRenderer` listener receives, whose
+    /// `sender` is the page's `ipcRenderer` (Electron's `IpcRendererEvent`), so that
+    /// `event.sender.send("x")` sends to the main process: the event parameter of a listener
+    /// written in place around `at`, or, in a file that names `ipcRenderer` and not
+    /// `ipcMain`, any event.
+    fn renderer_event(&self, event: &str, at: Span) -> bool {
+        let inside = self
+            .renderer_events
+            .iter()
+            .any(|(lo, hi, name)| *lo <= at.lo.0 && at.hi.0 <= *hi && *name == *event);
+        inside || (self.ipc_renderer && !self.ipc_main)
     }
 
     /// `name = new C(…)`: binds `name` to an instance of `C` where `C` is a class of the

@@ -298,6 +298,8 @@ pub(crate) fn extract(
         markup_names: HashMap::default(),
         calls_traced: pre.electron || pre.child_process,
         ipc_main: looks.ipc_main,
+        ipc_renderer: looks.ipc_renderer,
+        renderer_events: Vec::new(),
         reads_ipc: pre.electron || looks.ipc_renderer || looks.ipc_main,
         tables_named: Scoped::default(),
         listed: Scoped::default(),
@@ -636,6 +638,12 @@ struct Extractor<'s, 'c> {
     calls_traced: bool,
     /// Whether the file's text names `ipcMain`.
     ipc_main: bool,
+    /// Whether the file's text names `ipcRenderer`.
+    ipc_renderer: bool,
+    /// The listeners written in place for `ipcRenderer` events: where each function is, and
+    /// the name of its event parameter, whose `sender` is the page's `ipcRenderer`
+    /// ([`Extractor::renderer_event`]).
+    renderer_events: Vec<(u32, u32, swc_atoms::Atom)>,
     /// Whether the file reads IPC (it binds Electron, or names `ipcRenderer`/`ipcMain`): its
     /// tables and loops over them are read ([`loops`]).
     reads_ipc: bool,

@@ -412,14 +412,18 @@ fn exported_names(export: String, value: &Expr) -> Vec<(String, String)> {
     }
 }
 
-/// Whether `init` is a page's WebContents: a member `.webContents`, or a choice one of
-/// whose branches is one and none a literal (`target || win.webContents`).
+/// Whether `init` is a page's WebContents: a member `.webContents`, what Electron's
+/// `webContents` module looks one up by (`webContents.fromId(id)`,
+/// `webContents.getFocusedWebContents()`), one found in a list of them
+/// (`webContents.getAllWebContents().find(…)`), or a choice one of whose branches is one and
+/// none a literal (`target || win.webContents`).
 fn holds_web_contents(init: &Expr) -> bool {
     let contents =
         |e: &Expr| matches!(unwrap(e), Expr::Member(m) if m.prop.is_ident_with("webContents"));
     // Most declarations are neither: no list of branches for them.
     match unwrap(init) {
         Expr::Member(_) => return contents(init),
+        Expr::Call(call) => return looked_up_web_contents(call),
         Expr::Bin(_) | Expr::Cond(_) => {}
         _ => return false,
     }
@@ -429,6 +433,77 @@ fn holds_web_contents(init: &Expr) -> bool {
         && branches
             .iter()
             .all(|b| matches!(unwrap(b), Expr::Ident(_) | Expr::Member(_) | Expr::Call(_)))
+}
+
+/// Whether `call` gives one page's WebContents: `webContents.fromId(id)` and the module's
+/// other look-ups, or `find` in a list of them ([`web_contents_list`]).
+pub(super) fn looked_up_web_contents(call: &CallExpr) -> bool {
+    let Some(Expr::Member(callee)) = call.callee.as_expr().map(|c| unwrap(c)) else {
+        return false;
+    };
+    let Some(method) = callee.prop.as_ident() else {
+        return false;
+    };
+    match &*method.sym {
+        "fromId" | "fromFrame" | "fromDevToolsTargetId" | "getFocusedWebContents" => {
+            names_web_contents_module(&callee.obj)
+        }
+        "find" | "findLast" => web_contents_list(&callee.obj),
+        _ => false,
+    }
+}
+
+/// Whether `object` is written as Electron's `webContents` module: `webContents`, or a member
+/// `x.webContents` (`electron.webContents`, `electron_1.webContents`).
+fn names_web_contents_module(object: &Expr) -> bool {
+    match unwrap(object) {
+        Expr::Ident(ident) => &*ident.sym == "webContents",
+        Expr::Member(member) => member.prop.is_ident_with("webContents"),
+        _ => false,
+    }
+}
+
+/// Whether `list` is a list of every page's WebContents, `webContents.getAllWebContents()`,
+/// or such a list filtered, sorted or sliced.
+pub(super) fn web_contents_list(list: &Expr) -> bool {
+    let mut list = list;
+    loop {
+        let Expr::Call(call) = unwrap(list) else {
+            return false;
+        };
+        let Some(Expr::Member(callee)) = call.callee.as_expr().map(|c| unwrap(c)) else {
+            return false;
+        };
+        let Some(method) = callee.prop.as_ident() else {
+            return false;
+        };
+        match &*method.sym {
+            "getAllWebContents" => return names_web_contents_module(&callee.obj),
+            "filter" | "slice" | "sort" | "reverse" => list = &callee.obj,
+            _ => return false,
+        }
+    }
+}
+
+/// The function a call hands each item of a list of pages' WebContents to
+/// (`webContents.getAllWebContents().forEach((wc) => wc.send("x"))`): where it starts.
+fn web_contents_callback(call: &CallExpr) -> Option<u32> {
+    let Some(Expr::Member(callee)) = call.callee.as_expr().map(|c| unwrap(c)) else {
+        return None;
+    };
+    let method = callee.prop.as_ident()?;
+    if !matches!(
+        &*method.sym,
+        "forEach" | "map" | "filter" | "some" | "every" | "find" | "findLast"
+    ) || !web_contents_list(&callee.obj)
+    {
+        return None;
+    }
+    match call.args.first().map(|a| unwrap(&a.expr)) {
+        Some(Expr::Fn(f)) => Some(f.function.span.lo.0),
+        Some(Expr::Arrow(a)) => Some(a.span.lo.0),
+        _ => None,
+    }
 }
 
 /// Whether `init` is a service worker's main-process object (Electron 36 on), whose `send`
@@ -544,9 +619,23 @@ pub(super) fn module_of(target: &str) -> Option<&'static str> {
     ALIASED_MODULES.iter().copied().find(|m| *m == first)
 }
 
+/// The string a `require("…")` names, or a dynamic `import("…")` whose module is waited for
+/// (`await import("electron")`, and `yield import("electron")` as TypeScript compiles an
+/// `await` for older targets): the module, like a `require`'s.
 pub(super) fn require_spec(expr: &Expr) -> Option<String> {
+    let imported = |arg: &Expr| match unwrap(arg) {
+        Expr::Call(
+            call @ CallExpr {
+                callee: swc_ecma_ast::Callee::Import(_),
+                ..
+            },
+        ) => call.args.first().and_then(|a| string(&a.expr)),
+        _ => None,
+    };
     match unwrap(expr) {
         Expr::Call(call) => require_call_spec(call),
+        Expr::Await(awaited) => imported(&awaited.arg),
+        Expr::Yield(yielded) if !yielded.delegate => yielded.arg.as_deref().and_then(imported),
         _ => None,
     }
 }
@@ -810,7 +899,7 @@ pub(super) struct PrePass {
     /// The file's functions that forward a parameter as an IPC channel ([`Helper`]), by the
     /// name a declaration binds them to. Read only in files that use Electron.
     pub(super) helpers: Scoped<Helper>,
-    /// Names declared without a value (`let devtronSW;`), in a file that uses Electron: an
+    /// Names declared without a value (`let devtronSW;`), in a file that reads IPC: an
     /// assignment in a nested function binds what the name holds where it is declared.
     bare: Scoped<()>,
     /// The file's functions that make a channel of their parameters ([`Maker`]), by the
@@ -838,6 +927,9 @@ pub(super) struct PrePass {
     /// name a declaration binds them to: what a protocol handler passed by name serves from
     /// ([`crate::facts::ServedScheme::roots`]). Read only in files that read IPC helpers.
     pub(super) handler_roots: Scoped<Vec<StaticPath>>,
+    /// Functions, by start, that a call hands each of a list of pages' WebContents to
+    /// ([`web_contents_callback`]): their first parameter is one.
+    web_contents_callbacks: HashSet<u32>,
     /// The functions open around the node visited, innermost last, in a file that uses
     /// Electron.
     frames: Vec<Frame>,
@@ -1532,6 +1624,18 @@ impl PrePass {
         }
     }
 
+    /// Binds the first parameter of the function starting at `start` as a page's WebContents
+    /// where a call hands it each of a list of them ([`Self::web_contents_callbacks`]).
+    fn web_contents_param(&mut self, start: u32, first: Option<&Pat>) {
+        if !self.web_contents_callbacks.is_empty()
+            && self.web_contents_callbacks.contains(&start)
+            && let Some(Pat::Ident(ident)) = first
+        {
+            self.aliases
+                .bind(&ident.id.sym, start, Some("webContents".to_owned()));
+        }
+    }
+
     /// A function's parameters, in its own scope.
     fn params_bound<'p>(&mut self, params: impl Iterator<Item = &'p Pat>) {
         if self.reads_choices() {
@@ -1571,7 +1675,7 @@ impl PrePass {
         }
     }
 
-    /// What `init` holds that a name bound to it is read as, in a file that uses Electron:
+    /// What `init` holds that a name bound to it is read as, in a file that reads IPC:
     /// a page's WebContents ([`holds_web_contents`]), a service worker's main-process object
     /// ([`holds_service_worker`]), or a name that holds either.
     fn holder(&self, init: &Expr) -> Option<&'static str> {
@@ -2072,6 +2176,7 @@ impl Visit for PrePass {
         for param in &function.params {
             self.shadow(&param.pat, 0);
         }
+        self.web_contents_param(function.span.lo.0, function.params.first().map(|p| &p.pat));
         function.visit_children_with(self);
         self.scopes.leave();
         if framed {
@@ -2167,6 +2272,7 @@ impl Visit for PrePass {
         for param in &arrow.params {
             self.shadow(param, 0);
         }
+        self.web_contents_param(arrow.span.lo.0, arrow.params.first());
         arrow.visit_children_with(self);
         self.scopes.leave();
         if framed {
@@ -2175,11 +2281,12 @@ impl Visit for PrePass {
     }
 
     fn visit_var_declarator(&mut self, decl: &VarDeclarator) {
-        // `const wc = win.webContents`, `const target = t || mainWindow().webContents`: a
-        // name for a page's WebContents, whose `send` is `webContents.send`.
+        // `const wc = win.webContents`, `const target = t || mainWindow().webContents`,
+        // `const wc = webContents.fromId(id)`: a name for a page's WebContents, whose `send`
+        // is `webContents.send`.
         // `const sw = await ses.serviceWorkers.startWorkerForScope(url)`: a service worker's,
         // whose `send` and `ipc` are read like a page's.
-        if self.electron
+        if self.reads_ipc()
             && let Pat::Ident(ident) = &decl.name
         {
             match decl.init.as_deref() {
@@ -2626,7 +2733,7 @@ impl Visit for PrePass {
         }
         // `devtronSW = sw` in a function, after `let devtronSW;` around it: the name holds
         // a page's or a service worker's object where it is declared.
-        if self.electron
+        if self.reads_ipc()
             && assign.op == AssignOp::Assign
             && let AssignTarget::Simple(SimpleAssignTarget::Ident(ident)) = &assign.left
             && let Some(holds) = self.holder(&assign.right)
@@ -2704,6 +2811,18 @@ impl Visit for PrePass {
 
     fn visit_for_of_stmt(&mut self, stmt: &swc_ecma_ast::ForOfStmt) {
         self.loop_head(&stmt.left);
+        // `for (const wc of webContents.getAllWebContents()) wc.send("x")`: the loop's name
+        // is a page's WebContents.
+        if self.reads_ipc()
+            && let swc_ecma_ast::ForHead::VarDecl(decl) = &stmt.left
+            && let [declarator] = decl.decls.as_slice()
+            && let Pat::Ident(ident) = &declarator.name
+            && web_contents_list(&stmt.right)
+        {
+            let scope = self.scopes.current();
+            self.aliases
+                .bind(&ident.id.sym, scope, Some("webContents".to_owned()));
+        }
         stmt.visit_children_with(self);
     }
 
@@ -2757,6 +2876,9 @@ impl Visit for PrePass {
         }
         if self.reads_ipc() {
             self.value_functions(call);
+            if let Some(start) = web_contents_callback(call) {
+                self.web_contents_callbacks.insert(start);
+            }
         }
         self.inline_wrapper(call);
         // `Object.defineProperty(exports, "A", { enumerable: true, get: function () { return
