@@ -2918,12 +2918,18 @@ for (const wc of electron_1.webContents.getAllWebContents()) wc.send("about-to-c
 electron_1.webContents.getFocusedWebContents()?.send("layout-changed");
 "#,
         ),
-        ("shared/electron.js", r#"module.exports = require("electron");"#),
+        (
+            "shared/electron.js",
+            r#"module.exports = require("electron");"#,
+        ),
     ]);
     let result = analyze(dir.path(), SourceMaps::Declarations);
     assert_eq!(
         exact_pairs(&result),
-        BTreeSet::from([("close-ack", "on", "main.js"), ("layout-ack", "on", "main.js")])
+        BTreeSet::from([
+            ("close-ack", "on", "main.js"),
+            ("layout-ack", "on", "main.js")
+        ])
     );
     let to_pages = &result["summary"]["ipc"]["main_to_renderer"];
     assert_eq!(to_pages["literal_channels"], 3, "{to_pages}");

@@ -1072,6 +1072,9 @@ const a = new BrowserWindow({ webPreferences: { preload: path.join(app.getAppPat
 a.loadURL(`file://${__dirname}/index.html`);
 const b = new BrowserWindow({ webPreferences: { preload: app.getAppPath() + "/p2.js" } });
 b.loadURL("file://" + __dirname + "/page2.html");
+a.loadURL(`file://${__dirname}/tracker.html?identity=${a.id}&x=${b.id}`);
+b.loadURL(`file://${__dirname}/routed.html#/${route}`);
+b.loadURL(`https://example.com/?id=${a.id}`);
 function third() {
   const options = { webPreferences: { preload: path.resolve(__dirname, "p3.js"), nodeIntegration: true } };
   new BrowserWindow(options);
@@ -1110,7 +1113,17 @@ new BrowserWindow({ webPreferences: { preload: __dirname } });"#,
         [
             ("loadURL", "index.html", "filesystem-expression"),
             ("loadURL", "page2.html", "filesystem-expression"),
+            // The query and the fragment of a file URL name no other file; the graph leaves
+            // them out when it resolves the page.
+            ("loadURL", "tracker.html?identity=", "filesystem-expression"),
+            ("loadURL", "routed.html#/", "filesystem-expression"),
         ]
+    );
+    // A web address with a value not known in its query stays computed; the file URLs do not.
+    assert_eq!(f.js.windows[0].dynamic_loads, Vec::<String>::new());
+    assert_eq!(
+        f.js.windows[1].dynamic_loads,
+        ["`https://example.com/?id=${a.id}`"]
     );
 }
 

@@ -830,6 +830,11 @@ fn path_parts(
                 .to_string_lossy()
                 .into_owned();
             for (i, (expr, quasi)) in tpl.exprs.iter().zip(tpl.quasis.iter().skip(1)).enumerate() {
+                // A file's path ends where its URL's query or fragment starts: what follows
+                // (`` `file://${__dirname}/tracker.html?id=${id}` ``) names no other file.
+                if *anchored && path.contains(['?', '#']) {
+                    break;
+                }
                 let part = path_parts(expr, scope, anchored, depth + 1)?;
                 // A template that opens with its first part is that part: the application's
                 // root (`${app.getAppPath()}/x`) stays rooted.
