@@ -2349,6 +2349,56 @@ for (const w of items) w.send("not-contents-either");
     );
 }
 
+/// A bundler that hoists modules into one scope (rollup, esbuild, webpack's concatenated
+/// modules) writes a call of another module's function as a call of a local one, with
+/// names minified: `function Xe(e) { e.handle("x", …) }` … `Xe(o.ipcMain)`. The parameter a
+/// call hands `ipcMain` or `ipcRenderer` to holds that object, for a function declared
+/// before or after the call, and so does a helper's that forwards its channel; a function
+/// another object is handed to is not read.
+#[test]
+fn parameters_a_call_hands_electrons_ipc_objects_to_hold_them() {
+    let main = facts(
+        "main.js",
+        r#"const o = require("electron");
+function Xe(e, win) { e.handle("get-user", () => 1); }
+const Ye = (t) => { t.on("save", () => 2); };
+function helper(e, channel, fn) { e.on(channel, fn); }
+Xe(o.ipcMain, null);
+Ye(o.ipcMain);
+helper(o.ipcMain, "via-helper", () => {});
+later(o.ipcMain);
+function later(x) { x.handle("hoisted", () => 3); }
+function other(e) { e.handle("not-ipc", () => 4); }
+other(emitter);
+function inner() { function Xe(e) { e.handle("shadowed", () => 5); } }
+"#,
+    );
+    let ops: Vec<(&str, &str, Option<&str>)> = ipc_ops(&main)
+        .into_iter()
+        .filter(|(_, _, channel)| channel.is_some())
+        .collect();
+    assert_eq!(
+        ops,
+        [
+            ("main", "handle", Some("get-user")),
+            ("main", "on", Some("save")),
+            ("main", "on", Some("via-helper")),
+            ("main", "handle", Some("hoisted")),
+        ]
+    );
+    let preload = facts(
+        "preload.js",
+        r#"const { ipcRenderer: r, contextBridge } = require("electron");
+function mk(i) { return { get: () => i.invoke("get-user") }; }
+contextBridge.exposeInMainWorld("api", mk(r));
+"#,
+    );
+    assert_eq!(
+        ipc_ops(&preload),
+        [("renderer", "invoke", Some("get-user"))]
+    );
+}
+
 #[test]
 fn electron_imported_by_a_dynamic_import_waited_for_is_electron() {
     // `await import("electron")`, and `yield import(…)` as TypeScript compiles an `await`

@@ -7,6 +7,7 @@ import { app, BrowserWindow, ipcMain } from "electron";
 import path from "node:path";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { registerHandlers } from "./ipc.js";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 
@@ -30,4 +31,5 @@ function open() {
 }
 
 ipcMain.handle("app:name", () => app.getName());
+registerHandlers(ipcMain);
 app.whenReady().then(open);

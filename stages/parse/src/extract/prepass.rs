@@ -245,6 +245,27 @@ pub(super) struct LoadForward {
     pub(super) at: u32,
 }
 
+/// A call that hands Electron's `ipcMain` or `ipcRenderer` to a function of the file by its
+/// name (`registerHandlers(electron.ipcMain)`, as a bundler that hoists modules into one
+/// scope writes a call of another module's function): the function's parameter at that
+/// place holds the object ([`PrePass::bind_ipc_params`]).
+struct IpcArgCall {
+    callee: swc_atoms::Atom,
+    /// Which argument, from 0.
+    index: usize,
+    /// `ipcMain` or `ipcRenderer`.
+    object: &'static str,
+    /// The scopes around the call: a function declared in one of them is the one called.
+    stack: Vec<u32>,
+    /// Where the call starts.
+    at: u32,
+}
+
+/// Most calls handing Electron's IPC objects to a function that a file keeps.
+const MAX_IPC_ARG_CALLS: usize = 256;
+/// The arguments of a call read for Electron's IPC objects.
+const MAX_IPC_ARGS: usize = 8;
+
 /// A function open in the pre-pass of a file that uses Electron, read as a possible
 /// [`Helper`].
 struct Frame {
@@ -927,6 +948,8 @@ pub(super) struct PrePass {
     /// name a declaration binds them to: what a protocol handler passed by name serves from
     /// ([`crate::facts::ServedScheme::roots`]). Read only in files that read IPC helpers.
     pub(super) handler_roots: Scoped<Vec<StaticPath>>,
+    /// Calls that hand Electron's IPC objects to a function of the file by name.
+    ipc_arg_calls: Vec<IpcArgCall>,
     /// Functions, by start, that a call hands each of a list of pages' WebContents to
     /// ([`web_contents_callback`]): their first parameter is one.
     web_contents_callbacks: HashSet<u32>,
@@ -1624,6 +1647,81 @@ impl PrePass {
         }
     }
 
+    /// Notes the arguments of a call of a name that are Electron's `ipcMain` or
+    /// `ipcRenderer` (a member of that name, `electron.ipcMain`, or a name bound to one).
+    fn note_ipc_args(&mut self, callee: &swc_ecma_ast::Ident, call: &CallExpr) {
+        for (index, arg) in call.args.iter().enumerate().take(MAX_IPC_ARGS) {
+            if arg.spread.is_some() {
+                break;
+            }
+            let object = match unwrap(&arg.expr) {
+                Expr::Member(member) => member.prop.as_ident().map(|p| &*p.sym),
+                Expr::Ident(ident) => Some(
+                    self.aliases
+                        .resolve(&ident.sym, &self.scopes)
+                        .map_or(&*ident.sym, String::as_str),
+                ),
+                _ => None,
+            };
+            let object = match object {
+                Some("ipcMain") => "ipcMain",
+                Some("ipcRenderer") => "ipcRenderer",
+                _ => continue,
+            };
+            let at = call.span.lo.0;
+            if self.ipc_arg_calls.len() >= MAX_IPC_ARG_CALLS
+                || self
+                    .ipc_arg_calls
+                    .iter()
+                    .any(|c| c.at == at && c.index == index)
+            {
+                continue;
+            }
+            self.ipc_arg_calls.push(IpcArgCall {
+                callee: callee.sym.clone(),
+                index,
+                object,
+                stack: self.scopes.stack().to_vec(),
+                at,
+            });
+            // A function declared before the call is read again once the call is known.
+            self.rebind = true;
+        }
+    }
+
+    /// The name of the function starting at `start` and the scope it is declared in, when a
+    /// call hands Electron's IPC objects to a function of that name.
+    fn called_with_ipc(&self, start: u32) -> Option<(swc_atoms::Atom, u32)> {
+        if self.ipc_arg_calls.is_empty() {
+            return None;
+        }
+        let (at, name) = self.function_name.as_ref()?;
+        (*at == start).then(|| (name.as_str().into(), self.scopes.current()))
+    }
+
+    /// Binds each parameter of the function just entered, named `name` and declared in the
+    /// scope `around`, that a call of it in that scope (or one inside it) hands Electron's
+    /// `ipcMain` or `ipcRenderer`, as that object.
+    fn bind_ipc_params<'p>(
+        &mut self,
+        name: &swc_atoms::Atom,
+        around: u32,
+        param: impl Fn(usize) -> Option<&'p Pat>,
+    ) {
+        let bound: Vec<(swc_atoms::Atom, &'static str)> = self
+            .ipc_arg_calls
+            .iter()
+            .filter(|c| c.callee == *name && c.stack.contains(&around))
+            .filter_map(|c| match param(c.index) {
+                Some(Pat::Ident(p)) => Some((p.id.sym.clone(), c.object)),
+                _ => None,
+            })
+            .collect();
+        for (local, object) in bound {
+            self.alias(&local, object, "electron");
+        }
+    }
+
     /// Binds the first parameter of the function starting at `start` as a page's WebContents
     /// where a call hands it each of a list of them ([`Self::web_contents_callbacks`]).
     fn web_contents_param(&mut self, start: u32, first: Option<&Pat>) {
@@ -2167,16 +2265,18 @@ impl Visit for PrePass {
     }
 
     fn visit_function(&mut self, function: &Function) {
-        let framed = self.open_frame(
-            function.span.lo.0,
-            function.params.iter().map(|p| param_name(&p.pat)),
-        );
-        self.scopes.enter(function.span.lo.0);
+        let start = function.span.lo.0;
+        let called = self.called_with_ipc(start);
+        let framed = self.open_frame(start, function.params.iter().map(|p| param_name(&p.pat)));
+        self.scopes.enter(start);
         self.params_bound(function.params.iter().map(|p| &p.pat));
         for param in &function.params {
             self.shadow(&param.pat, 0);
         }
-        self.web_contents_param(function.span.lo.0, function.params.first().map(|p| &p.pat));
+        self.web_contents_param(start, function.params.first().map(|p| &p.pat));
+        if let Some((name, around)) = called {
+            self.bind_ipc_params(&name, around, |i| function.params.get(i).map(|p| &p.pat));
+        }
         function.visit_children_with(self);
         self.scopes.leave();
         if framed {
@@ -2266,13 +2366,18 @@ impl Visit for PrePass {
     }
 
     fn visit_arrow_expr(&mut self, arrow: &ArrowExpr) {
-        let framed = self.open_frame(arrow.span.lo.0, arrow.params.iter().map(param_name));
-        self.scopes.enter(arrow.span.lo.0);
+        let start = arrow.span.lo.0;
+        let called = self.called_with_ipc(start);
+        let framed = self.open_frame(start, arrow.params.iter().map(param_name));
+        self.scopes.enter(start);
         self.params_bound(arrow.params.iter());
         for param in &arrow.params {
             self.shadow(param, 0);
         }
-        self.web_contents_param(arrow.span.lo.0, arrow.params.first());
+        self.web_contents_param(start, arrow.params.first());
+        if let Some((name, around)) = called {
+            self.bind_ipc_params(&name, around, |i| arrow.params.get(i));
+        }
         arrow.visit_children_with(self);
         self.scopes.leave();
         if framed {
@@ -2878,6 +2983,11 @@ impl Visit for PrePass {
             self.value_functions(call);
             if let Some(start) = web_contents_callback(call) {
                 self.web_contents_callbacks.insert(start);
+            }
+            if let Some(Expr::Ident(callee)) = call.callee.as_expr().map(|c| unwrap(c))
+                && !call.args.is_empty()
+            {
+                self.note_ipc_args(callee, call);
             }
         }
         self.inline_wrapper(call);
