@@ -189,6 +189,9 @@ pub(super) enum FactoryHelpers {
     Helpers(Vec<ExportedIpcHelper>),
 }
 
+/// Most `ipcRenderer` listeners written in place a file keeps the event parameter of.
+const MAX_RENDERER_EVENTS: usize = 4096;
+
 /// Fewest bytes the name of the function that makes a channel must have to pair by it.
 const MIN_CHANNEL_CALL_NAME: usize = 3;
 /// Most arguments a channel made by a call may have to pair by them.
@@ -1161,7 +1164,9 @@ impl Extractor<'_, '_> {
             Some(Expr::Arrow(a)) => (a.span, a.params.first()),
             _ => return,
         };
-        if let Some(Pat::Ident(event)) = first {
+        if let Some(Pat::Ident(event)) = first
+            && self.renderer_events.len() < MAX_RENDERER_EVENTS
+        {
             self.renderer_events
                 .push((span.lo.0, span.hi.0, event.id.sym.clone()));
         }

@@ -486,7 +486,7 @@ fn names_web_contents_module(object: &Expr) -> bool {
 
 /// Whether `list` is a list of every page's WebContents, `webContents.getAllWebContents()`,
 /// or such a list filtered, sorted or sliced.
-pub(super) fn web_contents_list(list: &Expr) -> bool {
+fn web_contents_list(list: &Expr) -> bool {
     let mut list = list;
     loop {
         let Expr::Call(call) = unwrap(list) else {
