@@ -1647,6 +1647,20 @@ impl PrePass {
         }
     }
 
+    /// The name `expr` is read as: a member's property (`electron.ipcMain` is `ipcMain`), or
+    /// what a name is bound to (or the name itself).
+    fn read_name<'e>(&'e self, expr: &'e Expr) -> Option<&'e str> {
+        match unwrap(expr) {
+            Expr::Member(member) => member.prop.as_ident().map(|p| &*p.sym),
+            Expr::Ident(ident) => Some(
+                self.aliases
+                    .resolve(&ident.sym, &self.scopes)
+                    .map_or(&*ident.sym, String::as_str),
+            ),
+            _ => None,
+        }
+    }
+
     /// Notes the arguments of a call of a name that are Electron's `ipcMain` or
     /// `ipcRenderer` (a member of that name, `electron.ipcMain`, or a name bound to one).
     fn note_ipc_args(&mut self, callee: &swc_ecma_ast::Ident, call: &CallExpr) {
@@ -1654,16 +1668,7 @@ impl PrePass {
             if arg.spread.is_some() {
                 break;
             }
-            let object = match unwrap(&arg.expr) {
-                Expr::Member(member) => member.prop.as_ident().map(|p| &*p.sym),
-                Expr::Ident(ident) => Some(
-                    self.aliases
-                        .resolve(&ident.sym, &self.scopes)
-                        .map_or(&*ident.sym, String::as_str),
-                ),
-                _ => None,
-            };
-            let object = match object {
+            let object = match self.read_name(&arg.expr) {
                 Some("ipcMain") => "ipcMain",
                 Some("ipcRenderer") => "ipcRenderer",
                 _ => continue,
@@ -3069,15 +3074,7 @@ impl Visit for PrePass {
     }
 
     fn visit_new_expr(&mut self, new: &NewExpr) {
-        let constructor = match unwrap(&new.callee) {
-            Expr::Member(member) => member.prop.as_ident().map(|p| &*p.sym),
-            Expr::Ident(ident) => Some(
-                self.aliases
-                    .resolve(&ident.sym, &self.scopes)
-                    .map_or(&*ident.sym, String::as_str),
-            ),
-            _ => None,
-        };
+        let constructor = self.read_name(&new.callee);
         if constructor.is_some_and(|c| WINDOW_CONSTRUCTORS.contains(&c))
             && let Some(first) = new.args.as_ref().and_then(|a| a.first())
         {
