@@ -2399,6 +2399,28 @@ contextBridge.exposeInMainWorld("api", mk(r));
     );
 }
 
+/// webpack 5 in production mode keeps CommonJS modules (as `tsc` writes them) as factories
+/// and calls another factory's export through a member, `(0, r.registerHandlers)(e.ipcMain)`,
+/// of the function terser writes where the factory assigns it: the parameter holds the
+/// object there too. (What webpack 5.102 wrote for `exports.registerHandlers = function
+/// (ipc) {…}` and a main process that calls it with `electron_1.ipcMain`.)
+#[test]
+fn parameters_a_call_of_another_factorys_export_hands_ipc_objects_to_hold_them() {
+    let main = facts(
+        "main.js",
+        r#"(()=>{"use strict";var e={858(e,r){r.registerHandlers=function(e){e.handle(n,async()=>({name:"x"})),e.on(s,(e,r)=>{e.sender.send("app:saved",r)})};r.other=function(e){e.handle("not-ipc",()=>1)};const n="app:get-user",s="app:save"},482(e){e.exports=require("electron")}};const r={};function n(s){const t=r[s];if(void 0!==t)return t.exports;const o=r[s]={exports:{}};return e[s](o,o.exports,n),o.exports}(()=>{const e=n(482),r=n(858);e.app.whenReady().then(()=>{(0,r.registerHandlers)(e.ipcMain),(0,r.other)(e.emitter)})})()})();"#,
+    );
+    assert_eq!(
+        ipc_ops(&main),
+        [
+            ("main", "handle", Some("app:get-user")),
+            ("main", "on", Some("app:save")),
+            ("main", "webcontents-send", Some("app:saved")),
+        ]
+    );
+    assert_eq!(main.js.bundles[0].modules.len(), 2);
+}
+
 #[test]
 fn electron_imported_by_a_dynamic_import_waited_for_is_electron() {
     // `await import("electron")`, and `yield import(…)` as TypeScript compiles an `await`

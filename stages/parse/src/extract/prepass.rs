@@ -247,10 +247,17 @@ pub(super) struct LoadForward {
 
 /// A call that hands Electron's `ipcMain` or `ipcRenderer` to a function of the file by its
 /// name (`registerHandlers(electron.ipcMain)`, as a bundler that hoists modules into one
-/// scope writes a call of another module's function): the function's parameter at that
-/// place holds the object ([`PrePass::bind_ipc_params`]).
+/// scope writes a call of another module's function) or by a member of that name (as
+/// webpack calls another factory's export): the function's parameter at that place holds
+/// the object ([`PrePass::bind_ipc_params`]).
 struct IpcArgCall {
+    /// The name called, or the member (`registerHandlers` of `(0, r.registerHandlers)(…)`,
+    /// as webpack writes a call of another factory's export).
     callee: swc_atoms::Atom,
+    /// Whether the callee is a member: the function is then the one the file assigns to a
+    /// member of that name (`t.registerHandlers = function (e) {…}`) or declares under it,
+    /// in any scope.
+    member: bool,
     /// Which argument, from 0.
     index: usize,
     /// `ipcMain` or `ipcRenderer`.
@@ -259,6 +266,22 @@ struct IpcArgCall {
     stack: Vec<u32>,
     /// Where the call starts.
     at: u32,
+}
+
+/// The name a callee calls a function by: a name, or a member's (`r.registerHandlers`, also
+/// called indirectly, `(0, r.registerHandlers)`), with whether it is a member's.
+fn called_name(callee: &Expr) -> Option<(&swc_atoms::Atom, bool)> {
+    fn member(e: &Expr) -> Option<(&swc_atoms::Atom, bool)> {
+        match unwrap(e) {
+            Expr::Member(member) => member.prop.as_ident().map(|p| (&p.sym, true)),
+            _ => None,
+        }
+    }
+    match unwrap(callee) {
+        Expr::Ident(ident) => Some((&ident.sym, false)),
+        Expr::Seq(seq) => member(seq.exprs.last()?),
+        other => member(other),
+    }
 }
 
 /// Most calls handing Electron's IPC objects to a function that a file keeps.
@@ -1663,7 +1686,7 @@ impl PrePass {
 
     /// Notes the arguments of a call of a name that are Electron's `ipcMain` or
     /// `ipcRenderer` (a member of that name, `electron.ipcMain`, or a name bound to one).
-    fn note_ipc_args(&mut self, callee: &swc_ecma_ast::Ident, call: &CallExpr) {
+    fn note_ipc_args(&mut self, (callee, member): (&swc_atoms::Atom, bool), call: &CallExpr) {
         for (index, arg) in call.args.iter().enumerate().take(MAX_IPC_ARGS) {
             if arg.spread.is_some() {
                 break;
@@ -1683,7 +1706,8 @@ impl PrePass {
                 continue;
             }
             self.ipc_arg_calls.push(IpcArgCall {
-                callee: callee.sym.clone(),
+                callee: callee.clone(),
+                member,
                 index,
                 object,
                 stack: self.scopes.stack().to_vec(),
@@ -1713,10 +1737,17 @@ impl PrePass {
         around: u32,
         param: impl Fn(usize) -> Option<&'p Pat>,
     ) {
+        let member = name.rsplit('.').next().unwrap_or(name);
         let bound: Vec<(swc_atoms::Atom, &'static str)> = self
             .ipc_arg_calls
             .iter()
-            .filter(|c| c.callee == *name && c.stack.contains(&around))
+            .filter(|c| {
+                if c.member {
+                    *c.callee == *member
+                } else {
+                    c.callee == *name && c.stack.contains(&around)
+                }
+            })
             .filter_map(|c| match param(c.index) {
                 Some(Pat::Ident(p)) => Some((p.id.sym.clone(), c.object)),
                 _ => None,
@@ -2989,8 +3020,8 @@ impl Visit for PrePass {
             if let Some(start) = web_contents_callback(call) {
                 self.web_contents_callbacks.insert(start);
             }
-            if let Some(Expr::Ident(callee)) = call.callee.as_expr().map(|c| unwrap(c))
-                && !call.args.is_empty()
+            if !call.args.is_empty()
+                && let Some(callee) = call.callee.as_expr().and_then(|c| called_name(c))
             {
                 self.note_ipc_args(callee, call);
             }
