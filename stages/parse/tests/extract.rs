@@ -2421,6 +2421,40 @@ fn parameters_a_call_of_another_factorys_export_hands_ipc_objects_to_hold_them()
     assert_eq!(main.js.bundles[0].modules.len(), 2);
 }
 
+/// A class's method a call hands Electron's IPC objects to, as `tsc` writes a class and as
+/// Babel does (`_createClass(a, [{key: "mainBindings", value: function mainBindings(a) {…}}])`,
+/// the shape secure-electron-store ships, whose function's own name terser drops in a webpack
+/// build): its parameter holds the object. A method no such call names, and a function
+/// expression's own name called plainly, are not read.
+#[test]
+fn parameters_of_methods_a_call_hands_ipc_objects_to_hold_them() {
+    let main = facts(
+        "main.js",
+        r#"const o = require("electron");
+class Store {
+  mainBindings(e, win) { e.on("store:read", (ev) => ev.sender.send("store:value", 1)); }
+  other(e) { e.handle("not-handed", () => 1); }
+}
+var Babel = function () { function a() {} _createClass(a, [{ key: "bindings", value: function bindings(x) { x.handle("babel:handle", () => 1); } }]); return a; }();
+var Minified = function () { function e() {} return n(e, [{ key: "wire", value: function (e, t) { e.on("minified:on", () => 1); } }]), e; }();
+const f = function g(e) { e.handle("own-name", () => 1); };
+new Store().mainBindings(o.ipcMain, null);
+new Babel().bindings(o.ipcMain);
+new Minified().wire(o.ipcMain, 1);
+g(o.ipcMain);
+"#,
+    );
+    assert_eq!(
+        ipc_ops(&main),
+        [
+            ("main", "on", Some("store:read")),
+            ("main", "webcontents-send", Some("store:value")),
+            ("main", "handle", Some("babel:handle")),
+            ("main", "on", Some("minified:on")),
+        ]
+    );
+}
+
 #[test]
 fn electron_imported_by_a_dynamic_import_waited_for_is_electron() {
     // `await import("electron")`, and `yield import(…)` as TypeScript compiles an `await`

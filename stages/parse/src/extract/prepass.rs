@@ -973,6 +973,10 @@ pub(super) struct PrePass {
     pub(super) handler_roots: Scoped<Vec<StaticPath>>,
     /// Calls that hand Electron's IPC objects to a function of the file by name.
     ipc_arg_calls: Vec<IpcArgCall>,
+    /// The own name of the next function expression entered, where such calls were seen
+    /// (`{key: "mainBindings", value: function mainBindings(a, b) {…}}`, as Babel writes a
+    /// class's method): (its start, the name).
+    fn_expr_name: Option<(u32, swc_atoms::Atom)>,
     /// Functions, by start, that a call hands each of a list of pages' WebContents to
     /// ([`web_contents_callback`]): their first parameter is one.
     web_contents_callbacks: HashSet<u32>,
@@ -1718,14 +1722,30 @@ impl PrePass {
         }
     }
 
-    /// The name of the function starting at `start` and the scope it is declared in, when a
-    /// call hands Electron's IPC objects to a function of that name.
-    fn called_with_ipc(&self, start: u32) -> Option<(swc_atoms::Atom, u32)> {
+    /// The name of the function starting at `start`, the scope it is declared in, and
+    /// whether only a member names it (a class's method, a function expression's own name),
+    /// when a call hands Electron's IPC objects to a function of that name.
+    fn called_with_ipc(&self, start: u32) -> Option<(swc_atoms::Atom, u32, bool)> {
         if self.ipc_arg_calls.is_empty() {
             return None;
         }
-        let (at, name) = self.function_name.as_ref()?;
-        (*at == start).then(|| (name.as_str().into(), self.scopes.current()))
+        let around = self.scopes.current();
+        let at = |named: &Option<(u32, String)>| {
+            named
+                .as_ref()
+                .filter(|(at, _)| *at == start)
+                .map(|(_, name)| swc_atoms::Atom::from(name.as_str()))
+        };
+        if let Some(name) = at(&self.function_name) {
+            return Some((name, around, false));
+        }
+        if let Some(name) = at(&self.method_name) {
+            return Some((name, around, true));
+        }
+        self.fn_expr_name
+            .as_ref()
+            .filter(|(at, _)| *at == start)
+            .map(|(_, name)| (name.clone(), around, true))
     }
 
     /// Binds each parameter of the function just entered, named `name` and declared in the
@@ -1733,11 +1753,10 @@ impl PrePass {
     /// `ipcMain` or `ipcRenderer`, as that object.
     fn bind_ipc_params<'p>(
         &mut self,
-        name: &swc_atoms::Atom,
-        around: u32,
+        (name, around, member_only): (swc_atoms::Atom, u32, bool),
         param: impl Fn(usize) -> Option<&'p Pat>,
     ) {
-        let member = name.rsplit('.').next().unwrap_or(name);
+        let member = name.rsplit('.').next().unwrap_or(&name);
         let bound: Vec<(swc_atoms::Atom, &'static str)> = self
             .ipc_arg_calls
             .iter()
@@ -1745,7 +1764,7 @@ impl PrePass {
                 if c.member {
                     *c.callee == *member
                 } else {
-                    c.callee == *name && c.stack.contains(&around)
+                    !member_only && c.callee == name && c.stack.contains(&around)
                 }
             })
             .filter_map(|c| match param(c.index) {
@@ -2310,8 +2329,8 @@ impl Visit for PrePass {
             self.shadow(&param.pat, 0);
         }
         self.web_contents_param(start, function.params.first().map(|p| &p.pat));
-        if let Some((name, around)) = called {
-            self.bind_ipc_params(&name, around, |i| function.params.get(i).map(|p| &p.pat));
+        if let Some(called) = called {
+            self.bind_ipc_params(called, |i| function.params.get(i).map(|p| &p.pat));
         }
         function.visit_children_with(self);
         self.scopes.leave();
@@ -2382,6 +2401,44 @@ impl Visit for PrePass {
         method.visit_children_with(self);
     }
 
+    /// `{key: "mainBindings", value: function (e, t) {…}}`, the descriptor of a class's method
+    /// Babel's `_createClass` takes (its function's own name dropped by a minifier): the
+    /// function is the method of that name, where calls hand Electron's IPC objects to one.
+    fn visit_object_lit(&mut self, object: &swc_ecma_ast::ObjectLit) {
+        if !self.ipc_arg_calls.is_empty()
+            && let [PropOrSpread::Prop(first), PropOrSpread::Prop(second), ..] =
+                object.props.as_slice()
+            && let (Prop::KeyValue(key), Prop::KeyValue(value)) = (&**first, &**second)
+            && names::prop_name(&key.key).as_deref() == Some("key")
+            && names::prop_name(&value.key).as_deref() == Some("value")
+            && let Some(name) = string(&key.value)
+        {
+            let start = match unwrap(&value.value) {
+                Expr::Fn(f) => Some(f.function.span.lo.0),
+                Expr::Arrow(arrow) => Some(arrow.span.lo.0),
+                _ => None,
+            };
+            if let Some(start) = start {
+                self.fn_expr_name = Some((start, name.as_str().into()));
+            }
+        }
+        object.visit_children_with(self);
+    }
+
+    fn visit_fn_expr(&mut self, function: &swc_ecma_ast::FnExpr) {
+        let start = function.function.span.lo.0;
+        if !self.ipc_arg_calls.is_empty()
+            && let Some(ident) = &function.ident
+            && self
+                .fn_expr_name
+                .as_ref()
+                .is_none_or(|(at, _)| *at != start)
+        {
+            self.fn_expr_name = Some((start, ident.sym.clone()));
+        }
+        function.visit_children_with(self);
+    }
+
     fn visit_fn_decl(&mut self, decl: &swc_ecma_ast::FnDecl) {
         if self.reads_choices() {
             self.choices.bound_name(&decl.ident.sym, &self.scopes);
@@ -2411,8 +2468,8 @@ impl Visit for PrePass {
             self.shadow(param, 0);
         }
         self.web_contents_param(start, arrow.params.first());
-        if let Some((name, around)) = called {
-            self.bind_ipc_params(&name, around, |i| arrow.params.get(i));
+        if let Some(called) = called {
+            self.bind_ipc_params(called, |i| arrow.params.get(i));
         }
         arrow.visit_children_with(self);
         self.scopes.leave();
