@@ -482,18 +482,22 @@ fn holds_web_contents(init: &Expr) -> bool {
 /// Whether `call` gives one page's WebContents: `webContents.fromId(id)` and the module's
 /// other look-ups, or `find` in a list of them ([`web_contents_list`]).
 pub(super) fn looked_up_web_contents(call: &CallExpr) -> bool {
-    let Some(Expr::Member(callee)) = call.callee.as_expr().map(|c| unwrap(c)) else {
-        return false;
-    };
-    let Some(method) = callee.prop.as_ident() else {
-        return false;
-    };
-    match &*method.sym {
-        "fromId" | "fromFrame" | "fromDevToolsTargetId" | "getFocusedWebContents" => {
-            names_web_contents_module(&callee.obj)
-        }
-        "find" | "findLast" => web_contents_list(&callee.obj),
+    match method_call(call) {
+        Some((
+            object,
+            "fromId" | "fromFrame" | "fromDevToolsTargetId" | "getFocusedWebContents",
+        )) => names_web_contents_module(object),
+        Some((list, "find" | "findLast")) => web_contents_list(list),
         _ => false,
+    }
+}
+
+/// The object and the method a call of a member names (`list` and `forEach` of
+/// `list.forEach(…)`).
+fn method_call(call: &CallExpr) -> Option<(&Expr, &str)> {
+    match call.callee.as_expr().map(|c| unwrap(c))? {
+        Expr::Member(callee) => Some((&callee.obj, &*callee.prop.as_ident()?.sym)),
+        _ => None,
     }
 }
 
@@ -515,15 +519,9 @@ fn web_contents_list(list: &Expr) -> bool {
         let Expr::Call(call) = unwrap(list) else {
             return false;
         };
-        let Some(Expr::Member(callee)) = call.callee.as_expr().map(|c| unwrap(c)) else {
-            return false;
-        };
-        let Some(method) = callee.prop.as_ident() else {
-            return false;
-        };
-        match &*method.sym {
-            "getAllWebContents" => return names_web_contents_module(&callee.obj),
-            "filter" | "slice" | "sort" | "reverse" => list = &callee.obj,
+        match method_call(call) {
+            Some((module, "getAllWebContents")) => return names_web_contents_module(module),
+            Some((inner, "filter" | "slice" | "sort" | "reverse")) => list = inner,
             _ => return false,
         }
     }
@@ -532,14 +530,11 @@ fn web_contents_list(list: &Expr) -> bool {
 /// The function a call hands each item of a list of pages' WebContents to
 /// (`webContents.getAllWebContents().forEach((wc) => wc.send("x"))`): where it starts.
 fn web_contents_callback(call: &CallExpr) -> Option<u32> {
-    let Some(Expr::Member(callee)) = call.callee.as_expr().map(|c| unwrap(c)) else {
-        return None;
-    };
-    let method = callee.prop.as_ident()?;
+    let (list, method) = method_call(call)?;
     if !matches!(
-        &*method.sym,
+        method,
         "forEach" | "map" | "filter" | "some" | "every" | "find" | "findLast"
-    ) || !web_contents_list(&callee.obj)
+    ) || !web_contents_list(list)
     {
         return None;
     }
@@ -1722,58 +1717,58 @@ impl PrePass {
         }
     }
 
-    /// The name of the function starting at `start`, the scope it is declared in, and
-    /// whether only a member names it (a class's method, a function expression's own name),
-    /// when a call hands Electron's IPC objects to a function of that name.
-    fn called_with_ipc(&self, start: u32) -> Option<(swc_atoms::Atom, u32, bool)> {
+    /// The parameters, by place, of the function starting at `start` that calls hand
+    /// Electron's `ipcMain` or `ipcRenderer` to, with the object: a call of the name a
+    /// declaration binds the function to, in the scope it is declared in or one inside it;
+    /// or a call by a member of that name (or of the last part of a member it is assigned
+    /// to, `t.registerHandlers`), which alone names a class's method and a function
+    /// expression's own name.
+    fn ipc_params_of(&self, start: u32) -> Vec<(usize, &'static str)> {
         if self.ipc_arg_calls.is_empty() {
-            return None;
+            return Vec::new();
         }
-        let around = self.scopes.current();
-        let at = |named: &Option<(u32, String)>| {
+        fn named(named: &Option<(u32, String)>, start: u32) -> Option<&str> {
             named
                 .as_ref()
                 .filter(|(at, _)| *at == start)
-                .map(|(_, name)| swc_atoms::Atom::from(name.as_str()))
+                .map(|(_, name)| name.as_str())
+        }
+        let (name, member_only) = match (
+            named(&self.function_name, start),
+            named(&self.method_name, start),
+        ) {
+            (Some(name), _) => (name, false),
+            (None, Some(name)) => (name, true),
+            (None, None) => match &self.fn_expr_name {
+                Some((at, name)) if *at == start => (&**name, true),
+                _ => return Vec::new(),
+            },
         };
-        if let Some(name) = at(&self.function_name) {
-            return Some((name, around, false));
-        }
-        if let Some(name) = at(&self.method_name) {
-            return Some((name, around, true));
-        }
-        self.fn_expr_name
-            .as_ref()
-            .filter(|(at, _)| *at == start)
-            .map(|(_, name)| (name.clone(), around, true))
-    }
-
-    /// Binds each parameter of the function just entered, named `name` and declared in the
-    /// scope `around`, that a call of it in that scope (or one inside it) hands Electron's
-    /// `ipcMain` or `ipcRenderer`, as that object.
-    fn bind_ipc_params<'p>(
-        &mut self,
-        (name, around, member_only): (swc_atoms::Atom, u32, bool),
-        param: impl Fn(usize) -> Option<&'p Pat>,
-    ) {
-        let member = name.rsplit('.').next().unwrap_or(&name);
-        let bound: Vec<(swc_atoms::Atom, &'static str)> = self
-            .ipc_arg_calls
+        let member = name.rsplit('.').next().unwrap_or(name);
+        let around = self.scopes.current();
+        self.ipc_arg_calls
             .iter()
             .filter(|c| {
                 if c.member {
                     *c.callee == *member
                 } else {
-                    !member_only && c.callee == name && c.stack.contains(&around)
+                    !member_only && *c.callee == *name && c.stack.contains(&around)
                 }
             })
-            .filter_map(|c| match param(c.index) {
-                Some(Pat::Ident(p)) => Some((p.id.sym.clone(), c.object)),
-                _ => None,
-            })
-            .collect();
-        for (local, object) in bound {
-            self.alias(&local, object, "electron");
+            .map(|c| (c.index, c.object))
+            .collect()
+    }
+
+    /// Binds the parameters [`Self::ipc_params_of`] found, in the function just entered.
+    fn bind_ipc_params<'p>(
+        &mut self,
+        bound: Vec<(usize, &'static str)>,
+        param: impl Fn(usize) -> Option<&'p Pat>,
+    ) {
+        for (index, object) in bound {
+            if let Some(Pat::Ident(local)) = param(index) {
+                self.alias(&local.id.sym, object, "electron");
+            }
         }
     }
 
@@ -2321,7 +2316,7 @@ impl Visit for PrePass {
 
     fn visit_function(&mut self, function: &Function) {
         let start = function.span.lo.0;
-        let called = self.called_with_ipc(start);
+        let ipc_params = self.ipc_params_of(start);
         let framed = self.open_frame(start, function.params.iter().map(|p| param_name(&p.pat)));
         self.scopes.enter(start);
         self.params_bound(function.params.iter().map(|p| &p.pat));
@@ -2329,9 +2324,7 @@ impl Visit for PrePass {
             self.shadow(&param.pat, 0);
         }
         self.web_contents_param(start, function.params.first().map(|p| &p.pat));
-        if let Some(called) = called {
-            self.bind_ipc_params(called, |i| function.params.get(i).map(|p| &p.pat));
-        }
+        self.bind_ipc_params(ipc_params, |i| function.params.get(i).map(|p| &p.pat));
         function.visit_children_with(self);
         self.scopes.leave();
         if framed {
@@ -2460,7 +2453,7 @@ impl Visit for PrePass {
 
     fn visit_arrow_expr(&mut self, arrow: &ArrowExpr) {
         let start = arrow.span.lo.0;
-        let called = self.called_with_ipc(start);
+        let ipc_params = self.ipc_params_of(start);
         let framed = self.open_frame(start, arrow.params.iter().map(param_name));
         self.scopes.enter(start);
         self.params_bound(arrow.params.iter());
@@ -2468,9 +2461,7 @@ impl Visit for PrePass {
             self.shadow(param, 0);
         }
         self.web_contents_param(start, arrow.params.first());
-        if let Some(called) = called {
-            self.bind_ipc_params(called, |i| arrow.params.get(i));
-        }
+        self.bind_ipc_params(ipc_params, |i| arrow.params.get(i));
         arrow.visit_children_with(self);
         self.scopes.leave();
         if framed {
