@@ -5833,3 +5833,137 @@ function create() {
     );
     assert_eq!(f.js.windows[0].remote_urls, ["https://x.example.com/"]);
 }
+
+#[test]
+fn members_of_this_assigned_ipc_objects_hold_them_in_their_class() {
+    // `this._ipcMain = require("electron").ipcMain` in a constructor, a class field, a
+    // private field, a member set in a method's callback, an ES5 constructor function's
+    // member read by its prototype's methods, and TypeScript's `_this` in a callback.
+    let main = facts(
+        "main.js",
+        r#"const electron_1 = require("electron");
+class Bridge {
+  constructor() { this._ipcMain = require("electron").ipcMain; }
+  start() {
+    this._ipcMain.addListener("bus:handshake", (event, id) => this.onHandshake(event, id));
+    this._ipcMain.removeAllListeners("bus:command");
+  }
+}
+class Fields {
+  ipc = electron_1.ipcMain;
+  #own = electron_1.ipcMain;
+  wire() { this.ipc.handle("field:get", () => 1); this.#own.on("private:on", () => {}); }
+}
+function Legacy() { this.bus = electron_1.ipcMain; }
+Legacy.prototype.wire = function () {
+  var _this = this;
+  this.bus.on("legacy:on", function () { _this.bus.handle("legacy:handle", () => 1); });
+};
+class Other {
+  wire() { this.bus.on("not-ipc", () => {}); this._ipcMain.on("other-class", () => {}); }
+}
+"#,
+    );
+    assert_eq!(
+        ipc_ops(&main),
+        [
+            ("main", "add-listener", Some("bus:handshake")),
+            ("main", "remove-listener", Some("bus:command")),
+            ("main", "handle", Some("field:get")),
+            ("main", "on", Some("private:on")),
+            ("main", "on", Some("legacy:on")),
+            ("main", "handle", Some("legacy:handle")),
+        ]
+    );
+    let renderer = facts(
+        "renderer.js",
+        r#"class Transport {
+  connect() {
+    return new Promise((resolve) => {
+      this._ipcRenderer = require("electron").ipcRenderer;
+      this._ipcRenderer.once("bus:handshake", () => resolve());
+      this._ipcRenderer.send("bus:handshake", 1);
+    });
+  }
+  close() { this._ipcRenderer.removeListener("bus:event", () => {}); }
+}
+"#,
+    );
+    assert_eq!(
+        ipc_ops(&renderer),
+        [
+            ("renderer", "once", Some("bus:handshake")),
+            ("renderer", "send", Some("bus:handshake")),
+            ("renderer", "remove-listener", Some("bus:event")),
+        ]
+    );
+}
+
+#[test]
+fn constructors_new_hands_ipc_objects_to_hold_them_in_their_members() {
+    // `new Bridge(ipcMain)`: the constructor's parameter, and the member it is stored in; a
+    // TypeScript parameter property; an ES5 constructor function; `new` by a member, as
+    // webpack calls another factory's class. A class no `new` hands an IPC object reads
+    // nothing.
+    let main = facts(
+        "main.ts",
+        r#"import { ipcMain } from "electron";
+class Bridge {
+  constructor(ipc, name) { this.ipc = ipc; ipc.handle("ctor:param", () => name); }
+  wire() { this.ipc.on("ctor:member", () => {}); }
+}
+class Typed {
+  constructor(private readonly bus: Electron.IpcMain) {}
+  wire() { this.bus.handle("ts:param-property", () => 1); }
+}
+function Legacy(m) { this.m = m; }
+Legacy.prototype.wire = function () { this.m.on("es5:member", () => {}); };
+class Unrelated {
+  constructor(ipc) { this.ipc = ipc; }
+  wire() { this.ipc.on("not-handed", () => {}); }
+}
+new Bridge(ipcMain, "x");
+new Typed(ipcMain);
+new Legacy(ipcMain);
+new Unrelated(socket);
+"#,
+    );
+    assert_eq!(
+        ipc_ops(&main),
+        [
+            ("main", "handle", Some("ctor:param")),
+            ("main", "on", Some("ctor:member")),
+            ("main", "handle", Some("ts:param-property")),
+            ("main", "on", Some("es5:member")),
+        ]
+    );
+    // webpack 5 production: a factory's class stored as an export (`t.Store = o`), and a
+    // function exported under a mangled name (`n.d(t, {Z: () => f})`), called from another.
+    let bundle = facts(
+        "main.js",
+        r#"(()=>{"use strict";var e={858(e,t){class o{constructor(e){this.i=e}start(){this.i.handle("webpack:class",()=>1)}}t.Store=o},
+311(e,t,n){n.d(t,{Z:()=>f});function f(e){e.on("webpack:mangled",()=>{})}},
+482(e){e.exports=require("electron")}};const r={};function n(s){const t=r[s];if(void 0!==t)return t.exports;const o=r[s]={exports:{}};return e[s](o,o.exports,n),o.exports}(()=>{const e=n(482),r=n(858),i=n(311);new r.Store(e.ipcMain).start();(0,i.Z)(e.ipcMain)})()})();"#,
+    );
+    assert_eq!(
+        ipc_ops(&bundle),
+        [
+            ("main", "handle", Some("webpack:class")),
+            ("main", "on", Some("webpack:mangled")),
+        ]
+    );
+    // Where two modules export under one mangled name, a call by it names neither.
+    let ambiguous = bundle_text_with_second_z();
+    assert_eq!(
+        ipc_ops(&facts("main.js", &ambiguous)),
+        [("main", "handle", Some("webpack:class"))]
+    );
+}
+
+fn bundle_text_with_second_z() -> String {
+    r#"(()=>{"use strict";var e={858(e,t){class o{constructor(e){this.i=e}start(){this.i.handle("webpack:class",()=>1)}}t.Store=o},
+311(e,t,n){n.d(t,{Z:()=>f});function f(e){e.on("webpack:mangled",()=>{})}},
+312(e,t,n){n.d(t,{Z:()=>g});function g(e){e.on("other:module",()=>{})}},
+482(e){e.exports=require("electron")}};const r={};function n(s){const t=r[s];if(void 0!==t)return t.exports;const o=r[s]={exports:{}};return e[s](o,o.exports,n),o.exports}(()=>{const e=n(482),r=n(858),i=n(311);new r.Store(e.ipcMain).start();(0,i.Z)(e.ipcMain)})()})();"#
+        .to_owned()
+}

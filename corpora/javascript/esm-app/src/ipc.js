@@ -7,3 +7,16 @@ export function registerHandlers(ipc) {
     event.sender.send("app:logged", line);
   });
 }
+
+// A service that keeps the IPC object it is given in a member and registers on it later, as
+// TypeScript services do (`constructor(private ipc: IpcMain)`): esbuild renames the class and
+// the parameter, and keeps `this.ipc`.
+export class Pinger {
+  constructor(ipc) {
+    this.ipc = ipc;
+  }
+
+  start() {
+    this.ipc.handle("app:ping", () => "pong");
+  }
+}

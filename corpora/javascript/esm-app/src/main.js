@@ -7,7 +7,7 @@ import { app, BrowserWindow, ipcMain } from "electron";
 import path from "node:path";
 import { existsSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { registerHandlers } from "./ipc.js";
+import { Pinger, registerHandlers } from "./ipc.js";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 
@@ -32,4 +32,5 @@ function open() {
 
 ipcMain.handle("app:name", () => app.getName());
 registerHandlers(ipcMain);
+new Pinger(ipcMain).start();
 app.whenReady().then(open);

@@ -2336,8 +2336,21 @@ impl Visit for Extractor<'_, '_> {
             .map(|base| self.name(base))
             .filter(|base| windows::is_window_constructor(base));
         self.window_classes.push(base);
+        self.scopes.enter(prepass::class_scope(class));
         class.visit_children_with(self);
+        self.scopes.leave();
         self.window_classes.pop();
+    }
+
+    fn visit_constructor(&mut self, constructor: &swc_ecma_ast::Constructor) {
+        self.scopes.enter(prepass::constructor_scope(constructor));
+        for param in &constructor.params {
+            if let swc_ecma_ast::ParamOrTsParamProp::Param(param) = param {
+                self.shadow_named_object(&param.pat);
+            }
+        }
+        constructor.visit_children_with(self);
+        self.scopes.leave();
     }
 
     // A class's methods and arrow properties, as `this.<name>` (calls and handlers written

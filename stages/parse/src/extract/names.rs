@@ -204,7 +204,7 @@ fn member_prop(prop: &MemberProp) -> Cow<'_, str> {
         MemberProp::Computed(computed) => {
             literal_key(&computed.expr).map_or(Cow::Borrowed(""), Cow::Owned)
         }
-        MemberProp::PrivateName(_) => Cow::Borrowed(""),
+        MemberProp::PrivateName(private) => Cow::Owned(format!("#{}", private.name)),
     }
 }
 

@@ -284,6 +284,9 @@ fn called_name(callee: &Expr) -> Option<(&swc_atoms::Atom, bool)> {
     }
 }
 
+/// Most (member, local) names of functions and classes a file keeps (`PrePass::exported_as`).
+const MAX_EXPORTED_AS: usize = 4096;
+
 /// Most calls handing Electron's IPC objects to a function that a file keeps.
 const MAX_IPC_ARG_CALLS: usize = 256;
 /// The arguments of a call read for Electron's IPC objects.
@@ -352,11 +355,18 @@ pub(super) fn normalize(aliases: &Aliases, scopes: &Scopes, name: String) -> Str
     if aliases.is_empty() {
         return name;
     }
-    let (first, rest) = match name.split_once('.') {
-        Some((first, rest)) => (first, Some(rest)),
-        None => (name.as_str(), None),
+    let (first, rest) = split_first(&name);
+    let target = if first.starts_with("this.") {
+        // A member of `this` in a class is the class's, bound in its scope or inside it.
+        let stack = scopes.stack();
+        let class = stack
+            .iter()
+            .rposition(|&scope| scope != PROGRAM_SCOPE && scope & CLASS_SCOPE != 0);
+        aliases.resolve_in(first, &stack[class.unwrap_or(0)..])
+    } else {
+        aliases.resolve(first, scopes)
     };
-    let Some(target) = aliases.resolve(first, scopes) else {
+    let Some(target) = target else {
         return name;
     };
     // A module's `default` is the module itself where an alias names it whole: the
@@ -376,6 +386,28 @@ pub(super) fn normalize(aliases: &Aliases, scopes: &Scopes, name: String) -> Str
     }
 }
 
+/// A dotted name's first segment, and the rest: a member of `this` is one segment
+/// (`this.ipc`, and `_this.ipc`, as [`this_member`] names it), whose alias is the member's.
+fn split_first(name: &str) -> (&str, Option<&str>) {
+    let start = if name.starts_with("this.") {
+        Some(0)
+    } else if name.starts_with("_this.") {
+        Some(1)
+    } else {
+        None
+    };
+    if let Some(start) = start {
+        let member = start + "this.".len();
+        let end = member + name[member..].find('.').unwrap_or(name.len() - member);
+        let rest = (end < name.len()).then(|| &name[end + 1..]);
+        return (&name[start..end], rest);
+    }
+    match name.split_once('.') {
+        Some((first, rest)) => (first, Some(rest)),
+        None => (name, None),
+    }
+}
+
 /// The names webpack's export getters return, with the names they export them under:
 /// `n.d(t, {api: () => o, other: function () { return p; }})`, and the other forms
 /// [`bundle::webpack_exports`] reads.
@@ -387,6 +419,40 @@ pub(super) fn export_getters(call: &CallExpr) -> impl Iterator<Item = (String, &
             _ => None,
         })
 }
+
+/// The scope of a class's constructor, which is no function of its own to swc.
+pub(super) fn constructor_scope(constructor: &swc_ecma_ast::Constructor) -> u32 {
+    constructor.span.lo.0
+}
+
+/// `this.x`, `this.#x`, or `_this.x` (how TypeScript and Babel read `this` in a callback
+/// they compile an arrow function's into): the name [`normalize`] reads a member of `this` by.
+pub(super) fn this_member(member: &swc_ecma_ast::MemberExpr) -> Option<String> {
+    let this = match unwrap(&member.obj) {
+        Expr::This(_) => true,
+        Expr::Ident(ident) => ident.sym == *"_this",
+        _ => false,
+    };
+    if !this {
+        return None;
+    }
+    match &member.prop {
+        swc_ecma_ast::MemberProp::Ident(prop) => Some(format!("this.{}", prop.sym)),
+        swc_ecma_ast::MemberProp::PrivateName(prop) => Some(format!("this.#{}", prop.name)),
+        swc_ecma_ast::MemberProp::Computed(_) => None,
+    }
+}
+
+/// The scope of a class's members: names bound there (a member of `this`, see
+/// `PrePass::bind_this_member`) are the class's own. Its id is the class's start, marked.
+pub(super) fn class_scope(class: &swc_ecma_ast::Class) -> u32 {
+    class.span.lo.0 | CLASS_SCOPE
+}
+
+/// The bit that marks a class's scope (the program's, `u32::MAX`, aside): no file parsed is
+/// 2 GiB long, so no function starts there. Inside a class, `this` is the class's, never
+/// that of a function around it.
+const CLASS_SCOPE: u32 = 1 << 31;
 
 /// The name a parameter pattern binds when it is a plain name (`x`, or `x = 1`).
 fn pat_name(pat: &Pat) -> Option<swc_atoms::Atom> {
@@ -995,6 +1061,17 @@ pub(super) struct PrePass {
     /// The classes open around the node visited, innermost last: their names, and the
     /// methods found so far that forward a parameter as an IPC channel.
     classes: Vec<(String, Methods)>,
+    /// The scopes the classes open around the node visited sit in, innermost last: where a
+    /// member of `this` one of them assigns is bound ([`Self::bind_this_member`]).
+    class_scopes: Vec<u32>,
+    /// The scope [`Self::alias`] binds in, where not the current one.
+    alias_scope: Option<u32>,
+    /// Names the file's functions and classes are exported or stored under, as (member,
+    /// local): `t.Store = o`, webpack's `n.d(t, {Z: () => f})`. A call by that member
+    /// (`new r.Store(…)`, `(0, r.Z)(…)`) calls the local ([`Self::ipc_params_of`]). Kept in
+    /// files that read IPC, at most [`MAX_EXPORTED_AS`] members; `None` for a member that
+    /// holds more than one local.
+    exported_as: HashMap<swc_atoms::Atom, Option<swc_atoms::Atom>>,
     /// The file's classes with such methods, by the name a declaration binds them to (a
     /// class no code names, by `names::class_key`). Read only in files that read IPC
     /// helpers.
@@ -1453,6 +1530,55 @@ impl PrePass {
         }
     }
 
+    /// A class's body, with the methods that forward a parameter as an IPC channel kept by
+    /// the class's name, in the scope around it ([`Self::class_helpers`]).
+    fn visit_class_body(&mut self, class: &swc_ecma_ast::Class) {
+        if !self.reads_ipc() {
+            self.visit_class_scope(class);
+            return;
+        }
+        let name = match self.class_name.take() {
+            Some((at, name)) if at == class.span.lo.0 => name,
+            _ => names::class_key(class),
+        };
+        self.classes.push((name, Vec::new()));
+        self.visit_class_scope(class);
+        if let Some((name, methods)) = self.classes.pop()
+            && !methods.is_empty()
+        {
+            self.class_helpers
+                .set(&name, self.scopes.current(), methods);
+        }
+    }
+
+    /// A class's members, in a scope of the class's own (see [`class_scope`]).
+    fn visit_class_scope(&mut self, class: &swc_ecma_ast::Class) {
+        let scope = class_scope(class);
+        self.class_scopes.push(scope);
+        self.scopes.enter(scope);
+        class.visit_children_with(self);
+        self.scopes.leave();
+        self.class_scopes.pop();
+    }
+
+    /// `this.ipc = electron.ipcMain`, or a class's field: the member holds what the value
+    /// aliases wherever the class reads `this`, so it is bound in the class's scope; a
+    /// constructor function's, wherever the functions around it (among them its prototype's
+    /// methods) do, so in the scope around the function.
+    fn bind_this_member(&mut self, member: &str, value: &Expr) {
+        let scope = match self.class_scopes.last() {
+            Some(&scope) => scope,
+            None => match self.scopes.stack() {
+                [.., outer, _] => *outer,
+                _ => PROGRAM_SCOPE,
+            },
+        };
+        let ident = swc_ecma_ast::Ident::new_no_ctxt(member.into(), swc_common::DUMMY_SP);
+        let previous = self.alias_scope.replace(scope);
+        self.bind_init(&Pat::Ident(ident.into()), value);
+        self.alias_scope = previous;
+    }
+
     /// Records `local` → `target` in the current scope. For `electron`, the canonical name
     /// drops the module (`ipcRenderer.invoke`, as code that reads `electron.ipcRenderer` also
     /// ends with it).
@@ -1476,7 +1602,7 @@ impl PrePass {
         // A local named as the module (`const electron = require("electron")`) is bound too,
         // so that names read through it (`const m = electron.ipcMain`, `const { ipcMain: m } =
         // electron`) are; it renames nothing, so it calls for no second pass.
-        let scope = self.scopes.current();
+        let scope = self.alias_scope.unwrap_or_else(|| self.scopes.current());
         self.aliases.bind(local, scope, Some(target.to_owned()));
         if local != target {
             // A window member is bound where the page reads it; it calls for no second pass.
@@ -1685,8 +1811,13 @@ impl PrePass {
 
     /// Notes the arguments of a call of a name that are Electron's `ipcMain` or
     /// `ipcRenderer` (a member of that name, `electron.ipcMain`, or a name bound to one).
-    fn note_ipc_args(&mut self, (callee, member): (&swc_atoms::Atom, bool), call: &CallExpr) {
-        for (index, arg) in call.args.iter().enumerate().take(MAX_IPC_ARGS) {
+    fn note_ipc_args(
+        &mut self,
+        (callee, member): (&swc_atoms::Atom, bool),
+        args: &[swc_ecma_ast::ExprOrSpread],
+        span: swc_common::Span,
+    ) {
+        for (index, arg) in args.iter().enumerate().take(MAX_IPC_ARGS) {
             if arg.spread.is_some() {
                 break;
             }
@@ -1695,7 +1826,7 @@ impl PrePass {
                 Some("ipcRenderer") => "ipcRenderer",
                 _ => continue,
             };
-            let at = call.span.lo.0;
+            let at = span.lo.0;
             if self.ipc_arg_calls.len() >= MAX_IPC_ARG_CALLS
                 || self
                     .ipc_arg_calls
@@ -1750,9 +1881,63 @@ impl PrePass {
             .iter()
             .filter(|c| {
                 if c.member {
-                    *c.callee == *member
+                    self.member_calls(&c.callee, member)
                 } else {
                     !member_only && *c.callee == *name && c.stack.contains(&around)
+                }
+            })
+            .map(|c| (c.index, c.object))
+            .collect()
+    }
+
+    fn note_exported_as(&mut self, member: &swc_atoms::Atom, local: &swc_atoms::Atom) {
+        if member == local {
+            return;
+        }
+        let room = self.exported_as.len() < MAX_EXPORTED_AS;
+        match self.exported_as.get_mut(member) {
+            Some(held) if held.as_ref().is_some_and(|held| held != local) => *held = None,
+            Some(_) => {}
+            None if room => {
+                self.exported_as.insert(member.clone(), Some(local.clone()));
+            }
+            None => {}
+        }
+    }
+
+    /// Whether a call by the member `callee` calls the function or class the file names
+    /// `name`: one of that name, or the one the file exports or stores under that member.
+    /// Minifiers give the exports of many modules one name (`Z`, `default`): a member the
+    /// file stores more than one local under names none of them.
+    fn member_calls(&self, callee: &swc_atoms::Atom, name: &str) -> bool {
+        **callee == *name
+            || self
+                .exported_as
+                .get(callee)
+                .is_some_and(|local| local.as_deref() == Some(name))
+    }
+
+    /// The parameters of the constructor of the class open around the walk (whose scope is
+    /// the current one) that `new` hands `ipcMain` or `ipcRenderer` to: `new Bridge(ipcMain)`
+    /// in the scope the class is declared in or one inside it, or `new r.Bridge(…)` in any.
+    fn constructor_ipc_params(&self) -> Vec<(usize, &'static str)> {
+        if self.ipc_arg_calls.is_empty() {
+            return Vec::new();
+        }
+        let Some((name, _)) = self.classes.last() else {
+            return Vec::new();
+        };
+        let around = match self.scopes.stack() {
+            [.., around, _] => *around,
+            _ => PROGRAM_SCOPE,
+        };
+        self.ipc_arg_calls
+            .iter()
+            .filter(|c| {
+                if c.member {
+                    self.member_calls(&c.callee, name)
+                } else {
+                    *c.callee == **name && c.stack.contains(&around)
                 }
             })
             .map(|c| (c.index, c.object))
@@ -2366,22 +2551,22 @@ impl Visit for PrePass {
     /// A class whose methods forward a parameter as an IPC channel is kept by its name, in
     /// the scope around it, with those methods ([`Self::class_helpers`]).
     fn visit_class(&mut self, class: &swc_ecma_ast::Class) {
-        if !self.reads_ipc() {
-            class.visit_children_with(self);
-            return;
+        self.visit_class_body(class);
+    }
+
+    // A class's field holds what it is given where it is declared: `ipc = electron.ipcMain`.
+    fn visit_class_prop(&mut self, prop: &swc_ecma_ast::ClassProp) {
+        if let (Some(name), Some(value)) = (prop.key.as_ident(), &prop.value) {
+            self.bind_this_member(&format!("this.{}", name.sym), value);
         }
-        let name = match self.class_name.take() {
-            Some((at, name)) if at == class.span.lo.0 => name,
-            _ => names::class_key(class),
-        };
-        self.classes.push((name, Vec::new()));
-        class.visit_children_with(self);
-        if let Some((name, methods)) = self.classes.pop()
-            && !methods.is_empty()
-        {
-            self.class_helpers
-                .set(&name, self.scopes.current(), methods);
+        prop.visit_children_with(self);
+    }
+
+    fn visit_private_prop(&mut self, prop: &swc_ecma_ast::PrivateProp) {
+        if let Some(value) = &prop.value {
+            self.bind_this_member(&format!("this.#{}", prop.key.name), value);
         }
+        prop.visit_children_with(self);
     }
 
     fn visit_class_method(&mut self, method: &swc_ecma_ast::ClassMethod) {
@@ -2818,6 +3003,21 @@ impl Visit for PrePass {
                 _ => {}
             }
         }
+        if self.reads_ipc()
+            && assign.op == AssignOp::Assign
+            && let AssignTarget::Simple(SimpleAssignTarget::Member(member)) = &assign.left
+            && let Some(prop) = member.prop.as_ident()
+            && let Expr::Ident(local) = unwrap(&assign.right)
+        {
+            self.note_exported_as(&prop.sym, &local.sym);
+        }
+        // `this.ipc = electron.ipcMain`: a member of `this` holding what the file aliases.
+        if assign.op == AssignOp::Assign
+            && let AssignTarget::Simple(SimpleAssignTarget::Member(member)) = &assign.left
+            && let Some(name) = this_member(member)
+        {
+            self.bind_this_member(&name, &assign.right);
+        }
         // `t.handle = function (e, t) { … }`, as terser writes an exported function: the
         // function's name, for its frame, is the member it is assigned to.
         if self.reads_ipc()
@@ -2980,7 +3180,35 @@ impl Visit for PrePass {
         clause.visit_children_with(self);
     }
 
+    /// A class's constructor, in a scope of its own: its parameters, those `new` hands
+    /// Electron's IPC objects to among them ([`Self::constructor_ipc_params`]).
     fn visit_constructor(&mut self, constructor: &swc_ecma_ast::Constructor) {
+        use swc_ecma_ast::{ParamOrTsParamProp, TsParamPropParam};
+        let ipc_params = self.constructor_ipc_params();
+        self.scopes.enter(constructor_scope(constructor));
+        let param = |i: usize| match constructor.params.get(i)? {
+            ParamOrTsParamProp::Param(param) => Some(&param.pat),
+            ParamOrTsParamProp::TsParamProp(_) => None,
+        };
+        for i in 0..constructor.params.len() {
+            if let Some(pat) = param(i) {
+                self.shadow(pat, 0);
+            }
+        }
+        // `constructor(private ipc: IpcMain)`: TypeScript's parameter property is also the
+        // member `this.ipc`.
+        for &(index, object) in &ipc_params {
+            if let Some(ParamOrTsParamProp::TsParamProp(prop)) = constructor.params.get(index)
+                && let TsParamPropParam::Ident(ident) = &prop.param
+            {
+                self.alias(&ident.id.sym, object, "electron");
+                let class = self.class_scopes.last().copied();
+                let previous = std::mem::replace(&mut self.alias_scope, class);
+                self.alias(&format!("this.{}", ident.id.sym), object, "electron");
+                self.alias_scope = previous;
+            }
+        }
+        self.bind_ipc_params(ipc_params, param);
         if self.reads_choices() {
             for param in &constructor.params {
                 match param {
@@ -2996,6 +3224,7 @@ impl Visit for PrePass {
             }
         }
         constructor.visit_children_with(self);
+        self.scopes.leave();
     }
 
     fn visit_for_of_stmt(&mut self, stmt: &swc_ecma_ast::ForOfStmt) {
@@ -3071,7 +3300,7 @@ impl Visit for PrePass {
             if !call.args.is_empty()
                 && let Some(callee) = call.callee.as_expr().and_then(|c| called_name(c))
             {
-                self.note_ipc_args(callee, call);
+                self.note_ipc_args(callee, &call.args, call.span);
             }
         }
         self.inline_wrapper(call);
@@ -3126,6 +3355,11 @@ impl Visit for PrePass {
                     self.api_names.insert(local.to_owned());
                 }
             }
+            if self.reads_ipc() && method.sym == *"d" {
+                for (name, local) in export_getters(call) {
+                    self.note_exported_as(&name.into(), &local.into());
+                }
+            }
             let api = match &*method.sym {
                 "exposeInMainWorld" => call.args.get(1),
                 "exposeInIsolatedWorld" => call.args.get(2),
@@ -3153,6 +3387,14 @@ impl Visit for PrePass {
     }
 
     fn visit_new_expr(&mut self, new: &NewExpr) {
+        // `new Bridge(ipcMain)`: the constructor's (or the constructor function's) parameter
+        // holds the object.
+        if self.reads_ipc()
+            && let Some(args) = new.args.as_deref().filter(|args| !args.is_empty())
+            && let Some(callee) = called_name(&new.callee)
+        {
+            self.note_ipc_args(callee, args, new.span);
+        }
         let constructor = self.read_name(&new.callee);
         if constructor.is_some_and(|c| WINDOW_CONSTRUCTORS.contains(&c))
             && let Some(first) = new.args.as_ref().and_then(|a| a.first())
