@@ -5967,3 +5967,41 @@ fn bundle_text_with_second_z() -> String {
 482(e){e.exports=require("electron")}};const r={};function n(s){const t=r[s];if(void 0!==t)return t.exports;const o=r[s]={exports:{}};return e[s](o,o.exports,n),o.exports}(()=>{const e=n(482),r=n(858),i=n(311);new r.Store(e.ipcMain).start();(0,i.Z)(e.ipcMain)})()})();"#
         .to_owned()
 }
+
+#[test]
+fn modules_that_hand_back_electron_are_electron() {
+    // A module of the application's own that re-exports Electron (Theia's
+    // `@theia/electron/shared/electron`, a `../electron-shared/electron`), and a getter named
+    // for it (`requireElectron()`, as electron-common-ipc loads Electron where it may be
+    // missing), called in place or as another module's export.
+    let main = facts(
+        "main.js",
+        r#"const electron_1 = require("../../electron-shared/electron");
+const utils_1 = require("../utils");
+const electron = (0, utils_1.requireElectron)();
+class Bridge {
+  constructor() { this._ipcMain = electron.ipcMain; }
+  start() { this._ipcMain.addListener("bus:handshake", () => {}); }
+}
+const { ipcMain: m } = electron_1;
+m.handle("theia:get", () => 1);
+const other = require("./electronics");
+other.ipcMain2.on("not-electron", () => {});
+"#,
+    );
+    assert_eq!(
+        ipc_ops(&main),
+        [
+            ("main", "add-listener", Some("bus:handshake")),
+            ("main", "handle", Some("theia:get")),
+        ]
+    );
+    let esm = facts(
+        "preload.mjs",
+        r#"import { ipcRenderer as r, contextBridge } from "@theia/electron/shared/electron";
+contextBridge.exposeInMainWorld("api", { open: () => r.send("theia:open") });
+"#,
+    );
+    assert_eq!(ipc_ops(&esm), [("renderer", "send", Some("theia:open"))]);
+    assert_eq!(esm.js.bridges.len(), 1);
+}

@@ -699,10 +699,45 @@ pub(super) fn aliased_module(spec: &str) -> Option<&'static str> {
     let spec = spec.strip_prefix("node:").unwrap_or(spec);
     // Electron's entry points by process (`import { ipcMain } from "electron/main"`) are
     // Electron's.
-    if ELECTRON_ENTRY_POINTS.contains(&spec) {
+    if ELECTRON_ENTRY_POINTS.contains(&spec) || reexports_electron(spec) {
         return Some("electron");
     }
     ALIASED_MODULES.iter().copied().find(|m| *m == spec)
+}
+
+/// Whether a specifier names a module that hands Electron back: one of the application's
+/// own, or a package's, whose file is named `electron` (`@theia/electron/shared/electron`,
+/// `../electron-shared/electron.js`), as applications that load Electron in one place
+/// re-export it.
+fn reexports_electron(spec: &str) -> bool {
+    let Some((_, file)) = spec.rsplit_once('/') else {
+        return false;
+    };
+    let file = [".js", ".cjs", ".mjs"]
+        .iter()
+        .find_map(|ext| file.strip_suffix(ext))
+        .unwrap_or(file);
+    file == "electron" && !spec.starts_with("electron/")
+}
+
+/// Whether a call takes no arguments and names a getter of Electron (`requireElectron()`,
+/// `loadElectron()`, `getElectron()`, also another module's, `(0, u.requireElectron)()`), as
+/// code that may run outside Electron loads it: what it returns is Electron.
+fn electron_getter(init: &Expr) -> bool {
+    let Expr::Call(call) = unwrap(init) else {
+        return false;
+    };
+    let Some((name, _)) = call
+        .callee
+        .as_expr()
+        .filter(|_| call.args.is_empty())
+        .and_then(|callee| called_name(callee))
+    else {
+        return false;
+    };
+    ["require", "load", "get", "import"]
+        .iter()
+        .any(|verb| name.strip_prefix(verb) == Some("Electron"))
 }
 
 /// The module names Electron also answers to, one per process type, and
@@ -1413,6 +1448,10 @@ impl PrePass {
                 _ => module.to_owned(),
             };
             self.bind(pat, &base, module, 0);
+            return true;
+        }
+        if electron_getter(init) {
+            self.bind(pat, "electron", "electron", 0);
             return true;
         }
         // var n = o(12), where the factory of key 12 re-exports an aliased module.
