@@ -6005,3 +6005,33 @@ contextBridge.exposeInMainWorld("api", { open: () => r.send("theia:open") });
     assert_eq!(ipc_ops(&esm), [("renderer", "send", Some("theia:open"))]);
     assert_eq!(esm.js.bridges.len(), 1);
 }
+
+#[test]
+fn parameters_defaulting_to_ipc_objects_hold_them() {
+    // electron-ipc-proxy's `registerProxy(target, descriptor, transport = electron_1.ipcMain)`,
+    // the parameter handed on to another function, and an arrow's and a constructor's.
+    let main = facts(
+        "server.js",
+        r#"const electron_1 = require("electron");
+function registerProxy(target, transport = electron_1.ipcMain) {
+  transport.on("proxy:request", () => {});
+  return () => unregister("proxy:request", transport);
+}
+function unregister(channel, transport) { transport.removeAllListeners(channel); }
+const listen = (bus = electron_1.ipcRenderer) => bus.send("arrow:default");
+class Server { constructor(ipc = electron_1.ipcMain) { ipc.handle("ctor:default", () => 1); } }
+function plain(transport = makeTransport()) { transport.on("not-ipc", () => {}); }
+"#,
+    );
+    assert_eq!(
+        ipc_ops(&main),
+        [
+            ("main", "on", Some("proxy:request")),
+            ("main", "remove-listener", Some("proxy:request")),
+            // The helper's own operation, its channel a parameter.
+            ("main", "remove-listener", None),
+            ("renderer", "send", Some("arrow:default")),
+            ("main", "handle", Some("ctor:default")),
+        ]
+    );
+}

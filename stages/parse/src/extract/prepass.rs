@@ -1983,6 +1983,23 @@ impl PrePass {
             .collect()
     }
 
+    /// A parameter whose default is what the file aliases holds it, in the function just
+    /// entered: `function registerProxy(target, transport = electron.ipcMain)`, as a library
+    /// lets tests hand it a stand-in.
+    fn bind_defaults<'p>(&mut self, params: impl Iterator<Item = &'p Pat>) {
+        if self.aliases.is_empty() {
+            return;
+        }
+        for param in params {
+            if let Pat::Assign(assign) = param
+                && matches!(&*assign.left, Pat::Ident(_))
+                && self.aliasable(&assign.right)
+            {
+                self.bind_init(&assign.left, &assign.right);
+            }
+        }
+    }
+
     /// Binds the parameters [`Self::ipc_params_of`] found, in the function just entered.
     fn bind_ipc_params<'p>(
         &mut self,
@@ -2548,6 +2565,7 @@ impl Visit for PrePass {
             self.shadow(&param.pat, 0);
         }
         self.web_contents_param(start, function.params.first().map(|p| &p.pat));
+        self.bind_defaults(function.params.iter().map(|p| &p.pat));
         self.bind_ipc_params(ipc_params, |i| function.params.get(i).map(|p| &p.pat));
         function.visit_children_with(self);
         self.scopes.leave();
@@ -2685,6 +2703,7 @@ impl Visit for PrePass {
             self.shadow(param, 0);
         }
         self.web_contents_param(start, arrow.params.first());
+        self.bind_defaults(arrow.params.iter());
         self.bind_ipc_params(ipc_params, |i| arrow.params.get(i));
         arrow.visit_children_with(self);
         self.scopes.leave();
@@ -3247,6 +3266,7 @@ impl Visit for PrePass {
                 self.alias_scope = previous;
             }
         }
+        self.bind_defaults((0..constructor.params.len()).filter_map(param));
         self.bind_ipc_params(ipc_params, param);
         if self.reads_choices() {
             for param in &constructor.params {
