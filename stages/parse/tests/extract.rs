@@ -6035,3 +6035,53 @@ function plain(transport = makeTransport()) { transport.on("not-ipc", () => {});
         ]
     );
 }
+
+#[test]
+fn helpers_re_exported_by_another_factory_are_called_through_it() {
+    // Lens's main process: `ipcMainHandle(channel, listener)` in one factory, re-exported by
+    // an index factory (`DX: () => i.DX`), and through it again under another name and by
+    // TypeScript's `__exportStar`, called with another factory's channel constants.
+    let bundle = facts(
+        "main.js",
+        r#"(() => {
+var __webpack_modules__ = {
+  99: (e) => { e.exports = require("electron"); },
+  70: (e, t, n) => {
+    n.d(t, { DX: () => ipcMainHandle, wp: () => ipcMainOn });
+    var r = n(99);
+    function ipcMainHandle(channel, listener) { r.ipcMain.handle(channel, async (event, ...args) => listener(event, ...args)); }
+    function ipcMainOn(channel, listener) { r.ipcMain.on(channel, listener); }
+  },
+  54: (e, t, n) => { n.d(t, { DX: () => i.DX, Q: () => i.wp }); var i = n(70); },
+  55: (e, t, n) => { n.d(t, { H: () => o.DX }); var o = n(54); },
+  56: function (e, t, n) { var i = this && this.__exportStar || function (e, t) { for (var r in e) t[r] = e[r]; }; Object.defineProperty(t, "__esModule", { value: !0 }), i(n(70), t); },
+  12: (e, t, n) => { n.d(t, { cV: () => c }); const c = "cluster:set-frame-id"; },
+  10: (e, t, n) => {
+    var ipc = n(54), again = n(55), star = n(56), cluster = n(12);
+    (0, ipc.DX)(cluster.cV, (event, id) => id);
+    (0, ipc.Q)("window:location-changed", () => {});
+    (0, again.H)("twice:re-exported", () => 1);
+    (0, star.wp)("star:re-exported", () => {});
+    (0, ipc.missing)("not-a-helper", () => {});
+  },
+};
+function n(id) { var m = { exports: {} }; __webpack_modules__[id](m, m.exports, n); return m.exports; }
+n(10);
+})();
+"#,
+    );
+    let mut ops: Vec<_> = ipc_ops(&bundle)
+        .into_iter()
+        .filter(|(_, _, channel)| channel.is_some())
+        .collect();
+    ops.sort();
+    assert_eq!(
+        ops,
+        [
+            ("main", "handle", Some("cluster:set-frame-id")),
+            ("main", "handle", Some("twice:re-exported")),
+            ("main", "on", Some("star:re-exported")),
+            ("main", "on", Some("window:location-changed")),
+        ]
+    );
+}

@@ -1368,21 +1368,59 @@ impl Extractor<'_, '_> {
                 kept.push(call);
                 continue;
             };
-            let helper = match self
-                .factory_helpers
-                .get(&(module.bundle, module.key.clone()))
-            {
-                Some(FactoryHelpers::Helpers(exported)) => exported.iter().find(|h| call.calls(h)),
-                _ => None,
-            };
+            let helper = self.reexported_helper(&call, (module.bundle, module.key.clone()));
             if let Some(helper) = helper {
-                let operations = call.operations(helper);
+                let operations = call.operations(&helper);
                 self.facts.ipc.extend(operations);
-                let served = call.served(helper, None);
+                let served = call.served(&helper, None);
                 self.facts.served_schemes.extend(served);
             }
         }
         self.facts.imported_helper_calls = kept;
+    }
+
+    /// The helper a call of another factory's export names: one that factory exports, or,
+    /// through up to [`super::MAX_REEXPORT_HOPS`] factories that re-export it (webpack's
+    /// `n.d(t, {DX: () => i.DX})` of an index module, its `export *`), one the factory it
+    /// comes from does.
+    fn reexported_helper(
+        &self,
+        call: &crate::facts::ImportedHelperCall,
+        mut module: (u32, crate::facts::ModuleKey),
+    ) -> Option<ExportedIpcHelper> {
+        let mut export = call.import.path.first().cloned().unwrap_or_default();
+        for _ in 0..super::MAX_REEXPORT_HOPS {
+            if let Some(FactoryHelpers::Helpers(exported)) = self.factory_helpers.get(&module)
+                && let Some(helper) = exported.iter().find(|h| call.calls_as(&export, h))
+            {
+                return Some(helper.clone());
+            }
+            let named = self
+                .factory_reexports
+                .iter()
+                .find(|(bundle, key, reexport)| {
+                    (*bundle, key) == (module.0, &module.1)
+                        && reexport.name == export
+                        && reexport.path.len() == 1
+                });
+            if let Some((bundle, _, reexport)) = named {
+                export = reexport.path[0].clone();
+                module = (*bundle, reexport.from.clone());
+                continue;
+            }
+            // `export *`: the first factory it reads that exports a helper of the name.
+            let star = self.factory_stars.iter().find(|(bundle, key, from)| {
+                (*bundle, key) == (module.0, &module.1)
+                    && matches!(
+                        self.factory_helpers.get(&(*bundle, from.clone())),
+                        Some(FactoryHelpers::Helpers(exported))
+                            if exported.iter().any(|h| call.calls_as(&export, h))
+                    )
+            });
+            let (bundle, _, from) = star?;
+            module = (*bundle, from.clone());
+        }
+        None
     }
 
     /// A call of a function another module exports, with a string among its arguments: kept
