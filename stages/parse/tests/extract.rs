@@ -6085,3 +6085,59 @@ n(10);
         ]
     );
 }
+
+#[test]
+fn listener_methods_chained_on_what_they_return_are_the_emitters() {
+    // `ipcRenderer.on(a, f).on(b, g)`, as Lens binds its listeners: `on` returns the
+    // emitter. `handle` returns nothing, and a chain off any other call is not followed.
+    let renderer = facts(
+        "renderer.js",
+        r#"const electron = require("electron");
+electron.ipcRenderer.on("install", () => {}).on("clear-install", () => {}).once("third", () => {});
+const { ipcMain } = electron;
+ipcMain.on("a", () => {}).removeAllListeners("b");
+ipcMain.handle("c", () => 1).on("not-chained", () => {});
+emitter.get("x").on("not-ipc", () => {});
+"#,
+    );
+    assert_eq!(
+        ipc_ops(&renderer),
+        // In the walk's order: the outermost call of a chain first.
+        [
+            ("renderer", "once", Some("third")),
+            ("renderer", "on", Some("clear-install")),
+            ("renderer", "on", Some("install")),
+            ("main", "remove-listener", Some("b")),
+            ("main", "on", Some("a")),
+            ("main", "handle", Some("c")),
+        ]
+    );
+}
+
+#[test]
+fn names_bound_to_every_pages_web_contents_are_iterated_like_the_list() {
+    // Lens's `broadcastMessage`: `const views = webContents.getAllWebContents()`, then a loop
+    // over the name (or a filtered copy, or `forEach`); the helper's callers name the channel.
+    let main = facts(
+        "main.js",
+        r#"const electron = require("electron");
+function broadcast(channel, ...args) {
+  const views = electron.webContents.getAllWebContents();
+  if (!views || views.length === 0) return;
+  for (const view of views) view.send(channel, ...args);
+  const shown = views.filter((v) => !v.isDestroyed());
+  shown.forEach((v) => v.send("each:shown"));
+}
+function other() { const views = getViews(); for (const view of views) view.send("not-pages"); }
+broadcast("catalog:items", 1);
+"#,
+    );
+    assert_eq!(
+        ipc_ops(&main),
+        [
+            ("main", "webcontents-send", None),
+            ("main", "webcontents-send", Some("each:shown")),
+            ("main", "webcontents-send", Some("catalog:items")),
+        ]
+    );
+}

@@ -144,10 +144,53 @@ pub(crate) fn callee_name(callee: &Callee) -> String {
                     return root + &name;
                 }
             }
+            // `ipcRenderer.on("a", f).on("b", g)`: an event emitter's listener methods return
+            // the emitter, so a method of what one returns is the emitter's.
+            if name.starts_with('.')
+                && let Expr::Member(member) = unwrap(expr)
+                && let Some(object) = emitter_returned(&member.obj, 0)
+            {
+                return object + &name;
+            }
             name
         }
         Callee::Import(_) => "import".to_owned(),
         Callee::Super(_) => "super".to_owned(),
+    }
+}
+
+/// The methods of Node.js's `EventEmitter` that return the emitter.
+const EMITTER_CHAINED: &[&str] = &[
+    "on",
+    "once",
+    "addListener",
+    "prependListener",
+    "prependOnceListener",
+    "off",
+    "removeListener",
+    "removeAllListeners",
+    "setMaxListeners",
+];
+
+/// The emitter a call of one of its [`EMITTER_CHAINED`] methods returns, by name:
+/// `ipcRenderer` of `ipcRenderer.on("a", f)`, also down a chain of such calls.
+fn emitter_returned(expr: &Expr, depth: usize) -> Option<String> {
+    let Expr::Call(call) = unwrap(expr) else {
+        return None;
+    };
+    let Expr::Member(callee) = unwrap(call.callee.as_expr()?) else {
+        return None;
+    };
+    if !EMITTER_CHAINED.contains(&&*callee.prop.as_ident()?.sym) {
+        return None;
+    }
+    let object = dotted(&callee.obj);
+    if !object.is_empty() && !object.starts_with('.') {
+        Some(object)
+    } else if depth < MAX_PATTERN_DEPTH {
+        emitter_returned(&callee.obj, depth + 1)
+    } else {
+        None
     }
 }
 

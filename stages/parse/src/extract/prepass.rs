@@ -580,10 +580,17 @@ fn names_web_contents_module(object: &Expr) -> bool {
 /// Whether `list` is a list of every page's WebContents, `webContents.getAllWebContents()`,
 /// or such a list filtered, sorted or sliced.
 fn web_contents_list(list: &Expr) -> bool {
+    web_contents_list_or(list, &|_| false)
+}
+
+/// [`web_contents_list`], where `bound` tells a name bound to such a list.
+fn web_contents_list_or(list: &Expr, bound: &dyn Fn(&str) -> bool) -> bool {
     let mut list = list;
     loop {
-        let Expr::Call(call) = unwrap(list) else {
-            return false;
+        let call = match unwrap(list) {
+            Expr::Call(call) => call,
+            Expr::Ident(name) => return bound(&name.sym),
+            _ => return false,
         };
         match method_call(call) {
             Some((module, "getAllWebContents")) => return names_web_contents_module(module),
@@ -595,12 +602,12 @@ fn web_contents_list(list: &Expr) -> bool {
 
 /// The function a call hands each item of a list of pages' WebContents to
 /// (`webContents.getAllWebContents().forEach((wc) => wc.send("x"))`): where it starts.
-fn web_contents_callback(call: &CallExpr) -> Option<u32> {
+fn web_contents_callback(call: &CallExpr, bound: &dyn Fn(&str) -> bool) -> Option<u32> {
     let (list, method) = method_call(call)?;
     if !matches!(
         method,
         "forEach" | "map" | "filter" | "some" | "every" | "find" | "findLast"
-    ) || !web_contents_list(list)
+    ) || !web_contents_list_or(list, bound)
     {
         return None;
     }
@@ -1076,6 +1083,9 @@ pub(super) struct PrePass {
     /// Functions, by start, that a call hands each of a list of pages' WebContents to
     /// ([`web_contents_callback`]): their first parameter is one.
     web_contents_callbacks: HashSet<u32>,
+    /// Names bound to a list of every page's WebContents (`const views =
+    /// webContents.getAllWebContents()`), iterated like the call itself.
+    web_contents_lists: Scoped<()>,
     /// The functions open around the node visited, innermost last, in a file that uses
     /// Electron.
     frames: Vec<Frame>,
@@ -2727,6 +2737,13 @@ impl Visit for PrePass {
                         let scope = self.scopes.current();
                         self.aliases
                             .bind(&ident.id.sym, scope, Some(holds.to_owned()));
+                    } else if web_contents_list_or(init, &|name| {
+                        self.web_contents_lists
+                            .resolve(name, &self.scopes)
+                            .is_some()
+                    }) {
+                        let scope = self.scopes.current();
+                        self.web_contents_lists.bind(&ident.id.sym, scope, Some(()));
                     }
                 }
                 None => self
@@ -3294,7 +3311,11 @@ impl Visit for PrePass {
             && let swc_ecma_ast::ForHead::VarDecl(decl) = &stmt.left
             && let [declarator] = decl.decls.as_slice()
             && let Pat::Ident(ident) = &declarator.name
-            && web_contents_list(&stmt.right)
+            && web_contents_list_or(&stmt.right, &|name| {
+                self.web_contents_lists
+                    .resolve(name, &self.scopes)
+                    .is_some()
+            })
         {
             let scope = self.scopes.current();
             self.aliases
@@ -3353,7 +3374,12 @@ impl Visit for PrePass {
         }
         if self.reads_ipc() {
             self.value_functions(call);
-            if let Some(start) = web_contents_callback(call) {
+            let lists = |name: &str| {
+                self.web_contents_lists
+                    .resolve(name, &self.scopes)
+                    .is_some()
+            };
+            if let Some(start) = web_contents_callback(call, &lists) {
                 self.web_contents_callbacks.insert(start);
             }
             if !call.args.is_empty()
