@@ -5047,6 +5047,46 @@ ipcMain.on("ping", () => {});
 }
 
 #[test]
+fn only_computed_load_url_targets_may_be_remote_content() {
+    // A `loadFile` loads a file of the application whatever its path: a window that loads a
+    // computed file is no remote content, one that loads a computed URL may be.
+    let dir = app_tree(&[(
+        "main.js",
+        r#"const { BrowserWindow } = require("electron");
+function openFile() {
+  const win = new BrowserWindow({ webPreferences: { nodeIntegration: true, contextIsolation: false } });
+  win.loadFile(pagePath());
+}
+function openUrl() {
+  const win = new BrowserWindow({ webPreferences: { nodeIntegration: true } });
+  win.loadURL(settings.url);
+}
+"#,
+    )]);
+    let result = analyze(dir.path(), SourceMaps::Declarations);
+    let remote = &result["summary"]["remote_content"];
+    assert_eq!(remote["windows"], 0, "{remote}");
+    assert_eq!(remote["windows_with_computed_targets_only"], 1, "{remote}");
+    assert_eq!(remote["with_weakened_preferences"], 1, "{remote}");
+    assert_eq!(
+        remote["items"][0]["computed_targets"],
+        json!(["settings.url"])
+    );
+    // Both windows still say what they load is computed.
+    let computed: BTreeSet<String> = nodes(&result, "browser-window")
+        .iter()
+        .map(|w| props(w)["dynamic_loads"].to_string())
+        .collect();
+    assert_eq!(
+        computed,
+        BTreeSet::from([
+            r#"["pagePath()"]"#.to_owned(),
+            r#"["settings.url"]"#.to_owned()
+        ])
+    );
+}
+
+#[test]
 fn each_window_loads_its_own_pages_and_gives_them_its_preload_s_globals() {
     // Two windows of one file, each with a preload that sets its own global: a page gets
     // only the global of the window that loads it.

@@ -501,6 +501,9 @@ pub struct Window {
     /// The targets of its loads that are computed at run time, as written
     /// (`win.loadURL(args.targetUrl)`), sorted, at most 4.
     pub dynamic_loads: Vec<String>,
+    /// Those of them a `loadURL` loads, which may be URLs of the web (a `loadFile` loads a
+    /// file of the application), sorted, at most 4.
+    pub dynamic_urls: Vec<String>,
     pub range: Range,
     /// The module factory it sits in, if any.
     pub module: Option<ModuleRef>,

@@ -1979,8 +1979,8 @@ const WEAKENING_PREFERENCES: [(&str, bool); 6] = [
     ("allowRunningInsecureContent", true),
 ];
 
-/// The windows that load URLs of the web ([`rea_parse::Window::remote_urls`]) or targets
-/// computed at run time, which may be such URLs, and each of those whose written preferences
+/// The windows that load URLs of the web ([`rea_parse::Window::remote_urls`]) or `loadURL`
+/// targets computed at run time, which may be such URLs, and each of those whose written preferences
 /// weaken the page's isolation: remote content that may reach Node.js or the preload's
 /// world. Only explicit values count, never the defaults of an Electron version;
 /// preferences that are not read are counted apart.
@@ -1993,7 +1993,7 @@ fn remote_content(parsed: &[FileFacts]) -> Value {
             .js
             .windows
             .iter()
-            .filter(|w| !w.remote_urls.is_empty() || !w.dynamic_loads.is_empty())
+            .filter(|w| !w.remote_urls.is_empty() || !w.dynamic_urls.is_empty())
         {
             if window.remote_urls.is_empty() {
                 computed += 1;
@@ -2022,7 +2022,7 @@ fn remote_content(parsed: &[FileFacts]) -> Value {
             if items.len() < MAX_SUMMARY_HANDLER_BOUNDARIES {
                 items.push(json!({"path": file.path, "line": window.range.start.line,
                     "constructor": window.constructor, "urls": window.remote_urls,
-                    "computed_targets": window.dynamic_loads, "weakened_preferences": weakened}));
+                    "computed_targets": window.dynamic_urls, "weakened_preferences": weakened}));
             }
         }
     }

@@ -138,6 +138,9 @@ pub(super) struct Loaded {
     remote: Vec<String>,
     /// Its target as written, when it is computed at run time.
     dynamic: Option<String>,
+    /// Whether it is a `loadURL`, whose computed target may be a URL of the web (a
+    /// `loadFile` loads a file).
+    url: bool,
 }
 
 impl Loaded {
@@ -387,6 +390,7 @@ impl Extractor<'_, '_> {
                 .collect(),
             dynamic: (seen.is_empty() && imported.is_empty())
                 .then(|| self.source.expression(target.span())),
+            url: api == "loadURL",
             imported,
         }
     }
@@ -525,6 +529,7 @@ impl Extractor<'_, '_> {
                 imported,
                 remote,
                 dynamic,
+                url,
             } = load.loaded;
             for at in loads {
                 self.facts.renderer_loads[at].window = Some(index as u32);
@@ -534,6 +539,13 @@ impl Extractor<'_, '_> {
             }
             let window = &mut self.facts.windows[index];
             keep(&mut window.remote_urls, remote, MAX_REMOTE_URLS);
+            if url {
+                keep(
+                    &mut window.dynamic_urls,
+                    dynamic.iter().cloned(),
+                    MAX_DYNAMIC_LOADS,
+                );
+            }
             keep(&mut window.dynamic_loads, dynamic, MAX_DYNAMIC_LOADS);
         }
     }

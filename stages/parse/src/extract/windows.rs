@@ -227,6 +227,7 @@ impl Extractor<'_, '_> {
             holder: None,
             remote_urls: Vec::new(),
             dynamic_loads: Vec::new(),
+            dynamic_urls: Vec::new(),
             range: self.source.range(span),
             module: self.module(),
         });
