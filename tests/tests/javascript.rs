@@ -3410,8 +3410,9 @@ exports.createMainWindow = createMainWindow;"#,
 /// (through the window's preload, or the page the window loads) pairs with the one
 /// registration the entrypoint also reaches, at medium confidence and counted apart. A message
 /// sent to a channel two reached files listen on runs both listeners, so it pairs with each;
-/// an invoke two reached files handle, the sources' own transmission, and an application with
-/// no main entrypoint stay ambiguous.
+/// an invoke two reached files handle stays ambiguous. What nothing reached tells apart pairs
+/// with the one handler written in its own language (the sources' own transmission with the
+/// sources' handler), or stays ambiguous when several are.
 #[test]
 fn of_several_handlers_the_one_the_main_entrypoint_reaches_pairs() {
     let files: &[(&str, &str)] = &[
@@ -3466,8 +3467,10 @@ ipcRenderer.invoke("get");"#,
     assert_eq!(ipc["paired_renderer_transmissions"], 0, "{ipc}");
     assert_eq!(ipc["reached_paired_renderer_transmissions"], 2, "{ipc}");
     assert_eq!(ipc["fanned_out_renderer_transmissions"], 1, "{ipc}");
-    // `dup` from the preload, and `get` from the shipped source.
-    assert_eq!(ipc["ambiguous_renderer_transmissions"], 2, "{ipc}");
+    // `get` from the shipped source, by its language.
+    assert_eq!(ipc["language_paired_renderer_transmissions"], 1, "{ipc}");
+    // `dup` from the preload.
+    assert_eq!(ipc["ambiguous_renderer_transmissions"], 1, "{ipc}");
     let paired: BTreeSet<(&str, &str, &str)> = pairings(&result)
         .map(|p| {
             (
@@ -3483,6 +3486,11 @@ ipcRenderer.invoke("get");"#,
             ("every-listener-of-channel", "extra.js", "twice"),
             ("every-listener-of-channel", "main.js", "twice"),
             ("unique-exact-channel-reached-from-main", "main.js", "get"),
+            (
+                "unique-exact-channel-same-language",
+                "source/main.ts",
+                "get"
+            ),
         ])
     );
     let sources: BTreeSet<&str> = result["graph"]["edges"]
@@ -3499,10 +3507,13 @@ ipcRenderer.invoke("get");"#,
             props(source)["path"].as_str().unwrap()
         })
         .collect();
-    assert_eq!(sources, BTreeSet::from(["preload.js", "renderer.js"]));
+    assert_eq!(
+        sources,
+        BTreeSet::from(["preload.js", "renderer.js", "source/preload.ts"])
+    );
 
-    // Without a main entrypoint nothing is reached, and nothing of several in several files
-    // pairs.
+    // Without a main entrypoint nothing is reached: only language tells handlers apart, and
+    // `twice` and `dup`, both handled in two JavaScript files, stay ambiguous.
     let mut unrooted = vec![("package.json", r#"{"name":"app"}"#)];
     unrooted.extend_from_slice(files);
     let dir = app_tree(&unrooted);
@@ -3510,8 +3521,22 @@ ipcRenderer.invoke("get");"#,
     let ipc = &result["summary"]["ipc"];
     assert_eq!(ipc["reached_paired_renderer_transmissions"], 0, "{ipc}");
     assert_eq!(ipc["fanned_out_renderer_transmissions"], 0, "{ipc}");
-    assert_eq!(ipc["ambiguous_renderer_transmissions"], 5, "{ipc}");
-    assert_eq!(pairings(&result).count(), 0);
+    assert_eq!(ipc["language_paired_renderer_transmissions"], 3, "{ipc}");
+    assert_eq!(ipc["ambiguous_renderer_transmissions"], 2, "{ipc}");
+    let by_language: BTreeSet<(&str, &str)> = pairings(&result)
+        .map(|p| {
+            assert_eq!(p["pairing_basis"], "unique-exact-channel-same-language");
+            (
+                p["handler_path"].as_str().unwrap(),
+                p["channel"].as_str().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        by_language,
+        BTreeSet::from([("main.js", "get"), ("source/main.ts", "get")])
+    );
+    assert_eq!(pairings(&result).count(), 3);
 }
 
 /// electron-prompt's shape: channels built per window (`"prompt-post-data:" + id`) on both

@@ -1198,6 +1198,16 @@ pub fn analyze_summary(published: &Published, elapsed: Duration) {
             ipc["reached_paired_renderer_transmissions"]
         );
     }
+    if ipc["language_paired_renderer_transmissions"]
+        .as_u64()
+        .unwrap_or(0)
+        > 0
+    {
+        say!(
+            "  ipc by language   {} renderer transmissions paired with the one of several handlers written in their own language (TypeScript sources beside their build)",
+            ipc["language_paired_renderer_transmissions"]
+        );
+    }
     // Electron's checklist asks every handler to validate the sender of its messages.
     if ipc["main_handlers"].as_u64().unwrap_or(0) > 0 {
         say!(

@@ -2819,6 +2819,9 @@ struct Counts {
     /// Dynamic renderer transmissions paired by their channel's template.
     template_paired: u64,
     reached_paired: u64,
+    /// Transmissions paired with the one of several handlers written in the same language
+    /// (TypeScript sources shipped beside their JavaScript build).
+    language_paired: u64,
     fanned_out: u64,
     /// Messages the main process sends to pages (`webContents.send`, an event's reply, …).
     main_sends: u64,
@@ -2883,6 +2886,7 @@ impl Counts {
             call_paired,
             template_paired,
             reached_paired,
+            language_paired,
             fanned_out,
             main_sends,
             main_send_channels,
@@ -2934,6 +2938,7 @@ impl Counts {
         self.call_paired += call_paired;
         self.template_paired += template_paired;
         self.reached_paired += reached_paired;
+        self.language_paired += language_paired;
         self.fanned_out += fanned_out;
         self.main_sends += main_sends;
         for (channel, paths) in main_send_channels {
@@ -4496,6 +4501,25 @@ fn project_findings<'p>(
                     pairing.write(sink, handler, props, ("medium", "pair-ipc-literal-channel"))?;
                     continue;
                 }
+                // Nothing reached tells them apart: of handlers in TypeScript and in
+                // JavaScript (the sources shipped beside their build), the one in the
+                // transmission's own language.
+                let typescript = typescript_source(&file.path);
+                let same_language: Vec<&Handler> = several
+                    .iter()
+                    .filter(|(_, path, _, _)| typescript_source(path) == typescript)
+                    .collect();
+                if reached.is_empty()
+                    && same_language.len() < several.len()
+                    && let [(handler, handler_path, handler_operation, _)] = same_language[..]
+                {
+                    c.language_paired += 1;
+                    let props = json!({"channel": channel, "pairing_basis": "unique-exact-channel-same-language",
+                        "handler_path": handler_path, "handler_operation": handler_operation,
+                        "operation": op.operation, "candidates": several.len()});
+                    pairing.write(sink, handler, props, ("medium", "pair-ipc-literal-channel"))?;
+                    continue;
+                }
                 // A message sent (not invoked) runs every listener of its channel: several
                 // listeners of one program each get it. They are one program when the main
                 // entrypoint reaches them all, or when they are written in one file; listeners
@@ -4531,6 +4555,14 @@ fn project_findings<'p>(
     // Kept for what is read after the findings (the pages documents run in).
     (sink.mains, sink.loads) = (mains, loads);
     Ok(c)
+}
+
+/// Whether a path is a TypeScript source (`.ts`, `.tsx`, `.mts`, `.cts`), which Electron does
+/// not run: shipped beside the JavaScript built from it.
+fn typescript_source(path: &str) -> bool {
+    [".ts", ".tsx", ".mts", ".cts"]
+        .iter()
+        .any(|ext| path.ends_with(ext))
 }
 
 /// Most files the summary lists among those holding Electron facts that no main entrypoint
@@ -5058,6 +5090,9 @@ fn finish(cx: &StageCx<'_>, p: Projected, request: &Request<'_>) -> Result<Built
     if c.fanned_out > 0 {
         limitations.insert("Some IPC messages sent to a channel several listeners of one program register were paired with every one of them, as each runs; whether each is registered when the message comes is not known.".to_owned());
     }
+    if c.language_paired > 0 {
+        limitations.insert("Some IPC transmissions match several handlers and were paired with the one written in the same language: TypeScript sources shipped beside their JavaScript build register each channel twice, and each side runs with its own.".to_owned());
+    }
     if c.reached_paired > 0 {
         limitations.insert("Some IPC transmissions match several handlers and were paired with the one the main entrypoint reaches through static imports, requires, preloads and loaded pages; a file it loads only through dynamic paths is not seen as reached.".to_owned());
     }
@@ -5165,6 +5200,7 @@ fn finish(cx: &StageCx<'_>, p: Projected, request: &Request<'_>) -> Result<Built
                 "call_paired_renderer_transmissions": c.call_paired,
                 "template_paired_renderer_transmissions": c.template_paired,
                 "reached_paired_renderer_transmissions": c.reached_paired,
+                "language_paired_renderer_transmissions": c.language_paired,
                 "fanned_out_renderer_transmissions": c.fanned_out,
                 "main_transmissions": c.main_sends,
                 "main_to_renderer": main_to_renderer_json(&c)},
