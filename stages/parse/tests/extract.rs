@@ -6141,3 +6141,51 @@ broadcast("catalog:items", 1);
         ]
     );
 }
+
+#[test]
+fn ipc_decorators_register_handlers_and_sends() {
+    // einf's and @doubleshot/nest-electron's method decorators: `@IpcHandle("x")` is
+    // `ipcMain.handle("x", method)`, `@IpcOn("x")` is `ipcMain.on`, einf's `@IpcSend("x")`
+    // sends the method's result to a window's page. Written in TypeScript, as `tsc` compiles
+    // them (`__decorate([(0, einf_1.IpcHandle)("x")], …)`), and as esbuild does.
+    let source = facts(
+        "app.controller.ts",
+        r#"import { Controller, IpcHandle, IpcOn, IpcSend } from "einf";
+import { IpcHandle as Handle } from "@doubleshot/nest-electron";
+const CHANNEL = "app:constant";
+@Controller()
+export class AppController {
+  @IpcHandle("app:get-version") getVersion() { return "1"; }
+  @IpcOn("app:log") log(line: string) {}
+  @IpcSend("app:tick") tick() { return Date.now(); }
+  @Handle(CHANNEL, { noLog: true }) renamed() { return 1; }
+  @Other("not-ipc") other() {}
+}
+"#,
+    );
+    assert_eq!(
+        ipc_ops(&source),
+        [
+            ("main", "handle", Some("app:get-version")),
+            ("main", "on", Some("app:log")),
+            ("main", "webcontents-send", Some("app:tick")),
+            ("main", "handle", Some("app:constant")),
+        ]
+    );
+    let compiled = facts(
+        "app.controller.js",
+        r#""use strict";
+const einf_1 = require("einf");
+let AppController = class AppController { getVersion() { return "1"; } };
+__decorate([(0, einf_1.IpcHandle)("app:get-version"), __metadata("design:type", Function)], AppController.prototype, "getVersion", null);
+__decorateClass([IpcOn("app:log")], AppController.prototype, "log", 1);
+"#,
+    );
+    assert_eq!(
+        ipc_ops(&compiled),
+        [
+            ("main", "handle", Some("app:get-version")),
+            ("main", "on", Some("app:log")),
+        ]
+    );
+}

@@ -199,6 +199,22 @@ const MAX_CHANNEL_CALL_ARGS: usize = 4;
 /// Most bytes of a channel call's key (`createKey("scope")`).
 const MAX_CHANNEL_CALL_BYTES: usize = 256;
 
+/// The IPC operation a method decorator makes of the method it decorates, by the
+/// decorator's name (`IpcHandle` of `@IpcHandle("x")`, `(0, einf_1.IpcHandle)("x")` or
+/// `@doubleshot/nest-electron.IpcHandle` through a renamed import): einf's and
+/// @doubleshot/nest-electron's `IpcHandle` (`ipcMain.handle`) and `IpcOn` (`ipcMain.on`), and
+/// einf's `IpcSend`, which sends what the method returns to a window's page.
+pub(super) fn decorator_operation(
+    name: &str,
+) -> Option<(&'static str, &'static str, &'static str)> {
+    match name.rsplit('.').next()? {
+        "IpcHandle" => Some(("main", "handle", "handle")),
+        "IpcOn" => Some(("main", "on", "listen")),
+        "IpcSend" => Some(("main", "webcontents-send", "send")),
+        _ => None,
+    }
+}
+
 /// What a listener or handler argument is (reference §3: `handler_kind`).
 pub(super) fn handler_kind(arg: Option<&Expr>) -> &'static str {
     match arg {
@@ -638,6 +654,19 @@ impl Extractor<'_, '_> {
             .or_else(looked_up_send);
         if let Some((side, operation, mode)) = operation {
             self.ipc(side, operation, mode, call);
+            return;
+        }
+        if let Some(operation) = decorator_operation(name) {
+            // The decorated method is the handler: a member of the class's prototype.
+            let handler_kind = (operation.2 != "send").then_some("member-expression");
+            let channel = call.args.first().filter(|a| a.spread.is_none());
+            self.ipc_op(
+                operation,
+                (channel.map(|a| &*a.expr), false),
+                handler_kind,
+                span,
+                (None, None),
+            );
             return;
         }
         if named(name, "utilityProcess.fork") {

@@ -43,6 +43,9 @@ const ALIASED_MODULES: &[&str] = &[
     "url",
     "electron-serve",
     "@electron/remote/main",
+    // Their method decorators register IPC handlers (`electron::decorator_operation`).
+    "einf",
+    "@doubleshot/nest-electron",
 ];
 /// Modules aliased only so that static paths read renamed helpers (`import {join as r} from
 /// "node:path"`, as rollup writes it): binding one of them alone does not call for the second
