@@ -6189,3 +6189,58 @@ __decorateClass([IpcOn("app:log")], AppController.prototype, "log", 1);
         ]
     );
 }
+
+#[test]
+fn an_exposed_class_instance_bridges_its_methods() {
+    // `exposeInMainWorld("api", new Api())`, in place or through a name: the class's methods
+    // and function fields are the API's members, a method that hands its parameter on as
+    // the channel a forwarder; what the constructor or a superclass adds is one unknown.
+    let f = facts(
+        "preload.js",
+        r#"const { contextBridge, ipcRenderer } = require("electron");
+class Api {
+  version() { return ipcRenderer.invoke("app:version"); }
+  send(channel, ...args) { ipcRenderer.send(channel, ...args); }
+  onTick = (listener) => ipcRenderer.on("app:tick", listener);
+  static create() { return new Api(); }
+  #secret() {}
+}
+class Built extends Api { constructor() { super(); this.extra = 1; } more() {} }
+contextBridge.exposeInMainWorld("api", new Api());
+const built = new Built();
+contextBridge.exposeInMainWorld("built", built);
+contextBridge.exposeInMainWorld("other", new Unknown());
+"#,
+    );
+    let bridges: Vec<(&str, &str, Vec<&str>, u64)> =
+        f.js.bridges
+            .iter()
+            .map(|b| {
+                (
+                    b.api_key.as_deref().unwrap(),
+                    b.api_status,
+                    b.members.iter().map(String::as_str).collect(),
+                    b.unknown_members,
+                )
+            })
+            .collect();
+    assert_eq!(
+        bridges,
+        [
+            (
+                "api",
+                "object-literal",
+                vec!["onTick", "send", "version"],
+                0
+            ),
+            ("built", "object-literal", vec!["more"], 1),
+            ("other", "dynamic", vec![], 0),
+        ]
+    );
+    let forwarders: Vec<(&str, &str)> = f.js.bridges[0]
+        .forwarders
+        .iter()
+        .map(|f| (f.member.as_str(), f.operation))
+        .collect();
+    assert_eq!(forwarders, [("send", "send")]);
+}

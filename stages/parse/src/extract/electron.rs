@@ -253,6 +253,84 @@ impl Extractor<'_, '_> {
         }
     }
 
+    /// What the walk reads off a class whose instance a file may expose as a bridge API
+    /// (`contextBridge.exposeInMainWorld("api", new Api())`): its methods and its fields
+    /// holding functions, as members, none of them static or private. What a superclass or
+    /// the constructor adds is not read: one unknown member says so.
+    pub(super) fn read_class_object(&self, class: &swc_ecma_ast::Class) -> NamedObject {
+        use swc_ecma_ast::{ClassMember, MethodKind};
+        let mut names = Vec::new();
+        let mut functions = Vec::new();
+        for member in class.body.iter().take(MAX_MEMBERS) {
+            match member {
+                ClassMember::Method(method)
+                    if !method.is_static && method.kind == MethodKind::Method =>
+                {
+                    if let Some(key) = prop_name(&method.key) {
+                        functions.push(MemberFunction {
+                            path: key.clone(),
+                            scope: method.function.span.lo.0,
+                            params: method
+                                .function
+                                .params
+                                .iter()
+                                .map(|p| param_name(&p.pat))
+                                .collect(),
+                        });
+                        names.push(key);
+                    }
+                }
+                ClassMember::ClassProp(prop) if !prop.is_static => {
+                    let key = prop_name(&prop.key);
+                    match (key, prop.value.as_deref().map(unwrap)) {
+                        (Some(key), Some(Expr::Arrow(a))) => {
+                            functions.push(MemberFunction {
+                                path: key.clone(),
+                                scope: a.span.lo.0,
+                                params: a.params.iter().map(param_name).collect(),
+                            });
+                            names.push(key);
+                        }
+                        (Some(key), Some(Expr::Fn(f))) => {
+                            functions.push(MemberFunction {
+                                path: key.clone(),
+                                scope: f.function.span.lo.0,
+                                params: f
+                                    .function
+                                    .params
+                                    .iter()
+                                    .map(|p| param_name(&p.pat))
+                                    .collect(),
+                            });
+                            names.push(key);
+                        }
+                        (Some(key), Some(_)) => names.push(key),
+                        _ => {}
+                    }
+                }
+                _ => {}
+            }
+        }
+        names.sort();
+        names.dedup();
+        let unknown = class.super_class.is_some()
+            || class
+                .body
+                .iter()
+                .any(|m| matches!(m, ClassMember::Constructor(_)));
+        NamedObject {
+            span: (
+                self.source.offset(class.span.lo),
+                self.source.offset(class.span.hi),
+            ),
+            range: self.source.range(class.span),
+            members: (names, u64::from(unknown)),
+            functions,
+            composition: Default::default(),
+            preferences: Default::default(),
+        }
+    }
+
     /// Bridge members that forward a renderer operation's channel: an operation whose channel
     /// is a parameter of a bridge member's own function (`send(channel, ...args) {
     /// ipcRenderer.send(channel, ...args) }`).
@@ -923,6 +1001,22 @@ impl Extractor<'_, '_> {
                         ("dynamic", (Vec::new(), 0), Vec::new())
                     }
                 }
+            }
+            // `exposeInMainWorld("api", new Api())`: the methods of a class of the file.
+            Some(Expr::New(new)) if matches!(unwrap(&new.callee), Expr::Ident(c) if self.named_object(&class_key(&c.sym)).is_some()) =>
+            {
+                let named = match unwrap(&new.callee) {
+                    Expr::Ident(class) => self.named_object(&class_key(&class.sym)),
+                    _ => None,
+                };
+                literal_spans.extend(named.map(|o| o.span));
+                literal_ranges.extend(named.map(|o| o.range));
+                // Read as its literal would be: the status is the contract's.
+                (
+                    "object-literal",
+                    named.map(|o| o.members.clone()).unwrap_or_default(),
+                    named.map(|o| o.functions.clone()).unwrap_or_default(),
+                )
             }
             // `const api = {…}; exposeInMainWorld("api", api)`: the literal bound in scope.
             Some(Expr::Ident(ident)) if self.named_object(&ident.sym).is_some() => {
@@ -2516,6 +2610,12 @@ pub(crate) fn web_url(target: &str) -> bool {
         .any(|p| lower.starts_with(p))
 }
 
+/// The name a class of the file is kept under among the named objects: no local name has
+/// a space.
+pub(super) fn class_key(class: &str) -> String {
+    format!("new {class}")
+}
+
 /// Member paths of a bridge API, and how many more there were or could not be named.
 pub(super) type Members = (Vec<String>, u64);
 
@@ -2549,12 +2649,10 @@ pub(super) fn member_functions(obj: &ObjectLit) -> Vec<MemberFunction> {
     out
 }
 
-fn collect_functions(obj: &ObjectLit, prefix: &str, depth: usize, out: &mut Vec<MemberFunction>) {
-    if depth >= MAX_MEMBER_DEPTH || out.len() >= MAX_MEMBERS {
-        return;
-    }
-    // A rest parameter is listed as `...args`, as a spread of it names the channel.
-    let name = |p: &Pat| match p {
+/// A function parameter's name for a [`MemberFunction`]: a rest parameter is listed as
+/// `...args`, as a spread of it names the channel.
+fn param_name(p: &Pat) -> Option<String> {
+    match p {
         Pat::Ident(i) => Some(i.id.sym.to_string()),
         Pat::Assign(a) => match &*a.left {
             Pat::Ident(i) => Some(i.id.sym.to_string()),
@@ -2565,7 +2663,14 @@ fn collect_functions(obj: &ObjectLit, prefix: &str, depth: usize, out: &mut Vec<
             _ => None,
         },
         _ => None,
-    };
+    }
+}
+
+fn collect_functions(obj: &ObjectLit, prefix: &str, depth: usize, out: &mut Vec<MemberFunction>) {
+    if depth >= MAX_MEMBER_DEPTH || out.len() >= MAX_MEMBERS {
+        return;
+    }
+    let name = param_name;
     for prop in &obj.props {
         let PropOrSpread::Prop(prop) = prop else {
             continue;

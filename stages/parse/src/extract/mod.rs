@@ -2329,6 +2329,17 @@ const MAX_IMPORTED_USES: usize = 4_096;
 const MAX_LOCAL_CALLS: usize = 16_384;
 
 impl Visit for Extractor<'_, '_> {
+    // A class a file that exposes a bridge may expose an instance of, kept by its name.
+    fn visit_class_decl(&mut self, decl: &swc_ecma_ast::ClassDecl) {
+        if self.exposes {
+            let object = self.read_class_object(&decl.class);
+            let scope = self.scopes.current();
+            self.named_objects
+                .bind(&electron::class_key(&decl.ident.sym), scope, Some(object));
+        }
+        decl.visit_children_with(self);
+    }
+
     fn visit_class(&mut self, class: &swc_ecma_ast::Class) {
         let base = class
             .super_class
@@ -2617,6 +2628,13 @@ impl Visit for Extractor<'_, '_> {
             if self.object_names.contains(&name) || self.in_option_function() {
                 let object = match unwrap(init) {
                     Expr::Object(obj) => Some(self.read_named_object(obj)),
+                    // `const api = new Api()`: the class's methods.
+                    Expr::New(new) => match unwrap(&new.callee) {
+                        Expr::Ident(class) => {
+                            self.named_object(&electron::class_key(&class.sym)).cloned()
+                        }
+                        _ => None,
+                    },
                     // `const api = createApi()`: what the function returns, once it is read
                     // if it is declared further on.
                     Expr::Call(call) if self.exposes && self.call_returns_object(call) => {
