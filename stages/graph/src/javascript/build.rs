@@ -4493,14 +4493,6 @@ fn project_findings<'p>(
                 } else {
                     Vec::new()
                 };
-                if let [(handler, handler_path, handler_operation, _)] = reached[..] {
-                    c.reached_paired += 1;
-                    let props = json!({"channel": channel, "pairing_basis": "unique-exact-channel-reached-from-main",
-                        "handler_path": handler_path, "handler_operation": handler_operation,
-                        "operation": op.operation, "candidates": several.len()});
-                    pairing.write(sink, handler, props, ("medium", "pair-ipc-literal-channel"))?;
-                    continue;
-                }
                 // Nothing reached tells them apart: of handlers in TypeScript and in
                 // JavaScript (the sources shipped beside their build), the one in the
                 // transmission's own language.
@@ -4509,12 +4501,20 @@ fn project_findings<'p>(
                     .iter()
                     .filter(|(_, path, _, _)| typescript_source(path) == typescript)
                     .collect();
-                if reached.is_empty()
-                    && same_language.len() < several.len()
-                    && let [(handler, handler_path, handler_operation, _)] = same_language[..]
-                {
-                    c.language_paired += 1;
-                    let props = json!({"channel": channel, "pairing_basis": "unique-exact-channel-same-language",
+                let chosen = match (&reached[..], &same_language[..]) {
+                    ([one], _) => Some((*one, "unique-exact-channel-reached-from-main")),
+                    ([], [one]) if same_language.len() < several.len() => {
+                        Some((*one, "unique-exact-channel-same-language"))
+                    }
+                    _ => None,
+                };
+                if let Some(((handler, handler_path, handler_operation, _), basis)) = chosen {
+                    if reached.is_empty() {
+                        c.language_paired += 1;
+                    } else {
+                        c.reached_paired += 1;
+                    }
+                    let props = json!({"channel": channel, "pairing_basis": basis,
                         "handler_path": handler_path, "handler_operation": handler_operation,
                         "operation": op.operation, "candidates": several.len()});
                     pairing.write(sink, handler, props, ("medium", "pair-ipc-literal-channel"))?;

@@ -267,16 +267,7 @@ impl Extractor<'_, '_> {
                     if !method.is_static && method.kind == MethodKind::Method =>
                 {
                     if let Some(key) = prop_name(&method.key) {
-                        functions.push(MemberFunction {
-                            path: key.clone(),
-                            scope: method.function.span.lo.0,
-                            params: method
-                                .function
-                                .params
-                                .iter()
-                                .map(|p| param_name(&p.pat))
-                                .collect(),
-                        });
+                        functions.push(MemberFunction::of(key.clone(), &method.function));
                         names.push(key);
                     }
                 }
@@ -292,16 +283,7 @@ impl Extractor<'_, '_> {
                             names.push(key);
                         }
                         (Some(key), Some(Expr::Fn(f))) => {
-                            functions.push(MemberFunction {
-                                path: key.clone(),
-                                scope: f.function.span.lo.0,
-                                params: f
-                                    .function
-                                    .params
-                                    .iter()
-                                    .map(|p| param_name(&p.pat))
-                                    .collect(),
-                            });
+                            functions.push(MemberFunction::of(key.clone(), &f.function));
                             names.push(key);
                         }
                         (Some(key), Some(_)) => names.push(key),
@@ -2642,6 +2624,17 @@ pub(super) struct MemberFunction {
     pub(super) params: Vec<Option<String>>,
 }
 
+impl MemberFunction {
+    /// The member at `path` whose function is `function`.
+    fn of(path: String, function: &swc_ecma_ast::Function) -> MemberFunction {
+        MemberFunction {
+            path,
+            scope: function.span.lo.0,
+            params: function.params.iter().map(|p| param_name(&p.pat)).collect(),
+        }
+    }
+}
+
 /// The function members of an API object literal, nested ones included.
 pub(super) fn member_functions(obj: &ObjectLit) -> Vec<MemberFunction> {
     let mut out = Vec::new();
@@ -2670,7 +2663,6 @@ fn collect_functions(obj: &ObjectLit, prefix: &str, depth: usize, out: &mut Vec<
     if depth >= MAX_MEMBER_DEPTH || out.len() >= MAX_MEMBERS {
         return;
     }
-    let name = param_name;
     for prop in &obj.props {
         let PropOrSpread::Prop(prop) = prop else {
             continue;
@@ -2679,11 +2671,7 @@ fn collect_functions(obj: &ObjectLit, prefix: &str, depth: usize, out: &mut Vec<
             Prop::KeyValue(kv) => (prop_name(&kv.key), Some(&*kv.value)),
             Prop::Method(m) => {
                 if let Some(key) = prop_name(&m.key) {
-                    out.push(MemberFunction {
-                        path: join_path(prefix, &key),
-                        scope: m.function.span.lo.0,
-                        params: m.function.params.iter().map(|p| name(&p.pat)).collect(),
-                    });
+                    out.push(MemberFunction::of(join_path(prefix, &key), &m.function));
                 }
                 continue;
             }
@@ -2693,15 +2681,11 @@ fn collect_functions(obj: &ObjectLit, prefix: &str, depth: usize, out: &mut Vec<
         let path = join_path(prefix, &key);
         match value.map(unwrap) {
             Some(Expr::Object(nested)) => collect_functions(nested, &path, depth + 1, out),
-            Some(Expr::Fn(f)) => out.push(MemberFunction {
-                path,
-                scope: f.function.span.lo.0,
-                params: f.function.params.iter().map(|p| name(&p.pat)).collect(),
-            }),
+            Some(Expr::Fn(f)) => out.push(MemberFunction::of(path, &f.function)),
             Some(Expr::Arrow(a)) => out.push(MemberFunction {
                 path,
                 scope: a.span.lo.0,
-                params: a.params.iter().map(name).collect(),
+                params: a.params.iter().map(param_name).collect(),
             }),
             _ => {}
         }

@@ -1929,17 +1929,7 @@ impl PrePass {
         };
         let member = name.rsplit('.').next().unwrap_or(name);
         let around = self.scopes.current();
-        self.ipc_arg_calls
-            .iter()
-            .filter(|c| {
-                if c.member {
-                    self.member_calls(&c.callee, member)
-                } else {
-                    !member_only && *c.callee == *name && c.stack.contains(&around)
-                }
-            })
-            .map(|c| (c.index, c.object))
-            .collect()
+        self.calls_handing(member, (!member_only).then_some((name, around)))
     }
 
     fn note_exported_as(&mut self, member: &swc_atoms::Atom, local: &swc_atoms::Atom) {
@@ -1983,13 +1973,26 @@ impl PrePass {
             [.., around, _] => *around,
             _ => PROGRAM_SCOPE,
         };
+        self.calls_handing(name, Some((name, around)))
+    }
+
+    /// What the calls that hand `ipcMain` or `ipcRenderer` to a function hand, as (argument,
+    /// object): those by a member that names `member` ([`Self::member_calls`]), and, given
+    /// `plain`, those by that name made in that scope or one inside it.
+    fn calls_handing(
+        &self,
+        member: &str,
+        plain: Option<(&str, u32)>,
+    ) -> Vec<(usize, &'static str)> {
         self.ipc_arg_calls
             .iter()
             .filter(|c| {
                 if c.member {
-                    self.member_calls(&c.callee, name)
+                    self.member_calls(&c.callee, member)
                 } else {
-                    *c.callee == **name && c.stack.contains(&around)
+                    plain.is_some_and(|(name, around)| {
+                        *c.callee == *name && c.stack.contains(&around)
+                    })
                 }
             })
             .map(|c| (c.index, c.object))
