@@ -4493,23 +4493,25 @@ fn project_findings<'p>(
                 } else {
                     Vec::new()
                 };
-                // Nothing reached tells them apart: of handlers in TypeScript and in
+                // Where nothing reached tells them apart: of handlers in TypeScript and in
                 // JavaScript (the sources shipped beside their build), the one in the
                 // transmission's own language.
-                let typescript = typescript_source(&file.path);
-                let same_language: Vec<&Handler> = several
-                    .iter()
-                    .filter(|(_, path, _, _)| typescript_source(path) == typescript)
-                    .collect();
-                let chosen = match (&reached[..], &same_language[..]) {
-                    ([one], _) => Some((*one, "unique-exact-channel-reached-from-main")),
-                    ([], [one]) if same_language.len() < several.len() => {
-                        Some((*one, "unique-exact-channel-same-language"))
+                let chosen = match reached[..] {
+                    [one] => Some((one, "unique-exact-channel-reached-from-main")),
+                    [] => {
+                        let typescript = typescript_source(&file.path);
+                        let mut same = several
+                            .iter()
+                            .filter(|(_, path, _, _)| typescript_source(path) == typescript);
+                        match (same.next(), same.next()) {
+                            (Some(one), None) => Some((one, "unique-exact-channel-same-language")),
+                            _ => None,
+                        }
                     }
                     _ => None,
                 };
                 if let Some(((handler, handler_path, handler_operation, _), basis)) = chosen {
-                    if reached.is_empty() {
+                    if basis == "unique-exact-channel-same-language" {
                         c.language_paired += 1;
                     } else {
                         c.reached_paired += 1;

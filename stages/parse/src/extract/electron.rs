@@ -275,11 +275,7 @@ impl Extractor<'_, '_> {
                     let key = prop_name(&prop.key);
                     match (key, prop.value.as_deref().map(unwrap)) {
                         (Some(key), Some(Expr::Arrow(a))) => {
-                            functions.push(MemberFunction {
-                                path: key.clone(),
-                                scope: a.span.lo.0,
-                                params: a.params.iter().map(param_name).collect(),
-                            });
+                            functions.push(MemberFunction::of_arrow(key.clone(), a));
                             names.push(key);
                         }
                         (Some(key), Some(Expr::Fn(f))) => {
@@ -985,12 +981,8 @@ impl Extractor<'_, '_> {
                 }
             }
             // `exposeInMainWorld("api", new Api())`: the methods of a class of the file.
-            Some(Expr::New(new)) if matches!(unwrap(&new.callee), Expr::Ident(c) if self.named_object(&class_key(&c.sym)).is_some()) =>
-            {
-                let named = match unwrap(&new.callee) {
-                    Expr::Ident(class) => self.named_object(&class_key(&class.sym)),
-                    _ => None,
-                };
+            Some(Expr::New(new)) if self.instance_object(new).is_some() => {
+                let named = self.instance_object(new);
                 literal_spans.extend(named.map(|o| o.span));
                 literal_ranges.extend(named.map(|o| o.range));
                 // Read as its literal would be: the status is the contract's.
@@ -1220,6 +1212,15 @@ impl Extractor<'_, '_> {
     /// What was read off the object literal bound to `name` in the innermost enclosing scope.
     pub(super) fn named_object(&self, name: &str) -> Option<&NamedObject> {
         self.named_objects.resolve(name, &self.scopes)
+    }
+
+    /// What `new Api()` makes, read off the class of the file it names
+    /// ([`Self::read_class_object`]).
+    pub(super) fn instance_object(&self, new: &swc_ecma_ast::NewExpr) -> Option<&NamedObject> {
+        match unwrap(&new.callee) {
+            Expr::Ident(class) => self.named_object(&class_key(&class.sym)),
+            _ => None,
+        }
     }
 
     fn ipc(
@@ -2633,6 +2634,15 @@ impl MemberFunction {
             params: function.params.iter().map(|p| param_name(&p.pat)).collect(),
         }
     }
+
+    /// The member at `path` whose function is the arrow `arrow`.
+    fn of_arrow(path: String, arrow: &swc_ecma_ast::ArrowExpr) -> MemberFunction {
+        MemberFunction {
+            path,
+            scope: arrow.span.lo.0,
+            params: arrow.params.iter().map(param_name).collect(),
+        }
+    }
 }
 
 /// The function members of an API object literal, nested ones included.
@@ -2682,11 +2692,7 @@ fn collect_functions(obj: &ObjectLit, prefix: &str, depth: usize, out: &mut Vec<
         match value.map(unwrap) {
             Some(Expr::Object(nested)) => collect_functions(nested, &path, depth + 1, out),
             Some(Expr::Fn(f)) => out.push(MemberFunction::of(path, &f.function)),
-            Some(Expr::Arrow(a)) => out.push(MemberFunction {
-                path,
-                scope: a.span.lo.0,
-                params: a.params.iter().map(param_name).collect(),
-            }),
+            Some(Expr::Arrow(a)) => out.push(MemberFunction::of_arrow(path, a)),
             _ => {}
         }
     }

@@ -2629,12 +2629,7 @@ impl Visit for Extractor<'_, '_> {
                 let object = match unwrap(init) {
                     Expr::Object(obj) => Some(self.read_named_object(obj)),
                     // `const api = new Api()`: the class's methods.
-                    Expr::New(new) => match unwrap(&new.callee) {
-                        Expr::Ident(class) => {
-                            self.named_object(&electron::class_key(&class.sym)).cloned()
-                        }
-                        _ => None,
-                    },
+                    Expr::New(new) => self.instance_object(new).cloned(),
                     // `const api = createApi()`: what the function returns, once it is read
                     // if it is declared further on.
                     Expr::Call(call) if self.exposes && self.call_returns_object(call) => {

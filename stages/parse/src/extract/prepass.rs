@@ -605,12 +605,12 @@ fn web_contents_list_or(list: &Expr, bound: &dyn Fn(&str) -> bool) -> bool {
 
 /// The function a call hands each item of a list of pages' WebContents to
 /// (`webContents.getAllWebContents().forEach((wc) => wc.send("x"))`): where it starts.
-fn web_contents_callback(call: &CallExpr, bound: &dyn Fn(&str) -> bool) -> Option<u32> {
+fn web_contents_callback(call: &CallExpr, is_list: impl Fn(&Expr) -> bool) -> Option<u32> {
     let (list, method) = method_call(call)?;
     if !matches!(
         method,
         "forEach" | "map" | "filter" | "some" | "every" | "find" | "findLast"
-    ) || !web_contents_list_or(list, bound)
+    ) || !is_list(list)
     {
         return None;
     }
@@ -1999,6 +1999,16 @@ impl PrePass {
             .collect()
     }
 
+    /// Whether `list` is every page's WebContents ([`web_contents_list`]), or a name bound to
+    /// them ([`Self::web_contents_lists`]), filtered, sorted or sliced.
+    fn lists_web_contents(&self, list: &Expr) -> bool {
+        web_contents_list_or(list, &|name| {
+            self.web_contents_lists
+                .resolve(name, &self.scopes)
+                .is_some()
+        })
+    }
+
     /// A parameter whose default is what the file aliases holds it, in the function just
     /// entered: `function registerProxy(target, transport = electron.ipcMain)`, as a library
     /// lets tests hand it a stand-in.
@@ -2743,11 +2753,7 @@ impl Visit for PrePass {
                         let scope = self.scopes.current();
                         self.aliases
                             .bind(&ident.id.sym, scope, Some(holds.to_owned()));
-                    } else if web_contents_list_or(init, &|name| {
-                        self.web_contents_lists
-                            .resolve(name, &self.scopes)
-                            .is_some()
-                    }) {
+                    } else if self.lists_web_contents(init) {
                         let scope = self.scopes.current();
                         self.web_contents_lists.bind(&ident.id.sym, scope, Some(()));
                     }
@@ -3317,11 +3323,7 @@ impl Visit for PrePass {
             && let swc_ecma_ast::ForHead::VarDecl(decl) = &stmt.left
             && let [declarator] = decl.decls.as_slice()
             && let Pat::Ident(ident) = &declarator.name
-            && web_contents_list_or(&stmt.right, &|name| {
-                self.web_contents_lists
-                    .resolve(name, &self.scopes)
-                    .is_some()
-            })
+            && self.lists_web_contents(&stmt.right)
         {
             let scope = self.scopes.current();
             self.aliases
@@ -3380,12 +3382,7 @@ impl Visit for PrePass {
         }
         if self.reads_ipc() {
             self.value_functions(call);
-            let lists = |name: &str| {
-                self.web_contents_lists
-                    .resolve(name, &self.scopes)
-                    .is_some()
-            };
-            if let Some(start) = web_contents_callback(call, &lists) {
+            if let Some(start) = web_contents_callback(call, |list| self.lists_web_contents(list)) {
                 self.web_contents_callbacks.insert(start);
             }
             if !call.args.is_empty()
